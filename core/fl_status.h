@@ -1,0 +1,73 @@
+/* fl_status.h — status codes and error reports shared by every module.
+ *
+ * Convention (DESIGN.md, Vocabulary): 0 is success, negative codes are
+ * errors, positive codes are warnings (the result is usable but the caller
+ * should know).  The library never exits, aborts or prints: it returns a
+ * status and, when the caller passes a non-NULL fl_error, fills it.
+ */
+#ifndef FL_STATUS_H
+#define FL_STATUS_H
+
+#include <stdarg.h>
+
+typedef enum fl_status {
+    FL_OK = 0,
+    /* errors */
+    FL_EINVAL = -1,       /* invalid argument or inconsistent data */
+    FL_ENOMEM = -2,       /* allocation failed */
+    FL_ENOTSPD = -3,      /* matrix not symmetric positive definite */
+    FL_EIO = -4,          /* file cannot be opened, read or written */
+    FL_EPARSE = -5,       /* malformed file content */
+    FL_EDIM = -6,         /* dimension mismatch */
+    FL_ENONFINITE = -7,   /* NaN or Inf in input */
+    FL_ESINGULAR = -8,    /* singular or rank-deficient matrix */
+    FL_ERAY = -9,         /* pivoting ended on a ray (no solution found) */
+    FL_ENOTFOUND = -10,   /* unknown name (law, check, field) */
+    FL_EUNSUPPORTED = -11,/* valid request this build does not support */
+    FL_ENOCONV = -12,     /* iterative method diverged or broke down */
+    FL_EEXTERNAL = -13,   /* an external library or program failed */
+    /* warnings */
+    FL_WMAXITER = 1,      /* iteration limit reached before tolerance */
+    FL_WNOTUNIQUE = 2,    /* several solutions exist; one was returned */
+    FL_WDEGENERATE = 3    /* input on a case boundary, result chosen by convention */
+} fl_status;
+
+/* A short, static, English description of a status code. Never NULL. */
+const char *fl_strerror(fl_status s);
+
+/* Error report.  `file`/`line`/`column` locate the error: for I/O and parse
+ * errors they name the input file (line and column 1-based, 0 if unknown);
+ * otherwise `file` is the library source file that detected the error and
+ * `line` its line, `column` 0.  `message` is a complete sentence fragment
+ * suitable for printing after "error: ". */
+typedef struct fl_error {
+    fl_status status;
+    char message[512];
+    char file[256];
+    int line;
+    int column;
+} fl_error;
+
+/* Reset an error record to FL_OK and empty strings (err may be NULL). */
+void fl_error_clear(fl_error *err);
+
+/* Fill `err` (may be NULL) and return `s`.  printf-style message. */
+fl_status fl_error_set(fl_error *err, fl_status s, const char *file, int line,
+                       int column, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+fl_status fl_error_vset(fl_error *err, fl_status s, const char *file, int line,
+                        int column, const char *fmt, va_list ap);
+
+/* Report an error detected by library code at the current source line. */
+#define FL_FAIL(err, s, ...) \
+    fl_error_set((err), (s), __FILE__, __LINE__, 0, __VA_ARGS__)
+
+/* Propagate a non-OK error status (warnings pass through). */
+#define FL_TRY(expr) \
+    do { fl_status fl_try_s_ = (expr); if (fl_try_s_ < 0) return fl_try_s_; } while (0)
+
+#endif

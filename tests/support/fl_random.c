@@ -1,0 +1,168 @@
+/* fl_random.c — random systems for property tests; see fl_random.h. */
+#include "fl_random.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_randist.h>
+
+#include "fl_rng.h"
+
+static unsigned long current_seed;
+static char seed_note[96];
+
+gsl_rng *fl_test_rng(unsigned long fallback)
+{
+    const char *s = getenv("FL_SEED");
+    current_seed = (s && *s) ? strtoul(s, NULL, 10) : fallback;
+    snprintf(seed_note, sizeof seed_note, "seed %lu (rerun with FL_SEED=%lu)", current_seed,
+             current_seed);
+    return fl_rng_alloc(current_seed);
+}
+
+unsigned long fl_test_seed(void)
+{
+    return current_seed;
+}
+
+const char *fl_test_seed_note(void)
+{
+    return seed_note;
+}
+
+void fl_random_vector(gsl_rng *r, double scale, gsl_vector *v)
+{
+    for (size_t i = 0; i < v->size; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, scale));
+}
+
+void fl_random_unit(gsl_rng *r, gsl_vector *v)
+{
+    double n;
+    do {
+        fl_random_vector(r, 1.0, v);
+        n = gsl_blas_dnrm2(v);
+    } while (n < 1e-8);
+    gsl_vector_scale(v, 1.0 / n);
+}
+
+void fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q)
+{
+    size_t n = Q->size1;
+    gsl_matrix *A = gsl_matrix_alloc(n, n);
+    gsl_vector *tau = gsl_vector_alloc(n);
+    gsl_matrix *R = gsl_matrix_alloc(n, n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
+    gsl_linalg_QR_decomp(A, tau);
+    gsl_linalg_QR_unpack(A, tau, Q, R);
+    /* Fix column signs so that Q is Haar distributed. */
+    for (size_t j = 0; j < n; j++)
+        if (gsl_matrix_get(R, j, j) < 0) {
+            gsl_vector_view c = gsl_matrix_column(Q, j);
+            gsl_vector_scale(&c.vector, -1.0);
+        }
+    gsl_matrix_free(A);
+    gsl_matrix_free(R);
+    gsl_vector_free(tau);
+}
+
+void fl_random_spd(gsl_rng *r, double cond, double scale, gsl_matrix *M)
+{
+    size_t n = M->size1;
+    gsl_matrix *Q = gsl_matrix_alloc(n, n);
+    gsl_matrix *QD = gsl_matrix_alloc(n, n);
+    fl_random_orthogonal(r, Q);
+    for (size_t j = 0; j < n; j++) {
+        double t = n > 1 ? (double)j / (double)(n - 1) : 0.0;
+        double lam = scale * exp(t * log(cond));
+        for (size_t i = 0; i < n; i++) gsl_matrix_set(QD, i, j, gsl_matrix_get(Q, i, j) * lam);
+    }
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, QD, Q, 0.0, M);
+    /* exact symmetry */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = i + 1; j < n; j++) {
+            double a = 0.5 * (gsl_matrix_get(M, i, j) + gsl_matrix_get(M, j, i));
+            gsl_matrix_set(M, i, j, a);
+            gsl_matrix_set(M, j, i, a);
+        }
+    gsl_matrix_free(Q);
+    gsl_matrix_free(QD);
+}
+
+cholmod_sparse *fl_random_sparse_spd(gsl_rng *r, fl_sparse_ctx *ctx, size_t n,
+                                     size_t per_row, double cond)
+{
+    /* A = D + L where L is a weighted graph Laplacian (PSD) on random edges
+     * and D a positive diagonal.  Gershgorin: spec(A) in [min d, max(d + 2*deg_w)].
+     * Choose d_i = 1 for a few nodes and weights scaled so that the upper
+     * bound equals cond: then lambda_min >= 1 and lambda_max <= cond. */
+    size_t nedge = n * per_row / 2;
+    size_t cap = n + nedge * 3;
+    int *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
+    double *x = malloc(cap * sizeof *x), *rowsum = calloc(n, sizeof *rowsum);
+    cholmod_sparse *A = NULL;
+    if (!ri || !ci || !x || !rowsum) goto done;
+    size_t k = 0;
+    for (size_t e = 0; e < nedge && n > 1; e++) {
+        size_t i = gsl_rng_uniform_int(r, n);
+        /* mostly local couplings (banded), some long-range */
+        size_t span = gsl_rng_uniform(r) < 0.8 ? 1 + gsl_rng_uniform_int(r, 8) : gsl_rng_uniform_int(r, n);
+        size_t j = (i + span) % n;
+        if (i == j) continue;
+        double w = 0.1 + gsl_rng_uniform(r);
+        size_t a = i < j ? i : j, b = i < j ? j : i;
+        ri[k] = (int)a; ci[k] = (int)b; x[k++] = -w;
+        ri[k] = (int)a; ci[k] = (int)a; x[k++] = w;
+        ri[k] = (int)b; ci[k] = (int)b; x[k++] = w;
+        rowsum[a] += w;
+        rowsum[b] += w;
+    }
+    double maxdeg = 0.0;
+    for (size_t i = 0; i < n; i++) maxdeg = fmax(maxdeg, rowsum[i]);
+    /* scale weights by s so that 1 + 2 s maxdeg = cond */
+    double s = maxdeg > 0 ? (cond - 1.0) / (2.0 * maxdeg) : 0.0;
+    for (size_t e = 0; e < k; e++) x[e] *= s;
+    size_t kk = k;
+    for (size_t i = 0; i < n; i++) {
+        ri[kk] = (int)i; ci[kk] = (int)i; x[kk++] = 1.0;
+    }
+    if (fl_sparse_from_triplet(ctx, n, n, kk, ri, ci, x, 1, &A, NULL) != FL_OK) A = NULL;
+done:
+    free(ri);
+    free(ci);
+    free(x);
+    free(rowsum);
+    return A;
+}
+
+void fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D)
+{
+    size_t m = D->size1, n = D->size2;
+    gsl_matrix *Q = gsl_matrix_alloc(n, n);
+    fl_random_orthogonal(r, Q);
+    double sc = sqrt(cond);
+    for (size_t i = 0; i < m; i++) {
+        double f = fl_rng_loguniform(r, 1.0 / sc, sc);
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(D, i, j, f * gsl_matrix_get(Q, i, j));
+    }
+    /* mix rows: row i += 0.5 * u * row k for k < i (unit lower triangular) */
+    for (size_t i = m; i-- > 1;)
+        for (size_t k2 = 0; k2 < i; k2++) {
+            double c = 0.5 * (2.0 * gsl_rng_uniform(r) - 1.0) / (double)i;
+            for (size_t j = 0; j < n; j++)
+                gsl_matrix_set(D, i, j, gsl_matrix_get(D, i, j) + c * gsl_matrix_get(D, k2, j));
+        }
+    gsl_matrix_free(Q);
+}
+
+void fl_random_frame(gsl_rng *r, gsl_matrix *frame)
+{
+    fl_random_orthogonal(r, frame);
+}
+
+double fl_random_mu(gsl_rng *r)
+{
+    return fl_rng_loguniform(r, 1e-2, 10.0);
+}

@@ -1,0 +1,60 @@
+/* fl_random.h — the one random-system generator every property test uses
+ * (DESIGN.md, Tests; CATALOGUE.md B.0).
+ *
+ * All draws go through the gsl_rng passed in.  A property test creates its
+ * generator with fl_test_rng(), which reads FL_SEED from the environment
+ * (default: a fixed seed) and prints the seed when the test fails through
+ * fl_test_seed_note(), so a failure is reproducible:
+ *     FL_SEED=1234 ./build/tests/test_friction_sets
+ */
+#ifndef FL_RANDOM_H
+#define FL_RANDOM_H
+
+#include <stddef.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_vector.h>
+
+#include "fl_friction_set.h"
+#include "fl_sparse.h"
+
+/* Seed from $FL_SEED or `fallback`; the seed is remembered for the note. */
+gsl_rng *fl_test_rng(unsigned long fallback);
+unsigned long fl_test_seed(void);
+/* "seed 1234 (rerun with FL_SEED=1234)" — put it in assertion messages. */
+const char *fl_test_seed_note(void);
+
+/* Gaussian vector with standard deviation `scale`. */
+void fl_random_vector(gsl_rng *r, double scale, gsl_vector *v);
+/* Uniform random unit vector. */
+void fl_random_unit(gsl_rng *r, gsl_vector *v);
+/* Random orthogonal matrix (QR of a Gaussian matrix, signs fixed). */
+void fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q);
+
+/* Dense SPD M = Q diag(l) Q^T, eigenvalues log-spaced in [1, cond] (the
+ * smallest is exactly 1, the largest exactly cond) times `scale`, Q random
+ * orthogonal: the 2-norm condition number is exactly `cond`. */
+void fl_random_spd(gsl_rng *r, double cond, double scale, gsl_matrix *M);
+
+/* Sparse SPD n x n of chosen condition number (approximately `cond`):
+ * a random banded/graph-Laplacian pattern with about `per_row` off-diagonal
+ * entries per row, shifted to have its spectrum in [1, cond] (extreme
+ * eigenvalues bounded by Gershgorin, then scaled).  Upper-triangular
+ * symmetric storage (stype = 1).  Returns NULL on allocation failure. */
+cholmod_sparse *fl_random_sparse_spd(gsl_rng *r, fl_sparse_ctx *ctx, size_t n,
+                                     size_t per_row, double cond);
+
+/* m x n matrix with linearly independent rows (m <= n): rows of a random
+ * orthogonal matrix scaled by factors log-uniform in [1/sqrt(cond),
+ * sqrt(cond)] and mixed by a random well-conditioned lower-triangular
+ * matrix; its singular values lie within a factor ~cond of each other. */
+void fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D);
+
+/* Contact frame in R^dim (dim = 2 or 3): row 0 the unit normal, rows 1..
+ * an orthonormal tangent basis. */
+void fl_random_frame(gsl_rng *r, gsl_matrix *frame);
+
+/* Friction coefficient log-uniform in [1e-2, 10] (CATALOGUE.md B.0). */
+double fl_random_mu(gsl_rng *r);
+
+#endif

@@ -1,0 +1,93 @@
+/* test_fl_status.c — status codes and error records (core/fl_status.c). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "fl_status.h"
+
+static const fl_status all_codes[] = {
+    FL_OK, FL_EINVAL, FL_ENOMEM, FL_ENOTSPD, FL_EIO, FL_EPARSE, FL_EDIM,
+    FL_ENONFINITE, FL_ESINGULAR, FL_ERAY, FL_ENOTFOUND, FL_EUNSUPPORTED,
+    FL_ENOCONV, FL_EEXTERNAL, FL_WMAXITER, FL_WNOTUNIQUE, FL_WDEGENERATE,
+};
+
+Test(status, signs_follow_the_convention)
+{
+    cr_assert_eq(FL_OK, 0);
+    cr_assert_lt(FL_EINVAL, 0);
+    cr_assert_lt(FL_ENOTSPD, 0);
+    cr_assert_lt(FL_EEXTERNAL, 0);
+    cr_assert_gt(FL_WMAXITER, 0);
+    cr_assert_gt(FL_WNOTUNIQUE, 0);
+}
+
+Test(status, every_code_has_a_distinct_message)
+{
+    size_t n = sizeof all_codes / sizeof all_codes[0];
+    for (size_t i = 0; i < n; i++) {
+        const char *a = fl_strerror(all_codes[i]);
+        cr_assert_not_null(a);
+        cr_assert_gt(strlen(a), 3);
+        for (size_t j = 0; j < i; j++)
+            cr_assert_str_neq(a, fl_strerror(all_codes[j]), "codes %d and %d share a message",
+                              all_codes[i], all_codes[j]);
+    }
+    cr_assert_str_eq(fl_strerror((fl_status)-999), "unknown status");
+}
+
+Test(status, error_set_formats_and_locates)
+{
+    fl_error e;
+    fl_error_clear(&e);
+    cr_assert_eq(e.status, FL_OK);
+    fl_status s = fl_error_set(&e, FL_EPARSE, "data/x.json", 12, 7, "field '%s' is %d", "mu", 3);
+    cr_assert_eq(s, FL_EPARSE);
+    cr_assert_eq(e.status, FL_EPARSE);
+    cr_assert_str_eq(e.message, "field 'mu' is 3");
+    cr_assert_str_eq(e.file, "data/x.json");
+    cr_assert_eq(e.line, 12);
+    cr_assert_eq(e.column, 7);
+}
+
+Test(status, null_error_record_is_accepted)
+{
+    cr_assert_eq(fl_error_set(NULL, FL_EIO, "f", 1, 1, "x"), FL_EIO);
+    fl_error_clear(NULL);
+}
+
+Test(status, fail_macro_records_the_source_location)
+{
+    fl_error e;
+    int line = __LINE__ + 1;
+    fl_status s = FL_FAIL(&e, FL_EDIM, "n = %d", 4);
+    cr_assert_eq(s, FL_EDIM);
+    cr_assert_eq(e.line, line);
+    cr_assert(strstr(e.file, "test_fl_status.c") != NULL);
+    cr_assert_eq(e.column, 0);
+}
+
+Test(status, long_messages_are_truncated_not_overflowed)
+{
+    fl_error e;
+    char big[2000];
+    memset(big, 'a', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    fl_error_set(&e, FL_EINVAL, big, 1, 0, "%s", big);
+    cr_assert_eq(strlen(e.message), sizeof e.message - 1);
+    cr_assert_eq(strlen(e.file), sizeof e.file - 1);
+}
+
+static fl_status try_helper(fl_status inner, int *reached)
+{
+    FL_TRY(inner);
+    *reached = 1;
+    return FL_OK;
+}
+
+Test(status, try_propagates_errors_and_passes_warnings)
+{
+    int reached = 0;
+    cr_assert_eq(try_helper(FL_ENOMEM, &reached), FL_ENOMEM);
+    cr_assert_eq(reached, 0);
+    cr_assert_eq(try_helper(FL_WMAXITER, &reached), FL_OK);
+    cr_assert_eq(reached, 1);
+}
