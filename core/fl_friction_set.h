@@ -36,4 +36,63 @@ typedef struct fl_friction_set {
     double *ray;        /* polygon: 2*nray coordinates */
 } fl_friction_set;
 
+/* ---- construction (copies arrays; FL_EINVAL with a message on bad data:
+ * mu < 0, lo > hi, NaN, empty polygon, non-convex or clockwise polygon,
+ * ray count > 2, zero ray) ---- */
+fl_status fl_set_disc(fl_friction_set *C, int dim, double mu, fl_error *err);
+fl_status fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
+fl_status fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert,
+                         size_t nray, const double *ray, fl_error *err);
+/* Deep copy (dst must be released by the caller). */
+fl_status fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
+void fl_set_release(fl_friction_set *C);
+
+/* 1 if C is bounded. */
+int fl_set_is_bounded(const fl_friction_set *C);
+/* 1 if x (length C->dim) lies in C up to tol (distance <= tol). */
+int fl_set_contains(const fl_friction_set *C, const double *x, double tol);
+
+/* Euclidean projection of x onto C (p may alias x). */
+fl_status fl_set_project(const fl_friction_set *C, const double *x, double *p,
+                         fl_error *err);
+/* Projection in the metric of an SPD matrix G (dim x dim, row-major):
+ * p = argmin_{c in C} (c - x)^T G (c - x).  Exact for intervals and
+ * polygons; for the 2D disc a monotone scalar root-finding on the
+ * multiplier, converged to machine precision. */
+fl_status fl_set_project_metric(const fl_friction_set *C, const double *G,
+                                const double *x, double *p, fl_error *err);
+
+/* Support function S_C(y) = sup_{c in C} c.y (001 §2.1, §6.2).  Returns 1
+ * and sets *value when finite, 0 when S_C(y) = +inf. */
+int fl_set_support(const fl_friction_set *C, const double *y, double *value);
+/* One maximiser c in argmax_{c in C} c.y when S_C(y) is finite (a face
+ * point chosen deterministically); FL_EINVAL when S_C(y) = +inf. */
+fl_status fl_set_support_point(const fl_friction_set *C, const double *y, double *c,
+                               fl_error *err);
+
+/* The three equivalent statements of Coulomb's law with the friction set
+ * scaled by rn >= 0 (001 §2.1 (2.1), (i)-(iii); §3.2 for general C):
+ *   (i)   normality:           -v in N_{rn C}(r)   (r in rn C and
+ *                              (c - r).(-v) <= 0 for all c in rn C)
+ *   (ii)  maximum dissipation: r in dS_{rn C}(-v)  (r in rn C and
+ *                              r.(-v) = S_{rn C}(-v))
+ *   (iii) variational ineq.:   for all w: r.(w - v) + rn (S_C(-w) - S_C(-v)) >= 0
+ * Each returns 1 if the statement holds within tol (scaled by |r| + rn + |v|),
+ * 0 otherwise; (iii) is decided exactly by its closed-form infimum. */
+int fl_coulomb_normality(const fl_friction_set *C, double rn, const double *r,
+                         const double *v, double tol);
+int fl_coulomb_max_dissipation(const fl_friction_set *C, double rn, const double *r,
+                               const double *v, double tol);
+int fl_coulomb_variational(const fl_friction_set *C, double rn, const double *r,
+                           const double *v, double tol);
+
+/* Coulomb cone K = {(rn, rt) : rn >= 0, rt in rn C} in R^{1+dim} for a disc
+ * C (second-order cone, 001 (2.1)) and its polar K° = {y : y.x <= 0 for all
+ * x in K}: Euclidean projections (closed forms).  x, p have length 1+dim;
+ * x[0] is the normal component. */
+fl_status fl_cone_project(const fl_friction_set *C, const double *x, double *p,
+                          fl_error *err);
+fl_status fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p,
+                                fl_error *err);
+
 #endif
