@@ -28,7 +28,9 @@ typedef struct fl_json_doc {
 } fl_json_doc;
 
 /* Parse a file.  FL_EIO if it cannot be read, FL_EPARSE with line:column on
- * a syntax error (truncated file included).  *doc is NULL on error. */
+ * a syntax error (truncated file included), on a duplicated key or when the
+ * top level is not an object; FL_ENONFINITE for a real literal that
+ * overflows a double (1e999).  *doc is NULL on error. */
 fl_status fl_json_load(const char *path, fl_json_doc **doc, fl_error *err);
 void fl_json_free(fl_json_doc *doc);
 
@@ -51,12 +53,33 @@ fl_status fl_json_matrix(const fl_json_doc *doc, const json_t *obj, const char *
                          const char *key, size_t rows, size_t cols, gsl_matrix **out,
                          fl_error *err);
 
+/* An array member (elements read by the caller with json_array_get; pass an
+ * element to the functions above as `obj` with `where` = "key[i]").  FL_EDIM
+ * when its length differs from `expect` (0 accepts any length, even 0). */
+fl_status fl_json_array(const fl_json_doc *doc, const json_t *obj, const char *where,
+                        const char *key, size_t expect, const json_t **out, fl_error *err);
+/* A boolean member (true/false): *out is 1 or 0. */
+fl_status fl_json_bool(const fl_json_doc *doc, const json_t *obj, const char *where,
+                       const char *key, int *out, fl_error *err);
+
 /* Optional number: *out keeps `fallback` when the member is absent. */
 fl_status fl_json_number_or(const fl_json_doc *doc, const json_t *obj, const char *where,
                             const char *key, double fallback, double *out, fl_error *err);
 
 /* Report an error about member `key` of `obj` at its position in the file
- * (for range checks done by the caller, e.g. "mu must be >= 0"). */
+ * (for range checks done by the caller, e.g. "mu must be >= 0"): fills err
+ * like the readers above ("file:line:col: field 'where.key': <fmt>") and
+ * returns s.  With key NULL the error is about `obj` itself and points at
+ * it.  Prefer this to fl_json_fail below. */
+fl_status fl_json_error(const fl_json_doc *doc, const json_t *obj, const char *where,
+                        const char *key, fl_error *err, fl_status s, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/* Kept for source compatibility: it was declared without an fl_error, so
+ * it cannot deliver a message and only returns s.  Use fl_json_error. */
 fl_status fl_json_fail(const fl_json_doc *doc, const json_t *obj, const char *where,
                        const char *key, fl_status s, const char *fmt, ...)
 #if defined(__GNUC__)
