@@ -9,6 +9,30 @@
  * The law's friction cone is then R+ (n + C) or r_n C (001 §3.2: r_t in
  * r_n C*).  Sets need not contain 0, but the laws of 001 require 0 in C.
  *
+ * Polygon convention (checked by fl_set_polygon, FL_EINVAL otherwise):
+ * the boundary of C, traversed counter-clockwise (interior on the left),
+ * is read from the arrays in order.
+ *   0 rays: v_0 .. v_{m-1} is the closed boundary: m = 1 a point, m = 2 a
+ *           segment, m >= 3 a strictly convex counter-clockwise polygon
+ *           (every turn a strict left turn, one loop).
+ *   1 ray d: C = conv{v} + R+ d.  The boundary comes in from infinity
+ *           along -d to v_0, follows the chain v_0 -> .. -> v_{m-1} and
+ *           leaves along d from v_{m-1}: both rays attach to the ends of
+ *           the chain (m = 1: the half-line v_0 + R+ d).
+ *   2 rays d0, d1: C = conv{v} + cone{d0, d1}, cross(d0, d1) < 0 (a pointed
+ *           wedge of opening < pi; d0 on the right of d1 seen from inside).
+ *           The boundary comes in along -d0 to v_0 and leaves along d1 from
+ *           v_{m-1}.
+ *   With rays, every chain edge e_k = v_{k+1} - v_k points strictly
+ *   between -d0 and d_last (cross(-d0, e_k) > 0 and cross(e_k, d_last) > 0)
+ *   and consecutive edges turn strictly left: this is exactly what keeps
+ *   conv{v} + cone{rays} convex with the listed boundary.  Example: the
+ *   "U" {|x| <= 1, y >= |x| - 1} is vertices (-1,0),(0,-1),(1,0)
+ *   with the single ray (0,1).
+ *
+ * Scaling: rn C is the set scaled by rn >= 0, with 0 . C = {0} and
+ * S_{0 C} = 0 (the convention 0 . (+inf) = 0 of 001's rn S_C terms).
+ *
  * Ownership: a polygon owns copies of its vertex and ray arrays;
  * fl_set_release frees them (safe on any set, and on a zeroed one).
  */
@@ -77,8 +101,16 @@ fl_status fl_set_support_point(const fl_friction_set *C, const double *y, double
  *   (ii)  maximum dissipation: r in dS_{rn C}(-v)  (r in rn C and
  *                              r.(-v) = S_{rn C}(-v))
  *   (iii) variational ineq.:   for all w: r.(w - v) + rn (S_C(-w) - S_C(-v)) >= 0
- * Each returns 1 if the statement holds within tol (scaled by |r| + rn + |v|),
- * 0 otherwise; (iii) is decided exactly by its closed-form infimum. */
+ * Each returns 1 if the statement holds within tol, 0 otherwise (also on
+ * invalid arguments: rn < 0, NaN).  Tolerances are relative to the force
+ * scale F = |r| + rn (1 + size(C)), size(C) the largest |point| of the
+ * description: membership dist(r, rn C) <= tol F; dissipation
+ * |S_{rn C}(-v) - r.(-v)| <= tol F |v|.  Each statement is computed its own
+ * way: (i) by the projection test P_{rn C}(r - F v/|v|) = r, (ii) by
+ * membership and Fenchel's equality, (iii) exactly by its closed-form
+ * infimum -I_{rn C}(r) - r.v - rn S_C(-v) (proofs/friction_sets.md §4):
+ * with rn > 0 and S_C(-v) = +inf all three fail; with rn = 0 they hold
+ * iff r = 0. */
 int fl_coulomb_normality(const fl_friction_set *C, double rn, const double *r,
                          const double *v, double tol);
 int fl_coulomb_max_dissipation(const fl_friction_set *C, double rn, const double *r,
@@ -89,7 +121,8 @@ int fl_coulomb_variational(const fl_friction_set *C, double rn, const double *r,
 /* Coulomb cone K = {(rn, rt) : rn >= 0, rt in rn C} in R^{1+dim} for a disc
  * C (second-order cone, 001 (2.1)) and its polar K° = {y : y.x <= 0 for all
  * x in K}: Euclidean projections (closed forms).  x, p have length 1+dim;
- * x[0] is the normal component. */
+ * x[0] is the normal component.  Also for an interval C (a planar cone:
+ * wedge, ray or half-plane).  Polygons: FL_EUNSUPPORTED. */
 fl_status fl_cone_project(const fl_friction_set *C, const double *x, double *p,
                           fl_error *err);
 fl_status fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p,
