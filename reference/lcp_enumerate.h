@@ -1,0 +1,93 @@
+/* lcp_enumerate.h — all solutions of a small LCP by enumeration of the
+ * complementary bases (CATALOGUE.md D.8, applied to LCP(M, q) of D.3).
+ *
+ * For every index set alpha of {0..n-1} (2^n sets) the principal system
+ *     M_{alpha alpha} z_alpha = -q_alpha,   z_j = 0 (j not in alpha)
+ * is solved by LU; the candidate is kept when z_alpha >= -tol and
+ * w = M z + q >= -tol on the complement (then z.w = 0 by construction), and
+ * deduplicated against the solutions already found.  Every solution whose
+ * support has a nonsingular principal submatrix (in particular every
+ * solution when all principal minors are nonzero, and every vertex of the
+ * solution set otherwise) is found; bases with a singular principal
+ * submatrix are skipped and counted in `singular_bases`, which tells the
+ * caller that a continuum of solutions may have been seen only through its
+ * vertices.  Used to show non-uniqueness (001 §6.2, Painlevé) and as the
+ * independent reference for Lemke (reference/lemke.c) on small n.
+ */
+#ifndef FL_LCP_ENUMERATE_H
+#define FL_LCP_ENUMERATE_H
+
+#include <stddef.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+
+#include "fl_status.h"
+
+typedef struct fl_lcp_enum_options {
+    size_t max_n;       /* refuse n > max_n (FL_EINVAL); default 20 */
+    double feas_tol;    /* sign tolerance, relative to 1 + ||q||_inf (1e-10) */
+    double dedup_tol;   /* two solutions are equal if ||z1 - z2||_inf <=
+                           dedup_tol (1 + ||z1||_inf)  (1e-8) */
+    double sing_tol;    /* |pivot| <= sing_tol * max|M_aa| is singular (1e-12) */
+} fl_lcp_enum_options;
+
+fl_lcp_enum_options fl_lcp_enum_options_default(void);
+
+/* The solution list: `count` vectors of length n, row-major in z
+ * (solution k is z[k*n .. k*n+n-1]), in the order the bases were visited
+ * (alpha by increasing bit mask).  Owned by the caller: fl_lcp_solutions_free. */
+typedef struct fl_lcp_solutions {
+    size_t n, count, capacity;
+    double *z;
+} fl_lcp_solutions;
+
+void fl_lcp_solutions_free(fl_lcp_solutions *s);
+
+typedef struct fl_lcp_enum_result {
+    fl_status status;        /* FL_OK, or an input/memory error */
+    size_t bases;            /* 2^n index sets tried */
+    size_t singular_bases;   /* principal submatrices found singular */
+    double residual;         /* max fl_lcp_residual over the kept solutions */
+    double seconds;
+} fl_lcp_enum_result;
+
+/* All solutions of LCP(M, q) (CATALOGUE.md D.8).  *out receives a new list
+ * (possibly with count 0: the LCP has no solution with a nonsingular
+ * support).  opt and res may be NULL. */
+fl_status fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q,
+                           const fl_lcp_enum_options *opt, fl_lcp_solutions **out,
+                           fl_lcp_enum_result *res, fl_error *err);
+
+/* Smallest principal minor of M over all 2^n - 1 nonempty index sets
+ * (a P-matrix iff it is > 0: then LCP(M, q) has exactly one solution for
+ * every q; Cottle, Pang & Stone Thm 3.3.7).  n <= max_n of the defaults. */
+fl_status fl_lcp_min_principal_minor(const gsl_matrix *M, double *min_minor,
+                                     fl_error *err);
+
+/* Random LCP families for property tests and cross-checks (all draws from
+ * the gsl_rng passed in):
+ *   FL_LCP_PD       M = A A^T + I/10 + S, S skew: positive definite (x.Mx > 0),
+ *                   a P-matrix: exactly one solution for every q;
+ *   FL_LCP_PMATRIX  a P-matrix that is not positive definite in general:
+ *                   D1 P U P^T D2 with U upper triangular with positive
+ *                   diagonal and large off-diagonal entries, P a random
+ *                   permutation, D1, D2 positive diagonal (every principal
+ *                   minor is a positive product of diagonal entries);
+ *   FL_LCP_COPOSITIVE_PLUS  M = B B^T + S, B of rank ~n/2, S skew:
+ *                   positive semidefinite, hence copositive-plus (several
+ *                   solutions possible; Lemke solves every feasible one).
+ * q is planted: q = w* - M z* with z*, w* >= 0, z*.w* = 0 and a random
+ * support, so a solution exists; with `degenerate` some pairs are both 0
+ * (and q gets zeros). */
+typedef enum fl_lcp_family {
+    FL_LCP_PD = 0,
+    FL_LCP_PMATRIX = 1,
+    FL_LCP_COPOSITIVE_PLUS = 2
+} fl_lcp_family;
+
+#include <gsl/gsl_rng.h>
+/* M n x n and q, z_star (may be NULL) of length n. */
+void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix *M,
+                   gsl_vector *q, gsl_vector *z_star);
+
+#endif
