@@ -91,7 +91,7 @@ static fl_status banner_word(const mm_reader *r, const char **s, const char *fie
                              const char *const *ok, const char *const *unsupported,
                              int *which, fl_error *err)
 {
-    char tok[64];
+    char tok[128];
     if (!token(s, tok, sizeof tok))
         return fail_at(r, 1, FL_EPARSE, err, "banner field \"%s\" is missing (expected "
                        "'%%%%MatrixMarket matrix coordinate real|integer|pattern "
@@ -123,7 +123,7 @@ static fl_status read_banner(mm_reader *r, mm_header *h, fl_error *err)
                             : fail_at(r, 0, FL_EPARSE, err, "empty file (expected a "
                                       "'%%%%MatrixMarket' banner)");
     const char *s = r->buf;
-    char tok[64];
+    char tok[128];
     if (!token(&s, tok, sizeof tok) || strcmp(tok, "%%MatrixMarket") != 0)
         return fail_at(r, 1, FL_EPARSE, err, "not a Matrix Market file: the first line "
                        "must start with '%%%%MatrixMarket'");
@@ -142,7 +142,7 @@ static fl_status read_banner(mm_reader *r, mm_header *h, fl_error *err)
 static fl_status size_field(mm_reader *r, const char **s, const char *field, long min,
                             long *out, fl_error *err)
 {
-    char tok[64], *end;
+    char tok[128], *end;
     if (!token(s, tok, sizeof tok))
         return fail_at(r, r->line, FL_EPARSE, err, "field \"%s\" of the size line "
                        "\"rows cols entries\" is missing", field);
@@ -167,7 +167,7 @@ static fl_status read_size(mm_reader *r, mm_header *h, fl_error *err)
     FL_TRY(size_field(r, &s, "rows", 1, &h->rows, err));
     FL_TRY(size_field(r, &s, "cols", 1, &h->cols, err));
     FL_TRY(size_field(r, &s, "entries", 0, &h->nnz, err));
-    char tok[64];
+    char tok[128];
     if (token(&s, tok, sizeof tok))
         return fail_at(r, r->line, FL_EPARSE, err, "size line: unexpected fourth field "
                        "\"%s\" (expected \"rows cols entries\")", tok);
@@ -188,7 +188,7 @@ static fl_status read_size(mm_reader *r, mm_header *h, fl_error *err)
 static fl_status entry_index(mm_reader *r, const char **s, long k, const char *what,
                              long n, long *out, fl_error *err)
 {
-    char tok[64], *end;
+    char tok[128], *end;
     if (!token(s, tok, sizeof tok))
         return fail_at(r, r->line, FL_EPARSE, err, "entry %ld: the %s index is missing",
                        k, what);
@@ -222,7 +222,7 @@ static fl_status check_entries(mm_reader *r, const mm_header *h, fl_error *err)
             return fail_at(r, r->line, FL_EPARSE, err, "entry %ld: (%ld, %ld) is above the "
                            "diagonal; a symmetric file holds the lower triangle only", k, i,
                            j);
-        char tok[64];
+        char tok[128];
         if (!h->pattern) {
             if (!token(&s, tok, sizeof tok))
                 return fail_at(r, r->line, FL_EPARSE, err, "entry %ld: the value is "

@@ -130,6 +130,16 @@ Test(mm, pattern_and_integer)
     gsl_matrix_free(D);
 }
 
+Test(mm, crlf_blank_lines_and_tabs)
+{
+    int stype;
+    gsl_matrix *D = read_dense("crlf_blank.mtx", &stype);
+    const double want[] = {1.5, 0,
+                           0, -2};
+    expect_dense(D, 2, 2, want);
+    gsl_matrix_free(D);
+}
+
 /* ---- the file and its banner ------------------------------------------ */
 
 Test(mm, missing_empty_and_directory)
