@@ -1,0 +1,66 @@
+/* fl_residual.h — the Siconos / FCLIB natural-map error for frictional
+ * contact (DESIGN.md, Vocabulary: "Residual").
+ *
+ * Per contact alpha, with the library convention of fl_problem.h (r_N >= 0
+ * compressive, U_N >= 0 separating), De Saxcé's modified velocity is
+ *   Û = U + mu |U_T| e_N,
+ * and the natural map is
+ *   F_alpha(r, U) = r - P_K(r - Û),
+ * P_K the Euclidean projection on the Coulomb cone K = {|r_T| <= mu r_N}.
+ * F_alpha = 0 iff (r, U) satisfies Coulomb's law (De Saxcé & Feng 1998: K
+ * and K* = polar of -K_{1/mu} are dual, r in K, Û in K*, r.Û = 0).
+ * This is exactly what Siconos computes per contact in
+ * fc3d_unitary_compute_and_add_error (dim 3) and
+ * fc2d_unitary_compute_and_add_error (dim 2): squared norms are summed and
+ * the square root taken:  e = sqrt(sum_alpha |F_alpha|^2).
+ *
+ * Normalisation (looked up in the Siconos numerics sources): the current
+ * fc3d_compute_error(problem, r, u, tol, options, norm, &error) divides e
+ * by `norm` when |norm| > DBL_EPSILON, and every Siconos solver passes
+ * norm = ||q||_2 (so e/||q||, unnormalised when q ~ 0) — this is
+ * FL_RESIDUAL_NORM_Q, the library default.  Older Siconos releases (the
+ * commented "old version" line of fc3d_compute_error, and the local error
+ * of the generic mechanical problem and fc3d_compute_error_velocity)
+ * divide by (1 + ||q||): FL_RESIDUAL_ONE_PLUS_NORM_Q.  The newest fc2d
+ * error divides by max(||r||, ||U||, ||q||) when above DBL_EPSILON:
+ * FL_RESIDUAL_MAX_NORM.  FL_RESIDUAL_ABSOLUTE returns e itself.
+ */
+#ifndef FL_RESIDUAL_H
+#define FL_RESIDUAL_H
+
+#include <stddef.h>
+#include <gsl/gsl_vector.h>
+
+#include "fl_problem.h"
+#include "fl_status.h"
+
+typedef enum fl_residual_norm {
+    FL_RESIDUAL_NORM_Q = 0,          /* e / ||q||        (Siconos >= 4, default) */
+    FL_RESIDUAL_ONE_PLUS_NORM_Q = 1, /* e / (1 + ||q||)  (older Siconos)         */
+    FL_RESIDUAL_MAX_NORM = 2,        /* e / max(||r||, ||U||, ||q||)             */
+    FL_RESIDUAL_ABSOLUTE = 3         /* e                                        */
+} fl_residual_norm;
+
+/* Euclidean projection of x (length dim = 2 or 3, [N, T...]) onto the
+ * Coulomb cone K_mu = {|x_T| <= mu x_N}, mu >= 0; p may alias x.
+ *   x in K_mu                    -> x;
+ *   x in the polar cone (mu |x_T| <= -x_N) -> 0;
+ *   otherwise onto the boundary ray: t = (x_N + mu |x_T|)/(1 + mu^2),
+ *   p = (t, mu t x_T/|x_T|).  (Derivation: proofs/contact_dynamics.md.) */
+void fl_coulomb_cone_project(int dim, double mu, const double *x, double *p);
+
+/* |F_alpha(r, U)|^2 for one contact (the unnormalised per-contact term). */
+double fl_residual_contact_sq(int dim, double mu, const double *r, const double *U);
+
+/* The normalised error from raw arrays: r and U of length dim nc, norm_q
+ * = ||q||_2 (used by the NORM_Q, ONE_PLUS_NORM_Q and MAX_NORM variants). */
+double fl_residual_natural_map(int dim, size_t nc, const double *mu, const double *r,
+                               const double *U, double norm_q, fl_residual_norm kind);
+
+/* For a local problem: U = W r + q (written to U if non-NULL, length m)
+ * and *out = the normalised natural-map error. */
+fl_status fl_residual_local(const fl_local_problem *p, const gsl_vector *r,
+                            gsl_vector *U, fl_residual_norm kind, double *out,
+                            fl_error *err);
+
+#endif

@@ -1,0 +1,272 @@
+/* delassus_sparse.c — the Delassus operator W = H M^-1 H^T and the local
+ * data q = H M^-1 f + w of the Contact Dynamics core problem (003 §3;
+ * CATALOGUE.md A.12, A.7 "factor M once"), with CHOLMOD: the sparse twin of
+ * fl_delassus_dense (reference/nsgs.c); W is returned as a cholmod_sparse in
+ * full storage.  Two ways are offered so the bench can measure both:
+ *
+ *   FL_DELASSUS_SOLVES    X = M^-1 H^T by sparse triangular solves with the
+ *                         factor of M (cached in *L and reused while M is
+ *                         unchanged), then W = H X (sparse product).
+ *   FL_DELASSUS_TRAILING  factor K = [M H^T; H cI] with the contact unknowns
+ *                         ordered last (fill-reducing order of M first); the
+ *                         trailing block of K's factor satisfies
+ *                         L22 L22^T = cI - H M^-1 H^T (Schur complement), so
+ *                         W = cI - L22 L22^T.  c must exceed lambda_max(W):
+ *                         start from ||H||_F^2 / min_i M_ii and multiply by 4
+ *                         while CHOLMOD reports K not positive definite.
+ *                         (Derivation: proofs/contact_dynamics.md.)
+ */
+#include "reference/nsgs.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fl_dense.h"
+
+/* Sparse M and H of g, converted from the dense ones if needed (then owned
+ * by the caller through *own_M / *own_H). */
+static fl_status sparse_inputs(const fl_global_problem *g, cholmod_sparse **M,
+                               cholmod_sparse **H, cholmod_sparse **own_M,
+                               cholmod_sparse **own_H, fl_error *err)
+{
+    *own_M = *own_H = NULL;
+    *M = g->Ms;
+    *H = g->Hs;
+    if (!*M) {
+        if (!g->M) return FL_FAIL(err, FL_EINVAL, "delassus_sparse: M missing");
+        FL_TRY(fl_sparse_from_dense(g->ctx, g->M, 1, 0.0, own_M, err));
+        *M = *own_M;
+    }
+    if (!*H) {
+        if (!g->H) return FL_FAIL(err, FL_EINVAL, "delassus_sparse: H missing");
+        FL_TRY(fl_sparse_from_dense(g->ctx, g->H, 0, 0.0, own_H, err));
+        *H = *own_H;
+    }
+    if ((*M)->nrow != g->n || (*M)->ncol != g->n || (*M)->stype == 0 ||
+        (*H)->nrow != g->m || (*H)->ncol != g->n)
+        return FL_FAIL(err, FL_EDIM, "delassus_sparse: M must be %zux%zu symmetric, "
+                       "H %zux%zu", g->n, g->n, g->m, g->n);
+    return FL_OK;
+}
+
+/* W = cI - L22 L22^T from the factor of [M H^T; H cI], contacts last. */
+static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
+                                cholmod_sparse *H, cholmod_sparse **W, fl_error *err)
+{
+    cholmod_common *cm = &g->ctx->cm;
+    size_t n = g->n, m = g->m, N = n + m;
+    fl_status s = FL_OK;
+    /* c from ||H||_F^2 / min M_ii (an upper bound of trace W when M is diagonal) */
+    double h2 = 0.0, mmin = INFINITY;
+    cholmod_sparse *Hc = cholmod_copy_sparse(H, cm);
+    if (!Hc) return FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+    for (size_t k = 0; k < (size_t)cholmod_nnz(Hc, cm); k++) h2 += ((double *)Hc->x)[k] * ((double *)Hc->x)[k];
+    cholmod_free_sparse(&Hc, cm);
+    {
+        cholmod_dense *d = NULL;
+        cholmod_sparse *Mu = cholmod_copy(M, 0, 1, cm);   /* unsymmetric copy */
+        if (Mu) {
+            d = cholmod_allocate_dense(n, 1, n, CHOLMOD_REAL, cm);
+            if (d) {
+                int *Mp = Mu->p, *Mi = Mu->i;
+                double *Mx = Mu->x, *dx = d->x;
+                for (size_t j = 0; j < n; j++) {
+                    dx[j] = 0;
+                    for (int k = Mp[j]; k < Mp[j + 1]; k++)
+                        if ((size_t)Mi[k] == j) dx[j] = Mx[k];
+                }
+                for (size_t j = 0; j < n; j++) mmin = fmin(mmin, dx[j]);
+                cholmod_free_dense(&d, cm);
+            }
+            cholmod_free_sparse(&Mu, cm);
+        }
+    }
+    if (!(mmin > 0)) return FL_FAIL(err, FL_ENOTSPD, "delassus_sparse: M has a nonpositive diagonal");
+    double c = fmax(h2 / mmin, 1e-300);
+    /* fill-reducing order of M, contacts appended in natural order */
+    int *perm = malloc(N * sizeof *perm);
+    if (!perm) return FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+    if (!cholmod_amd(M, NULL, 0, perm, cm)) {
+        free(perm);
+        return FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: cholmod_amd failed");
+    }
+    for (size_t k = 0; k < m; k++) perm[n + k] = (int)(n + k);
+    /* upper triangle of K as triplets: M (upper), H^T block (rows < n, cols >= n), cI */
+    cholmod_sparse *Mu = cholmod_copy(M, 1, 1, cm);
+    cholmod_sparse *Ht = cholmod_transpose(H, 1, cm);
+    if (!Mu || !Ht) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+    size_t nzK = s == FL_OK ? cholmod_nnz(Mu, cm) + cholmod_nnz(Ht, cm) + m : 0;
+    cholmod_triplet *T = s == FL_OK ? cholmod_allocate_triplet(N, N, nzK, 1, CHOLMOD_REAL, cm) : NULL;
+    if (s == FL_OK && !T) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+    size_t diag0 = 0;
+    if (s == FL_OK) {
+        int *Ti = T->i, *Tj = T->j;
+        double *Tx = T->x;
+        size_t t = 0;
+        int *p = Mu->p, *i = Mu->i;
+        double *x = Mu->x;
+        for (size_t j = 0; j < n; j++)
+            for (int k = p[j]; k < p[j + 1]; k++) {
+                Ti[t] = i[k]; Tj[t] = (int)j; Tx[t] = x[k]; t++;
+            }
+        p = Ht->p; i = Ht->i; x = Ht->x;
+        for (size_t j = 0; j < m; j++)
+            for (int k = p[j]; k < p[j + 1]; k++) {
+                Ti[t] = i[k]; Tj[t] = (int)(n + j); Tx[t] = x[k]; t++;
+            }
+        diag0 = t;
+        for (size_t k = 0; k < m; k++) {
+            Ti[t] = (int)(n + k); Tj[t] = (int)(n + k); Tx[t] = c; t++;
+        }
+        T->nnz = t;
+    }
+    cholmod_factor *LK = NULL;
+    int saved_nmethods = cm->nmethods, saved_ordering = cm->method[0].ordering;
+    int saved_super = cm->supernodal, saved_ll = cm->final_ll;
+    cm->nmethods = 1;
+    cm->method[0].ordering = CHOLMOD_GIVEN;
+    cm->supernodal = CHOLMOD_SIMPLICIAL;
+    cm->final_ll = 1;
+    for (int attempt = 0; s == FL_OK && attempt < 30; attempt++) {
+        double *Tx = T->x;
+        for (size_t k = 0; k < m; k++) Tx[diag0 + k] = c;
+        cholmod_sparse *K = cholmod_triplet_to_sparse(T, nzK, cm);
+        if (!K) {
+            s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+            break;
+        }
+        if (!LK) LK = cholmod_analyze_p(K, perm, NULL, 0, cm);
+        int ok = LK && cholmod_factorize(K, LK, cm);
+        cholmod_free_sparse(&K, cm);
+        if (!LK || !ok) {
+            s = FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: CHOLMOD failed on the augmented matrix");
+            break;
+        }
+        if (cm->status == CHOLMOD_NOT_POSDEF) {
+            c *= 4.0;
+            continue;
+        }
+        /* trailing block of the factor: columns/rows n..N-1 (contacts, in order) */
+        cholmod_factor *Lc = cholmod_copy_factor(LK, cm);
+        cholmod_sparse *Ls = Lc ? cholmod_factor_to_sparse(Lc, cm) : NULL;
+        int *rs = malloc(m * sizeof *rs);
+        cholmod_sparse *L22 = NULL, *S = NULL, *Id = NULL;
+        if (Ls && rs) {
+            for (size_t k = 0; k < m; k++) rs[k] = (int)(n + k);
+            L22 = cholmod_submatrix(Ls, rs, (SuiteSparse_long)m, rs, (SuiteSparse_long)m, 1, 1, cm);
+        }
+        if (L22) S = cholmod_aat(L22, NULL, 0, 1, cm);          /* L22 L22^T */
+        if (S) {
+            Id = cholmod_speye(m, m, CHOLMOD_REAL, cm);
+            double alpha[2] = {c, 0}, beta[2] = {-1.0, 0};
+            if (Id) *W = cholmod_add(Id, S, alpha, beta, 1, 1, cm);
+        }
+        if (!*W) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: forming the trailing block failed");
+        free(rs);
+        cholmod_free_sparse(&Id, cm);
+        cholmod_free_sparse(&S, cm);
+        cholmod_free_sparse(&L22, cm);
+        cholmod_free_sparse(&Ls, cm);
+        cholmod_free_factor(&Lc, cm);
+        break;
+    }
+    if (s == FL_OK && !*W)
+        s = FL_FAIL(err, FL_ENOTSPD, "delassus_sparse: no shift c made the augmented matrix SPD");
+    cm->nmethods = saved_nmethods;
+    cm->method[0].ordering = saved_ordering;
+    cm->supernodal = saved_super;
+    cm->final_ll = saved_ll;
+    cholmod_free_factor(&LK, cm);
+    cholmod_free_triplet(&T, cm);
+    cholmod_free_sparse(&Mu, cm);
+    cholmod_free_sparse(&Ht, cm);
+    free(perm);
+    return s;
+}
+
+/* 003 §3 / CATALOGUE A.12: W = H M^-1 H^T, q = H M^-1 f + w, with CHOLMOD. */
+fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
+                             cholmod_factor **L, fl_local_problem **out, fl_error *err)
+{
+    if (!out) return FL_FAIL(err, FL_EINVAL, "delassus_sparse: NULL output");
+    *out = NULL;
+    if (!g || !g->ctx || !g->f || !g->w || !g->mu || !L)
+        return FL_FAIL(err, FL_EINVAL, "delassus_sparse: context, f, w, mu and the factor "
+                       "cache are required");
+    if (method != FL_DELASSUS_SOLVES && method != FL_DELASSUS_TRAILING)
+        return FL_FAIL(err, FL_EINVAL, "delassus_sparse: unknown method %d", (int)method);
+    if (g->f->size != g->n || g->w->size != g->m || g->f->stride != 1 || g->w->stride != 1)
+        return FL_FAIL(err, FL_EDIM, "delassus_sparse: f must have length %zu, w %zu", g->n, g->m);
+    FL_TRY(fl_check_finite_vector(g->f, "f", err));
+    FL_TRY(fl_check_finite_vector(g->w, "w", err));
+    for (size_t a = 0; a < g->nc; a++)
+        if (!(g->mu[a] >= 0) || !isfinite(g->mu[a]))
+            return FL_FAIL(err, FL_EINVAL, "delassus_sparse: mu[%zu] = %g must be finite and >= 0",
+                           a, g->mu[a]);
+    fl_sparse_ctx *ctx = g->ctx;
+    cholmod_common *cm = &ctx->cm;
+    cholmod_sparse *M, *H, *own_M, *own_H;
+    fl_status s = sparse_inputs(g, &M, &H, &own_M, &own_H, err);
+    fl_local_problem *p = NULL;
+    double *y = NULL;
+    if (s == FL_OK) s = fl_local_problem_alloc(g->nc, g->dim, 0, &p, err);
+    if (s == FL_OK) {
+        p->ctx = ctx;
+        memcpy(p->mu, g->mu, g->nc * sizeof *p->mu);
+        s = fl_sparse_factor(ctx, M, L, err);   /* analysis once, numeric redo on reuse */
+    }
+    if (s == FL_OK && method == FL_DELASSUS_SOLVES) {
+        /* X = M^-1 H^T (sparse solves), W = H X */
+        cholmod_sparse *Ht = cholmod_transpose(H, 1, cm);
+        cholmod_sparse *X = Ht ? cholmod_spsolve(CHOLMOD_A, *L, Ht, cm) : NULL;
+        cholmod_sparse *W = X ? cholmod_ssmult(H, X, 0, 1, 1, cm) : NULL;
+        if (!W) s = FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: sparse solve/product failed");
+        cholmod_free_sparse(&X, cm);
+        cholmod_free_sparse(&Ht, cm);
+        p->Ws = W;
+    } else if (s == FL_OK) {
+        s = trailing_block(g, M, H, &p->Ws, err);
+    }
+    if (s == FL_OK) {
+        /* symmetrise rounding: W <- (W + W^T)/2 */
+        cholmod_sparse *Wt = cholmod_transpose(p->Ws, 1, cm);
+        double half[2] = {0.5, 0}, h2[2] = {0.5, 0};
+        cholmod_sparse *Wsym = Wt ? cholmod_add(p->Ws, Wt, half, h2, 1, 1, cm) : NULL;
+        cholmod_free_sparse(&Wt, cm);
+        if (!Wsym) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+        else {
+            cholmod_free_sparse(&p->Ws, cm);
+            p->Ws = Wsym;
+            p->Ws->stype = 0;
+        }
+    }
+    if (s == FL_OK) {
+        /* q = H M^-1 f + w */
+        y = malloc(g->n * sizeof *y);
+        if (!y) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+        if (s == FL_OK) s = fl_sparse_solve(ctx, *L, g->f->data, y, err);
+        if (s == FL_OK) {
+            gsl_vector_memcpy(p->q, g->w);
+            cholmod_dense Y, Q;
+            memset(&Y, 0, sizeof Y);
+            memset(&Q, 0, sizeof Q);
+            Y.nrow = Y.d = g->n; Y.ncol = 1; Y.nzmax = g->n; Y.x = y;
+            Y.xtype = CHOLMOD_REAL; Y.dtype = CHOLMOD_DOUBLE;
+            Q.nrow = Q.d = g->m; Q.ncol = 1; Q.nzmax = g->m; Q.x = p->q->data;
+            Q.xtype = CHOLMOD_REAL; Q.dtype = CHOLMOD_DOUBLE;
+            double one[2] = {1, 0};
+            if (!cholmod_sdmult(H, 0, one, one, &Y, &Q, cm))
+                s = FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: cholmod_sdmult failed");
+        }
+    }
+    free(y);
+    fl_sparse_free(ctx, &own_M);
+    fl_sparse_free(ctx, &own_H);
+    if (s != FL_OK) {
+        fl_local_problem_free(p);
+        return s;
+    }
+    *out = p;
+    return FL_OK;
+}

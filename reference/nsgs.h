@@ -1,0 +1,137 @@
+/* nsgs.h — nonlinear (block) Gauss–Seidel for the Contact Dynamics core
+ * problem (003 §3; CATALOGUE.md A.12, D.1), reference (dense W) and
+ * optimized (sparse W, optimized/nsgs_sparse.c) with one signature, and the
+ * Delassus operator W = H M^-1 H^T (dense here, sparse in
+ * optimized/delassus_sparse.c).
+ *
+ * The problem solved is the local problem of fl_problem.h: find r with
+ * U = W r + q and Coulomb's law per contact (library convention: r_N >= 0
+ * compressive, U_N >= 0 separating).  "It consists in reviewing the detected
+ * contacts cyclically again and again, solving for each of them a
+ * single-contact problem in which the other contact forces are treated as
+ * known" (003 §3).  Iterations stop on the natural-map error of
+ * core/fl_residual.h.
+ *
+ * Orderings: natural (0, 1, ..., nc-1), random (one permutation drawn per
+ * run from opt->rng and kept for every sweep, 003 §3 "choosing at random,
+ * for each run, the ordering of the cyclic review"), or given.
+ * Initial guesses: zero, warm (the r passed in, e.g. the previous step's
+ * impulses, 003 §3), random (r_N uniform in [0, random_scale], r_T uniform
+ * in the disc mu r_N, CATALOGUE D.1 (b)).
+ * Relaxation: r_a <- P_K((1 - omega) r_a + omega r_a^local), omega in (0, 2).
+ */
+#ifndef FL_NSGS_H
+#define FL_NSGS_H
+
+#include <stddef.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_vector.h>
+
+#include "fl_problem.h"
+#include "fl_residual.h"
+#include "fl_status.h"
+
+typedef enum fl_nsgs_order {
+    FL_NSGS_ORDER_NATURAL = 0,
+    FL_NSGS_ORDER_RANDOM = 1,
+    FL_NSGS_ORDER_GIVEN = 2
+} fl_nsgs_order;
+
+typedef enum fl_nsgs_start {
+    FL_NSGS_START_ZERO = 0,
+    FL_NSGS_START_WARM = 1,
+    FL_NSGS_START_RANDOM = 2
+} fl_nsgs_start;
+
+/* Called after every sweep with the sweep number (1-based), the error and
+ * the current impulses; a nonzero return stops the iteration (status FL_OK
+ * if the error is below tol, FL_WMAXITER otherwise). */
+typedef int (*fl_nsgs_callback)(void *data, int sweep, double residual,
+                                const gsl_vector *r);
+
+typedef struct fl_nsgs_options {
+    int max_sweeps;            /* default 1000 */
+    double tol;                /* natural-map error target, default 1e-10 */
+    double omega;              /* relaxation, default 1 (003 gives none) */
+    fl_nsgs_order order;       /* default natural */
+    const size_t *ordering;    /* FL_NSGS_ORDER_GIVEN: a permutation of 0..nc-1 */
+    fl_nsgs_start start;       /* default zero */
+    double random_scale;       /* FL_NSGS_START_RANDOM: range of r_N, default 1 */
+    gsl_rng *rng;              /* required for random order / random start */
+    fl_residual_norm norm;     /* default FL_RESIDUAL_NORM_Q (Siconos) */
+    fl_nsgs_callback callback; /* may be NULL */
+    void *callback_data;
+} fl_nsgs_options;
+
+typedef struct fl_nsgs_result {
+    fl_status status;          /* FL_OK, FL_WMAXITER, or an error */
+    int iterations;            /* sweeps done */
+    double residual;           /* final natural-map error */
+    double seconds;            /* wall time of the whole solve */
+    double sweep_seconds;      /* wall time spent in sweeps only */
+    long local_fallbacks;      /* 3D local solves that needed the projection fallback */
+} fl_nsgs_result;
+
+fl_nsgs_options fl_nsgs_options_default(void);
+
+/* Solve the local problem p by nonlinear Gauss–Seidel (003 §3).
+ * r (length m): warm start on input if opt->start == FL_NSGS_START_WARM,
+ * the impulses on output.  U (length m, may be NULL): U = W r + q on output.
+ * Errors: bad problem (fl_local_problem_check), bad options (tol <= 0,
+ * omega not in (0,2), missing rng or ordering, non-permutation ordering),
+ * dimension mismatch; FL_ENOCONV if the iterates become non-finite.
+ * The reference uses p->W; fl_nsgs_sparse_solve (optimized/nsgs_sparse.c)
+ * uses p->Ws and gives the same iterates up to rounding. */
+fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
+                        gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);
+fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
+                               gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
+                               fl_error *err);
+
+/* The single-contact problem of one Gauss–Seidel step (CATALOGUE D.1, local
+ * solver): given the dim x dim diagonal block Waa (row-major, SPD) and the
+ * velocity b the contact would have without its own impulse, find r with
+ * U = Waa r + b satisfying Coulomb's law.  All exact cases are tried —
+ * open (r = 0), stick (Waa r = -b), slide (U_N = 0, r_T = -mu r_N U_T/|U_T|;
+ * dim 2: the two directions; dim 3: every root of the direction equation,
+ * proofs/contact_dynamics.md) — and, when several hold, the one nearest the
+ * current value r (on input) is returned, so that a solution of the whole
+ * problem is a fixed point of the sweep.  Returns the number of valid
+ * cases found (>= 1), or 0 when none was found (dim 3 only) and r was
+ * obtained by the projected fixed-point fallback r <- P_K(r - rho Û). */
+int fl_nsgs_local_solve(int dim, double mu, const double *Waa, const double *b,
+                        double *r);
+
+/* Shared by both implementations: check options against p, set the
+ * initial r according to opt->start and fill perm (length nc) with the
+ * review order. */
+fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
+                          gsl_vector *r, size_t *perm, fl_error *err);
+
+/* Relaxed update of one contact: r_a <- P_K((1-omega) r_a + omega rloc). */
+void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double *ra);
+
+/* Dense Delassus operator and local data of the global problem g (003 §3,
+ * CATALOGUE A.12): W = H M^-1 H^T, q = H M^-1 f + w; *out gets a new
+ * local problem with dense W.  g->M must be SPD (FL_ENOTSPD otherwise). */
+fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out,
+                            fl_error *err);
+
+/* Sparse Delassus (optimized/delassus_sparse.c), same result with W held as
+ * cholmod_sparse (entries |w_ij| <= droptol * max|w_ii| dropped, default 0).
+ * M (g->Ms, stype 1) is factored once by CHOLMOD: pass a cache L with *L ==
+ * NULL on the first call; later calls with the same M reuse *L (free it
+ * with fl_sparse_free_factor).  method FL_DELASSUS_SOLVES forms
+ * X = M^-1 H^T by sparse solves and W = H X; method FL_DELASSUS_TRAILING
+ * factors the augmented SPD matrix [M H^T; H c I] with the contact unknowns
+ * ordered last and reads W = c I - L22 L22^T off the trailing block of its
+ * factor (no reuse of L for this method). */
+typedef enum fl_delassus_method {
+    FL_DELASSUS_SOLVES = 0,
+    FL_DELASSUS_TRAILING = 1
+} fl_delassus_method;
+
+fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
+                             cholmod_factor **L, fl_local_problem **out, fl_error *err);
+
+#endif

@@ -1,0 +1,368 @@
+/* test_nsgs.c — nonlinear Gauss–Seidel (reference/nsgs.c and its sparse
+ * twin optimized/nsgs_sparse.c, optimized/delassus_sparse.c) through one
+ * harness: local-solver closed forms, Coulomb conditions of every limit on
+ * random systems, agreement of the two implementations, orderings, starts,
+ * relaxation, callback, the dense/sparse Delassus operators, bad input. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_randist.h>
+
+#include "fl_dense.h"
+
+#include "fl_random.h"
+#include "reference/enumerate.h"
+#include "reference/nsgs.h"
+
+/* Random global problem from the shared generator: M SPD (cond <= 100),
+ * H with full-rank rows (n >= m) so W is nonsingular, f Gaussian, mu from
+ * fl_random_mu (CATALOGUE B.0). */
+static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim,
+                                        fl_sparse_ctx *ctx)
+{
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
+    fl_random_spd(r, 100.0, 1.0, g->M);
+    fl_random_full_rank_rows(r, 10.0, g->H);
+    fl_random_vector(r, 1.0, g->f);
+    for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(r);
+    g->ctx = ctx;
+    return g;
+}
+
+/* Local problem with both dense and sparse W (same numbers). */
+static fl_local_problem *both_forms(fl_global_problem *g, fl_sparse_ctx *ctx)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    p->ctx = ctx;
+    cr_assert_eq(fl_sparse_from_dense(ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    return p;
+}
+
+typedef fl_status (*solver_fn)(const fl_local_problem *, const fl_nsgs_options *, gsl_vector *,
+                               gsl_vector *, fl_nsgs_result *, fl_error *);
+static const solver_fn impls[2] = {fl_nsgs_solve, fl_nsgs_sparse_solve};
+static const char *impl_name[2] = {"reference", "optimized"};
+
+static double coulomb_violation_of(const fl_local_problem *p, const gsl_vector *r,
+                                   const gsl_vector *U)
+{
+    double us = fmax(gsl_blas_dnrm2(p->q), 1e-300), wmax = 0;
+    for (size_t i = 0; i < p->m; i++) wmax = fmax(wmax, gsl_matrix_get(p->W, i, i));
+    return fl_coulomb_violation(p->dim, p->nc, p->mu, r->data, U->data, us / wmax, us);
+}
+
+Test(nsgs, local_2d_closed_forms)
+{
+    /* W = diag(2, 1), mu = 0.5 (CATALOGUE D.1 with W_NT = 0: exactly one case). */
+    double W[4] = {2, 0, 0, 1}, r[2];
+    double b_open[2] = {1.0, 3.0};
+    r[0] = r[1] = 0;
+    cr_assert_eq(fl_nsgs_local_solve(2, 0.5, W, b_open, r), 1);
+    cr_assert(r[0] == 0 && r[1] == 0);
+    /* b = (-2, 0.2): stick r = (1, -0.2), |r_T| = 0.2 <= 0.5 */
+    double b_stick[2] = {-2.0, 0.2};
+    r[0] = r[1] = 0;
+    fl_nsgs_local_solve(2, 0.5, W, b_stick, r);
+    cr_assert_float_eq(r[0], 1.0, 1e-15);
+    cr_assert_float_eq(r[1], -0.2, 1e-15);
+    /* b = (-2, 3): slide, r_N = 1, r_T = -0.5, U_T = 3 - 0.5 = 2.5 > 0 */
+    double b_slide[2] = {-2.0, 3.0};
+    fl_nsgs_local_solve(2, 0.5, W, b_slide, r);
+    cr_assert_float_eq(r[0], 1.0, 1e-15);
+    cr_assert_float_eq(r[1], -0.5, 1e-15);
+}
+
+Test(nsgs, local_3d_closed_forms)
+{
+    /* W = I, mu = 0.5, b = (-1, 3, 4): slide along U_T direction (0.6, 0.8):
+     * r_N = 1, r_T = -0.5 (0.6, 0.8), U_T = (3 - 0.3, 4 - 0.4) parallel. */
+    double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r[3] = {0, 0, 0};
+    double b[3] = {-1, 3, 4};
+    cr_assert_geq(fl_nsgs_local_solve(3, 0.5, W, b, r), 1);
+    cr_assert_float_eq(r[0], 1.0, 1e-12);
+    cr_assert_float_eq(r[1], -0.3, 1e-12);
+    cr_assert_float_eq(r[2], -0.4, 1e-12);
+    double bs[3] = {-1, 0.1, 0.2};   /* stick: r = -b */
+    fl_nsgs_local_solve(3, 0.5, W, bs, r);
+    cr_assert_float_eq(r[0], 1.0, 1e-14);
+    cr_assert_float_eq(r[1], -0.1, 1e-14);
+    cr_assert_float_eq(r[2], -0.2, 1e-14);
+    double bo[3] = {0.5, 1, 1};      /* open */
+    fl_nsgs_local_solve(3, 0.5, W, bo, r);
+    cr_assert(r[0] == 0 && r[1] == 0 && r[2] == 0);
+}
+
+/* Random single contacts: the local solution satisfies Coulomb's law
+ * (independent check by the natural map). */
+Test(nsgs, local_solution_satisfies_the_law)
+{
+    gsl_rng *rng = fl_test_rng(11);
+    for (int t = 0; t < 2000; t++) {
+        int dim = 2 + t % 2;
+        gsl_matrix *W = gsl_matrix_alloc(dim, dim);
+        fl_random_spd(rng, 50.0, 1.0, W);
+        double b[3], r[3] = {0, 0, 0}, U[3];
+        for (int k = 0; k < dim; k++) b[k] = gsl_ran_gaussian(rng, 1.0);
+        double mu = fl_random_mu(rng);
+        fl_nsgs_local_solve(dim, mu, W->data, b, r);
+        for (int i = 0; i < dim; i++) {
+            U[i] = b[i];
+            for (int j = 0; j < dim; j++) U[i] += gsl_matrix_get(W, i, j) * r[j];
+        }
+        double e = sqrt(fl_residual_contact_sq(dim, mu, r, U));
+        double sc = 1 + fabs(b[0]) + fabs(b[1]) + fabs(b[dim - 1]);
+        cr_assert_leq(e, 1e-8 * sc, "dim %d trial %d natural-map error %g (%s)", dim, t, e,
+                      fl_test_seed_note());
+        gsl_matrix_free(W);
+    }
+    gsl_rng_free(rng);
+}
+
+/* The property harness: 1000 random systems, both implementations. */
+Test(nsgs, random_systems_both_implementations)
+{
+    gsl_rng *rng = fl_test_rng(2024);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    int nunique = 0, nagree = 0;
+    for (int t = 0; t < 1000; t++) {
+        int dim = 2 + t % 2;
+        size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
+        size_t n = dim * nc + gsl_rng_uniform_int(rng, 4);
+        fl_global_problem *g = random_global(rng, n, nc, dim, &ctx);
+        fl_local_problem *p = both_forms(g, &ctx);
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.tol = 1e-12;
+        o.max_sweeps = 5000;
+        gsl_vector *r[2], *U[2];
+        fl_nsgs_result res[2];
+        for (int k = 0; k < 2; k++) {
+            r[k] = gsl_vector_alloc(p->m);
+            U[k] = gsl_vector_alloc(p->m);
+            fl_status s = impls[k](p, &o, r[k], U[k], &res[k], NULL);
+            cr_assert(s == FL_OK || s == FL_WMAXITER, "%s status %d (%s)", impl_name[k], s,
+                      fl_test_seed_note());
+            if (s == FL_OK) {
+                double v = coulomb_violation_of(p, r[k], U[k]);
+                cr_assert_leq(v, 1e-7, "%s system %d: Coulomb violation %g (%s)", impl_name[k],
+                              t, v, fl_test_seed_note());
+            }
+        }
+        /* same iterates up to rounding */
+        if (res[0].status == FL_OK) {
+            gsl_vector_sub(r[1], r[0]);
+            double d = gsl_blas_dnrm2(r[1]) / (1 + gsl_blas_dnrm2(r[0]));
+            int unique = 0;
+            if (dim == 2) {
+                fl_enum_result *e = NULL;
+                cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
+                unique = e->nsol == 1 && e->singular == 0;
+                if (unique) {
+                    /* the unique solution found by enumeration is the NSGS limit */
+                    cr_assert_geq(fl_enum_find(e, r[0]->data, 1e-6), 0,
+                                  "system %d: NSGS limit not the enumerated solution (%s)", t,
+                                  fl_test_seed_note());
+                }
+                fl_enum_result_free(e);
+            }
+            if (unique) {
+                nunique++;
+                cr_assert_leq(d, 1e-6, "system %d unique: reference vs optimized %g (%s)", t, d,
+                              fl_test_seed_note());
+            }
+            if (d <= 1e-6) nagree++;
+        }
+        for (int k = 0; k < 2; k++) {
+            gsl_vector_free(r[k]);
+            gsl_vector_free(U[k]);
+        }
+        fl_local_problem_free(p);
+        fl_global_problem_free(g);
+    }
+    cr_assert_gt(nunique, 100, "too few unique systems sampled (%d)", nunique);
+    cr_assert_geq(nagree, 990, "reference and optimized agree on %d of 1000 (%s)", nagree,
+                  fl_test_seed_note());
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
+}
+
+static int count_calls(void *data, int sweep, double residual, const gsl_vector *r)
+{
+    (void)residual;
+    (void)r;
+    int *n = data;
+    (*n)++;
+    return sweep >= 3;   /* stop after 3 sweeps */
+}
+
+Test(nsgs, orderings_starts_relaxation_callback)
+{
+    gsl_rng *rng = fl_test_rng(7);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_global_problem *g = random_global(rng, 12, 4, 3, &ctx);
+    fl_local_problem *p = both_forms(g, &ctx);
+    gsl_vector *r = gsl_vector_alloc(p->m), *r2 = gsl_vector_alloc(p->m);
+    size_t given[4] = {3, 1, 0, 2};
+    for (int k = 0; k < 2; k++) {
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.rng = rng;
+        fl_nsgs_result res;
+        o.order = FL_NSGS_ORDER_RANDOM;
+        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        o.order = FL_NSGS_ORDER_GIVEN;
+        o.ordering = given;
+        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        o.start = FL_NSGS_START_RANDOM;
+        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        /* warm start from a solution: one sweep suffices */
+        o.start = FL_NSGS_START_WARM;
+        gsl_vector_memcpy(r2, r);
+        cr_assert_eq(impls[k](p, &o, r2, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(res.iterations, 1, "%s warm start took %d sweeps", impl_name[k],
+                     res.iterations);
+        /* under-relaxation still converges */
+        o.start = FL_NSGS_START_ZERO;
+        o.omega = 0.7;
+        o.order = FL_NSGS_ORDER_NATURAL;
+        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        o.omega = 1.2;
+        impls[k](p, &o, r, NULL, &res, NULL);
+        cr_assert(res.status == FL_OK || res.status == FL_WMAXITER);
+        /* callback stops the iteration */
+        int calls = 0;
+        o.omega = 1.0;
+        o.tol = 1e-300;
+        o.callback = count_calls;
+        o.callback_data = &calls;
+        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_WMAXITER);
+        cr_assert_eq(calls, 3);
+        cr_assert_eq(res.iterations, 3);
+        o.callback = NULL;
+        o.max_sweeps = 2;
+        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_WMAXITER);
+    }
+    gsl_vector_free(r);
+    gsl_vector_free(r2);
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
+}
+
+Test(nsgs, delassus_sparse_matches_dense_both_methods_and_reuse)
+{
+    gsl_rng *rng = fl_test_rng(3);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (int t = 0; t < 20; t++) {
+        fl_global_problem *g = random_global(rng, 10 + t % 5, 3, 2 + t % 2, &ctx);
+        fl_local_problem *pd = NULL, *ps = NULL, *pt = NULL;
+        cr_assert_eq(fl_delassus_dense(g, &pd, NULL), FL_OK);
+        cholmod_factor *L = NULL;
+        cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, NULL), FL_OK);
+        fl_local_problem_free(ps);
+        ps = NULL;
+        /* second call reuses the factor */
+        cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, NULL), FL_OK);
+        fl_error err;
+        fl_status st = fl_delassus_sparse(g, FL_DELASSUS_TRAILING, &L, &pt, &err);
+        cr_assert_eq(st, FL_OK, "%s", err.message);
+        gsl_matrix *Ws = NULL, *Wt = NULL;
+        cr_assert_eq(fl_sparse_to_dense(&ctx, ps->Ws, &Ws, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_to_dense(&ctx, pt->Ws, &Wt, NULL), FL_OK);
+        double scale = gsl_matrix_max(pd->W);
+        for (size_t i = 0; i < pd->m; i++) {
+            cr_assert(fl_close(gsl_vector_get(ps->q, i), gsl_vector_get(pd->q, i), 1e-10, 1e-10));
+            cr_assert(fl_close(gsl_vector_get(pt->q, i), gsl_vector_get(pd->q, i), 1e-10, 1e-10));
+            for (size_t j = 0; j < pd->m; j++) {
+                cr_assert(fl_close(gsl_matrix_get(Ws, i, j), gsl_matrix_get(pd->W, i, j),
+                                   1e-11 * scale, 0), "solves W(%zu,%zu) (%s)", i, j,
+                          fl_test_seed_note());
+                cr_assert(fl_close(gsl_matrix_get(Wt, i, j), gsl_matrix_get(pd->W, i, j),
+                                   1e-7 * scale, 0), "trailing W(%zu,%zu) %g vs %g (%s)", i, j,
+                          gsl_matrix_get(Wt, i, j), gsl_matrix_get(pd->W, i, j),
+                          fl_test_seed_note());
+            }
+        }
+        gsl_matrix_free(Ws);
+        gsl_matrix_free(Wt);
+        fl_sparse_free_factor(&ctx, &L);
+        fl_local_problem_free(pd);
+        fl_local_problem_free(ps);
+        fl_local_problem_free(pt);
+        fl_global_problem_free(g);
+    }
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
+}
+
+Test(nsgs, bad_input)
+{
+    fl_local_problem *p = NULL;
+    fl_error err;
+    cr_assert_eq(fl_local_problem_alloc(2, 4, 1, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_local_problem_alloc(0, 2, 1, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_local_problem_alloc(2, 2, 1, &p, &err), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    p->mu[0] = p->mu[1] = 0.3;
+    gsl_vector *r = gsl_vector_alloc(4), *r3 = gsl_vector_alloc(3);
+    fl_nsgs_options o = fl_nsgs_options_default();
+    cr_assert_eq(fl_nsgs_solve(p, &o, r3, NULL, NULL, &err), FL_EDIM);
+    o.tol = -1;
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    o = fl_nsgs_options_default();
+    o.omega = 2.5;
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    o = fl_nsgs_options_default();
+    o.order = FL_NSGS_ORDER_RANDOM;   /* no rng */
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    o = fl_nsgs_options_default();
+    size_t badperm[2] = {0, 0};
+    o.order = FL_NSGS_ORDER_GIVEN;
+    o.ordering = badperm;
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    o.ordering = NULL;
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    o = fl_nsgs_options_default();
+    o.max_sweeps = 0;
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    o = fl_nsgs_options_default();
+    o.start = FL_NSGS_START_WARM;
+    gsl_vector_set(r, 0, NAN);
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_ENONFINITE);
+    o = fl_nsgs_options_default();
+    p->mu[1] = -1;
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    p->mu[1] = 0.3;
+    gsl_vector_set(p->q, 0, INFINITY);
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_ENONFINITE);
+    gsl_vector_set(p->q, 0, 0);
+    gsl_matrix_set(p->W, 0, 1, 5.0);   /* not symmetric */
+    cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
+    gsl_matrix_set(p->W, 0, 1, 0.0);
+    cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL); /* no Ws */
+    fl_local_problem_free(p);
+    fl_local_problem_free(NULL);
+    /* Delassus: M not SPD */
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(3, 1, 2, 1, &g, &err), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    gsl_matrix_set(g->M, 2, 2, -1.0);
+    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_ENOTSPD);
+    gsl_matrix_set(g->M, 2, 2, 1.0);
+    g->mu[0] = NAN;
+    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_EINVAL);
+    cholmod_factor *L = NULL;
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_EINVAL); /* no ctx */
+    fl_global_problem_free(g);
+    fl_global_problem_free(NULL);
+    gsl_vector_free(r);
+    gsl_vector_free(r3);
+}

@@ -1,0 +1,516 @@
+/* test_p4_law.c — the generalized friction law P'4 (001 §3–§5):
+ * reference (reference/p4_law.c) and optimized (optimized/p4_law_sparse.c)
+ * through one harness.  Unit tests with closed forms (Painlevé one step,
+ * proofs/p4_law.md §5), the consistency conditions C1–C4 (001 §5), bad
+ * input, and property tests on random systems (Proposition 5.1, split
+ * identities, reference vs optimized). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+
+#include "fl_random.h"
+#include "reference/p4_law.h"
+
+typedef fl_status (*step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
+                             const fl_p4_impact_law *, const fl_p4_options *,
+                             fl_p4_step_result *, fl_error *);
+
+/* ---------------------------------------------------------------- */
+/* A small problem holder: dense M and its sparse copy.              */
+typedef struct holder {
+    size_t n, m;
+    gsl_matrix *M, *D;
+    gsl_matrix *E[4];
+    fl_p4_friction C[4];
+    fl_sparse_ctx ctx;
+    cholmod_sparse *Ms;
+    fl_p4_problem p;
+} holder;
+
+static void holder_open(holder *h, size_t n, size_t m)
+{
+    memset(h, 0, sizeof *h);
+    h->n = n;
+    h->m = m;
+    h->M = gsl_matrix_calloc(n, n);
+    h->D = m ? gsl_matrix_calloc(m, n) : NULL;
+    cr_assert_eq(fl_sparse_start(&h->ctx, NULL), FL_OK);
+}
+
+static void holder_finish(holder *h, int with_friction)
+{
+    cr_assert_eq(fl_sparse_from_dense(&h->ctx, h->M, 1, 0.0, &h->Ms, NULL), FL_OK);
+    for (size_t a = 0; a < h->m; a++) h->C[a].E = h->E[a];
+    fl_p4_problem p = {h->n, h->m, h->M, h->Ms, &h->ctx, h->D, with_friction ? h->C : NULL};
+    h->p = p;
+}
+
+static void holder_close(holder *h)
+{
+    for (size_t a = 0; a < 4; a++) {
+        fl_set_release(&h->C[a].set);
+        if (h->E[a]) gsl_matrix_free(h->E[a]);
+    }
+    gsl_matrix_free(h->M);
+    if (h->D) gsl_matrix_free(h->D);
+    fl_sparse_free(&h->ctx, &h->Ms);
+    fl_sparse_finish(&h->ctx);
+}
+
+/* Painlevé bar (001 §6.2): q = (x, theta), M = diag(m, J), dphi = (0, 1),
+ * C* = [lo, hi] on the r_x axis (E = (1, 0)), dphi-normalised. */
+static void painleve(holder *h, double mass, double J, double lo, double hi)
+{
+    holder_open(h, 2, 1);
+    gsl_matrix_set(h->M, 0, 0, mass);
+    gsl_matrix_set(h->M, 1, 1, J);
+    gsl_matrix_set(h->D, 0, 1, 1.0);
+    h->E[0] = gsl_matrix_calloc(1, 2);
+    gsl_matrix_set(h->E[0], 0, 0, 1.0);
+    cr_assert_eq(fl_set_interval(&h->C[0].set, lo, hi, NULL), FL_OK);
+    holder_finish(h, 1);
+}
+
+static const step_fn impls[2] = {fl_p4_step, fl_p4_step_sparse};
+static const char *impl_name[2] = {"reference", "optimized"};
+
+static gsl_vector *vec2(double a, double b)
+{
+    gsl_vector *v = gsl_vector_alloc(2);
+    gsl_vector_set(v, 0, a);
+    gsl_vector_set(v, 1, b);
+    return v;
+}
+
+/* ---------------------------------------------------------------- */
+/* Unit: Painlevé one step, closed forms of proofs/p4_law.md §5      */
+
+Test(p4_law, painleve_frictional_catastrophe_one_step)
+{
+    /* unbounded C* = ]-inf, b], theta' = 0, x' = V0, f_theta = C0 < 0:
+     * lambda = -h C0, R_x = -m V0, v^+ = 0 (001 §6.2, CATALOGUE C.1 item 2) */
+    double mass = 2.0, J = 0.3, b = 1.0717967697, V0 = 1.5, C0 = -4.0, h = 1e-3;
+    holder H;
+    painleve(&H, mass, J, -INFINITY, b);
+    gsl_vector *v = vec2(V0, 0.0), *imp = vec2(0.0, h * C0);
+    fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, 0.0, NULL, NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
+        fl_error e;
+        fl_status st = impls[i](&H.p, v, imp, &law, NULL, r, &e);
+        cr_assert_eq(st, FL_OK, "%s: %d res %g gap %g nr %g sd %g", impl_name[i], st, r->residual, r->gap,
+                     r->normal_residual, r->split_defect);
+        cr_assert_eq(r->impact, 0);
+        cr_assert(fabs(gsl_vector_get(r->v_plus, 0)) < 1e-14, "%s x'+ = %g", impl_name[i],
+                  gsl_vector_get(r->v_plus, 0));
+        cr_assert(fabs(gsl_vector_get(r->v_plus, 1)) < 1e-14);
+        cr_assert(fabs(gsl_vector_get(r->R, 0) + mass * V0) < 1e-12);
+        cr_assert(fabs(gsl_vector_get(r->lambda, 0) + h * C0) < 1e-14);
+        cr_assert(r->residual < 1e-12);
+        fl_p4_step_result_free(r);
+    }
+    gsl_vector_free(v);
+    gsl_vector_free(imp);
+    holder_close(&H);
+}
+
+Test(p4_law, painleve_bounded_set_decelerates_by_lambda_a)
+{
+    /* bounded C* = [a, b]: R_x = lambda a (sliding, x'+ > 0), x'+ = V0 + lambda a / m */
+    double mass = 2.0, J = 0.3, a = -0.8116548391, b = 0.4480184755, V0 = 1.5, C0 = -4.0, h = 1e-3;
+    holder H;
+    painleve(&H, mass, J, a, b);
+    gsl_vector *v = vec2(V0, 0.0), *imp = vec2(0.0, h * C0);
+    for (int i = 0; i < 2; i++) {
+        fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
+        cr_assert_eq(impls[i](&H.p, v, imp, NULL, NULL, r, NULL), FL_OK);
+        double lam = -h * C0;
+        cr_assert(fabs(gsl_vector_get(r->R, 0) - lam * a) < 1e-14);
+        cr_assert(fabs(gsl_vector_get(r->v_plus, 0) - (V0 + lam * a / mass)) < 1e-14);
+        fl_p4_step_result_free(r);
+    }
+    gsl_vector_free(v);
+    gsl_vector_free(imp);
+    holder_close(&H);
+}
+
+Test(p4_law, painleve_grazing_keeps_velocity)
+{
+    /* C0 = 0: r_theta = 0, so r_x in 0 C* = {0}: x'+ = V0 (001 §6.2) */
+    holder H;
+    painleve(&H, 2.0, 0.3, -INFINITY, 1.0);
+    gsl_vector *v = vec2(1.5, 0.0), *imp = vec2(0.0, 0.0);
+    fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
+    cr_assert_eq(fl_p4_step(&H.p, v, imp, NULL, NULL, r, NULL), FL_OK);
+    cr_assert_eq(gsl_vector_get(r->v_plus, 0), 1.5);
+    cr_assert_eq(gsl_vector_get(r->lambda, 0), 0.0);
+    fl_p4_step_result_free(r);
+    gsl_vector_free(v);
+    gsl_vector_free(imp);
+    holder_close(&H);
+}
+
+Test(p4_law, impact_newton_restitution_and_friction)
+{
+    /* theta'- = -2 < 0: impact, theta'+ = e 2; lambda = J (1 + e) 2;
+     * x': bounded set, R_x = lambda a while sliding stays positive */
+    double mass = 2.0, J = 0.3, a = -0.5, b = 0.5, e = 0.5;
+    holder H;
+    painleve(&H, mass, J, a, b);
+    gsl_vector *v = vec2(3.0, -2.0);
+    fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
+    fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
+    cr_assert_eq(fl_p4_step(&H.p, v, NULL, &law, NULL, r, NULL), FL_OK);
+    cr_assert_eq(r->impact, 1);
+    double lam = J * (1 + e) * 2.0;
+    cr_assert(fabs(gsl_vector_get(r->v_plus, 1) - e * 2.0) < 1e-14);
+    cr_assert(fabs(gsl_vector_get(r->lambda, 0) - lam) < 1e-13);
+    cr_assert(fabs(gsl_vector_get(r->v_plus, 0) - (3.0 + lam * a / mass)) < 1e-13);
+    cr_assert(r->energy_plus <= r->energy_minus);
+    fl_p4_step_result_free(r);
+    gsl_vector_free(v);
+    holder_close(&H);
+}
+
+/* ---------------------------------------------------------------- */
+/* Consistency conditions C1–C4 (001 §5)                             */
+
+static fl_status law_tangential(void *data, const fl_p4_problem *p, const gsl_vector *v,
+                                gsl_vector *F, fl_error *err)
+{
+    (void)data; (void)p; (void)err;
+    gsl_vector_memcpy(F, v);               /* keeps the tangential part: violates C1 */
+    return FL_OK;
+}
+
+static fl_status law_reverse(void *data, const fl_p4_problem *p, const gsl_vector *v,
+                             gsl_vector *F, fl_error *err)
+{
+    (void)data; (void)v;
+    return fl_p4_split_velocity(p, v, F, NULL, err);   /* F = +v_n: approaching stays approaching */
+}
+
+Test(p4_law, newton_law_consistency_one_constraint)
+{
+    holder H;
+    painleve(&H, 2.0, 0.3, -1.0, 1.0);
+    gsl_vector *v = vec2(0.7, -2.0), *F = gsl_vector_alloc(2);
+    fl_error e;
+    fl_p4_consistency rep;
+    for (double ee = 0.0; ee <= 1.0; ee += 0.125) {
+        fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, ee, NULL, NULL, NULL};
+        cr_assert_eq(fl_p4_impact_eval(&H.p, &law, v, F, NULL), FL_OK);
+        cr_assert_eq(fl_p4_impact_check(&H.p, v, F, 1e-12, &rep, &e), FL_OK, "e=%g: %s", ee, e.message);
+        cr_assert_eq(rep.failed, 0);
+    }
+    fl_p4_impact_law bad = {FL_P4_IMPACT_NEWTON, 1.5, NULL, NULL, NULL};
+    cr_assert_eq(fl_p4_impact_newton(&H.p, &bad, v, F, NULL), FL_OK);
+    cr_assert_eq(fl_p4_impact_check(&H.p, v, F, 1e-12, &rep, &e), FL_EINVAL);
+    cr_assert_eq(rep.failed, 4);
+    cr_assert(strstr(e.message, "C4"), "%s", e.message);
+    /* the step refuses an inconsistent law */
+    fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
+    cr_assert_eq(fl_p4_step(&H.p, v, NULL, &bad, NULL, r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "C4"));
+    cr_assert_eq(fl_p4_step_sparse(&H.p, v, NULL, &bad, NULL, r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "C4"));
+    /* C1: a law that returns a tangential part */
+    fl_p4_impact_law tl = {FL_P4_IMPACT_CUSTOM, 0.0, NULL, law_tangential, NULL};
+    cr_assert_eq(fl_p4_step(&H.p, v, NULL, &tl, NULL, r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "C1"), "%s", e.message);
+    /* C2: F = +v_n keeps approaching */
+    fl_p4_impact_law rl = {FL_P4_IMPACT_CUSTOM, 0.0, NULL, law_reverse, NULL};
+    cr_assert_eq(fl_p4_step(&H.p, v, NULL, &rl, NULL, r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "C2"), "%s", e.message);
+    /* C3: departing v^-, F = 0: the percussion pulls (lambda < 0), not in K_frict */
+    gsl_vector *vd = vec2(0.7, 2.0), *zero = gsl_vector_calloc(2);
+    cr_assert_eq(fl_p4_impact_check(&H.p, vd, zero, 1e-12, &rep, &e), FL_EINVAL);
+    cr_assert_eq(rep.failed, 3);
+    cr_assert(strstr(e.message, "C3"), "%s", e.message);
+    fl_p4_step_result_free(r);
+    gsl_vector_free(v);
+    gsl_vector_free(vd);
+    gsl_vector_free(zero);
+    gsl_vector_free(F);
+    holder_close(&H);
+}
+
+Test(p4_law, c2_domain_condition_with_unbounded_set)
+{
+    /* two constraints on R^2 (M = I): phi_1 = y, phi_2 = x + y with
+     * C*_1 = ]-inf, 1] along e_x (in T*_1).  F = (1, 0) normal, <dphi_1,F> = 0,
+     * E_1 (-F) = -1 is outside D(S) = R+: C2 fails; F = (-1, 1)?  not used. */
+    holder H;
+    holder_open(&H, 2, 2);
+    gsl_matrix_set_identity(H.M);
+    gsl_matrix_set(H.D, 0, 1, 1.0);
+    gsl_matrix_set(H.D, 1, 0, 1.0);
+    gsl_matrix_set(H.D, 1, 1, 1.0);
+    H.E[0] = gsl_matrix_calloc(1, 2);
+    gsl_matrix_set(H.E[0], 0, 0, 1.0);
+    H.E[1] = gsl_matrix_calloc(1, 2);
+    gsl_matrix_set(H.E[1], 0, 0, 1.0);
+    gsl_matrix_set(H.E[1], 0, 1, -1.0);
+    fl_set_interval(&H.C[0].set, -INFINITY, 1.0, NULL);
+    fl_set_interval(&H.C[1].set, -0.5, 0.5, NULL);
+    holder_finish(&H, 1);
+    gsl_vector *v = vec2(-1.0, -1.0), *F = vec2(1.0, 0.0);
+    fl_p4_consistency rep;
+    fl_error e;
+    cr_assert_eq(fl_p4_impact_check(&H.p, v, F, 1e-12, &rep, &e), FL_EINVAL);
+    cr_assert_eq(rep.c2_domain_ok, 0);
+    cr_assert(strstr(e.message, "C2"), "%s", e.message);
+    gsl_vector_free(v);
+    gsl_vector_free(F);
+    holder_close(&H);
+}
+
+/* ---------------------------------------------------------------- */
+/* Bad input                                                         */
+
+Test(p4_law, rejects_bad_input)
+{
+    holder H;
+    painleve(&H, 2.0, 0.3, -1.0, 1.0);
+    gsl_vector *v = vec2(NAN, 0.0), *w = vec2(1.0, 0.0), *v3 = gsl_vector_calloc(3);
+    fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1), *r2 = fl_p4_step_result_alloc(2, 2);
+    fl_error e;
+    cr_assert_eq(fl_p4_step(&H.p, v, NULL, NULL, NULL, r, &e), FL_ENONFINITE);
+    cr_assert_eq(fl_p4_step_sparse(&H.p, v, NULL, NULL, NULL, r, &e), FL_ENONFINITE);
+    cr_assert_eq(fl_p4_step(&H.p, v3, NULL, NULL, NULL, r, &e), FL_EDIM);
+    cr_assert_eq(fl_p4_step(&H.p, w, NULL, NULL, NULL, r2, &e), FL_EDIM);
+    cr_assert_eq(fl_p4_step(NULL, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    cr_assert_eq(fl_p4_step_sparse(NULL, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    /* impact without a law */
+    gsl_vector *vi = vec2(1.0, -1.0);
+    cr_assert_eq(fl_p4_step(&H.p, vi, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    fl_p4_impact_law unk = {(fl_p4_impact_kind)7, 0.0, NULL, NULL, NULL};
+    cr_assert_eq(fl_p4_step(&H.p, vi, NULL, &unk, NULL, r, &e), FL_EINVAL);
+    /* sparse twin without Ms */
+    fl_p4_problem p = H.p;
+    p.Ms = NULL;
+    cr_assert_eq(fl_p4_step_sparse(&p, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "sparse"));
+    /* reference without M */
+    p = H.p;
+    p.M = NULL;
+    cr_assert_eq(fl_p4_step(&p, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    /* friction set outside T*: E = (0, 1) is along dphi in this metric */
+    gsl_matrix_set(H.E[0], 0, 0, 0.0);
+    gsl_matrix_set(H.E[0], 0, 1, 1.0);
+    cr_assert_eq(fl_p4_step(&H.p, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "T*"), "%s", e.message);
+    cr_assert_eq(fl_p4_problem_check(&H.p, &e), FL_EINVAL);
+    gsl_matrix_set(H.E[0], 0, 0, 1.0);
+    gsl_matrix_set(H.E[0], 0, 1, 0.0);
+    cr_assert_eq(fl_p4_problem_check(&H.p, &e), FL_OK);
+    /* 0 not in C* */
+    fl_set_release(&H.C[0].set);
+    fl_set_interval(&H.C[0].set, 0.5, 1.0, NULL);
+    cr_assert_eq(fl_p4_step(&H.p, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "contain 0"));
+    /* dependent constraints */
+    holder H2;
+    holder_open(&H2, 2, 2);
+    gsl_matrix_set_identity(H2.M);
+    gsl_matrix_set(H2.D, 0, 1, 1.0);
+    gsl_matrix_set(H2.D, 1, 1, 2.0);
+    holder_finish(&H2, 0);
+    cr_assert_eq(fl_p4_step(&H2.p, w, NULL, NULL, NULL, r2, &e), FL_ESINGULAR);
+    gsl_matrix_set(H2.M, 0, 0, -1.0);     /* not SPD */
+    cr_assert_eq(fl_p4_step(&H2.p, w, NULL, NULL, NULL, r2, &e), FL_ENOTSPD);
+    holder_close(&H2);
+    cr_assert_null(fl_p4_step_result_alloc(0, 1));
+    fl_p4_step_result_free(NULL);
+    fl_p4_step_result_free(r);
+    fl_p4_step_result_free(r2);
+    gsl_vector_free(v);
+    gsl_vector_free(w);
+    gsl_vector_free(vi);
+    gsl_vector_free(v3);
+    holder_close(&H);
+}
+
+/* ---------------------------------------------------------------- */
+/* Property tests: random systems, both implementations              */
+
+/* A random problem: n in [2, 7], m in {1, 2} (m < n), M SPD with condition
+ * number <= 1e2, D independent rows, friction sets in T*_alpha: disc (dim 1
+ * or 2) or interval with possibly one infinite end (0 inside). */
+static void random_problem(gsl_rng *rng, holder *h)
+{
+    size_t n = 2 + gsl_rng_uniform_int(rng, 6);
+    size_t m = 1 + gsl_rng_uniform_int(rng, n > 2 ? 2 : 1);
+    holder_open(h, n, m);
+    fl_random_spd(rng, pow(10.0, 2.0 * gsl_rng_uniform(rng)), 1.0, h->M);
+    fl_random_full_rank_rows(rng, 10.0, h->D);
+    fl_spd *spd;
+    cr_assert_eq(fl_spd_alloc(h->M, &spd, NULL), FL_OK);
+    gsl_vector *wd = gsl_vector_alloc(n), *e = gsl_vector_alloc(n);
+    for (size_t a = 0; a < m; a++) {
+        gsl_vector_const_view d = gsl_matrix_const_row(h->D, a);
+        fl_spd_solve(spd, &d.vector, wd);                       /* W dphi */
+        double dwd;
+        gsl_blas_ddot(&d.vector, wd, &dwd);
+        int k = (n - 1 >= 2 && gsl_rng_uniform(rng) < 0.4) ? 2 : 1;
+        h->E[a] = gsl_matrix_alloc((size_t)k, n);
+        for (int j = 0; j < k; j++) {
+            fl_random_vector(rng, 1.0, e);
+            double ew;
+            gsl_blas_ddot(e, wd, &ew);
+            gsl_blas_daxpy(-ew / dwd, &d.vector, e);             /* e in T*_alpha */
+            gsl_matrix_set_row(h->E[a], (size_t)j, e);
+        }
+        double mu = fl_random_mu(rng);
+        if (k == 2) {
+            fl_set_disc(&h->C[a].set, 2, mu, NULL);
+        } else {
+            double u = gsl_rng_uniform(rng);
+            double lo = -mu * (0.2 + gsl_rng_uniform(rng)), hi = mu;
+            if (u < 0.25) lo = -INFINITY;
+            else if (u < 0.4) hi = INFINITY;
+            cr_assert_eq(fl_set_interval(&h->C[a].set, lo, hi, NULL), FL_OK);
+        }
+    }
+    gsl_vector_free(wd);
+    gsl_vector_free(e);
+    fl_spd_free(spd);
+    holder_finish(h, 1);
+}
+
+static double mnorm(const gsl_matrix *M, const gsl_vector *v)
+{
+    gsl_vector *t = gsl_vector_alloc(v->size);
+    double s;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, M, v, 0.0, t);
+    gsl_blas_ddot(v, t, &s);
+    gsl_vector_free(t);
+    return sqrt(fmax(s, 0.0));
+}
+
+Test(p4_law, property_prop51_splits_and_twins_agree, .timeout = 120)
+{
+    gsl_rng *rng = fl_test_rng(20240501);
+    const int N = 1000;
+    int multi = 0, nrejected = 0;
+    for (int t = 0; t < N; t++) {
+        holder H;
+        random_problem(rng, &H);
+        size_t n = H.n, m = H.m;
+        gsl_vector *v = gsl_vector_alloc(n), *imp = gsl_vector_calloc(n);
+        fl_random_vector(rng, 1.0, v);
+        int with_force = t % 2;
+        if (with_force) fl_random_vector(rng, 0.3, imp);
+        /* one constraint: Newton with e in [0, 1]; several: Moreau's inelastic law
+         * (Newton is not consistent for obtuse angles, 001 §4) */
+        fl_p4_impact_law law = {m == 1 ? FL_P4_IMPACT_NEWTON : FL_P4_IMPACT_INELASTIC,
+                                gsl_rng_uniform(rng), NULL, NULL, NULL};
+        fl_p4_step_result *r[2];
+        fl_error e;
+        int rejected = 0;
+        for (int i = 0; i < 2; i++) {
+            r[i] = fl_p4_step_result_alloc(n, m);
+            fl_status st = impls[i](&H.p, v, imp, &law, NULL, r[i], &e);
+            if (m > 1 && st == FL_EINVAL && strstr(e.message, "C2 failed: <dphi_alpha, F> = 0")) {
+                /* several constraints and an unbounded C*: the inelastic law may
+                 * leave a velocity outside D(S) (001 §5, C2); both twins must agree */
+                rejected++;
+                continue;
+            }
+            cr_assert(st >= 0, "%s system %d: %s %s", impl_name[i], t, e.message, fl_test_seed_note());
+            /* Prop. 5.1 at the step: 1/2|v+|^2 <= 1/2|v_free|^2; at impacts without
+             * force 1/2|v+|^2 <= 1/2|v-|^2 */
+            cr_assert(r[i]->energy_plus <= r[i]->energy_free * (1 + 1e-10) + 1e-14,
+                      "%s system %d: energy %g > %g %s", impl_name[i], t, r[i]->energy_plus,
+                      r[i]->energy_free, fl_test_seed_note());
+            /* the certificate */
+            cr_assert(r[i]->gap <= 1e-7, "%s system %d (m=%zu): gap %g %s", impl_name[i], t, m,
+                      r[i]->gap, fl_test_seed_note());
+            cr_assert(r[i]->normal_residual <= 1e-10, "normal residual %g %s", r[i]->normal_residual,
+                      fl_test_seed_note());
+        }
+        if (rejected) {
+            cr_assert_eq(rejected, 2, "only one twin rejected system %d %s", t, fl_test_seed_note());
+            nrejected++;
+            fl_p4_step_result_free(r[0]);
+            fl_p4_step_result_free(r[1]);
+            gsl_vector_free(v);
+            gsl_vector_free(imp);
+            holder_close(&H);
+            continue;
+        }
+        if (m > 1) multi++;
+        if (!with_force) cr_assert(r[0]->energy_plus <= r[0]->energy_minus * (1 + 1e-10) + 1e-14);
+        /* <r_tau, v_t^+> <= 0 */
+        gsl_vector *vt = gsl_vector_alloc(n), *vn = gsl_vector_alloc(n);
+        cr_assert_eq(fl_p4_split_velocity(&H.p, r[0]->v_plus, vn, vt, NULL), FL_OK);
+        double rv;
+        gsl_blas_ddot(r[0]->r_tau, vt, &rv);
+        double scale = (mnorm(H.M, r[0]->v_plus) + mnorm(H.M, v)) * gsl_blas_dnrm2(r[0]->R);
+        double e2 = pow(mnorm(H.M, r[0]->v_plus), 2) + pow(mnorm(H.M, v), 2);
+        cr_assert(rv <= 1e-9 * scale + 1e-13 * e2, "system %d (m=%zu): <r_tau, v_t> = %g scale %g |v+| %g %s", t, m, rv,
+                  scale, mnorm(H.M, r[0]->v_plus), fl_test_seed_note());
+        /* velocity split: M-orthogonal, reconstructs, D v_t = 0 */
+        gsl_vector *tmp = gsl_vector_alloc(n), *dv = gsl_vector_alloc(m);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, H.M, vt, 0.0, tmp);
+        double ip;
+        gsl_blas_ddot(vn, tmp, &ip);
+        double vs = mnorm(H.M, r[0]->v_plus);
+        cr_assert(fabs(ip) <= 1e-11 * vs * vs + 1e-15, "<v_n,v_t>_M = %g %s", ip, fl_test_seed_note());
+        gsl_blas_dgemv(CblasNoTrans, 1.0, H.D, vt, 0.0, dv);
+        cr_assert(gsl_blas_dnrm2(dv) <= 1e-10 * (vs + 1), "D v_t %s", fl_test_seed_note());
+        gsl_vector_add(vn, vt);
+        gsl_vector_sub(vn, r[0]->v_plus);
+        cr_assert(gsl_blas_dnrm2(vn) <= 1e-12 * (gsl_blas_dnrm2(r[0]->v_plus) + 1e-300) + 1e-15);
+        /* cone split (4.1) of a random reaction: KKT and reconstruction */
+        gsl_vector *rr = gsl_vector_alloc(n), *rt = gsl_vector_alloc(n), *lam = gsl_vector_alloc(m);
+        fl_random_vector(rng, 1.0, rr);
+        cr_assert_eq(fl_p4_split_reaction(&H.p, rr, lam, rt, NULL), FL_OK);
+        fl_spd *spd;
+        fl_spd_alloc(H.M, &spd, NULL);
+        fl_spd_solve(spd, rt, tmp);                              /* W r_tau */
+        gsl_blas_dgemv(CblasNoTrans, 1.0, H.D, tmp, 0.0, dv);   /* D W r_tau <= 0 */
+        double rs = gsl_blas_dnrm2(rr) * gsl_blas_dnrm2(tmp) + 1e-300;
+        double compl = 0.0;
+        for (size_t a = 0; a < m; a++) {
+            cr_assert(gsl_vector_get(lam, a) >= 0.0);
+            cr_assert(gsl_vector_get(dv, a) <= 1e-11 * (fabs(gsl_vector_get(dv, a)) + rs),
+                      "D W r_tau = %g %s", gsl_vector_get(dv, a), fl_test_seed_note());
+            compl += gsl_vector_get(lam, a) * gsl_vector_get(dv, a);
+        }
+        double rn = fl_spd_dual_norm(spd, rr);
+        cr_assert(fabs(compl) <= 1e-10 * rn * rn, "complementarity %g %s", compl, fl_test_seed_note());
+        gsl_blas_dgemv(CblasTrans, 1.0, H.D, lam, 0.0, tmp);
+        gsl_vector_add(tmp, rt);
+        gsl_vector_sub(tmp, rr);
+        cr_assert(gsl_blas_dnrm2(tmp) <= 1e-12 * gsl_blas_dnrm2(rr));
+        fl_spd_free(spd);
+        /* reference vs optimized */
+        gsl_vector_memcpy(tmp, r[0]->v_plus);
+        gsl_vector_sub(tmp, r[1]->v_plus);
+        /* one constraint: closed-form projection, agree to rounding; several:
+         * iterates stopped by the certificate, agree to its tolerance */
+        double agree = m == 1 ? 1e-9 : 1e-5;
+        cr_assert(gsl_blas_dnrm2(tmp) <= agree * (gsl_blas_dnrm2(r[0]->v_plus) + gsl_blas_dnrm2(v)),
+                  "system %d: reference and optimized differ by %g (m=%zu n=%zu it %d %d gap %g %g imp %d %d) %s", t,
+                  gsl_blas_dnrm2(tmp), m, n, r[0]->iterations, r[1]->iterations, r[0]->gap, r[1]->gap,
+                  r[0]->impact, r[1]->impact, fl_test_seed_note());
+        cr_assert_eq(r[0]->impact, r[1]->impact);
+        gsl_vector_free(rr);
+        gsl_vector_free(rt);
+        gsl_vector_free(lam);
+        gsl_vector_free(tmp);
+        gsl_vector_free(dv);
+        gsl_vector_free(vt);
+        gsl_vector_free(vn);
+        fl_p4_step_result_free(r[0]);
+        fl_p4_step_result_free(r[1]);
+        gsl_vector_free(v);
+        gsl_vector_free(imp);
+        holder_close(&H);
+    }
+    cr_assert(multi > 100, "too few multi-constraint systems (%d)", multi);
+    cr_assert(nrejected < N / 10, "too many rejected systems (%d)", nrejected);
+    gsl_rng_free(rng);
+}
