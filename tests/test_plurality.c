@@ -1,0 +1,99 @@
+/* test_plurality.c — clouds of Gauss–Seidel limits (reference/plurality.c,
+ * 003 §3): on random small 2D problems, every dot of a cloud (random
+ * orderings from zero, or random starts) is among the solutions found by
+ * exhaustive enumeration (independent oracle), for both implementations;
+ * unique problems give one-point clouds; bad input. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "fl_random.h"
+#include "reference/enumerate.h"
+#include "reference/plurality.h"
+
+Test(plurality, clouds_lie_in_the_enumerated_solution_set)
+{
+    gsl_rng *rng = fl_test_rng(1234);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    size_t dots = 0, reached = 0, listed = 0;
+    for (int t = 0; t < 200; t++) {
+        size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
+        fl_global_problem *g = NULL;
+        cr_assert_eq(fl_global_problem_alloc(2 * nc + 1, nc, 2, 1, &g, NULL), FL_OK);
+        fl_random_spd(rng, 30.0, 1.0, g->M);
+        fl_random_full_rank_rows(rng, 10.0, g->H);
+        fl_random_vector(rng, 1.0, g->f);
+        for (size_t a = 0; a < nc; a++) g->mu[a] = 3.0 * fl_random_mu(rng);
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+        p->ctx = &ctx;
+        cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+        fl_enum_result *e = NULL;
+        cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
+        unsigned char seen[256] = {0};
+        for (int mode = 0; mode < 2; mode++)
+            for (int impl = 0; impl < 2; impl++) {
+                fl_plurality_options o = fl_plurality_options_default();
+                o.mode = mode ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
+                o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+                o.runs = 10;
+                o.nsgs.rng = rng;
+                o.nsgs.tol = 1e-12;
+                o.nsgs.max_sweeps = 3000;
+                o.nsgs.random_scale = 3.0;
+                fl_cloud *c = NULL;
+                cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, NULL), FL_OK);
+                for (size_t k = 0; k < c->npts; k++) {
+                    long idx = fl_enum_find(e, c->pts + k * p->m, 1e-6);
+                    cr_assert_geq(idx, 0, "system %d mode %d impl %d: dot %zu not enumerated (%s)",
+                                  t, mode, impl, k, fl_test_seed_note());
+                    if (idx < 256) seen[idx] = 1;
+                    dots++;
+                }
+                if (e->nsol == 1)
+                    cr_assert_leq(c->ndistinct, 1, "unique problem gave %zu dots (%s)",
+                                  c->ndistinct, fl_test_seed_note());
+                fl_cloud_free(c);
+            }
+        for (size_t k = 0; k < e->nsol && k < 256; k++) reached += seen[k];
+        listed += e->nsol;
+        fl_enum_result_free(e);
+        fl_local_problem_free(p);
+        fl_global_problem_free(g);
+    }
+    cr_assert_gt(dots, 5000);
+    cr_assert_gt(reached, listed / 2, "clouds reached %zu of %zu enumerated solutions (%s)",
+                 reached, listed, fl_test_seed_note());
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
+}
+
+Test(plurality, bad_input)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(1, 2, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    fl_plurality_options o = fl_plurality_options_default();
+    fl_cloud *c = NULL;
+    fl_error err;
+    cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, &err), FL_EINVAL);   /* no rng */
+    gsl_rng *rng = fl_test_rng(1);
+    o.nsgs.rng = rng;
+    o.runs = 0;
+    cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, &err), FL_EINVAL);
+    o.runs = 3;
+    o.mode = (fl_plurality_mode)9;
+    cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, &err), FL_EINVAL);
+    o.mode = FL_PLURALITY_RANDOM_ORDER;
+    cr_assert_eq(fl_plurality_explore(NULL, &o, &c, NULL, &err), FL_EINVAL);
+    o.nsgs.tol = -1;
+    cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, &err), FL_EINVAL);
+    o.nsgs.tol = 1e-10;
+    o.impl = FL_IMPL_OPTIMIZED;   /* no sparse W */
+    cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, &err), FL_EINVAL);
+    fl_cloud_free(NULL);
+    fl_local_problem_free(p);
+    gsl_rng_free(rng);
+}
