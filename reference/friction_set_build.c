@@ -1,0 +1,544 @@
+/* friction_set_build.c — 001 §6.1: friction sets C*_{alpha,q} as sections of
+ * the cone of generalized forces produced by real-world Coulomb cones.
+ * Derivation of the planar construction: proofs/p4_law.md §2.
+ */
+#include "friction_set_build.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+
+#include "fl_dense.h"
+
+#define FSB_PI 3.14159265358979323846
+
+fl_fset_options fl_fset_options_default(void)
+{
+    fl_fset_options o;
+    o.norm = FL_FSET_BY_DPHI;
+    o.facets = 16;
+    o.rank_tol = 1e-10;
+    o.basis = NULL;
+    return o;
+}
+
+void fl_fset_result_release(fl_fset_result *res)
+{
+    if (!res) return;
+    fl_set_release(&res->set);
+    if (res->E) gsl_matrix_free(res->E);
+    if (res->gen) gsl_matrix_free(res->gen);
+    res->E = NULL;
+    res->gen = NULL;
+}
+
+/* W-inner product a.W.b with Wb precomputed by the caller when useful. */
+static double winner(const fl_spd *s, const gsl_vector *a, const gsl_vector *b, gsl_vector *tmp)
+{
+    double r;
+    fl_spd_solve(s, b, tmp);
+    gsl_blas_ddot(a, tmp, &r);
+    return r;
+}
+
+/* The generators of G = sum_i tl_i C_i (001 §6.1): in the plane the two edges
+ * tl (n~ +- mu t~) of each Coulomb sector; in space `facets` edges
+ * tl (n~ + mu (cos phi_k t1 + sin phi_k t2)) of the inscribed pyramid. */
+static fl_status generators(size_t n, size_t nc, const fl_fset_contact *c, int facets,
+                            gsl_matrix **out, fl_error *err)
+{
+    size_t ng = 0;
+    for (size_t i = 0; i < nc; i++) {
+        const gsl_matrix *tl = c[i].tl;
+        if (!tl || tl->size1 != n || (tl->size2 != 2 && tl->size2 != 3))
+            return FL_FAIL(err, FL_EDIM, "contact %zu: tl must be %zux2 (plane) or %zux3 (space)", i, n, n);
+        FL_TRY(fl_check_finite_matrix(tl, "contact map tl", err));
+        if (!(c[i].mu >= 0.0) || !isfinite(c[i].mu))
+            return FL_FAIL(err, FL_EINVAL, "contact %zu: friction coefficient mu = %g must be finite and >= 0",
+                           i, c[i].mu);
+        size_t d = tl->size2;
+        double nn = 0.0;
+        for (size_t j = 0; j < d; j++) {
+            if (!isfinite(c[i].normal[j]))
+                return FL_FAIL(err, FL_ENONFINITE, "contact %zu: normal is not finite", i);
+            nn += c[i].normal[j] * c[i].normal[j];
+        }
+        if (!(nn > 0)) return FL_FAIL(err, FL_EINVAL, "contact %zu: zero normal", i);
+        ng += d == 2 ? 2 : (size_t)facets;
+    }
+    gsl_matrix *G = gsl_matrix_alloc(n, ng);
+    if (!G) return FL_FAIL(err, FL_ENOMEM, "allocating %zu generators", ng);
+    size_t col = 0;
+    for (size_t i = 0; i < nc; i++) {
+        const gsl_matrix *tl = c[i].tl;
+        size_t d = tl->size2;
+        double nv[3] = {0, 0, 0}, t1[3] = {0, 0, 0}, t2[3] = {0, 0, 0};
+        double nn = 0;
+        for (size_t j = 0; j < d; j++) nn += c[i].normal[j] * c[i].normal[j];
+        for (size_t j = 0; j < d; j++) nv[j] = c[i].normal[j] / sqrt(nn);
+        size_t nk;
+        if (d == 2) {
+            t1[0] = -nv[1];                      /* t~ = n~ rotated by +90 degrees */
+            t1[1] = nv[0];
+            nk = 2;
+        } else {
+            /* t1 orthogonal to n~ (Gram-Schmidt on the axis least aligned), t2 = n~ x t1 */
+            int ax = fabs(nv[0]) <= fabs(nv[1]) ? (fabs(nv[0]) <= fabs(nv[2]) ? 0 : 2)
+                                                 : (fabs(nv[1]) <= fabs(nv[2]) ? 1 : 2);
+            double e[3] = {0, 0, 0};
+            e[ax] = 1.0;
+            double dd = e[0] * nv[0] + e[1] * nv[1] + e[2] * nv[2];
+            for (int j = 0; j < 3; j++) t1[j] = e[j] - dd * nv[j];
+            double tn = sqrt(t1[0] * t1[0] + t1[1] * t1[1] + t1[2] * t1[2]);
+            for (int j = 0; j < 3; j++) t1[j] /= tn;
+            t2[0] = nv[1] * t1[2] - nv[2] * t1[1];
+            t2[1] = nv[2] * t1[0] - nv[0] * t1[2];
+            t2[2] = nv[0] * t1[1] - nv[1] * t1[0];
+            nk = (size_t)facets;
+        }
+        for (size_t k = 0; k < nk; k++) {
+            double rw[3];
+            if (d == 2) {
+                double s = k == 0 ? 1.0 : -1.0;
+                for (int j = 0; j < 2; j++) rw[j] = nv[j] + s * c[i].mu * t1[j];
+            } else {
+                double ph = 2.0 * FSB_PI * (double)k / (double)nk;
+                for (int j = 0; j < 3; j++)
+                    rw[j] = nv[j] + c[i].mu * (cos(ph) * t1[j] + sin(ph) * t2[j]);
+            }
+            for (size_t r = 0; r < n; r++) {                   /* g = tl r~ */
+                double s = 0.0;
+                for (size_t j = 0; j < d; j++) s += gsl_matrix_get(tl, r, j) * rw[j];
+                gsl_matrix_set(G, r, col, s);
+            }
+            col++;
+        }
+    }
+    *out = G;
+    return FL_OK;
+}
+
+/* ---- 2D helpers for the polygon ---- */
+static double cross2(const double *o, const double *a, const double *b)
+{
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0]);
+}
+
+static int cmp_pt(const void *pa, const void *pb)
+{
+    const double *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    if (a[1] != b[1]) return a[1] < b[1] ? -1 : 1;
+    return 0;
+}
+
+/* Strict convex hull, counter-clockwise (Andrew's monotone chain); pts is
+ * 2*np doubles, sorted in place; hull receives <= np points (2 doubles each);
+ * `tag` follows the points (which are original). */
+static size_t hull2(double *pts, size_t np, double eps, double *hull)
+{
+    qsort(pts, np, 2 * sizeof(double), cmp_pt);
+    if (np == 1) {
+        hull[0] = pts[0];
+        hull[1] = pts[1];
+        return 1;
+    }
+    size_t k = 0;
+    double *H = malloc(2 * (2 * np + 1) * sizeof(double));
+    if (!H) return 0;
+    for (size_t i = 0; i < np; i++) {                       /* lower hull */
+        while (k >= 2 && cross2(H + 2 * (k - 2), H + 2 * (k - 1), pts + 2 * i) <= eps) k--;
+        H[2 * k] = pts[2 * i];
+        H[2 * k + 1] = pts[2 * i + 1];
+        k++;
+    }
+    size_t lo = k + 1;
+    for (size_t i = np - 1; i-- > 0;) {                     /* upper hull */
+        while (k >= lo && cross2(H + 2 * (k - 2), H + 2 * (k - 1), pts + 2 * i) <= eps) k--;
+        H[2 * k] = pts[2 * i];
+        H[2 * k + 1] = pts[2 * i + 1];
+        k++;
+    }
+    if (k > 1) k--;                                          /* last = first */
+    /* drop coincident points (all points equal) */
+    size_t out = 0;
+    for (size_t i = 0; i < k; i++) {
+        int dup = 0;
+        for (size_t j = 0; j < out; j++)
+            if (fabs(H[2 * i] - hull[2 * j]) <= eps && fabs(H[2 * i + 1] - hull[2 * j + 1]) <= eps) dup = 1;
+        if (!dup) {
+            hull[2 * out] = H[2 * i];
+            hull[2 * out + 1] = H[2 * i + 1];
+            out++;
+        }
+    }
+    free(H);
+    return out;
+}
+
+/* conv(P) + cone(R) as a fl_friction_set polygon (vertices CCW, <= 2 rays). */
+static fl_status polygon_from(double *P, size_t np, double *R, size_t nr, fl_friction_set *set,
+                              fl_error *err)
+{
+    double diam = 0.0;
+    for (size_t i = 0; i < np; i++) diam = fmax(diam, hypot(P[2 * i], P[2 * i + 1]));
+    double eps = 1e-12 * (diam > 0 ? diam * diam : 1.0);
+    if (nr == 0) {
+        double *H = malloc(2 * np * sizeof(double));
+        if (!H) return FL_FAIL(err, FL_ENOMEM, "allocating a hull");
+        size_t nh = hull2(P, np, eps, H);
+        fl_status st = fl_set_polygon(set, nh, H, 0, NULL, err);
+        free(H);
+        return st;
+    }
+    /* extreme rays: the recession cone is pointed; find the largest angular gap */
+    double *ang = malloc(nr * sizeof(double));
+    if (!ang) return FL_FAIL(err, FL_ENOMEM, "allocating rays");
+    for (size_t j = 0; j < nr; j++) ang[j] = atan2(R[2 * j + 1], R[2 * j]);
+    size_t ia = 0, ib = 0;   /* the cone spans from ray ia (counter-clockwise) to ray ib */
+    double best = -1.0;
+    for (size_t j = 0; j < nr; j++) {
+        /* gap from ray j counter-clockwise to the next ray */
+        double gmin = 2 * FSB_PI + 1;
+        size_t nxt = j;
+        for (size_t l = 0; l < nr; l++) {
+            if (l == j) continue;
+            double g = ang[l] - ang[j];
+            while (g <= 1e-12) g += 2 * FSB_PI;
+            if (g < gmin) {
+                gmin = g;
+                nxt = l;
+            }
+        }
+        if (nr == 1 || gmin > 2 * FSB_PI) gmin = 2 * FSB_PI;
+        if (gmin > best) {
+            best = gmin;
+            ib = j;       /* the cone ends at j ... */
+            ia = nxt;     /* ... and starts at the ray after the gap */
+        }
+    }
+    free(ang);
+    if (best < FSB_PI - 1e-12)
+        return FL_FAIL(err, FL_EUNSUPPORTED, "the section contains a line or a half-plane: "
+                                             "not representable as fl_friction_set");
+    double ra[2] = {R[2 * ia], R[2 * ia + 1]}, rb[2] = {R[2 * ib], R[2 * ib + 1]};
+    int one = fabs(ra[0] * rb[1] - ra[1] * rb[0]) <= 1e-12 * hypot(ra[0], ra[1]) * hypot(rb[0], rb[1]);
+    /* hull of P and far points P + L r, keep the original points */
+    double L = 1e3 * (diam > 0 ? diam : 1.0) + 1.0;
+    size_t nq = 3 * np;
+    double *Q = malloc(2 * nq * sizeof(double)), *H = malloc(2 * nq * sizeof(double));
+    if (!Q || !H) {
+        free(Q);
+        free(H);
+        return FL_FAIL(err, FL_ENOMEM, "allocating a hull");
+    }
+    double na = hypot(ra[0], ra[1]), nb = hypot(rb[0], rb[1]);
+    for (size_t i = 0; i < np; i++) {
+        Q[2 * i] = P[2 * i];
+        Q[2 * i + 1] = P[2 * i + 1];
+        Q[2 * (np + i)] = P[2 * i] + L * ra[0] / na;
+        Q[2 * (np + i) + 1] = P[2 * i + 1] + L * ra[1] / na;
+        Q[2 * (2 * np + i)] = P[2 * i] + L * rb[0] / nb;
+        Q[2 * (2 * np + i) + 1] = P[2 * i + 1] + L * rb[1] / nb;
+    }
+    size_t nh = hull2(Q, nq, eps, H);
+    /* flag original points: within diam (far points are at distance ~L) */
+    int *orig = calloc(nh, sizeof *orig);
+    double *V = malloc(2 * nh * sizeof(double));
+    fl_status st = FL_OK;
+    if (!orig || !V) {
+        st = FL_FAIL(err, FL_ENOMEM, "allocating a hull");
+        goto done;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i < nh; i++) orig[i] = hypot(H[2 * i], H[2 * i + 1]) <= 2 * diam + 1e-9 * L;
+    for (size_t i = 0; i < nh; i++)                        /* first original after a far one */
+        if (orig[i] && !orig[(i + nh - 1) % nh]) start = i;
+    size_t nv = 0;
+    for (size_t s = 0; s < nh; s++) {
+        size_t i = (start + s) % nh;
+        if (!orig[i]) break;
+        V[2 * nv] = H[2 * i];
+        V[2 * nv + 1] = H[2 * i + 1];
+        nv++;
+    }
+    if (nv == 0) {
+        st = FL_FAIL(err, FL_EINVAL, "no vertex found in the unbounded section");
+        goto done;
+    }
+    {
+        double rays[4] = {ra[0] / na, ra[1] / na, rb[0] / nb, rb[1] / nb};
+        double swp[4] = {rb[0] / nb, rb[1] / nb, ra[0] / na, ra[1] / na};
+        st = fl_set_polygon(set, nv, V, one ? 1 : 2, rays, NULL);
+        if (st != FL_OK) st = fl_set_polygon(set, nv, V, one ? 1 : 2, swp, err);
+    }
+done:
+    free(Q);
+    free(H);
+    free(orig);
+    free(V);
+    return st;
+}
+
+/* 001 §6.1 */
+fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncontact,
+                        const fl_fset_contact *contacts, const fl_fset_options *opt_in,
+                        fl_fset_result *res, fl_error *err)
+{
+    if (!res) return FL_FAIL(err, FL_EINVAL, "no result record");
+    memset(res, 0, sizeof *res);
+    fl_fset_options opt = opt_in ? *opt_in : fl_fset_options_default();
+    if (!M || !dphi || (ncontact && !contacts) || ncontact == 0)
+        return res->status = FL_FAIL(err, FL_EINVAL, "M, dphi and at least one contact are required");
+    size_t n = M->size1;
+    if (dphi->size != n)
+        return res->status = FL_FAIL(err, FL_EDIM, "dphi has length %zu, M is %zux%zu", dphi->size, n, n);
+    if (opt.norm != FL_FSET_BY_NSTAR && opt.norm != FL_FSET_BY_DPHI)
+        return res->status = FL_FAIL(err, FL_EINVAL, "unknown normalisation %d", (int)opt.norm);
+    if (opt.facets < 3)
+        return res->status = FL_FAIL(err, FL_EINVAL, "a pyramid needs >= 3 facets (got %d)", opt.facets);
+    fl_status st = fl_check_finite_vector(dphi, "dphi", err);
+    if (st < 0) return res->status = st;
+    fl_spd *spd = NULL;
+    if ((st = fl_spd_alloc(M, &spd, err)) < 0) return res->status = st;
+
+    gsl_vector *N = gsl_vector_alloc(n), *wN = gsl_vector_alloc(n), *tmp = gsl_vector_alloc(n);
+    gsl_vector *x = gsl_vector_alloc(n);
+    double *kap = NULL;
+    gsl_matrix *S = NULL;      /* section vectors (columns): vertices then rays */
+    gsl_matrix *B = NULL;      /* basis rows */
+    double *P = NULL, *R = NULL;
+    size_t nv = 0, nr = 0;
+    if (!N || !wN || !tmp || !x) {
+        st = FL_FAIL(err, FL_ENOMEM, "allocating the construction");
+        goto done;
+    }
+    double dn = fl_spd_dual_norm(spd, dphi);                 /* |dphi|* */
+    if (!(dn > 0)) {
+        st = FL_FAIL(err, FL_EINVAL, "dphi is zero: no normal direction");
+        goto done;
+    }
+    res->dual_norm_dphi = dn;
+    gsl_vector_memcpy(N, dphi);
+    if (opt.norm == FL_FSET_BY_NSTAR) gsl_vector_scale(N, 1.0 / dn);   /* n* = dphi / |dphi|* */
+    fl_spd_solve(spd, N, wN);
+    double NN;
+    gsl_blas_ddot(N, wN, &NN);
+
+    if ((st = generators(n, ncontact, contacts, opt.facets, &res->gen, err)) < 0) goto done;
+    size_t ng = res->gen->size2;
+    res->ngen = ng;
+    kap = malloc(ng * sizeof *kap);
+    S = gsl_matrix_alloc(n, ng + ng * ng + 1);
+    if (!kap || !S) {
+        st = FL_FAIL(err, FL_ENOMEM, "allocating the section");
+        goto done;
+    }
+    /* kappa_j = (g_j, N)* / (N, N)*: the coefficient of N in the linear split of g_j */
+    int anypos = 0;
+    for (size_t j = 0; j < ng; j++) {
+        gsl_vector_const_view g = gsl_matrix_const_column(res->gen, j);
+        double gw;
+        gsl_blas_ddot(&g.vector, wN, &gw);
+        double gs = fl_spd_dual_norm(spd, &g.vector);
+        kap[j] = gw / NN;
+        if (fabs(gw) <= 1e-12 * gs * sqrt(NN)) kap[j] = 0.0;
+        if (kap[j] > 0) anypos = 1;
+        if (kap[j] < 0) res->negative_rn = 1;                 /* r_n < 0 in G (001 §6.1) */
+    }
+    if (!anypos) {
+        st = FL_FAIL(err, FL_EINVAL, "the cone of generalized reactions has no element with r_n > 0: "
+                                     "the section C* is empty (001 §6.1)");
+        goto done;
+    }
+    /* vertices g_j / kappa_j - N */
+    for (size_t j = 0; j < ng; j++) {
+        if (!(kap[j] > 0)) continue;
+        gsl_vector_view s = gsl_matrix_column(S, nv);
+        gsl_vector_const_view g = gsl_matrix_const_column(res->gen, j);
+        gsl_vector_memcpy(&s.vector, &g.vector);
+        gsl_vector_scale(&s.vector, 1.0 / kap[j]);
+        gsl_vector_sub(&s.vector, N);
+        nv++;
+    }
+    /* recession rays: g_j (kappa_j = 0, projected on T*), kappa_k g_j - kappa_j g_k */
+    for (size_t j = 0; j < ng; j++) {
+        gsl_vector_const_view gj = gsl_matrix_const_column(res->gen, j);
+        if (kap[j] == 0.0) {
+            gsl_vector_view s = gsl_matrix_column(S, nv + nr);
+            gsl_vector_memcpy(&s.vector, &gj.vector);
+            double gw;
+            gsl_blas_ddot(&gj.vector, wN, &gw);
+            gsl_blas_daxpy(-gw / NN, N, &s.vector);
+            if (fl_spd_dual_norm(spd, &s.vector) > 0) nr++;
+        } else if (kap[j] < 0) {
+            for (size_t k = 0; k < ng; k++) {
+                if (!(kap[k] > 0)) continue;
+                gsl_vector_const_view gk = gsl_matrix_const_column(res->gen, k);
+                gsl_vector_view s = gsl_matrix_column(S, nv + nr);
+                gsl_vector_memcpy(&s.vector, &gj.vector);
+                gsl_vector_scale(&s.vector, kap[k]);
+                gsl_blas_daxpy(-kap[j], &gk.vector, &s.vector);
+                double sn = fl_spd_dual_norm(spd, &s.vector);
+                if (sn > 0) {
+                    gsl_vector_scale(&s.vector, 1.0 / sn);
+                    nr++;
+                }
+            }
+        }
+    }
+    res->nvert = nv;
+    res->nray = nr;
+    /* basis of span{vertices, rays}: W-Gram-Schmidt (or the caller's basis) */
+    size_t ns = nv + nr, k = 0;
+    double smax = 0.0;
+    for (size_t j = 0; j < ns; j++) {
+        gsl_vector_const_view s = gsl_matrix_const_column(S, j);
+        smax = fmax(smax, fl_spd_dual_norm(spd, &s.vector));
+    }
+    B = gsl_matrix_calloc(n + 1, n);
+    if (!B) {
+        st = FL_FAIL(err, FL_ENOMEM, "allocating a basis");
+        goto done;
+    }
+    if (opt.basis) {
+        if (opt.basis->size2 != n || opt.basis->size1 < 1 || opt.basis->size1 > 2) {
+            st = FL_FAIL(err, FL_EDIM, "basis must be 1xn or 2xn (n = %zu)", n);
+            goto done;
+        }
+        k = opt.basis->size1;
+        for (size_t i = 0; i < k; i++) {
+            gsl_vector_const_view b = gsl_matrix_const_row(opt.basis, i);
+            gsl_matrix_set_row(B, i, &b.vector);
+            double bw;
+            gsl_blas_ddot(&b.vector, wN, &bw);
+            if (fabs(bw) > 1e-10 * fl_spd_dual_norm(spd, &b.vector) * sqrt(NN)) {
+                st = FL_FAIL(err, FL_EINVAL, "basis row %zu is not in T*_q (b W dphi != 0)", i);
+                goto done;
+            }
+        }
+    } else {
+        for (size_t j = 0; j < ns && smax > 0; j++) {
+            gsl_vector_const_view s = gsl_matrix_const_column(S, j);
+            gsl_vector_memcpy(x, &s.vector);
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < k; i++) {
+                    gsl_vector_view b = gsl_matrix_row(B, i);
+                    double c = winner(spd, &b.vector, x, tmp);
+                    gsl_blas_daxpy(-c, &b.vector, x);
+                }
+            double xn = fl_spd_dual_norm(spd, x);
+            if (xn > opt.rank_tol * smax) {
+                if (k >= 2) {
+                    st = FL_FAIL(err, FL_EUNSUPPORTED,
+                                 "the friction set has dimension > 2 (fl_friction_set holds 1 or 2); "
+                                 "split the contact points over several constraints");
+                    goto done;
+                }
+                gsl_vector_scale(x, 1.0 / xn);
+                gsl_matrix_set_row(B, k++, x);
+            }
+        }
+        if (k == 0) {
+            /* C* = {0}: any unit vector of T* as basis */
+            double best = -1;
+            for (size_t i = 0; i < n; i++) {
+                gsl_vector_set_basis(x, i);
+                double xw;
+                gsl_blas_ddot(x, wN, &xw);
+                gsl_blas_daxpy(-xw / NN, N, x);
+                double xn = fl_spd_dual_norm(spd, x);
+                if (xn > best) {
+                    best = xn;
+                    gsl_vector_scale(x, xn > 0 ? 1.0 / xn : 0.0);
+                    gsl_matrix_set_row(B, 0, x);
+                }
+            }
+            k = 1;
+        }
+    }
+    res->E = gsl_matrix_alloc(k, n);
+    P = calloc(2 * (nv + 1), sizeof *P);
+    R = calloc(2 * (nr + 1), sizeof *R);
+    if (!res->E || !P || !R) {
+        st = FL_FAIL(err, FL_ENOMEM, "allocating coordinates");
+        goto done;
+    }
+    for (size_t i = 0; i < k; i++) {
+        gsl_vector_view b = gsl_matrix_row(B, i);
+        gsl_matrix_set_row(res->E, i, &b.vector);
+    }
+    /* coordinates c = (E W E^T)^-1 E W s, with a reconstruction check */
+    double H[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++) {
+            gsl_vector_view bi = gsl_matrix_row(B, i), bj = gsl_matrix_row(B, j);
+            H[i * 2 + j] = winner(spd, &bi.vector, &bj.vector, tmp);
+        }
+    double det = k == 1 ? H[0] : H[0] * H[3] - H[1] * H[2];
+    if (!(fabs(det) > 0)) {
+        st = FL_FAIL(err, FL_EINVAL, "basis rows are dependent");
+        goto done;
+    }
+    for (size_t j = 0; j < ns; j++) {
+        gsl_vector_const_view s = gsl_matrix_const_column(S, j);
+        double b[2] = {0, 0}, c[2] = {0, 0};
+        for (size_t i = 0; i < k; i++) {
+            gsl_vector_view bi = gsl_matrix_row(B, i);
+            b[i] = winner(spd, &bi.vector, &s.vector, tmp);
+        }
+        if (k == 1) c[0] = b[0] / H[0];
+        else {
+            c[0] = (H[3] * b[0] - H[1] * b[1]) / det;
+            c[1] = (-H[2] * b[0] + H[0] * b[1]) / det;
+        }
+        gsl_vector_memcpy(x, &s.vector);                      /* reconstruction residual */
+        for (size_t i = 0; i < k; i++) {
+            gsl_vector_view bi = gsl_matrix_row(B, i);
+            gsl_blas_daxpy(-c[i], &bi.vector, x);
+        }
+        if (fl_spd_dual_norm(spd, x) > 1e-8 * (smax > 0 ? smax : 1.0)) {
+            st = FL_FAIL(err, FL_EINVAL, "the given basis does not span the friction set");
+            goto done;
+        }
+        double *dst = j < nv ? P + 2 * j : R + 2 * (j - nv);
+        dst[0] = c[0];
+        dst[1] = c[1];
+    }
+    if (nv == 0) nv = 1;                                     /* C* = {0} */
+    if (k == 1) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t j = 0; j < nv; j++) {
+            lo = fmin(lo, P[2 * j]);
+            hi = fmax(hi, P[2 * j]);
+        }
+        for (size_t j = 0; j < nr; j++) {
+            if (R[2 * j] > 0) hi = INFINITY;
+            if (R[2 * j] < 0) lo = -INFINITY;
+        }
+        st = fl_set_interval(&res->set, lo, hi, err);
+    } else {
+        st = polygon_from(P, nv, R, nr, &res->set, err);
+    }
+    if (st < 0) goto done;
+    res->bounded = fl_set_is_bounded(&res->set);
+    double zero[2] = {0.0, 0.0};
+    res->contains_zero = fl_set_contains(&res->set, zero, 1e-9 * (smax > 0 ? smax : 1.0));
+done:
+    if (st < 0) {
+        fl_fset_result_release(res);
+        res->status = st;
+    }
+    fl_spd_free(spd);
+    if (N) gsl_vector_free(N);
+    if (wN) gsl_vector_free(wN);
+    if (tmp) gsl_vector_free(tmp);
+    if (x) gsl_vector_free(x);
+    if (S) gsl_matrix_free(S);
+    if (B) gsl_matrix_free(B);
+    free(kap);
+    free(P);
+    free(R);
+    return st;
+}
