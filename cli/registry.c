@@ -5,10 +5,12 @@
 #include <stddef.h>
 
 const fl_cli_task fl_reproduce_tasks[] = {
+    {"wedged_rod", "003 §2 rod wedged between converging walls: both outcomes, warm start", fl_nsgs_reproduce_wedged_rod},
     {NULL, NULL, NULL}
 };
 
 const fl_cli_task fl_crosscheck_tasks[] = {
+    {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", fl_nsgs_crosscheck},
     {NULL, NULL, NULL}
 };
 

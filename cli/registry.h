@@ -6,8 +6,10 @@
 #include "cli.h"
 
 /* crosscheck --law ... */
+int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
 
 /* reproduce NAME */
+int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx);    /* cli/nsgs_checks.c */
 
 /* bench NAME (bench/) */
 

@@ -8,7 +8,8 @@
  * Statuses: FL_EIO (cannot open/read), FL_EPARSE (malformed), FL_EUNSUPPORTED
  * (array, complex, hermitian, skew-symmetric), FL_EDIM (non-square
  * symmetric), FL_EINVAL (index out of range), FL_ENONFINITE; *out is NULL on
- * error.  Messages read "file:line: ...".  Pattern entries read as 1.
+ * error.  Messages read "file:line: ...".  Pattern entries read as 1;
+ * an entry given twice is summed (CHOLMOD's rule, as in assembly).
  * Symmetric files come back in symmetric storage (stype != 0).
  * The returned matrix belongs to the caller (free on the same ctx).
  */

@@ -140,6 +140,16 @@ Test(mm, crlf_blank_lines_and_tabs)
     gsl_matrix_free(D);
 }
 
+Test(mm, duplicate_entries_are_summed)
+{
+    int stype;
+    gsl_matrix *D = read_dense("duplicates.mtx", &stype);
+    const double want[] = {1.75, 0,
+                           0, 2};
+    expect_dense(D, 2, 2, want);
+    gsl_matrix_free(D);
+}
+
 /* ---- the file and its banner ------------------------------------------ */
 
 Test(mm, missing_empty_and_directory)
