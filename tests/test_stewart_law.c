@@ -1,0 +1,683 @@
+/* test_stewart_law.c — Stewart's formulation P5 (reference/stewart_law.c and
+ * optimized/stewart_law_sparse.c through one harness).
+ *
+ * Unit: the Painlevé bar of 001 §6.2 (closed forms of CATALOGUE.md C.1
+ * items 2 and 3, re-derived in proofs/stewart_lcp.md §4), a particle on a
+ * plane in 3D.  Enumeration (reference/lcp_enumerate.c, an independent
+ * method) shows the number of physical solutions of each step: one for
+ * mu < -1/tan(theta0), two (grazing or frictional catastrophe) for
+ * mu >= -1/tan(theta0); the classical acceleration-level Painlevé LCP has
+ * none (inconsistency) or two (indeterminacy).  Property: on random systems
+ * every step satisfies Coulomb's law on the real-world impulses, the
+ * momentum balance, and reference and optimized agree.  Bad input. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_randist.h>
+
+#include "reference/lcp_enumerate.h"
+#include "reference/lemke.h"
+#include "reference/stewart_law.h"
+#include "fl_random.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+typedef fl_status (*step_fn)(const fl_stewart_problem *, const fl_stewart_options *,
+                             fl_stewart_result *, fl_error *);
+static const step_fn impls[2] = {fl_stewart_step, fl_stewart_step_sparse};
+static const char *impl_names[2] = {"reference", "optimized"};
+
+/* The Painlevé bar at theta0 with xdot = V0, thetadot = 0 (001 §6.2). */
+typedef struct bar_case {
+    fl_painleve_bar bar;
+    fl_stewart_system sys;
+    gsl_matrix *M, *H;
+    gsl_vector *q, *v, *f, *gap;
+    fl_stewart_problem p;
+} bar_case;
+
+static void bar_setup(bar_case *b, double mu, double C0, double V0, double h)
+{
+    b->bar = (fl_painleve_bar){1.0, 1.0 / 3.0, 1.0, -M_PI / 6, mu, 0.0, C0};
+    cr_assert_eq(fl_painleve_system(&b->bar, &b->sys, NULL), FL_OK);
+    b->M = gsl_matrix_alloc(2, 2);
+    b->H = gsl_matrix_alloc(2, 2);
+    b->q = gsl_vector_alloc(2);
+    b->v = gsl_vector_alloc(2);
+    b->f = gsl_vector_alloc(2);
+    b->gap = gsl_vector_alloc(1);
+    gsl_vector_set(b->q, 0, 0.0);
+    gsl_vector_set(b->q, 1, b->bar.theta0);
+    gsl_vector_set(b->v, 0, V0);
+    gsl_vector_set(b->v, 1, 0.0);
+    b->sys.mass(b->sys.data, b->q, b->M, NULL);
+    b->sys.force(b->sys.data, 0.0, b->q, b->v, b->f, NULL);
+    b->sys.contacts(b->sys.data, b->q, b->gap, b->H, NULL);
+    b->p = (fl_stewart_problem){2, 1, 2, b->M, b->H, NULL, NULL, NULL, b->v, b->f, b->gap,
+                                b->sys.mu, h};
+}
+
+static void bar_free(bar_case *b)
+{
+    gsl_matrix_free(b->M);
+    gsl_matrix_free(b->H);
+    gsl_vector_free(b->q);
+    gsl_vector_free(b->v);
+    gsl_vector_free(b->f);
+    gsl_vector_free(b->gap);
+}
+
+/* Physical solutions (v+, impulse) of the step: every LCP solution mapped by
+ * fl_stewart_lcp_recover and deduplicated.  Writes up to 4 of them. */
+static size_t physical_solutions(const fl_stewart_problem *p, double sol[][4])
+{
+    size_t m = fl_stewart_lcp_size(p, NULL);
+    gsl_matrix *A = gsl_matrix_alloc(m, m);
+    gsl_vector *bq = gsl_vector_alloc(m), *z = gsl_vector_alloc(m);
+    gsl_vector *vp = gsl_vector_alloc(2), *P = gsl_vector_alloc(2);
+    cr_assert_eq(fl_stewart_lcp_build(p, NULL, A, bq, NULL), FL_OK);
+    fl_lcp_solutions *all;
+    cr_assert_eq(fl_lcp_enumerate(A, bq, NULL, &all, NULL, NULL), FL_OK);
+    size_t count = 0;
+    for (size_t k = 0; k < all->count; k++) {
+        gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
+        cr_assert_eq(fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL), FL_OK);
+        double viol;
+        cr_assert_eq(fl_stewart_coulomb_violation(p, NULL, vp, P, &viol, NULL), FL_OK);
+        cr_assert(viol <= 1e-9, "enumerated LCP solution violates Coulomb by %g", viol);
+        double x[4] = {gsl_vector_get(vp, 0), gsl_vector_get(vp, 1), gsl_vector_get(P, 0),
+                       gsl_vector_get(P, 1)};
+        int dup = 0;
+        for (size_t s = 0; s < count && !dup; s++) {
+            double d = 0.0;
+            for (int i = 0; i < 4; i++) d = fmax(d, fabs(sol[s][i] - x[i]));
+            dup = d <= 1e-9;
+        }
+        if (!dup && count < 4) memcpy(sol[count++], x, sizeof x);
+    }
+    fl_lcp_solutions_free(all);
+    gsl_matrix_free(A);
+    gsl_vector_free(bq);
+    gsl_vector_free(z);
+    gsl_vector_free(vp);
+    gsl_vector_free(P);
+    return count;
+}
+
+static int has_solution(double sol[][4], size_t count, const double *x, double tol)
+{
+    for (size_t s = 0; s < count; s++) {
+        double d = 0.0;
+        for (int i = 0; i < 4; i++) d = fmax(d, fabs(sol[s][i] - x[i]));
+        if (d <= tol) return 1;
+    }
+    return 0;
+}
+
+Test(stewart_law, painleve_grazing_unique_below_threshold)
+{
+    /* C.1 item 3 with mu = 0.5 < -1/tan(theta0) = sqrt 3: the grazing motion
+     * xdot+ = V0, P~ = 0 is the only solution (001 §6.2: P5 <=> P'3). */
+    bar_case b;
+    bar_setup(&b, 0.5, 0.0, 1.0, 0.01);
+    double sol[4][4];
+    cr_assert_eq(physical_solutions(&b.p, sol), 1);
+    cr_assert(has_solution(sol, 1, (double[]){1.0, 0.0, 0.0, 0.0}, 1e-12));
+    for (int i = 0; i < 2; i++) {
+        fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
+        cr_assert_eq(impls[i](&b.p, NULL, r, NULL), FL_OK, "%s", impl_names[i]);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), 1.0, 1e-12, "%s", impl_names[i]);
+        cr_assert_float_eq(gsl_vector_get(r->impulse, 0), 0.0, 1e-12);
+        fl_stewart_result_free(r);
+    }
+    bar_free(&b);
+}
+
+Test(stewart_law, painleve_grazing_two_solutions_above_threshold)
+{
+    /* C.1 item 3 with mu = 2 >= sqrt 3: grazing (P~ = 0) and the frictional
+     * catastrophe P~ = (normal -m V0 tan theta0, tangent -m V0), v+ = 0;
+     * no other solution (cos theta0 + mu sin theta0 != 0). */
+    bar_case b;
+    bar_setup(&b, 2.0, 0.0, 1.0, 0.01);
+    double sol[4][4], t0 = b.bar.theta0;
+    cr_assert_eq(physical_solutions(&b.p, sol), 2);
+    cr_assert(has_solution(sol, 2, (double[]){1.0, 0.0, 0.0, 0.0}, 1e-12));
+    double stop[4] = {0.0, 0.0, -1.0 * tan(t0), -1.0};
+    cr_assert(has_solution(sol, 2, stop, 1e-12));
+    /* Lemke returns one of the two, verified. */
+    fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
+    cr_assert_eq(fl_stewart_step(&b.p, NULL, r, NULL), FL_OK);
+    double x[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
+                   gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
+    cr_assert(has_solution(sol, 2, x, 1e-10));
+    fl_stewart_result_free(r);
+    /* exactly at the threshold mu = sqrt 3 the stop solution is admissible */
+    bar_free(&b);
+    bar_setup(&b, -1.0 / tan(-M_PI / 6) + 1e-12, 0.0, 1.0, 0.01);
+    cr_assert_eq(physical_solutions(&b.p, sol), 2);
+    bar_free(&b);
+}
+
+Test(stewart_law, painleve_frictional_catastrophe_closed_form)
+{
+    /* C.1 item 2 (001 §6.2, "non-existence of a smooth solution"): C0 < 0,
+     * mu = 2 > sqrt 3.  The unique step solution is the tangential impact:
+     * v+ = 0, P~_t = -m V0, P~_n = (-h C0 - l sin theta0 m V0)/(l cos theta0). */
+    bar_case b;
+    double h = 0.01, C0 = -1.0, V0 = 1.0;
+    bar_setup(&b, 2.0, C0, V0, h);
+    double t0 = b.bar.theta0, l = b.bar.l, m = b.bar.m;
+    double pn = (-h * C0 - l * sin(t0) * m * V0) / (l * cos(t0));
+    double sol[4][4];
+    cr_assert_eq(physical_solutions(&b.p, sol), 1);
+    cr_assert(has_solution(sol, 1, (double[]){0.0, 0.0, pn, -m * V0}, 1e-12));
+    for (int i = 0; i < 2; i++) {
+        fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
+        cr_assert_eq(impls[i](&b.p, NULL, r, NULL), FL_OK);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), 0.0, 1e-12, "%s", impl_names[i]);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 1), 0.0, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->impulse, 0), pn, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->impulse, 1), -m * V0, 1e-12);
+        /* generalized reaction r = ^t l r~ (001 (6.1)) */
+        cr_assert_float_eq(gsl_vector_get(r->r, 0), -m * V0, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->r, 1), l * cos(t0) * pn + l * sin(t0) * m * V0, 1e-12);
+        fl_stewart_result_free(r);
+    }
+    bar_free(&b);
+}
+
+Test(stewart_law, painleve_sliding_closed_form_below_threshold)
+{
+    /* mu = 0.5 < sqrt 3, C0 < 0: contact kept (thetadot+ = 0), sliding
+     * friction P~_t = -mu P~_n with J 0 = h C0 + l P~_n (cos theta0 + mu
+     * sin theta0) (001 §6.2), so P~_n = -h C0 / (l (cos theta0 + mu sin theta0))
+     * and xdot+ = V0 - mu P~_n / m (> 0 here: sliding continues). */
+    bar_case b;
+    double h = 0.01, C0 = -1.0, V0 = 1.0, mu = 0.5;
+    bar_setup(&b, mu, C0, V0, h);
+    double t0 = b.bar.theta0, l = b.bar.l, m = b.bar.m;
+    double pn = -h * C0 / (l * (cos(t0) + mu * sin(t0)));
+    double sol[4][4];
+    cr_assert_eq(physical_solutions(&b.p, sol), 1);
+    double x[4] = {V0 - mu * pn / m, 0.0, pn, -mu * pn};
+    cr_assert(has_solution(sol, 1, x, 1e-12));
+    for (int i = 0; i < 2; i++) {
+        fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
+        cr_assert_eq(impls[i](&b.p, NULL, r, NULL), FL_OK);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), x[0], 1e-12, "%s", impl_names[i]);
+        cr_assert_float_eq(gsl_vector_get(r->impulse, 0), pn, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->impulse, 1), -mu * pn, 1e-12);
+        fl_stewart_result_free(r);
+    }
+    bar_free(&b);
+}
+
+Test(stewart_law, painleve_acceleration_lcp_inconsistent_or_indeterminate)
+{
+    /* The classical (acceleration-level) Painlevé problem of 001 §6.2:
+     * J thetaddot = C0 + l r~_y (cos theta0 + mu sin theta0), 0 <= r~_y _|_
+     * thetaddot >= 0: the LCP  a r~_y + C0/J, a = l (cos + mu sin)/J.  For
+     * mu > sqrt 3, a < 0: C0 < 0 gives NO solution (Lemke: ray; enumeration:
+     * 0), C0 > 0 gives TWO (r~_y = 0 and r~_y = -C0/(l (cos + mu sin))). */
+    double t0 = -M_PI / 6, mu = 2.0, l = 1.0, J = 1.0 / 3.0;
+    double a = l * (cos(t0) + mu * sin(t0)) / J;
+    cr_assert(a < 0.0);
+    gsl_matrix *M = gsl_matrix_alloc(1, 1);
+    gsl_vector *q = gsl_vector_alloc(1), *z = gsl_vector_alloc(1);
+    gsl_matrix_set(M, 0, 0, a);
+    gsl_vector_set(q, 0, -1.0 / J);
+    fl_lcp_solutions *s;
+    cr_assert_eq(fl_lcp_enumerate(M, q, NULL, &s, NULL, NULL), FL_OK);
+    cr_assert_eq(s->count, 0);
+    fl_lcp_solutions_free(s);
+    cr_assert_eq(fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL), FL_ERAY);
+    gsl_vector_set(q, 0, 1.0 / J);
+    cr_assert_eq(fl_lcp_enumerate(M, q, NULL, &s, NULL, NULL), FL_OK);
+    cr_assert_eq(s->count, 2);
+    double r2 = -1.0 / (l * (cos(t0) + mu * sin(t0)));
+    cr_assert(fabs(s->z[0]) < 1e-15 || fabs(s->z[0] - r2) < 1e-12);
+    cr_assert(fabs(s->z[1]) < 1e-15 || fabs(s->z[1] - r2) < 1e-12);
+    cr_assert(fabs(s->z[0] - s->z[1]) > 0.1);
+    fl_lcp_solutions_free(s);
+    gsl_matrix_free(M);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+}
+
+Test(stewart_law, particle_on_plane_3d_closed_form)
+{
+    /* Particle of mass m on the plane z = 0 (frame: normal e_z, tangents
+     * e_x, e_y), gravity f = (0,0,-m g), v- = (V, 0, 0) along d_0 = e_x.
+     * Closed form: p = m g h, P~_t = -mu p e_x, v+ = (V - mu g h, 0, 0). */
+    double m = 2.0, g = 9.81, h = 0.01, V = 1.0, mu = 0.3;
+    gsl_matrix *M = gsl_matrix_alloc(3, 3), *H = gsl_matrix_calloc(3, 3);
+    gsl_matrix_set_identity(M);
+    gsl_matrix_scale(M, m);
+    gsl_matrix_set(H, 0, 2, 1.0);
+    gsl_matrix_set(H, 1, 0, 1.0);
+    gsl_matrix_set(H, 2, 1, 1.0);
+    gsl_vector *v = gsl_vector_calloc(3), *f = gsl_vector_calloc(3);
+    gsl_vector_set(v, 0, V);
+    gsl_vector_set(f, 2, -m * g);
+    fl_stewart_problem p = {3, 1, 3, M, H, NULL, NULL, NULL, v, f, NULL, &mu, h};
+    for (int i = 0; i < 2; i++) {
+        fl_stewart_result *r = fl_stewart_result_alloc(3, 1, 3, NULL);
+        cr_assert_eq(r->lcp_size, 10);
+        cr_assert_eq(impls[i](&p, NULL, r, NULL), FL_OK, "%s", impl_names[i]);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), V - mu * g * h, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 1), 0.0, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 2), 0.0, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->impulse, 0), m * g * h, 1e-12);
+        cr_assert_float_eq(gsl_vector_get(r->impulse, 1), -mu * m * g * h, 1e-12);
+        cr_assert(r->coulomb <= 1e-12);
+        fl_stewart_result_free(r);
+    }
+    /* Sliding between two directions (angle pi/8 with k = 8): the polygonal
+     * friction impulse is the maximal-dissipation one of the 8-gon,
+     * -mu p (d_0 + d_1)/2 / ... checked through the Coulomb violation, and
+     * its length lies between mu p cos(pi/8) and mu p. */
+    gsl_vector_set(v, 0, V * cos(M_PI / 8));
+    gsl_vector_set(v, 1, V * sin(M_PI / 8));
+    fl_stewart_result *r = fl_stewart_result_alloc(3, 1, 3, NULL);
+    cr_assert_eq(fl_stewart_step(&p, NULL, r, NULL), FL_OK);
+    double pt = hypot(gsl_vector_get(r->impulse, 1), gsl_vector_get(r->impulse, 2));
+    double pn = gsl_vector_get(r->impulse, 0);
+    cr_assert(pt <= mu * pn * (1 + 1e-12) && pt >= mu * pn * cos(M_PI / 8) * (1 - 1e-12));
+    cr_assert(r->coulomb <= 1e-12);
+    fl_stewart_result_free(r);
+    gsl_matrix_free(M);
+    gsl_matrix_free(H);
+    gsl_vector_free(v);
+    gsl_vector_free(f);
+}
+
+/* A random step problem (n dofs, nc contacts, dim). */
+typedef struct rnd_case {
+    size_t n, nc, dim;
+    gsl_matrix *M, *H;
+    gsl_vector *v, *f, *gap;
+    double mu[4];
+    fl_stewart_problem p;
+} rnd_case;
+
+static void rnd_setup(gsl_rng *r, rnd_case *c)
+{
+    c->n = 2 + gsl_rng_uniform_int(r, 5);
+    c->nc = 1 + gsl_rng_uniform_int(r, 3);
+    c->dim = 2 + gsl_rng_uniform_int(r, 2);
+    c->M = gsl_matrix_alloc(c->n, c->n);
+    c->H = gsl_matrix_alloc(c->dim * c->nc, c->n);
+    c->v = gsl_vector_alloc(c->n);
+    c->f = gsl_vector_alloc(c->n);
+    c->gap = gsl_vector_alloc(c->nc);
+    fl_random_spd(r, 100.0, 1.0, c->M);
+    for (size_t i = 0; i < c->H->size1; i++)
+        for (size_t j = 0; j < c->n; j++) gsl_matrix_set(c->H, i, j, gsl_ran_gaussian(r, 1.0));
+    fl_random_vector(r, 1.0, c->v);
+    fl_random_vector(r, 1.0, c->f);
+    for (size_t k = 0; k < c->nc; k++) {
+        gsl_vector_set(c->gap, k, gsl_rng_uniform(r) < 0.6 ? 0.0 : 0.01 * gsl_rng_uniform(r));
+        c->mu[k] = fl_random_mu(r);
+    }
+    c->p = (fl_stewart_problem){c->n, c->nc, c->dim, c->M, c->H, NULL, NULL, NULL, c->v, c->f,
+                                c->gap, c->mu, 0.01};
+}
+
+static void rnd_free(rnd_case *c)
+{
+    gsl_matrix_free(c->M);
+    gsl_matrix_free(c->H);
+    gsl_vector_free(c->v);
+    gsl_vector_free(c->f);
+    gsl_vector_free(c->gap);
+}
+
+/* Momentum balance M (v+ - v-) = h f + H^T P~ (relative defect). */
+static double balance_defect(const fl_stewart_problem *p, const fl_stewart_result *r)
+{
+    gsl_vector *dv = gsl_vector_alloc(p->n), *g = gsl_vector_alloc(p->n);
+    gsl_vector_memcpy(dv, r->v_plus);
+    gsl_vector_sub(dv, p->v);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, p->M, dv, 0.0, g);          /* M (v+ - v-) */
+    gsl_blas_daxpy(-p->h, p->f, g);
+    gsl_blas_dgemv(CblasTrans, -1.0, p->H, r->impulse, 1.0, g);   /* - H^T P~ */
+    double d = 0.0, sc = 1.0;
+    for (size_t i = 0; i < p->n; i++) {
+        d = fmax(d, fabs(gsl_vector_get(g, i)));
+        sc = fmax(sc, fabs(gsl_vector_get(r->r, i)));
+    }
+    gsl_vector_free(dv);
+    gsl_vector_free(g);
+    return d / sc;
+}
+
+Test(stewart_law, random_systems_satisfy_coulomb_and_implementations_agree)
+{
+    gsl_rng *rng = fl_test_rng(606);
+    fl_stewart_options o = fl_stewart_options_default();
+    o.k = 4;
+    size_t trials = 150, agree = 0, enumerated = 0;
+    for (size_t t = 0; t < trials; t++) {
+        rnd_case c;
+        rnd_setup(rng, &c);
+        fl_stewart_result *res[2];
+        for (int i = 0; i < 2; i++) {
+            res[i] = fl_stewart_result_alloc(c.n, c.nc, c.dim, &o);
+            fl_error e;
+            fl_status s = impls[i](&c.p, &o, res[i], &e);
+            cr_assert_eq(s, FL_OK, "%s n %zu nc %zu dim %zu: %s; %s", impl_names[i], c.n, c.nc,
+                         c.dim, e.message, fl_test_seed_note());
+            cr_assert(res[i]->coulomb <= 1e-9, "%s Coulomb violation %g; %s", impl_names[i],
+                      res[i]->coulomb, fl_test_seed_note());
+            cr_assert(res[i]->residual <= 1e-9, "%s", fl_test_seed_note());
+            cr_assert(balance_defect(&c.p, res[i]) <= 1e-10, "%s balance %g; %s", impl_names[i],
+                      balance_defect(&c.p, res[i]), fl_test_seed_note());
+        }
+        double d = 0.0;
+        for (size_t i = 0; i < c.n; i++)
+            d = fmax(d, fabs(gsl_vector_get(res[0]->v_plus, i) - gsl_vector_get(res[1]->v_plus, i)));
+        for (size_t i = 0; i < c.dim * c.nc; i++)
+            d = fmax(d, fabs(gsl_vector_get(res[0]->impulse, i) - gsl_vector_get(res[1]->impulse, i)));
+        int differ = !(d <= 1e-8);
+        if (!differ) agree++;
+        /* enumeration: Lemke's z is a basic solution, and every solution of
+         * the LCP satisfies Coulomb's law on the real-world impulses */
+        size_t m = res[0]->lcp_size;
+        if (m <= 12) {
+            enumerated++;
+            gsl_matrix *A = gsl_matrix_alloc(m, m);
+            gsl_vector *b = gsl_vector_alloc(m);
+            cr_assert_eq(fl_stewart_lcp_build(&c.p, &o, A, b, NULL), FL_OK);
+            fl_lcp_solutions *all;
+            cr_assert_eq(fl_lcp_enumerate(A, b, NULL, &all, NULL, NULL), FL_OK);
+            int found = 0;
+            gsl_vector *vp = gsl_vector_alloc(c.n), *P = gsl_vector_alloc(c.dim * c.nc);
+            for (size_t k = 0; k < all->count; k++) {
+                double dz = 0.0;
+                for (size_t j = 0; j < m; j++)
+                    dz = fmax(dz, fabs(all->z[k * m + j] - gsl_vector_get(res[0]->z, j)));
+                found |= dz <= 1e-7 * (1 + gsl_vector_max(res[0]->z));
+                gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
+                cr_assert_eq(fl_stewart_lcp_recover(&c.p, &o, &zk.vector, vp, P, NULL, NULL), FL_OK);
+                double viol;
+                cr_assert_eq(fl_stewart_coulomb_violation(&c.p, &o, vp, P, &viol, NULL), FL_OK);
+                cr_assert(viol <= 1e-8, "enumerated solution: Coulomb %g; %s", viol,
+                          fl_test_seed_note());
+            }
+            cr_assert(found, "Lemke's solution not among the %zu enumerated; %s", all->count,
+                      fl_test_seed_note());
+            if (differ) {
+                /* the two implementations may only differ where P5 has
+                 * several solutions: count distinct v+ among all solutions */
+                size_t distinct = 0;
+                double first[8];
+                for (size_t k = 0; k < all->count; k++) {
+                    gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
+                    fl_stewart_lcp_recover(&c.p, &o, &zk.vector, vp, P, NULL, NULL);
+                    if (k == 0) {
+                        for (size_t i = 0; i < c.n; i++) first[i] = gsl_vector_get(vp, i);
+                        distinct = 1;
+                    } else {
+                        double dv = 0.0;
+                        for (size_t i = 0; i < c.n; i++) dv = fmax(dv, fabs(first[i] - gsl_vector_get(vp, i)));
+                        if (dv > 1e-8) distinct = 2;
+                    }
+                }
+                cr_assert(distinct >= 2, "implementations differ on a step with one solution; %s",
+                          fl_test_seed_note());
+            }
+            fl_lcp_solutions_free(all);
+            gsl_vector_free(vp);
+            gsl_vector_free(P);
+            gsl_matrix_free(A);
+            gsl_vector_free(b);
+        }
+        fl_stewart_result_free(res[0]);
+        fl_stewart_result_free(res[1]);
+        rnd_free(&c);
+    }
+    cr_assert(enumerated >= 30, "only %zu small cases", enumerated);
+    /* Where P5 has several solutions, rounding may steer the two pivot
+     * sequences to different (both verified) solutions; that is rare. */
+    cr_assert(agree >= trials - trials / 20, "reference and optimized differ on %zu of %zu; %s",
+              trials - agree, trials, fl_test_seed_note());
+    gsl_rng_free(rng);
+}
+
+/* ---- time stepping ---- */
+
+typedef struct traj { size_t calls; double last_t; double xdot[200]; } traj;
+
+static int record(void *data, size_t step, double t, const gsl_vector *q,
+                  const fl_stewart_result *r)
+{
+    traj *tr = data;
+    (void)q;
+    tr->calls++;
+    tr->last_t = t;
+    if (step <= 200) tr->xdot[step - 1] = gsl_vector_get(r->v_plus, 0);
+    return 0;
+}
+
+Test(stewart_law, painleve_time_stepping_closed_forms)
+{
+    /* mu = 0.5 < sqrt 3, C0 < 0: every step keeps contact with the same
+     * impulse P~_n = -h C0/(l (cos theta0 + mu sin theta0)), so xdot_k =
+     * V0 - k mu P~_n / m until it reaches 0 (then sticking: xdot = 0). */
+    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -M_PI / 6, 0.5, 0.0, -1.0};
+    fl_stewart_system sys;
+    cr_assert_eq(fl_painleve_system(&bar, &sys, NULL), FL_OK);
+    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, bar.theta0);
+    gsl_vector_set(v, 0, 1.0);
+    gsl_vector_set(v, 1, 0.0);
+    double h = 0.01;
+    traj tr = {0, 0.0, {0}};
+    fl_stewart_run run;
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0.0, h, 200, q, v, record, &tr, &run, NULL), FL_OK);
+    cr_assert_eq(run.steps, 200);
+    cr_assert_eq(tr.calls, 200);
+    cr_assert_float_eq(tr.last_t, 2.0, 1e-12);
+    double pn = h / (cos(bar.theta0) + bar.mu * sin(bar.theta0));
+    for (size_t k = 1; k <= 200; k++) {
+        double expect = fmax(0.0, 1.0 - (double)k * bar.mu * pn / bar.m);
+        cr_assert(fabs(tr.xdot[k - 1] - expect) <= 1e-9, "step %zu: xdot %g expected %g", k,
+                  tr.xdot[k - 1], expect);
+    }
+    cr_assert(fabs(gsl_vector_get(q, 1) - bar.theta0) <= 1e-12, "theta stays theta0");
+    cr_assert(run.coulomb <= 1e-9 && run.residual <= 1e-9);
+    /* mu = 2, C0 < 0: frictional catastrophe at the first step, then rest. */
+    bar.mu = 2.0;
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, bar.theta0);
+    gsl_vector_set(v, 0, 1.0);
+    gsl_vector_set(v, 1, 0.0);
+    tr.calls = 0;
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0.0, h, 20, q, v, record, &tr, &run, NULL), FL_OK);
+    for (size_t k = 0; k < 20; k++) cr_assert(fabs(tr.xdot[k]) <= 1e-12);
+    cr_assert(fabs(gsl_vector_get(q, 0)) <= 1e-12);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+}
+
+static int stop_at_3(void *data, size_t step, double t, const gsl_vector *q,
+                     const fl_stewart_result *r)
+{
+    (void)data;
+    (void)t;
+    (void)q;
+    (void)r;
+    return step == 3;
+}
+
+static fl_status failing_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl_error *err)
+{
+    (void)data;
+    (void)q;
+    gsl_matrix_set_zero(M);
+    return FL_FAIL(err, FL_EINVAL, "mass callback refuses");
+}
+
+Test(stewart_law, integrate_observer_stop_and_errors)
+{
+    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -M_PI / 6, 0.5, 0.0, 0.0};
+    fl_stewart_system sys;
+    cr_assert_eq(fl_painleve_system(&bar, &sys, NULL), FL_OK);
+    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2), *q3 = gsl_vector_alloc(3);
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, 0.2);                  /* free flight above the floor */
+    gsl_vector_set(v, 0, 1.0);
+    gsl_vector_set(v, 1, 0.0);
+    fl_stewart_run run;
+    fl_error e;
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0.0, 0.01, 10, q, v, stop_at_3, NULL, &run, &e), FL_OK);
+    cr_assert_eq(run.steps, 3);
+    cr_assert_float_eq(gsl_vector_get(q, 0), 0.03, 1e-12);
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0.0, -1.0, 10, q, v, NULL, NULL, &run, &e), FL_EINVAL);
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0.0, 0.01, 10, q3, v, NULL, NULL, &run, &e), FL_EDIM);
+    cr_assert_eq(fl_stewart_integrate(NULL, NULL, 0.0, 0.01, 10, q, v, NULL, NULL, &run, &e), FL_EINVAL);
+    fl_stewart_system bad = sys;
+    bad.mass = failing_mass;
+    cr_assert_eq(fl_stewart_integrate(&bad, NULL, 0.0, 0.01, 10, q, v, NULL, NULL, &run, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "refuses"));
+    cr_assert_eq(run.steps, 0);
+    bad = sys;
+    bad.dim = 4;
+    cr_assert_eq(fl_stewart_integrate(&bad, NULL, 0.0, 0.01, 10, q, v, NULL, NULL, &run, &e), FL_EINVAL);
+    /* bad bars */
+    fl_painleve_bar bb = bar;
+    bb.theta0 = 0.3;
+    cr_assert_eq(fl_painleve_system(&bb, &sys, &e), FL_EINVAL);
+    bb = bar;
+    bb.m = -1;
+    cr_assert_eq(fl_painleve_system(&bb, &sys, &e), FL_EINVAL);
+    cr_assert_eq(fl_painleve_system(NULL, &sys, &e), FL_EINVAL);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    gsl_vector_free(q3);
+}
+
+Test(stewart_law, no_contact_is_free_flight)
+{
+    double mu = 0.0;
+    gsl_matrix *M = gsl_matrix_alloc(2, 2);
+    gsl_matrix_set_identity(M);
+    gsl_matrix_scale(M, 2.0);
+    gsl_vector *v = gsl_vector_calloc(2), *f = gsl_vector_calloc(2);
+    gsl_vector_set(f, 1, -4.0);
+    fl_stewart_problem p = {2, 0, 2, M, NULL, NULL, NULL, NULL, v, f, NULL, &mu, 0.5};
+    for (int i = 0; i < 2; i++) {
+        fl_stewart_result *r = fl_stewart_result_alloc(2, 0, 2, NULL);
+        cr_assert_eq(impls[i](&p, NULL, r, NULL), FL_OK, "%s", impl_names[i]);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 1), -1.0, 1e-15);   /* h f / m */
+        fl_stewart_result_free(r);
+    }
+    gsl_matrix_free(M);
+    gsl_vector_free(v);
+    gsl_vector_free(f);
+}
+
+Test(stewart_law, bad_input_is_rejected)
+{
+    bar_case b;
+    bar_setup(&b, 0.5, 0.0, 1.0, 0.01);
+    fl_error e;
+    for (int i = 0; i < 2; i++) {
+        fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
+        fl_stewart_problem p = b.p;
+        p.h = 0.0;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL, "%s", impl_names[i]);
+        cr_assert_eq(r->status, FL_EINVAL);
+        p = b.p;
+        p.dim = 5;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        p = b.p;
+        double mu = -1.0;
+        p.mu = &mu;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        cr_assert(strstr(e.message, "mu[0]"));
+        p.mu = NULL;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        p = b.p;
+        p.v = b.gap;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        p = b.p;
+        p.f = b.gap;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        p = b.p;
+        p.gap = b.v;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        p = b.p;
+        p.n = 3;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        p = b.p;
+        p.M = NULL;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        p = b.p;
+        p.H = NULL;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        p = b.p;
+        p.nc = 2;
+        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        cr_assert_eq(impls[i](NULL, NULL, r, &e), FL_EINVAL);
+        cr_assert_eq(impls[i](&b.p, NULL, NULL, &e), FL_EDIM);
+        fl_stewart_options o = fl_stewart_options_default();
+        o.coulomb_tol = 0.0;
+        cr_assert_eq(impls[i](&b.p, &o, r, &e), FL_EINVAL);
+        gsl_matrix_set(b.M, 0, 1, NAN);
+        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENONFINITE);
+        gsl_matrix_set(b.M, 0, 1, 0.0);
+        gsl_matrix_set(b.M, 0, 0, -1.0);                 /* not SPD */
+        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENOTSPD, "%s: %s", impl_names[i], e.message);
+        gsl_matrix_set(b.M, 0, 0, 1.0);
+        gsl_vector_set(b.v, 0, INFINITY);
+        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENONFINITE);
+        gsl_vector_set(b.v, 0, 1.0);
+        gsl_matrix_set(b.H, 1, 1, NAN);
+        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENONFINITE);
+        b.sys.contacts(b.sys.data, b.q, b.gap, b.H, NULL);
+        fl_stewart_result_free(r);
+        r = fl_stewart_result_alloc(2, 1, 3, NULL);      /* wrong sizes */
+        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_EDIM);
+        fl_stewart_result_free(r);
+    }
+    fl_stewart_options o = fl_stewart_options_default();
+    o.k = 2;
+    fl_stewart_problem p3 = b.p;
+    p3.dim = 3;
+    cr_assert_eq(fl_stewart_problem_check(&p3, &o, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "at least 3"));
+    /* LCP helpers */
+    gsl_matrix *A = gsl_matrix_alloc(3, 3);
+    gsl_vector *bq = gsl_vector_alloc(3), *z = gsl_vector_calloc(4);
+    cr_assert_eq(fl_stewart_lcp_build(&b.p, NULL, A, bq, &e), FL_EDIM);
+    gsl_vector *vp = gsl_vector_alloc(2), *P = gsl_vector_alloc(2);
+    cr_assert_eq(fl_stewart_lcp_recover(&b.p, NULL, bq, vp, P, NULL, &e), FL_EDIM);
+    cr_assert_eq(fl_stewart_lcp_recover(&b.p, NULL, z, NULL, P, NULL, &e), FL_EDIM);
+    double viol;
+    cr_assert_eq(fl_stewart_coulomb_violation(&b.p, NULL, vp, P, NULL, &e), FL_EINVAL);
+    cr_assert_eq(fl_stewart_coulomb_violation(&b.p, NULL, vp, z, &viol, &e), FL_EDIM);
+    fl_stewart_problem ph = b.p;
+    ph.H = NULL;
+    cr_assert_eq(fl_stewart_coulomb_violation(&ph, NULL, vp, P, &viol, &e), FL_EINVAL);
+    cr_assert_eq(fl_stewart_lcp_recover(&ph, NULL, z, vp, P, NULL, &e), FL_EINVAL);
+    fl_stewart_problem p0 = b.p;
+    p0.nc = 0;
+    cr_assert_eq(fl_stewart_lcp_build(&p0, NULL, A, bq, &e), FL_EDIM);
+    cr_assert_eq(fl_stewart_coulomb_violation(&p0, NULL, vp, P, &viol, &e), FL_OK);
+    cr_assert_float_eq(viol, 0.0, 0.0);
+    gsl_matrix_free(A);
+    gsl_vector_free(bq);
+    gsl_vector_free(z);
+    gsl_vector_free(vp);
+    gsl_vector_free(P);
+    fl_stewart_result_free(NULL);
+    cr_assert_eq(fl_stewart_directions(2, NULL), 2);
+    cr_assert_eq(fl_stewart_directions(3, NULL), 8);
+    bar_free(&b);
+}
