@@ -6,9 +6,11 @@
 #include "cli.h"
 
 /* crosscheck --law ... */
+int fl_stewart_crosscheck(fl_cli_ctx *ctx);           /* cli/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
 
 /* reproduce NAME */
+int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx);  /* cli/stewart_checks.c */
 int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx);    /* cli/nsgs_checks.c */
 
 /* bench NAME (bench/) */
