@@ -259,8 +259,8 @@ static int local_block(double d11, double d12, double d22, double bn, double bt,
     }
     /* slide: r_t = -s F r_n, w_n = 0, s w_t >= 0 */
     for (int s = -1; s <= 1; s += 2) {
-        double den = d11 - s * mu * d12;
-        if (den <= 0) continue;   /* r_n = -bn / den must be >= 0 with den > 0 */
+        double den = d11 - s * mu * d12;   /* w_n = den r_n + bn = 0 */
+        if (den == 0) continue;
         double rn = -bn / den, rt = -s * mu * rn;
         if (rn < -1e-12 * (fabs(rn) + 1e-300)) continue;
         double wt = d12 * rn + d22 * rt + bt;
@@ -303,7 +303,7 @@ fl_status fl_midpoint_local_gs(const gsl_matrix *D, const gsl_vector *q, double 
             ymax = fmax(ymax, fmax(fabs(yn), fabs(yt)));
         }
         *iterations = it;
-        if (change <= tol * (ymax + 1e-300) || ymax == 0.0) return FL_OK;
+        if (change <= tol * ymax) return FL_OK;   /* ymax = 0 needs change = 0 */
     }
     return FL_WMAXITER;
 }
@@ -578,5 +578,204 @@ fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double
     fl_midpoint_free(mp);
     gsl_matrix_free(Mr); gsl_matrix_free(A); gsl_matrix_free(Bn); gsl_matrix_free(Bt);
     gsl_vector_free(f);
+    return s;
+}
+
+/* 002 Lemma 4.1 (static problem (12)) as an LCP, projected Gauss-Seidel. */
+fl_status fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *f, const gsl_matrix *Bnu,
+                              const gsl_vector *uperp, gsl_vector *uN, gsl_vector *lam_nu,
+                              fl_error *err)
+{
+    size_t n = A->size1, nc = Bnu->size1;
+    if (A->size2 != n || f->size != n || Bnu->size2 != n || uperp->size != n || uN->size != n
+        || lam_nu->size != nc || nc == 0)
+        return FL_FAIL(err, FL_EDIM, "Lemma 4.1: dimensions do not match");
+    gsl_matrix *AB = gsl_matrix_alloc(n, nc), *ANN = gsl_matrix_alloc(nc, nc);
+    gsl_vector *r = gsl_vector_alloc(n), *b = gsl_vector_alloc(nc), *y = gsl_vector_calloc(nc);
+    /* A_NN = B A B^T, b = B (f - A u_perp) */
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, A, Bnu, 0.0, AB);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Bnu, AB, 0.0, ANN);
+    gsl_vector_memcpy(r, f);
+    gsl_blas_dgemv(CblasNoTrans, -1.0, A, uperp, 1.0, r);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, Bnu, r, 0.0, b);
+    fl_status s = FL_WMAXITER;
+    for (size_t i = 0; i < nc; i++)
+        if (!(gsl_matrix_get(ANN, i, i) > 0)) s = FL_FAIL(err, FL_ENOTSPD, "A_NN has a non-positive diagonal");
+    for (int it = 0; it < 100000 && s == FL_WMAXITER; it++) {
+        double change = 0, ymax = 0;
+        for (size_t i = 0; i < nc; i++) {
+            double zi = gsl_vector_get(b, i);
+            for (size_t j = 0; j < nc; j++) zi += gsl_matrix_get(ANN, i, j) * gsl_vector_get(y, j);
+            double yi = gsl_vector_get(y, i);
+            double ni = fmax(0.0, yi - zi / gsl_matrix_get(ANN, i, i));
+            change = fmax(change, fabs(ni - yi));
+            ymax = fmax(ymax, ni);
+            gsl_vector_set(y, i, ni);
+        }
+        if (change <= 1e-15 * ymax) s = FL_OK;
+    }
+    if (s >= 0) {
+        /* u_N = -B^T y, lambda_nu = -z = -(b + A_NN y) */
+        gsl_blas_dgemv(CblasTrans, -1.0, Bnu, y, 0.0, uN);
+        gsl_vector_memcpy(lam_nu, b);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, ANN, y, 1.0, lam_nu);
+        gsl_vector_scale(lam_nu, -1.0);
+        for (size_t i = 0; i < nc; i++)   /* exact complementarity: z = 0 where y > 0 */
+            if (gsl_vector_get(y, i) > 0) gsl_vector_set(lam_nu, i, 0.0);
+    }
+    gsl_matrix_free(AB); gsl_matrix_free(ANN);
+    gsl_vector_free(r); gsl_vector_free(b); gsl_vector_free(y);
+    return s;
+}
+
+fl_status fl_midpoint_static(const fl_midpoint_problem *p, gsl_vector *u, fl_error *err)
+{
+    fl_midpoint_options o = fl_midpoint_options_default();
+    FL_TRY(check_problem(p, &o, 1, err));
+    if (u->size != p->n) return FL_FAIL(err, FL_EDIM, "static: u must have n entries");
+    size_t n = p->n, m = 2 * p->nc;
+    gsl_matrix *L = gsl_matrix_alloc(n, n), *Z = gsl_matrix_alloc(n, m), *H = gsl_matrix_alloc(m, n);
+    gsl_matrix *D = gsl_matrix_alloc(m, m);
+    gsl_vector *z = gsl_vector_alloc(n), *q = gsl_vector_alloc(m), *y = gsl_vector_calloc(m);
+    gsl_matrix_memcpy(L, p->A);
+    fl_status s = fl_dense_cholesky(L, err);
+    if (s == FL_OK) {
+        for (size_t i = 0; i < p->nc; i++)
+            for (size_t j = 0; j < n; j++) {
+                gsl_matrix_set(H, 2 * i, j, -gsl_matrix_get(p->Bnu, i, j));
+                gsl_matrix_set(H, 2 * i + 1, j, gsl_matrix_get(p->Btau, i, j));
+            }
+        for (size_t k = 0; k < m; k++) {
+            gsl_vector_view zc = gsl_matrix_column(Z, k);
+            gsl_vector_const_view hr = gsl_matrix_const_row(H, k);
+            gsl_vector_memcpy(&zc.vector, &hr.vector);
+            gsl_linalg_cholesky_svx(L, &zc.vector);
+        }
+        gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, H, Z, 0.0, D);
+        gsl_vector_memcpy(z, p->f);
+        gsl_linalg_cholesky_svx(L, z);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, H, z, 0.0, q);
+        int it;
+        s = fl_midpoint_local_gs(D, q, 0.0, 1e-14, 100000, y, &it, err);
+        if (s >= 0) {
+            gsl_vector_memcpy(u, z);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, Z, y, 1.0, u);
+        }
+    }
+    gsl_matrix_free(L); gsl_matrix_free(Z); gsl_matrix_free(H); gsl_matrix_free(D);
+    gsl_vector_free(z); gsl_vector_free(q); gsl_vector_free(y);
+    return s;
+}
+
+/* 002 §7, Table 1 (SI units). */
+fl_midpoint_block_params fl_midpoint_block_params_002(void)
+{
+    fl_midpoint_block_params b;
+    b.lx = 0.1;
+    b.ly = 0.1;
+    b.nx = 20;                       /* h = 0.5 cm */
+    b.ny = 20;
+    b.pattern = FL_FE2D_DIAG_RIGHT;
+    b.mat.lambda = 300e6;
+    b.mat.mu = 150e6;
+    b.mat.rho = 1e3;
+    b.mat.model = FL_FE2D_PLANE_STRAIN;   /* [MISSING] in 002: plane strain chosen */
+    b.lumped = 0;
+    b.top_ux = 0.0;
+    b.top_uy = -2.5e-5;              /* -2.5e-3 cm */
+    b.gravity = 0.0;
+    b.mu = 1.2;
+    b.v_found = 20.0;
+    b.redist = FL_REDIST_NORMAL;
+    return b;
+}
+
+void fl_midpoint_block_free(fl_midpoint_block *b)
+{
+    if (!b) return;
+    fl_fe2d_mesh_free(b->mesh);
+    fl_fe2d_dofmap_free(b->map);
+    free(b->cnodes);
+    gsl_matrix_free(b->Mr);
+    gsl_matrix_free(b->A);
+    gsl_matrix_free(b->Bnu);
+    gsl_matrix_free(b->Btau);
+    gsl_vector_free(b->f);
+    free(b);
+}
+
+fl_status fl_midpoint_block_alloc(const fl_midpoint_block_params *bp, fl_midpoint_block **out,
+                                  fl_error *err)
+{
+    *out = NULL;
+    fl_midpoint_block *b = calloc(1, sizeof *b);
+    if (!b) return FL_FAIL(err, FL_ENOMEM, "cannot allocate a block");
+    fl_status s;
+    gsl_matrix *Afull = NULL, *Mfull = NULL, *R = NULL, *Bn_full = NULL, *Bt_full = NULL, *Mr_full = NULL;
+    fl_redistribution *rd = NULL;
+    int *top = NULL, *fix = NULL;
+    double *val = NULL, *nrm = NULL, *ffull = NULL;
+    size_t ntop = 0;
+    s = fl_fe2d_mesh_rect(0, 0, bp->lx, bp->ly, bp->nx, bp->ny, bp->pattern, &b->mesh, err);
+    if (s) goto done;
+    size_t nfull = 2 * b->mesh->nnodes;
+    if ((s = fl_fe2d_assemble_dense(b->mesh, &bp->mat, FL_FE2D_STIFFNESS, &Afull, err))) goto done;
+    if ((s = fl_fe2d_assemble_dense(b->mesh, &bp->mat, bp->lumped ? FL_FE2D_MASS_LUMPED : FL_FE2D_MASS,
+                                    &Mfull, err))) goto done;
+    if ((s = fl_fe2d_affine_fields(b->mesh, &R, err))) goto done;
+    double tol = 1e-9 * bp->ly;
+    if ((s = fl_fe2d_nodes_on_line(b->mesh, 1, bp->ly, tol, &ntop, &top, err))) goto done;
+    if ((s = fl_fe2d_nodes_on_line(b->mesh, 1, 0.0, tol, &b->nc, &b->cnodes, err))) goto done;
+    fix = malloc(2 * ntop * sizeof(int));
+    val = malloc(2 * ntop * sizeof(double));
+    nrm = calloc(2 * b->nc, sizeof(double));
+    ffull = calloc(nfull, sizeof(double));
+    if (!fix || !val || !nrm || !ffull) { s = FL_FAIL(err, FL_ENOMEM, "block workspaces"); goto done; }
+    for (size_t i = 0; i < ntop; i++) {
+        fix[2 * i] = 2 * top[i];
+        val[2 * i] = bp->top_ux;
+        fix[2 * i + 1] = 2 * top[i] + 1;
+        val[2 * i + 1] = bp->top_uy;
+    }
+    for (size_t i = 0; i < b->nc; i++) nrm[2 * i + 1] = -1.0;
+    if ((s = fl_fe2d_dofmap_alloc(nfull, 2 * ntop, fix, val, &b->map, err))) goto done;
+    /* contact rows on the full dofs (for the redistribution), then reduced */
+    if ((s = fl_fe2d_contact_vectors(b->mesh, NULL, b->nc, b->cnodes, nrm, &Bn_full, &Bt_full, err))) goto done;
+    if ((s = fl_fe2d_contact_vectors(b->mesh, b->map, b->nc, b->cnodes, nrm, &b->Bnu, &b->Btau, err))) goto done;
+    if ((s = fl_redistribution_alloc(Mfull, bp->redist == FL_REDIST_NONE ? NULL : R, Bn_full, Bt_full,
+                                     bp->redist, &rd, err))) goto done;
+    if ((s = fl_redistribution_dense(rd, Mfull, &Mr_full, err))) goto done;
+    /* load: body force (0, -rho g) integrated with the consistent mass, then
+     * elimination: f_f - A_fd u_d */
+    gsl_vector *g = gsl_vector_calloc(nfull), *fm = gsl_vector_calloc(nfull);
+    for (size_t p = 0; p < b->mesh->nnodes; p++) gsl_vector_set(g, 2 * p + 1, -bp->gravity);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, Mfull, g, 0.0, fm);
+    b->f = gsl_vector_alloc(b->map->nfree);
+    gsl_vector *shift = gsl_vector_alloc(b->map->nfree);
+    fl_fe2d_restrict(b->map, fm->data, b->f->data);
+    gsl_vector_free(g);
+    gsl_vector_free(fm);
+    s = fl_fe2d_reduce_matrix(Afull, b->map, &b->A, shift, err);
+    if (s == FL_OK) gsl_vector_add(b->f, shift);
+    gsl_vector_free(shift);
+    if (s) goto done;
+    if ((s = fl_fe2d_reduce_matrix(Mr_full, b->map, &b->Mr, NULL, err))) goto done;
+    memset(&b->prob, 0, sizeof b->prob);
+    b->prob.n = b->map->nfree;
+    b->prob.nc = b->nc;
+    b->prob.mu = bp->mu;
+    b->prob.v_found = bp->v_found;
+    b->prob.f = b->f;
+    b->prob.Bnu = b->Bnu;
+    b->prob.Btau = b->Btau;
+    b->prob.Mr = b->Mr;
+    b->prob.A = b->A;
+done:
+    gsl_matrix_free(Afull); gsl_matrix_free(Mfull); gsl_matrix_free(R);
+    gsl_matrix_free(Bn_full); gsl_matrix_free(Bt_full); gsl_matrix_free(Mr_full);
+    fl_redistribution_free(rd);
+    free(top); free(fix); free(val); free(nrm); free(ffull);
+    if (s != FL_OK) fl_midpoint_block_free(b);
+    else *out = b;
     return s;
 }

@@ -44,6 +44,8 @@
 #include <cholmod.h>
 
 #include "fl_status.h"
+#include "fe2d.h"
+#include "redistribution.h"
 
 typedef enum fl_midpoint_contact {
     FL_MIDPOINT_AT_MIDPOINT = 0,   /* 002 (21): conditions at k+1/2 */
@@ -81,6 +83,7 @@ typedef struct fl_midpoint_problem {
     /* sparse (optimized), symmetric upper storage */
     cholmod_sparse *Mr0_s, *A_s;
     const gsl_matrix *U, *K;       /* n x k and k x k, or NULL */
+    cholmod_sparse *Bnu_s, *Btau_s;/* nc x n (sparse twin; dense rows used if NULL) */
 } fl_midpoint_problem;
 
 /* State at t_k: displacement, velocity, last contact forces (library
@@ -158,6 +161,55 @@ void fl_midpoint_free(fl_midpoint *mp);
 /* u^{k+1/2} for a contact-force vector y, using the last step's data
  * (the fhat of the last call to fl_midpoint_step).  For 002 §6 checks. */
 fl_status fl_midpoint_half_step(const fl_midpoint *mp, const gsl_vector *y, gsl_vector *uh);
+
+/* Static frictionless contact (used for initial states): minimise
+ * 1/2 u^T A u - f^T u under nu_i^T u <= 0 (dense A of p).  Solved on the
+ * contact Delassus H A^-1 H^T by block Gauss-Seidel with F = 0. */
+fl_status fl_midpoint_static(const fl_midpoint_problem *p, gsl_vector *u, fl_error *err);
+
+/* ---- An FE block on a rigid foundation (002 §7 setting) ----
+ * Rectangle [0,lx]x[0,ly], nx x ny cells; Dirichlet u = (top_ux, top_uy)
+ * on y = ly; contact with a rigid foundation on y = 0 (outward normal
+ * (0,-1), tau = (1,0)); body force (0, -rho g); foundation velocity v_found
+ * along x; mass redistribution `redist` with the six affine fields kept. */
+typedef struct fl_midpoint_block_params {
+    double lx, ly;
+    size_t nx, ny;
+    fl_fe2d_pattern pattern;
+    fl_fe2d_material mat;
+    int lumped;                    /* lumped instead of consistent mass */
+    double top_ux, top_uy, gravity, mu, v_found;
+    fl_redist_kind redist;
+} fl_midpoint_block_params;
+
+/* Table 1 of 002 in SI units, h = 0.5 cm, normal redistribution. */
+fl_midpoint_block_params fl_midpoint_block_params_002(void);
+
+typedef struct fl_midpoint_block {
+    fl_fe2d_mesh *mesh;
+    fl_fe2d_dofmap *map;
+    size_t nc;
+    int *cnodes;                   /* contact nodes, increasing x */
+    gsl_matrix *Mr, *A, *Bnu, *Btau;
+    gsl_vector *f;
+    fl_midpoint_problem prob;      /* points into the fields above */
+} fl_midpoint_block;
+
+fl_status fl_midpoint_block_alloc(const fl_midpoint_block_params *bp, fl_midpoint_block **out,
+                                  fl_error *err);
+void fl_midpoint_block_free(fl_midpoint_block *b);
+
+/* ---- 002 Lemma 4.1: the static normal problem (10)/(12) ----
+ * For u_perp in N^perp (not checked), find u_N in N and lambda_nu <= 0
+ * (paper sign) with  w^T A (u_perp + u_N) = w^T f + w^T B_nu^T lambda_nu for
+ * w in N,  nu_i^T u_N <= 0,  lambda_nu,i nu_i^T u_N = 0.  With
+ * u_N = -B_nu^T y, lambda_nu = -z this is the LCP  z = b + A_NN y,
+ * y, z >= 0, y^T z = 0,  A_NN = B_nu A B_nu^T (SPD),  b = B_nu (f - A u_perp)
+ * [DERIVED, CATALOGUE B.7], solved by projected Gauss-Seidel to 1e-15.
+ * g1(u_perp) = u_N (n entries), g2(u_perp) = lambda_nu (nc entries). */
+fl_status fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *f, const gsl_matrix *Bnu,
+                              const gsl_vector *uperp, gsl_vector *uN, gsl_vector *lam_nu,
+                              fl_error *err);
 
 /* ---- 002 §6: the single linear triangle ----
  * One free node, dofs (u_nu, u_tau), M_r = diag(m1, m2),
