@@ -143,7 +143,7 @@ static const char *locate(const fl_json_doc *doc, const json_t *obj, const char 
                           size_t nidx, const size_t *idx)
 {
     const char *at = find_node(skip_ws(doc->text), doc->root, obj);
-    if (!at || !key) return at;
+    if (!at || !key || !json_is_object(obj)) return at;
     const char *k = find_key(at, key);
     if (!k) return at;
     if (nidx == 0) return k;

@@ -436,6 +436,9 @@ Test(json, caller_reported_range_error)
     const json_t *c = json_array_get(json_object_get(doc->root, "contacts"), 1);
     s = fl_json_error(doc, c, "contacts[1]", "mu", &err, FL_EINVAL, "too small");
     expect_err(s, &err, FL_EINVAL, "good.json", 16, 6, "contacts[1].mu");
+    /* a key "of" an array: the report points at the array */
+    s = fl_json_error(doc, json_object_get(p, "q"), "params.q", "x", &err, FL_EINVAL, "no");
+    expect_err(s, &err, FL_EINVAL, "good.json", 9, 10, "params.q.x");
     /* the legacy entry point has no error record: status only */
     cr_assert_eq(fl_json_fail(doc, p, "params", "mu", FL_EINVAL, "x"), FL_EINVAL);
     fl_json_free(doc);
