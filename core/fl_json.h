@@ -70,7 +70,9 @@ fl_status fl_json_number_or(const fl_json_doc *doc, const json_t *obj, const cha
  * (for range checks done by the caller, e.g. "mu must be >= 0"): fills err
  * like the readers above ("file:line:col: field 'where.key': <fmt>") and
  * returns s.  With key NULL the error is about `obj` itself and points at
- * it.  Prefer this to fl_json_fail below. */
+ * it (obj an object or array: jansson shares one true/false/null value
+ * among all literals, so those cannot be told apart by pointer).  Prefer
+ * this to fl_json_fail below. */
 fl_status fl_json_error(const fl_json_doc *doc, const json_t *obj, const char *where,
                         const char *key, fl_error *err, fl_status s, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -463,3 +463,97 @@ Test(json, caller_mistakes)
     fl_json_free(doc);
     fl_json_free(NULL);
 }
+
+/* ---- the position finder on every member and element ------------------ */
+
+/* Byte offset of 1-based line:column (columns count UTF-8 characters). */
+static long offset_of(const char *text, int line, int col)
+{
+    const char *p = text;
+    for (int l = 1; l < line; l++) {
+        p = strchr(p, '\n');
+        if (!p) return -1;
+        p++;
+    }
+    for (int c = 1; c < col; c++) {
+        p++;
+        while (((unsigned char)*p & 0xC0) == 0x80) p++;
+    }
+    return (long)(p - text);
+}
+
+/* The first byte a value of this type is written with. */
+static int starts_like(const json_t *v, char c)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT: return c == '{';
+    case JSON_ARRAY: return c == '[';
+    case JSON_STRING: return c == '"';
+    case JSON_INTEGER:
+    case JSON_REAL: return c == '-' || (c >= '0' && c <= '9');
+    case JSON_TRUE: return c == 't';
+    case JSON_FALSE: return c == 'f';
+    case JSON_NULL: return c == 'n';
+    }
+    return 0;
+}
+
+/* Every member of every object: an error about it points at its key, written
+ * exactly as jansson would encode it; every element of an array of numbers
+ * (read as a vector) fails at a position where a value of its type starts. */
+static void walk(const fl_json_doc *doc, const json_t *v, const char *where, int *checked)
+{
+    fl_error err;
+    if (json_is_object(v)) {
+        const char *key;
+        json_t *child;
+        json_object_foreach((json_t *)v, key, child) {
+            fl_json_error(doc, v, where, key, &err, FL_EINVAL, "probe");
+            long off = offset_of(doc->text, err.line, err.column);
+            json_t *js = json_string(key);
+            char *enc = json_dumps(js, JSON_ENCODE_ANY);
+            cr_assert(off >= 0 && strncmp(doc->text + off, enc, strlen(enc)) == 0,
+                      "%s: key %s reported at %d:%d", doc->path, enc, err.line, err.column);
+            free(enc);
+            json_decref(js);
+            (*checked)++;
+            char sub[256];
+            snprintf(sub, sizeof sub, "%s%s%s", where, where[0] ? "." : "", key);
+            if (json_is_array(child)) {
+                for (size_t i = 0; i < json_array_size(child); i++) {
+                    char el[300];
+                    snprintf(el, sizeof el, "%s[%zu]", sub, i);
+                    walk(doc, json_array_get(child, i), el, checked);
+                }
+            } else {
+                walk(doc, child, sub, checked);
+            }
+        }
+    } else if (json_is_array(v)) {
+        for (size_t i = 0; i < json_array_size(v); i++) {
+            char el[300];
+            snprintf(el, sizeof el, "%s[%zu]", where, i);
+            walk(doc, json_array_get(v, i), el, checked);
+        }
+    } else {
+        /* a scalar: fl_json_error with key NULL points at the value itself */
+        fl_json_error(doc, v, where, NULL, &err, FL_EINVAL, "probe");
+        long off = offset_of(doc->text, err.line, err.column);
+        cr_assert(off >= 0 && starts_like(v, doc->text[off]), "%s: '%s' reported at %d:%d",
+                  doc->path, where, err.line, err.column);
+        (*checked)++;
+    }
+}
+
+Test(json, finder_points_at_every_key_and_value)
+{
+    const char *files[] = {"good.json", "deep.json", "wrong_type.json", "nan_string.json",
+                           "dim_mismatch.json"};
+    int checked = 0;
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        fl_json_doc *doc = load_ok(files[f]);
+        walk(doc, doc->root, "", &checked);
+        fl_json_free(doc);
+    }
+    cr_assert_gt(checked, 80, "only %d positions checked", checked);
+}
