@@ -242,6 +242,9 @@ void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix 
     if (family == FL_LCP_PMATRIX) {
         size_t *perm = malloc(n * sizeof *perm);
         double *d1 = malloc(n * sizeof *d1), *d2 = malloc(n * sizeof *d2);
+        /* off-diagonal amplitude 3 for n <= 4, 12/n above: U^-1 (hence the
+         * LCP) stays reasonably conditioned as n grows */
+        double amp = n <= 4 ? 3.0 : 12.0 / (double)n;
         if (perm && d1 && d2) {
             for (size_t i = 0; i < n; i++) {
                 perm[i] = i;
@@ -256,7 +259,7 @@ void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix 
             for (size_t i = 0; i < n; i++)
                 for (size_t j = i; j < n; j++) {      /* U upper triangular */
                     double u = (i == j) ? 0.5 + gsl_rng_uniform(r)
-                                        : 6.0 * (gsl_rng_uniform(r) - 0.5);
+                                        : 2.0 * amp * (gsl_rng_uniform(r) - 0.5);
                     gsl_matrix_set(M, perm[i], perm[j], d1[perm[i]] * u * d2[perm[j]]);
                 }
         }

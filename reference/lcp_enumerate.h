@@ -69,8 +69,9 @@ fl_status fl_lcp_min_principal_minor(const gsl_matrix *M, double *min_minor,
  *   FL_LCP_PD       M = A A^T + I/10 + S, S skew: positive definite (x.Mx > 0),
  *                   a P-matrix: exactly one solution for every q;
  *   FL_LCP_PMATRIX  a P-matrix that is not positive definite in general:
- *                   D1 P U P^T D2 with U upper triangular with positive
- *                   diagonal and large off-diagonal entries, P a random
+ *                   D1 P U P^T D2 with U upper triangular with diagonal in
+ *                   [0.5, 1.5] and off-diagonal entries up to 3 (n <= 4) or
+ *                   12/n (n > 4, to keep U^-1 bounded), P a random
  *                   permutation, D1, D2 positive diagonal (every principal
  *                   minor is a positive product of diagonal entries);
  *   FL_LCP_COPOSITIVE_PLUS  M = B B^T + S, B of rank ~n/2, S skew:

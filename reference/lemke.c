@@ -76,21 +76,22 @@ double fl_lcp_residual(const gsl_matrix *M, const gsl_vector *q, const gsl_vecto
     return bad ? NAN : r / (1.0 + qn);
 }
 
-/* Gauss–Jordan pivot on T(r, c): row r /= T(r,c); row i -= T(i,c) row r. */
+/* Gauss–Jordan pivot on T(r, c): row r /= T(r,c); row i -= T(i,c) row r.
+ * Rows are contiguous in GSL's row-major storage (tda = row stride). */
 static void pivot(gsl_matrix *T, size_t r, size_t c)
 {
-    size_t ncol = T->size2;
-    double p = gsl_matrix_get(T, r, c);
-    for (size_t j = 0; j < ncol; j++)
-        gsl_matrix_set(T, r, j, gsl_matrix_get(T, r, j) / p);
-    gsl_matrix_set(T, r, c, 1.0);
+    size_t ncol = T->size2, tda = T->tda;
+    double *R = T->data + r * tda;
+    double p = R[c];
+    for (size_t j = 0; j < ncol; j++) R[j] /= p;
+    R[c] = 1.0;
     for (size_t i = 0; i < T->size1; i++) {
         if (i == r) continue;
-        double f = gsl_matrix_get(T, i, c);
+        double *Ti = T->data + i * tda;
+        double f = Ti[c];
         if (f == 0.0) continue;
-        for (size_t j = 0; j < ncol; j++)
-            gsl_matrix_set(T, i, j, gsl_matrix_get(T, i, j) - f * gsl_matrix_get(T, r, j));
-        gsl_matrix_set(T, i, c, 0.0);
+        for (size_t j = 0; j < ncol; j++) Ti[j] -= f * R[j];
+        Ti[c] = 0.0;
     }
 }
 
