@@ -133,10 +133,14 @@ static int random_polygon(gsl_rng *r, fl_friction_set *C)
     return -1;
 }
 
-static int mh_draw(gsl_rng *r, mh_sys *s)
+/* System number i cycles through the kinds; every other cycle is forced
+ * into a collision (gap <= 0, <v, n> < 0) so that a few systems already
+ * exercise every branch of every kind. */
+static int mh_draw(gsl_rng *r, long i, mh_sys *s)
 {
     memset(s, 0, sizeof *s);
-    s->kind = (int)gsl_rng_uniform_int(r, MH_NKIND);
+    s->kind = (int)(i % MH_NKIND);
+    const int force_collision = (i / MH_NKIND) % 2 == 0;
     switch (s->kind) {
     case MH_FRICTIONLESS: s->d = 1 + gsl_rng_uniform_int(r, 6); s->fr = FL_MOREAU_FRICTIONLESS; break;
     case MH_ISO_SMALL: s->d = 2 + gsl_rng_uniform_int(r, 2); s->fr = FL_MOREAU_ISOTROPIC; break;
@@ -160,6 +164,7 @@ static int mh_draw(gsl_rng *r, mh_sys *s)
     gsl_vector_scale(s->n, 1.0 / gsl_blas_dnrm2(s->dgap));
     double pg = gsl_rng_uniform(r);
     s->gap = pg < 0.3 ? 0.0 : pg < 0.8 ? -fl_rng_loguniform(r, 1e-6, 1) : fl_rng_loguniform(r, 1e-6, 1);
+    if (force_collision && s->gap > 0) s->gap = -s->gap;
     gauss_vec(r, fl_rng_loguniform(r, 0.1, 10), s->ui);
     gauss_vec(r, fl_rng_loguniform(r, 0.1, 10), s->f);
     s->h = fl_rng_loguniform(r, 1e-3, 1);
@@ -167,6 +172,13 @@ static int mh_draw(gsl_rng *r, mh_sys *s)
     mh_solve(s, s->f, s->v);
     gsl_vector_scale(s->v, s->h);
     gsl_vector_add(s->v, s->ui);
+    double vn;
+    gsl_blas_ddot(s->v, s->n, &vn);
+    if (force_collision && vn > 0) {       /* flip u_i and f: v -> -v */
+        gsl_vector_scale(s->ui, -1.0);
+        gsl_vector_scale(s->f, -1.0);
+        gsl_vector_scale(s->v, -1.0);
+    }
     s->mu = fl_rng_loguniform(r, 1e-2, 10);
     if (s->k) {
         s->T = gsl_matrix_alloc(d, s->k);
@@ -495,7 +507,7 @@ int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats
         unsigned long sysid = seed + (unsigned long)i;
         gsl_rng *r = fl_rng_alloc(sysid);
         mh_sys s;
-        if (mh_draw(r, &s) != 0) { gsl_rng_free(r); continue; }
+        if (mh_draw(r, i, &s) != 0) { gsl_rng_free(r); continue; }
         out->systems++;
         cholmod_sparse *Msp = NULL;
         fl_sparse_from_dense(&ctx, s.M, 1, 0.0, &Msp, NULL);

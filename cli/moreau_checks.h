@@ -42,8 +42,8 @@ typedef struct fl_moreau_harness_stats {
     long agree_n;
 } fl_moreau_harness_stats;
 
-/* Draw `nsys` random systems from `seed` (system i uses seed + i, so a
- * failure is reproducible alone) and run every check on both
+/* Draw `nsys` random systems from `seed` (system i uses the generator seeded
+ * with seed + i and the kind i mod 6, so a failure is reproducible) and run every check on both
  * implementations.  progress (may be NULL) is called every system. */
 int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats *out,
                           void (*progress)(void *data, long done, long total), void *pdata);
