@@ -8,6 +8,12 @@ const fl_cli_task fl_reproduce_tasks[] = {
     {"theorem1", "000 Theorem 1: asymptotic indeterminacy of Moreau's law on a rod", fl_moreau_reproduce_theorem1},
     {"wedged_rod", "003 §2 rod wedged between converging walls: both outcomes, warm start", fl_nsgs_reproduce_wedged_rod},
     {"painleve_p5", "001 §6.2 Painleve bar under Stewart P5: sliding, frictional catastrophe, indeterminacy", fl_stewart_reproduce_painleve},
+    {"painleve_set", "001 §6.2 Painleve friction set built by §6.1 vs closed form, both sides of mu = -1/tan(theta0)", fl_p4_reproduce_painleve_set},
+    {"painleve_catastrophe", "001 §6.2 P'3: tangential impact at t = 0 then rest (unbounded C*); sliding to rest (bounded C*)", fl_p4_reproduce_painleve_catastrophe},
+    {"painleve_grazing", "001 §6.2 P'3: grazing x = V0 t is the unique motion; the P5 stop is not in K_frict", fl_p4_reproduce_painleve_grazing},
+    {"painleve_p5_vs_p3", "001 §6.2 mu < -1/tan(theta0): P'3 and Stewart's P5 give the same motion", fl_p4_reproduce_painleve_p5_vs_p3},
+    {"systems_1_2", "001 §6.3 systems 1 and 2: P'4 reaction vanishes, the P6 family of wedged solutions", fl_p4_reproduce_systems_1_2},
+    {"kane", "001 §6.2 Kane's paradox: real-world Coulomb + Newton gains energy, P'4 does not", fl_p4_reproduce_kane},
     {NULL, NULL, NULL}
 };
 
@@ -15,6 +21,7 @@ const fl_cli_task fl_crosscheck_tasks[] = {
     {"moreau", "000 §2 Moreau's discrete contact law: Prop. 1, minimality, ref vs sparse", fl_moreau_crosscheck},
     {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", fl_nsgs_crosscheck},
     {"stewart", "001 §6.2 Stewart P5: Lemke vs enumeration, Coulomb on real-world impulses, Painleve bar", fl_stewart_crosscheck},
+    {"p4", "001 §3-§6 P'4: Prop. 5.1, splits, C1-C4, certificate, ref vs sparse, §6.1 sets, trajectories", fl_p4_crosscheck},
     {NULL, NULL, NULL}
 };
 

@@ -10,10 +10,19 @@ int fl_moreau_crosscheck(fl_cli_ctx *ctx);            /* cli/moreau_checks.c */
 int fl_stewart_crosscheck(fl_cli_ctx *ctx);           /* cli/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
 
+int fl_p4_crosscheck(fl_cli_ctx *ctx);                /* cli/p4_checks.c */
+
 /* reproduce NAME */
 int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx);   /* cli/moreau_checks.c */
 int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx);  /* cli/stewart_checks.c */
 int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx);    /* cli/nsgs_checks.c */
+
+int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx);          /* cli/p4_checks.c */
+int fl_p4_reproduce_painleve_catastrophe(fl_cli_ctx *ctx);  /* cli/p4_checks.c */
+int fl_p4_reproduce_painleve_grazing(fl_cli_ctx *ctx);      /* cli/p4_checks.c */
+int fl_p4_reproduce_painleve_p5_vs_p3(fl_cli_ctx *ctx);     /* cli/p4_checks.c */
+int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx);           /* cli/p4_checks.c */
+int fl_p4_reproduce_kane(fl_cli_ctx *ctx);                  /* cli/p4_checks.c */
 
 /* bench NAME (bench/) */
 int fl_bench_moreau(fl_cli_ctx *ctx);                /* bench/bench_moreau.c */

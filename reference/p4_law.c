@@ -867,16 +867,17 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
         }
         gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, res->v_plus, 0.0, du);
         gsl_vector_sub(du, u);
-        double nr = 0.0, sd = 0.0, ls = 1e-300;
+        double nr = 0.0, sd = 0.0;
         for (size_t al = 0; al < m; al++) {
+            /* both relative to the momentum scale: lambda_alpha |dphi_alpha|* / |v|_M */
             double dn = sqrt(gsl_matrix_get(w.G, al, al));
             nr = fmax(nr, fabs(gsl_vector_get(du, al)) / (dn * fmax(vscale, 1e-300)));
-            sd = fmax(sd, fabs(gsl_vector_get(res->lambda, al) - gsl_vector_get(lam, al)));
-            ls = fmax(ls, fabs(gsl_vector_get(lam, al)));
+            sd = fmax(sd, fabs(gsl_vector_get(res->lambda, al) - gsl_vector_get(lam, al)) * dn /
+                              fmax(vscale, 1e-300));
         }
         gsl_vector_free(du);
         res->normal_residual = vscale > 0 ? nr : 0.0;
-        res->split_defect = sd / ls;
+        res->split_defect = vscale > 0 ? sd : 0.0;
     }
     res->energy_plus = 0.5 * pow(m_norm(&w, res->v_plus, sc), 2);
     res->residual = fmax(res->gap, res->normal_residual);
@@ -1096,7 +1097,11 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
         st = FL_FAIL(err, FL_ENOMEM, "allocating the time stepper");
         goto done;
     }
-    fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, sys->restitution, NULL, NULL, NULL};
+    /* impact law: Newton (restitution e) for simple impacts; Moreau's
+     * inelastic law when several constraints are active (Newton's law is not
+     * consistent for obtuse angles, 001 §4) */
+    fl_p4_impact_law newton = {FL_P4_IMPACT_NEWTON, sys->restitution, NULL, NULL, NULL};
+    fl_p4_impact_law inelastic = {FL_P4_IMPACT_INELASTIC, 0.0, NULL, NULL, NULL};
     double t = t0;
     for (long k = 0; k < nsteps; k++) {
         /* q_m = q_k + h/2 v_k */
@@ -1134,7 +1139,7 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
             st = FL_FAIL(err, FL_ENOMEM, "allocating a step result");
             goto done;
         }
-        st = fl_p4_step(&p, v, f, &law, opt, sr, err);
+        st = fl_p4_step(&p, v, f, m > 1 ? &inelastic : &newton, opt, sr, err);
         for (size_t a = 0; a < m; a++) {
             fl_set_release(&C[a].set);
             if (Es[a]) gsl_matrix_free(Es[a]);

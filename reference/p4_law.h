@@ -198,7 +198,8 @@ typedef struct fl_p4_system {
      * callback and freed by the stepper (gsl_matrix_free), set released. */
     fl_status (*friction)(void *data, const gsl_vector *q, size_t alpha,
                           fl_friction_set *set, gsl_matrix **E, fl_error *err);
-    double restitution;  /* Newton law coefficient e in [0, 1] */
+    double restitution;  /* Newton's law, e in [0, 1], for simple impacts; Moreau's
+                            inelastic law (FL_P4_IMPACT_INELASTIC) when m > 1 */
 } fl_p4_system;
 
 /* Called after every step (may be NULL); return non-zero to stop. */
@@ -210,7 +211,8 @@ typedef struct fl_p4_sim_result {
     long steps;
     double seconds;
     double max_residual;     /* over all steps */
-    double energy_violation; /* max_k of 1/2|v_{k+1}|^2 - 1/2|v_k|^2 - <h f_k, v_k> - h^2/2 |f_k|*^2 (should be <= 0) */
+    double energy_violation; /* max_k of 1/2|v_{k+1}|^2 - 1/2|v_k + h W f_k|^2 in the metric M(q_m)
+                                (= - <h f_k, v_k> - h^2/2 |f_k|*^2 + the change; <= 0 by Prop. 5.1) */
 } fl_p4_sim_result;
 
 /* q and v (length n) hold the initial state and receive the final one. */
