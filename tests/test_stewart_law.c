@@ -681,3 +681,53 @@ Test(stewart_law, bad_input_is_rejected)
     cr_assert_eq(fl_stewart_directions(3, NULL), 8);
     bar_free(&b);
 }
+
+Test(stewart_law, optimized_takes_sparse_inputs)
+{
+    /* The optimized step reads Ms, Hs (CHOLMOD, caller's context) without
+     * the dense M, H and gives the reference result. */
+    gsl_rng *rng = fl_test_rng(31);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (int t = 0; t < 20; t++) {
+        rnd_case c;
+        rnd_setup(rng, &c);
+        fl_stewart_options o = fl_stewart_options_default();
+        o.k = 6;
+        fl_stewart_result *a = fl_stewart_result_alloc(c.n, c.nc, c.dim, &o);
+        fl_stewart_result *b = fl_stewart_result_alloc(c.n, c.nc, c.dim, &o);
+        cr_assert_eq(fl_stewart_step(&c.p, &o, a, NULL), FL_OK, "%s", fl_test_seed_note());
+        fl_stewart_problem ps = c.p;
+        cr_assert_eq(fl_sparse_from_dense(&ctx, c.M, 1, 0.0, &ps.Ms, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_from_dense(&ctx, c.H, 0, 0.0, &ps.Hs, NULL), FL_OK);
+        ps.sctx = &ctx;
+        ps.M = NULL;
+        ps.H = NULL;
+        cr_assert_eq(fl_stewart_step_sparse(&ps, &o, b, NULL), FL_OK, "%s", fl_test_seed_note());
+        cr_assert(b->coulomb <= 1e-9);
+        double d = 0.0;
+        for (size_t i = 0; i < c.n; i++)
+            d = fmax(d, fabs(gsl_vector_get(a->v_plus, i) - gsl_vector_get(b->v_plus, i)));
+        cr_assert(d <= 1e-8 || a->iterations != b->iterations, "|dv+| = %g; %s", d,
+                  fl_test_seed_note());
+        /* wrong sparse sizes */
+        fl_error e;
+        ps.n = c.n;
+        cholmod_sparse *Hs = ps.Hs;
+        ps.Hs = ps.Ms;                       /* n x n instead of dim nc x n */
+        if (c.dim * c.nc != c.n) cr_assert_eq(fl_stewart_step_sparse(&ps, &o, b, &e), FL_EDIM);
+        ps.Hs = Hs;
+        cholmod_sparse *Ms = ps.Ms;
+        ps.Ms = Hs;                          /* unsymmetric storage */
+        cr_assert_eq(fl_stewart_step_sparse(&ps, &o, b, &e), FL_EDIM);
+        ps.Ms = Ms;
+        fl_sparse_free(&ctx, &ps.Ms);
+        fl_sparse_free(&ctx, &ps.Hs);
+        fl_stewart_result_free(a);
+        fl_stewart_result_free(b);
+        rnd_free(&c);
+    }
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
+}
