@@ -502,7 +502,24 @@ int fl_set_contains(const fl_friction_set *C, const double *x, double tol)
 /* ------------------------------------------------------------------ */
 /* support function (001 §2.1, §6.2; CATALOGUE.md D.9)                 */
 
+#define FL_RAY_EPS (64 * 2.220446049250313e-16)
+
+/* rho.y > eps |rho| |y| (the recession test of a polygon, up to eps). */
+static int ray_positive_eps(const double *rho, const double *y, double eps)
+{
+    return dot2(rho, y) > eps * hypot(rho[0], rho[1]) * hypot(y[0], y[1]);
+}
+
+static int support_eps(const fl_friction_set *C, const double *y, double eps, double *value);
+
 int fl_set_support(const fl_friction_set *C, const double *y, double *value)
+{
+    return support_eps(C, y, FL_RAY_EPS, value);
+}
+
+/* S_C(y) with the polygon's recession test relaxed to rho.y > eps |rho| |y|
+ * (eps >= FL_RAY_EPS); the Coulomb checkers pass their tolerance. */
+static int support_eps(const fl_friction_set *C, const double *y, double eps, double *value)
 {
     double s = 0.0;
     if (!y || !value || set_valid(C, "fl_set_support", NULL) != FL_OK) return 0;
@@ -522,9 +539,11 @@ int fl_set_support(const fl_friction_set *C, const double *y, double *value)
         break;
     case FL_SET_POLYGON:
         /* recession test: +inf iff some ray rho has rho.y > 0; otherwise the
-         * vertex maximum (proofs/friction_sets.md §1) */
+         * vertex maximum (proofs/friction_sets.md §1).  rho.y within
+         * rounding of 0 (FL_RAY_EPS |rho| |y|) counts as 0: a normal to a
+         * ray computed in floating point stays in the barrier cone. */
         for (size_t k = 0; k < C->nray; k++)
-            if (dot2(C->ray + 2 * k, y) > 0) return 0;
+            if (ray_positive_eps(C->ray + 2 * k, y, eps)) return 0;
         s = dot2(C->vert, y);
         for (size_t k = 1; k < C->nvert; k++) {
             double t = dot2(C->vert + 2 * k, y);
@@ -676,7 +695,7 @@ int fl_coulomb_max_dissipation(const fl_friction_set *C, double rn, const double
     double mv[2] = {-v[0], dim == 2 ? -v[1] : 0.0};
     double S = 0.0;
     if (rn > 0) {
-        if (!fl_set_support(C, mv, &S)) return 0;   /* S = +inf: no subgradient */
+        if (!support_eps(C, mv, fmax(tol, FL_RAY_EPS), &S)) return 0;   /* +inf */
         S *= rn;
     }
     double rv = r[0] * mv[0] + (dim == 2 ? r[1] * mv[1] : 0.0);
@@ -704,7 +723,7 @@ int fl_coulomb_variational(const fl_friction_set *C, double rn, const double *r,
     double x[2] = {r[0] / rn, dim == 2 ? r[1] / rn : 0.0};
     if (!fl_set_contains(C, x, tol * sc / rn)) return 0;   /* -inf */
     double mv[2] = {-v[0], dim == 2 ? -v[1] : 0.0}, S;
-    if (!fl_set_support(C, mv, &S)) return 0;             /* -inf */
+    if (!support_eps(C, mv, fmax(tol, FL_RAY_EPS), &S)) return 0;   /* -inf */
     double inf = -rv - rn * S;                             /* the closed-form infimum */
     return inf >= -tol * sc * norm_dim(dim, v);
 }

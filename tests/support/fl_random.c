@@ -9,6 +9,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_rng.h"
+#include "fl_set_random.h"
 
 static unsigned long current_seed;
 static char seed_note[96];
@@ -165,4 +166,26 @@ void fl_random_frame(gsl_rng *r, gsl_matrix *frame)
 double fl_random_mu(gsl_rng *r)
 {
     return fl_rng_loguniform(r, 1e-2, 10.0);
+}
+
+fl_status fl_random_friction_set(gsl_rng *r, fl_friction_set *C)
+{
+    return fl_set_random(r, C, NULL);
+}
+
+void fl_random_point_in_set(gsl_rng *r, const fl_friction_set *C, double *x)
+{
+    fl_set_random_point(r, C, x);
+}
+
+int fl_random_coulomb_pair(gsl_rng *r, const fl_friction_set *C, double *rn, double *rt,
+                           double *v, double *nhat)
+{
+    return fl_set_random_coulomb(r, C, rn, rt, v, nhat);
+}
+
+int fl_random_coulomb_violation(gsl_rng *r, const fl_friction_set *C, double *rn,
+                                double *rt, double *v)
+{
+    return fl_set_random_violation(r, C, rn, rt, v);
 }

@@ -57,4 +57,22 @@ void fl_random_frame(gsl_rng *r, gsl_matrix *frame);
 /* Friction coefficient log-uniform in [1e-2, 10] (CATALOGUE.md B.0). */
 double fl_random_mu(gsl_rng *r);
 
+/* ---- friction sets (001 §2.1, §3.2, §6.2; the draws of core/fl_set_random.h,
+ * shared with `frictionlab crosscheck --law sets`) ---- */
+
+/* A random friction set containing 0, every kind with equal probability:
+ * 1D and 2D discs, [a,b], ]-inf,b], [a,+inf[, R, bounded polygons, a point
+ * or a segment, polygons with one ray (a half-line when 1 vertex) and with
+ * two rays.  Release with fl_set_release.  FL_OK, or an error status. */
+fl_status fl_random_friction_set(gsl_rng *r, fl_friction_set *C);
+/* A random point of C (length C->dim). */
+void fl_random_point_in_set(gsl_rng *r, const fl_friction_set *C, double *x);
+/* A random (rn, r, v) obeying Coulomb's law for rn C; nhat as in
+ * fl_set_random_coulomb.  Returns 0 when C has no boundary (C = R). */
+int fl_random_coulomb_pair(gsl_rng *r, const fl_friction_set *C, double *rn, double *rt,
+                           double *v, double *nhat);
+/* A random (rn, r, v) violating Coulomb's law by a wide margin. */
+int fl_random_coulomb_violation(gsl_rng *r, const fl_friction_set *C, double *rn,
+                                double *rt, double *v);
+
 #endif
