@@ -61,6 +61,12 @@ static int mkdir_p(const char *dir)
         *p = '/';
     }
     if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
+    struct stat st;
+    if (stat(tmp, &st) != 0) return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
     return 0;
 }
 

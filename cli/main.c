@@ -83,8 +83,13 @@ static int run_named(fl_cli_ctx *ctx, const fl_cli_task *table, const char *cmd,
         if (strcmp(argv[i], "--all") == 0) all = 1;
         else if (strcmp(argv[i], "--quick") == 0) ctx->quick = 1;
         else if (strcmp(argv[i], "--list") == 0) { list_tasks(table); return 0; }
-        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) ctx->out_dir = argv[++i];
-        else if (argv[i][0] == '-') {
+        else if (strcmp(argv[i], "--out") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "frictionlab %s: --out needs a directory\n", cmd);
+                return 2;
+            }
+            ctx->out_dir = argv[++i];
+        } else if (argv[i][0] == '-') {
             fprintf(stderr, "frictionlab %s: unknown option '%s'\n", cmd, argv[i]);
             return 2;
         } else if (nnames < 256) names[nnames++] = argv[i];

@@ -230,13 +230,6 @@ fl_status fl_json_error(const fl_json_doc *doc, const json_t *obj, const char *w
 }
 
 /* Declared without an fl_error (core/fl_json.h): it can only return s. */
-fl_status fl_json_fail(const fl_json_doc *doc, const json_t *obj, const char *where,
-                       const char *key, fl_status s, const char *fmt, ...)
-{
-    (void)doc, (void)obj, (void)where, (void)key, (void)fmt;
-    return s;
-}
-
 /* ------------------------------------------------------------------------ */
 /* Loading.                                                                 */
 /* ------------------------------------------------------------------------ */

@@ -71,21 +71,11 @@ fl_status fl_json_number_or(const fl_json_doc *doc, const json_t *obj, const cha
  * like the readers above ("file:line:col: field 'where.key': <fmt>") and
  * returns s.  With key NULL the error is about `obj` itself and points at
  * it (obj an object or array: jansson shares one true/false/null value
- * among all literals, so those cannot be told apart by pointer).  Prefer
- * this to fl_json_fail below. */
+ * among all literals, so those cannot be told apart by pointer). */
 fl_status fl_json_error(const fl_json_doc *doc, const json_t *obj, const char *where,
                         const char *key, fl_error *err, fl_status s, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 7, 8)))
-#endif
-    ;
-
-/* Kept for source compatibility: it was declared without an fl_error, so
- * it cannot deliver a message and only returns s.  Use fl_json_error. */
-fl_status fl_json_fail(const fl_json_doc *doc, const json_t *obj, const char *where,
-                       const char *key, fl_status s, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 6, 7)))
 #endif
     ;
 

@@ -439,8 +439,6 @@ Test(json, caller_reported_range_error)
     /* a key "of" an array: the report points at the array */
     s = fl_json_error(doc, json_object_get(p, "q"), "params.q", "x", &err, FL_EINVAL, "no");
     expect_err(s, &err, FL_EINVAL, "good.json", 9, 10, "params.q.x");
-    /* the legacy entry point has no error record: status only */
-    cr_assert_eq(fl_json_fail(doc, p, "params", "mu", FL_EINVAL, "x"), FL_EINVAL);
     fl_json_free(doc);
 }
 

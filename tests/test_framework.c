@@ -108,6 +108,8 @@ Test(framework, out_path_errors, .init = cr_redirect_stderr)
     snprintf(dir, sizeof dir, "%s/sub", file);   /* under a regular file */
     ctx.out_dir = dir;
     cr_assert_eq(fl_cli_out_path(&ctx, "x.csv", buf, sizeof buf), -1);
+    ctx.out_dir = file;                           /* a regular file itself */
+    cr_assert_eq(fl_cli_out_path(&ctx, "x.csv", buf, sizeof buf), -1);
     ctx.out_dir = "";
     cr_assert_eq(fl_cli_out_path(&ctx, "x.csv", buf, sizeof buf), -1);
     ctx.out_dir = tmpdir;
