@@ -20,24 +20,28 @@
 #include "reference/moreau_law.h"
 #include "registry.h"
 
-/* Sparse SPD M: a chain with 3 random long-range couplings per row, diagonal
- * dominant (diag = 1 + sum |off-diagonal|), upper storage. */
+/* Sparse SPD M with the pattern of a 2D finite-element mass/stiffness mix:
+ * the 5-point grid stencil on a w x w grid (w = ceil(sqrt d)), random
+ * couplings, diagonally dominant (diag = 1 + sum |off-diagonal|), upper
+ * storage.  Nested-dissection fill stays O(d log d). */
 static cholmod_sparse *bench_matrix(fl_sparse_ctx *ctx, gsl_rng *r, size_t d)
 {
-    size_t cap = 5 * d;
+    size_t w = (size_t)ceil(sqrt((double)d));
+    size_t cap = 3 * d;
     int *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
     double *va = malloc(cap * sizeof *va), *diag = calloc(d, sizeof *diag);
     size_t nnz = 0;
     for (size_t i = 0; i < d; i++) {
-        for (int e = 0; e < 4; e++) {
-            size_t j = e == 0 ? i + 1 : (size_t)gsl_rng_uniform_int(r, d);
-            if (j >= d || j == i) continue;
-            double w = gsl_rng_uniform(r) - 0.5;
-            ri[nnz] = (int)(i < j ? i : j);
-            ci[nnz] = (int)(i < j ? j : i);
-            va[nnz++] = w;
-            diag[i] += fabs(w);
-            diag[j] += fabs(w);
+        size_t nb[2] = {(i % w + 1 < w) ? i + 1 : d, i + w};
+        for (int e = 0; e < 2; e++) {
+            size_t j = nb[e];
+            if (j >= d) continue;
+            double wt = gsl_rng_uniform(r) - 0.5;
+            ri[nnz] = (int)i;
+            ci[nnz] = (int)j;
+            va[nnz++] = wt;
+            diag[i] += fabs(wt);
+            diag[j] += fabs(wt);
         }
     }
     for (size_t i = 0; i < d; i++) {
