@@ -18,6 +18,7 @@ const fl_cli_task fl_reproduce_tasks[] = {
 };
 
 const fl_cli_task fl_crosscheck_tasks[] = {
+    {"sets", "friction sets: projections, support functions, Coulomb statements (001 §2.1, §3.2)", fl_crosscheck_sets},
     {"moreau", "000 §2 Moreau's discrete contact law: Prop. 1, minimality, ref vs sparse", fl_moreau_crosscheck},
     {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", fl_nsgs_crosscheck},
     {"stewart", "001 §6.2 Stewart P5: Lemke vs enumeration, Coulomb on real-world impulses, Painleve bar", fl_stewart_crosscheck},

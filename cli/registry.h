@@ -6,6 +6,7 @@
 #include "cli.h"
 
 /* crosscheck --law ... */
+int fl_crosscheck_sets(fl_cli_ctx *ctx);             /* cli/sets_checks.c */
 int fl_moreau_crosscheck(fl_cli_ctx *ctx);            /* cli/moreau_checks.c */
 int fl_stewart_crosscheck(fl_cli_ctx *ctx);           /* cli/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
