@@ -365,3 +365,74 @@ Test(friction_set_build, property_random_planar, .timeout = 60)
     cr_assert(nunb > 100 && nunb < 900, "unbounded cases %d", nunb);
     gsl_rng_free(rng);
 }
+
+Test(friction_set_build, two_planar_contacts_give_a_polygon)
+{
+    /* a planar rigid body (x, y, theta), M = diag(1, 1, 1/3), touching a floor
+     * y = 0 at two points (-1, 0) and (1, 0): one constraint phi = y with both
+     * contact points (a flat face).  G is 3-dimensional, C* a polygon in the
+     * (r_x, torque) plane; with dphi = (0, 1, 0): vertices
+     * g/kappa - dphi = (+-mu, 0, +-1 ...) -> 4 vertices (+-mu, +-1): a rectangle */
+    gsl_matrix *M = gsl_matrix_calloc(3, 3), *ta = gsl_matrix_calloc(3, 2), *tb = gsl_matrix_calloc(3, 2);
+    gsl_matrix_set(M, 0, 0, 1.0);
+    gsl_matrix_set(M, 1, 1, 1.0);
+    gsl_matrix_set(M, 2, 2, 1.0 / 3.0);
+    /* point P = G + rho: r = (f_x, f_y, rho_x f_y - rho_y f_x) */
+    gsl_matrix_set(ta, 0, 0, 1.0);
+    gsl_matrix_set(ta, 1, 1, 1.0);
+    gsl_matrix_set(ta, 2, 1, -1.0);
+    gsl_matrix_set(tb, 0, 0, 1.0);
+    gsl_matrix_set(tb, 1, 1, 1.0);
+    gsl_matrix_set(tb, 2, 1, 1.0);
+    gsl_vector *dphi = gsl_vector_calloc(3);
+    gsl_vector_set(dphi, 1, 1.0);
+    double mu = 0.4;
+    fl_fset_contact c[2] = {{ta, {0.0, 1.0, 0.0}, mu}, {tb, {0.0, 1.0, 0.0}, mu}};
+    gsl_matrix *B = gsl_matrix_calloc(2, 3);
+    gsl_matrix_set(B, 0, 0, 1.0);                        /* coordinates (r_x, r_theta) */
+    gsl_matrix_set(B, 1, 2, 1.0);
+    fl_fset_options o = fl_fset_options_default();
+    o.basis = B;
+    fl_fset_result r;
+    fl_error e;
+    cr_assert_eq(fl_fset_build(M, dphi, 2, c, &o, &r, &e), FL_OK, "%s", e.message);
+    cr_assert_eq(r.set.kind, FL_SET_POLYGON);
+    cr_assert_eq(r.set.nvert, 4);
+    cr_assert(r.bounded && r.contains_zero);
+    double expect[4][2] = {{-mu, -1}, {mu, -1}, {mu, 1}, {-mu, 1}};
+    for (int k = 0; k < 4; k++) {
+        int found = 0;
+        for (size_t j = 0; j < 4; j++)
+            if (fabs(r.set.vert[2 * j] - expect[k][0]) < 1e-12 && fabs(r.set.vert[2 * j + 1] - expect[k][1]) < 1e-12)
+                found = 1;
+        cr_assert(found, "vertex (%g, %g) missing", expect[k][0], expect[k][1]);
+    }
+    fl_fset_result_release(&r);
+    /* a one-row basis cannot span the 2D set */
+    gsl_matrix_view B1 = gsl_matrix_submatrix(B, 0, 0, 1, 3);
+    o.basis = &B1.matrix;
+    cr_assert_eq(fl_fset_build(M, dphi, 2, c, &o, &r, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "span"));
+    /* a 3 x n basis is refused */
+    gsl_matrix *B3 = gsl_matrix_calloc(3, 3);
+    o.basis = B3;
+    cr_assert_eq(fl_fset_build(M, dphi, 2, c, &o, &r, &e), FL_EDIM);
+    gsl_matrix_free(B3);
+    /* normals tilted 53 degrees, half-angle 45: edges beyond 90 degrees, unbounded polygon */
+    fl_fset_contact ct[2] = {{ta, {0.8, 0.6, 0.0}, 1.0}, {tb, {0.0, 1.0, 0.0}, 1.0}};
+    o.basis = NULL;
+    cr_assert_eq(fl_fset_build(M, dphi, 2, ct, &o, &r, &e), FL_OK, "%s", e.message);
+    cr_assert(!r.bounded && r.negative_rn && r.contains_zero);
+    cr_assert_eq(r.set.kind, FL_SET_POLYGON);
+    fl_fset_result_release(&r);
+    /* a V groove (both normals tilted inwards beyond the friction angle): the
+     * recession cone is not pointed, C* contains a line: refused */
+    fl_fset_contact cv[2] = {{ta, {0.8, 0.6, 0.0}, 1.0}, {tb, {-0.8, 0.6, 0.0}, 1.0}};
+    cr_assert_eq(fl_fset_build(M, dphi, 2, cv, &o, &r, &e), FL_EUNSUPPORTED);
+    cr_assert(strstr(e.message, "line"));
+    gsl_matrix_free(B);
+    gsl_matrix_free(M);
+    gsl_matrix_free(ta);
+    gsl_matrix_free(tb);
+    gsl_vector_free(dphi);
+}

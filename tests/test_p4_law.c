@@ -514,3 +514,358 @@ Test(p4_law, property_prop51_splits_and_twins_agree, .timeout = 120)
     cr_assert(nrejected < N / 10, "too many rejected systems (%d)", nrejected);
     gsl_rng_free(rng);
 }
+
+/* ---------------------------------------------------------------- */
+/* Several constraints: Newton vs the inelastic law, K_frict          */
+
+/* Point particle (M = I) on two planes of R^2 with unit normals at an angle;
+ * frictionless: C3 holds iff the percussion is a nonnegative combination
+ * (001 §4: acute angle automatic; obtuse angle needs C3). */
+static void two_planes(holder *h, double angle, double mu)
+{
+    holder_open(h, 2, 2);
+    gsl_matrix_set_identity(h->M);
+    gsl_matrix_set(h->D, 0, 0, 0.0);
+    gsl_matrix_set(h->D, 0, 1, 1.0);                      /* phi_1 = y */
+    gsl_matrix_set(h->D, 1, 0, sin(angle));
+    gsl_matrix_set(h->D, 1, 1, cos(angle));               /* phi_2: normal rotated by angle */
+    for (int a = 0; a < 2; a++) {
+        h->E[a] = gsl_matrix_alloc(1, 2);
+        gsl_matrix_set(h->E[a], 0, 0, gsl_matrix_get(h->D, a, 1));
+        gsl_matrix_set(h->E[a], 0, 1, -gsl_matrix_get(h->D, a, 0));
+        fl_set_disc(&h->C[a].set, 1, mu, NULL);
+    }
+    holder_finish(h, 1);
+}
+
+Test(p4_law, newton_two_constraints_acute_and_obtuse)
+{
+    /* v^- approaching both planes along the bisector and off it */
+    fl_p4_consistency rep;
+    fl_error e;
+    gsl_vector *F = gsl_vector_alloc(2);
+    /* normals at 150 degrees (the admissible wedge is acute, 30 degrees): G^-1 has
+     * positive off-diagonal entries, so Newton's percussion -(1+e) G^-1 D v is a
+     * nonnegative combination for every approaching v: consistent (001 §4) */
+    const double PI_ = 3.14159265358979;
+    holder H;
+    two_planes(&H, 5 * PI_ / 6, 0.0);
+    gsl_vector *v = vec2(-2.0, -1.0);                    /* D v = (-1, -1 + 0.866) < 0: both approach */
+    fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, 0.5, NULL, NULL, NULL};
+    cr_assert_eq(fl_p4_impact_eval(&H.p, &law, v, F, NULL), FL_OK);
+    fl_status st = fl_p4_impact_check(&H.p, v, F, 1e-9, &rep, &e);
+    cr_assert_eq(st, FL_OK, "%s", e.message);
+    holder_close(&H);
+    /* normals at 60 degrees (obtuse admissible region, 120 degrees): with
+     * -D v = (1, 0.1), beta = (1+e) G^-1 (1, 0.1) has a negative entry: the
+     * percussion pulls on constraint 2, C3 fails; the inelastic law passes */
+    two_planes(&H, PI_ / 3, 0.0);
+    gsl_vector_set(v, 0, 0.4 / sin(PI_ / 3));
+    gsl_vector_set(v, 1, -1.0);
+    cr_assert_eq(fl_p4_impact_eval(&H.p, &law, v, F, NULL), FL_OK);
+    st = fl_p4_impact_check(&H.p, v, F, 1e-9, &rep, &e);
+    cr_assert_eq(st, FL_EINVAL);
+    cr_assert_eq(rep.failed, 3, "failed %d: %s", rep.failed, e.message);
+    cr_assert(strstr(e.message, "C3"));
+    fl_p4_impact_law in = {FL_P4_IMPACT_INELASTIC, 0.0, NULL, NULL, NULL};
+    cr_assert_eq(fl_p4_impact_eval(&H.p, &in, v, F, NULL), FL_OK);
+    cr_assert_eq(fl_p4_impact_check(&H.p, v, F, 1e-9, &rep, &e), FL_OK, "%s", e.message);
+    /* with friction the step through the inelastic law stays dissipative */
+    holder_close(&H);
+    two_planes(&H, PI_ / 3, 0.7);
+    fl_p4_step_result *r = fl_p4_step_result_alloc(2, 2);
+    cr_assert_eq(fl_p4_step(&H.p, v, NULL, &in, NULL, r, &e), FL_OK, "%s", e.message);
+    cr_assert(r->impact && r->energy_plus <= r->energy_minus);
+    fl_p4_step_result_free(r);
+    gsl_vector_free(v);
+    gsl_vector_free(F);
+    holder_close(&H);
+}
+
+Test(p4_law, kfrict_membership_closed_form)
+{
+    /* Painlevé set [a, b] with dphi = (0, 1), M = diag(m, J):
+     * r = (r_x, r_theta) in K_frict iff r_theta >= 0 and r_x in r_theta [a, b];
+     * if r_theta < 0 the cone split gives lambda = 0 and r_tau = r */
+    double m = 2.0, J = 0.5, a = -0.5, b = 0.25;
+    holder H;
+    painleve(&H, m, J, a, b);
+    struct { double rx, rth, dist; } cases[] = {
+        {0.1, 1.0, 0.0},                       /* inside */
+        {0.4, 1.0, (0.4 - 0.25) / sqrt(m)},    /* beyond b: W-distance |rx - b rth| / sqrt(m) */
+        {-0.7, 1.0, 0.2 / sqrt(m)},            /* beyond a */
+        {0.0, -1.0, 1.0 / sqrt(J)},            /* pulling: not in K_frict */
+        {0.0, 0.0, 0.0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        gsl_vector *r = vec2(cases[k].rx, cases[k].rth);
+        double d;
+        cr_assert_eq(fl_p4_kfrict_distance(&H.p, r, &d, NULL), FL_OK);
+        cr_assert(fabs(d - cases[k].dist) < 1e-12, "case %zu: %g vs %g", k, d, cases[k].dist);
+        gsl_vector_free(r);
+    }
+    gsl_vector *r3 = gsl_vector_calloc(3);
+    double d;
+    cr_assert_eq(fl_p4_kfrict_distance(&H.p, r3, &d, NULL), FL_EDIM);
+    gsl_vector_free(r3);
+    /* support function through the basis: S_C*(v) = S_[a,b](v_x) */
+    double s;
+    gsl_vector *v = vec2(2.0, 7.0);
+    cr_assert(fl_p4_support(&H.C[0], v, &s));
+    cr_assert(fabs(s - 2.0 * b) < 1e-15);
+    gsl_vector_set(v, 0, -2.0);
+    cr_assert(fl_p4_support(&H.C[0], v, &s));
+    cr_assert(fabs(s - 2.0 * -a) < 1e-15);
+    gsl_vector_free(v);
+    holder_close(&H);
+}
+
+/* ---------------------------------------------------------------- */
+/* The time stepper on random trajectories with forces (Prop. 5.1)   */
+
+typedef struct lin {
+    const holder *h;
+    gsl_vector *c, *g;
+    double k;
+    int fail;
+} lin;
+
+static fl_status l_mass(void *d, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)q;
+    lin *L = d;
+    if (L->fail == 1) return FL_EINVAL;
+    gsl_matrix_memcpy(M, L->h->M);
+    return FL_OK;
+}
+
+static fl_status l_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
+{
+    (void)t;
+    (void)v;
+    lin *L = d;
+    if (L->fail == 2) return FL_EINVAL;
+    gsl_vector_memcpy(f, L->g);
+    gsl_blas_daxpy(-L->k, q, f);
+    return FL_OK;
+}
+
+static fl_status l_gap(void *d, const gsl_vector *q, gsl_vector *phi)
+{
+    lin *L = d;
+    if (L->fail == 3) return FL_EINVAL;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, L->h->D, q, 0.0, phi);
+    gsl_vector_add(phi, L->c);
+    return FL_OK;
+}
+
+static fl_status l_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
+{
+    (void)q;
+    lin *L = d;
+    if (L->fail == 4) return FL_EINVAL;
+    gsl_vector_const_view r = gsl_matrix_const_row(L->h->D, a);
+    gsl_vector_memcpy(dphi, &r.vector);
+    return FL_OK;
+}
+
+static fl_status l_fric(void *d, const gsl_vector *q, size_t a, fl_friction_set *set, gsl_matrix **E,
+                        fl_error *err)
+{
+    (void)q;
+    lin *L = d;
+    if (L->fail == 5) return FL_FAIL(err, FL_EINVAL, "friction callback refused");
+    FL_TRY(fl_set_copy(set, &L->h->C[a].set, err));
+    *E = gsl_matrix_alloc(L->h->E[a]->size1, L->h->E[a]->size2);
+    gsl_matrix_memcpy(*E, L->h->E[a]);
+    return FL_OK;
+}
+
+typedef struct traj {
+    const gsl_matrix *M;
+    double worst;
+    long impacts;
+    int stop_at;
+} traj;
+
+static int t_obs(void *d, long k, double t, const gsl_vector *q, const gsl_vector *v,
+                 const fl_p4_step_result *st)
+{
+    (void)t;
+    (void)q;
+    (void)v;
+    traj *T = d;
+    T->worst = fmax(T->worst, (st->energy_plus - st->energy_free) / fmax(st->energy_free, 1e-300));
+    T->impacts += st->impact;
+    return T->stop_at >= 0 && k >= T->stop_at;
+}
+
+Test(p4_law, simulate_random_trajectories_dissipative, .timeout = 120)
+{
+    gsl_rng *rng = fl_test_rng(777);
+    long impacts = 0;
+    for (int t = 0; t < 60; t++) {
+        holder H;
+        random_problem(rng, &H);
+        lin L = {&H, gsl_vector_calloc(H.m), gsl_vector_alloc(H.n), 0.5 + gsl_rng_uniform(rng), 0};
+        fl_random_vector(rng, 2.0, L.g);
+        fl_p4_system sys = {H.n, H.m, &L, l_mass, l_force, l_gap, l_grad, l_fric, gsl_rng_uniform(rng)};
+        gsl_vector *q = gsl_vector_calloc(H.n), *v = gsl_vector_alloc(H.n);
+        fl_random_vector(rng, 1.0, v);
+        traj T = {H.M, -INFINITY, 0, -1};
+        fl_p4_sim_result sr;
+        fl_error e;
+        fl_status st = fl_p4_simulate(&sys, 0.0, 1e-2, 200, q, v, NULL, t_obs, &T, &sr, &e);
+        if (st != FL_OK) {
+            cr_assert(H.m > 1 && strstr(e.message, "C2"), "trajectory %d: %s %s", t, e.message, fl_test_seed_note());
+        } else {
+            cr_assert_eq(sr.steps, 200);
+            cr_assert(T.worst <= 1e-10, "trajectory %d: step energy excess %g %s", t, T.worst, fl_test_seed_note());
+            cr_assert(sr.energy_violation <= 1e-10);
+            /* 1/2|v_N|^2 <= 1/2|v_0|^2 + sum of force work + O(h^2) terms is implied by the
+             * per-step inequality with constant M (telescoping) */
+            impacts += T.impacts;
+        }
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        gsl_vector_free(L.c);
+        gsl_vector_free(L.g);
+        holder_close(&H);
+    }
+    cr_assert(impacts > 10, "too few impacts (%ld) %s", impacts, fl_test_seed_note());
+    gsl_rng_free(rng);
+}
+
+Test(p4_law, simulate_bad_input_and_callback_errors)
+{
+    holder H;
+    painleve(&H, 1.0, 0.3, -1.0, 1.0);
+    lin L = {&H, gsl_vector_calloc(1), gsl_vector_calloc(2), 0.0, 0};
+    gsl_vector_set(L.g, 1, -1.0);
+    fl_p4_system sys = {2, 1, &L, l_mass, l_force, l_gap, l_grad, l_fric, 0.5};
+    gsl_vector *q = gsl_vector_calloc(2), *v = gsl_vector_calloc(2), *q3 = gsl_vector_calloc(3);
+    fl_p4_sim_result sr;
+    fl_error e;
+    cr_assert_eq(fl_p4_simulate(&sys, 0, -1.0, 10, q, v, NULL, NULL, NULL, &sr, &e), FL_EINVAL);
+    cr_assert_eq(fl_p4_simulate(&sys, 0, 1e-3, 10, q3, v, NULL, NULL, NULL, &sr, &e), FL_EDIM);
+    cr_assert_eq(fl_p4_simulate(NULL, 0, 1e-3, 10, q, v, NULL, NULL, NULL, &sr, &e), FL_EINVAL);
+    sys.restitution = 1.5;
+    cr_assert_eq(fl_p4_simulate(&sys, 0, 1e-3, 10, q, v, NULL, NULL, NULL, &sr, &e), FL_EINVAL);
+    cr_assert(strstr(e.message, "restitution"));
+    sys.restitution = 0.5;
+    for (int f = 1; f <= 5; f++) {
+        L.fail = f;
+        gsl_vector_set_zero(q);
+        gsl_vector_set_zero(v);
+        cr_assert(fl_p4_simulate(&sys, 0, 1e-3, 10, q, v, NULL, NULL, NULL, &sr, &e) < 0, "fail mode %d", f);
+        cr_assert_eq(sr.status, e.status);
+    }
+    L.fail = 0;
+    /* the observer stops the run; a frictionless system (no friction callback) */
+    traj T = {H.M, -INFINITY, 0, 3};
+    sys.friction = NULL;
+    cr_assert_eq(fl_p4_simulate(&sys, 0, 1e-3, 10, q, v, NULL, t_obs, &T, &sr, &e), FL_OK);
+    cr_assert_eq(sr.steps, 4);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    gsl_vector_free(q3);
+    gsl_vector_free(L.c);
+    gsl_vector_free(L.g);
+    holder_close(&H);
+}
+
+Test(p4_law, split_functions_bad_input_and_free_flight)
+{
+    holder H;
+    painleve(&H, 1.0, 0.3, -1.0, 1.0);
+    gsl_vector *v3 = gsl_vector_calloc(3), *v = vec2(1.0, 2.0), *l2 = gsl_vector_calloc(2);
+    fl_error e;
+    cr_assert_eq(fl_p4_split_reaction(&H.p, v3, NULL, NULL, &e), FL_EDIM);
+    cr_assert_eq(fl_p4_split_reaction(&H.p, v, l2, NULL, &e), FL_EDIM);
+    cr_assert_eq(fl_p4_impact_check(&H.p, v3, v, 1e-12, NULL, &e), FL_EDIM);
+    cr_assert_eq(fl_p4_impact_newton(&H.p, NULL, v3, v, &e), FL_EDIM);
+    cr_assert_eq(fl_p4_impact_eval(&H.p, NULL, v, v3, &e), FL_EDIM);
+    gsl_vector_set(v, 0, NAN);
+    cr_assert_eq(fl_p4_split_reaction(&H.p, v, NULL, NULL, &e), FL_ENONFINITE);
+    cr_assert_eq(fl_p4_kfrict_distance(&H.p, v, NULL, &e), FL_ENONFINITE);
+    gsl_vector_set(v, 0, 1.0);
+    /* m = 0: free flight, v^+ = v^- + W impulse; splits are trivial */
+    fl_p4_problem free = {2, 0, H.M, H.Ms, &H.ctx, NULL, NULL};
+    gsl_vector *vn = gsl_vector_alloc(2), *vt = gsl_vector_alloc(2), *imp = vec2(1.0, 0.3);
+    cr_assert_eq(fl_p4_split_velocity(&free, v, vn, vt, NULL), FL_OK);
+    cr_assert_eq(gsl_vector_get(vn, 0), 0.0);
+    cr_assert_eq(gsl_vector_get(vt, 1), 2.0);
+    cr_assert_eq(fl_p4_split_velocity(&free, v3, vn, vt, &e), FL_EDIM);
+    for (int i = 0; i < 2; i++) {
+        fl_p4_step_result *r = fl_p4_step_result_alloc(2, 0);
+        cr_assert_eq(impls[i](&free, v, imp, NULL, NULL, r, NULL), FL_OK);
+        cr_assert(fabs(gsl_vector_get(r->v_plus, 0) - 2.0) < 1e-15);
+        cr_assert(fabs(gsl_vector_get(r->v_plus, 1) - 3.0) < 1e-14);
+        fl_p4_step_result_free(r);
+    }
+    /* custom law returning NaN */
+    fl_p4_impact_law nanlaw = {FL_P4_IMPACT_CUSTOM, 0.0, NULL, law_tangential, NULL};
+    gsl_vector *vi = vec2(NAN, -1.0);
+    cr_assert_eq(fl_p4_impact_eval(&H.p, &nanlaw, vi, vt, &e), FL_ENONFINITE);
+    fl_p4_impact_law nane = {FL_P4_IMPACT_NEWTON, NAN, NULL, NULL, NULL};
+    cr_assert_eq(fl_p4_impact_eval(&H.p, &nane, v, vt, &e), FL_ENONFINITE);
+    /* per-constraint restitution array */
+    double ea[1] = {0.25};
+    fl_p4_impact_law pa = {FL_P4_IMPACT_NEWTON, 0.0, ea, NULL, NULL};
+    gsl_vector_set(vi, 0, 0.0);
+    cr_assert_eq(fl_p4_impact_eval(&H.p, &pa, vi, vt, NULL), FL_OK);
+    cr_assert(fabs(gsl_vector_get(vt, 1) - 0.25) < 1e-15);
+    gsl_vector_free(vi);
+    gsl_vector_free(vn);
+    gsl_vector_free(vt);
+    gsl_vector_free(imp);
+    gsl_vector_free(v3);
+    gsl_vector_free(v);
+    gsl_vector_free(l2);
+    holder_close(&H);
+}
+
+Test(p4_law, sparse_twin_bad_input_and_strided_vectors)
+{
+    holder H;
+    painleve(&H, 2.0, 0.3, -1.0, 1.0);
+    fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1), *r2 = fl_p4_step_result_alloc(2, 1);
+    /* v^- and the impulse as strided views (columns of a 2x2 matrix) */
+    gsl_matrix *V = gsl_matrix_alloc(2, 2);
+    gsl_matrix_set(V, 0, 0, 1.5);
+    gsl_matrix_set(V, 1, 0, -0.7);
+    gsl_matrix_set(V, 0, 1, 0.1);
+    gsl_matrix_set(V, 1, 1, -0.02);
+    gsl_vector_view v = gsl_matrix_column(V, 0), imp = gsl_matrix_column(V, 1);
+    fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, 0.3, NULL, NULL, NULL};
+    cr_assert_eq(fl_p4_step_sparse(&H.p, &v.vector, &imp.vector, &law, NULL, r, NULL), FL_OK);
+    cr_assert_eq(fl_p4_step(&H.p, &v.vector, &imp.vector, &law, NULL, r2, NULL), FL_OK);
+    for (size_t i = 0; i < 2; i++)
+        cr_assert(fabs(gsl_vector_get(r->v_plus, i) - gsl_vector_get(r2->v_plus, i)) < 1e-14);
+    fl_error e;
+    fl_p4_problem p = H.p;
+    /* wrong dimension of Ms */
+    p.n = 3;
+    cr_assert_eq(fl_p4_step_sparse(&p, &v.vector, NULL, &law, NULL, r, &e), FL_EDIM);
+    p.n = 2;
+    /* unsymmetric storage */
+    cholmod_sparse *U = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&H.ctx, H.M, 0, 0.0, &U, NULL), FL_OK);
+    p.Ms = U;
+    cr_assert_eq(fl_p4_step_sparse(&p, &v.vector, NULL, &law, NULL, r, &e), FL_EINVAL);
+    fl_sparse_free(&H.ctx, &U);
+    /* not positive definite */
+    gsl_matrix *N = gsl_matrix_calloc(2, 2);
+    gsl_matrix_set(N, 0, 0, -1.0);
+    gsl_matrix_set(N, 1, 1, 1.0);
+    cr_assert_eq(fl_sparse_from_dense(&H.ctx, N, 1, 0.0, &U, NULL), FL_OK);
+    p.Ms = U;
+    cr_assert(fl_p4_step_sparse(&p, &v.vector, NULL, &law, NULL, r, &e) < 0);
+    cr_assert_eq(r->status, e.status);
+    fl_sparse_free(&H.ctx, &U);
+    gsl_matrix_free(N);
+    gsl_matrix_free(V);
+    fl_p4_step_result_free(r);
+    fl_p4_step_result_free(r2);
+    holder_close(&H);
+}
