@@ -5,6 +5,8 @@
 #include <stddef.h>
 
 const fl_cli_task fl_reproduce_tasks[] = {
+    {"triangle_002", "002 §6 single triangle: branches S1-S5, regions sigma1-sigma5, dt bound of the redistribution", fl_midpoint_reproduce_triangle},
+    {"square_block_002", "002 §7 square block on a moving foundation: Figs. 7-8 (four situations), Table 2 convergence", fl_midpoint_reproduce_square_block},
     {"theorem1", "000 Theorem 1: asymptotic indeterminacy of Moreau's law on a rod", fl_moreau_reproduce_theorem1},
     {"wedged_rod", "003 §2 rod wedged between converging walls: both outcomes, warm start", fl_nsgs_reproduce_wedged_rod},
     {"painleve_p5", "001 §6.2 Painleve bar under Stewart P5: sliding, frictional catastrophe, indeterminacy", fl_stewart_reproduce_painleve},
@@ -18,6 +20,7 @@ const fl_cli_task fl_reproduce_tasks[] = {
 };
 
 const fl_cli_task fl_crosscheck_tasks[] = {
+    {"midpoint", "002: midpoint scheme ref vs sparse, Prop. 5.1, Lemma 4.1, redistribution (6), §6 branches", fl_midpoint_crosscheck},
     {"sets", "friction sets: projections, support functions, Coulomb statements (001 §2.1, §3.2)", fl_crosscheck_sets},
     {"moreau", "000 §2 Moreau's discrete contact law: Prop. 1, minimality, ref vs sparse", fl_moreau_crosscheck},
     {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", fl_nsgs_crosscheck},

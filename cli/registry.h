@@ -6,6 +6,7 @@
 #include "cli.h"
 
 /* crosscheck --law ... */
+int fl_midpoint_crosscheck(fl_cli_ctx *ctx);           /* cli/midpoint_checks.c */
 int fl_crosscheck_sets(fl_cli_ctx *ctx);             /* cli/sets_checks.c */
 int fl_moreau_crosscheck(fl_cli_ctx *ctx);            /* cli/moreau_checks.c */
 int fl_stewart_crosscheck(fl_cli_ctx *ctx);           /* cli/stewart_checks.c */
@@ -14,6 +15,8 @@ int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
 int fl_p4_crosscheck(fl_cli_ctx *ctx);                /* cli/p4_checks.c */
 
 /* reproduce NAME */
+int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx);     /* cli/midpoint_checks.c */
+int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx); /* cli/midpoint_checks.c */
 int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx);   /* cli/moreau_checks.c */
 int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx);  /* cli/stewart_checks.c */
 int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx);    /* cli/nsgs_checks.c */

@@ -259,7 +259,8 @@ fl_status fl_fe2d_assemble_triplets(const fl_fe2d_mesh *mesh, const fl_fe2d_mate
     *nnz = 0;
     if (!mesh || mesh->nelems == 0)
         return FL_FAIL(err, FL_EINVAL, "empty mesh");
-    if (which != FL_FE2D_STIFFNESS && which != FL_FE2D_MASS && which != FL_FE2D_MASS_LUMPED)
+    if (which != FL_FE2D_STIFFNESS && which != FL_FE2D_MASS && which != FL_FE2D_MASS_LUMPED
+        && which != FL_FE2D_LAPLACE)
         return FL_FAIL(err, FL_EINVAL, "unknown matrix kind %d", (int)which);
     double D[9];
     FL_TRY(fl_fe2d_elasticity(mat, D, err));
@@ -278,9 +279,28 @@ fl_status fl_fe2d_assemble_triplets(const fl_fe2d_mesh *mesh, const fl_fe2d_mate
             xy[2 * k] = mesh->xy[2 * tri[k]];
             xy[2 * k + 1] = mesh->xy[2 * tri[k] + 1];
         }
-        fl_status s = which == FL_FE2D_STIFFNESS
-                          ? fl_fe2d_element_stiffness(xy, mat, Ke, err)
-                          : fl_fe2d_element_mass(xy, mat->rho, which == FL_FE2D_MASS_LUMPED, Ke, err);
+        fl_status s;
+        if (which == FL_FE2D_STIFFNESS) {
+            s = fl_fe2d_element_stiffness(xy, mat, Ke, err);
+        } else if (which == FL_FE2D_LAPLACE) {
+            /* grad : grad of a vector field = two scalar Laplacians; it is the
+             * stiffness of the "material" D = diag(1, 1, 1) minus the cross
+             * terms, computed directly from the gradients */
+            double a2 = fl_fe2d_twice_area(xy);
+            s = fabs(a2) > 0 ? FL_OK : FL_FAIL(err, FL_EINVAL, "degenerate triangle (twice area %g)", a2);
+            memset(Ke, 0, sizeof Ke);
+            for (int a = 0; a < 3 && s == FL_OK; a++)
+                for (int bb = 0; bb < 3; bb++) {
+                    int a1 = (a + 1) % 3, a2i = (a + 2) % 3, b1 = (bb + 1) % 3, b2 = (bb + 2) % 3;
+                    double gax = (xy[2 * a1 + 1] - xy[2 * a2i + 1]) / a2, gay = (xy[2 * a2i] - xy[2 * a1]) / a2;
+                    double gbx = (xy[2 * b1 + 1] - xy[2 * b2 + 1]) / a2, gby = (xy[2 * b2] - xy[2 * b1]) / a2;
+                    double val = 0.5 * fabs(a2) * (gax * gbx + gay * gby);
+                    Ke[6 * (2 * a) + 2 * bb] = val;
+                    Ke[6 * (2 * a + 1) + 2 * bb + 1] = val;
+                }
+        } else {
+            s = fl_fe2d_element_mass(xy, mat->rho, which == FL_FE2D_MASS_LUMPED, Ke, err);
+        }
         if (s != FL_OK) {
             free(r); free(c); free(v);
             return s;

@@ -97,7 +97,8 @@ fl_status fl_fe2d_element_mass(const double xy[6], double rho, int lumped,
 typedef enum fl_fe2d_matrix {
     FL_FE2D_STIFFNESS = 0,
     FL_FE2D_MASS = 1,          /* consistent mass */
-    FL_FE2D_MASS_LUMPED = 2    /* row-sum lumped mass (rho area / 3 per node) */
+    FL_FE2D_MASS_LUMPED = 2,   /* row-sum lumped mass (rho area / 3 per node) */
+    FL_FE2D_LAPLACE = 3        /* vector Laplacian int grad u : grad w (H1 seminorm; rho ignored) */
 } fl_fe2d_matrix;
 
 /* Triplets of the full (2 nnodes) matrix, duplicates not summed, 36 per
