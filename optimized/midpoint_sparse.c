@@ -72,13 +72,15 @@ static void mr_apply(fl_midpoint_sparse *mp, const double *x, double *y)
     size_t k = rank_k(p), n = p->n;
     if (k == 0) return;
     double t[16] = {0}, t2[16] = {0};
-    for (size_t c = 0; c < k; c++)
-        for (size_t i = 0; i < n; i++) t[c] += gsl_matrix_get(p->U, i, c) * x[i];
+    const double *U = p->U->data;
+    size_t ld = p->U->tda;
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < k; c++) t[c] += U[i * ld + c] * x[i];
     for (size_t a = 0; a < k; a++)
         for (size_t c = 0; c < k; c++) t2[a] += gsl_matrix_get(p->K, a, c) * t[c];
     for (size_t i = 0; i < n; i++) {
         double s = 0;
-        for (size_t c = 0; c < k; c++) s += gsl_matrix_get(p->U, i, c) * t2[c];
+        for (size_t c = 0; c < k; c++) s += U[i * ld + c] * t2[c];
         y[i] += s;
     }
 }
@@ -91,15 +93,17 @@ static fl_status s_solve(fl_midpoint_sparse *mp, const double *b, double *x, fl_
     if (k == 0) return FL_OK;
     double c4 = 4.0 / (mp->opt.dt * mp->opt.dt);
     double t[16] = {0}, t2[16] = {0};
-    for (size_t c = 0; c < k; c++)
-        for (size_t i = 0; i < n; i++) t[c] += gsl_matrix_get(mp->Y, i, c) * b[i];   /* Y^T b */
+    const double *Y = mp->Y->data;
+    size_t ld = mp->Y->tda;
+    for (size_t i = 0; i < n; i++)
+        for (size_t c = 0; c < k; c++) t[c] += Y[i * ld + c] * b[i];                       /* Y^T b */
     for (size_t a = 0; a < k; a++)
         for (size_t c = 0; c < k; c++) t2[a] += c4 * gsl_matrix_get(mp->p->K, a, c) * t[c];   /* C Y^T b */
     gsl_vector_view tv = gsl_vector_view_array(t2, k), sv = gsl_vector_view_array(t, k);
     gsl_linalg_LU_solve(mp->T, mp->Tp, &tv.vector, &sv.vector);                  /* T^-1 C Y^T b */
     for (size_t i = 0; i < n; i++) {
         double s = 0;
-        for (size_t c = 0; c < k; c++) s += gsl_matrix_get(mp->Y, i, c) * t[c];
+        for (size_t c = 0; c < k; c++) s += Y[i * ld + c] * t[c];
         x[i] -= s;
     }
     return FL_OK;
