@@ -1,7 +1,7 @@
 /* bench_midpoint.c — `frictionlab bench midpoint`: time per step of the
  * midpoint scheme of 002 (20)-(23) on the square block of 002 §7 (Table 1
- * material, partial mass redistribution, foundation at 20 m/s, static
- * pre-compressed start), dense reference (reference/midpoint.c: dense
+ * material, partial mass redistribution, foundation at 20 m/s, start from
+ * rest with the top compression; both implementations from the same state), dense reference (reference/midpoint.c: dense
  * Cholesky of (4/dt^2) M_r + A, dense Delassus) against the CHOLMOD twin
  * (optimized/midpoint_sparse.c), for meshes of about 10^2 to 10^5 free
  * degrees of freedom.  Set-up (assembly, redistribution, factorisation,
@@ -51,7 +51,6 @@ static int bench_dense(size_t nx, bench_row *row, fl_cli_ctx *ctx)
         fl_midpoint_block_free(b);
         return -1;
     }
-    fl_midpoint_static(&b->prob, st->u, NULL);
     row->ref_setup = fl_cli_now() - t0;
     int steps = 0;
     double t1 = fl_cli_now();
@@ -90,23 +89,11 @@ static int bench_sparse(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     fl_midpoint_options o = fl_midpoint_options_default();
     o.dt = BENCH_DT;
     o.tol = 1e-10;
-    fl_midpoint_sparse *mp = NULL, *m0 = NULL;
-    fl_midpoint_state *st = NULL, *s0 = NULL;
+    fl_midpoint_sparse *mp = NULL;
+    fl_midpoint_state *st = NULL;
     if (fl_midpoint_sparse_alloc(&b->prob, &o, &mp, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
         fprintf(stderr, "bench midpoint (sparse, nx=%zu): %s\n", nx, e.message);
         goto done;
-    }
-    {   /* static start, as in reproduce square_block_002 */
-        fl_midpoint_problem ps = b->prob;
-        ps.mu = 0.0;
-        ps.v_found = 0.0;
-        fl_midpoint_options os = o;
-        os.dt = 1e6;
-        if (fl_midpoint_sparse_alloc(&ps, &os, &m0, NULL) == FL_OK
-            && fl_midpoint_state_alloc(ps.n, ps.nc, &s0, NULL) == FL_OK) {
-            fl_midpoint_sparse_step(m0, s0, NULL, NULL);
-            memcpy(st->u->data, m0->uh, ps.n * sizeof(double));
-        }
     }
     row->opt_setup = fl_cli_now() - t0;
     int steps = 0;
@@ -125,9 +112,7 @@ static int bench_sparse(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     rc = 0;
 done:
     fl_midpoint_state_free(st);
-    fl_midpoint_state_free(s0);
     fl_midpoint_sparse_free(mp);
-    fl_midpoint_sparse_free(m0);
     fl_midpoint_block_sparse_free(b);
     fl_sparse_finish(&sctx);
     return rc;
