@@ -29,6 +29,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx);           /* cli/p4_checks.c *
 int fl_p4_reproduce_kane(fl_cli_ctx *ctx);                  /* cli/p4_checks.c */
 
 /* bench NAME (bench/) */
+int fl_bench_stewart(fl_cli_ctx *ctx);               /* bench/bench_lemke.c */
 int fl_bench_midpoint(fl_cli_ctx *ctx);              /* bench/bench_midpoint.c */
 int fl_bench_nsgs(fl_cli_ctx *ctx);                  /* bench/bench_nsgs.c */
 int fl_bench_moreau(fl_cli_ctx *ctx);                /* bench/bench_moreau.c */
