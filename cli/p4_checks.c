@@ -525,7 +525,7 @@ static void plot(fl_cli_ctx *ctx, const char *png, const char *body)
 {
     char path[4096], script[20480];
     if (fl_cli_out_path(ctx, png, path, sizeof path) != 0) return;
-    snprintf(script, sizeof script, "set terminal png size 800,500\nset output '%s'\n%s\n", path, body);
+    snprintf(script, sizeof script, "set terminal png size 800,500 noenhanced\nset output '%s'\n%s\n", path, body);
     fl_cli_gnuplot(script);
 }
 
@@ -655,7 +655,7 @@ static fl_status bar_run(bar *b, double V0, double h, long steps, FILE *csv, bar
     tr->csv = csv;
     tr->min_xdot = INFINITY;
     tr->max_xdot = -INFINITY;
-    if (csv) fprintf(csv, "t,x,theta,xdot,thetadot,r_theta_impulse\n");
+    if (csv) fprintf(csv, "t,x,theta,xdot,thetadot,r_theta_impulse\n0,0,%.12g,%.12g,0,0\n", b->theta0, V0);
     fl_p4_sim_result sr;
     fl_status st = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, bar_observe, tr, &sr, err);
     if (qout) gsl_vector_memcpy(qout, q);
@@ -735,10 +735,10 @@ int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx)
                  "set datafile separator ','\nset key left top\nset xlabel 'mu'\nset ylabel 'end of C* (r_x / r_theta)'\n"
                  "set yrange [-6:6]\nset arrow from %g,-6 to %g,6 nohead dt 2\n"
                  "set title 'Painleve bar: friction set of 001 6.2 built by 6.1 (theta0 = %.3g)'\n"
-                 "plot '%s' every ::1 using 1:($2 < -1e299 ? 1/0 : $2) with lines lw 2 title 'lower end (built)', "
-                 "'' every ::1 using 1:3 with lines lw 2 title 'upper end (built)', "
-                 "'' every ::1 using 1:($4 < -1e299 ? 1/0 : $4) with points pt 6 ps 0.5 title 'closed form', "
-                 "'' every ::1 using 1:5 with points pt 6 ps 0.5 notitle\n",
+                 "plot '%s' every ::1 using 1:($2 < -1e299 ? 1/0 : $2) with lines lw 3 title 'lower end (built by 6.1)', "
+                 "'' every ::1 using 1:3 with lines lw 3 title 'upper end (built by 6.1)', "
+                 "'' every 12::1 using 1:($4 < -1e299 ? 1/0 : $4) with points pt 7 ps 0.8 lc rgb 'black' title 'closed form 6.2', "
+                 "'' every 12::1 using 1:5 with points pt 7 ps 0.8 lc rgb 'black' notitle\n",
                  thr, thr, t0, csvp);
         plot(ctx, "painleve_set.png", body);
     }

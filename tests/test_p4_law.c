@@ -9,8 +9,15 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
+#include <stdio.h>
+#include <stdlib.h>
+#include <gsl/gsl_linalg.h>
+
+#include "fl_json.h"
 #include "fl_random.h"
+#include "reference/friction_set_build.h"
 #include "reference/p4_law.h"
+#include "reference/stewart_law.h"
 
 typedef fl_status (*step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
                              const fl_p4_impact_law *, const fl_p4_options *,
@@ -867,5 +874,362 @@ Test(p4_law, sparse_twin_bad_input_and_strided_vectors)
     gsl_matrix_free(V);
     fl_p4_step_result_free(r);
     fl_p4_step_result_free(r2);
+    holder_close(&H);
+}
+
+/* ---------------------------------------------------------------- */
+/* Examples of 001 §6 with the values of data/001                    */
+
+static void load_data(const char *name, size_t nk, const char *const *keys, double *vals)
+{
+    const char *root = getenv("FL_SOURCE_ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/data/001/%s.json", root ? root : ".", name);
+    fl_json_doc *doc = NULL;
+    fl_error e;
+    const json_t *par = NULL;
+    cr_assert_eq(fl_json_load(path, &doc, &e), FL_OK, "%s", e.message);
+    cr_assert_eq(fl_json_object(doc, doc->root, "", "params", &par, &e), FL_OK);
+    for (size_t i = 0; i < nk; i++)
+        cr_assert_eq(fl_json_number(doc, par, "params", keys[i], &vals[i], &e), FL_OK, "%s", e.message);
+    fl_json_free(doc);
+}
+
+Test(p4_law, example_kane_energy)
+{
+    /* data/001/kane.json: real-world Coulomb + Newton (stick outcome) gains
+     * energy, K+ = 0.4759439 from K- = 1/6; P'4 does not (Prop. 5.1) */
+    const char *keys[] = {"m1", "m2", "L1", "L2", "theta1", "theta2", "omega1", "omega2", "mu", "e"};
+    double p[10];
+    load_data("kane", 10, keys, p);
+    double t1 = p[4], t2 = p[5], mu = p[8], e = p[9];
+    holder H;
+    holder_open(&H, 2, 1);
+    gsl_matrix_set(H.M, 0, 0, p[0] * p[2] * p[2] / 3 + p[1] * p[2] * p[2]);
+    gsl_matrix_set(H.M, 0, 1, p[1] * p[2] * p[3] / 2 * cos(t1 - t2));
+    gsl_matrix_set(H.M, 1, 0, p[1] * p[2] * p[3] / 2 * cos(t1 - t2));
+    gsl_matrix_set(H.M, 1, 1, p[1] * p[3] * p[3] / 3);
+    gsl_matrix *Jc = gsl_matrix_alloc(2, 2), *tl = gsl_matrix_alloc(2, 2);
+    gsl_matrix_set(Jc, 0, 0, -p[2] * sin(t1));
+    gsl_matrix_set(Jc, 0, 1, -p[3] * sin(t2));
+    gsl_matrix_set(Jc, 1, 0, p[2] * cos(t1));
+    gsl_matrix_set(Jc, 1, 1, p[3] * cos(t2));
+    gsl_matrix_transpose_memcpy(tl, Jc);
+    gsl_matrix_set(H.D, 0, 0, gsl_matrix_get(Jc, 1, 0));
+    gsl_matrix_set(H.D, 0, 1, gsl_matrix_get(Jc, 1, 1));
+    gsl_vector_const_view dphi = gsl_matrix_const_row(H.D, 0);
+    fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, mu};
+    fl_fset_result fr;
+    cr_assert_eq(fl_fset_build(H.M, &dphi.vector, 1, &c, NULL, &fr, NULL), FL_OK);
+    H.E[0] = fr.E;
+    H.C[0].set = fr.set;
+    fr.E = NULL;
+    memset(&fr.set, 0, sizeof fr.set);
+    fl_fset_result_release(&fr);
+    holder_finish(&H, 1);
+    gsl_vector *v = vec2(p[6], p[7]);
+    double K0 = 0.5 * pow(mnorm(H.M, v), 2);
+    cr_assert(fabs(K0 - 1.0 / 6.0) < 1e-12);
+    /* real-world stick: A P = (-u_t, -e u_n - u_n), A = Jc W Jc^T */
+    gsl_matrix *W = gsl_matrix_alloc(2, 2), *T = gsl_matrix_alloc(2, 2), *A = gsl_matrix_alloc(2, 2);
+    gsl_matrix_memcpy(W, H.M);
+    gsl_linalg_cholesky_decomp1(W);
+    gsl_linalg_cholesky_invert(W);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Jc, W, 0.0, T);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, T, Jc, 0.0, A);
+    gsl_vector *u = gsl_vector_alloc(2), *P = gsl_vector_alloc(2), *r = gsl_vector_alloc(2), *vp = gsl_vector_alloc(2);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, v, 0.0, u);
+    double a00 = gsl_matrix_get(A, 0, 0), a01 = gsl_matrix_get(A, 0, 1), a11 = gsl_matrix_get(A, 1, 1);
+    double b0 = -gsl_vector_get(u, 0), b1 = -(1 + e) * gsl_vector_get(u, 1), det = a00 * a11 - a01 * a01;
+    double Pt = (a11 * b0 - a01 * b1) / det, Pn = (-a01 * b0 + a00 * b1) / det;
+    cr_assert(Pn > 0 && fabs(Pt) <= mu * Pn, "stick admissible: Pt %g Pn %g", Pt, Pn);
+    gsl_vector_set(P, 0, Pt);
+    gsl_vector_set(P, 1, Pn);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, tl, P, 0.0, r);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, W, r, 0.0, vp);
+    gsl_vector_add(vp, v);
+    double Kreal = 0.5 * pow(mnorm(H.M, vp), 2);
+    cr_assert(fabs(Kreal - 0.4759438839) < 1e-9, "K+ real world %.10g", Kreal);
+    cr_assert(Kreal > K0);
+    /* P'4 */
+    fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        fl_p4_step_result *res = fl_p4_step_result_alloc(2, 1);
+        cr_assert_eq(impls[i](&H.p, v, NULL, &law, NULL, res, NULL), FL_OK);
+        cr_assert(res->impact && res->energy_plus <= K0, "%s: K+ %g", impl_name[i], res->energy_plus);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, vp);
+        cr_assert(fabs(gsl_vector_get(vp, 1) + e * gsl_vector_get(u, 1)) < 1e-12);
+        fl_p4_step_result_free(res);
+    }
+    gsl_matrix_free(Jc);
+    gsl_matrix_free(tl);
+    gsl_matrix_free(W);
+    gsl_matrix_free(T);
+    gsl_matrix_free(A);
+    gsl_vector_free(u);
+    gsl_vector_free(P);
+    gsl_vector_free(r);
+    gsl_vector_free(vp);
+    gsl_vector_free(v);
+    holder_close(&H);
+}
+
+/* the Painlevé bar as a callback system for fl_p4_simulate */
+typedef struct pbar {
+    double m, J, theta0, C0;
+    fl_friction_set set;
+    gsl_matrix *E;
+} pbar;
+
+static fl_status pb_mass(void *d, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)q;
+    pbar *b = d;
+    gsl_matrix_set_zero(M);
+    gsl_matrix_set(M, 0, 0, b->m);
+    gsl_matrix_set(M, 1, 1, b->J);
+    return FL_OK;
+}
+
+static fl_status pb_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
+{
+    (void)t;
+    (void)q;
+    (void)v;
+    gsl_vector_set(f, 0, 0.0);
+    gsl_vector_set(f, 1, ((pbar *)d)->C0);
+    return FL_OK;
+}
+
+static fl_status pb_gap(void *d, const gsl_vector *q, gsl_vector *phi)
+{
+    gsl_vector_set(phi, 0, gsl_vector_get(q, 1) - ((pbar *)d)->theta0);
+    return FL_OK;
+}
+
+static fl_status pb_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
+{
+    (void)d;
+    (void)q;
+    (void)a;
+    gsl_vector_set(dphi, 0, 0.0);
+    gsl_vector_set(dphi, 1, 1.0);
+    return FL_OK;
+}
+
+static fl_status pb_fric(void *d, const gsl_vector *q, size_t a, fl_friction_set *set, gsl_matrix **E,
+                         fl_error *err)
+{
+    (void)q;
+    (void)a;
+    pbar *b = d;
+    FL_TRY(fl_set_copy(set, &b->set, err));
+    *E = gsl_matrix_alloc(1, 2);
+    gsl_matrix_memcpy(*E, b->E);
+    return FL_OK;
+}
+
+typedef struct xdrec {
+    double *xd;
+    long cap;
+    double h;
+} xdrec;
+
+static int rec3(void *d, long k, double t, const gsl_vector *q, const gsl_vector *v, const fl_p4_step_result *s)
+{
+    (void)t;
+    (void)q;
+    (void)s;
+    xdrec *r = d;
+    if (k < r->cap) r->xd[k] = gsl_vector_get(v, 0);
+    return 0;
+}
+
+static int rec5(void *d, size_t step, double t, const gsl_vector *q, const fl_stewart_result *s)
+{
+    (void)step;
+    (void)q;
+    xdrec *r = d;
+    long k = (long)floor(t / r->h + 0.5) - 1;
+    if (k >= 0 && k < r->cap) r->xd[k] = gsl_vector_get(s->v_plus, 0);
+    return 0;
+}
+
+Test(p4_law, example_painleve_p3_equals_p5_below_threshold, .timeout = 60)
+{
+    /* data/001/painleve_p5_vs_p3.json: mu < -1/tan(theta0), C0 < 0: the P'3
+     * stepper and Stewart's P5 (Lemke) give the same x'(t), and both the
+     * closed form x' = V0 - (C0 a / m) t until rest (proofs/p4_law.md §5) */
+    const char *keys[] = {"m", "J", "l", "theta0", "mu_small", "V0", "C0", "h", "T"};
+    double p[9];
+    load_data("painleve_p5_vs_p3", 9, keys, p);
+    double m = p[0], J = p[1], l = p[2], t0 = p[3], mu = p[4], V0 = p[5], C0 = p[6], h = p[7], T = p[8];
+    double a = -mu / (l * (cos(t0) + mu * sin(t0))), b = mu / (l * (cos(t0) - mu * sin(t0)));
+    pbar B = {m, J, t0, C0, {0}, gsl_matrix_calloc(1, 2)};
+    gsl_matrix_set(B.E, 0, 0, 1.0);
+    cr_assert_eq(fl_set_interval(&B.set, a, b, NULL), FL_OK);
+    long N = (long)floor(T / h + 0.5);
+    xdrec r3 = {calloc((size_t)N, sizeof(double)), N, h}, r5 = {calloc((size_t)N, sizeof(double)), N, h};
+    fl_p4_system sys = {2, 1, &B, pb_mass, pb_force, pb_gap, pb_grad, pb_fric, 0.0};
+    gsl_vector *q = vec2(0.0, t0), *v = vec2(V0, 0.0);
+    fl_p4_sim_result sr;
+    cr_assert_eq(fl_p4_simulate(&sys, 0.0, h, N, q, v, NULL, rec3, &r3, &sr, NULL), FL_OK);
+    fl_painleve_bar pb = {m, J, l, t0, mu, 0.0, C0};
+    fl_stewart_system ss;
+    cr_assert_eq(fl_painleve_system(&pb, &ss, NULL), FL_OK);
+    fl_stewart_options so = fl_stewart_options_default();
+    fl_stewart_run run;
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, t0);
+    gsl_vector_set(v, 0, V0);
+    gsl_vector_set(v, 1, 0.0);
+    cr_assert_eq(fl_stewart_integrate(&ss, &so, 0.0, h, (size_t)N, q, v, rec5, &r5, &run, NULL), FL_OK);
+    double acc = -C0 * a / m, w35 = 0, w3c = 0;
+    for (long k = 0; k < N; k++) {
+        double t = (double)(k + 1) * h, xc = t < -V0 / acc ? V0 + acc * t : 0.0;
+        w35 = fmax(w35, fabs(r3.xd[k] - r5.xd[k]));
+        w3c = fmax(w3c, fabs(r3.xd[k] - xc));
+    }
+    cr_assert(w35 <= 1e-9 * V0, "P'3 vs P5: %g", w35);
+    cr_assert(w3c <= 4 * fabs(acc) * h, "P'3 vs closed form: %g", w3c);
+    free(r3.xd);
+    free(r5.xd);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    gsl_matrix_free(B.E);
+    fl_set_release(&B.set);
+}
+
+Test(p4_law, example_painleve_catastrophe_then_rest)
+{
+    /* data/001/painleve_catastrophe.json, mu_large: unbounded set, the whole
+     * trajectory: tangential impact at the first step, then rest */
+    const char *keys[] = {"m", "J", "l", "theta0", "mu_large", "V0", "C0", "h", "T"};
+    double p[9];
+    load_data("painleve_catastrophe", 9, keys, p);
+    double m = p[0], l = p[2], t0 = p[3], mu = p[4], V0 = p[5], C0 = p[6], h = p[7];
+    cr_assert(mu >= -1.0 / tan(t0));
+    pbar B = {m, p[1], t0, C0, {0}, gsl_matrix_calloc(1, 2)};
+    gsl_matrix_set(B.E, 0, 0, 1.0);
+    cr_assert_eq(fl_set_interval(&B.set, -INFINITY, mu / (l * (cos(t0) - mu * sin(t0))), NULL), FL_OK);
+    long N = 200;
+    xdrec r3 = {calloc((size_t)N, sizeof(double)), N, h};
+    fl_p4_system sys = {2, 1, &B, pb_mass, pb_force, pb_gap, pb_grad, pb_fric, 0.0};
+    gsl_vector *q = vec2(0.0, t0), *v = vec2(V0, 0.0);
+    fl_p4_sim_result sr;
+    cr_assert_eq(fl_p4_simulate(&sys, 0.0, h, N, q, v, NULL, rec3, &r3, &sr, NULL), FL_OK);
+    for (long k = 0; k < N; k++) cr_assert(fabs(r3.xd[k]) <= 1e-14 * V0, "x'(%ld) = %g", k, r3.xd[k]);
+    cr_assert(fabs(gsl_vector_get(q, 0)) <= V0 * h, "x stays at %g", gsl_vector_get(q, 0));
+    free(r3.xd);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    gsl_matrix_free(B.E);
+    fl_set_release(&B.set);
+}
+
+static fl_status s1m(void *d, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)q;
+    gsl_matrix_set(M, 0, 0, ((double *)d)[0]);
+    return FL_OK;
+}
+
+static fl_status s1f(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
+{
+    (void)t;
+    (void)q;
+    (void)v;
+    gsl_vector_set(f, 0, ((double *)d)[1]);
+    return FL_OK;
+}
+
+static fl_status s1g(void *d, const gsl_vector *q, gsl_vector *phi)
+{
+    (void)d;
+    gsl_vector_set(phi, 0, gsl_vector_get(q, 0));
+    return FL_OK;
+}
+
+static fl_status s1d(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
+{
+    (void)d;
+    (void)q;
+    (void)a;
+    gsl_vector_set(dphi, 0, 1.0);
+    return FL_OK;
+}
+
+static int s1obs(void *d, long k, double t, const gsl_vector *q, const gsl_vector *v, const fl_p4_step_result *s)
+{
+    (void)k;
+    (void)t;
+    (void)q;
+    (void)v;
+    double *worst = d;
+    *worst = fmax(*worst, gsl_blas_dnrm2(s->R));
+    return 0;
+}
+
+Test(p4_law, example_system1_no_wedging_and_p6_family)
+{
+    /* data/001/systems_1_2.json, system 1 (001 §6.3): P'3 gives r_theta = 0 and
+     * theta = C0 t^2/(2J); every member of the P6 family (stuck until t0)
+     * satisfies P6 but has r_theta = -C0 < 0 on [0, t0) */
+    const char *keys[] = {"J1", "C0", "theta_tilde0_deg", "mu", "l", "T", "h"};
+    double p[7];
+    load_data("systems_1_2", 7, keys, p);
+    double J = p[0], C0 = p[1], tt = p[2] * 3.14159265358979323846 / 180.0, mu = p[3], l = p[4], T = p[5], h = p[6];
+    double data[2] = {J, C0}, worst = 0.0;
+    fl_p4_system sys = {1, 1, data, s1m, s1f, s1g, s1d, NULL, 0.5};
+    gsl_vector *q = gsl_vector_calloc(1), *v = gsl_vector_calloc(1);
+    long N = (long)floor(T / h + 0.5);
+    fl_p4_sim_result sr;
+    cr_assert_eq(fl_p4_simulate(&sys, 0.0, h, N, q, v, NULL, s1obs, &worst, &sr, NULL), FL_OK);
+    cr_assert_eq(worst, 0.0);
+    double Tn = (double)N * h;
+    cr_assert(fabs(gsl_vector_get(q, 0) - C0 * Tn * Tn / (2 * J)) < 1e-12 * C0 * Tn * Tn / J);
+    /* the P6 family */
+    double den = mu * cos(tt) - sin(tt), rn = C0 / den, rt = -mu * C0 / den;
+    cr_assert(den > 0 && rn > 0);
+    cr_assert(fabs(fabs(rt) - mu * rn) < 1e-14 * rn);                       /* on the cone edge */
+    double rth = l * (rt * cos(tt) + rn * sin(tt));
+    cr_assert(fabs(rth + C0) < 1e-13 * C0, "J theta'' = C0 + r_theta = 0 while stuck: r_theta %g", rth);
+    for (int j = -3; j <= 3; j++)                                            /* Coulomb inequality, w = 0 */
+        cr_assert(rt * j + mu * rn * fabs((double)j) >= -1e-12 * rn);
+    cr_assert(rth < 0, "r_theta < 0: not a P'3 reaction");
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+}
+
+Test(p4_law, rejects_inconsistent_dimensions)
+{
+    holder H;
+    painleve(&H, 2.0, 0.3, -1.0, 1.0);
+    gsl_vector *w = vec2(1.0, 0.0);
+    fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
+    fl_error e;
+    fl_p4_problem p = H.p;
+    gsl_matrix *D3 = gsl_matrix_calloc(1, 3), *E3 = gsl_matrix_calloc(1, 3), *M3 = gsl_matrix_alloc(3, 3);
+    p.D = D3;                                           /* D is 1 x 3 on 2 dofs */
+    cr_assert_eq(fl_p4_step(&p, w, NULL, NULL, NULL, r, &e), FL_EDIM);
+    p = H.p;
+    p.D = NULL;
+    cr_assert_eq(fl_p4_step(&p, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
+    p = H.p;
+    fl_p4_friction C = {H.C[0].set, E3};                /* basis of the wrong width */
+    p.C = &C;
+    cr_assert_eq(fl_p4_step(&p, w, NULL, NULL, NULL, r, &e), FL_EDIM);
+    p = H.p;
+    gsl_matrix_set_identity(M3);
+    p.M = M3;                                           /* M 3 x 3 on 2 dofs */
+    cr_assert_eq(fl_p4_step(&p, w, NULL, NULL, NULL, r, &e), FL_EDIM);
+    p = H.p;
+    p.n = 0;
+    cr_assert_eq(fl_p4_step(&p, w, NULL, NULL, NULL, r, &e), FL_EDIM);
+    gsl_matrix_free(D3);
+    gsl_matrix_free(E3);
+    gsl_matrix_free(M3);
+    gsl_vector_free(w);
+    fl_p4_step_result_free(r);
     holder_close(&H);
 }
