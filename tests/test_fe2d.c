@@ -436,3 +436,32 @@ Test(fe2d, bad_input_is_rejected)
     fl_fe2d_mesh_free(NULL);
     fl_fe2d_mesh_free(mesh);
 }
+
+/* Vector Laplacian (H1 seminorm used by the convergence study of 002 §7):
+ * int |grad u|^2 = area for u = (x, 0), 2 area for the rotation (-y, x),
+ * 0 for translations. */
+Test(fe2d, laplace_matrix_closed_forms)
+{
+    fl_fe2d_mesh *mesh;
+    cr_assert_eq(fl_fe2d_mesh_rect(0, 0, 2.0, 3.0, 3, 4, FL_FE2D_DIAG_LEFT, &mesh, NULL), FL_OK);
+    fl_fe2d_material m = {0.0, 1.0, 1.0, FL_FE2D_PLANE_STRAIN};
+    gsl_matrix *L;
+    cr_assert_eq(fl_fe2d_assemble_dense(mesh, &m, FL_FE2D_LAPLACE, &L, NULL), FL_OK);
+    size_t n = L->size1;
+    gsl_vector *u = gsl_vector_alloc(n), *r = gsl_vector_alloc(n), *t = gsl_vector_alloc(n);
+    for (size_t p = 0; p < mesh->nnodes; p++) {
+        double x = mesh->xy[2 * p], y = mesh->xy[2 * p + 1];
+        gsl_vector_set(u, 2 * p, x);
+        gsl_vector_set(u, 2 * p + 1, 0.0);
+        gsl_vector_set(r, 2 * p, -y);
+        gsl_vector_set(r, 2 * p + 1, x);
+        gsl_vector_set(t, 2 * p, 1.0);
+        gsl_vector_set(t, 2 * p + 1, 1.0);
+    }
+    cr_assert_float_eq(quad(L, u, u), 6.0, 1e-12);
+    cr_assert_float_eq(quad(L, r, r), 12.0, 1e-12);
+    cr_assert_float_eq(quad(L, t, t), 0.0, 1e-12);
+    gsl_vector_free(u); gsl_vector_free(r); gsl_vector_free(t);
+    gsl_matrix_free(L);
+    fl_fe2d_mesh_free(mesh);
+}
