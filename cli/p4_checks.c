@@ -80,7 +80,8 @@ static void rand_release(p4_rand *s)
 }
 
 /* n in [2, 7], m in {1, 2}, cond(M) <= 1e2, friction sets in T*_alpha:
- * disc (dim 1 or 2) or interval with possibly one infinite end. */
+ * disc (dim 1 or 2), polygon (bounded pentagon or unbounded cup, dim 2) or
+ * interval with possibly one infinite end. */
 static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
 {
     memset(s, 0, sizeof *s);
@@ -112,8 +113,20 @@ static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
             gsl_matrix_set_row(s->E[a], (size_t)j, e);
         }
         double mu = fl_rng_loguniform(r, 1e-2, 10.0);
-        if (k == 2) {
+        double pick = gsl_rng_uniform(r);
+        if (k == 2 && pick < 0.5) {
             fl_set_disc(&s->C[a].set, 2, mu, NULL);
+        } else if (k == 2 && pick < 0.75) {
+            double vert[10], ph = gsl_rng_uniform(r);          /* pentagon around 0 */
+            for (int j = 0; j < 5; j++) {
+                vert[2 * j] = mu * cos(ph + 2 * P4_PI * j / 5);
+                vert[2 * j + 1] = mu * sin(ph + 2 * P4_PI * j / 5);
+            }
+            fl_set_polygon(&s->C[a].set, 5, vert, 0, NULL, NULL);
+        } else if (k == 2) {
+            /* unbounded cup: vertices (-mu,0), (0,-mu), (mu,0), rays (-0.3,1), (0.3,1) */
+            double v3[6] = {-mu, 0.0, 0.0, -mu, mu, 0.0}, r2[4] = {-0.3, 1.0, 0.3, 1.0};
+            fl_set_polygon(&s->C[a].set, 3, v3, 2, r2, NULL);
         } else {
             double u = gsl_rng_uniform(r), lo = -mu * (0.2 + gsl_rng_uniform(r)), hi = mu;
             if (u < 0.25) lo = -INFINITY;

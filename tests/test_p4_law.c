@@ -370,8 +370,25 @@ static void random_problem(gsl_rng *rng, holder *h)
             gsl_matrix_set_row(h->E[a], (size_t)j, e);
         }
         double mu = fl_random_mu(rng);
-        if (k == 2) {
+        if (k == 2 && gsl_rng_uniform(rng) < 0.5) {
             fl_set_disc(&h->C[a].set, 2, mu, NULL);
+        } else if (k == 2) {
+            /* polygons (the pyramidal sets of 001 §6.1 in space): a pentagon
+             * around 0, or an unbounded cup with two rays */
+            double vert[10];
+            double ph = gsl_rng_uniform(rng);
+            for (int j = 0; j < 5; j++) {
+                vert[2 * j] = mu * cos(ph + 2 * 3.14159265358979 * j / 5);
+                vert[2 * j + 1] = mu * sin(ph + 2 * 3.14159265358979 * j / 5);
+            }
+            if (gsl_rng_uniform(rng) < 0.5) {
+                cr_assert_eq(fl_set_polygon(&h->C[a].set, 5, vert, 0, NULL, NULL), FL_OK);
+            } else {
+                /* a cup opening upwards: vertices (-mu,0), (0,-mu), (mu,0), entering
+                 * along -(-0.3,1), leaving along (0.3,1); 0 inside */
+                double v3[6] = {-mu, 0.0, 0.0, -mu, mu, 0.0}, r2[4] = {-0.3, 1.0, 0.3, 1.0};
+                cr_assert_eq(fl_set_polygon(&h->C[a].set, 3, v3, 2, r2, NULL), FL_OK);
+            }
         } else {
             double u = gsl_rng_uniform(rng);
             double lo = -mu * (0.2 + gsl_rng_uniform(rng)), hi = mu;
