@@ -8,7 +8,7 @@
  *                         factor of M (cached in *L and reused while M is
  *                         unchanged), then W = H X (sparse product).
  *   FL_DELASSUS_TRAILING  factor K = [M H^T; H cI] with the contact unknowns
- *                         ordered last (fill-reducing order of M first); the
+ *                         ordered last (AMD order of M first, then of H H^T); the
  *                         trailing block of K's factor satisfies
  *                         L22 L22^T = cI - H M^-1 H^T (Schur complement), so
  *                         W = cI - L22 L22^T.  c must exceed lambda_max(W):
@@ -91,7 +91,19 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
         free(perm);
         return FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: cholmod_amd failed");
     }
-    for (size_t k = 0; k < m; k++) perm[n + k] = (int)(n + k);
+    /* contacts last, among them a fill-reducing order pc of H H^T (contacts
+     * sharing a body are neighbours); W is permuted back at the end */
+    int *pc = malloc(m * sizeof *pc), *ipc = malloc(m * sizeof *ipc);
+    if (!pc || !ipc || !cholmod_amd(H, NULL, 0, pc, cm)) {
+        free(pc);
+        free(ipc);
+        free(perm);
+        return FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: ordering the contacts failed");
+    }
+    for (size_t k = 0; k < m; k++) {
+        perm[n + k] = (int)n + pc[k];
+        ipc[pc[k]] = (int)k;
+    }
     /* upper triangle of K as triplets: M (upper), H^T block (rows < n, cols >= n), cI */
     cholmod_sparse *Mu = cholmod_copy(M, 1, 1, cm);
     cholmod_sparse *Ht = cholmod_transpose(H, 1, cm);
@@ -160,7 +172,11 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
         if (S) {
             Id = cholmod_speye(m, m, CHOLMOD_REAL, cm);
             double alpha[2] = {c, 0}, beta[2] = {-1.0, 0};
-            if (Id) *W = cholmod_add(Id, S, alpha, beta, 1, 1, cm);
+            cholmod_sparse *Wp = Id ? cholmod_add(Id, S, alpha, beta, 1, 1, cm) : NULL;
+            /* W(i,j) = Wp(ipc[i], ipc[j]) */
+            if (Wp) *W = cholmod_submatrix(Wp, ipc, (SuiteSparse_long)m, ipc,
+                                          (SuiteSparse_long)m, 1, 1, cm);
+            cholmod_free_sparse(&Wp, cm);
         }
         if (!*W) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: forming the trailing block failed");
         free(rs);
@@ -182,6 +198,8 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     cholmod_free_sparse(&Mu, cm);
     cholmod_free_sparse(&Ht, cm);
     free(perm);
+    free(pc);
+    free(ipc);
     return s;
 }
 

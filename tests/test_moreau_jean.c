@@ -107,14 +107,23 @@ Test(moreau_jean, restitution_of_a_binary_collision)
     gsl_vector_set(um, 0, 0.5);
     gsl_vector_set(um, 1, -2.0);
     gsl_vector_memcpy(g->f, um);
-    for (double delta = 0.0; delta <= 1.0; delta += 0.25) {
-        fl_mj_options o = fl_mj_options_default();
-        o.delta = delta;
-        cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, up, NULL, NULL), FL_OK);
-        double e = (1 - delta) / (1 + delta);
-        cr_assert_float_eq(gsl_vector_get(up, 1), 2.0 * e, 1e-12, "delta %g", delta);
-        cr_assert_float_eq(gsl_vector_get(up, 0), 0.5, 1e-12);
-    }
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    g->ctx = &ctx;
+    for (int impl = 0; impl < 2; impl++)
+        for (double delta = 0.0; delta <= 1.0; delta += 0.25) {
+            fl_mj_options o = fl_mj_options_default();
+            o.delta = delta;
+            o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+            cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, up, NULL, NULL), FL_OK);
+            double e = (1 - delta) / (1 + delta);
+            cr_assert_float_eq(gsl_vector_get(up, 1), 2.0 * e, 1e-12, "impl %d delta %g", impl,
+                               delta);
+            cr_assert_float_eq(gsl_vector_get(up, 0), 0.5, 1e-12);
+        }
+    g->ctx = NULL;
+    fl_sparse_finish(&ctx);
     gsl_vector_free(um);
     gsl_vector_free(up);
     gsl_vector_free(s);

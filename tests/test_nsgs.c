@@ -361,7 +361,46 @@ Test(nsgs, bad_input)
     cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_EINVAL);
     cholmod_factor *L = NULL;
     cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_EINVAL); /* no ctx */
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    g->ctx = &ctx;
+    g->mu[0] = 0.5;
+    cr_assert_eq(fl_delassus_sparse(g, (fl_delassus_method)5, &L, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, NULL, &p, &err), FL_EINVAL);
+    gsl_matrix *M = g->M;
+    g->M = NULL;                                   /* neither dense nor sparse M */
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_EINVAL);
+    g->M = M;
+    gsl_matrix_set(g->M, 2, 2, -1.0);              /* CHOLMOD: not positive definite */
+    cr_assert_lt(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), 0);
+    fl_sparse_free_factor(&ctx, &L);
+    cr_assert_lt(fl_delassus_sparse(g, FL_DELASSUS_TRAILING, &L, &p, &err), 0);
+    fl_sparse_free_factor(&ctx, &L);
+    gsl_matrix_set(g->M, 2, 2, 1.0);
+    gsl_vector_set(g->f, 0, NAN);
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_ENONFINITE);
+    gsl_vector_set(g->f, 0, 0.0);
+    g->mu[0] = -1;
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_EINVAL);
+    g->mu[0] = 0.5;
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, NULL, &err), FL_EINVAL);
+    /* a valid sparse problem: U of the wrong length */
+    gsl_matrix_set(g->H, 0, 0, 1.0);
+    gsl_matrix_set(g->H, 1, 1, 1.0);
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_OK);
+    gsl_vector *r2 = gsl_vector_alloc(2), *U3 = gsl_vector_alloc(3);
+    fl_nsgs_options o2 = fl_nsgs_options_default();
+    cr_assert_eq(fl_nsgs_sparse_solve(p, &o2, r2, U3, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_nsgs_sparse_solve(p, &o2, r2, NULL, NULL, &err), FL_OK);
+    cr_assert_eq(fl_nsgs_solve(p, &o2, r2, NULL, NULL, &err), FL_EINVAL);  /* no dense W */
+    gsl_vector_free(r2);
+    gsl_vector_free(U3);
+    fl_local_problem_free(p);
+    fl_sparse_free_factor(&ctx, &L);
+    g->ctx = NULL;
     fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
     fl_global_problem_free(NULL);
     gsl_vector_free(r);
     gsl_vector_free(r3);
