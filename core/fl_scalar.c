@@ -1,5 +1,7 @@
-/* fl_scalar.c — scalar kernels; contracts in fl_scalar.h, proofs in
- * proofs/acsl/. */
+/* fl_scalar.c — scalar kernels.  The ACSL contracts are in fl_scalar.h; the
+ * assertions below are the steps Frama-C/WP proves on the way (real model;
+ * meson suite 'proofs', proofs/run_wp.sh).  Derivations:
+ * proofs/scalar_kernels.md. */
 #include "fl_scalar.h"
 
 #include <math.h>
@@ -18,17 +20,41 @@ double fl_scalar_proj_interval(double x, int has_lo, double lo, int has_hi, doub
     return x;
 }
 
+/* The factor s with P(x,y) = s (x,y) for the disc of radius r, given
+ * n2 = x^2 + y^2: 1 inside, r/sqrt(n2) outside (proofs/scalar_kernels.md §3). */
+/*@ requires r >= 0 && n2 >= 0;
+    assigns \nothing;
+    ensures closed_form: \result == fl_disc_scale_r(r, n2);
+    ensures range: 0 <= \result <= 1;
+    ensures inside: n2 <= r * r ==> \result == 1;
+    ensures outside: n2 > r * r ==> \result < 1 && \result * \result * n2 == r * r;
+*/
+static double disc_scale(double r, double n2)
+{
+    if (n2 <= r * r) return 1.0;
+    double t = sqrt(n2);               /* t = |(x,y)| > r >= 0 */
+    double s = r / t;
+    /*@ assert scale_def: s == fl_disc_scale_r(r, n2); */
+    /*@ assert root: t >= 0 && t * t == n2; */
+    /*@ assert root_gt_radius: t > r && t > 0; */
+    /*@ assert scale_lt_one: s < 1; */
+    /*@ assert scale_nonneg: s >= 0; */
+    /*@ assert scale: s * t == r; */
+    /*@ assert scale_sq: s * s * n2 == r * r; */
+    return s;
+}
+
 void fl_scalar_proj_disc(double r, double x, double y, double *px, double *py)
 {
     double n2 = x * x + y * y;
-    if (n2 <= r * r) {
-        *px = x;
-        *py = y;
-        return;
-    }
-    double s = r / sqrt(n2);
-    *px = s * x;
-    *py = s * y;
+    double s = disc_scale(r, n2);      /* P(x,y) = s (x,y) */
+    double qx = s * x, qy = s * y;
+    /*@ assert norm_sq: qx * qx + qy * qy == s * s * n2; */
+    /*@ assert in_disc: qx * qx + qy * qy <= r * r; */
+    /*@ assert on_circle: n2 > r * r ==> qx * qx + qy * qy == r * r; */
+    *px = qx;
+    *py = qy;
+    /*@ assert stored: *px == qx && *py == qy; */
 }
 
 int fl_scalar_support_interval(int has_lo, double lo, int has_hi, double hi,
@@ -48,7 +74,10 @@ int fl_scalar_support_interval(int has_lo, double lo, int has_hi, double hi,
 
 double fl_scalar_coulomb_solve(double w, double b, double mu_rn)
 {
-    return fl_scalar_clamp(-b / w, -mu_rn, mu_rn);
+    double s0 = -b / w;                /* unconstrained minimiser: w s0 + b = 0 */
+    /*@ assert closed_form: fl_coulomb_r(w, b, mu_rn) == fl_clamp_r(s0, -mu_rn, mu_rn); */
+    /*@ assert stationary: w * s0 + b == 0; */
+    return fl_scalar_clamp(s0, -mu_rn, mu_rn);
 }
 
 double fl_scalar_sgn_select(double x, double hint)
