@@ -815,6 +815,33 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
             fl_cli_gnuplot(script);
         }
     }
+    /* Fig. 10 analog: friction force density at the corner node (0, 0),
+     * lambda_tau / (h/2) (half an edge of tributary length), partial and
+     * whole redistribution at the smallest dt */
+    {
+        char path[4096], png[4096], script[9000];
+        double hh = bp.lx / (double)bp.nx;
+        if (fl_cli_out_path(ctx, "square_block_002_fig10_friction_at_origin.csv", path, sizeof path) == 0) {
+            FILE *f = fopen(path, "w");
+            if (f) {
+                fprintf(f, "t,normal_redistribution,both_redistribution\n");
+                size_t nt = S[1][2].nt < S[2][2].nt ? S[1][2].nt : S[2][2].nt;
+                for (size_t j = 1; j < nt; j++)
+                    fprintf(f, "%.6g,%.8g,%.8g\n", S[1][2].t[j], S[1][2].lam_tau0[j] / (0.5 * hh),
+                            S[2][2].lam_tau0[j] / (0.5 * hh));
+                fclose(f);
+                if (fl_cli_out_path(ctx, "square_block_002_fig10_friction_at_origin.png", png, sizeof png) == 0) {
+                    snprintf(script, sizeof script,
+                             "set terminal png noenhanced size 800,480\nset output '%s'\nset datafile separator ','\n"
+                             "set xlabel 't (s)'\nset ylabel 'lambda_tau / (h/2) (N/m^2 per unit thickness)'\n"
+                             "set title 'Friction force density at (0,0), dt = %g (002 Fig. 10)'\n"
+                             "plot '%s' every ::1 using 1:2 with lines title 'normal only', '' every ::1 using 1:3 "
+                             "with lines title 'both components'\n", png, dts[2], path);
+                    fl_cli_gnuplot(script);
+                }
+            }
+        }
+    }
     /* the paper's observations */
     double d_std0 = S[0][0].max_drift, d_std2 = S[0][2].max_drift;
     fl_cli_check(ctx, rc == 0 && d_std2 > d_std0 && d_std2 > 10 * S[1][2].max_drift,
