@@ -990,7 +990,27 @@ fl_status fl_p4_split_reaction(const fl_p4_problem *p, const gsl_vector *r, gsl_
     FL_TRY(fl_check_finite_vector(r, "reaction r", err));
     dense_env env;
     FL_TRY(dense_open(p, &env, 1, err));
-    fl_status st = ws_split_reaction(&env.w, r, lambda, r_tau);
+    fl_status st = FL_OK;
+    if (p->m > 0) {
+        /* the linear split of 001 §3.1 first: if its multipliers are >= 0 it
+         * already satisfies (4.1) with D W r_tau = 0 (proofs/p4_law.md §1) */
+        gsl_vector *l = gsl_vector_alloc(p->m), *rt = gsl_vector_alloc(p->n);
+        int done = 0;
+        if (l && rt && fl_spd_split_reaction(env.spd, p->D, r, NULL, rt, l, NULL) == FL_OK &&
+            gsl_vector_min(l) >= 0.0) {
+            if (lambda) gsl_vector_memcpy(lambda, l);
+            if (r_tau) gsl_vector_memcpy(r_tau, rt);
+            done = 1;
+        }
+        if (l) gsl_vector_free(l);
+        if (rt) gsl_vector_free(rt);
+        if (done) {
+            dense_close(&env);
+            return FL_OK;
+        }
+    }
+    /* otherwise the Moreau decomposition onto the cone: NNLS in the W metric */
+    st = ws_split_reaction(&env.w, r, lambda, r_tau);
     if (st < 0) FL_FAIL(err, st, "cone split (NNLS in the M^-1 metric) failed");
     dense_close(&env);
     return st;

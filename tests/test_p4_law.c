@@ -1313,3 +1313,77 @@ Test(p4_law, sparse_twin_on_a_sparse_mass_matrix, .timeout = 60)
     }
     gsl_rng_free(rng);
 }
+
+Test(p4_law, cone_split_matches_enumeration_of_active_sets)
+{
+    /* independent oracle for (4.1): enumerate every active set S of the
+     * multipliers, lambda_S = G_SS^-1 (D W r)_S, keep the one satisfying the
+     * KKT conditions (unique since G is SPD) */
+    gsl_rng *rng = fl_test_rng(9090);
+    for (int t = 0; t < 300; t++) {
+        size_t m = 1 + gsl_rng_uniform_int(rng, 3), n = m + 1 + gsl_rng_uniform_int(rng, 3);
+        holder H;
+        holder_open(&H, n, m);
+        fl_random_spd(rng, 50.0, 1.0, H.M);
+        fl_random_full_rank_rows(rng, 10.0, H.D);
+        holder_finish(&H, 0);
+        gsl_vector *r = gsl_vector_alloc(n), *lam = gsl_vector_alloc(m), *rt = gsl_vector_alloc(n);
+        fl_random_vector(rng, 1.0, r);
+        cr_assert_eq(fl_p4_split_reaction(&H.p, r, lam, rt, NULL), FL_OK);
+        /* b = D W r, G = D W D^T */
+        gsl_matrix *L = gsl_matrix_alloc(n, n), *WDt = gsl_matrix_alloc(n, m), *G = gsl_matrix_alloc(m, m);
+        gsl_vector *b = gsl_vector_alloc(m), *Wr = gsl_vector_alloc(n);
+        gsl_matrix_memcpy(L, H.M);
+        gsl_linalg_cholesky_decomp1(L);
+        gsl_matrix_transpose_memcpy(WDt, H.D);
+        for (size_t j = 0; j < m; j++) {
+            gsl_vector_view c = gsl_matrix_column(WDt, j);
+            gsl_linalg_cholesky_svx(L, &c.vector);
+        }
+        gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, H.D, WDt, 0.0, G);
+        gsl_blas_dgemv(CblasTrans, 1.0, WDt, r, 0.0, b);
+        int found = 0;
+        for (unsigned S = 0; S < (1u << m); S++) {
+            double x[3] = {0, 0, 0};
+            size_t idx[3], k = 0;
+            for (size_t i = 0; i < m; i++) if (S & (1u << i)) idx[k++] = i;
+            if (k) {
+                gsl_matrix *Gs = gsl_matrix_alloc(k, k);
+                gsl_vector *bs = gsl_vector_alloc(k);
+                for (size_t i = 0; i < k; i++) {
+                    gsl_vector_set(bs, i, gsl_vector_get(b, idx[i]));
+                    for (size_t j = 0; j < k; j++) gsl_matrix_set(Gs, i, j, gsl_matrix_get(G, idx[i], idx[j]));
+                }
+                gsl_linalg_cholesky_decomp1(Gs);
+                gsl_linalg_cholesky_svx(Gs, bs);
+                for (size_t i = 0; i < k; i++) x[idx[i]] = gsl_vector_get(bs, i);
+                gsl_matrix_free(Gs);
+                gsl_vector_free(bs);
+            }
+            int ok = 1;
+            double scale = gsl_blas_dnrm2(b) + 1e-300;
+            for (size_t i = 0; i < m; i++) {
+                double w = -gsl_vector_get(b, i);
+                for (size_t j = 0; j < m; j++) w += gsl_matrix_get(G, i, j) * x[j];
+                if (x[i] < -1e-12 * scale || w < -1e-12 * scale) ok = 0;
+            }
+            if (!ok) continue;
+            found++;
+            for (size_t i = 0; i < m; i++)
+                cr_assert(fabs(gsl_vector_get(lam, i) - x[i]) <= 1e-9 * (fabs(x[i]) + scale),
+                          "system %d: lambda_%zu = %g, enumeration %g %s", t, i, gsl_vector_get(lam, i), x[i],
+                          fl_test_seed_note());
+        }
+        cr_assert(found >= 1, "no active set satisfies KKT %s", fl_test_seed_note());
+        gsl_matrix_free(L);
+        gsl_matrix_free(WDt);
+        gsl_matrix_free(G);
+        gsl_vector_free(b);
+        gsl_vector_free(Wr);
+        gsl_vector_free(r);
+        gsl_vector_free(lam);
+        gsl_vector_free(rt);
+        holder_close(&H);
+    }
+    gsl_rng_free(rng);
+}
