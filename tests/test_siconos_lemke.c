@@ -79,6 +79,29 @@ Test(siconos_lemke, closed_form_agrees)
     gsl_vector_free(zs);
 }
 
+Test(siconos_lemke, infeasible_lcp)
+{
+    /* M = [-1], q = [-1] has no solution.  Ours: FL_ERAY.  Siconos 4.4
+     * returns info 0 with z = -1 here; our certificate exposes it (natural
+     * map 1/2).  Whatever Siconos reports, its z cannot verify. */
+    gsl_matrix *M = gsl_matrix_alloc(1, 1);
+    gsl_vector *q = gsl_vector_alloc(1), *z = gsl_vector_alloc(1), *zs = gsl_vector_alloc(1);
+    gsl_matrix_set(M, 0, 0, -1.0);
+    gsl_vector_set(q, 0, -1.0);
+    cr_assert_eq(fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL), FL_ERAY);
+    double res;
+    int it;
+    int info = siconos_lemke(M, q, zs, &res, &it);
+    double theirs = fl_lcp_residual(M, q, zs, NULL);
+    cr_log_info("Siconos on an infeasible LCP: info %d, z = %g, natural map %g", info,
+                gsl_vector_get(zs, 0), theirs);
+    cr_assert(theirs > 1e-3, "an infeasible LCP cannot have a verified answer");
+    gsl_matrix_free(M);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+    gsl_vector_free(zs);
+}
+
 static void compare_family(fl_lcp_family fam, int degenerate, size_t trials, size_t nmax)
 {
     gsl_rng *rng = fl_test_rng(4242 + 10 * (unsigned long)fam + (unsigned long)degenerate);
