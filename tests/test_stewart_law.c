@@ -734,3 +734,98 @@ Test(stewart_law, optimized_takes_sparse_inputs)
     fl_sparse_finish(&ctx);
     gsl_rng_free(rng);
 }
+
+/* A particle (mass m) above the plane z = 0 under gravity: 3D callbacks. */
+typedef struct particle { double m, g; } particle;
+
+static fl_status pt_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl_error *err)
+{
+    const particle *p = data;
+    (void)q;
+    (void)err;
+    gsl_matrix_set_identity(M);
+    gsl_matrix_scale(M, p->m);
+    return FL_OK;
+}
+
+static fl_status pt_force(void *data, double t, const gsl_vector *q, const gsl_vector *v,
+                          gsl_vector *f, fl_error *err)
+{
+    const particle *p = data;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)err;
+    gsl_vector_set_zero(f);
+    gsl_vector_set(f, 2, -p->m * p->g);
+    return FL_OK;
+}
+
+static fl_status pt_contacts(void *data, const gsl_vector *q, gsl_vector *gap, gsl_matrix *H,
+                             fl_error *err)
+{
+    (void)data;
+    (void)err;
+    gsl_vector_set(gap, 0, gsl_vector_get(q, 2));     /* height */
+    gsl_matrix_set_zero(H);
+    gsl_matrix_set(H, 0, 2, 1.0);                      /* normal e_z */
+    gsl_matrix_set(H, 1, 0, 1.0);                      /* tangents e_x, e_y */
+    gsl_matrix_set(H, 2, 1, 1.0);
+    return FL_OK;
+}
+
+typedef struct pt_log { double min_z, max_speed_increase, last_speed; size_t steps; } pt_log;
+
+static int pt_observe(void *data, size_t step, double t, const gsl_vector *q,
+                      const fl_stewart_result *r)
+{
+    pt_log *lg = data;
+    (void)step;
+    (void)t;
+    double s = hypot(gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1));
+    lg->min_z = fmin(lg->min_z, gsl_vector_get(q, 2));
+    lg->max_speed_increase = fmax(lg->max_speed_increase, s - lg->last_speed);
+    lg->last_speed = s;
+    lg->steps++;
+    return 0;
+}
+
+Test(stewart_law, particle_drop_and_slide_3d_time_stepping)
+{
+    /* Dropped from z = 0.05 with horizontal speed (1, 0.5): free flight,
+     * an inelastic landing (the gap/h term: never below the plane, v_z = 0
+     * after), then sliding.  Over N steps ending at rest vertically, the
+     * normal impulses sum to m g h N (vertical momentum balance), so while
+     * the particle slides the friction impulses, of length between
+     * mu p cos(pi/k) and mu p (inscribed k-gon, maximal dissipation), take
+     * away between ~cos(pi/k) mu g h N and mu g h N of horizontal speed; it
+     * never grows. */
+    particle pa = {2.0, 9.81};
+    double mu = 0.4, h = 0.01;
+    size_t N = 25;
+    fl_stewart_system sys = {3, 1, 3, &mu, &pa, pt_mass, pt_force, pt_contacts};
+    gsl_vector *q = gsl_vector_calloc(3), *v = gsl_vector_calloc(3);
+    gsl_vector_set(q, 2, 0.05);
+    gsl_vector_set(v, 0, 1.0);
+    gsl_vector_set(v, 1, 0.5);
+    double s0 = hypot(1.0, 0.5);
+    pt_log lg = {INFINITY, -INFINITY, s0, 0};
+    fl_stewart_run run;
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0.0, h, N, q, v, pt_observe, &lg, &run, NULL), FL_OK);
+    cr_assert_eq(lg.steps, N);
+    cr_assert(lg.min_z >= -1e-12, "penetration %g", lg.min_z);
+    cr_assert(lg.max_speed_increase <= 1e-12, "tangential speed grew by %g", lg.max_speed_increase);
+    cr_assert(fabs(gsl_vector_get(v, 2)) <= 1e-12, "v_z after landing %g", gsl_vector_get(v, 2));
+    double s = hypot(gsl_vector_get(v, 0), gsl_vector_get(v, 1));
+    double lost = s0 - s, X = mu * pa.g * h * (double)N;
+    cr_log_info("particle: speed lost %.6f of mu g h N = %.6f (ratio %.4f, cos(pi/8) = %.4f)", lost, X,
+                lost / X, cos(M_PI / 8));
+    cr_assert(s > 0.0 && lost <= X * (1 + 1e-12) && lost >= 0.9 * cos(M_PI / 8) * X,
+              "speed lost %g, mu g h N = %g", lost, X);
+    cr_assert(run.coulomb <= 1e-9);
+    /* long enough: rest (stick) */
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0.6, h, 100, q, v, NULL, NULL, &run, NULL), FL_OK);
+    cr_assert(hypot(gsl_vector_get(v, 0), gsl_vector_get(v, 1)) <= 1e-12);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+}
