@@ -384,14 +384,11 @@ static void check_coulomb(fl_cli_ctx *ctx, gsl_rng *r)
 
 static void check_cones(fl_cli_ctx *ctx, gsl_rng *r)
 {
-    static const int variants[] = {FL_SETRAND_DISC1, FL_SETRAND_DISC2, FL_SETRAND_INTERVAL,
-                                   FL_SETRAND_INTERVAL_UPPER, FL_SETRAND_INTERVAL_LOWER,
-                                   FL_SETRAND_LINE};
     stat mo = {"sets.cone_moreau", 0, 0}, tw = {"sets.cone_disc1_vs_interval", 0, 0};
     for (long it = 0; it < ctx->systems; it++) {
         fl_cli_progress(ctx, "sets: cone projections", it + 1, ctx->systems);
         fl_friction_set C;
-        if (fl_set_random_variant(r, variants[it % 6], &C, NULL) != FL_OK) {
+        if (fl_set_random_variant(r, (int)(it % FL_SETRAND_NVARIANTS), &C, NULL) != FL_OK) {
             mo.bad++;
             continue;
         }
@@ -418,8 +415,23 @@ static void check_cones(fl_cli_ctx *ctx, gsl_rng *r)
         mo.worst = fmax(mo.worst, idem / (nx * sc));
         if (p[0] < -1e-14 * nx) mo.bad++;   /* p in K: p_n >= 0, p_t in p_n C */
         if (p[0] > 0) {
-            double t[2] = {p[1] / p[0], n == 3 ? p[2] / p[0] : 0};
-            if (!fl_set_contains(&C, t, 1e-12 * sc * nx / p[0])) mo.bad++;
+            double t[2] = {p[1] / p[0], n == 3 ? p[2] / p[0] : 0}, pt[2];
+            if (fl_set_project(&C, t, pt, NULL) != FL_OK) {
+                mo.bad++;
+            } else {
+                double d[2] = {t[0] - pt[0], n == 3 ? t[1] - pt[1] : 0};
+                mo.worst = fmax(mo.worst, p[0] * nrm(C.dim, d) / (nx * sc));
+            }
+        }
+        /* q in K° = {y : y_n + S_C(y_t) <= 0}, through the support function */
+        double qt[2] = {q[1], n == 3 ? q[2] : 0}, sq;
+        if (fl_set_support(&C, qt, &sq)) {
+            mo.worst = fmax(mo.worst, (q[0] + sq) / (nx * sc));
+        } else {   /* S = +inf only by rounding: measure how far q_t leans into a ray */
+            double lean = C.kind == FL_SET_POLYGON ? 0.0 : fabs(qt[0]);
+            for (size_t k = 0; C.kind == FL_SET_POLYGON && k < C.nray; k++)
+                lean = fmax(lean, dotd(2, C.ray + 2 * k, qt) / nrm(2, C.ray + 2 * k));
+            mo.worst = fmax(mo.worst, lean / nx);
         }
         if (C.kind == FL_SET_DISC && C.dim == 1) {   /* two code paths, one cone */
             fl_friction_set L;
@@ -433,7 +445,8 @@ static void check_cones(fl_cli_ctx *ctx, gsl_rng *r)
         }
         fl_set_release(&C);
     }
-    report(ctx, &mo, 1e-13, "x = P_K x + P_K° x, P_K x . P_K° x = 0, P_K x in K; Moreau");
+    report(ctx, &mo, 1e-13, "x = P_K x + P_K° x, P_K x . P_K° x = 0, P_K x in K, "
+                            "P_K° x in K° by S_C; every kind incl. polygons; Moreau");
     report(ctx, &tw, 1e-13, "second-order cone of [-mu,mu] vs the interval wedge");
 }
 
