@@ -10,6 +10,7 @@
 #include "fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/plurality.h"
+#include "reference/nsgs.h"
 
 Test(plurality, clouds_lie_in_the_enumerated_solution_set)
 {
@@ -96,4 +97,48 @@ Test(plurality, bad_input)
     fl_cloud_free(NULL);
     fl_local_problem_free(p);
     gsl_rng_free(rng);
+}
+
+/* 003 §3 says that with kappa contacts, zero start and random orderings, at
+ * most (kappa - 1)! limits are attained (CATALOGUE B.18: the count of cyclic
+ * orders, so rotations of one cyclic order would have to share a limit).
+ * Counterexample found by the enumeration oracle (proofs/contact_dynamics.md
+ * §9): kappa = 2 has one cyclic order, yet the orderings (0,1) and (1,0)
+ * reach two different solutions, both enumerated (of three). */
+Test(plurality, ordering_bound_counterexample)
+{
+    const double W[16] = {
+        1.2784492273132719, -1.5726410201181813, -0.84569988622333181, 0.34502295741375794,
+        -1.5726410201181813, 5.0701470427614854, 2.5891183888404816, -0.78102815875337606,
+        -0.84569988622333181, 2.5891183888404816, 1.9265192377604698, -0.91638552594135714,
+        0.34502295741375794, -0.78102815875337606, -0.91638552594135714, 1.694037358968572};
+    const double q[4] = {-0.017480011617135416, -2.0300478206745014, -0.78903935177010298,
+                         -2.743464127714673};
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(2, 2, 1, &p, NULL), FL_OK);
+    memcpy(p->W->data, W, sizeof W);
+    memcpy(p->q->data, q, sizeof q);
+    p->mu[0] = 4.4254232493884818;
+    p->mu[1] = 2.329586251134057;
+    fl_enum_result *e = NULL;
+    cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
+    cr_assert_eq(e->nsol, 3);
+    gsl_vector *r = gsl_vector_alloc(4);
+    long idx[2];
+    size_t orders[2][2] = {{0, 1}, {1, 0}};
+    for (int k = 0; k < 2; k++) {
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.order = FL_NSGS_ORDER_GIVEN;
+        o.ordering = orders[k];
+        o.tol = 1e-13;
+        o.max_sweeps = 20000;
+        cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, NULL), FL_OK);
+        idx[k] = fl_enum_find(e, r->data, 1e-7);
+        cr_assert_geq(idx[k], 0);
+    }
+    cr_assert_neq(idx[0], idx[1], "both orderings reached the same limit");
+    /* the open/slide limit of the natural order: r_2 = 0 */
+    gsl_vector_free(r);
+    fl_enum_result_free(e);
+    fl_local_problem_free(p);
 }
