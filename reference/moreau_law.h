@@ -149,10 +149,11 @@ typedef struct fl_moreau_system {
     fl_status (*force)(double t, const gsl_vector *q, const gsl_vector *u,
                        gsl_vector *f, void *data);
     fl_moreau_friction friction;
-    /* friction data at q: for ISOTROPIC sets *mu; for SET fills the tangent
-     * basis T (d x k) and *C (borrowed, must outlive the call).  May be NULL
-     * for FRICTIONLESS; for ISOTROPIC/SET with NULL the constant fields below
-     * are used (SET then needs a NULL-free tangent callback). */
+    /* friction data at q (may be NULL: then the constant `mu` is used, and
+     * FL_MOREAU_SET is refused).  ISOTROPIC: set *mu (T is NULL).  SET: set
+     * *mu if useful, fill the tangent basis T (d x k) and point *C to a
+     * friction set of dimension k that outlives the call.  n is the unit
+     * normal at q. */
     fl_status (*friction_at)(const gsl_vector *q, const gsl_vector *n, double *mu,
                              gsl_matrix *T, const fl_friction_set **C, void *data);
     double mu;                     /* constant mu when friction_at is NULL */
@@ -165,8 +166,7 @@ fl_status fl_moreau_system_law(const fl_moreau_system *sys, const gsl_vector *q,
                                const gsl_vector *v, const fl_moreau_options *opt,
                                gsl_vector *u, gsl_vector *r, fl_moreau_result *res,
                                fl_error *err);
-/* gamma at q for a system; *active receives 1 if the contact is active
- * (phi(q) <= 0). */
+/* gamma(q) (000 §3) for a system, whatever the sign of the gap. */
 fl_status fl_moreau_system_gamma(const fl_moreau_system *sys, const gsl_vector *q,
                                  double *gamma, fl_error *err);
 /* u~ (000 §3) at (q, u-): fl_moreau_project at q. */
