@@ -87,7 +87,10 @@ fl_status fl_set_project_metric(const fl_friction_set *C, const double *G,
                                 const double *x, double *p, fl_error *err);
 
 /* Support function S_C(y) = sup_{c in C} c.y (001 §2.1, §6.2).  Returns 1
- * and sets *value when finite, 0 when S_C(y) = +inf. */
+ * and sets *value when finite, 0 when S_C(y) = +inf (and, value untouched,
+ * for a non-finite y or an invalid set).  Polygons: +inf iff some ray rho
+ * has rho.y > 64 eps |rho| |y| (a direction within rounding of the barrier
+ * cone counts as in it; proofs/friction_sets.md §1). */
 int fl_set_support(const fl_friction_set *C, const double *y, double *value);
 /* One maximiser c in argmax_{c in C} c.y when S_C(y) is finite (a face
  * point chosen deterministically); FL_EINVAL when S_C(y) = +inf. */

@@ -523,6 +523,7 @@ static int support_eps(const fl_friction_set *C, const double *y, double eps, do
 {
     double s = 0.0;
     if (!y || !value || set_valid(C, "fl_set_support", NULL) != FL_OK) return 0;
+    if (!finite_dim(C->dim, y)) return 0;
     switch (C->kind) {
     case FL_SET_DISC:
         /* S_{mu B}(y) = mu |y| (001 §2.1) */

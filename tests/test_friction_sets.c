@@ -616,6 +616,9 @@ Test(friction_sets, bad_arguments_to_operations)
     double s;
     cr_assert_eq(fl_set_support(&Z, x, &s), 0);
     cr_assert_eq(fl_set_support(&C, NULL, &s), 0);
+    s = 7.0;
+    cr_assert_eq(fl_set_support(&C, nanx, &s), 0);
+    cr_assert_eq(s, 7.0);
     cr_assert_eq(fl_set_contains(&Z, x, 1.0), 0);
     cr_assert_eq(fl_set_contains(&C, nanx, 1.0), 0);
     cr_assert_eq(fl_set_contains(&C, NULL, 1.0), 0);
