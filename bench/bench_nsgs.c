@@ -235,7 +235,7 @@ int fl_bench_nsgs(fl_cli_ctx *ctx)
     if (fl_cli_out_path(ctx, "bench_nsgs.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
                  "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
-                 "set logscale xy\nset key top left noenhanced\nset xlabel 'contacts'\n"
+                 "set logscale xy\nset format y '%%g'\nset key top left noenhanced\nset xlabel 'contacts'\n"
                  "set ylabel 'seconds'\nset title 'NSGS (003 §3): per sweep and per step, "
                  "dense reference vs CHOLMOD twin'\n"
                  "plot '%s' using 1:7 with linespoints title 'sweep, reference', "
