@@ -171,10 +171,55 @@ static void local_fallback(int dim, double mu, const double *W, const double *b,
     }
 }
 
+/* dim 2: the same cases and choice as the general path below, written out
+ * for the 2 x 2 block (the Gauss–Seidel sweep spends most of its time here).
+ * W = [a c; c2 d] row-major. */
+static int local2(double mu, const double *W, const double *b, double *r)
+{
+    const double a = W[0], c = W[1], c2 = W[2], d = W[3];
+    double bx = 0, by = 0, bestd = INFINITY;
+    int n = 0;
+#define FL_LOCAL2_TAKE(x0, x1)                                                        \
+    do {                                                                              \
+        double e0 = (x0) - r[0], e1 = (x1) - r[1], dd = e0 * e0 + e1 * e1;            \
+        n++;                                                                          \
+        if (dd < bestd) { bestd = dd; bx = (x0); by = (x1); }                         \
+    } while (0)
+    if (b[0] >= 0) FL_LOCAL2_TAKE(0.0, 0.0);                          /* open */
+    {                                                                  /* stick */
+        double big = fmax(fmax(fabs(a), fabs(c)), fmax(fabs(c2), fabs(d)));
+        double det = a * d - c * c2;
+        if (big > 0 && fabs(det) > 1e-14 * big * big) {
+            double x0 = (-b[0] * d + c * b[1]) / det, x1 = (-a * b[1] + c2 * b[0]) / det;
+            double nt = fabs(x1), slack = 1e-12 * (fabs(x0) + nt);
+            if (x0 >= -slack && nt <= mu * x0 + slack) FL_LOCAL2_TAKE(x0, x1);
+        }
+    }
+    for (int s = 1; s >= -1; s -= 2) {                                /* slide */
+        double den = a - s * mu * c;
+        if (den == 0.0) continue;
+        double rn = -b[0] / den;
+        if (rn < 0) continue;
+        double rt = -s * mu * rn;
+        double ut = c2 * rn + d * rt + b[1];
+        if (s * ut < -1e-12 * (fabs(b[1]) + fabs(c2 * rn) + fabs(d * rt))) continue;
+        FL_LOCAL2_TAKE(rn, rt);
+    }
+#undef FL_LOCAL2_TAKE
+    if (n == 0) {
+        local_fallback(2, mu, W, b, r);
+        return 0;
+    }
+    double x[2] = {bx, by};
+    fl_coulomb_cone_project(2, mu, x, r);
+    return n;
+}
+
 /* 003 §3 (single-contact problem of the Gauss–Seidel review); cases of
  * CATALOGUE D.1 steps 2-4, extended to dim 3. */
 int fl_nsgs_local_solve(int dim, double mu, const double *Waa, const double *b, double *r)
 {
+    if (dim == 2) return local2(mu, Waa, b, r);
     cand_list c;
     c.n = 0;
     /* open: r = 0 is admissible iff U_N = b_N >= 0 */
@@ -188,23 +233,8 @@ int fl_nsgs_local_solve(int dim, double mu, const double *Waa, const double *b, 
         for (int k = 0; k < dim; k++) y[k] = -b[k];
         if (small_solve(dim, Waa, y, x) && in_cone(dim, mu, x)) cand_add(&c, dim, x);
     }
-    /* slide */
-    if (dim == 2) {
-        for (int s = 1; s >= -1; s -= 2) {
-            /* U_T direction s: r_T = -s mu r_N, U_N = 0 */
-            double den = Waa[0] - s * mu * Waa[1];
-            if (den == 0.0) continue;
-            double rn = -b[0] / den;
-            if (rn < 0) continue;
-            double rt = -s * mu * rn;
-            double ut = Waa[2] * rn + Waa[3] * rt + b[1];
-            if (s * ut < -1e-12 * (fabs(b[1]) + fabs(Waa[2] * rn) + fabs(Waa[3] * rt))) continue;
-            double x[2] = {rn, rt};
-            cand_add(&c, 2, x);
-        }
-    } else if (b[0] < 0 || mu > 0) {
-        slide3(Waa, b, mu, &c);
-    }
+    /* slide (dim 3) */
+    if (b[0] < 0 || mu > 0) slide3(Waa, b, mu, &c);
     if (c.n == 0) {
         local_fallback(dim, mu, Waa, b, r);
         return 0;
