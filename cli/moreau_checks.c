@@ -463,8 +463,8 @@ static double brute_min(const mh_sys *s, gsl_rng *r)
         /* adaptive zoom: keep the box while it improves, shrink it by 3
          * when a round brings nothing */
         double centre[8] = {0}, half = R;
-        for (int round = 0; round < 60 && half > 1e-13 * R; round++) {
-            long N = round == 0 ? 10000 : 800;
+        for (int round = 0; round < 30 && half > 1e-13 * R; round++) {
+            long N = round == 0 ? 10000 : 600;
             double before = b.best;
             for (long i = 0; i < N; i++) {
                 for (size_t j = 0; j < b.k; j++)
@@ -515,10 +515,10 @@ static double brute_min(const mh_sys *s, gsl_rng *r)
         }
         b.zmode = 1;
         double fz = bf_val(&b, zb), zhalf = 2 * zscale;
-        for (int round = 0; round < 40 && zhalf > 1e-13 * zscale; round++) {
+        for (int round = 0; round < 25 && zhalf > 1e-13 * zscale; round++) {
             int improved = 0;
             memcpy(zc, zb, b.k * sizeof *zc);
-            for (int i = 0; i < 400; i++) {
+            for (int i = 0; i < 300; i++) {
                 for (size_t j = 0; j < b.k; j++) z[j] = zc[j] + zhalf * (2 * gsl_rng_uniform(r) - 1);
                 double fv = bf_val(&b, z);
                 if (fv < fz) { fz = fv; memcpy(zb, z, b.k * sizeof *zb); improved = 1; }
