@@ -225,6 +225,7 @@ static fl_status solve_polygon(double a, const double *b, double c0, const fl_fr
         if (ok_) { double f_ = 0.5 * (c_[0] * (Q[0] * c_[0] + Q[1] * c_[1]) + \
                                       c_[1] * (Q[2] * c_[0] + Q[3] * c_[1])) + p[0] * c_[0] + p[1] * c_[1]; \
             if (f_ < best) { best = f_; s[0] = c_[0]; s[1] = c_[1]; } } } while (0)
+    FL_TRY_CAND(0.0, 0.0);          /* s = 0 is feasible (c0 >= 0, 0 in C) */
     /* unconstrained */
     const double su0 = -(Qi[0] * p[0] + Qi[1] * p[1]), su1 = -(Qi[2] * p[0] + Qi[3] * p[1]);
     FL_TRY_CAND(su0, su1);
