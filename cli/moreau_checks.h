@@ -19,7 +19,7 @@ typedef struct fl_moreau_harness_impl {
     long runs;           /* systems evaluated */
     long collisions;     /* collision branches */
     long errors;         /* unexpected error statuses */
-    long unsupported;    /* FL_EUNSUPPORTED (sparse, isotropic d > 3) */
+    long unsupported;    /* FL_EUNSUPPORTED (sparse, isotropic d > 64) */
     long not_v;          /* non-collision branch with u != v (bitwise) */
     double cone;         /* r in R(q): distance to R(q) / s */
     double dissip;       /* max(0, <u, r>) / (s |v|) */

@@ -8,9 +8,11 @@
  * fl_moreau_local_solve, then u = v + rho M^-1 n + sum_j s_j M^-1 t_j with
  * no further solve.  No dense d x d object on the path.
  *
- * Limitation: the isotropic ball of 000 §1 has dimension d-1; it is handled
- * for d <= 3 (k = d-1 <= 2 tangent directions) and refused with
- * FL_EUNSUPPORTED above, where the local problem is no longer small.
+ * Limitation: the isotropic ball of 000 §1 has dimension d-1, so its local
+ * problem has size d: it is handled for d <= FL_MOREAU_SPARSE_BALL_MAX (d
+ * solves, a d x d Delassus matrix) and refused with FL_EUNSUPPORTED above,
+ * where the local problem is no longer small (use FL_MOREAU_SET with a
+ * tangent basis of dimension 1 or 2).
  */
 #include "reference/moreau_law.h"
 
@@ -45,9 +47,10 @@ fl_status fl_moreau_law_sparse(const fl_moreau_problem *p, const fl_moreau_optio
     if (st == FL_OK) {
         if (p->friction == FL_MOREAU_ISOTROPIC) k = p->d - 1;
         else if (p->friction == FL_MOREAU_SET) k = (size_t)p->C->dim;
-        if (k > 2)
+        if (p->friction == FL_MOREAU_ISOTROPIC && p->d > FL_MOREAU_SPARSE_BALL_MAX)
             st = FL_FAIL(err, FL_EUNSUPPORTED, "sparse law: the isotropic ball of dimension "
-                         "d-1 = %zu > 2 is not a small local problem (use FL_MOREAU_SET)", k);
+                         "d-1 = %zu > %d is not a small local problem (use FL_MOREAU_SET)", k,
+                         FL_MOREAU_SPARSE_BALL_MAX - 1);
     }
     if (st != FL_OK) { res->status = st; return st; }
 
@@ -56,8 +59,9 @@ fl_status fl_moreau_law_sparse(const fl_moreau_problem *p, const fl_moreau_optio
     cholmod_factor *L = p->Lsp;
     double *H = malloc(2 * m * d * sizeof *H);     /* columns n, t_j; then W times them */
     gsl_matrix *Tb = k ? gsl_matrix_alloc(d, k) : NULL;
-    double G[9], h[3], x[3];
-    if (!H || (k && !Tb)) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto out; }
+    double *G = malloc((m * m + 2 * m) * sizeof *G);
+    if (!H || !G || (k && !Tb)) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto out; }
+    double *h = G + m * m, *x = h + m;
     double *WH = H + m * d;
     /* n = dphi/|dphi| (000 §1) */
     {
@@ -138,6 +142,7 @@ fl_status fl_moreau_law_sparse(const fl_moreau_problem *p, const fl_moreau_optio
 out:
     if (L && L != p->Lsp) fl_sparse_free_factor(ctx, &L);
     free(H);
+    free(G);
     gsl_matrix_free(Tb);
     res->status = st;
     res->seconds = now_seconds() - t0;

@@ -114,7 +114,6 @@ static void coulomb_identity_case(size_t d, int iso, double mu, const double *va
     fl_friction_set C;
     cr_assert_eq(fl_set_disc(&C, 2, mu, NULL), FL_OK);
     for (int impl = 0; impl < 2; impl++) {
-        if (impl == 1 && iso && d > 3) continue;          /* unsupported: tested below */
         fl_moreau_problem p = {.d = d, .M = M, .gap = -0.5, .dgap = dgap,
                                .friction = iso ? FL_MOREAU_ISOTROPIC : FL_MOREAU_SET,
                                .mu = mu, .tangent = iso ? NULL : T, .C = iso ? NULL : &C,
@@ -144,7 +143,7 @@ Test(moreau_law, isotropic_and_disc_reduce_to_coulomb_for_identity_mass)
     coulomb_identity_case(3, 0, 0.5, v3, slide3);
     coulomb_identity_case(3, 1, 6.0, v3, stick3);    /* mu c0 = 6 >= |v_T| = 5: stick */
     coulomb_identity_case(3, 0, 6.0, v3, stick3);
-    /* d = 5 (ball of dimension 4, reference only): v_T = (1, 2, 2, 0), |v_T| = 3, c0 = 2 */
+    /* d = 5 (ball of dimension 4): v_T = (1, 2, 2, 0), |v_T| = 3, c0 = 2 */
     const double v5[5] = {1, 2, 2, 0, -2};
     const double slide5[5] = {1.0 / 3, 2.0 / 3, 2.0 / 3, 0, 0};   /* 1 - 0.5*2/3 */
     coulomb_identity_case(5, 1, 1.0, v5, slide5);
@@ -320,8 +319,8 @@ Test(moreau_law, harness_properties_on_random_systems, .timeout = 120)
         cr_assert(im->residual <= 1e-8, "impl %d: residual %g; %s", k, im->residual,
                   fl_test_seed_note());
     }
-    cr_assert(st.impl[1].unsupported == 167, "sparse refuses exactly the isotropic d > 3 systems");
-    cr_assert(st.agree_n >= 800 && st.agree <= 1e-7, "ref vs opt %g on %ld; %s", st.agree,
+    cr_assert(st.impl[1].unsupported == 0, "the sparse law handles the isotropic ball up to d = 64");
+    cr_assert(st.agree_n >= 990 && st.agree <= 1e-7, "ref vs opt %g on %ld; %s", st.agree,
               st.agree_n, fl_test_seed_note());
 }
 
@@ -603,15 +602,18 @@ Test(moreau_law, bad_input_is_rejected_with_a_status)
         cr_assert_eq(fl_moreau_law(&p, NULL, u, r, &res, &e), FL_EDIM);
         gsl_matrix_free(W);
         gsl_matrix_free(B);
-        /* sparse: isotropic ball of dimension d - 1 > 2 is refused */
-        gsl_matrix *M5 = gsl_matrix_alloc(5, 5);
+        /* sparse: the isotropic ball of dimension d - 1 is refused above
+         * d = FL_MOREAU_SPARSE_BALL_MAX */
+        const size_t db = FL_MOREAU_SPARSE_BALL_MAX + 1;
+        gsl_matrix *M5 = gsl_matrix_alloc(db, db);
         gsl_matrix_set_identity(M5);
-        gsl_vector *d5 = gsl_vector_calloc(5), *v5 = gsl_vector_calloc(5),
-                   *u5 = gsl_vector_alloc(5), *r5 = gsl_vector_alloc(5);
+        gsl_vector *d5 = gsl_vector_calloc(db), *v5 = gsl_vector_calloc(db),
+                   *u5 = gsl_vector_alloc(db), *r5 = gsl_vector_alloc(db);
         gsl_vector_set(d5, 0, 1);
-        fl_moreau_problem p5 = {.d = 5, .M = M5, .gap = 0, .dgap = d5,
+        fl_moreau_problem p5 = {.d = db, .M = M5, .gap = 0, .dgap = d5,
                                 .friction = FL_MOREAU_ISOTROPIC, .mu = 1, .v = v5};
         cr_assert_eq(run_law(1, &p5, u5, r5, &res, &e), FL_EUNSUPPORTED);
+        cr_assert_eq(run_law(0, &p5, u5, r5, &res, &e), FL_OK);
         gsl_matrix_free(M5);
         gsl_vector_free(d5);
         gsl_vector_free(v5);
