@@ -405,3 +405,15 @@ Test(nsgs, bad_input)
     gsl_vector_free(r);
     gsl_vector_free(r3);
 }
+
+/* Degenerate block (W_aa = 0, approaching b_N < 0): no exact case exists, the
+ * solver reports 0 cases and returns the projected fixed point, in K. */
+Test(nsgs, local_solver_reports_no_exact_case)
+{
+    double W2[4] = {0, 0, 0, 0}, b2[2] = {-1, 0}, r2[2] = {0, 0};
+    cr_assert_eq(fl_nsgs_local_solve(2, 0.5, W2, b2, r2), 0);
+    cr_assert(isfinite(r2[0]) && r2[0] >= 0 && fabs(r2[1]) <= 0.5 * r2[0] + 1e-15);
+    double W3[9] = {0}, b3[3] = {-1, 0, 0}, r3[3] = {0, 0, 0};
+    cr_assert_eq(fl_nsgs_local_solve(3, 0.5, W3, b3, r3), 0);
+    cr_assert(isfinite(r3[0]) && r3[0] >= 0 && hypot(r3[1], r3[2]) <= 0.5 * r3[0] + 1e-15);
+}
