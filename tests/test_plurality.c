@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include <gsl/gsl_blas.h>
 
 #include "fl_random.h"
 #include "reference/enumerate.h"
@@ -141,4 +142,57 @@ Test(plurality, ordering_bound_counterexample)
     gsl_vector_free(r);
     fl_enum_result_free(e);
     fl_local_problem_free(p);
+}
+
+/* 3D: no enumeration oracle; every dot of a cloud (both modes, both
+ * implementations) satisfies Coulomb's law (003 §4: "clouds ... are
+ * included in the angular regions imposed by Coulomb law"). */
+Test(plurality, clouds_3d_satisfy_coulomb)
+{
+    gsl_rng *rng = fl_test_rng(77);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (int t = 0; t < 60; t++) {
+        size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
+        fl_global_problem *g = NULL;
+        cr_assert_eq(fl_global_problem_alloc(3 * nc + 1, nc, 3, 1, &g, NULL), FL_OK);
+        fl_random_spd(rng, 30.0, 1.0, g->M);
+        fl_random_full_rank_rows(rng, 10.0, g->H);
+        fl_random_vector(rng, 1.0, g->f);
+        for (size_t a = 0; a < nc; a++) g->mu[a] = 3.0 * fl_random_mu(rng);
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+        p->ctx = &ctx;
+        cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+        double us = fmax(gsl_blas_dnrm2(p->q), 1e-300), wmax = 0;
+        for (size_t i = 0; i < p->m; i++) wmax = fmax(wmax, gsl_matrix_get(p->W, i, i));
+        gsl_vector *U = gsl_vector_alloc(p->m);
+        for (int mode = 0; mode < 2; mode++)
+            for (int impl = 0; impl < 2; impl++) {
+                fl_plurality_options o = fl_plurality_options_default();
+                o.mode = mode ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
+                o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+                o.runs = 6;
+                o.nsgs.rng = rng;
+                o.nsgs.tol = 1e-12;
+                o.nsgs.max_sweeps = 3000;
+                fl_cloud *c = NULL;
+                cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, NULL), FL_OK);
+                for (size_t k = 0; k < c->npts; k++) {
+                    gsl_vector_view rv = gsl_vector_view_array(c->pts + k * p->m, p->m);
+                    cr_assert_eq(fl_local_problem_velocity(p, &rv.vector, U, NULL), FL_OK);
+                    double v = fl_coulomb_violation(3, nc, p->mu, rv.vector.data, U->data,
+                                                    us / wmax, us);
+                    cr_assert_leq(v, 1e-7, "system %d dot %zu: violation %g (%s)", t, k, v,
+                                  fl_test_seed_note());
+                }
+                fl_cloud_free(c);
+            }
+        gsl_vector_free(U);
+        fl_local_problem_free(p);
+        fl_global_problem_free(g);
+    }
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
 }
