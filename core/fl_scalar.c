@@ -6,6 +6,7 @@
 
 #include <math.h>
 
+/* clamp = projection onto [lo, hi] (proofs/scalar_kernels.md §1–§2). */
 double fl_scalar_clamp(double x, double lo, double hi)
 {
     if (x < lo) return lo;
@@ -13,6 +14,8 @@ double fl_scalar_clamp(double x, double lo, double hi)
     return x;
 }
 
+/* Projection onto an interval with absent ends, 001 §6.2 friction sets
+ * (proofs/scalar_kernels.md §1). */
 double fl_scalar_proj_interval(double x, int has_lo, double lo, int has_hi, double hi)
 {
     if (has_lo && x < lo) return lo;
@@ -44,6 +47,8 @@ static double disc_scale(double r, double n2)
     return s;
 }
 
+/* Projection onto the Coulomb disc mu r_n B, 001 (2.1)
+ * (proofs/scalar_kernels.md §3). */
 void fl_scalar_proj_disc(double r, double x, double y, double *px, double *py)
 {
     double n2 = x * x + y * y;
@@ -57,6 +62,7 @@ void fl_scalar_proj_disc(double r, double x, double y, double *px, double *py)
     /*@ assert stored: *px == qx && *py == qy; */
 }
 
+/* Support function of an interval, 001 §6.2 (proofs/scalar_kernels.md §4). */
 int fl_scalar_support_interval(int has_lo, double lo, int has_hi, double hi,
                                double v, double *value)
 {
@@ -72,6 +78,7 @@ int fl_scalar_support_interval(int has_lo, double lo, int has_hi, double hi,
     return 1;
 }
 
+/* Scalar Coulomb local solve (proofs/scalar_kernels.md §5). */
 double fl_scalar_coulomb_solve(double w, double b, double mu_rn)
 {
     double s0 = -b / w;                /* unconstrained minimiser: w s0 + b = 0 */
@@ -80,6 +87,7 @@ double fl_scalar_coulomb_solve(double w, double b, double mu_rn)
     return fl_scalar_clamp(s0, -mu_rn, mu_rn);
 }
 
+/* Selection of Sgn (proofs/scalar_kernels.md §6). */
 double fl_scalar_sgn_select(double x, double hint)
 {
     if (x > 0) return 1.0;
@@ -87,6 +95,7 @@ double fl_scalar_sgn_select(double x, double hint)
     return fl_scalar_clamp(hint, -1.0, 1.0);
 }
 
+/* Moreau decomposition on the line, cf. 001 (4.1) (proofs/scalar_kernels.md §7). */
 void fl_scalar_moreau_decomp(double x, double *p, double *q)
 {
     if (x >= 0) {
