@@ -1,12 +1,14 @@
 /* fl_scalar.h — pure scalar kernels shared by the laws.
  *
  * These are the small kernels whose contracts are proved by Frama-C/WP in
- * the real-number model (`frama-c -wp -wp-model real -wp-prover z3`, run by
- * the meson suite 'proofs': proofs/run_wp.sh).  The contracts are the ACSL
- * annotations below, on the library's own declarations, so the proved source
- * IS the library source; proofs/acsl/fl_scalar_lemmas.c adds the two-call
- * properties (idempotence, nonexpansiveness) as lemma functions that call
- * these kernels.  Derivations: proofs/scalar_kernels.md.
+ * the real-number model (`frama-c -wp -wp-rte -wp-model real -wp-prover
+ * z3,z3-nobv`, run by the meson suite 'proofs': proofs/run_wp.sh).  The
+ * contracts are the ACSL annotations below, on the library's own
+ * declarations, so the proved source IS the library source;
+ * proofs/acsl/fl_scalar_lemmas.c adds the two-call properties (idempotence,
+ * nonexpansiveness, the disc variational inequality, Coulomb optimality) as
+ * lemma functions that call these kernels.  Derivations:
+ * proofs/scalar_kernels.md.
  *
  * The real model reads `double` as a real number: rounding is not covered by
  * the proofs; tests/test_fl_scalar.c re-checks every contract in floating
