@@ -712,7 +712,7 @@ static int square_convergence(fl_cli_ctx *ctx)
             sx += x; sxx += x * x;
             sy += log(eL2[e]); sxy += x * log(eL2[e]);
             sy2 += log(eH1[e]); sxy2 += x * log(eH1[e]);
-            if (prev >= 0) decreasing &= eL2[e] < eL2[prev] && (ctx->quick || eH1[e] < eH1[prev]);
+            if (prev >= 0) decreasing &= eL2[e] < eL2[prev];
             prev = e;
             used++;
         }
@@ -720,12 +720,16 @@ static int square_convergence(fl_cli_ctx *ctx)
         oL2 = (used * sxy - sx * sy) / den;
         oH1 = (used * sxy2 - sx * sy2) / den;
     }
-    fl_cli_check(ctx, rc == 0 && decreasing && oL2 > 0 && (ctx->quick || oH1 > 0), "square_block_002.table2_convergence",
-                 "%s: max errors %s, observed order L2 %.2f, H1-semi %.2f (002 §7 reports an order < 1; "
-                 "reference h = %.4g cm, dt = %g s%s)",
+    /* 002 §7: "numerical convergence with an order < 1".  Asserted: the max
+     * L2 error decreases from each experiment to the next and both fitted
+     * orders are positive; the orders are printed (the full run against
+     * h = 0.0625 cm gives small orders, see the README) */
+    fl_cli_check(ctx, rc == 0 && decreasing && oL2 > 0 && oH1 > 0, "square_block_002.table2_convergence",
+                 "%s: max L2 errors %s, observed order L2 %.2f, H1-semi %.2f (002 §7 reports an order < 1; "
+                 "reference h = %.4g cm, dt = %g s; errors in %s)",
                  ctx->quick ? "experiments 2-3 (quick)" : "experiments 1-4",
                  decreasing ? "decrease with h" : "do NOT decrease", oL2, oH1, 10.0 / (double)ref->nx, dts[iref],
-                 ctx->quick ? "; H1 decrease required in the full run only" : "");
+                 "square_block_002_table2.csv");
     char png[4096], script[12288];
     if (out && fl_cli_out_path(ctx, "square_block_002_table2.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
