@@ -1,0 +1,559 @@
+/* test_fl_fclib.c — FCLIB files (core/fl_fclib.c): round trips of local and
+ * global problems with solutions and guesses (dense and sparse, every
+ * storage libfclib allows), the H convention checked against libfclib's own
+ * reader (an independent implementation), and bad files: missing file,
+ * not HDF5, truncated, missing dataset, wrong lengths, NaN, negative mu,
+ * bad spacedim, unsupported constraints — each error names file and field. */
+#include <criterion/criterion.h>
+#include <fclib.h>
+#include <hdf5.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fl_fclib.h"
+#include "fl_random.h"
+
+static char dir[64];
+
+static void mkdir_tmp(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/fl_fclib_XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void rm_tmp(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static void path_in(char *buf, size_t len, const char *name)
+{
+    snprintf(buf, len, "%s/%s", dir, name);
+}
+
+/* A random local problem: W SPD (fl_random_spd), q Gaussian, mu random. */
+static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(nc, dim, 1, &p, NULL), FL_OK);
+    fl_random_spd(rng, 100.0, 1.0, p->W);
+    /* symmetrise exactly (fl_local_problem_check tolerates 1e-10) */
+    for (size_t i = 0; i < p->m; i++)
+        for (size_t j = 0; j < i; j++) gsl_matrix_set(p->W, i, j, gsl_matrix_get(p->W, j, i));
+    fl_random_vector(rng, 1.0, p->q);
+    for (size_t a = 0; a < nc; a++) p->mu[a] = fl_random_mu(rng);
+    return p;
+}
+
+static void assert_local_equal(const fl_local_problem *a, const fl_local_problem *b)
+{
+    cr_assert_eq(a->nc, b->nc, "%s", fl_test_seed_note());
+    cr_assert_eq(a->dim, b->dim, "%s", fl_test_seed_note());
+    for (size_t k = 0; k < a->nc; k++) cr_assert_eq(a->mu[k], b->mu[k], "%s", fl_test_seed_note());
+    for (size_t i = 0; i < a->m; i++) {
+        cr_assert_eq(gsl_vector_get(a->q, i), gsl_vector_get(b->q, i), "%s", fl_test_seed_note());
+        for (size_t j = 0; j < a->m; j++)
+            cr_assert_eq(gsl_matrix_get(a->W, i, j), gsl_matrix_get(b->W, i, j),
+                         "W(%zu,%zu) %s", i, j, fl_test_seed_note());
+    }
+}
+
+Test(fl_fclib, local_round_trip_with_solution_and_guesses)
+{
+    mkdir_tmp();
+    gsl_rng *rng = fl_test_rng(11);
+    char path[128];
+    path_in(path, sizeof path, "local.hdf5");
+    for (int dim = 2; dim <= 3; dim++) {
+        fl_local_problem *p = random_local(rng, 4, dim), *back = NULL;
+        /* a zero entry and a zero q component survive */
+        gsl_matrix_set(p->W, 0, p->m - 1, 0.0);
+        gsl_matrix_set(p->W, p->m - 1, 0, 0.0);
+        gsl_vector_set(p->q, 1, 0.0);
+        fl_error err;
+        cr_assert_eq(fl_fclib_write_local(path, p, "round trip", &err), FL_OK, "%s", err.message);
+        int kind = 0;
+        cr_assert_eq(fl_fclib_kind(path, &kind, NULL), FL_OK);
+        cr_assert_eq(kind, 1);
+        cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &back, &err), FL_OK, "%s", err.message);
+        assert_local_equal(p, back);
+        /* no solution yet */
+        fl_fclib_solution *s = NULL, *s2 = NULL;
+        cr_assert_eq(fl_fclib_read_solution(path, &s2, &err), FL_ENOTFOUND);
+        cr_assert(strstr(err.message, "solution") != NULL);
+        cr_assert_str_eq(err.file, path);
+        fl_fclib_solution **gs = NULL;
+        size_t ng = 0;
+        cr_assert_eq(fl_fclib_read_guesses(path, &gs, &ng, &err), FL_ENOTFOUND);
+        /* solution, written twice (the second replaces the first) */
+        cr_assert_eq(fl_fclib_solution_alloc(0, p->m, &s, NULL), FL_OK);
+        cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+        for (size_t i = 0; i < p->m; i++) {
+            s->r[i] = gsl_rng_uniform(rng);
+            s->u[i] = -gsl_rng_uniform(rng);
+        }
+        cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(fl_fclib_read_solution(path, &s2, &err), FL_OK, "%s", err.message);
+        cr_assert_null(s2->v);
+        for (size_t i = 0; i < p->m; i++) {
+            cr_assert_eq(s2->r[i], s->r[i]);
+            cr_assert_eq(s2->u[i], s->u[i]);
+        }
+        /* three guesses */
+        fl_fclib_solution *g[3];
+        for (int k = 0; k < 3; k++) {
+            cr_assert_eq(fl_fclib_solution_alloc(0, p->m, &g[k], NULL), FL_OK);
+            for (size_t i = 0; i < p->m; i++) {
+                g[k]->r[i] = k + 0.5 * (double)i;
+                g[k]->u[i] = -k - (double)i;
+            }
+        }
+        cr_assert_eq(fl_fclib_write_guesses(path, 3, (const fl_fclib_solution *const *)g, &err),
+                     FL_OK, "%s", err.message);
+        cr_assert_eq(fl_fclib_write_guesses(path, 3, (const fl_fclib_solution *const *)g, &err),
+                     FL_OK, "%s", err.message);
+        cr_assert_eq(fl_fclib_read_guesses(path, &gs, &ng, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(ng, 3);
+        for (int k = 0; k < 3; k++)
+            for (size_t i = 0; i < p->m; i++) {
+                cr_assert_eq(gs[k]->r[i], g[k]->r[i]);
+                cr_assert_eq(gs[k]->u[i], g[k]->u[i]);
+            }
+        /* the problem is unchanged by the additions; sparse read agrees */
+        fl_local_problem_free(back);
+        fl_sparse_ctx ctx;
+        memset(&ctx, 0, sizeof ctx);
+        cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+        cr_assert_eq(fl_fclib_read_local(path, 0, &ctx, &back, &err), FL_OK, "%s", err.message);
+        cr_assert_null(back->W);
+        cr_assert_not_null(back->Ws);
+        cr_assert_eq(fl_sparse_to_dense(&ctx, back->Ws, &back->W, NULL), FL_OK);
+        assert_local_equal(p, back);
+        /* writing from the sparse W gives the same file content */
+        char path2[128];
+        path_in(path2, sizeof path2, "local_sparse.hdf5");
+        gsl_matrix_free(back->W);
+        back->W = NULL;
+        cr_assert_eq(fl_fclib_write_local(path2, back, NULL, &err), FL_OK, "%s", err.message);
+        fl_local_problem *back2 = NULL;
+        cr_assert_eq(fl_fclib_read_local(path2, 1, NULL, &back2, &err), FL_OK, "%s", err.message);
+        assert_local_equal(p, back2);
+        fl_local_problem_free(back2);
+        fl_local_problem_free(back);
+        fl_sparse_finish(&ctx);
+        for (int k = 0; k < 3; k++) fl_fclib_solution_free(g[k]);
+        fl_fclib_guesses_free(gs, ng);
+        fl_fclib_solution_free(s);
+        fl_fclib_solution_free(s2);
+        fl_local_problem_free(p);
+    }
+    gsl_rng_free(rng);
+    rm_tmp();
+}
+
+/* libfclib's own writer with triplet (nz >= 0) and compressed-row (nz = -2)
+ * storage: our reader must give the same dense W. */
+Test(fl_fclib, reads_triplet_and_row_storage_written_by_libfclib)
+{
+    mkdir_tmp();
+    /* W = [[4,1,0,0],[1,3,0,2],[0,0,5,0],[0,2,0,6]] (2 contacts in 2D) */
+    double Wd[4][4] = {{4, 1, 0, 0}, {1, 3, 0, 2}, {0, 0, 5, 0}, {0, 2, 0, 6}};
+    int tr[8] = {0, 0, 1, 1, 1, 2, 3, 3}, tc[8] = {0, 1, 0, 1, 3, 2, 1, 3};
+    double tx[8] = {4, 1, 1, 3, 2, 5, 2, 6};
+    /* CSR: rows 0..3 */
+    int rp[5] = {0, 2, 5, 6, 8}, ci[8] = {0, 1, 0, 1, 3, 2, 1, 3};
+    double q[4] = {-1, 0.5, -2, 0.25}, mu[2] = {0.3, 0.7};
+    for (int form = 0; form < 2; form++) {
+        struct fclib_matrix W;
+        memset(&W, 0, sizeof W);
+        W.nzmax = 8;
+        W.m = 4;
+        W.n = 4;
+        if (form == 0) {
+            W.p = tr;
+            W.i = tc;
+            W.nz = 8;
+        } else {
+            W.p = rp;
+            W.i = ci;
+            W.nz = -2;
+        }
+        W.x = tx;
+        struct fclib_local L;
+        memset(&L, 0, sizeof L);
+        L.W = &W;
+        L.mu = mu;
+        L.q = q;
+        L.spacedim = 2;
+        char path[128];
+        path_in(path, sizeof path, form ? "csr.hdf5" : "triplet.hdf5");
+        cr_assert_eq(fclib_write_local(&L, path), 1);
+        fl_local_problem *p = NULL;
+        fl_error err;
+        cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
+        for (int i = 0; i < 4; i++) {
+            cr_assert_eq(gsl_vector_get(p->q, i), q[i]);
+            for (int j = 0; j < 4; j++) cr_assert_eq(gsl_matrix_get(p->W, i, j), Wd[i][j]);
+        }
+        cr_assert_eq(p->mu[1], 0.7);
+        fl_local_problem_free(p);
+    }
+    rm_tmp();
+}
+
+Test(fl_fclib, global_round_trip_and_libfclib_h_convention)
+{
+    mkdir_tmp();
+    gsl_rng *rng = fl_test_rng(12);
+    char path[128];
+    path_in(path, sizeof path, "global.hdf5");
+    fl_global_problem *g = NULL, *back = NULL;
+    cr_assert_eq(fl_global_problem_random(rng, 7, 2, 3, 0.1, 1.0, &g, NULL), FL_OK);
+    fl_random_vector(rng, 1.0, g->w);
+    fl_error err;
+    cr_assert_eq(fl_fclib_write_global(path, g, "global", &err), FL_OK, "%s", err.message);
+    int kind = 0;
+    cr_assert_eq(fl_fclib_kind(path, &kind, NULL), FL_OK);
+    cr_assert_eq(kind, 2);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &back, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(back->n, 7);
+    cr_assert_eq(back->m, 6);
+    for (size_t i = 0; i < 7; i++) {
+        cr_assert_eq(gsl_vector_get(back->f, i), gsl_vector_get(g->f, i));
+        for (size_t j = 0; j < 7; j++)
+            cr_assert_eq(gsl_matrix_get(back->M, i, j), gsl_matrix_get(g->M, i, j));
+    }
+    for (size_t i = 0; i < 6; i++) {
+        cr_assert_eq(gsl_vector_get(back->w, i), gsl_vector_get(g->w, i));
+        for (size_t j = 0; j < 7; j++)
+            cr_assert_eq(gsl_matrix_get(back->H, i, j), gsl_matrix_get(g->H, i, j));
+    }
+    /* libfclib's reader (independent): its H is n x m and equals our H^T, so
+     * that its u = H^T v + w is our U = H v + w. */
+    struct fclib_global *fg = fclib_read_global(path);
+    cr_assert_not_null(fg);
+    cr_assert_eq(fg->H->m, 7);
+    cr_assert_eq(fg->H->n, 6);
+    cr_assert_eq(fg->H->nz, -1);
+    for (int j = 0; j < fg->H->n; j++)
+        for (int e = fg->H->p[j]; e < fg->H->p[j + 1]; e++)
+            cr_assert_eq(fg->H->x[e], gsl_matrix_get(g->H, (size_t)j, (size_t)fg->H->i[e]));
+    fclib_delete_global(fg);
+    free(fg);
+    /* solution with v, and one guess */
+    fl_fclib_solution *s = NULL, *s2 = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(7, 6, &s, NULL), FL_OK);
+    for (size_t i = 0; i < 7; i++) s->v[i] = (double)i - 3;
+    for (size_t i = 0; i < 6; i++) s->r[i] = (double)i;
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_read_solution(path, &s2, &err), FL_OK, "%s", err.message);
+    for (size_t i = 0; i < 7; i++) cr_assert_eq(s2->v[i], s->v[i]);
+    for (size_t i = 0; i < 6; i++) cr_assert_eq(s2->r[i], s->r[i]);
+    const fl_fclib_solution *one[1] = {s};
+    cr_assert_eq(fl_fclib_write_guesses(path, 1, one, &err), FL_OK, "%s", err.message);
+    fl_fclib_solution **gs = NULL;
+    size_t ng = 0;
+    cr_assert_eq(fl_fclib_read_guesses(path, &gs, &ng, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(ng, 1);
+    cr_assert_eq(gs[0]->v[6], 3.0);
+    fl_fclib_guesses_free(gs, ng);
+    /* a local-sized solution is refused for a global problem */
+    fl_fclib_solution *bad = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 6, &bad, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(path, bad, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "solution") != NULL);
+    fl_fclib_solution_free(bad);
+    /* sparse read: Ms (upper) and Hs */
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_global_problem *sp = NULL;
+    cr_assert_eq(fl_fclib_read_global(path, 0, &ctx, &sp, &err), FL_OK, "%s", err.message);
+    gsl_matrix *Md = NULL, *Hd = NULL;
+    cr_assert_eq(fl_sparse_to_dense(&ctx, sp->Ms, &Md, NULL), FL_OK);
+    cr_assert_eq(fl_sparse_to_dense(&ctx, sp->Hs, &Hd, NULL), FL_OK);
+    for (size_t i = 0; i < 7; i++)
+        for (size_t j = 0; j < 7; j++)
+            cr_assert_float_eq(gsl_matrix_get(Md, i, j), gsl_matrix_get(g->M, i, j), 1e-15);
+    for (size_t i = 0; i < 6; i++)
+        for (size_t j = 0; j < 7; j++)
+            cr_assert_eq(gsl_matrix_get(Hd, i, j), gsl_matrix_get(g->H, i, j));
+    /* and written back from the sparse members */
+    char path2[128];
+    path_in(path2, sizeof path2, "global_sparse.hdf5");
+    cr_assert_eq(fl_fclib_write_global(path2, sp, NULL, &err), FL_OK, "%s", err.message);
+    fl_global_problem *b2 = NULL;
+    cr_assert_eq(fl_fclib_read_global(path2, 1, NULL, &b2, &err), FL_OK, "%s", err.message);
+    for (size_t i = 0; i < 6; i++)
+        for (size_t j = 0; j < 7; j++)
+            cr_assert_eq(gsl_matrix_get(b2->H, i, j), gsl_matrix_get(g->H, i, j));
+    for (size_t i = 0; i < 7; i++)
+        for (size_t j = 0; j < 7; j++)
+            cr_assert_float_eq(gsl_matrix_get(b2->M, i, j), gsl_matrix_get(g->M, i, j), 1e-15);
+    /* a global file is not a local one */
+    fl_local_problem *lp = NULL;
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &lp, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "fclib_local") != NULL);
+    fl_global_problem_free(b2);
+    gsl_matrix_free(Md);
+    gsl_matrix_free(Hd);
+    fl_global_problem_free(sp);
+    fl_sparse_finish(&ctx);
+    fl_fclib_solution_free(s);
+    fl_fclib_solution_free(s2);
+    fl_global_problem_free(back);
+    fl_global_problem_free(g);
+    gsl_rng_free(rng);
+    rm_tmp();
+}
+
+/* ---- bad files ---- */
+
+/* Replace dataset `name` of the file by `n` doubles (or ints). */
+static void put_dataset(const char *path, const char *name, const void *data, size_t n, int ints)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert(f >= 0);
+    if (H5Lexists(f, name, H5P_DEFAULT) > 0) H5Ldelete(f, name, H5P_DEFAULT);
+    if (data) {
+        hsize_t dims[1] = {n};
+        hid_t sp = H5Screate_simple(1, dims, NULL);
+        hid_t ds = H5Dcreate2(f, name, ints ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                              H5P_DEFAULT, H5P_DEFAULT);
+        cr_assert(ds >= 0);
+        H5Dwrite(ds, ints ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data);
+        H5Dclose(ds);
+        H5Sclose(sp);
+    }
+    H5Fclose(f);
+}
+
+static void write_good(const char *path)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(2, 2, 1, &p, NULL), FL_OK);
+    for (size_t i = 0; i < 4; i++) gsl_matrix_set(p->W, i, i, 2.0 + (double)i);
+    gsl_matrix_set(p->W, 0, 1, 0.5);
+    gsl_matrix_set(p->W, 1, 0, 0.5);
+    gsl_vector_set(p->q, 0, -1.0);
+    p->mu[0] = 0.5;
+    p->mu[1] = 0.2;
+    cr_assert_eq(fl_fclib_write_local(path, p, NULL, NULL), FL_OK);
+    fl_local_problem_free(p);
+}
+
+static void expect_bad(const char *path, fl_status want, const char *field)
+{
+    fl_local_problem *p = NULL;
+    fl_error err;
+    fl_error_clear(&err);
+    fl_status s = fl_fclib_read_local(path, 1, NULL, &p, &err);
+    cr_assert_eq(s, want, "status %d, want %d: %s", s, want, err.message);
+    cr_assert_null(p);
+    cr_assert_str_eq(err.file, path);
+    cr_assert(strstr(err.message, field) != NULL, "message '%s' should name '%s'", err.message,
+              field);
+}
+
+Test(fl_fclib, bad_files_name_file_and_field)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "bad.hdf5");
+    /* missing file */
+    char none[128];
+    path_in(none, sizeof none, "none.hdf5");
+    expect_bad(none, FL_EIO, "cannot open");
+    /* not HDF5 */
+    FILE *f = fopen(path, "w");
+    fputs("2\n1\n1 0\n0 1\n", f);
+    fclose(f);
+    expect_bad(path, FL_EPARSE, "not an HDF5");
+    int kind;
+    cr_assert_eq(fl_fclib_kind(path, &kind, NULL), FL_EPARSE);
+    /* truncated: the first half of a good file */
+    write_good(path);
+    f = fopen(path, "rb");
+    char buf[1 << 16];
+    size_t len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    f = fopen(path, "wb");
+    fwrite(buf, 1, len / 2, f);
+    fclose(f);
+    fl_local_problem *p = NULL;
+    fl_error err;
+    cr_assert_lt(fl_fclib_read_local(path, 1, NULL, &p, &err), 0);
+    cr_assert_str_eq(err.file, path);
+    cr_assert_null(p);
+    /* missing dataset */
+    write_good(path);
+    put_dataset(path, "/fclib_local/vectors/q", NULL, 0, 0);
+    expect_bad(path, FL_EPARSE, "fclib_local/vectors/q");
+    /* wrong length of q */
+    write_good(path);
+    double q3[3] = {1, 2, 3};
+    put_dataset(path, "/fclib_local/vectors/q", q3, 3, 0);
+    expect_bad(path, FL_EDIM, "fclib_local/vectors/q");
+    /* NaN in q */
+    write_good(path);
+    double qn[4] = {1, NAN, 0, 0};
+    put_dataset(path, "/fclib_local/vectors/q", qn, 4, 0);
+    expect_bad(path, FL_ENONFINITE, "fclib_local/vectors/q");
+    /* Inf in W */
+    write_good(path);
+    double wx[6] = {2, 0.5, 0.5, INFINITY, 4, 5};
+    put_dataset(path, "/fclib_local/W/x", wx, 6, 0);
+    expect_bad(path, FL_ENONFINITE, "fclib_local/W/x");
+    /* negative mu */
+    write_good(path);
+    double mneg[2] = {0.5, -0.1};
+    put_dataset(path, "/fclib_local/vectors/mu", mneg, 2, 0);
+    expect_bad(path, FL_EINVAL, "fclib_local/vectors/mu");
+    /* mu of length 3: m = 6 does not match W (4 x 4) */
+    write_good(path);
+    double m3[3] = {0.5, 0.1, 0.2};
+    put_dataset(path, "/fclib_local/vectors/mu", m3, 3, 0);
+    expect_bad(path, FL_EDIM, "fclib_local/vectors/q");
+    /* W 4 x 5 */
+    write_good(path);
+    int five = 5;
+    put_dataset(path, "/fclib_local/W/n", &five, 1, 1);
+    expect_bad(path, FL_EDIM, "fclib_local/W");
+    /* spacedim 4 */
+    write_good(path);
+    int four = 4;
+    put_dataset(path, "/fclib_local/spacedim", &four, 1, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/spacedim");
+    /* spacedim stored as a double */
+    write_good(path);
+    double dtwo = 2.0;
+    put_dataset(path, "/fclib_local/spacedim", &dtwo, 1, 0);
+    expect_bad(path, FL_EPARSE, "fclib_local/spacedim");
+    /* row index out of range */
+    write_good(path);
+    int ibad[6] = {0, 1, 0, 9, 2, 3};
+    put_dataset(path, "/fclib_local/W/i", ibad, 6, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/i");
+    /* decreasing column pointers */
+    write_good(path);
+    int pbad[5] = {0, 3, 2, 5, 6};
+    put_dataset(path, "/fclib_local/W/p", pbad, 5, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/p");
+    /* unknown storage */
+    write_good(path);
+    int nz7 = -7;
+    put_dataset(path, "/fclib_local/W/nz", &nz7, 1, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/nz");
+    /* non-symmetric W */
+    write_good(path);
+    double wu[6] = {2, 0.5, 0.7, 3, 4, 5};
+    put_dataset(path, "/fclib_local/W/x", wu, 6, 0);
+    expect_bad(path, FL_EINVAL, "fclib_local/W");
+    /* FCLIB's equality constraints are refused */
+    write_good(path);
+    double s1[1] = {0};
+    put_dataset(path, "/fclib_local/vectors/s", s1, 1, 0);
+    expect_bad(path, FL_EUNSUPPORTED, "fclib_local/vectors/s");
+    /* a solution with NaN, of the wrong size, on a non-HDF5 path */
+    write_good(path);
+    fl_fclib_solution *s = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    s->r[2] = NAN;
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_ENONFINITE);
+    s->r[2] = 0;
+    cr_assert_eq(fl_fclib_write_solution(none, s, &err), FL_EIO);
+    fl_fclib_solution_free(s);
+    cr_assert_eq(fl_fclib_solution_alloc(0, 6, &s, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    const fl_fclib_solution *one[1] = {s};
+    cr_assert_eq(fl_fclib_write_guesses(path, 1, one, &err), FL_EDIM);
+    cr_assert_eq(fl_fclib_write_guesses(path, 0, one, &err), FL_EINVAL);
+    fl_fclib_solution_free(s);
+    /* a truncated solution dataset */
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK);
+    put_dataset(path, "/solution/u", q3, 3, 0);
+    fl_fclib_solution *s2 = NULL;
+    cr_assert_eq(fl_fclib_read_solution(path, &s2, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "solution/u") != NULL, "%s", err.message);
+    cr_assert_eq(fl_fclib_write_guesses(path, 1, (const fl_fclib_solution *const *)&s, &err), FL_OK);
+    int zero = 0;
+    put_dataset(path, "/guesses/number_of_guesses", &zero, 1, 1);
+    fl_fclib_solution **gs = NULL;
+    size_t ng = 7;
+    cr_assert_eq(fl_fclib_read_guesses(path, &gs, &ng, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "guesses/number_of_guesses") != NULL, "%s", err.message);
+    cr_assert_eq(ng, 0);
+    fl_fclib_solution_free(s);
+    /* unwritable path */
+    write_good(path);
+    fl_local_problem *lp = NULL;
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &lp, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_local("/nonexistent-dir/x.hdf5", lp, NULL, &err), FL_EIO);
+    cr_assert_eq(fl_fclib_read_local(path, 0, NULL, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_local(NULL, 1, NULL, &p, &err), FL_EINVAL);
+    /* a bad problem is not written */
+    lp->mu[0] = NAN;
+    cr_assert_lt(fl_fclib_write_local(path, lp, NULL, &err), 0);
+    fl_local_problem_free(lp);
+    /* global: bad files */
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &g, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "fclib_global") != NULL);
+    cr_assert_eq(fl_fclib_read_global(none, 1, NULL, &g, &err), FL_EIO);
+    rm_tmp();
+}
+
+Test(fl_fclib, bad_global_files)
+{
+    mkdir_tmp();
+    gsl_rng *rng = fl_test_rng(13);
+    char path[128];
+    path_in(path, sizeof path, "g.hdf5");
+    fl_global_problem *g = NULL, *b = NULL;
+    fl_error err;
+    cr_assert_eq(fl_global_problem_random(rng, 5, 2, 2, 0.1, 1.0, &g, NULL), FL_OK);
+    /* H stored as m x n (the library's orientation) is refused by its shape */
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_OK, "%s", err.message);
+    int four = 4, five = 5;
+    put_dataset(path, "/fclib_global/H/m", &four, 1, 1);
+    put_dataset(path, "/fclib_global/H/n", &five, 1, 1);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &b, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "fclib_global/H") != NULL, "%s", err.message);
+    /* f of wrong length */
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_OK);
+    double f3[3] = {1, 2, 3};
+    put_dataset(path, "/fclib_global/vectors/f", f3, 3, 0);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &b, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "fclib_global/vectors/f") != NULL, "%s", err.message);
+    /* G present: unsupported */
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_OK);
+    put_dataset(path, "/fclib_global/vectors/b", f3, 1, 0);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &b, &err), FL_EUNSUPPORTED);
+    /* n = 0 */
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_OK);
+    int zero = 0;
+    put_dataset(path, "/fclib_global/M/n", &zero, 1, 1);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &b, &err), FL_EDIM);
+    cr_assert_eq(fl_fclib_read_global(path, 0, NULL, &b, &err), FL_EINVAL);
+    /* writing a global problem with NaN or bad sizes */
+    gsl_vector_set(g->f, 0, NAN);
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_ENONFINITE);
+    gsl_vector_set(g->f, 0, 0);
+    gsl_matrix *H = g->H;
+    g->H = gsl_matrix_calloc(3, 5);
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_EDIM);
+    gsl_matrix_free(g->H);
+    g->H = NULL;
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_EINVAL);
+    g->H = H;
+    cr_assert_eq(fl_fclib_write_global(path, NULL, NULL, &err), FL_EINVAL);
+    fl_global_problem_free(g);
+    gsl_rng_free(rng);
+    rm_tmp();
+}
