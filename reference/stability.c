@@ -92,6 +92,63 @@ fl_status fl_stab_partition(const fl_stab_system *s, const gsl_vector *u,
     return FL_OK;
 }
 
+static int is_contact_dof(const fl_stab_system *s, size_t i)
+{
+    for (size_t p = 0; p < s->np; p++)
+        if (s->iT[p] == i || s->iN[p] == i) return 1;
+    return 0;
+}
+
+/* 004 (34). */
+double fl_stab_viol_Kudot(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *r, const gsl_vector *v)
+{
+    double viol = 0.0;
+    for (size_t i = 0; i < s->n; i++)          /* V_u (3): v_i = 0 on S_D */
+        if (s->prescribed && s->prescribed[i]) viol = fmax(viol, fabs(gsl_vector_get(v, i)));
+    for (size_t p = 0; p < s->np; p++) {
+        double vT = gsl_vector_get(v, s->iT[p]), vN = gsl_vector_get(v, s->iN[p]);
+        switch (labels[p]) {
+        case FL_STAB_PZ: viol = fmax(viol, vN); break;
+        case FL_STAB_PD: viol = fmax(viol, fmax(fabs(vN), fabs(vT))); break;
+        case FL_STAB_PS:
+            viol = fmax(viol, fmax(fabs(vN), vT * sgn(gsl_vector_get(r, s->iT[p]))));
+            break;
+        default: break;
+        }
+    }
+    return viol;
+}
+
+/* 004 (35), with w in V_r (3). */
+double fl_stab_viol_Krdot(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *r, const gsl_vector *v, const gsl_vector *w)
+{
+    double viol = 0.0;
+    for (size_t i = 0; i < s->n; i++)          /* V_r (3): w_i = 0 on S_F */
+        if (!(s->prescribed && s->prescribed[i]) && !is_contact_dof(s, i))
+            viol = fmax(viol, fabs(gsl_vector_get(w, i)));
+    for (size_t p = 0; p < s->np; p++) {
+        double vT = gsl_vector_get(v, s->iT[p]), vN = gsl_vector_get(v, s->iN[p]);
+        double wT = gsl_vector_get(w, s->iT[p]), wN = gsl_vector_get(w, s->iN[p]);
+        switch (labels[p]) {
+        case FL_STAB_PF: viol = fmax(viol, fmax(fabs(wT), fabs(wN))); break;
+        case FL_STAB_PZ:
+            viol = fmax(viol, fmax(wN, fabs(wN * vN)));
+            if (vT != 0.0) viol = fmax(viol, fabs(wT - s->mu * wN * sgn(vT)));
+            else viol = fmax(viol, fabs(wT) + s->mu * wN);   /* |w_T| <= -mu w_N */
+            break;
+        case FL_STAB_PS: {
+            double sr = sgn(gsl_vector_get(r, s->iT[p])), g = wT * sr + s->mu * wN;
+            viol = fmax(viol, fmax(g, fabs(g * vT * sr)));
+            break;
+        }
+        default: break;
+        }
+    }
+    return viol;
+}
+
 void fl_stab_tangent_free(fl_stab_tangent *t)
 {
     if (!t) return;

@@ -74,6 +74,19 @@ double fl_stab_form_star(const fl_stab_system *s, const gsl_matrix *A,
                          const fl_stab_label *labels, const gsl_vector *x,
                          const gsl_vector *y);
 
+/* ---- admissible rate sets as violation measures (0 = member) ----------- */
+
+/* 004 (34): v in K_u'(u, r): v in V_u; v_N <= 0 on P_z; v_N = 0 on P_d U P_s;
+ * v_T sigma(r_T) <= 0 on P_s; v_T = 0 on P_d.  Returns the largest violation. */
+double fl_stab_viol_Kudot(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *r, const gsl_vector *v);
+
+/* 004 (35): w in K_r'(u, r, v), with w in V_r (w_i = 0 on S_F): on P_f w = 0;
+ * on P_z w_N <= 0, w_N v_N = 0, w_T in mu w_N sigma(v_T); on P_s
+ * w_T sigma(r_T) + mu w_N <= 0 with [..][v_T sigma(r_T)] = 0; P_d free. */
+double fl_stab_viol_Krdot(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *r, const gsl_vector *v, const gsl_vector *w);
+
 /* ---- the eigen-searches of 004 §5.4 ---------------------------------- */
 
 /* Smallest eigenvalue of a symmetric matrix and a unit eigenvector

@@ -1,0 +1,473 @@
+/* stability_checks.c — `frictionlab reproduce example_3_15 example_4_6` and
+ * `frictionlab crosscheck --law stability` (004 §3.3, §3.5, §4, §5.4;
+ * CATALOGUE.md B.17, C.8, C.9).  Expected values come from the closed forms
+ * of proofs/stability.md and the data/004 files, never from the code. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "cli.h"
+#include "fl_json.h"
+#include "reference/stability.h"
+#include "registry.h"
+
+/* Open data/004/<name>.json under $FL_SOURCE_ROOT or "." */
+static fl_json_doc *load_004(const char *name)
+{
+    const char *roots[2] = {getenv("FL_SOURCE_ROOT"), "."};
+    for (int k = 0; k < 2; k++) {
+        if (!roots[k]) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/data/004/%s.json", roots[k], name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        fclose(f);
+        fl_json_doc *doc = NULL;
+        fl_error err;
+        if (fl_json_load(path, &doc, &err) != FL_OK) {
+            fprintf(stderr, "%s: %s\n", name, err.message);
+            return NULL;
+        }
+        return doc;
+    }
+    fprintf(stderr, "%s: data/004/%s.json not found (set FL_SOURCE_ROOT)\n", name, name);
+    return NULL;
+}
+
+static void set4(gsl_matrix *A, const double a[4][4])
+{
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 4; j++) gsl_matrix_set(A, i, j, a[i][j]);
+}
+
+/* ---- Example 3.15 -------------------------------------------------------- */
+
+int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
+{
+    fl_json_doc *doc = load_004("example_3_15");
+    if (!doc) return -1;
+    const json_t *par = NULL;
+    gsl_vector *mus = NULL;
+    double Ks, Ms, P;
+    fl_error err;
+    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "K", &Ks, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "M", &Ms, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P", &P, &err) != FL_OK ||
+        fl_json_vector(doc, par, "params", "mu", 0, &mus, &err) != FL_OK) {
+        fprintf(stderr, "example_3_15: %s\n", err.message);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    char path[1024];
+    FILE *csv = NULL;
+    if (fl_cli_out_path(ctx, "example_3_15.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (csv) fprintf(csv, "mu,min_eig_KS,closed_form,cholesky_pd,min_eig_Kstar\n");
+    gsl_matrix *K = gsl_matrix_alloc(4, 4), *M = gsl_matrix_calloc(4, 4);
+    const double k[4][4] = {{Ks, -Ks, 0, 0}, {-Ks, 2 * Ks, 0, -Ks}, {0, 0, Ks, 0}, {0, -Ks, 0, Ks}};
+    set4(K, k);
+    for (size_t i = 0; i < 4; i++) gsl_matrix_set(M, i, i, Ms);
+    unsigned char pres[4] = {1, 0, 0, 0};
+    size_t iT = 2, iN = 3;
+    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
+    gsl_vector *V = gsl_vector_calloc(4), *W = gsl_vector_alloc(4);
+    gsl_matrix *A = gsl_matrix_alloc(4, 4);
+    for (size_t q = 0; q < mus->size; q++) {
+        double mu = gsl_vector_get(mus, q);
+        fl_stab_system s = {.n = 4, .K = K, .M = M, .prescribed = pres, .np = 1,
+                            .iT = &iT, .iN = &iN, .mu = mu};
+        /* homogenised equilibrium: u0 = (0, P/K, 0, 0), r0 = K u0 - f = (P, 0, -mu P, -P),
+         * f = Phi - K Psi = (-2P, 2P, mu P, 0) */
+        double f[4] = {-2 * P, 2 * P, mu * P, 0};
+        gsl_vector_set(u, 1, P / Ks);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, K, u, 0.0, r);
+        for (size_t i = 0; i < 4; i++) gsl_vector_set(r, i, gsl_vector_get(r, i) - f[i]);
+        double e0 = fabs(gsl_vector_get(r, 0) - P) + fabs(gsl_vector_get(r, 1)) +
+                    fabs(gsl_vector_get(r, 2) + mu * P) + fabs(gsl_vector_get(r, 3) + P);
+        fl_cli_check(ctx, e0 < 1e-14 * P, "example_3_15.equilibrium", "mu=%g |K u0 - f - r0| = %.1e (004 §3.5, tol 1e-14)", mu, e0);
+        fl_stab_label lab;
+        fl_stab_tangent *t = NULL;
+        fl_stab_result res = {0};
+        if (fl_stab_partition(&s, u, r, 1e-12, &lab, &err) != FL_OK ||
+            fl_stab_tangent_alloc(&s, &lab, r, &t, &err) != FL_OK ||
+            fl_stab_analyse(t, NULL, &res, &err) != FL_OK) {
+            fl_cli_check(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
+            fl_stab_tangent_free(t);
+            fl_stab_result_free(&res);
+            continue;
+        }
+        fl_cli_check(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state",
+                     "mu=%g particle in P_s, N* = %zu (expected 2: u_F, u_T)", mu, t->nstar);
+        double kex[2][2] = {{2 * Ks, 0}, {mu * Ks, Ks}}, ek = 0;
+        for (size_t a = 0; a < 2; a++)
+            for (size_t b = 0; b < 2; b++) ek = fmax(ek, fabs(gsl_matrix_get(t->Kstar, a, b) - kex[a][b]));
+        fl_cli_check(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
+        double re[2], im[2];
+        fl_stab_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
+        fl_cli_check(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
+                     "example_3_15.eig_Kstar", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
+        double cf = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
+        fl_cli_check(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS",
+                     "mu=%g min eig K*_S = %.10g (closed form (3-sqrt(1+mu^2))K/2 = %.10g, tol 1e-12)", mu, res.ks_min, cf);
+        int crit = mu >= 2.0 * sqrt(2.0);
+        fl_cli_check(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
+                     "mu=%g min eig K*_S %s 0, Cholesky %s (non-positive exactly for mu >= 2 sqrt 2)",
+                     mu, res.ks_min <= 0 ? "<=" : ">", res.ks_cholesky_pd ? "succeeds" : "fails");
+        fl_cli_check(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
+                     "example_3_15.eigvec_118", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
+                     mu, fabs(res.ks_cone_min - res.ks_min));
+        fl_cli_check(ctx, !res.divergence && !res.flutter && res.lambda_real_min > 0, "example_3_15.no_divergence_87",
+                     "mu=%g smallest Lambda of M*^-1 K* = %.6g > 0 (closed form K/M), no complex Lambda", mu, res.lambda_real_min);
+        /* the full system of Props. 3.6/3.9 (67): V in K_u'(u0, r0), lambda >= 0,
+         * W = (lambda^2 M + K) V in K_r'(u0, r0, V) — no solution (CATALOGUE C.8).
+         * Scan lambda, V_F, V_T; record the smallest violation found. */
+        double best = INFINITY;
+        int nl = ctx->quick ? 8 : 40, nab = ctx->quick ? 5 : 20;
+        long scanned = 0;
+        for (int il = 0; il <= nl; il++) {
+            double lam = 5.0 * il / nl;
+            gsl_matrix_memcpy(A, M);
+            gsl_matrix_scale(A, lam * lam);
+            gsl_matrix_add(A, K);
+            for (int a = -nab; a <= nab; a++)
+                for (int b = 0; b <= nab; b++) {
+                    if (a == 0 && b == 0) continue;
+                    double vF = (double)a / nab, vT = (double)b / nab, nv = hypot(vF, vT);
+                    scanned++;
+                    gsl_vector_set_zero(V);
+                    gsl_vector_set(V, 1, vF / nv);
+                    gsl_vector_set(V, 2, vT / nv);
+                    if (fl_stab_viol_Kudot(&s, &lab, r, V) > 0) continue;
+                    gsl_blas_dgemv(CblasNoTrans, 1.0, A, V, 0.0, W);
+                    best = fmin(best, fl_stab_viol_Krdot(&s, &lab, r, V, W));
+                }
+        }
+        fl_cli_check(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67",
+                     "mu=%g min violation of (67) over %ld (lambda, V) = %.3g > 0 (004 §3.5: no solution)", mu, scanned, best);
+        if (csv) fprintf(csv, "%.10g,%.15g,%.15g,%d,%.15g\n", mu, res.ks_min, cf, res.ks_cholesky_pd, re[0]);
+        fl_stab_result_free(&res);
+        fl_stab_tangent_free(t);
+    }
+    if (csv) {
+        fclose(csv);
+        char png[1024], script[4096];
+        if (fl_cli_out_path(ctx, "example_3_15.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 800,500\nset output '%s'\nset datafile separator ','\n"
+                     "set xlabel 'mu'\nset ylabel 'eigenvalue / K'\nset key left bottom\n"
+                     "set title 'Example 3.15 (004): min eig K*_S vs min eig K*'\n"
+                     "f(x) = (3 - sqrt(1 + x*x))/2\nset xrange [0:5.2]\n"
+                     "plot f(x) w l t '(3-sqrt(1+mu^2))/2', '%s' u 1:2 w p pt 7 t 'min eig K*_S (code)', "
+                     "'%s' u 1:5 w lp t 'min eig K*', 0 w l lt 0 notitle\n",
+                     png, path, path);
+            fl_cli_gnuplot(script);
+        }
+    }
+    gsl_vector_free(mus);
+    gsl_matrix_free(K);
+    gsl_matrix_free(M);
+    gsl_matrix_free(A);
+    gsl_vector_free(u);
+    gsl_vector_free(r);
+    gsl_vector_free(V);
+    gsl_vector_free(W);
+    return 0;
+}
+
+/* ---- Example 4.6 -------------------------------------------------------- */
+
+typedef struct ex46 {
+    double mu, rb, hb, rm, hm;
+    gsl_matrix *K, *M;
+    unsigned char pres[4];
+    size_t iT, iN;
+    fl_stab_system s;
+} ex46;
+
+/* 004 §4 (Fig. 8): the non-dimensional M and K over (u_D, u_theta, u_T, u_N). */
+static void ex46_build(ex46 *e)
+{
+    double rb = e->rb, hb = e->hb, hm = e->hm, rm = e->rm;
+    const double K[4][4] = {{1, hb, -1, 0},
+                            {hb, 4 * rb * rb + hb * hb, -hb, 6 * rb * rb},
+                            {-1, -hb, 1, 0},
+                            {0, 6 * rb * rb, 0, 12 * rb * rb}};
+    const double M[4][4] = {{1, 0, 0, 0}, {0, hm * hm + rm * rm, -hm, 0}, {0, -hm, 1, 0}, {0, 0, 0, 1}};
+    set4(e->K, K);
+    set4(e->M, M);
+    memset(e->pres, 0, 4);
+    e->pres[0] = 1;        /* u_D prescribed (steady sliding at uD_dot) */
+    e->iT = 2;
+    e->iN = 3;
+    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
+                            .iT = &e->iT, .iN = &e->iN, .mu = e->mu};
+}
+
+/* Analyse steady sliding with sigma(u_T') = sig and normal reaction rN < 0. */
+static fl_status ex46_analyse(ex46 *e, double sig, double rN, fl_stab_result *res, fl_error *err)
+{
+    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
+    gsl_vector_set(r, 3, rN);
+    gsl_vector_set(r, 2, e->mu * rN * sig);     /* r_T = mu r_N sigma(u_T') (16) */
+    fl_stab_label lab;
+    fl_stab_tangent *t = NULL;
+    fl_status st = fl_stab_partition(&e->s, u, r, 1e-12, &lab, err);
+    if (st == FL_OK) st = fl_stab_tangent_alloc(&e->s, &lab, r, &t, err);
+    if (st == FL_OK) st = fl_stab_analyse(t, NULL, res, err);
+    fl_stab_tangent_free(t);
+    gsl_vector_free(u);
+    gsl_vector_free(r);
+    return st;
+}
+
+int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
+{
+    fl_json_doc *doc = load_004("example_4_6");
+    if (!doc) return -1;
+    const json_t *par = NULL, *ex = NULL;
+    double uDd, mu, mg, rb, hb, rm, hm, tol, r0N, u0th, dDT;
+    gsl_vector *lm = NULL, *lp = NULL;
+    fl_error err;
+    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "uD_dot", &uDd, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "Mg_over_EA", &mg, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "RB_over_L", &rb, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "HB_over_L", &hb, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "RM_over_L", &rm, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "HM_over_L", &hm, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "r0_N", &r0N, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "u0_theta", &u0th, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "u0_D_minus_u0_T", &dDT, &err) != FL_OK ||
+        fl_json_vector(doc, ex, "expected", "Lambda_sigma_minus", 2, &lm, &err) != FL_OK ||
+        fl_json_vector(doc, ex, "expected", "Lambda_sigma_plus", 2, &lp, &err) != FL_OK) {
+        fprintf(stderr, "example_4_6: %s\n", err.message);
+        gsl_vector_free(lm);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    ex46 e = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm};
+    e.K = gsl_matrix_alloc(4, 4);
+    e.M = gsl_matrix_alloc(4, 4);
+    ex46_build(&e);
+    /* steady sliding state of 004 §4 (closed forms), sigma(uD_dot) = sign(uD_dot) */
+    double sig = uDd < 0 ? -1.0 : 1.0, mus = -sig * mu;   /* the printed forms are for sigma = -1 */
+    double c = 1.0 + 1.5 * mus * hb;
+    double rN = -mg / c;
+    double uth = mus * mg * hb / (4.0 * c * rb * rb);
+    double dt = -mus * mg * (1.0 + 0.25 * (hb / rb) * (hb / rb)) / c;
+    fl_cli_check(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
+                 "example_4_6.steady_state", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
+                 rN, uth, dt, tol);
+    /* K u0 = f + r0 with f = (0, 0, 0, Mg/EA), r0 = (., 0, mu r_N sigma, r_N)  (rows theta, T, N) */
+    gsl_vector *u0 = gsl_vector_calloc(4), *Ku = gsl_vector_alloc(4);
+    gsl_vector_set(u0, 0, dt);             /* u_T(tau) = 0 chosen (one is arbitrary) */
+    gsl_vector_set(u0, 1, uth);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, e.K, u0, 0.0, Ku);
+    double res_eq = fmax(fabs(gsl_vector_get(Ku, 1)),
+                         fmax(fabs(gsl_vector_get(Ku, 2) - mu * rN * sig),
+                              fabs(gsl_vector_get(Ku, 3) - (mg + rN))));
+    fl_cli_check(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium",
+                 "|K u0 - f - r0| on (theta, T, N) = %.1e with r_T = mu r_N sigma(u_T') (004 (16), tol 1e-14)", res_eq);
+    gsl_vector_free(u0);
+    gsl_vector_free(Ku);
+    /* Fig. 9 state: flutter, Lambda = -lambda^2 from the biquadratic (108) */
+    fl_stab_result res = {0};
+    if (ex46_analyse(&e, sig, rN, &res, &err) == FL_OK) {
+        fl_cli_check(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
+                     fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)) < tol,
+                     "example_4_6.fig9_flutter", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
+                     res.lam_re[0], fabs(res.lam_im[0]), res.flutter_mode, gsl_vector_get(lm, 0), gsl_vector_get(lm, 1), tol);
+        double lam = sqrt(0.5 * (hypot(res.lam_re[0], res.lam_im[0]) - res.lam_re[0]));
+        fl_cli_check(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate",
+                     "Re lambda = %.7f (CATALOGUE C.9: 0.0818374, tol %g)", lam, tol);
+    } else {
+        fl_cli_check(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
+    }
+    fl_stab_result_free(&res);
+    if (ex46_analyse(&e, -sig, rN, &res, &err) == FL_OK) {
+        fl_cli_check(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
+                     fabs(res.lam_re[1] - gsl_vector_get(lp, 1)) < tol,
+                     "example_4_6.fig9_reversed", "sigma = +1: Lambda = {%.7f, %.7f} real > 0 (closed form {%.7f, %.7f}): neutral",
+                     res.lam_re[0], res.lam_re[1], gsl_vector_get(lp, 0), gsl_vector_get(lp, 1));
+    } else {
+        fl_cli_check(ctx, 0, "example_4_6.fig9_reversed", "%s", err.message);
+    }
+    fl_stab_result_free(&res);
+    /* the two inequalities of 004 §4 (H_M = 0) over a grid, both sigma */
+    char path[1024];
+    FILE *csv = NULL;
+    if (fl_cli_out_path(ctx, "example_4_6_grid.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (csv) fprintf(csv, "mu,RB,HB,RM,sigma,flutter_formula,flutter_code,divergence_formula,divergence_code\n");
+    long n = 0, bad = 0, nfl = 0, ndv = 0, wrong_side = 0;
+    double step = ctx->quick ? 1.9 : 1.37;
+    for (double m = 0.1; m <= 12.0; m *= step)
+        for (double b = 0.03; b <= 0.2; b *= 1.6)
+            for (double h = 0.05; h <= 0.8; h *= 1.9)
+                for (double rr = 0.05; rr <= 0.4; rr *= 1.7)
+                    for (int q = 0; q < 2; q++) {
+                        double sg = q ? 1.0 : -1.0;
+                        double rho = b / rr, eta = h / rr, cc = 2.0 - 3.0 * m * h * sg;
+                        double a1 = 1 + 4 * rho * rho + eta * eta, disc = a1 * a1 - 8 * rho * rho * cc;
+                        if (fabs(disc) < 1e-6 * a1 * a1 || fabs(cc) < 1e-6) continue;
+                        ex46 g = {.mu = m, .rb = b, .hb = h, .rm = rr, .hm = 0.0, .K = e.K, .M = e.M};
+                        ex46_build(&g);
+                        if (ex46_analyse(&g, sg, -0.01, &res, &err) != FL_OK) { bad++; continue; }
+                        int fl = disc < 0, dv = cc <= 0;
+                        if (res.flutter != fl || res.divergence != dv) bad++;
+                        if ((fl && sg > 0) || (dv && sg < 0)) wrong_side++;
+                        nfl += fl;
+                        ndv += dv;
+                        n++;
+                        if (csv) fprintf(csv, "%g,%g,%g,%g,%g,%d,%d,%d,%d\n", m, b, h, rr, sg, fl, res.flutter, dv, res.divergence);
+                        fl_stab_result_free(&res);
+                    }
+    if (csv) fclose(csv);
+    fl_cli_check(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities",
+                 "%ld states (H_M = 0): flutter iff discriminant < 0 (%ld), divergence iff 2 - 3 mu H_B sigma <= 0 (%ld), %ld mismatches (004 §4)",
+                 n, nfl, ndv, bad);
+    fl_cli_check(ctx, wrong_side == 0, "example_4_6.sides",
+                 "flutter only with sigma = -1, divergence only with sigma = +1 (%ld exceptions)", wrong_side);
+    gsl_vector_free(lm);
+    gsl_vector_free(lp);
+    gsl_matrix_free(e.K);
+    gsl_matrix_free(e.M);
+    return 0;
+}
+
+/* ---- crosscheck --law stability ----------------------------------------- */
+
+/* Random state: SPD K (cond 1e3) and M, np particles with random labels. */
+int fl_stability_crosscheck(fl_cli_ctx *ctx)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, ctx->seed);
+    long N = ctx->systems, used = 0, part_bad = 0, ord2 = 0, ord3 = 0, chol = 0, cone = 0, f84 = 0,
+         samp = 0, neg = 0;
+    for (long it = 0; it < N; it++) {
+        size_t np = 1 + gsl_rng_uniform_int(g, 4), n = 2 * np + gsl_rng_uniform_int(g, 4);
+        gsl_matrix *K = gsl_matrix_alloc(n, n), *M = gsl_matrix_alloc(n, n);
+        gsl_matrix *Q = gsl_matrix_alloc(n, n), *T = gsl_matrix_alloc(n, n);
+        /* SPD by B B^T + shift (independent of the tests' generator) */
+        for (int w = 0; w < 2; w++) {
+            gsl_matrix *X = w ? M : K;
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) gsl_matrix_set(Q, i, j, gsl_ran_gaussian(g, 1.0));
+            gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, Q, Q, 0.0, T);
+            gsl_matrix_memcpy(X, T);
+            for (size_t i = 0; i < n; i++) gsl_matrix_set(X, i, i, gsl_matrix_get(X, i, i) + (w ? 1.0 : 0.05));
+        }
+        double mu = exp(log(0.01) + gsl_rng_uniform(g) * log(1000.0));
+        size_t *iT = malloc(np * sizeof *iT), *iN = malloc(np * sizeof *iN);
+        fl_stab_label *want = malloc(np * sizeof *want), *lab = malloc(np * sizeof *lab);
+        gsl_vector *u = gsl_vector_calloc(n), *r = gsl_vector_calloc(n);
+        for (size_t p = 0; p < np; p++) {
+            iT[p] = 2 * p;
+            iN[p] = 2 * p + 1;
+            want[p] = (fl_stab_label)gsl_rng_uniform_int(g, 4);
+            double rN = -0.5 - gsl_rng_uniform(g);
+            if (want[p] == FL_STAB_PF) gsl_vector_set(u, iN[p], -0.1 - gsl_rng_uniform(g));
+            if (want[p] == FL_STAB_PD) {
+                gsl_vector_set(r, iN[p], rN);
+                gsl_vector_set(r, iT[p], -mu * rN * (1.8 * gsl_rng_uniform(g) - 0.9));
+            }
+            if (want[p] == FL_STAB_PS) {
+                gsl_vector_set(r, iN[p], rN);
+                gsl_vector_set(r, iT[p], (gsl_rng_uniform(g) < 0.5 ? 1 : -1) * mu * rN);
+            }
+        }
+        fl_stab_system s = {.n = n, .K = K, .M = M, .prescribed = NULL, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stab_tangent *t = NULL;
+        fl_stab_result res = {0};
+        fl_error err;
+        if (fl_stab_partition(&s, u, r, 1e-12, lab, &err) != FL_OK) part_bad++;
+        else {
+            for (size_t p = 0; p < np; p++) part_bad += lab[p] != want[p];
+            if (fl_stab_tangent_alloc(&s, lab, r, &t, &err) == FL_OK &&
+                fl_stab_analyse(t, NULL, &res, &err) == FL_OK) {
+                size_t ns = t->nstar;
+                used++;
+                double nK = 0;
+                for (size_t a = 0; a < ns; a++)
+                    for (size_t b = 0; b < ns; b++) nK = fmax(nK, fabs(gsl_matrix_get(t->Kstar, a, b)));
+                double *re = malloc(ns * sizeof *re), *im = malloc(ns * sizeof *im);
+                gsl_matrix *E = gsl_matrix_alloc(ns, ns);
+                fl_stab_gen_eig(t->Kstar, NULL, re, im, E, &err);
+                double minre = INFINITY;
+                for (size_t k = 0; k < ns; k++) minre = fmin(minre, re[k]);
+                if (res.ks_min > minre + 1e-12 * ns * nK) ord2++;            /* §3.3 (ii) */
+                for (size_t k = 0; k < ns; k++) {                            /* §3.3 (iii) */
+                    gsl_vector_view cv = gsl_matrix_column(E, k);
+                    if (im[k] == 0.0 && fl_stab_admissible(&cv.vector, t->csign, 1e-10) && re[k] < minre) ord3++;
+                }
+                if (fabs(res.ks_min) > 1e-10 * nK && res.ks_cholesky_pd != (res.ks_min > 0)) chol++;
+                if (res.ks_cone_min < res.ks_min - 1e-12 * nK ||
+                    (res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) > 1e-10 * nK)) cone++;
+                neg += res.ks_min <= 0;
+                gsl_vector *vs = gsl_vector_alloc(ns), *v = gsl_vector_calloc(n), *tmp = gsl_vector_alloc(ns);
+                for (int q = 0; q < 20; q++) {
+                    for (size_t k = 0; k < ns; k++) {
+                        double x = gsl_rng_uniform(g) - 0.5;
+                        if (t->csign[k] * x > 0) x = -x;
+                        gsl_vector_set(vs, k, x);
+                    }
+                    double nv = gsl_blas_dnrm2(vs);
+                    if (nv == 0) continue;
+                    gsl_vector_scale(vs, 1.0 / nv);
+                    double rq;
+                    gsl_blas_dgemv(CblasNoTrans, 1.0, t->KS, vs, 0.0, tmp);
+                    gsl_blas_ddot(tmp, vs, &rq);
+                    if (rq < res.ks_cone_min - 1e-10 * nK) samp++;
+                    /* (84) vs (66) */
+                    gsl_vector_set_zero(v);
+                    for (size_t k = 0; k < ns; k++) gsl_vector_set(v, t->dof[k], gsl_vector_get(vs, k));
+                    double a66 = fl_stab_form_star(&s, K, lab, v, v), a84 = rq;
+                    gsl_vector *Kv = gsl_vector_alloc(n);
+                    gsl_blas_dgemv(CblasNoTrans, 1.0, K, v, 0.0, Kv);
+                    for (size_t p = 0; p < np; p++)
+                        if (lab[p] == FL_STAB_PZ) a84 -= mu * gsl_vector_get(Kv, iN[p]) * fabs(gsl_vector_get(v, iT[p]));
+                    gsl_vector_free(Kv);
+                    if (fabs(a66 - a84) > 1e-10 * (1 + mu) * (1 + nK)) f84++;
+                    /* (34): v = (0, v*) is in K_u'(u, r) */
+                    if (fl_stab_viol_Kudot(&s, lab, r, v) > 0) f84++;
+                }
+                gsl_vector_free(vs);
+                gsl_vector_free(v);
+                gsl_vector_free(tmp);
+                gsl_matrix_free(E);
+                free(re);
+                free(im);
+            }
+        }
+        fl_stab_result_free(&res);
+        fl_stab_tangent_free(t);
+        gsl_matrix_free(K);
+        gsl_matrix_free(M);
+        gsl_matrix_free(Q);
+        gsl_matrix_free(T);
+        gsl_vector_free(u);
+        gsl_vector_free(r);
+        free(iT);
+        free(iN);
+        free(want);
+        free(lab);
+        fl_cli_progress(ctx, "stability", it + 1, N);
+    }
+    gsl_rng_free(g);
+    fl_cli_check(ctx, part_bad == 0, "stability.partition", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
+    fl_cli_check(ctx, ord2 == 0 && used > 0, "stability.order_ii", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
+    fl_cli_check(ctx, ord3 == 0, "stability.order_iii", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
+    fl_cli_check(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
+    fl_cli_check(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
+    fl_cli_check(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
+    return 0;
+}
