@@ -13,6 +13,7 @@ int fl_stewart_crosscheck(fl_cli_ctx *ctx);           /* cli/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
 
 int fl_p4_crosscheck(fl_cli_ctx *ctx);                /* cli/p4_checks.c */
+int fl_stability_crosscheck(fl_cli_ctx *ctx);         /* cli/stability_checks.c */
 
 /* reproduce NAME */
 int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx);     /* cli/midpoint_checks.c */
