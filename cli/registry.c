@@ -16,6 +16,9 @@ const fl_cli_task fl_reproduce_tasks[] = {
     {"painleve_p5_vs_p3", "001 §6.2 mu < -1/tan(theta0): P'3 and Stewart's P5 give the same motion", fl_p4_reproduce_painleve_p5_vs_p3},
     {"systems_1_2", "001 §6.3 systems 1 and 2: P'4 reaction vanishes, the P6 family of wedged solutions", fl_p4_reproduce_systems_1_2},
     {"kane", "001 §6.2 Kane's paradox: real-world Coulomb + Newton gains energy, P'4 does not", fl_p4_reproduce_kane},
+    {"example_3_14", "004 §3.5 Example 3.14: acceleration/reaction jumps (52) by enumeration vs Cases 1A, 1B, 2A, 2B", fl_stability_reproduce_example_3_14},
+    {"example_3_15", "004 §3.5 Example 3.15: K*, K*_S closed forms, threshold mu = 2 sqrt 2, no divergence", fl_stability_reproduce_example_3_15},
+    {"example_4_6", "004 §4 Example 4.6: steady sliding, flutter (sigma = -1) and divergence (sigma = +1) inequalities", fl_stability_reproduce_example_4_6},
     {"example_3_15", "004 §3.5 Example 3.15: K*, K*_S closed forms, threshold mu = 2 sqrt 2, no divergence", fl_stability_reproduce_example_3_15},
     {"example_4_6", "004 §4 Example 4.6: steady sliding, flutter (sigma = -1) and divergence (sigma = +1) inequalities", fl_stability_reproduce_example_4_6},
     {NULL, NULL, NULL}

@@ -28,6 +28,9 @@ int fl_p4_reproduce_painleve_grazing(fl_cli_ctx *ctx);      /* cli/p4_checks.c *
 int fl_p4_reproduce_painleve_p5_vs_p3(fl_cli_ctx *ctx);     /* cli/p4_checks.c */
 int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx);           /* cli/p4_checks.c */
 int fl_p4_reproduce_kane(fl_cli_ctx *ctx);                  /* cli/p4_checks.c */
+int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
+int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
+int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_checks.c */
 int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
 int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_checks.c */
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
@@ -177,6 +178,131 @@ int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
     gsl_vector_free(r);
     gsl_vector_free(V);
     gsl_vector_free(W);
+    return 0;
+}
+
+/* ---- Example 3.14 -------------------------------------------------------- */
+
+static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
+{
+    double sn = sin(th), cs = cos(th);
+    gsl_matrix_set(M, 0, 0, m + Mb * sn * sn);
+    gsl_matrix_set(M, 0, 1, -Mb * sn * cs);
+    gsl_matrix_set(M, 1, 0, -Mb * sn * cs);
+    gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
+}
+
+int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx)
+{
+    fl_json_doc *doc = load_004("example_3_14");
+    if (!doc) return -1;
+    const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *grid = NULL;
+    double Mb, m, th, mu, al, tol, e1aT, e1rN, e1rT, ebT, ebN, steps;
+    gsl_vector *f6 = NULL, *gm = NULL, *gmu = NULL, *gal = NULL;
+    fl_error err;
+    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "grid", &grid, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "M", &Mb, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "m", &m, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "theta_M", &th, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "alpha", &al, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
+        fl_json_object(doc, ex, "expected", "case_1A", &c1a, &err) != FL_OK ||
+        fl_json_object(doc, ex, "expected", "case_1B", &c1b, &err) != FL_OK ||
+        fl_json_number(doc, c1a, "expected.case_1A", "a_T", &e1aT, &err) != FL_OK ||
+        fl_json_number(doc, c1a, "expected.case_1A", "r_N", &e1rN, &err) != FL_OK ||
+        fl_json_number(doc, c1a, "expected.case_1A", "r_T", &e1rT, &err) != FL_OK ||
+        fl_json_number(doc, c1b, "expected.case_1B", "a_T", &ebT, &err) != FL_OK ||
+        fl_json_number(doc, c1b, "expected.case_1B", "a_N", &ebN, &err) != FL_OK ||
+        fl_json_vector(doc, ex, "expected", "fig6_theta_M", 2, &f6, &err) != FL_OK ||
+        fl_json_vector(doc, grid, "grid", "m_over_M", 0, &gm, &err) != FL_OK ||
+        fl_json_vector(doc, grid, "grid", "mu", 0, &gmu, &err) != FL_OK ||
+        fl_json_vector(doc, grid, "grid", "alpha_over_mu", 0, &gal, &err) != FL_OK ||
+        fl_json_number(doc, grid, "grid", "theta_M_steps", &steps, &err) != FL_OK) {
+        fprintf(stderr, "example_3_14: %s\n", err.message);
+        gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    gsl_matrix *M = gsl_matrix_alloc(2, 2), *K = gsl_matrix_alloc(2, 2);
+    gsl_matrix_set_identity(K);      /* K does not enter (52) */
+    gsl_matrix *As = gsl_matrix_alloc(2, 4), *Rs = gsl_matrix_alloc(2, 4);
+    gsl_vector *u0 = gsl_vector_calloc(2), *r0 = gsl_vector_alloc(2);
+    size_t iT = 0, iN = 1, ns = 0;
+    /* the fixture */
+    ex314_M(m, Mb, th, M);
+    gsl_vector_set(r0, 0, al);
+    gsl_vector_set(r0, 1, -1.0);
+    fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
+    fl_status st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
+    int got1A = 0, got1B = 0;
+    for (size_t k = 0; k < ns && k < 4; k++) {
+        double aT = gsl_matrix_get(As, 0, k), aN = gsl_matrix_get(As, 1, k);
+        double rT = gsl_matrix_get(Rs, 0, k), rN = gsl_matrix_get(Rs, 1, k);
+        if (fabs(aN) < 1e-13)
+            got1A = fabs(aT - e1aT) < tol && fabs(rN - e1rN) < tol && fabs(rT - e1rT) < tol;
+        else
+            got1B = fabs(aT - ebT) < tol && fabs(aN - ebN) < tol && fabs(rT) + fabs(rN) < 1e-12;
+    }
+    fl_cli_check(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture",
+                 "%zu jumps from (52) by enumeration: Case 1A (a_T %.7f, r_N %.7f) and 1B (a_T %.7f, a_N %.7f) (closed forms, tol %g)",
+                 ns, e1aT, e1rN, ebT, ebN, tol);
+    /* the grid: enumerated solutions == the closed forms of Cases 1A, 1B, 2B */
+    long n = 0, bad = 0, c1A = 0, c1B = 0, c2B = 0;
+    for (size_t a = 0; a < gm->size; a++)
+        for (size_t b = 0; b < gmu->size; b++)
+            for (size_t c = 0; c < gal->size; c++)
+                for (int it = 1; it <= (int)steps; it++) {
+                    double mM = gsl_vector_get(gm, a), mu2 = gsl_vector_get(gmu, b);
+                    double fa = gsl_vector_get(gal, c), al2 = fa * mu2, th2 = it * (M_PI / 2) / (steps + 1);
+                    ex314_M(mM, 1.0, th2, M);
+                    double MTT = gsl_matrix_get(M, 0, 0), MTN = gsl_matrix_get(M, 0, 1), MNN = gsl_matrix_get(M, 1, 1);
+                    double det = MTT * MNN - MTN * MTN, g = MTT + al2 * MTN, gmu2 = MTT + mu2 * MTN;
+                    if (fabs(g) < 1e-9 || fabs(gmu2) < 1e-9) continue;
+                    gsl_vector_set(r0, 0, al2);
+                    s.mu = mu2;
+                    if (fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err) != FL_OK) { bad++; continue; }
+                    int w1A = fa < 1.0 && g < 0, wB = g < 0;
+                    n++;
+                    if ((int)ns != w1A + wB) { bad++; continue; }
+                    for (size_t k = 0; k < ns; k++) {
+                        double aT = gsl_matrix_get(As, 0, k), aN = gsl_matrix_get(As, 1, k);
+                        double rT = gsl_matrix_get(Rs, 0, k), rN = gsl_matrix_get(Rs, 1, k);
+                        if (fabs(aN) < 1e-13) {
+                            if (!(w1A && fabs(aT - (mu2 - al2) / gmu2) < 1e-9 * (1 + fabs(aT)) &&
+                                  fabs(rN + g / gmu2) < 1e-9 && fabs(rT + mu2 * rN) < 1e-9)) bad++;
+                            c1A++;
+                        } else {
+                            if (!(fabs(aT + (MTN + al2 * MNN) / det) < 1e-9 * (1 + fabs(aT)) &&
+                                  fabs(aN - g / det) < 1e-9 * (1 + fabs(aN)) && fabs(rT) + fabs(rN) < 1e-12)) bad++;
+                            if (fa < 1.0) c1B++; else c2B++;
+                        }
+                    }
+                }
+    fl_cli_check(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid",
+                 "%ld states (theta_M, m/M, mu, alpha): enumerated jumps = closed forms 1A (%ld), 1B (%ld), 2B (%ld); %ld mismatches; none towards right slip",
+                 n, c1A, c1B, c2B, bad);
+    /* Fig. 6: M_TT + mu M_NT = 0 — Case 2A, a family (degenerate branch) */
+    long okf = 0;
+    for (int sg = -1; sg <= 1; sg += 2) {
+        double mu2 = 1.0, mM = 0.05;
+        double t6 = 0.5 * (atan(mu2) + sg * acos((2 * mM + 1) / sqrt(1 + mu2 * mu2)));
+        ex314_M(mM, 1.0, t6, M);
+        gsl_vector_set(r0, 0, mu2);
+        s.mu = mu2;
+        st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
+        okf += fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)) < tol && st == FL_WDEGENERATE &&
+               fabs(gsl_matrix_get(M, 0, 0) + mu2 * gsl_matrix_get(M, 1, 0)) < 1e-14;
+    }
+    fl_cli_check(ctx, okf == 2, "example_3_14.fig6_case_2A",
+                 "theta_M = %.7f, %.7f give M_TT + mu M_NT = 0 and a singular left-slip branch (infinitely many jumps, Prop. 3.13)",
+                 gsl_vector_get(f6, 0), gsl_vector_get(f6, 1));
+    gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
+    gsl_matrix_free(M); gsl_matrix_free(K); gsl_matrix_free(As); gsl_matrix_free(Rs);
+    gsl_vector_free(u0); gsl_vector_free(r0);
     return 0;
 }
 

@@ -149,6 +149,158 @@ double fl_stab_viol_Krdot(const fl_stab_system *s, const fl_stab_label *labels,
     return viol;
 }
 
+/* 004 (24). */
+double fl_stab_viol_Kuddot(const fl_stab_system *s, const gsl_vector *u, const gsl_vector *v,
+                           const gsl_vector *a)
+{
+    double viol = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->prescribed && s->prescribed[i]) viol = fmax(viol, fabs(gsl_vector_get(a, i)));
+    for (size_t p = 0; p < s->np; p++)
+        if (gsl_vector_get(u, s->iN[p]) == 0.0 && gsl_vector_get(v, s->iN[p]) == 0.0)
+            viol = fmax(viol, gsl_vector_get(a, s->iN[p]));
+    return viol;
+}
+
+/* 004 (25), with r in V_r (3). */
+double fl_stab_viol_Kr_uva(const fl_stab_system *s, const gsl_vector *u, const gsl_vector *v,
+                           const gsl_vector *a, const gsl_vector *r)
+{
+    double viol = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        if (!(s->prescribed && s->prescribed[i]) && !is_contact_dof(s, i))
+            viol = fmax(viol, fabs(gsl_vector_get(r, i)));
+    for (size_t p = 0; p < s->np; p++) {
+        double rT = gsl_vector_get(r, s->iT[p]), rN = gsl_vector_get(r, s->iN[p]);
+        double vT = gsl_vector_get(v, s->iT[p]), vN = gsl_vector_get(v, s->iN[p]);
+        double aT = gsl_vector_get(a, s->iT[p]), aN = gsl_vector_get(a, s->iN[p]);
+        if (gsl_vector_get(u, s->iN[p]) < 0.0 || vN < 0.0) {     /* P_f U P_cf: r = 0 */
+            viol = fmax(viol, fmax(fabs(rT), fabs(rN)));
+            continue;
+        }
+        viol = fmax(viol, fmax(rN, fabs(rN * aN)));                /* P_0 U P_v */
+        if (vT != 0.0)                                              /* P_v */
+            viol = fmax(viol, fabs(rT - s->mu * rN * sgn(vT)));
+        else if (aT != 0.0)                                         /* P_0, sigma(a_T) */
+            viol = fmax(viol, fabs(rT - s->mu * rN * sgn(aT)));
+        else
+            viol = fmax(viol, fabs(rT) + s->mu * rN);
+    }
+    return viol;
+}
+
+/* 004 Prop. 3.2 (52) by enumeration of the contact branches. */
+fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl_vector *r0,
+                        double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs,
+                        size_t *nsol, fl_error *err)
+{
+    FL_TRY(fl_stab_system_check(s, err));
+    size_t n = s->n;
+    if (!u0 || !r0 || u0->size != n || r0->size != n || (max_sol > 0 && (!As || !Rs ||
+        As->size1 != n || Rs->size1 != n || As->size2 < max_sol || Rs->size2 < max_sol)))
+        return FL_FAIL(err, FL_EDIM, "jumps: bad dimensions");
+    FL_TRY(fl_check_finite_vector(u0, "u0", err));
+    FL_TRY(fl_check_finite_vector(r0, "r0", err));
+    if (s->np > 12) return FL_FAIL(err, FL_EUNSUPPORTED, "jumps: more than 12 contact particles");
+    size_t N2 = 2 * n;
+    gsl_matrix *S = gsl_matrix_alloc(N2, N2);
+    gsl_vector *b = gsl_vector_alloc(N2), *x = gsl_vector_alloc(N2);
+    gsl_permutation *perm = gsl_permutation_alloc(N2);
+    gsl_vector *v0 = gsl_vector_calloc(n);
+    if (!S || !b || !x || !perm || !v0) {
+        if (S) gsl_matrix_free(S);
+        if (b) gsl_vector_free(b);
+        if (x) gsl_vector_free(x);
+        if (perm) gsl_permutation_free(perm);
+        if (v0) gsl_vector_free(v0);
+        return FL_FAIL(err, FL_ENOMEM, "out of memory");
+    }
+    gsl_vector_view A = gsl_vector_subvector(x, 0, n), R = gsl_vector_subvector(x, n, n);
+    size_t branches = 1;
+    for (size_t p = 0; p < s->np; p++) branches *= 4;
+    fl_status st = FL_OK;
+    *nsol = 0;
+    for (size_t code = 0; code < branches; code++) {
+        /* rows 0..n-1: M A - R = -r0 (the jump of (1) at equilibrium) */
+        gsl_matrix_set_zero(S);
+        gsl_vector_set_zero(b);
+        for (size_t i = 0; i < n; i++) {
+            for (size_t j = 0; j < n; j++) gsl_matrix_set(S, i, j, gsl_matrix_get(s->M, i, j));
+            gsl_matrix_set(S, i, n + i, -1.0);
+            gsl_vector_set(b, i, -gsl_vector_get(r0, i));
+        }
+        /* rows n..2n-1: one condition per dof; R = r+ = r0 + M A */
+        for (size_t i = 0; i < n; i++) {
+            if (s->prescribed && s->prescribed[i]) gsl_matrix_set(S, n + i, i, 1.0);  /* a_i = 0 */
+            else gsl_matrix_set(S, n + i, n + i, 1.0);                                 /* r_i = 0 */
+        }
+        size_t c = code;
+        int trivial_branch = 1;
+        for (size_t p = 0; p < s->np; p++, c /= 4) {
+            size_t iT = s->iT[p], iN = s->iN[p];
+            int br = (int)(c % 4);
+            gsl_matrix_set(S, n + iT, n + iT, 0.0);
+            gsl_matrix_set(S, n + iN, n + iN, 0.0);
+            if (gsl_vector_get(u0, iN) < 0.0) br = 1;      /* free particle: r = 0 only */
+            if (br != 0) trivial_branch = 0;
+            switch (br) {
+            case 0:   /* stick: a_T = a_N = 0 */
+                gsl_matrix_set(S, n + iT, iT, 1.0);
+                gsl_matrix_set(S, n + iN, iN, 1.0);
+                break;
+            case 1:   /* no reaction: r_T = r_N = 0 */
+                gsl_matrix_set(S, n + iT, n + iT, 1.0);
+                gsl_matrix_set(S, n + iN, n + iN, 1.0);
+                break;
+            default: {/* slip, sigma(a_T) = -1 (2) or +1 (3): a_N = 0, r_T = mu sigma r_N */
+                double sg = br == 2 ? -1.0 : 1.0;
+                gsl_matrix_set(S, n + iN, iN, 1.0);
+                gsl_matrix_set(S, n + iT, n + iT, 1.0);
+                gsl_matrix_set(S, n + iT, n + iN, -s->mu * sg);
+                break;
+            }
+            }
+            if (gsl_vector_get(u0, iN) < 0.0 && (c % 4) != 1) trivial_branch = -1;  /* duplicate */
+        }
+        if (trivial_branch != 0) continue;   /* all stuck gives A = 0; skip duplicates */
+        int signum;
+        gsl_linalg_LU_decomp(S, perm, &signum);
+        double dmin = INFINITY, dmax = 0.0;
+        for (size_t i = 0; i < N2; i++) {
+            double d = fabs(gsl_matrix_get(S, i, i));
+            dmin = fmin(dmin, d);
+            dmax = fmax(dmax, d);
+        }
+        if (dmin <= 1e-12 * dmax) { st = FL_WDEGENERATE; continue; }
+        gsl_linalg_LU_solve(S, perm, b, x);
+        double an = gsl_blas_dnrm2(&A.vector);
+        if (an <= tol) continue;
+        if (fl_stab_viol_Kuddot(s, u0, v0, &A.vector) > tol ||
+            fl_stab_viol_Kr_uva(s, u0, v0, &A.vector, &R.vector) > tol)
+            continue;
+        /* branch consistency: slip needs the sign of a_T it assumed (strict) */
+        int ok = 1;
+        c = code;
+        for (size_t p = 0; p < s->np; p++, c /= 4) {
+            double aT = gsl_vector_get(&A.vector, s->iT[p]);
+            if ((c % 4 == 2 && !(aT < -tol)) || (c % 4 == 3 && !(aT > tol))) ok = 0;
+        }
+        if (!ok) continue;
+        if (*nsol < max_sol) {
+            gsl_vector_view ca = gsl_matrix_column(As, *nsol), cr = gsl_matrix_column(Rs, *nsol);
+            gsl_vector_memcpy(&ca.vector, &A.vector);
+            gsl_vector_memcpy(&cr.vector, &R.vector);
+        }
+        (*nsol)++;
+    }
+    gsl_matrix_free(S);
+    gsl_vector_free(b);
+    gsl_vector_free(x);
+    gsl_permutation_free(perm);
+    gsl_vector_free(v0);
+    return st;
+}
+
 void fl_stab_tangent_free(fl_stab_tangent *t)
 {
     if (!t) return;

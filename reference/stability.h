@@ -87,6 +87,26 @@ double fl_stab_viol_Kudot(const fl_stab_system *s, const fl_stab_label *labels,
 double fl_stab_viol_Krdot(const fl_stab_system *s, const fl_stab_label *labels,
                           const gsl_vector *r, const gsl_vector *v, const gsl_vector *w);
 
+/* 004 (24): a in K_u''(u, v): a in V_u, a_N <= 0 on P_0 U P_v (contact,
+ * v_N = 0).  004 (25): r in K_r(u, v, a), with r in V_r.  Particles are in
+ * contact when u_N == 0 exactly (pass cleaned data).  Largest violation. */
+double fl_stab_viol_Kuddot(const fl_stab_system *s, const gsl_vector *u, const gsl_vector *v,
+                           const gsl_vector *a);
+double fl_stab_viol_Kr_uva(const fl_stab_system *s, const gsl_vector *u, const gsl_vector *v,
+                           const gsl_vector *a, const gsl_vector *r);
+
+/* 004 Prop. 3.2 (52): acceleration and reaction jumps from an equilibrium
+ * (u0, r0) at rest: A in K_u''(u0, 0), A != 0, r+ = r0 + M A in
+ * K_r(u0, 0, A).  Exhaustive enumeration over the branches of every contact
+ * particle in contact (stick, no reaction, slip with sigma(a_T) = -1, +1):
+ * each branch is a 2n x 2n linear system; solutions passing (24)-(25) with
+ * tolerance tol and A != 0 are returned (at most max_sol; columns of As and
+ * Rs, n x max_sol).  *nsol receives their number; FL_WDEGENERATE if some
+ * branch's system is singular (a family of solutions, e.g. 004 Case 2A). */
+fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl_vector *r0,
+                        double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs,
+                        size_t *nsol, fl_error *err);
+
 /* ---- the eigen-searches of 004 §5.4 ---------------------------------- */
 
 /* Smallest eigenvalue of a symmetric matrix and a unit eigenvector

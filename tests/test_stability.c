@@ -8,6 +8,7 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_eigen.h>
+#include <gsl/gsl_math.h>
 #include <gsl/gsl_sort_vector.h>
 
 #include "fl_random.h"
@@ -511,4 +512,168 @@ Test(stability, bad_input)
     gsl_matrix_free(Z);
     gsl_matrix_free(I2);
     ex315_free(&e);
+}
+
+/* ---- Example 3.14 (004 §3.5, CATALOGUE C.7): jumps by enumeration vs the
+ * closed forms of Cases 1A, 1B, 2A, 2B ------------------------------------- */
+static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
+{
+    double sn = sin(th), cs = cos(th);
+    gsl_matrix_set(M, 0, 0, m + Mb * sn * sn);
+    gsl_matrix_set(M, 0, 1, -Mb * sn * cs);
+    gsl_matrix_set(M, 1, 0, -Mb * sn * cs);
+    gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
+}
+
+Test(stability, example_3_14_jumps_match_closed_forms)
+{
+    gsl_matrix *M = gsl_matrix_alloc(2, 2), *K = gsl_matrix_alloc(2, 2);
+    gsl_matrix *As = gsl_matrix_alloc(2, 4), *Rs = gsl_matrix_alloc(2, 4);
+    gsl_vector *u0 = gsl_vector_calloc(2), *r0 = gsl_vector_alloc(2);
+    size_t iT = 0, iN = 1;
+    const double mMs[] = {0.01, 0.05, 0.2, 1.0}, mus[] = {0.3, 1.0, 2.0}, fr[] = {0.0, 0.3, 0.8, 1.0};
+    int n1A = 0, n1B = 0, n2B = 0, nnone = 0;
+    for (size_t a = 0; a < 4; a++)
+        for (size_t b = 0; b < 3; b++)
+            for (size_t c = 0; c < 4; c++)
+                for (int it = 1; it < 24; it++)
+                    for (int ik = 1; ik < 4; ik++) {
+                        double mM = mMs[a], mu = mus[b], al = fr[c] * mu, th = it * (M_PI / 2) / 24;
+                        double thK = ik * (M_PI / 2) / 4, KI = 2.0, KV = 1.0;
+                        ex314_M(mM, 1.0, th, M);
+                        gsl_matrix_set(K, 0, 0, KI * sin(thK) * sin(thK));
+                        gsl_matrix_set(K, 0, 1, -KI * sin(thK) * cos(thK));
+                        gsl_matrix_set(K, 1, 0, -KI * sin(thK) * cos(thK));
+                        gsl_matrix_set(K, 1, 1, KV + KI * cos(thK) * cos(thK));
+                        /* K_TT + mu K_NT = K_I sin(thK)(sin(thK) - mu cos(thK)) */
+                        cr_assert(fabs(gsl_matrix_get(K, 0, 0) + mu * gsl_matrix_get(K, 1, 0) -
+                                       KI * sin(thK) * (sin(thK) - mu * cos(thK))) < 1e-14);
+                        gsl_vector_set(r0, 0, al);
+                        gsl_vector_set(r0, 1, -1.0);
+                        fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1,
+                                            .iT = &iT, .iN = &iN, .mu = mu};
+                        size_t ns;
+                        fl_status st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL);
+                        double MTT = gsl_matrix_get(M, 0, 0), MTN = gsl_matrix_get(M, 0, 1);
+                        double MNT = MTN, MNN = gsl_matrix_get(M, 1, 1);
+                        double det = MTT * MNN - MTN * MNT;
+                        cr_assert(fabs(det - mM * (mM + 1.0)) < 1e-14, "det M = m(m+M)");
+                        double g = MTT + al * MNT, gm = MTT + mu * MNT;
+                        if (fabs(g) < 1e-9 || fabs(gm) < 1e-9) continue;   /* degenerate: below */
+                        cr_assert(st == FL_OK);
+                        /* expected set: 1A (if alpha < mu and g < 0), 1B/2B (if g < 0) */
+                        int want1A = fr[c] < 1.0 && g < 0, wantB = g < 0;
+                        cr_assert_eq((int)ns, want1A + wantB, "m/M=%g mu=%g alpha=%g th=%g: %zu solutions",
+                                     mM, mu, al, th, ns);
+                        for (size_t k = 0; k < ns; k++) {
+                            double aT = gsl_matrix_get(As, 0, k), aN = gsl_matrix_get(As, 1, k);
+                            double rT = gsl_matrix_get(Rs, 0, k), rN = gsl_matrix_get(Rs, 1, k);
+                            if (aN == 0.0 || fabs(aN) < 1e-13) {   /* Case 1A: left slip */
+                                cr_assert(want1A);
+                                cr_assert(fabs(aT - (mu - al) / gm) < 1e-10 * (1 + fabs(aT)));
+                                cr_assert(fabs(rN + g / gm) < 1e-10);
+                                cr_assert(fabs(rT + mu * rN) < 1e-10 && aT < 0 && rN < 0);
+                                cr_assert(rN > -1.0 && fabs(rT) < al + 1e-12, "both magnitudes decrease");
+                                n1A++;
+                            } else {                                 /* Case 1B / 2B: no reaction */
+                                cr_assert(fabs(aT + (MTN + al * MNN) / det) < 1e-9 * (1 + fabs(aT)));
+                                cr_assert(fabs(aN - g / det) < 1e-9 * (1 + fabs(aN)));
+                                cr_assert(fabs(rT) < 1e-12 && fabs(rN) < 1e-12);
+                                if (fr[c] < 1.0) n1B++; else n2B++;
+                            }
+                        }
+                        nnone += ns == 0;
+                    }
+    cr_assert(n1A > 20 && n1B > 20 && n2B > 20 && nnone > 20, "%d %d %d %d", n1A, n1B, n2B, nnone);
+    /* Fig. 6: M_TT + mu M_NT = 0 at theta_M = (atan mu +- acos((2m/M+1)/sqrt(1+mu^2)))/2
+     * (m/M = 0.05, mu = 1: 0.0528937 and 0.7325044): Case 2A is a family of
+     * solutions — the enumeration reports the degenerate branch. */
+    for (int sg = -1; sg <= 1; sg += 2) {
+        double mu = 1.0, mM = 0.05;
+        double th = 0.5 * (atan(mu) + sg * acos((2 * mM + 1) / sqrt(1 + mu * mu)));
+        cr_assert(fabs(th - (sg < 0 ? 0.0528937 : 0.7325044)) < 1e-7);
+        ex314_M(mM, 1.0, th, M);
+        cr_assert(fabs(gsl_matrix_get(M, 0, 0) + mu * gsl_matrix_get(M, 1, 0)) < 1e-14);
+        gsl_vector_set(r0, 0, mu);
+        gsl_vector_set(r0, 1, -1.0);
+        fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1,
+                            .iT = &iT, .iN = &iN, .mu = mu};
+        size_t ns;
+        cr_assert_eq(fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL), FL_WDEGENERATE);
+    }
+    /* no jump from r0 = 0 (004 §3.5): only A = 0 */
+    gsl_vector_set_zero(r0);
+    fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    ex314_M(0.1, 1.0, 0.4, M);
+    size_t ns;
+    cr_assert_eq(fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL), FL_OK);
+    cr_assert_eq(ns, 0);
+    cr_assert_eq(fl_stab_jumps(&s, u0, r0, 1e-12, 4, NULL, Rs, &ns, NULL), FL_EDIM);
+    gsl_matrix_free(M);
+    gsl_matrix_free(K);
+    gsl_matrix_free(As);
+    gsl_matrix_free(Rs);
+    gsl_vector_free(u0);
+    gsl_vector_free(r0);
+}
+
+Test(stability, rate_set_predicates)
+{
+    /* one particle (T=0, N=1) and a free dof 2; hand-made members / non-members */
+    gsl_matrix *I3 = gsl_matrix_alloc(3, 3);
+    gsl_matrix_set_identity(I3);
+    size_t iT = 0, iN = 1;
+    fl_stab_system s = {.n = 3, .K = I3, .M = I3, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    gsl_vector *r = gsl_vector_calloc(3), *v = gsl_vector_calloc(3), *w = gsl_vector_calloc(3);
+    fl_stab_label l = FL_STAB_PZ;
+    /* (35) on P_z, v_T = 0: |w_T| <= -mu w_N */
+    gsl_vector_set(w, 1, -2.0);
+    gsl_vector_set(w, 0, 0.9);
+    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    gsl_vector_set(w, 0, 1.1);
+    cr_assert(fabs(fl_stab_viol_Krdot(&s, &l, r, v, w) - 0.1) < 1e-15);
+    /* v_T > 0: w_T = mu w_N sigma(v_T) = -1 */
+    gsl_vector_set(v, 0, 3.0);
+    gsl_vector_set(w, 0, -1.0);
+    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    gsl_vector_set(w, 2, 0.5);   /* free dof: w in V_r fails */
+    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.5);
+    gsl_vector_set(w, 2, 0.0);
+    l = FL_STAB_PF;              /* free particle: w = 0 */
+    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 2.0);
+    l = FL_STAB_PD;              /* stick: (34) v = 0, (35) unconstrained */
+    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    cr_assert(fl_stab_viol_Kudot(&s, &l, r, v) == 3.0);
+    /* P_s with r_T > 0: v_T sigma(r_T) <= 0 fails for v_T = 3 */
+    l = FL_STAB_PS;
+    gsl_vector_set(r, 0, 0.5);
+    gsl_vector_set(r, 1, -1.0);
+    cr_assert(fl_stab_viol_Kudot(&s, &l, r, v) == 3.0);
+    gsl_vector_set(v, 0, -3.0);
+    cr_assert(fl_stab_viol_Kudot(&s, &l, r, v) == 0.0);
+    /* (35) on P_s: w_T + mu w_N <= 0 with complementarity against v_T sigma */
+    gsl_vector_set(w, 0, 1.0);   /* 1 + 0.5 (-2) = 0: on the boundary, sliding allowed */
+    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    gsl_vector_set(w, 0, 0.0);   /* -1 < 0 while sliding: complementarity fails */
+    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 3.0);
+    /* (24)-(25): contact at rest, a_N > 0 is not admissible */
+    gsl_vector *u = gsl_vector_calloc(3), *a = gsl_vector_calloc(3), *z = gsl_vector_calloc(3);
+    gsl_vector_set(a, 1, 0.25);
+    cr_assert(fl_stab_viol_Kuddot(&s, u, z, a) == 0.25);
+    gsl_vector_set(u, 1, -1.0);  /* free: r must vanish */
+    gsl_vector_set(r, 2, 0.0);
+    cr_assert(fl_stab_viol_Kr_uva(&s, u, z, a, r) == 1.0);
+    gsl_vector_set(u, 1, 0.0);   /* P_v with v_T < 0: r_T = -mu r_N */
+    gsl_vector_set(v, 1, 0.0);
+    gsl_vector_set(a, 1, 0.0);
+    cr_assert(fl_stab_viol_Kr_uva(&s, u, v, a, r) == 0.0);
+    gsl_vector_set(v, 0, 1.0);
+    cr_assert(fabs(fl_stab_viol_Kr_uva(&s, u, v, a, r) - 1.0) < 1e-15);
+    gsl_vector_free(u);
+    gsl_vector_free(a);
+    gsl_vector_free(z);
+    gsl_vector_free(r);
+    gsl_vector_free(v);
+    gsl_vector_free(w);
+    gsl_matrix_free(I3);
 }
