@@ -31,8 +31,6 @@ int fl_p4_reproduce_kane(fl_cli_ctx *ctx);                  /* cli/p4_checks.c *
 int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
 int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
 int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_checks.c */
-int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
-int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_checks.c */
 
 /* bench NAME (bench/) */
 int fl_bench_stewart(fl_cli_ctx *ctx);               /* bench/bench_lemke.c */
