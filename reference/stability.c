@@ -189,6 +189,110 @@ double fl_stab_viol_Kr_uva(const fl_stab_system *s, const gsl_vector *u, const g
     return viol;
 }
 
+/* inf over x in R of  w (x - X) + c (|x| - |X|), c >= 0 assumed by callers
+ * only when finite: -inf if |w| > c (or c < 0), else -(w X + c |X|). */
+static double inf_abs_line(double w, double c, double X)
+{
+    if (c < 0.0 || fabs(w) > c) return -INFINITY;
+    return -(w * X + c * fabs(X));
+}
+
+/* inf over y <= 0 of g (y - Y): -inf if g > 0, else -g Y. */
+static double inf_halfline(double g, double Y)
+{
+    return g > 0.0 ? -INFINITY : -g * Y;
+}
+
+/* inf over x in R of w (x - X): 0 if w == 0, else -inf. */
+static double inf_line(double w)
+{
+    return w == 0.0 ? 0.0 : -INFINITY;
+}
+
+/* 004 Lemma 2.6, (28), exact infimum over a in K_u''(U, V) (24). */
+double fl_stab_vi26_inf(const fl_stab_system *s, const gsl_vector *U, const gsl_vector *V,
+                        const gsl_vector *A, const gsl_vector *R)
+{
+    double tot = 0.0;
+    for (size_t i = 0; i < s->n; i++)               /* free dofs: a_i in R */
+        if (!(s->prescribed && s->prescribed[i]) && !is_contact_dof(s, i))
+            tot += inf_line(gsl_vector_get(R, i));
+    for (size_t p = 0; p < s->np; p++) {
+        size_t iT = s->iT[p], iN = s->iN[p];
+        double RT = gsl_vector_get(R, iT), RN = gsl_vector_get(R, iN);
+        double VT = gsl_vector_get(V, iT), VN = gsl_vector_get(V, iN);
+        double AT = gsl_vector_get(A, iT), AN = gsl_vector_get(A, iN);
+        if (gsl_vector_get(U, iN) < 0.0 || VN < 0.0) {   /* P_f U P_cf: a free */
+            tot += inf_line(RT) + inf_line(RN);
+            continue;
+        }
+        tot += inf_halfline(RN, AN);                   /* a_N <= 0: R_N (a_N - A_N) */
+        if (VT != 0.0)                                  /* P_v: (R_T - mu R_N sigma(V_T))(a_T - A_T) */
+            tot += inf_line(RT - s->mu * RN * sgn(VT));
+        else                                            /* P_0: R_T (a_T - A_T) - mu R_N (|a_T| - |A_T|) */
+            tot += inf_abs_line(RT, -s->mu * RN, AT);
+    }
+    return tot;
+}
+
+double fl_stab_vi26_value(const fl_stab_system *s, const gsl_vector *U, const gsl_vector *V,
+                          const gsl_vector *A, const gsl_vector *R, const gsl_vector *a)
+{
+    double lhs = 0.0, rhs = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        lhs += gsl_vector_get(R, i) * (gsl_vector_get(a, i) - gsl_vector_get(A, i));
+    for (size_t p = 0; p < s->np; p++) {
+        size_t iT = s->iT[p], iN = s->iN[p];
+        if (gsl_vector_get(U, iN) < 0.0 || gsl_vector_get(V, iN) < 0.0) continue;
+        double RN = gsl_vector_get(R, iN), VT = gsl_vector_get(V, iT);
+        double aT = gsl_vector_get(a, iT), AT = gsl_vector_get(A, iT);
+        if (VT != 0.0) rhs += s->mu * RN * sgn(VT) * (aT - AT);
+        else rhs += s->mu * RN * (fabs(aT) - fabs(AT));
+    }
+    return lhs - rhs;
+}
+
+/* 004 Lemma 2.7, (37)-(38), exact infimum over v in K_u'(U, R) (34). */
+double fl_stab_vi27_inf(const fl_stab_system *s, const fl_stab_label *labels,
+                        const gsl_vector *R, const gsl_vector *V, const gsl_vector *W)
+{
+    double tot = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        if (!(s->prescribed && s->prescribed[i]) && !is_contact_dof(s, i))
+            tot += inf_line(gsl_vector_get(W, i));
+    for (size_t p = 0; p < s->np; p++) {
+        size_t iT = s->iT[p], iN = s->iN[p];
+        double WT = gsl_vector_get(W, iT), WN = gsl_vector_get(W, iN);
+        double VT = gsl_vector_get(V, iT), VN = gsl_vector_get(V, iN);
+        switch (labels[p]) {
+        case FL_STAB_PF: tot += inf_line(WT) + inf_line(WN); break;
+        case FL_STAB_PZ:                                   /* v_N <= 0, v_T free */
+            tot += inf_halfline(WN, VN) + inf_abs_line(WT, -s->mu * WN, VT);
+            break;
+        case FL_STAB_PD: break;                            /* v = V = 0 */
+        case FL_STAB_PS: {                                 /* v_N = 0, y = sigma(R_T) v_T <= 0 */
+            double sr = sgn(gsl_vector_get(R, iT));
+            tot += inf_halfline(WT * sr + s->mu * WN, sr * VT);
+            break;
+        }
+        }
+    }
+    return tot;
+}
+
+double fl_stab_vi27_value(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *V, const gsl_vector *W, const gsl_vector *v)
+{
+    double lhs = 0.0, rhs = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        lhs += gsl_vector_get(W, i) * (gsl_vector_get(v, i) - gsl_vector_get(V, i));
+    for (size_t p = 0; p < s->np; p++)
+        if (labels[p] != FL_STAB_PF)
+            rhs += s->mu * gsl_vector_get(W, s->iN[p]) *
+                   (fabs(gsl_vector_get(v, s->iT[p])) - fabs(gsl_vector_get(V, s->iT[p])));
+    return lhs - rhs;
+}
+
 /* 004 Prop. 3.2 (52) by enumeration of the contact branches. */
 fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl_vector *r0,
                         double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs,

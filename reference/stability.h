@@ -107,6 +107,28 @@ fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl
                         double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs,
                         size_t *nsol, fl_error *err);
 
+/* ---- variational characterisations (004 Lemmas 2.6, 2.7) --------------
+ * Each returns the EXACT infimum over the admissible test set of
+ * LHS - RHS of the lemma's inequality, computed per component (the set is a
+ * product): 0 or a negative number, -INFINITY when some component is
+ * unbounded below.  The lemma says: member of the set  <=>  infimum >= 0.
+ * The _value variants evaluate LHS - RHS at one test vector. */
+
+/* Lemma 2.6 (28): R in K_r(U, V, A) iff for all a in K_u''(U, V)
+ * R.(a - A) >= sum_{P_v} mu R_N sigma(V_T)(a_T - A_T) + sum_{P_0} mu R_N (|a_T| - |A_T|).
+ * Contact: u_N == 0; P_0 / P_v: contact with v_N == 0 and v_T == 0 / != 0. */
+double fl_stab_vi26_inf(const fl_stab_system *s, const gsl_vector *U, const gsl_vector *V,
+                        const gsl_vector *A, const gsl_vector *R);
+double fl_stab_vi26_value(const fl_stab_system *s, const gsl_vector *U, const gsl_vector *V,
+                          const gsl_vector *A, const gsl_vector *R, const gsl_vector *a);
+
+/* Lemma 2.7 (37): W in K_r'(U, R, V) iff for all v in K_u'(U, R)
+ * W.(v - V) >= sum_{P_c} mu W_N (|v_T| - |V_T|). */
+double fl_stab_vi27_inf(const fl_stab_system *s, const fl_stab_label *labels,
+                        const gsl_vector *R, const gsl_vector *V, const gsl_vector *W);
+double fl_stab_vi27_value(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *V, const gsl_vector *W, const gsl_vector *v);
+
 /* ---- the eigen-searches of 004 §5.4 ---------------------------------- */
 
 /* Smallest eigenvalue of a symmetric matrix and a unit eigenvector

@@ -677,3 +677,169 @@ Test(stability, rate_set_predicates)
     gsl_vector_free(w);
     gsl_matrix_free(I3);
 }
+
+/* ---- Lemmas 2.6 and 2.7 (004 §2.2-2.3, CATALOGUE B.12): the variational
+ * inequality holds exactly for the members of the set it characterises ---- */
+static double pick(gsl_rng *g, double scale)
+{   /* zero with probability 0.3, else Gaussian */
+    return gsl_rng_uniform(g) < 0.3 ? 0.0 : scale * (2 * gsl_rng_uniform(g) - 1);
+}
+
+Test(stability, lemma_2_7_vi_iff_member)
+{
+    gsl_rng *g = fl_test_rng(2007);
+    long members = 0, others = 0, found = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
+        rsys x;
+        rsys_init(&x, g, n, np);
+        double mu = x.s.mu;
+        gsl_vector *V = gsl_vector_calloc(n), *W = gsl_vector_calloc(n), *v = gsl_vector_calloc(n);
+        for (size_t i = 2 * np; i < n; i++)
+            if (!x.pres[i]) { gsl_vector_set(V, i, pick(g, 1)); }
+            else gsl_vector_set(W, i, pick(g, 1));
+        for (size_t p = 0; p < np; p++) {
+            size_t iT = x.iT[p], iN = x.iN[p];
+            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
+            switch (x.lab[p]) {
+            case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
+            case FL_STAB_PZ: {
+                gsl_vector_set(V, iN, -fabs(pick(g, 1)));
+                gsl_vector_set(V, iT, pick(g, 1));
+                double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
+                double vT = gsl_vector_get(V, iT);
+                double wT = vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1);
+                gsl_vector_set(W, iN, wN);
+                gsl_vector_set(W, iT, wT);
+                break;
+            }
+            case FL_STAB_PD:
+                gsl_vector_set(W, iT, pick(g, 1));
+                gsl_vector_set(W, iN, pick(g, 1));
+                break;
+            case FL_STAB_PS: {
+                gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
+                double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
+                gsl_vector_set(W, iN, wN);
+                gsl_vector_set(W, iT, sr * (gg - mu * wN));
+                break;
+            }
+            }
+        }
+        cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0, "%s", fl_test_seed_note());
+        int perturb = gsl_rng_uniform(g) < 0.5;
+        if (perturb) {
+            size_t i = gsl_rng_uniform_int(g, n);
+            gsl_vector_set(W, i, gsl_vector_get(W, i) + (gsl_rng_uniform(g) < 0.5 ? -0.3 : 0.3));
+        }
+        int member = fl_stab_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-12;
+        double inf = fl_stab_vi27_inf(&x.s, x.lab, x.r, V, W);
+        cr_assert_eq(member, inf >= -1e-12, "trial %d: member %d, VI infimum %g %s", trial, member, inf,
+                     fl_test_seed_note());
+        if (!perturb) cr_assert(member, "constructed inside (35) %s", fl_test_seed_note());
+        /* sampled test vectors v in K_u'(U, R): never below the infimum */
+        double vmin = INFINITY;
+        for (int q = 0; q < 200; q++) {
+            gsl_vector_set_zero(v);
+            for (size_t i = 2 * np; i < n; i++) if (!x.pres[i]) gsl_vector_set(v, i, pick(g, 10));
+            for (size_t p = 0; p < np; p++) {
+                size_t iT = x.iT[p], iN = x.iN[p];
+                double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
+                if (x.lab[p] == FL_STAB_PF) { gsl_vector_set(v, iT, pick(g, 10)); gsl_vector_set(v, iN, pick(g, 10)); }
+                if (x.lab[p] == FL_STAB_PZ) { gsl_vector_set(v, iT, pick(g, 10)); gsl_vector_set(v, iN, -fabs(pick(g, 10))); }
+                if (x.lab[p] == FL_STAB_PS) gsl_vector_set(v, iT, -sr * fabs(pick(g, 10)));
+            }
+            double val = fl_stab_vi27_value(&x.s, x.lab, V, W, v);
+            cr_assert(val >= inf - 1e-9, "sample %g below infimum %g %s", val, inf, fl_test_seed_note());
+            vmin = fmin(vmin, val);
+        }
+        if (member) { members++; cr_assert(vmin >= -1e-9, "%s", fl_test_seed_note()); }
+        else { others++; found += vmin < 0; }
+        gsl_vector_free(V);
+        gsl_vector_free(W);
+        gsl_vector_free(v);
+        rsys_free(&x);
+    }
+    cr_assert(members > 100 && others > 50, "%ld %ld %s", members, others, fl_test_seed_note());
+    cr_assert(found >= 0.8 * others, "sampling exhibits the failure for %ld of %ld non-members %s",
+              found, others, fl_test_seed_note());
+    gsl_rng_free(g);
+}
+
+Test(stability, lemma_2_6_vi_iff_member)
+{
+    gsl_rng *g = fl_test_rng(2006);
+    long members = 0, others = 0, found = 0;
+    for (int trial = 0; trial < 400; trial++) {
+        size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
+        rsys x;
+        rsys_init(&x, g, n, np);
+        double mu = x.s.mu;
+        gsl_vector *U = x.u, *V = gsl_vector_calloc(n), *A = gsl_vector_calloc(n);
+        gsl_vector *R = gsl_vector_calloc(n), *a = gsl_vector_calloc(n);
+        for (size_t i = 2 * np; i < n; i++)
+            if (!x.pres[i]) { gsl_vector_set(V, i, pick(g, 1)); gsl_vector_set(A, i, pick(g, 1)); }
+            else gsl_vector_set(R, i, pick(g, 1));
+        int *kind = malloc(np * sizeof *kind);   /* 0: P_f or P_cf, 1: P_0, 2: P_v */
+        for (size_t p = 0; p < np; p++) {
+            size_t iT = x.iT[p], iN = x.iN[p];
+            int k = x.lab[p] == FL_STAB_PF ? 0 : (int)gsl_rng_uniform_int(g, 3);
+            kind[p] = k;
+            gsl_vector_set(V, iT, pick(g, 1));
+            gsl_vector_set(A, iT, pick(g, 1));
+            gsl_vector_set(A, iN, pick(g, 1));
+            if (k == 0) {
+                if (x.lab[p] != FL_STAB_PF) gsl_vector_set(V, iN, -0.5 - gsl_rng_uniform(g));   /* P_cf */
+                else gsl_vector_set(V, iN, pick(g, 1));
+                continue;
+            }
+            if (k == 1) gsl_vector_set(V, iT, 0.0);
+            if (k == 2 && gsl_vector_get(V, iT) == 0.0) gsl_vector_set(V, iT, 0.7);
+            gsl_vector_set(A, iN, -fabs(gsl_vector_get(A, iN)));
+            double RN = gsl_vector_get(A, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
+            double RT;
+            double vT = gsl_vector_get(V, iT), aT = gsl_vector_get(A, iT);
+            if (k == 2) RT = mu * RN * (vT > 0 ? 1 : -1);
+            else if (aT != 0) RT = mu * RN * (aT > 0 ? 1 : -1);
+            else RT = -mu * RN * (2 * gsl_rng_uniform(g) - 1);
+            gsl_vector_set(R, iN, RN);
+            gsl_vector_set(R, iT, RT);
+        }
+        gsl_vector *z = gsl_vector_calloc(n);
+        cr_assert(fl_stab_viol_Kuddot(&x.s, U, V, A) == 0.0, "%s", fl_test_seed_note());
+        int perturb = gsl_rng_uniform(g) < 0.5;
+        if (perturb) {
+            size_t i = gsl_rng_uniform_int(g, n);
+            gsl_vector_set(R, i, gsl_vector_get(R, i) + (gsl_rng_uniform(g) < 0.5 ? -0.3 : 0.3));
+        }
+        int member = fl_stab_viol_Kr_uva(&x.s, U, V, A, R) <= 1e-12;
+        double inf = fl_stab_vi26_inf(&x.s, U, V, A, R);
+        cr_assert_eq(member, inf >= -1e-12, "trial %d: member %d, VI infimum %g %s", trial, member, inf,
+                     fl_test_seed_note());
+        if (!perturb) cr_assert(member, "constructed inside (25) %s", fl_test_seed_note());
+        double vmin = INFINITY;
+        for (int q = 0; q < 200; q++) {
+            gsl_vector_set_zero(a);
+            for (size_t i = 0; i < n; i++) if (!x.pres[i]) gsl_vector_set(a, i, pick(g, 10));
+            for (size_t p = 0; p < np; p++)
+                if (kind[p] != 0) gsl_vector_set(a, x.iN[p], -fabs(gsl_vector_get(a, x.iN[p])));
+            cr_assert(fl_stab_viol_Kuddot(&x.s, U, V, a) == 0.0);
+            double val = fl_stab_vi26_value(&x.s, U, V, A, R, a);
+            cr_assert(val >= inf - 1e-9, "sample %g below infimum %g %s", val, inf, fl_test_seed_note());
+            vmin = fmin(vmin, val);
+        }
+        if (member) { members++; cr_assert(vmin >= -1e-9, "%s", fl_test_seed_note()); }
+        else { others++; found += vmin < 0; }
+        free(kind);
+        gsl_vector_free(z);
+        gsl_vector_free(V);
+        gsl_vector_free(A);
+        gsl_vector_free(R);
+        gsl_vector_free(a);
+        rsys_free(&x);
+    }
+    cr_assert(members > 100 && others > 50, "%ld %ld %s", members, others, fl_test_seed_note());
+    cr_assert(found >= 0.8 * others, "sampling exhibits the failure for %ld of %ld non-members %s",
+              found, others, fl_test_seed_note());
+    gsl_rng_free(g);
+}
