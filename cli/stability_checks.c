@@ -14,6 +14,9 @@
 
 #include "cli.h"
 #include "fl_json.h"
+#include "fl_dense.h"
+#include "fl_problem.h"
+#include "reference/moreau_jean.h"
 #include "reference/stability.h"
 #include "registry.h"
 
@@ -352,6 +355,150 @@ static fl_status ex46_analyse(ex46 *e, double sig, double rN, fl_stab_result *re
     return st;
 }
 
+/* ---- Example 4.6, dynamic run (Figs. 9-10) ---------------------------------
+ * Moreau-Jean with delta = 1 (impacts perfectly plastic, 004 (18)-(21)) and
+ * the theta-method (theta = 1/2) on the elastic forces, on q = (u_theta, u_T,
+ * u_N) with u_D(t) = uD_dot t prescribed.  Library contact convention:
+ * U_N = -u_N' (gap = -u_N), U_T = u_T', so H = [[0, 0, -1], [0, 1, 0]] and the
+ * 004 reaction is r_N = -s_N / h.  Values 004 omits (stated in
+ * data/004/example_4_6.json): step h, length, perturbation of u_theta. */
+typedef struct ex46_run {
+    double rate;        /* growth rate fitted on the early peaks of |u_theta - u0_theta| */
+    double amp_a, amp_b;/* max |u_theta - u0_theta| over the two last windows */
+    double steady_dev;  /* max |u_theta - u0_theta| over the run */
+    long lift_steps;    /* steps with u_N < -1e-9 (loss of contact, Fig. 10) */
+    long stick_steps;   /* steps with |u_T'| <= 1e-9 (stick) */
+    int ok;
+} ex46_run;
+
+static int ex46_dynamic(fl_cli_ctx *ctx, ex46 *e, double uDd, double mg, double uth0, double dDT,
+                        double pert, double h, double tend, FILE *csv, ex46_run *out)
+{
+    const double th = 0.5;
+    size_t n = 3;
+    fl_global_problem *g = NULL;
+    fl_error err;
+    memset(out, 0, sizeof *out);
+    if (fl_global_problem_alloc(n, 1, 2, 1, &g, &err) != FL_OK) return -1;
+    gsl_matrix *Mq = gsl_matrix_alloc(n, n), *Kq = gsl_matrix_alloc(n, n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            gsl_matrix_set(Mq, i, j, gsl_matrix_get(e->M, i + 1, j + 1));
+            gsl_matrix_set(Kq, i, j, gsl_matrix_get(e->K, i + 1, j + 1));
+        }
+    /* theta-method: q_theta = q + h theta (theta v+ + (1 - theta) v), so
+     * (M + h^2 theta^2 K) v+ = M v + h F(t + theta h) - h K (q + h theta (1 - theta) v) + H^T s */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            gsl_matrix_set(g->M, i, j, gsl_matrix_get(Mq, i, j) + h * h * th * th * gsl_matrix_get(Kq, i, j));
+    gsl_matrix_set_zero(g->H);
+    gsl_matrix_set(g->H, 0, 2, -1.0);
+    gsl_matrix_set(g->H, 1, 1, 1.0);
+    g->mu[0] = e->mu;
+    fl_spd *spd = NULL;
+    if (fl_spd_alloc(g->M, &spd, &err) != FL_OK) {
+        gsl_matrix_free(Mq);
+        gsl_matrix_free(Kq);
+        fl_global_problem_free(g);
+        return -1;
+    }
+    gsl_vector *q = gsl_vector_alloc(n), *v = gsl_vector_alloc(n), *vp = gsl_vector_alloc(n);
+    gsl_vector *s = gsl_vector_calloc(2), *tmp = gsl_vector_alloc(n);
+    /* steady sliding (004 §4) with u_D(0) = 0: u_T(0) = -(u0_D - u0_T) */
+    gsl_vector_set(q, 0, uth0 + pert);
+    gsl_vector_set(q, 1, -dDT);
+    gsl_vector_set(q, 2, 0.0);
+    gsl_vector_set(v, 0, 0.0);
+    gsl_vector_set(v, 1, uDd);
+    gsl_vector_set(v, 2, 0.0);
+    fl_mj_options o = fl_mj_options_default();
+    o.delta = 1.0;
+    o.nsgs.tol = 1e-13;
+    long steps = (long)(tend / h + 0.5);
+    enum { NPK = 8192 };
+    double *peak_t = malloc(NPK * sizeof(double)), *peak_a = malloc(NPK * sizeof(double));
+    int npk = 0;
+    double prev2 = 0, prev1 = 0, amp_a = 0, amp_b = 0, dev = 0;
+    long lift = 0, stick = 0;
+    int ok = peak_t && peak_a;
+    for (long k = 0; k < steps && ok; k++) {
+        double t = k * h, tm = t + th * h;
+        /* F(t) = f - K_{q,D} u_D(t), f = (0, 0, Mg/EA) */
+        double uD = uDd * tm;
+        double F[3] = {-gsl_matrix_get(e->K, 1, 0) * uD, -gsl_matrix_get(e->K, 2, 0) * uD,
+                       mg - gsl_matrix_get(e->K, 3, 0) * uD};
+        /* free momentum: M v + h (F - K (q + h theta (1 - theta) v)) */
+        gsl_vector_memcpy(tmp, q);
+        gsl_blas_daxpy(h * th * (1 - th), v, tmp);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, Mq, v, 0.0, g->f);
+        gsl_blas_dgemv(CblasNoTrans, -h, Kq, tmp, 1.0, g->f);
+        for (size_t i = 0; i < n; i++) gsl_vector_set(g->f, i, gsl_vector_get(g->f, i) + h * F[i]);
+        /* the contact enters when the predicted gap closes */
+        double gap = -(gsl_vector_get(q, 2) + h * gsl_vector_get(v, 2));
+        if (gap <= 1e-12) {
+            fl_mj_result r;
+            if (fl_mj_step(g, v, &o, NULL, s, vp, &r, &err) < 0) { ok = 0; break; }
+        } else {
+            fl_spd_solve(spd, g->f, vp);
+            gsl_vector_set_zero(s);
+        }
+        /* q+ = q + h (theta v+ + (1 - theta) v) */
+        gsl_blas_daxpy(h * th, vp, q);
+        gsl_blas_daxpy(h * (1 - th), v, q);
+        gsl_vector_memcpy(v, vp);
+        double a = gsl_vector_get(q, 0) - uth0, tt = (double)(k + 1) * h;
+        dev = fmax(dev, fabs(a));
+        if (gsl_vector_get(q, 2) < -1e-9) lift++;
+        if (fabs(gsl_vector_get(v, 1)) <= 1e-9) stick++;
+        if (k > 1 && fabs(prev1) > fabs(prev2) && fabs(prev1) >= fabs(a) && npk < NPK) {
+            peak_t[npk] = tt - h;
+            peak_a[npk] = fabs(prev1);
+            npk++;
+        }
+        prev2 = prev1;
+        prev1 = a;
+        if (tt > tend - 100.0 && tt <= tend - 50.0) amp_a = fmax(amp_a, fabs(a));
+        if (tt > tend - 50.0) amp_b = fmax(amp_b, fabs(a));
+        if (csv && k % 10 == 0)
+            fprintf(csv, "%.6f,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", tt,
+                    gsl_vector_get(q, 1) - uDd * tt, gsl_vector_get(v, 1) - uDd,
+                    gsl_vector_get(q, 2), gsl_vector_get(v, 2), gsl_vector_get(q, 0),
+                    -gsl_vector_get(s, 0) / h);
+        if (k % 5000 == 0) fl_cli_progress(ctx, "example_4_6 dynamics", k, steps);
+    }
+    fl_cli_progress(ctx, "example_4_6 dynamics", steps, steps);
+    /* growth rate: least squares of log(peak) while below 1/10 of the final amplitude */
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int m = 0;
+    for (int i = 0; ok && i < npk; i++)
+        if (peak_t[i] > 5.0 && peak_a[i] < 0.1 * amp_b) {
+            sx += peak_t[i];
+            sy += log(peak_a[i]);
+            sxx += peak_t[i] * peak_t[i];
+            sxy += peak_t[i] * log(peak_a[i]);
+            m++;
+        }
+    out->rate = m > 3 ? (m * sxy - sx * sy) / (m * sxx - sx * sx) : NAN;
+    out->amp_a = amp_a;
+    out->amp_b = amp_b;
+    out->steady_dev = dev;
+    out->lift_steps = lift;
+    out->stick_steps = stick;
+    out->ok = ok;
+    free(peak_t);
+    free(peak_a);
+    fl_spd_free(spd);
+    gsl_matrix_free(Mq);
+    gsl_matrix_free(Kq);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    gsl_vector_free(vp);
+    gsl_vector_free(s);
+    gsl_vector_free(tmp);
+    fl_global_problem_free(g);
+    return ok ? 0 : -1;
+}
+
 int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
 {
     fl_json_doc *doc = load_004("example_4_6");
@@ -463,6 +610,44 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
                  n, nfl, ndv, bad);
     fl_cli_check(ctx, wrong_side == 0, "example_4_6.sides",
                  "flutter only with sigma = -1, divergence only with sigma = +1 (%ld exceptions)", wrong_side);
+    /* dynamic run (Figs. 9-10): steady sliding kept without perturbation;
+     * with one, flutter grows at Re lambda and settles on a limit cycle */
+    {
+        double h = 0.01, tend = ctx->quick ? 200.0 : 400.0;
+        ex46 d = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm, .K = e.K, .M = e.M};
+        ex46_build(&d);
+        ex46_run r0, r1;
+        int a0 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 0.0, h, 20.0, NULL, &r0);
+        fl_cli_check(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
+                     "example_4_6.steady_run", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
+                     h, r0.steady_dev);
+        char cpath[1024];
+        FILE *dc = NULL;
+        if (fl_cli_out_path(ctx, "example_4_6_dynamics.csv", cpath, sizeof cpath) == 0) dc = fopen(cpath, "w");
+        if (dc) fprintf(dc, "t,uT_minus_uDdot_t,uTdot_minus_uDdot,uN,uNdot,utheta,rN\n");
+        int a1 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 1e-4, h, tend, dc, &r1);
+        if (dc) fclose(dc);
+        fl_cli_check(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth",
+                     "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = 0.0818374, tol 0.01)", r1.rate);
+        fl_cli_check(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
+                     "example_4_6.limit_cycle", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",
+                     r1.amp_a, r1.amp_b, tend, r1.lift_steps, r1.stick_steps);
+        char png[1024], script[4096];
+        if (dc && fl_cli_out_path(ctx, "example_4_6_fig9.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 800,600\nset output '%s'\nset datafile separator ','\n"
+                     "set xlabel 'u_T - v_D t'\nset ylabel 'du_T/dt - v_D'\nset title 'Example 4.6 (004 Fig. 9): tangential phase portrait'\n"
+                     "plot '%s' every ::1 u 2:3 w l notitle\n", png, cpath);
+            fl_cli_gnuplot(script);
+        }
+        if (dc && fl_cli_out_path(ctx, "example_4_6_fig10.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 800,600\nset output '%s'\nset datafile separator ','\n"
+                     "set xlabel 'u_N'\nset ylabel 'du_N/dt'\nset title 'Example 4.6 (004 Fig. 10): normal phase portrait'\n"
+                     "plot '%s' every ::1 u 4:5 w l notitle\n", png, cpath);
+            fl_cli_gnuplot(script);
+        }
+    }
     gsl_vector_free(lm);
     gsl_vector_free(lp);
     gsl_matrix_free(e.K);
