@@ -17,6 +17,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_vector.h>
 
 fl_status fl_discs_detect_cells(const fl_discs *d, fl_disc_contact **out, size_t *nc,
                                 fl_error *err)
@@ -131,4 +132,67 @@ oom:
     free(order);
     free(c);
     return FL_FAIL(err, FL_ENOMEM, "discs: out of memory in cell-list detection");
+}
+
+/* Delassus operator of the discs (003 §3, CATALOGUE A.12) for the diagonal
+ * mass matrix: W = H M^-1 H^T = (H D)(H D)^T with D = M^-1/2 (CHOLMOD's
+ * A A^T, linear in the number of contacts), q = H M^-1 f + w.  Same W and q
+ * as fl_delassus_dense / fl_delassus_sparse (tests/test_discs.c). */
+fl_status fl_discs_delassus_diag(const fl_discs *d, const fl_global_problem *g,
+                                 fl_local_problem **out, fl_error *err)
+{
+    if (!out) return FL_FAIL(err, FL_EINVAL, "discs: NULL output");
+    *out = NULL;
+    if (!d || !g || !g->Hs || !g->ctx || g->n != 3 * d->N)
+        return FL_FAIL(err, FL_EINVAL, "discs: sparse H, context and n = 3N required");
+    cholmod_common *cm = &g->ctx->cm;
+    size_t n = g->n;
+    double *dm = malloc(n * sizeof *dm), *y = malloc(n * sizeof *y);
+    fl_local_problem *p = NULL;
+    cholmod_sparse *HD = NULL;
+    fl_status s = dm && y ? FL_OK : FL_FAIL(err, FL_ENOMEM, "discs: out of memory");
+    if (s == FL_OK) {
+        for (size_t i = 0; i < d->N; i++) {
+            double mm[3] = {d->m[i], d->m[i], d->I[i]};
+            for (int k = 0; k < 3; k++) {
+                dm[3 * i + k] = 1 / sqrt(mm[k]);
+                y[3 * i + k] = gsl_vector_get(g->f, 3 * i + k) / mm[k];
+            }
+        }
+        s = fl_local_problem_alloc(g->nc, 2, 0, &p, err);
+    }
+    if (s == FL_OK) {
+        HD = cholmod_copy_sparse(g->Hs, cm);
+        cholmod_dense Dv;
+        memset(&Dv, 0, sizeof Dv);
+        Dv.nrow = Dv.d = Dv.nzmax = n;
+        Dv.ncol = 1;
+        Dv.x = dm;
+        Dv.xtype = CHOLMOD_REAL;
+        Dv.dtype = CHOLMOD_DOUBLE;
+        if (!HD || !cholmod_scale(&Dv, CHOLMOD_COL, HD, cm)) {
+            s = FL_FAIL(err, FL_EEXTERNAL, "discs: cholmod_scale failed");
+        } else {
+            p->Ws = cholmod_aat(HD, NULL, 0, 1, cm);
+            if (!p->Ws || !cholmod_sort(p->Ws, cm))
+                s = FL_FAIL(err, FL_EEXTERNAL, "discs: cholmod_aat failed");
+            else p->Ws->stype = 0;
+        }
+    }
+    if (s == FL_OK) {
+        p->ctx = g->ctx;
+        memcpy(p->mu, g->mu, g->nc * sizeof *p->mu);
+        s = fl_sparse_mv(g->ctx, g->Hs, 1.0, y, 0.0, p->q->data, err);
+        if (s == FL_OK) gsl_vector_add(p->q, g->w);
+    }
+    cholmod_free_sparse(&HD, cm);
+    free(dm);
+    free(y);
+    if (s != FL_OK) {
+        if (p && p->Ws) cholmod_free_sparse(&p->Ws, cm);
+        fl_local_problem_free(p);
+        return s;
+    }
+    *out = p;
+    return FL_OK;
 }

@@ -410,8 +410,7 @@ fl_status fl_discs_local(const fl_discs *d, const fl_discs_step_options *opt,
         if (dense) {
             s = fl_delassus_dense(g, p, err);
         } else {
-            if (work->L && work->L->n != 3 * d->N) fl_sparse_free_factor(&work->ctx, &work->L);
-            s = fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &work->L, p, err);
+            s = fl_discs_delassus_diag(d, g, p, err);
         }
     }
     if (g && !dense) {

@@ -42,7 +42,7 @@
  * Two implementations, one signature (fl_impl of moreau_jean.h):
  * reference: all-pairs detection, dense M, H, W (fl_delassus_dense) and
  * fl_nsgs_solve; optimized (optimized/discs_sparse.c): cell-list detection,
- * CHOLMOD H and W (fl_delassus_sparse, factor of M reused) and
+ * CHOLMOD H and W = (H M^-1/2)(H M^-1/2)^T (fl_discs_delassus_diag) and
  * fl_nsgs_sparse_solve.  Both use the same contact order (sorted by
  * fl_discs_contacts_sort) so their results agree up to rounding.
  */
@@ -131,6 +131,13 @@ void fl_discs_local_velocity(const fl_discs *d, const fl_disc_contact *c, size_t
 fl_status fl_discs_global(const fl_discs *d, const fl_disc_contact *c, size_t nc, double h,
                           int dense, fl_sparse_ctx *ctx, fl_global_problem **out,
                           fl_error *err);
+
+/* Delassus operator for the diagonal M of the discs (optimized/discs_sparse.c):
+ * W = (H M^-1/2)(H M^-1/2)^T by CHOLMOD (linear in the contacts; no
+ * factorisation is needed for a diagonal M), q = H M^-1 f + w; g must hold
+ * the sparse H (g->Hs) on g->ctx.  Same W, q as fl_delassus_dense. */
+fl_status fl_discs_delassus_diag(const fl_discs *d, const fl_global_problem *g,
+                                 fl_local_problem **out, fl_error *err);
 
 /* u_f = M^-1 (f + H^T s), written as (vx, vy, w) triples (length 3N),
  * computed contact by contact (both implementations). */

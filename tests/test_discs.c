@@ -376,3 +376,66 @@ Test(discs, bad_input)
     gsl_rng_free(rng);
     fl_discs_free(d);
 }
+
+/* Reference (dense W, fl_delassus_dense) and optimized (CHOLMOD A A^T)
+ * local problems of the same state coincide, and so do the steps. */
+Test(discs, reference_and_optimized_agree)
+{
+    gsl_rng *rng = fl_test_rng(31);
+    for (int sys = 0; sys < 4; sys++) {
+        fl_discs *d = random_system(rng, 12 + gsl_rng_uniform_int(rng, 10), sys % 2, 0.3 * (sys / 2));
+        fl_discs_step_options o = fl_discs_step_options_default();
+        o.h = 0.01;
+        o.nsgs.tol = 1e-13;
+        o.nsgs.max_sweeps = 20000;
+        int done = 0;
+        cr_assert_eq(fl_discs_deposit(d, &o, rng, 40, 1e-9, &done, NULL), FL_OK);
+        fl_discs *e = NULL;
+        cr_assert_eq(fl_discs_copy(d, &e, NULL), FL_OK);
+        fl_discs_work w0, w1;
+        cr_assert_eq(fl_discs_work_init(&w0, NULL), FL_OK);
+        cr_assert_eq(fl_discs_work_init(&w1, NULL), FL_OK);
+        fl_disc_contact *c0 = NULL, *c1 = NULL;
+        size_t n0 = 0, n1 = 0;
+        fl_local_problem *p0 = NULL, *p1 = NULL;
+        cr_assert_eq(fl_discs_local(d, &o, &w0, &c0, &n0, &p0, NULL), FL_OK);
+        fl_discs_step_options o1 = o;
+        o1.impl = FL_IMPL_OPTIMIZED;
+        cr_assert_eq(fl_discs_local(d, &o1, &w1, &c1, &n1, &p1, NULL), FL_OK);
+        cr_assert(n0 == n1 && n0 > 0 && p0 && p1);
+        gsl_matrix *W1 = NULL;
+        cr_assert_eq(fl_sparse_to_dense(&w1.ctx, p1->Ws, &W1, NULL), FL_OK);
+        double wmax = 0, dw = 0, dq = 0, qmax = 0;
+        for (size_t i = 0; i < p0->m; i++) {
+            qmax = fmax(qmax, fabs(p0->q->data[i]));
+            dq = fmax(dq, fabs(p0->q->data[i] - p1->q->data[i]));
+            for (size_t j = 0; j < p0->m; j++) {
+                wmax = fmax(wmax, fabs(gsl_matrix_get(p0->W, i, j)));
+                dw = fmax(dw, fabs(gsl_matrix_get(p0->W, i, j) - gsl_matrix_get(W1, i, j)));
+            }
+        }
+        cr_assert(dw <= 1e-12 * wmax && dq <= 1e-12 * (qmax + 1), "W diff %g, q diff %g %s", dw,
+                  dq, fl_test_seed_note());
+        gsl_matrix_free(W1);
+        fl_sparse_free(&w1.ctx, &p1->Ws);
+        fl_local_problem_free(p0);
+        fl_local_problem_free(p1);
+        free(c0);
+        free(c1);
+        for (int k = 0; k < 5; k++) {
+            cr_assert(fl_discs_step(d, &o, &w0, NULL, NULL) >= 0);
+            cr_assert(fl_discs_step(e, &o1, &w1, NULL, NULL) >= 0);
+        }
+        double dv = 0;
+        for (size_t i = 0; i < d->N; i++)
+            dv = fmax(dv, fabs(d->vx[i] - e->vx[i]) + fabs(d->vy[i] - e->vy[i]) +
+                              fabs(d->x[i] - e->x[i]) + fabs(d->y[i] - e->y[i]));
+        cr_assert(dv < 1e-8, "reference and optimized steps differ by %g %s", dv,
+                  fl_test_seed_note());
+        fl_discs_work_clear(&w0);
+        fl_discs_work_clear(&w1);
+        fl_discs_free(d);
+        fl_discs_free(e);
+    }
+    gsl_rng_free(rng);
+}
