@@ -17,6 +17,7 @@
 #include "fl_dense.h"
 #include "fl_problem.h"
 #include "reference/moreau_jean.h"
+#include "optimized/stability_sparse.h"
 #include "reference/stability.h"
 #include "registry.h"
 
@@ -663,7 +664,10 @@ int fl_stability_crosscheck(fl_cli_ctx *ctx)
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, ctx->seed);
     long N = ctx->systems, used = 0, part_bad = 0, ord2 = 0, ord3 = 0, chol = 0, cone = 0, f84 = 0,
-         samp = 0, neg = 0;
+         samp = 0, neg = 0, sp_bad = 0;
+    fl_sparse_ctx sctx = {0};
+    fl_error serr;
+    if (fl_sparse_start(&sctx, &serr) != FL_OK) { gsl_rng_free(g); return -1; }
     for (long it = 0; it < N; it++) {
         size_t np = 1 + gsl_rng_uniform_int(g, 4), n = 2 * np + gsl_rng_uniform_int(g, 4);
         gsl_matrix *K = gsl_matrix_alloc(n, n), *M = gsl_matrix_alloc(n, n);
@@ -751,6 +755,27 @@ int fl_stability_crosscheck(fl_cli_ctx *ctx)
                     /* (34): v = (0, v*) is in K_u'(u, r) */
                     if (fl_stab_viol_Kudot(&s, lab, r, v) > 0) f84++;
                 }
+                /* optimized twin: same K*, K*_S verdicts (004 §5.4 methods 2-3) */
+                {
+                    cholmod_sparse *Ks = NULL, *Ms = NULL;
+                    fl_stab_sparse_tangent *ts = NULL;
+                    fl_stab_result rs = {0};
+                    fl_stab_sparse_system ss = {.n = n, .K = NULL, .M = NULL, .prescribed = NULL,
+                                                .np = np, .iT = iT, .iN = iN, .mu = mu};
+                    int ok = fl_sparse_from_dense(&sctx, K, 1, 0.0, &Ks, &serr) == FL_OK &&
+                             fl_sparse_from_dense(&sctx, M, 0, 0.0, &Ms, &serr) == FL_OK;
+                    ss.K = Ks;
+                    ss.M = Ms;
+                    ok = ok && fl_stab_sparse_tangent_alloc(&sctx, &ss, lab, r->data, &ts, &serr) == FL_OK &&
+                         fl_stab_sparse_analyse(&sctx, ts, NULL, 5000, &rs, &serr) == FL_OK;
+                    if (!ok || fabs(rs.ks_min - res.ks_min) > 1e-8 * nK ||
+                        (fabs(res.ks_min) > 1e-10 * nK && rs.ks_cholesky_pd != res.ks_cholesky_pd))
+                        sp_bad++;
+                    fl_stab_result_free(&rs);
+                    fl_stab_sparse_tangent_free(&sctx, ts);
+                    fl_sparse_free(&sctx, &Ks);
+                    fl_sparse_free(&sctx, &Ms);
+                }
                 gsl_vector_free(vs);
                 gsl_vector_free(v);
                 gsl_vector_free(tmp);
@@ -779,6 +804,8 @@ int fl_stability_crosscheck(fl_cli_ctx *ctx)
     fl_cli_check(ctx, ord3 == 0, "stability.order_iii", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
     fl_cli_check(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
     fl_cli_check(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
+    fl_sparse_finish(&sctx);
+    fl_cli_check(ctx, sp_bad == 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|) and Cholesky verdict, %ld disagreements in %ld states", sp_bad, used);
     fl_cli_check(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
     return 0;
 }

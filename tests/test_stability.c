@@ -843,3 +843,151 @@ Test(stability, lemma_2_6_vi_iff_member)
               found, others, fl_test_seed_note());
     gsl_rng_free(g);
 }
+
+/* ---- Proposition 3.1 (004 §3.1, CATALOGUE B.14): from rest (u'- = 0, pure
+ * impact, w = 0) the Moreau-Jean rule gives u'+ = 0 and a zero impulse ---- */
+#include "fl_problem.h"
+#include "reference/moreau_jean.h"
+
+Test(stability, proposition_3_1_no_velocity_jump_from_rest)
+{
+    gsl_rng *g = fl_test_rng(3001);
+    for (int trial = 0; trial < 100; trial++) {
+        size_t nc = 1 + gsl_rng_uniform_int(g, 4), n = 2 * nc + gsl_rng_uniform_int(g, 4);
+        fl_global_problem *p;
+        cr_assert_eq(fl_global_problem_random(g, n, nc, 2, 0.01, 10.0, &p, NULL), FL_OK);
+        gsl_vector *um = gsl_vector_calloc(n), *up = gsl_vector_alloc(n), *s = gsl_vector_alloc(2 * nc);
+        gsl_vector_set_zero(p->f);   /* pure impact: f = M u- = 0 */
+        double deltas[3] = {0.0, 0.5, 1.0};
+        for (int k = 0; k < 3; k++) {
+            fl_mj_options o = fl_mj_options_default();
+            o.delta = deltas[k];
+            gsl_vector_set_all(s, 0.0);
+            fl_mj_result r;
+            cr_assert(fl_mj_step(p, um, &o, NULL, s, up, &r, NULL) >= 0, "%s", fl_test_seed_note());
+            cr_assert(gsl_vector_max(up) == 0.0 && gsl_vector_min(up) == 0.0, "u+ != 0 %s", fl_test_seed_note());
+            cr_assert(gsl_vector_max(s) == 0.0 && gsl_vector_min(s) == 0.0, "I != 0 %s", fl_test_seed_note());
+            cr_assert(r.dT == 0.0);
+        }
+        gsl_vector_free(um);
+        gsl_vector_free(up);
+        gsl_vector_free(s);
+        fl_global_problem_free(p);
+    }
+    gsl_rng_free(g);
+}
+
+/* ---- Lemma 2.8 (004 §2.3, CATALOGUE B.13): a straight quasistatic path
+ * u0(t) = u0 + V (t - tau), r0(t) = r0 + W (t - tau) with K V = f' + W,
+ * V in K_u'(u0, r0) (34), W in K_r'(u0, r0, V) (35) stays an equilibrium
+ * (30) for t - tau < Delta0 (the first crossing time of the listed strict
+ * inequalities), and generically leaves it just after. ---- */
+Test(stability, lemma_2_8_straight_paths)
+{
+    gsl_rng *g = fl_test_rng(2008);
+    int tested = 0, left_after = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
+        rsys x;
+        rsys_init(&x, g, n, np);
+        double mu = x.s.mu;
+        /* rates: V in (34), W in (35) built per particle, then f' = K V - W */
+        gsl_vector *V = gsl_vector_calloc(n), *W = gsl_vector_calloc(n), *fd = gsl_vector_alloc(n);
+        for (size_t i = 2 * np; i < n; i++) if (!x.pres[i]) gsl_vector_set(V, i, pick(g, 1));
+        for (size_t i = 0; i < n; i++) if (x.pres[i]) gsl_vector_set(W, i, pick(g, 1));
+        for (size_t p = 0; p < np; p++) {
+            size_t iT = x.iT[p], iN = x.iN[p];
+            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
+            switch (x.lab[p]) {
+            case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
+            case FL_STAB_PZ: {
+                gsl_vector_set(V, iN, -fabs(pick(g, 1)));
+                gsl_vector_set(V, iT, pick(g, 1));
+                double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
+                double vT = gsl_vector_get(V, iT);
+                gsl_vector_set(W, iN, wN);
+                gsl_vector_set(W, iT, vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1));
+                break;
+            }
+            case FL_STAB_PD: gsl_vector_set(W, iT, pick(g, 1)); gsl_vector_set(W, iN, pick(g, 1)); break;
+            case FL_STAB_PS: {
+                gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
+                double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
+                gsl_vector_set(W, iN, wN);
+                gsl_vector_set(W, iT, sr * (gg - mu * wN));
+                break;
+            }
+            }
+        }
+        cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0 && fl_stab_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-14);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, x.K, V, 0.0, fd);
+        gsl_vector_sub(fd, W);   /* (40): K V = f' + W */
+        /* Delta0: first crossing of u_N < 0 (P_f), r_N < 0 and |r_T| < -mu r_N (P_d),
+         * r_N < 0 (P_s), |r_T| < -mu r_N on P_s with V = 0 and W_T s + mu W_N < 0 */
+        double D0 = INFINITY;
+        for (size_t p = 0; p < np; p++) {
+            size_t iT = x.iT[p], iN = x.iN[p];
+            double uN = gsl_vector_get(x.u, iN), rN = gsl_vector_get(x.r, iN), rT = gsl_vector_get(x.r, iT);
+            double VN = gsl_vector_get(V, iN), VT = gsl_vector_get(V, iT);
+            double WN = gsl_vector_get(W, iN), WT = gsl_vector_get(W, iT);
+            if (x.lab[p] == FL_STAB_PF && VN > 0) D0 = fmin(D0, -uN / VN);
+            if (x.lab[p] == FL_STAB_PD || x.lab[p] == FL_STAB_PS)
+                if (WN > 0) D0 = fmin(D0, -rN / WN);
+            if (x.lab[p] == FL_STAB_PD) {   /* -mu r_N - |r_T| > 0, two linear pieces */
+                double c0 = -mu * rN, c1 = -mu * WN;
+                if (WT - c1 > 0) D0 = fmin(D0, (c0 - rT) / (WT - c1));
+                if (-WT - c1 > 0) D0 = fmin(D0, (c0 + rT) / (-WT - c1));
+            }
+            if (x.lab[p] == FL_STAB_PS && VT == 0.0 && VN == 0.0) {
+                /* the side s r_T <= -mu r_N holds (its rate W_T s + mu W_N <= 0 by (35));
+                 * the opposite side -s r_T <= -mu r_N starts at slack 2|r_T| */
+                double sr = rT > 0 ? 1 : -1, rate = mu * WN - sr * WT;
+                if (rate > 0) D0 = fmin(D0, 2 * fabs(rT) / rate);
+            }
+        }
+        if (!isfinite(D0)) D0 = 1.0;
+        /* at theta Delta0: the path is an equilibrium (30) */
+        gsl_vector *u = gsl_vector_alloc(n), *r = gsl_vector_alloc(n), *res = gsl_vector_alloc(n);
+        double thetas[3] = {0.1, 0.5, 0.99};
+        for (int q = 0; q < 3; q++) {
+            double t = thetas[q] * D0;
+            gsl_vector_memcpy(u, x.u);
+            gsl_blas_daxpy(t, V, u);
+            gsl_vector_memcpy(r, x.r);
+            gsl_blas_daxpy(t, W, r);
+            /* K u(t) - f(t) - r(t) = [K u0 - f0 - r0] + t (K V - f' - W) = t * 0 */
+            gsl_blas_dgemv(CblasNoTrans, 1.0, x.K, V, 0.0, res);
+            gsl_vector_sub(res, fd);
+            gsl_vector_sub(res, W);
+            cr_assert(gsl_blas_dnrm2(res) < 1e-10, "(40) %s", fl_test_seed_note());
+            fl_stab_label *l2 = malloc(np * sizeof *l2);
+            fl_error e2;
+            fl_status st = fl_stab_partition(&x.s, u, r, 1e-9, l2, &e2);
+            cr_assert_eq(st, FL_OK, "theta=%g D0=%g: (u, r)(t) leaves K_u x K_r(u): %s %s", thetas[q], D0, e2.message, fl_test_seed_note());
+            free(l2);
+        }
+        /* just after Delta0 some predicate generically fails */
+        if (D0 != 1.0) {
+            gsl_vector_memcpy(u, x.u);
+            gsl_blas_daxpy(1.01 * D0, V, u);
+            gsl_vector_memcpy(r, x.r);
+            gsl_blas_daxpy(1.01 * D0, W, r);
+            fl_stab_label *l2 = malloc(np * sizeof *l2);
+            fl_status st = fl_stab_partition(&x.s, u, r, 1e-12, l2, NULL);
+            int changed = st != FL_OK;
+            for (size_t p = 0; st == FL_OK && p < np; p++) changed |= l2[p] != x.lab[p];
+            left_after += changed;
+            free(l2);
+        }
+        tested++;
+        gsl_vector_free(u);
+        gsl_vector_free(r);
+        gsl_vector_free(res);
+        gsl_vector_free(V);
+        gsl_vector_free(W);
+        gsl_vector_free(fd);
+        rsys_free(&x);
+    }
+    cr_assert(tested == 300 && left_after > 50, "%d %d %s", tested, left_after, fl_test_seed_note());
+    gsl_rng_free(g);
+}
