@@ -1,0 +1,126 @@
+/* quasistatic.c — 004 §5.3 (115)-(117): SORP on the Tresca problem inside
+ * a fixed point on the thresholds g (CATALOGUE A.11, D.2).  Dense K. */
+#include "reference/quasistatic.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include <gsl/gsl_blas.h>
+
+#include "fl_dense.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+fl_qs_options fl_qs_options_default(void)
+{
+    fl_qs_options o = {.omega = 1.5, .tol = 1e-12, .max_sweeps = 100000, .tol_g = 1e-10, .max_g_iter = 200};
+    return o;
+}
+
+/* 004 (116) by projected (proximal) over-relaxation: per dof, the relaxed
+ * Gauss-Seidel value y = (1-omega) v_i + omega b_i / K_ii is projected on
+ * u_N <= 0 (normal dofs) or moved towards c = u^k_T by the proximal map of
+ * omega g |x - c| / K_ii (tangential dofs); free dofs keep y. */
+static int sorp(const fl_stab_system *s, const int *role, const size_t *part, const gsl_vector *f,
+                const gsl_vector *uk, const gsl_vector *g, gsl_vector *v, const fl_qs_options *o)
+{
+    size_t n = s->n;
+    for (int sweep = 1; sweep <= o->max_sweeps; sweep++) {
+        double dmax = 0.0, vmax = 1.0;
+        for (size_t i = 0; i < n; i++) {
+            if (role[i] == 0) continue;                 /* prescribed */
+            double kii = gsl_matrix_get(s->K, i, i), vi = gsl_vector_get(v, i);
+            double b = gsl_vector_get(f, i);
+            for (size_t j = 0; j < n; j++)
+                if (j != i) b -= gsl_matrix_get(s->K, i, j) * gsl_vector_get(v, j);
+            double y = (1.0 - o->omega) * vi + o->omega * b / kii, x = y;
+            if (role[i] == 2) {                         /* T_p: prox of omega g |x - c| / K_ii */
+                double c = gsl_vector_get(uk, i), t = o->omega * gsl_vector_get(g, part[i]) / kii;
+                double d = y - c;
+                x = c + (d > t ? d - t : (d < -t ? d + t : 0.0));
+            } else if (role[i] == 3) {                  /* N_p: projection on u_N <= 0 */
+                x = fmin(0.0, y);
+            }
+            dmax = fmax(dmax, fabs(x - vi));
+            vmax = fmax(vmax, fabs(x));
+            gsl_vector_set(v, i, x);
+        }
+        if (dmax <= o->tol * vmax) return sweep;
+    }
+    return -o->max_sweeps;
+}
+
+/* 004 (115)-(117). */
+fl_status fl_qs_step(const fl_stab_system *s, const gsl_vector *f, const gsl_vector *uk,
+                     gsl_vector *g, gsl_vector *u, gsl_vector *r, const fl_qs_options *opt,
+                     fl_qs_result *res, fl_error *err)
+{
+    fl_qs_options o = opt ? *opt : fl_qs_options_default();
+    fl_qs_result dummy;
+    if (!res) res = &dummy;
+    res->status = FL_OK;
+    res->iterations = res->g_iterations = 0;
+    res->residual = 0.0;
+    double t0 = now_s();
+    fl_status st = fl_stab_system_check(s, err);
+    if (st != FL_OK) return res->status = st;
+    size_t n = s->n;
+    if (!f || !uk || !g || !u || f->size != n || uk->size != n || u->size != n || g->size != s->np ||
+        (r && r->size != n))
+        return res->status = FL_FAIL(err, FL_EDIM, "quasistatic step: f, u^k, u (length %zu), g (length %zu)",
+                                     n, s->np);
+    if (!(o.omega > 0.0 && o.omega < 2.0) || !(o.tol > 0.0) || o.max_sweeps < 1 || o.max_g_iter < 1)
+        return res->status = FL_FAIL(err, FL_EINVAL, "quasistatic step: omega in (0, 2), tol > 0, iteration limits >= 1");
+    if ((st = fl_check_finite_vector(f, "f", err)) != FL_OK || (st = fl_check_finite_vector(uk, "u^k", err)) != FL_OK ||
+        (st = fl_check_finite_vector(u, "u", err)) != FL_OK || (st = fl_check_finite_vector(g, "g", err)) != FL_OK)
+        return res->status = st;
+    for (size_t i = 0; i < n; i++)
+        if (!(s->prescribed && s->prescribed[i]) && !(gsl_matrix_get(s->K, i, i) > 0.0))
+            return res->status = FL_FAIL(err, FL_ENOTSPD, "quasistatic step: K_%zu%zu <= 0", i, i);
+    int *role = malloc(n * sizeof *role);
+    size_t *part = calloc(n, sizeof *part);
+    gsl_vector *rr = gsl_vector_alloc(n);
+    if (!role || !part || !rr) {
+        free(role); free(part); if (rr) gsl_vector_free(rr);
+        return res->status = FL_FAIL(err, FL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) role[i] = (s->prescribed && s->prescribed[i]) ? 0 : 1;
+    for (size_t p = 0; p < s->np; p++) {
+        role[s->iT[p]] = 2;
+        role[s->iN[p]] = 3;
+        part[s->iT[p]] = part[s->iN[p]] = p;
+    }
+    double fscale = 0.0;
+    for (size_t i = 0; i < n; i++) fscale = fmax(fscale, fabs(gsl_vector_get(f, i)));
+    st = FL_WMAXITER;
+    for (int it = 1; it <= o.max_g_iter; it++) {
+        int sw = sorp(s, role, part, f, uk, g, u, &o);   /* (116) with the current g */
+        res->iterations += sw > 0 ? sw : -sw;
+        res->g_iterations = it;
+        /* r = K u - f: contact forces from the residues of equilibrium */
+        gsl_vector_memcpy(rr, f);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, s->K, u, -1.0, rr);
+        double dg = 0.0, gm = 0.0;
+        for (size_t p = 0; p < s->np; p++) {              /* (117) g <- mu |r_N| */
+            double gn = s->mu * fabs(gsl_vector_get(rr, s->iN[p]));
+            dg = fmax(dg, fabs(gn - gsl_vector_get(g, p)));
+            gm = fmax(gm, gn);
+            gsl_vector_set(g, p, gn);
+        }
+        res->residual = gm > 0 ? dg / gm : dg;
+        /* floor: changes of g at the rounding level of mu |f| count as converged */
+        if (sw > 0 && dg <= o.tol_g * gm + 1e-13 * s->mu * fmax(fscale, 1.0)) { st = FL_OK; break; }
+    }
+    if (r) gsl_vector_memcpy(r, rr);
+    free(role);
+    free(part);
+    gsl_vector_free(rr);
+    res->seconds = now_s() - t0;
+    return res->status = st;
+}
