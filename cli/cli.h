@@ -19,6 +19,7 @@ typedef struct fl_cli_ctx {
     long systems;           /* crosscheck --systems N (random systems per check) */
     unsigned long seed;     /* crosscheck --seed S */
     const char *law;        /* crosscheck --law */
+    const char *solver_cmd; /* crosscheck --solver-cmd CMD (cli/solve.c), NULL if absent */
     long passed, failed;    /* counts of checks so far */
     int progress;           /* print progress on stderr */
     double progress_t0;     /* internal: start time of the current counter */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "solve.h"
 
 #ifndef FL_VERSION
 #define FL_VERSION "unknown"
@@ -31,6 +32,9 @@ static void usage(FILE *f)
         "      property checks of a law on N random systems (default 200, seed 1)\n"
         "  frictionlab bench [NAME ...|--all] [--out DIR] [--list]\n"
         "      benchmarks: reference vs optimized, ratios measured in one run\n"
+        "  frictionlab solve FILE [--impl reference|optimized] [--out FILE] [--tol T]\n"
+        "      solve an FCLIB (.hdf5) or Siconos (.dat) problem; crosscheck --solver-cmd CMD\n"
+        "      checks any solver command (\"CMD {in} {out}\") on random FCLIB problems\n"
         "  frictionlab --help | --version\n"
         "\n"
         "reproduce and crosscheck print one PASS/FAIL line per check and end with\n"
@@ -120,6 +124,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         }
         long v;
         if (strcmp(argv[i], "--law") == 0) ctx->law = argv[++i];
+        else if (strcmp(argv[i], "--solver-cmd") == 0) ctx->solver_cmd = argv[++i];
         else if (strcmp(argv[i], "--systems") == 0 && parse_long(argv[i + 1], &v) == 0 && v > 0) {
             ctx->systems = v;
             i++;
@@ -131,7 +136,10 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
             return 2;
         }
     }
-    if (strcmp(ctx->law, "all") == 0) {
+    if (ctx->solver_cmd) {
+        static const fl_cli_task t = {"solver_cmd", "any solver command on random FCLIB problems", fl_cli_solver_cmd_crosscheck};
+        run_task(ctx, &t);
+    } else if (strcmp(ctx->law, "all") == 0) {
         for (const fl_cli_task *t = fl_crosscheck_tasks; t->name; t++) run_task(ctx, t);
     } else {
         const fl_cli_task *t = find_task(fl_crosscheck_tasks, ctx->law);
@@ -171,6 +179,7 @@ int main(int argc, char **argv)
         return run_named(&ctx, fl_reproduce_tasks, cmd, argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
         return run_named(&ctx, fl_bench_tasks, cmd, argc - 2, argv + 2);
+    if (strcmp(cmd, "solve") == 0) return fl_cli_solve(argc - 2, argv + 2);
     if (strcmp(cmd, "crosscheck") == 0)
         return crosscheck(&ctx, argc - 2, argv + 2);
     fprintf(stderr, "frictionlab: unknown command '%s'\n\n", cmd);

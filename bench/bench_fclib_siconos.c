@@ -1,0 +1,341 @@
+/* bench_fclib_siconos.c — our nonlinear Gauss–Seidel (003 §3; reference,
+ * dense W: reference/nsgs.c; optimized, CHOLMOD W: optimized/nsgs_sparse.c)
+ * against Siconos numerics' NSGS (fc3d_driver, SICONOS_FRICTION_3D_NSGS,
+ * W given to Siconos in its sparse storage) on the same 3D problems of
+ * growing size: time to reach the tolerances 1e-4 and 1e-8, ratios measured
+ * in one run, and the Dolan–Moré performance profile at 1e-8.
+ *
+ * Problems ("disc-like" random granular systems, constructed here): nc
+ * contacts between nb = nc rigid bodies of 6 degrees of freedom with unit
+ * mass and inertia (M = I); contact k joins body i and a near neighbour
+ * j = i + 1..3 (mod nb), or body i and the ground (probability 0.2), with a
+ * random unit normal n, tangents t1, t2 and lever arms -+ n/2, so that
+ * U = H u with the rows of H:  e . (v_j + w_j x b_j - v_i - w_i x a_i),
+ * e in {n, t1, t2}.  W = H M^-1 H^T = H H^T (sparse, banded by the
+ * neighbour structure), q = H u_free with u_free Gaussian, mu uniform in
+ * [0.1, 1].  The stopping test is the same for all three: the natural-map
+ * error divided by max(||r||, ||U||, ||q||) (FL_RESIDUAL_MAX_NORM), which is
+ * what Siconos 4.4's fc3d_compute_error returns (tests/test_siconos_fc.c).
+ *
+ * The dense reference is run up to 200 contacts only (at 400 contacts it
+ * already needs minutes per solve); the profile counts a solver that was
+ * not run on a problem as failing it (ratio infinite, as Dolan and Moré
+ * treat failures), and the median ratios skip those problems.  One untimed
+ * warm-up solve per solver precedes the measurements.
+ *
+ *   bench_fclib_siconos [--quick] [--out DIR] [--seed S]
+ * Writes bench_fclib_siconos.csv (every run), bench_fclib_siconos_profile.csv
+ * and bench_fclib_siconos_profile.png (gnuplot) to DIR (default out/).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <gsl/gsl_randist.h>
+
+#include "FrictionContactProblem.h"
+#include "Friction_cst.h"
+#include "NonSmoothDrivers.h"
+#include "NumericsMatrix.h"
+#include "SolverOptions.h"
+
+#include "fl_problem.h"
+#include "fl_rng.h"
+#include "reference/nsgs.h"
+
+enum { NSOLVER = 3, NTOL = 2 };
+static const char *solver_name[NSOLVER] = {"reference", "optimized", "siconos"};
+static const double tols[NTOL] = {1e-4, 1e-8};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void unit_random(gsl_rng *rng, double *x)
+{
+    gsl_ran_dir_3d(rng, &x[0], &x[1], &x[2]);
+}
+
+static void cross(const double *a, const double *b, double *c)
+{
+    c[0] = a[1] * b[2] - a[2] * b[1];
+    c[1] = a[2] * b[0] - a[0] * b[2];
+    c[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+/* The disc-like problem described above; p->Ws (on ctx) and p->W. */
+static fl_local_problem *make_problem(gsl_rng *rng, fl_sparse_ctx *ctx, size_t nc)
+{
+    size_t nb = nc, n = 6 * nb, m = 3 * nc;
+    size_t cap = m * 12;
+    int *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
+    double *vx = malloc(cap * sizeof *vx);
+    size_t nnz = 0;
+    for (size_t k = 0; k < nc; k++) {
+        size_t i = gsl_rng_uniform_int(rng, nb);
+        int ground = gsl_rng_uniform(rng) < 0.2;
+        size_t j = (i + 1 + gsl_rng_uniform_int(rng, 3)) % nb;
+        double e[3][3], a[3], b[3], ax[3];
+        unit_random(rng, e[0]);
+        /* tangents: any orthonormal completion */
+        double h[3] = {1, 0, 0};
+        if (fabs(e[0][0]) > 0.9) h[0] = 0, h[1] = 1;
+        cross(e[0], h, e[1]);
+        double nn = sqrt(e[1][0] * e[1][0] + e[1][1] * e[1][1] + e[1][2] * e[1][2]);
+        for (int c = 0; c < 3; c++) e[1][c] /= nn;
+        cross(e[0], e[1], e[2]);
+        for (int c = 0; c < 3; c++) {
+            a[c] = 0.5 * e[0][c];
+            b[c] = -0.5 * e[0][c];
+        }
+        for (int r = 0; r < 3; r++) {
+            int row = (int)(3 * k) + r;
+            if (!ground) {   /* body j: +e . v_j + (b x e) . w_j */
+                cross(b, e[r], ax);
+                for (int c = 0; c < 3; c++) {
+                    ri[nnz] = row, ci[nnz] = (int)(6 * j) + c, vx[nnz++] = e[r][c];
+                    ri[nnz] = row, ci[nnz] = (int)(6 * j) + 3 + c, vx[nnz++] = ax[c];
+                }
+            }
+            cross(a, e[r], ax);   /* body i: -e . v_i - (a x e) . w_i */
+            for (int c = 0; c < 3; c++) {
+                ri[nnz] = row, ci[nnz] = (int)(6 * i) + c, vx[nnz++] = -e[r][c];
+                ri[nnz] = row, ci[nnz] = (int)(6 * i) + 3 + c, vx[nnz++] = -ax[c];
+            }
+        }
+    }
+    cholmod_sparse *H = NULL;
+    fl_local_problem *p = NULL;
+    if (fl_sparse_from_triplet(ctx, m, n, nnz, ri, ci, vx, 0, &H, NULL) != FL_OK ||
+        fl_local_problem_alloc(nc, 3, 0, &p, NULL) != FL_OK)
+        goto fail;
+    p->ctx = ctx;
+    /* W = H H^T (M = I), full symmetric storage */
+    cholmod_sparse *W = cholmod_aat(H, NULL, 0, 1, &ctx->cm);
+    if (!W) goto fail;
+    W->stype = 0;
+    p->Ws = W;
+    double *u = malloc(n * sizeof *u);
+    for (size_t k = 0; k < n; k++) u[k] = gsl_ran_gaussian(rng, 1.0);
+    fl_sparse_mv(ctx, H, 1.0, u, 0.0, p->q->data, NULL);
+    free(u);
+    for (size_t k = 0; k < nc; k++) p->mu[k] = 0.1 + 0.9 * gsl_rng_uniform(rng);
+    if (fl_sparse_to_dense(ctx, p->Ws, &p->W, NULL) != FL_OK) goto fail;
+    fl_sparse_free(ctx, &H);
+    free(ri);
+    free(ci);
+    free(vx);
+    return p;
+fail:
+    fl_sparse_free(ctx, &H);
+    fl_local_problem_free(p);
+    free(ri);
+    free(ci);
+    free(vx);
+    return NULL;
+}
+
+/* Siconos problem with W in Siconos's sparse (triplet -> CSC) storage. */
+static FrictionContactProblem *to_siconos(const fl_local_problem *p)
+{
+    int m = (int)p->m;
+    NumericsMatrix *M = NM_create(NM_SPARSE, m, m);
+    const cholmod_sparse *W = p->Ws;
+    const int *Wp = W->p, *Wi = W->i;
+    const double *Wx = W->x;
+    NM_triplet_alloc(M, (CS_INT)Wp[W->ncol]);
+    for (size_t j = 0; j < W->ncol; j++)
+        for (int k = Wp[j]; k < Wp[j + 1]; k++) NM_entry(M, Wi[k], (int)j, Wx[k]);
+    double *q = malloc(p->m * sizeof *q), *mu = malloc(p->nc * sizeof *mu);
+    memcpy(q, p->q->data, p->m * sizeof *q);
+    memcpy(mu, p->mu, p->nc * sizeof *mu);
+    return frictionContactProblem_new_with_data(3, (int)p->nc, M, q, mu);
+}
+
+/* One run from r = 0: seconds (NAN if the tolerance was not reached). */
+static double run(int solver, const fl_local_problem *p, FrictionContactProblem *sp, double tol,
+                  int *iters)
+{
+    double *r = calloc(p->m, sizeof *r), *U = calloc(p->m, sizeof *U), t;
+    int ok;
+    if (solver < 2) {
+        fl_nsgs_options opt = fl_nsgs_options_default();
+        opt.tol = tol;
+        opt.max_sweeps = 5000;
+        opt.norm = FL_RESIDUAL_MAX_NORM;
+        gsl_vector_view rv = gsl_vector_view_array(r, p->m), Uv = gsl_vector_view_array(U, p->m);
+        fl_nsgs_result res;
+        double t0 = now();
+        fl_status s = solver ? fl_nsgs_sparse_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL)
+                             : fl_nsgs_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL);
+        t = now() - t0;
+        ok = s == FL_OK;
+        *iters = res.iterations;
+    } else {
+        SolverOptions *o = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+        o->dparam[SICONOS_DPARAM_TOL] = tol;
+        o->iparam[SICONOS_IPARAM_MAX_ITER] = 5000;
+        double t0 = now();
+        int info = fc3d_driver(sp, r, U, o);
+        t = now() - t0;
+        ok = info == 0;
+        *iters = o->iparam[SICONOS_IPARAM_ITER_DONE];
+        solver_options_delete(o);
+        free(o);
+    }
+    free(r);
+    free(U);
+    return ok ? t : NAN;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *x, int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (isfinite(x[i])) x[k++] = x[i];
+    if (k == 0) return NAN;
+    qsort(x, (size_t)k, sizeof *x, cmp_double);
+    return k % 2 ? x[k / 2] : 0.5 * (x[k / 2 - 1] + x[k / 2]);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0;
+    const char *out = "out";
+    unsigned long seed = 1;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
+        else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) seed = strtoul(argv[++i], NULL, 10);
+        else {
+            fprintf(stderr, "usage: bench_fclib_siconos [--quick] [--out DIR] [--seed S]\n");
+            return 2;
+        }
+    }
+    if (mkdir(out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "bench_fclib_siconos: cannot create %s\n", out);
+        return 2;
+    }
+    static const size_t full[] = {100, 200, 400, 700, 1000}, small[] = {20, 40};
+    const size_t *sizes = quick ? small : full;
+    int nsizes = quick ? 2 : 5, reps = 2, nprob = nsizes * reps;
+    double *T = malloc((size_t)nprob * NSOLVER * NTOL * sizeof *T);   /* [prob][solver][tol] */
+    size_t *probnc = malloc((size_t)nprob * sizeof *probnc);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/bench_fclib_siconos.csv", out);
+    FILE *csv = fopen(path, "w");
+    if (!csv || !T || !probnc) {
+        fprintf(stderr, "bench_fclib_siconos: cannot write %s\n", path);
+        return 2;
+    }
+    fprintf(csv, "problem,nc,solver,tol,seconds,iterations\n");
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    if (fl_sparse_start(&ctx, NULL) != FL_OK) return 2;
+    gsl_rng *rng = fl_rng_alloc(seed);
+    printf("NSGS to tolerance (error / max(||r||,||U||,||q||)), 3D disc-like random problems, "
+           "seconds\n");
+    printf("%6s %5s | %10s %10s %10s | %10s %10s %10s | %8s %8s\n", "nc", "rep", "ref 1e-4",
+           "opt 1e-4", "sic 1e-4", "ref 1e-8", "opt 1e-8", "sic 1e-8", "ref/sic", "opt/sic");
+    int pi = 0;
+    for (int si = 0; si < nsizes; si++)
+        for (int rep = 0; rep < reps; rep++, pi++) {
+            fl_local_problem *p = make_problem(rng, &ctx, sizes[si]);
+            if (!p) {
+                fprintf(stderr, "bench_fclib_siconos: problem generation failed\n");
+                return 2;
+            }
+            FrictionContactProblem *sp = to_siconos(p);
+            probnc[pi] = sizes[si];
+            if (pi == 0)
+                for (int s = 0; s < NSOLVER; s++) {
+                    int it;
+                    run(s, p, sp, 1e-4, &it);
+                }
+            for (int s = 0; s < NSOLVER; s++)
+                for (int t = 0; t < NTOL; t++) {
+                    int it = 0;
+                    /* the dense reference is O(m^2) or worse per sweep: only
+                     * up to 200 contacts (NAN = not run) */
+                    double sec = s == 0 && sizes[si] > 200 ? NAN : run(s, p, sp, tols[t], &it);
+                    T[(pi * NSOLVER + s) * NTOL + t] = sec;
+                    fprintf(csv, "%d,%zu,%s,%g,%.6g,%d\n", pi, sizes[si], solver_name[s], tols[t],
+                            sec, it);
+                }
+            double *tt = &T[pi * NSOLVER * NTOL];
+            printf("%6zu %5d | %10.4g %10.4g %10.4g | %10.4g %10.4g %10.4g | %8.3g %8.3g\n",
+                   sizes[si], rep, tt[0], tt[2], tt[4], tt[1], tt[3], tt[5], tt[1] / tt[5],
+                   tt[3] / tt[5]);
+            fflush(stdout);
+            frictionContactProblem_free(sp);
+            fl_local_problem_free(p);
+        }
+    fclose(csv);
+    /* medians of the time ratios ours / Siconos at each tolerance */
+    double *rr = malloc((size_t)nprob * sizeof *rr);
+    for (int t = 0; t < NTOL; t++)
+        for (int s = 0; s < 2; s++) {
+            for (int k = 0; k < nprob; k++)
+                rr[k] = T[(k * NSOLVER + s) * NTOL + t] / T[(k * NSOLVER + 2) * NTOL + t];
+            printf("median time ratio %s/siconos at %g: %.3g\n", solver_name[s], tols[t],
+                   median(rr, nprob));
+        }
+    /* Dolan–Moré profile at 1e-8: rho_s(tau) = share of problems solved
+     * within tau times the best time */
+    snprintf(path, sizeof path, "%s/bench_fclib_siconos_profile.csv", out);
+    FILE *pf = fopen(path, "w");
+    if (!pf) return 2;
+    fprintf(pf, "tau,reference,optimized,siconos\n");
+    for (int k = 0; k <= 200; k++) {
+        double tau = pow(10.0, 3.0 * k / 200.0);
+        fprintf(pf, "%.6g", tau);
+        for (int s = 0; s < NSOLVER; s++) {
+            int cnt = 0;
+            for (int p = 0; p < nprob; p++) {
+                double best = INFINITY;
+                for (int z = 0; z < NSOLVER; z++) {
+                    double v = T[(p * NSOLVER + z) * NTOL + 1];
+                    if (isfinite(v)) best = fmin(best, v);
+                }
+                double v = T[(p * NSOLVER + s) * NTOL + 1];
+                if (isfinite(v) && v <= tau * best) cnt++;
+            }
+            fprintf(pf, ",%.6g", (double)cnt / nprob);
+        }
+        fprintf(pf, "\n");
+    }
+    fclose(pf);
+    FILE *g = popen("gnuplot 2>&1", "w");
+    if (g) {
+        fprintf(g,
+                "set terminal png size 800,560\nset output '%s/bench_fclib_siconos_profile.png'\n"
+                "set datafile separator ','\nset logscale x\nset key bottom right\n"
+                "set xlabel 'tau (time / best time, tol 1e-8)'\nset ylabel 'share of problems'\n"
+                "set yrange [0:1.05]\nset title 'Performance profile (Dolan-More): NSGS, %d problems'\n"
+                "plot '%s' every ::1 using 1:2 with steps lw 2 title 'ours, reference', "
+                "'' every ::1 using 1:3 with steps lw 2 title 'ours, optimized', "
+                "'' every ::1 using 1:4 with steps lw 2 title 'Siconos fc3d NSGS'\n",
+                out, nprob, path);
+        if (pclose(g) != 0) fprintf(stderr, "bench_fclib_siconos: gnuplot failed (CSV written)\n");
+    }
+    printf("wrote %s/bench_fclib_siconos.csv, %s and %s/bench_fclib_siconos_profile.png\n", out,
+           path, out);
+    free(rr);
+    free(T);
+    free(probnc);
+    gsl_rng_free(rng);
+    fl_sparse_finish(&ctx);
+    return 0;
+}
