@@ -7,6 +7,7 @@
 const fl_cli_task fl_reproduce_tasks[] = {
     {"triangle_002", "002 §6 single triangle: branches S1-S5, regions sigma1-sigma5, dt bound of the redistribution", fl_midpoint_reproduce_triangle},
     {"square_block_002", "002 §7 square block on a moving foundation: Figs. 7-8 (four situations), Table 2 convergence", fl_midpoint_reproduce_square_block},
+    {"discs_28", "003 §4 28 frictional discs at equilibrium: force clouds, cones, dimension 2 kappa - 3N", fl_discs_reproduce_28},
     {"theorem1", "000 Theorem 1: asymptotic indeterminacy of Moreau's law on a rod", fl_moreau_reproduce_theorem1},
     {"wedged_rod", "003 §2 rod wedged between converging walls: both outcomes, warm start", fl_nsgs_reproduce_wedged_rod},
     {"painleve_p5", "001 §6.2 Painleve bar under Stewart P5: sliding, frictional catastrophe, indeterminacy", fl_stewart_reproduce_painleve},
@@ -16,6 +17,9 @@ const fl_cli_task fl_reproduce_tasks[] = {
     {"painleve_p5_vs_p3", "001 §6.2 mu < -1/tan(theta0): P'3 and Stewart's P5 give the same motion", fl_p4_reproduce_painleve_p5_vs_p3},
     {"systems_1_2", "001 §6.3 systems 1 and 2: P'4 reaction vanishes, the P6 family of wedged solutions", fl_p4_reproduce_systems_1_2},
     {"kane", "001 §6.2 Kane's paradox: real-world Coulomb + Newton gains energy, P'4 does not", fl_p4_reproduce_kane},
+    {"example_3_14", "004 §3.5 Example 3.14: acceleration/reaction jumps (52) by enumeration vs Cases 1A, 1B, 2A, 2B", fl_stability_reproduce_example_3_14},
+    {"example_3_15", "004 §3.5 Example 3.15: K*, K*_S closed forms, threshold mu = 2 sqrt 2, no divergence", fl_stability_reproduce_example_3_15},
+    {"example_4_6", "004 §4 Example 4.6: steady sliding, flutter (sigma = -1) and divergence (sigma = +1) inequalities", fl_stability_reproduce_example_4_6},
     {NULL, NULL, NULL}
 };
 
@@ -26,6 +30,7 @@ const fl_cli_task fl_crosscheck_tasks[] = {
     {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", fl_nsgs_crosscheck},
     {"stewart", "001 §6.2 Stewart P5: Lemke vs enumeration, Coulomb on real-world impulses, Painleve bar", fl_stewart_crosscheck},
     {"p4", "001 §3-§6 P'4: Prop. 5.1, splits, C1-C4, certificate, ref vs sparse, §6.1 sets, trajectories", fl_p4_crosscheck},
+    {"stability", "004 §3.3/§5.4: partition, (84), orderings (ii)-(iii), Cholesky vs eig, constrained min", fl_stability_crosscheck},
     {NULL, NULL, NULL}
 };
 

@@ -13,6 +13,7 @@ int fl_stewart_crosscheck(fl_cli_ctx *ctx);           /* cli/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
 
 int fl_p4_crosscheck(fl_cli_ctx *ctx);                /* cli/p4_checks.c */
+int fl_stability_crosscheck(fl_cli_ctx *ctx);         /* cli/stability_checks.c */
 
 /* reproduce NAME */
 int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx);     /* cli/midpoint_checks.c */
@@ -27,6 +28,11 @@ int fl_p4_reproduce_painleve_grazing(fl_cli_ctx *ctx);      /* cli/p4_checks.c *
 int fl_p4_reproduce_painleve_p5_vs_p3(fl_cli_ctx *ctx);     /* cli/p4_checks.c */
 int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx);           /* cli/p4_checks.c */
 int fl_p4_reproduce_kane(fl_cli_ctx *ctx);                  /* cli/p4_checks.c */
+int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
+int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
+int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_checks.c */
+
+int fl_discs_reproduce_28(fl_cli_ctx *ctx);            /* cli/discs_checks.c */
 
 /* bench NAME (bench/) */
 int fl_bench_stewart(fl_cli_ctx *ctx);               /* bench/bench_lemke.c */
