@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
 
@@ -388,6 +389,332 @@ out:
     fl_cloud_free(cl[1]);
     free(c);
     fl_local_problem_free(p);
+    fl_discs_work_clear(&work);
+    fl_discs_free(d);
+    gsl_rng_free(rng);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* slope_355 (003 §5)                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef struct slope_params {
+    double N, R_min, R_max, rho, g, slope_deg, a, mu_grain, mu_ground, e, seed, h_deposit,
+        deposit_steps, deposit_steps_quick, margin_deposit, h, margin, steps, steps_quick, runs,
+        runs_quick, gs_tol, gs_sweeps, step_gs_tol;
+} slope_params;
+
+/* The exploration of one step's core problem (003 §5): runs from zero with
+ * random orderings; per run the accelerations (u_f - u_i)/h of all grains
+ * (acc: runs x 2N) and the Coulomb violation. */
+static int slope_explore(fl_discs *d, const slope_params *P, size_t runs, gsl_rng *rng,
+                         fl_discs_work *work, double **acc, size_t *npts, double *viol,
+                         size_t *nfailed, fl_error *err)
+{
+    fl_discs_step_options o = fl_discs_step_options_default();
+    o.h = P->h;
+    o.impl = FL_IMPL_OPTIMIZED;
+    fl_disc_contact *c = NULL;
+    size_t nc = 0;
+    fl_local_problem *p = NULL;
+    *acc = NULL;
+    *npts = 0;
+    if (fl_discs_local(d, &o, work, &c, &nc, &p, err) != FL_OK || !p) {
+        free(c);
+        return -1;
+    }
+    fl_plurality_options po = fl_plurality_options_default();
+    po.mode = FL_PLURALITY_RANDOM_ORDER;
+    po.runs = runs;
+    po.impl = FL_IMPL_OPTIMIZED;
+    po.dedup_tol = 1e-9;
+    po.nsgs.rng = rng;
+    po.nsgs.tol = P->gs_tol;
+    po.nsgs.max_sweeps = (int)P->gs_sweeps;
+    fl_cloud *cl = NULL;
+    fl_plurality_result pr;
+    int rc = fl_plurality_explore(p, &po, &cl, &pr, err) < 0 ? -1 : 0;
+    if (rc == 0) {
+        size_t N = d->N, m = 2 * nc;
+        double *uf = malloc(3 * N * sizeof *uf);
+        *acc = malloc((cl->npts ? cl->npts : 1) * 2 * N * sizeof **acc);
+        gsl_vector *r = gsl_vector_alloc(m), *U = gsl_vector_alloc(m);
+        *viol = 0;
+        for (size_t k = 0; k < cl->npts; k++) {
+            fl_discs_end_velocity(d, c, nc, P->h, cl->pts + k * m, uf);
+            for (size_t i = 0; i < N; i++) {
+                (*acc)[k * 2 * N + 2 * i] = (uf[3 * i] - d->vx[i]) / P->h;
+                (*acc)[k * 2 * N + 2 * i + 1] = (uf[3 * i + 1] - d->vy[i]) / P->h;
+            }
+            memcpy(r->data, cl->pts + k * m, m * sizeof(double));
+            fl_local_problem_velocity(p, r, U, NULL);
+            double rs = 1e-300;
+            for (size_t q = 0; q < m; q++) rs = fmax(rs, fabs(r->data[q]));
+            /* velocity scale |q|: the solver's own stopping scale */
+            *viol = fmax(*viol, fl_coulomb_violation(2, nc, p->mu, r->data, U->data, rs,
+                                                     gsl_blas_dnrm2(p->q)));
+        }
+        *npts = cl->npts;
+        *nfailed = cl->nfailed;
+        free(uf);
+        gsl_vector_free(r);
+        gsl_vector_free(U);
+    }
+    fl_cloud_free(cl);
+    if (p->Ws) fl_sparse_free(&work->ctx, &p->Ws);
+    fl_local_problem_free(p);
+    free(c);
+    return rc;
+}
+
+/* range of grain i over the runs: max over components of (max - min) */
+static double grain_range(const double *acc, size_t npts, size_t N, size_t i)
+{
+    double r = 0;
+    for (int comp = 0; comp < 2; comp++) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t k = 0; k < npts; k++) {
+            double v = acc[k * 2 * N + 2 * i + comp];
+            lo = fmin(lo, v);
+            hi = fmax(hi, v);
+        }
+        r = fmax(r, hi - lo);
+    }
+    return npts ? r : 0;
+}
+
+/* the two singular values of grain i's centred 2D cloud (s[0] >= s[1]) */
+static void grain_shape(const double *acc, size_t npts, size_t N, size_t i, double s[2])
+{
+    double mx = 0, my = 0, sxx = 0, syy = 0, sxy = 0;
+    for (size_t k = 0; k < npts; k++) {
+        mx += acc[k * 2 * N + 2 * i] / npts;
+        my += acc[k * 2 * N + 2 * i + 1] / npts;
+    }
+    for (size_t k = 0; k < npts; k++) {
+        double x = acc[k * 2 * N + 2 * i] - mx, y = acc[k * 2 * N + 2 * i + 1] - my;
+        sxx += x * x;
+        syy += y * y;
+        sxy += x * y;
+    }
+    double tr = sxx + syy, det = sxx * syy - sxy * sxy;
+    double disc = sqrt(fmax(tr * tr / 4 - det, 0));
+    s[0] = sqrt(fmax(tr / 2 + disc, 0));
+    s[1] = sqrt(fmax(tr / 2 - disc, 0));
+}
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
+{
+    slope_params P = {355, 0.08, 0.12, 1.0, 981, 24, 4.0, 0.3, 0.5, 0, 7, 2e-4, 1500, 300, 0.04,
+                      4e-5, 0.01, 1110, 121, 30, 10, 1e-9, 20000, 1e-6};
+    param_ref refs[] = {{"N", &P.N}, {"R_min", &P.R_min}, {"R_max", &P.R_max}, {"rho", &P.rho},
+                        {"g", &P.g}, {"slope_deg", &P.slope_deg}, {"a", &P.a},
+                        {"mu_grain", &P.mu_grain}, {"mu_ground", &P.mu_ground},
+                        {"restitution", &P.e}, {"seed", &P.seed}, {"h_deposit", &P.h_deposit},
+                        {"deposit_steps", &P.deposit_steps},
+                        {"deposit_steps_quick", &P.deposit_steps_quick},
+                        {"margin_deposit", &P.margin_deposit}, {"h", &P.h}, {"margin", &P.margin},
+                        {"steps", &P.steps}, {"steps_quick", &P.steps_quick}, {"runs", &P.runs},
+                        {"runs_quick", &P.runs_quick}, {"gs_tol", &P.gs_tol},
+                        {"gs_sweeps", &P.gs_sweeps}, {"step_gs_tol", &P.step_gs_tol}};
+    char src[4200];
+    if (load_params("discs_355.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
+        fl_cli_check(ctx, 0, "slope.params", "cannot read data/003/discs_355.json");
+        return 0;
+    }
+    printf("slope_355: parameters from %s\n", src);
+    gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
+    fl_discs *d = NULL;
+    fl_error err;
+    if (fl_discs_alloc((size_t)P.N, &d, &err) != FL_OK) {
+        fl_cli_check(ctx, 0, "slope.alloc", "%s", err.message);
+        gsl_rng_free(rng);
+        return 0;
+    }
+    size_t N = d->N;
+    for (size_t i = 0; i < N; i++)
+        fl_discs_set(d, i, 0, 0, P.R_min + (P.R_max - P.R_min) * gsl_rng_uniform(rng), P.rho);
+    d->ground = 1;
+    d->periodic = 1;
+    d->a = P.a;
+    d->mu_grain = P.mu_grain;
+    d->mu_wall = P.mu_ground;
+    d->e_grain = d->e_wall = P.e;
+    d->margin = P.margin_deposit;
+    d->gy = -P.g;   /* deposition: vertical gravity */
+    fl_discs_step_options o = fl_discs_step_options_default();
+    o.h = P.h_deposit;
+    o.impl = FL_IMPL_OPTIMIZED;
+    o.nsgs.tol = 1e-6;          /* deposition only builds the packing */
+    o.nsgs.max_sweeps = 100;
+    int dsteps = 0;
+    double t0 = fl_cli_now();
+    fl_status s = fl_discs_deposit(d, &o, rng, (int)(ctx->quick ? P.deposit_steps_quick : P.deposit_steps),
+                                   1e-3 * P.g * P.h_deposit, &dsteps, &err);
+    fl_cli_check(ctx, s >= 0, "slope.deposit", "%zu discs deposited in the band 2a = %g: %d steps "
+                 "(%.1f s)", N, 2 * P.a, dsteps, fl_cli_now() - t0);
+    /* the flow: tilted gravity, from rest (003 §5) */
+    double th = P.slope_deg * DISCS_PI / 180;
+    d->gx = P.g * sin(th);
+    d->gy = -P.g * cos(th);
+    d->margin = P.margin;
+    for (size_t i = 0; i < N; i++) d->vx[i] = d->vy[i] = d->w[i] = 0;
+    /* typical grain: median height */
+    double *ys = malloc(N * sizeof *ys);
+    for (size_t i = 0; i < N; i++) ys[i] = d->y[i];
+    qsort(ys, N, sizeof *ys, dcmp);
+    size_t typ = 0;
+    for (size_t i = 0; i < N; i++)
+        if (d->y[i] == ys[N / 2]) typ = i;
+    free(ys);
+    long steps = (long)(ctx->quick ? P.steps_quick : P.steps);
+    size_t runs = (size_t)(ctx->quick ? P.runs_quick : P.runs);
+    long samples_full[] = {11, 41, 121, 301, 601, 1110};
+    long samples_quick[] = {11, 121};
+    const long *samp = ctx->quick ? samples_quick : samples_full;
+    size_t nsamp = ctx->quick ? 2 : 6;
+    fl_discs_work work;
+    fl_discs_work_init(&work, NULL);
+    o.h = P.h;
+    o.nsgs.tol = P.step_gs_tol;
+    o.nsgs.max_sweeps = 2000;   /* warm-started trajectory steps */
+    o.warm = 1;
+    char path[4096];
+    FILE *csv = NULL;
+    if (fl_cli_out_path(ctx, "slope_355_range.csv", path, sizeof path) == 0)
+        csv = fopen(path, "w");
+    if (csv) fprintf(csv, "step,t,contacts_active,sticking_fraction,typical_range,typical_acc,"
+                          "median_range,sigma2_over_sigma1,runs\n");
+    double range11 = NAN, range_last = NAN, range_min = INFINITY, med11 = NAN, med_last = NAN, line11 = NAN,
+           line121 = NAN, viol = 0, vx0 = 0, vx1 = 0;
+    size_t failed = 0, total = 0, isamp = 0, act11 = 0, act121 = 0;
+    double stick11 = 0, stick121 = 0;
+    int ok_steps = 1;
+    for (long k = 1; k <= steps; k++) {
+        if (isamp < nsamp && samp[isamp] == k) {
+            double *acc = NULL, v = 0;
+            size_t npts = 0, nf = 0;
+            if (slope_explore(d, &P, runs, rng, &work, &acc, &npts, &v, &nf, &err) == 0) {
+                viol = fmax(viol, v);
+                failed += nf;
+                total += runs;
+                double rt = grain_range(acc, npts, N, typ), sv[2];
+                double *rg = malloc(N * sizeof *rg);
+                for (size_t i = 0; i < N; i++) rg[i] = grain_range(acc, npts, N, i);
+                qsort(rg, N, sizeof *rg, dcmp);
+                double med = rg[N / 2];
+                free(rg);
+                grain_shape(acc, npts, N, typ, sv);
+                double amag = npts ? hypot(acc[2 * typ], acc[2 * typ + 1]) : 0;
+                if (k == 11) { range11 = rt; med11 = med; line11 = sv[1] / fmax(sv[0], 1e-300); }
+                if (k == 121) line121 = sv[1] / fmax(sv[0], 1e-300);
+                range_last = rt;
+                if (k > 11) range_min = fmin(range_min, rt);
+                med_last = med;
+                if (k == 11 || k == 121) {
+                    char name[64], pc[4096];
+                    snprintf(name, sizeof name, "slope_355_acc_step%ld.csv", k);
+                    FILE *f = NULL;
+                    if (fl_cli_out_path(ctx, name, pc, sizeof pc) == 0 && (f = fopen(pc, "w"))) {
+                        fprintf(f, "run,grain,x,y,R,ax,ay\n");
+                        for (size_t q = 0; q < npts; q++)
+                            for (size_t i = 0; i < N; i++)
+                                fprintf(f, "%zu,%zu,%.9g,%.9g,%.6g,%.12g,%.12g\n", q, i, d->x[i],
+                                        d->y[i], d->R[i], acc[q * 2 * N + 2 * i],
+                                        acc[q * 2 * N + 2 * i + 1]);
+                        fclose(f);
+                        snprintf(name, sizeof name, "slope_355_acc_step%ld.png", k);
+                        char pp[4096], script[20000];
+                        if (fl_cli_out_path(ctx, name, pp, sizeof pp) == 0) {
+                            /* 003 Figs. 4-5: acceleration vectors of every run drawn from the
+                             * centres (scale: 0.3 R_max per unit of g) */
+                            double sc = 0.3 * P.R_max / P.g * 10;
+                            snprintf(script, sizeof script,
+                                     "set terminal png size 1400,500\nset output '%s'\n"
+                                     "set datafile separator ','\nset size ratio -1\n"
+                                     "set title 'Slope 24 deg, N = %zu (003 §5, Fig. %d): "
+                                     "acceleration vectors of %zu runs at step %ld (t = %.5f), "
+                                     "scale %.2g length per unit acceleration' noenhanced\n"
+                                     "unset key\nplot '%s' using ($1==0?$3:1/0):4:5 every ::1 "
+                                     "with circles lc rgb 'gray', '' using ($3+%g*$6):($4+%g*$7) "
+                                     "every ::1 with dots lc rgb 'blue'\n",
+                                     pp, N, k == 11 ? 4 : 5, npts, k, k * P.h, sc, pc, sc, sc);
+                            if (fl_cli_gnuplot(script) != 0)
+                                fprintf(stderr, "slope_355: no PNG (gnuplot failed)\n");
+                        }
+                    }
+                }
+                /* the flow's own step (warm start) gives the contact statistics */
+                fl_discs_step_result res;
+                s = fl_discs_step(d, &o, &work, &res, &err);
+                if (s < 0) ok_steps = 0;
+                double sf = res.nactive ? (double)res.nsticking / res.nactive : 0;
+                if (k == 11) { act11 = res.nactive; stick11 = sf; }
+                if (k == 121) { act121 = res.nactive; stick121 = sf; }
+                if (csv)
+                    fprintf(csv, "%ld,%.6g,%zu,%.4f,%.6g,%.6g,%.6g,%.4g,%zu\n", k, k * P.h,
+                            res.nactive, sf, rt, amag, med, sv[1] / fmax(sv[0], 1e-300), npts);
+                printf("[%.0f s] slope_355: step %ld t = %.5f: %zu active contacts, %.0f%% zero sliding, "
+                       "typical grain |a| = %.4g, range %.3g, median range %.3g\n",
+                       fl_cli_now() - t0, k, k * P.h, res.nactive, 100 * sf, amag, rt, med);
+                fflush(stdout);
+            } else {
+                ok_steps = 0;
+                fprintf(stderr, "slope_355: exploration failed: %s\n", err.message);
+            }
+            free(acc);
+            isamp++;
+            continue;
+        }
+        s = fl_discs_step(d, &o, &work, NULL, &err);
+        if (s < 0) {
+            ok_steps = 0;
+            fprintf(stderr, "slope_355: step %ld: %s\n", k, err.message);
+            break;
+        }
+        if (k == 2) for (size_t i = 0; i < N; i++) vx0 += d->vx[i] / N;
+        fl_cli_progress(ctx, "slope_355 steps", k, steps);
+    }
+    for (size_t i = 0; i < N; i++) vx1 += d->vx[i] / N;
+    if (csv) fclose(csv);
+    if (csv && fl_cli_out_path(ctx, "slope_355_range.png", path, sizeof path) == 0) {
+        char cp[4096], script[12000];
+        fl_cli_out_path(ctx, "slope_355_range.csv", cp, sizeof cp);
+        snprintf(script, sizeof script,
+                 "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
+                 "set logscale y\nset xlabel 't'\nset ylabel 'indetermination range of the "
+                 "acceleration'\nset key noenhanced\nset title 'Slope flow (003 §5): "
+                 "indeterminacy against time' noenhanced\n"
+                 "plot '%s' using 2:5 every ::1 with linespoints title 'typical grain', "
+                 "'' using 2:7 every ::1 with linespoints title 'median over grains'\n",
+                 path, cp);
+        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "slope_355: no PNG (gnuplot failed)\n");
+    }
+    fl_cli_check(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates",
+                 "%ld steps of h = %g from rest: mean vx %.4g -> %.4g (the flow accelerates, 003 §5)",
+                 steps, P.h, vx0, vx1);
+    fl_cli_check(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb",
+                 "%zu Gauss-Seidel runs from zero with random orderings, %zu did not reach the "
+                 "tolerance %.0e within %.0f sweeps (at most 10%% allowed, left out of the clouds); "
+                 "every limit satisfies Coulomb's law (max violation %.2e of |q| < 1e-6)",
+                 total, failed, P.gs_tol, P.gs_sweeps, viol);
+    fl_cli_check(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
+                 "typical grain: range %.3g at step 11 -> %.3g at step %ld; median over grains "
+                 "%.3g -> %.3g; smallest typical range after step 11: %.3g (not monotone when it "
+                 "exceeds the last); cloud shape sigma2/sigma1 %.3g (step 11), %.3g (step 121, a "
+                 "line when small) (003 §5: from a cloud to a line to numerical uncertainty)",
+                 range11, range_last, samp[nsamp - 1], med11, med_last, range_min, line11, line121);
+    fl_cli_check(ctx, act11 > 0 && act121 > 0, "slope.contacts",
+                 "active contacts %zu (step 11), %zu (step 121); zero sliding %.0f%%, %.0f%% "
+                 "(003 §5 reports 556 / 75%%, 544 / 70%% for its own packing)",
+                 act11, act121, 100 * stick11, 100 * stick121);
     fl_discs_work_clear(&work);
     fl_discs_free(d);
     gsl_rng_free(rng);

@@ -34,6 +34,9 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_chec
 
 int fl_discs_reproduce_28(fl_cli_ctx *ctx);            /* cli/discs_checks.c */
 
+int fl_discs_reproduce_28(fl_cli_ctx *ctx);            /* cli/discs_checks.c */
+int fl_discs_reproduce_slope(fl_cli_ctx *ctx);         /* cli/discs_checks.c */
+
 /* bench NAME (bench/) */
 int fl_bench_stewart(fl_cli_ctx *ctx);               /* bench/bench_lemke.c */
 int fl_bench_midpoint(fl_cli_ctx *ctx);              /* bench/bench_midpoint.c */

@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <gsl/gsl_blas.h>
+
 #include "fl_dense.h"
 
 static double now_s(void)
@@ -483,7 +485,10 @@ fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_
     if (s == FL_OK) {
         double umax = 0;
         for (size_t k = 0; k < 2 * nc; k++) umax = fmax(umax, fabs(U->data[k]));
-        double stick_tol = 1e-9 * (1 + umax);
+        /* zero sliding up to the solver's accuracy: the natural-map error
+         * bounds each |U_T| error by tol |q| */
+        double stick_tol = fmax(1e-9 * (1 + umax),
+                                p ? 10 * opt->nsgs.tol * gsl_blas_dnrm2(p->q) : 0);
         for (size_t a = 0; a < nc; a++)
             if (r->data[2 * a] > 0) {
                 res->nactive++;

@@ -187,7 +187,8 @@ fl_status fl_discs_local(const fl_discs *d, const fl_discs_step_options *opt,
 
 /* One Contact Dynamics step (003 §3): detection, solve, q_f = q_i + h u_f,
  * periodic wrap.  work->c / work->s receive the step's contacts and
- * impulses.  The zero-sliding count uses stick_tol = 1e-9 (1 + max |U|). */
+ * impulses.  Zero sliding: |U_T| <= max(1e-9 (1 + max |U|), 10 tol |q|), tol the
+ * Gauss–Seidel tolerance (its natural-map error bounds the error of U_T). */
 fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_work *work,
                         fl_discs_step_result *res, fl_error *err);
 
