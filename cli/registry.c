@@ -8,7 +8,6 @@ const fl_cli_task fl_reproduce_tasks[] = {
     {"triangle_002", "002 §6 single triangle: branches S1-S5, regions sigma1-sigma5, dt bound of the redistribution", fl_midpoint_reproduce_triangle},
     {"square_block_002", "002 §7 square block on a moving foundation: Figs. 7-8 (four situations), Table 2 convergence", fl_midpoint_reproduce_square_block},
     {"discs_28", "003 §4 28 frictional discs at equilibrium: force clouds, cones, dimension 2 kappa - 3N", fl_discs_reproduce_28},
-    {"discs_28", "003 §4 28 frictional discs at equilibrium: force clouds, cones, dimension 2 kappa - 3N", fl_discs_reproduce_28},
     {"slope_355", "003 §5 355 discs flowing on a 24 deg slope: acceleration clouds, indeterminacy against time", fl_discs_reproduce_slope},
     {"theorem1", "000 Theorem 1: asymptotic indeterminacy of Moreau's law on a rod", fl_moreau_reproduce_theorem1},
     {"wedged_rod", "003 §2 rod wedged between converging walls: both outcomes, warm start", fl_nsgs_reproduce_wedged_rod},

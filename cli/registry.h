@@ -32,7 +32,6 @@ int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx);  /* cli/stability_chec
 int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
 int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_checks.c */
 
-int fl_discs_reproduce_28(fl_cli_ctx *ctx);            /* cli/discs_checks.c */
 
 int fl_discs_reproduce_28(fl_cli_ctx *ctx);            /* cli/discs_checks.c */
 int fl_discs_reproduce_slope(fl_cli_ctx *ctx);         /* cli/discs_checks.c */
