@@ -635,17 +635,25 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
                         if (fl_cli_out_path(ctx, name, pp, sizeof pp) == 0) {
                             /* 003 Figs. 4-5: acceleration vectors of every run drawn from the
                              * centres (scale: 0.3 R_max per unit of g) */
-                            double sc = 0.3 * P.R_max / P.g * 10;
+                            double sc = 2 * P.R_max / P.g;
                             snprintf(script, sizeof script,
-                                     "set terminal png size 1400,500\nset output '%s'\n"
-                                     "set datafile separator ','\nset size ratio -1\n"
-                                     "set title 'Slope 24 deg, N = %zu (003 §5, Fig. %d): "
-                                     "acceleration vectors of %zu runs at step %ld (t = %.5f), "
-                                     "scale %.2g length per unit acceleration' noenhanced\n"
-                                     "unset key\nplot '%s' using ($1==0?$3:1/0):4:5 every ::1 "
-                                     "with circles lc rgb 'gray', '' using ($3+%g*$6):($4+%g*$7) "
-                                     "every ::1 with dots lc rgb 'blue'\n",
-                                     pp, N, k == 11 ? 4 : 5, npts, k, k * P.h, sc, pc, sc, sc);
+                                     "set terminal png size 1400,900\nset output '%s'\n"
+                                     "set datafile separator ','\nset multiplot layout 2,1 "
+                                     "title 'Slope 24 deg, N = %zu (003 §5, Fig. %d): acceleration "
+                                     "vectors of %zu runs at step %ld (t = %.5f)' noenhanced\n"
+                                     "set size ratio -1\nunset key\nset title 'tips of the "
+                                     "acceleration vectors drawn from the centres (%.2g length per "
+                                     "unit); grain %zu in red' noenhanced\n"
+                                     "plot '%s' using ($1==0?$3:1/0):4:5 every ::1 with circles lc "
+                                     "rgb 'gray', '' using ($3+%g*$6):($4+%g*$7) every ::1 with points "
+                                     "pt 7 ps 0.2 lc rgb 'blue', '' using ($2==%zu?$3+%g*$6:1/0):"
+                                     "($4+%g*$7) every ::1 with points pt 7 ps 0.4 lc rgb 'red'\n"
+                                     "set size noratio\nset title 'cloud of grain %zu: (a_x, a_y) "
+                                     "of every run' noenhanced\nset xlabel 'a_x'\nset ylabel 'a_y'\n"
+                                     "plot '%s' using ($2==%zu?$6:1/0):7 every ::1 with points pt 7 "
+                                     "ps 0.8 lc rgb 'red'\nunset multiplot\n",
+                                     pp, N, k == 11 ? 4 : 5, npts, k, k * P.h, sc, typ, pc, sc, sc,
+                                     typ, sc, sc, typ, pc, typ);
                             if (fl_cli_gnuplot(script) != 0)
                                 fprintf(stderr, "slope_355: no PNG (gnuplot failed)\n");
                         }

@@ -40,6 +40,7 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx);         /* cli/discs_checks.c */
 int fl_bench_stewart(fl_cli_ctx *ctx);               /* bench/bench_lemke.c */
 int fl_bench_midpoint(fl_cli_ctx *ctx);              /* bench/bench_midpoint.c */
 int fl_bench_nsgs(fl_cli_ctx *ctx);                  /* bench/bench_nsgs.c */
+int fl_bench_discs(fl_cli_ctx *ctx);                 /* bench/bench_discs.c */
 int fl_bench_moreau(fl_cli_ctx *ctx);                /* bench/bench_moreau.c */
 int fl_bench_stability(fl_cli_ctx *ctx);             /* bench/bench_stability.c */
 

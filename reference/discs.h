@@ -155,7 +155,8 @@ typedef struct fl_discs_step_result {
     fl_status status;
     int iterations;
     double residual;
-    double seconds, detect_seconds, delassus_seconds, solve_seconds;
+    double seconds, solve_seconds;
+    double detect_seconds;   /* detection, assembly of H and the Delassus operator */
     size_t ncontacts;        /* detected */
     size_t nactive;          /* s_N > 0 */
     size_t nsticking;        /* s_N > 0 and zero sliding |U_T| <= stick_tol */
