@@ -21,6 +21,7 @@ const fl_cli_task fl_reproduce_tasks[] = {
     {"example_3_14", "004 §3.5 Example 3.14: acceleration/reaction jumps (52) by enumeration vs Cases 1A, 1B, 2A, 2B", fl_stability_reproduce_example_3_14},
     {"example_3_15", "004 §3.5 Example 3.15: K*, K*_S closed forms, threshold mu = 2 sqrt 2, no divergence", fl_stability_reproduce_example_3_15},
     {"example_4_6", "004 §4 Example 4.6: steady sliding, flutter (sigma = -1) and divergence (sigma = +1) inequalities", fl_stability_reproduce_example_4_6},
+    {"polyurethane", "004 §5 polyurethane block: quasistatic loading, Table 1 rows (stick/slip, K*_S, M*^-1 K*, flutter)", fl_stability_reproduce_polyurethane},
     {NULL, NULL, NULL}
 };
 

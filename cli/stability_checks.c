@@ -18,6 +18,8 @@
 #include "fl_problem.h"
 #include "reference/moreau_jean.h"
 #include "optimized/stability_sparse.h"
+#include "reference/fe2d.h"
+#include "reference/quasistatic.h"
 #include "reference/stability.h"
 #include "registry.h"
 
@@ -807,5 +809,190 @@ int fl_stability_crosscheck(fl_cli_ctx *ctx)
     fl_sparse_finish(&sctx);
     fl_cli_check(ctx, sp_bad == 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|) and Cholesky verdict, %ld disagreements in %ld states", sp_bad, used);
     fl_cli_check(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
+    return 0;
+}
+
+/* ---- Polyurethane block (004 §5, Table 1) ---------------------------------
+ * Plane stress P1 block L x H (H/L = 0.5, 20 x 10 cells: 21 contact nodes),
+ * E = 5 MPa, nu = 0.48, rho = 1.2e-3 g/mm^3, mu = 1.1; units mm, N, t, s.
+ * Mirrored axis y' = -y: the block is [0, L] x [-H, 0], the rigid plane
+ * y' = 0 above it, so 004's u_N = u_y' <= 0.  The far face y' = -H is
+ * pressed by 0.5 mm (U_N^0) then moved tangentially by U_T (the plate
+ * moving right = the face moving left).  Quasistatic increments by
+ * fl_qs_step on the Schur complement onto the 42 contact dofs (exact for
+ * linear elasticity); each Table 1 row: the §5.4 analysis of the full
+ * system.  L = 80 mm (first all-stuck frequency near the quoted 454 Hz) and
+ * the thickness (chosen so that F_N^0 = -55 N) are
+ * ours: 004 gives neither (data/004/polyurethane.json). */
+static const double poly_rows[16] = {-0.87, -1.05, -1.20, -1.35, -1.45, -1.65, -1.75, -1.78,
+                                     -1.82, -2.00, -2.20, -2.45, -2.71, -2.75, -3.40, -6.20};
+static const int poly_paper[16][4] = {   /* stick, slip, no-contact, flutter mode (Table 1) */
+    {20, 1, 0, 57}, {19, 1, 1, 11}, {18, 1, 2, 10}, {17, 2, 2, 3}, {16, 2, 3, 3}, {14, 4, 3, 3},
+    {12, 6, 3, 3}, {10, 8, 3, 3}, {7, 11, 3, 3}, {4, 14, 3, 3}, {3, 15, 3, 3}, {2, 16, 3, 3},
+    {2, 16, 3, 3}, {2, 15, 4, 5}, {1, 16, 4, 5}, {0, 17, 4, 5}};
+static const double poly_paper_ks[16] = {0.076, 0.071, 0.068, -0.130, -0.106, -0.502, -0.676, -0.760,
+                                         -0.821, -0.851, -0.858, -0.864, -0.864, -0.859, -0.868, -0.974};
+
+int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx)
+{
+    const double L = 80.0, H = 40.0, E = 5.0, nu = 0.48, rho = 1.2e-9, mu = 1.1, UN = 0.5, dU = 0.01;
+    const size_t nx = 20, ny = 10;
+    fl_error err;
+    fl_fe2d_mesh *mesh = NULL;
+    if (fl_fe2d_mesh_rect(0.0, -H, L, H, nx, ny, FL_FE2D_DIAG_RIGHT, &mesh, &err) != FL_OK) return -1;
+    fl_fe2d_material mat = {.lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), .mu = E / (2 * (1 + nu)),
+                            .rho = rho, .model = FL_FE2D_PLANE_STRESS};
+    gsl_matrix *K = NULL, *M = NULL;
+    if (fl_fe2d_assemble_dense(mesh, &mat, FL_FE2D_STIFFNESS, &K, &err) != FL_OK ||
+        fl_fe2d_assemble_dense(mesh, &mat, FL_FE2D_MASS, &M, &err) != FL_OK) {
+        fl_fe2d_mesh_free(mesh);
+        gsl_matrix_free(K);
+        return -1;
+    }
+    size_t n = K->size1, nc = 0, nl = 0;
+    int *cn = NULL, *ln = NULL;
+    fl_fe2d_nodes_on_line(mesh, 1, 0.0, 1e-9, &nc, &cn, &err);
+    fl_fe2d_nodes_on_line(mesh, 1, -H, 1e-9, &nl, &ln, &err);
+    /* dof classes: c = contact (T = x, N = y'), p = prescribed (loaded face), i = interior */
+    int *cls = calloc(n, sizeof *cls);   /* 0 interior, 1 contact, 2 prescribed */
+    size_t *ci = malloc(2 * nc * sizeof *ci), *ii = malloc(n * sizeof *ii), *pi = malloc(2 * nl * sizeof *pi);
+    for (size_t k = 0; k < nc; k++) { ci[2 * k] = 2 * (size_t)cn[k]; ci[2 * k + 1] = 2 * (size_t)cn[k] + 1; cls[ci[2 * k]] = cls[ci[2 * k + 1]] = 1; }
+    for (size_t k = 0; k < nl; k++) { pi[2 * k] = 2 * (size_t)ln[k]; pi[2 * k + 1] = 2 * (size_t)ln[k] + 1; cls[pi[2 * k]] = cls[pi[2 * k + 1]] = 2; }
+    size_t ni = 0, m = 2 * nc, mp = 2 * nl;
+    for (size_t i = 0; i < n; i++) if (cls[i] == 0) ii[ni++] = i;
+    /* Schur complement S = K_cc - K_ci K_ii^-1 K_ic and the load per unit U_N, U_T:
+     * f_c = -(K_cp - K_ci K_ii^-1 K_ip) u_p */
+    gsl_matrix *Kii = gsl_matrix_alloc(ni, ni), *B = gsl_matrix_alloc(ni, m + 2), *X = gsl_matrix_alloc(ni, m + 2);
+    for (size_t a = 0; a < ni; a++) {
+        for (size_t b = 0; b < ni; b++) gsl_matrix_set(Kii, a, b, gsl_matrix_get(K, ii[a], ii[b]));
+        for (size_t b = 0; b < m; b++) gsl_matrix_set(B, a, b, gsl_matrix_get(K, ii[a], ci[b]));
+        double sN = 0, sT = 0;   /* K_ip times the unit patterns u_y' = 1 and u_x = 1 on the face */
+        for (size_t k = 0; k < nl; k++) { sN += gsl_matrix_get(K, ii[a], pi[2 * k + 1]); sT += gsl_matrix_get(K, ii[a], pi[2 * k]); }
+        gsl_matrix_set(B, a, m, sN);
+        gsl_matrix_set(B, a, m + 1, sT);
+    }
+    fl_spd *spd = NULL;
+    if (fl_spd_alloc(Kii, &spd, &err) != FL_OK) return -1;
+    fl_spd_solve_matrix(spd, B, X);
+    gsl_matrix *S = gsl_matrix_alloc(m, m), *Mc = gsl_matrix_alloc(m, m);
+    double loadN[64], loadT[64];
+    for (size_t a = 0; a < m; a++) {
+        for (size_t b = 0; b < m; b++) {
+            double v = gsl_matrix_get(K, ci[a], ci[b]);
+            for (size_t k = 0; k < ni; k++) v -= gsl_matrix_get(K, ci[a], ii[k]) * gsl_matrix_get(X, k, b);
+            gsl_matrix_set(S, a, b, v);
+        }
+        double sN = 0, sT = 0;
+        for (size_t k = 0; k < nl; k++) { sN += gsl_matrix_get(K, ci[a], pi[2 * k + 1]); sT += gsl_matrix_get(K, ci[a], pi[2 * k]); }
+        for (size_t k = 0; k < ni; k++) { sN -= gsl_matrix_get(K, ci[a], ii[k]) * gsl_matrix_get(X, k, m); sT -= gsl_matrix_get(K, ci[a], ii[k]) * gsl_matrix_get(X, k, m + 1); }
+        loadN[a] = -sN;
+        loadT[a] = -sT;
+    }
+    gsl_matrix_set_identity(Mc);
+    size_t *iT = malloc(nc * sizeof *iT), *iN = malloc(nc * sizeof *iN);
+    for (size_t k = 0; k < nc; k++) { iT[k] = 2 * k; iN[k] = 2 * k + 1; }
+    fl_stab_system sc = {.n = m, .K = S, .M = Mc, .prescribed = NULL, .np = nc, .iT = iT, .iN = iN, .mu = mu};
+    gsl_vector *f = gsl_vector_alloc(m), *uk = gsl_vector_calloc(m), *g = gsl_vector_calloc(nc);
+    gsl_vector *u = gsl_vector_calloc(m), *r = gsl_vector_alloc(m);
+    fl_qs_options qo = fl_qs_options_default();
+    qo.tol = 1e-13;
+    /* thickness from F_N^0 = -55 N: one increment pressing by U_N with U_T = 0 */
+    for (size_t a = 0; a < m; a++) gsl_vector_set(f, a, UN * loadN[a]);
+    fl_qs_result qr;
+    fl_status st = fl_qs_step(&sc, f, uk, g, u, r, &qo, &qr, &err);
+    double FN1 = 0;
+    for (size_t k = 0; k < nc; k++) FN1 += gsl_vector_get(r, iN[k]);
+    double thick = -55.0 / FN1;
+    fl_cli_check(ctx, st == FL_OK && FN1 < 0, "polyurethane.press", "pressing by U_N = 0.5 mm: F_N = %.4g N per mm of thickness; thickness %.3f mm gives F_N^0 = -55 N (004 §5), %d g-iterations", FN1, thick, qr.g_iterations);
+    char path[1024];
+    FILE *csv = NULL;
+    if (fl_cli_out_path(ctx, "polyurethane_table1.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (csv) fprintf(csv, "U_T,stick,slip,no_contact,min_eig_KS,min_real_Lambda,flutter_mode,F_T,paper_stick,paper_slip,paper_noc,paper_min_eig_KS,paper_flutter_mode\n");
+    printf("  U_T    stick slip no-c | min eig K*_S   min real Lambda  flutter | paper: stick slip no-c  K*_S    flutter\n");
+    int row = 0, nrows = 16, maxg = qr.g_iterations, qs_ok = st == FL_OK;
+    int mono_bad = 0, prev_free = -1, div_any = 0, fl_bad = 0, nec_before2 = 0;
+    double ks_last = NAN;
+    int stick_last = -1, done_rows = 0;
+    gsl_vector *ufull = gsl_vector_calloc(n), *rfull = gsl_vector_alloc(n);
+    unsigned char *pres = calloc(n, 1);
+    for (size_t k = 0; k < mp; k++) pres[pi[k]] = 1;
+    size_t *fT = malloc(nc * sizeof *fT), *fN = malloc(nc * sizeof *fN);
+    for (size_t k = 0; k < nc; k++) { fT[k] = ci[2 * k]; fN[k] = ci[2 * k + 1]; }
+    fl_stab_system sf = {.n = n, .K = K, .M = M, .prescribed = pres, .np = nc, .iT = fT, .iN = fN, .mu = mu};
+    long steps = (long)(6.2 / dU + 0.5);
+    for (long s = 1; s <= steps && row < nrows; s++) {
+        double UT = -dU * (double)s;
+        gsl_vector_memcpy(uk, u);
+        for (size_t a = 0; a < m; a++) gsl_vector_set(f, a, UN * loadN[a] + UT * loadT[a]);
+        st = fl_qs_step(&sc, f, uk, g, u, r, &qo, &qr, &err);
+        if (st != FL_OK) qs_ok = 0;
+        maxg = qr.g_iterations > maxg ? qr.g_iterations : maxg;
+        if (fabs(UT - poly_rows[row]) > 0.5 * dU) continue;
+        if (ctx->quick && row != 0 && row != 3 && row != 15) { row++; continue; }
+        /* full displacement: u_c, u_p = pattern, u_i = -K_ii^-1 (K_ic u_c + K_ip u_p) */
+        gsl_vector_set_zero(ufull);
+        for (size_t a = 0; a < m; a++) gsl_vector_set(ufull, ci[a], gsl_vector_get(u, a));
+        for (size_t k = 0; k < nl; k++) { gsl_vector_set(ufull, pi[2 * k], UT); gsl_vector_set(ufull, pi[2 * k + 1], UN); }
+        for (size_t a = 0; a < ni; a++) {
+            double v = UN * gsl_matrix_get(X, a, m) + UT * gsl_matrix_get(X, a, m + 1);
+            for (size_t b = 0; b < m; b++) v += gsl_matrix_get(X, a, b) * gsl_vector_get(u, b);
+            gsl_vector_set(ufull, ii[a], -v);
+        }
+        gsl_blas_dgemv(CblasNoTrans, 1.0, K, ufull, 0.0, rfull);   /* r = K u (f = 0) */
+        for (size_t a = 0; a < ni; a++) gsl_vector_set(rfull, ii[a], 0.0);  /* equilibrium residue at rounding level */
+        fl_stab_label *lab = malloc(nc * sizeof *lab);
+        int nst = 0, nsl = 0, nfr = 0;
+        double FT = 0;
+        fl_stab_result res = {0};
+        fl_stab_tangent *t = NULL;
+        fl_status s2 = fl_stab_partition(&sf, ufull, rfull, 1e-7, lab, &err);
+        for (size_t k = 0; s2 == FL_OK && k < nc; k++) {
+            nst += lab[k] == FL_STAB_PD;
+            nsl += lab[k] == FL_STAB_PS;
+            nfr += lab[k] == FL_STAB_PF || lab[k] == FL_STAB_PZ;
+            FT += gsl_vector_get(rfull, fT[k]);
+        }
+        if (s2 == FL_OK) s2 = fl_stab_tangent_alloc(&sf, lab, rfull, &t, &err);
+        fl_stab_options so = fl_stab_options_default();
+        so.max_enum = 0;
+        if (s2 == FL_OK) s2 = fl_stab_analyse(t, &so, &res, &err);
+        if (s2 != FL_OK) {
+            fl_cli_check(ctx, 0, "polyurethane.row", "U_T = %.2f: %s", UT, err.message);
+        } else {
+            printf("%6.2f  %5d %4d %4d | %12.4g  %15.4g  %7zu | %19d %4d %4d %7.3f %7d\n", UT, nst, nsl, nfr, res.ks_min * thick,
+                   res.lambda_real_min, res.flutter_mode, poly_paper[row][0], poly_paper[row][1], poly_paper[row][2],
+                   poly_paper_ks[row], poly_paper[row][3]);
+            if (csv) fprintf(csv, "%.2f,%d,%d,%d,%.8g,%.8g,%zu,%.6g,%d,%d,%d,%.3f,%d\n", UT, nst, nsl, nfr, res.ks_min * thick,
+                             res.lambda_real_min, res.flutter_mode, FT * thick, poly_paper[row][0], poly_paper[row][1],
+                             poly_paper[row][2], poly_paper_ks[row], poly_paper[row][3]);
+            if (prev_free >= 0 && nsl + nfr < prev_free) mono_bad++;
+            prev_free = nsl + nfr;
+            div_any |= res.divergence;
+            if (nsl >= 1 && !res.flutter) fl_bad++;
+            if (nsl < 2 && res.ks_min <= 0) nec_before2++;
+            ks_last = res.ks_min;
+            stick_last = nst;
+            done_rows++;
+        }
+        fl_stab_result_free(&res);
+        fl_stab_tangent_free(t);
+        free(lab);
+        fl_cli_progress(ctx, "polyurethane rows", row + 1, nrows);
+        row++;
+    }
+    fl_cli_check(ctx, qs_ok && maxg <= 60, "polyurethane.quasistatic", "%ld increments of %.2f mm by SORP + fixed point on g: all converged, at most %d g-iterations (004: usually < 8)", steps, dU, maxg);
+    fl_cli_check(ctx, mono_bad == 0 && done_rows > 0, "polyurethane.slip_zone_grows", "slip + no-contact count never decreases along the rows (004 §5.6: the slip zone grows, nodes lose contact)");
+    fl_cli_check(ctx, stick_last == 0, "polyurethane.final_sliding", "last row (U_T = -6.2): %d stuck nodes (004 Table 1: 0, steady sliding)", stick_last);
+    fl_cli_check(ctx, !div_any, "polyurethane.no_divergence", "no real Lambda <= 0 of M*^-1 K* with an admissible eigenvector at any row (004 §5.6)");
+    fl_cli_check(ctx, fl_bad == 0, "polyurethane.flutter_when_sliding", "complex Lambda (flutter) at every row with a sliding node (004 §5.6), %d exceptions", fl_bad);
+    fl_cli_check(ctx, ks_last <= 0 && nec_before2 == 0, "polyurethane.necessary_condition", "min eig K*_S > 0 while fewer than two nodes slide (%d exceptions), <= 0 at the final state (%.4g) (004 §5.6)", nec_before2, ks_last * thick);
+    if (csv) fclose(csv);
+    free(pres); free(fT); free(fN); free(cls); free(ci); free(ii); free(pi); free(iT); free(iN); free(cn); free(ln);
+    gsl_vector_free(ufull); gsl_vector_free(rfull); gsl_vector_free(f); gsl_vector_free(uk); gsl_vector_free(g);
+    gsl_vector_free(u); gsl_vector_free(r);
+    gsl_matrix_free(S); gsl_matrix_free(Mc); gsl_matrix_free(Kii); gsl_matrix_free(B); gsl_matrix_free(X);
+    gsl_matrix_free(K); gsl_matrix_free(M);
+    fl_spd_free(spd);
+    fl_fe2d_mesh_free(mesh);
     return 0;
 }
