@@ -439,3 +439,46 @@ Test(discs, reference_and_optimized_agree)
     }
     gsl_rng_free(rng);
 }
+
+/* Crowded and spread-out configurations (list growth, enlarged cells) and
+ * the bad input of the optimized Delassus operator. */
+Test(discs, cells_crowded_spread_and_delassus_bad_input)
+{
+    gsl_rng *rng = fl_test_rng(5);
+    for (int t = 0; t < 20; t++) {
+        size_t N = 30 + gsl_rng_uniform_int(rng, 20);
+        fl_discs *d = random_system(rng, N, t % 2, 0);
+        d->a = 6;
+        for (size_t i = 0; i < N; i++) {
+            d->x[i] = 1.5 * gsl_rng_uniform(rng);   /* every pair overlaps */
+            d->y[i] = 1.5 * gsl_rng_uniform(rng);
+        }
+        if (t % 4 == 0) d->y[0] = 1e7;             /* an outlier far above */
+        if (t % 4 == 2 && !d->periodic) {
+            d->walls = 0;                          /* an outlier far to the left */
+            d->x[1] = -1e7;
+        }
+        fl_disc_contact *a = NULL, *b = NULL;
+        size_t na = 0, nb = 0;
+        cr_assert_eq(fl_discs_detect(d, &a, &na, NULL), FL_OK);
+        cr_assert_eq(fl_discs_detect_cells(d, &b, &nb, NULL), FL_OK);
+        cr_assert(na > 4 * N && same_contacts(a, na, b, nb), "t=%d: %zu vs %zu %s", t, na, nb,
+                  fl_test_seed_note());
+        free(a);
+        free(b);
+        fl_discs_free(d);
+    }
+    fl_discs *d = random_system(rng, 3, 0, 0);
+    fl_local_problem *p = NULL;
+    fl_error err;
+    cr_assert_eq(fl_discs_delassus_diag(d, NULL, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_discs_delassus_diag(d, NULL, NULL, &err), FL_EINVAL);
+    fl_global_problem *g = NULL;
+    fl_disc_contact one = {0, 0, FL_DISC_GROUND, 0, 0, 1, 0};
+    d->y[0] = d->R[0];
+    cr_assert_eq(fl_discs_global(d, &one, 1, 0.01, 1, NULL, &g, &err), FL_OK);
+    cr_assert_eq(fl_discs_delassus_diag(d, g, &p, &err), FL_EINVAL);   /* dense H only */
+    fl_global_problem_free(g);
+    fl_discs_free(d);
+    gsl_rng_free(rng);
+}
