@@ -45,6 +45,7 @@
 #include "fl_problem.h"
 #include "fl_rng.h"
 #include "reference/nsgs.h"
+#include "fclib_disclike.h"
 
 enum { NSOLVER = 3, NTOL = 2 };
 static const char *solver_name[NSOLVER] = {"reference", "optimized", "siconos"};
@@ -55,90 +56,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static void unit_random(gsl_rng *rng, double *x)
-{
-    gsl_ran_dir_3d(rng, &x[0], &x[1], &x[2]);
-}
-
-static void cross(const double *a, const double *b, double *c)
-{
-    c[0] = a[1] * b[2] - a[2] * b[1];
-    c[1] = a[2] * b[0] - a[0] * b[2];
-    c[2] = a[0] * b[1] - a[1] * b[0];
-}
-
-/* The disc-like problem described above; p->Ws (on ctx) and p->W. */
-static fl_local_problem *make_problem(gsl_rng *rng, fl_sparse_ctx *ctx, size_t nc)
-{
-    size_t nb = nc, n = 6 * nb, m = 3 * nc;
-    size_t cap = m * 12;
-    int *ri = malloc(cap * sizeof *ri), *ci = malloc(cap * sizeof *ci);
-    double *vx = malloc(cap * sizeof *vx);
-    size_t nnz = 0;
-    for (size_t k = 0; k < nc; k++) {
-        size_t i = gsl_rng_uniform_int(rng, nb);
-        int ground = gsl_rng_uniform(rng) < 0.2;
-        size_t j = (i + 1 + gsl_rng_uniform_int(rng, 3)) % nb;
-        double e[3][3], a[3], b[3], ax[3];
-        unit_random(rng, e[0]);
-        /* tangents: any orthonormal completion */
-        double h[3] = {1, 0, 0};
-        if (fabs(e[0][0]) > 0.9) h[0] = 0, h[1] = 1;
-        cross(e[0], h, e[1]);
-        double nn = sqrt(e[1][0] * e[1][0] + e[1][1] * e[1][1] + e[1][2] * e[1][2]);
-        for (int c = 0; c < 3; c++) e[1][c] /= nn;
-        cross(e[0], e[1], e[2]);
-        for (int c = 0; c < 3; c++) {
-            a[c] = 0.5 * e[0][c];
-            b[c] = -0.5 * e[0][c];
-        }
-        for (int r = 0; r < 3; r++) {
-            int row = (int)(3 * k) + r;
-            if (!ground) {   /* body j: +e . v_j + (b x e) . w_j */
-                cross(b, e[r], ax);
-                for (int c = 0; c < 3; c++) {
-                    ri[nnz] = row, ci[nnz] = (int)(6 * j) + c, vx[nnz++] = e[r][c];
-                    ri[nnz] = row, ci[nnz] = (int)(6 * j) + 3 + c, vx[nnz++] = ax[c];
-                }
-            }
-            cross(a, e[r], ax);   /* body i: -e . v_i - (a x e) . w_i */
-            for (int c = 0; c < 3; c++) {
-                ri[nnz] = row, ci[nnz] = (int)(6 * i) + c, vx[nnz++] = -e[r][c];
-                ri[nnz] = row, ci[nnz] = (int)(6 * i) + 3 + c, vx[nnz++] = -ax[c];
-            }
-        }
-    }
-    cholmod_sparse *H = NULL;
-    fl_local_problem *p = NULL;
-    if (fl_sparse_from_triplet(ctx, m, n, nnz, ri, ci, vx, 0, &H, NULL) != FL_OK ||
-        fl_local_problem_alloc(nc, 3, 0, &p, NULL) != FL_OK)
-        goto fail;
-    p->ctx = ctx;
-    /* W = H H^T (M = I), full symmetric storage */
-    cholmod_sparse *W = cholmod_aat(H, NULL, 0, 1, &ctx->cm);
-    if (!W) goto fail;
-    W->stype = 0;
-    p->Ws = W;
-    double *u = malloc(n * sizeof *u);
-    for (size_t k = 0; k < n; k++) u[k] = gsl_ran_gaussian(rng, 1.0);
-    fl_sparse_mv(ctx, H, 1.0, u, 0.0, p->q->data, NULL);
-    free(u);
-    for (size_t k = 0; k < nc; k++) p->mu[k] = 0.1 + 0.9 * gsl_rng_uniform(rng);
-    if (fl_sparse_to_dense(ctx, p->Ws, &p->W, NULL) != FL_OK) goto fail;
-    fl_sparse_free(ctx, &H);
-    free(ri);
-    free(ci);
-    free(vx);
-    return p;
-fail:
-    fl_sparse_free(ctx, &H);
-    fl_local_problem_free(p);
-    free(ri);
-    free(ci);
-    free(vx);
-    return NULL;
 }
 
 /* Siconos problem with W in Siconos's sparse (triplet -> CSC) storage. */
@@ -252,7 +169,7 @@ int main(int argc, char **argv)
     int pi = 0;
     for (int si = 0; si < nsizes; si++)
         for (int rep = 0; rep < reps; rep++, pi++) {
-            fl_local_problem *p = make_problem(rng, &ctx, sizes[si]);
+            fl_local_problem *p = fl_disclike_problem(rng, &ctx, sizes[si]);
             if (!p) {
                 fprintf(stderr, "bench_fclib_siconos: problem generation failed\n");
                 return 2;

@@ -6,7 +6,8 @@
  * frictionContact_newFromFile.  Siconos is linked into this test only.
  *
  * Problems: random local problems of growing size (fl_global_problem_random
- * + the dense Delassus operator, the generator of the nsgs crosscheck),
+ * + the dense Delassus operator, the generator of the nsgs crosscheck) and
+ * disc-like granular problems (bench/fclib_disclike.h),
  * written to FCLIB and read back, and the Siconos-format fixtures of
  * tests/data/siconos.  Checks: both solvers reach the tolerance by both
  * error functions (ours, core/fl_residual.h, and Siconos's on the same
@@ -40,6 +41,7 @@
 #include "fl_siconos_text.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "fclib_disclike.h"
 
 /* A Siconos problem holding a copy of p (dense, column-major). */
 static FrictionContactProblem *to_siconos(const fl_local_problem *p)
@@ -92,6 +94,7 @@ static int siconos_nsgs(FrictionContactProblem *sp, int dim, double tol, double 
 
 typedef struct xv_stats {
     long problems, unique2d, enum_skipped;
+    long nonconv_ours, nonconv_sic;   /* NSGS is not guaranteed to converge */
     double our_err, sic_err, def_diff, dist;
 } xv_stats;
 
@@ -112,13 +115,18 @@ static void cross_validate(const fl_local_problem *p, double tol, xv_stats *st, 
     fl_nsgs_options opt = fl_nsgs_options_default();
     opt.tol = tol;
     opt.max_sweeps = 20000;
+    int conv[3] = {1, 1, 1};
     for (int impl = 0; impl < 2; impl++) {
         r[impl] = gsl_vector_calloc(m);
         fl_nsgs_result res;
         fl_status s = impl ? fl_nsgs_sparse_solve(&q, &opt, r[impl], U, &res, NULL)
                            : fl_nsgs_solve(p, &opt, r[impl], U, &res, NULL);
-        cr_assert_eq(s, FL_OK, "%s: our nsgs (%s) did not converge: error %g, %s", what,
-                     impl ? "optimized" : "reference", res.residual, fl_test_seed_note());
+        cr_assert_geq(s, 0, "%s: our nsgs failed (%d), %s", what, s, fl_test_seed_note());
+        if (s != FL_OK) {   /* counted; the caller bounds the share */
+            conv[impl] = 0;
+            st->nonconv_ours++;
+            continue;
+        }
         double e_ours = 0;
         fl_residual_local(p, r[impl], NULL, FL_RESIDUAL_NORM_Q, &e_ours, NULL);
         double e_sic = siconos_error(sp, p, r[impl]->data);   /* max-norm scaled: <= ours */
@@ -148,20 +156,25 @@ static void cross_validate(const fl_local_problem *p, double tol, xv_stats *st, 
     }
     int iters = 0;
     int info = siconos_nsgs(sp, p->dim, tol, rs, Us, &iters);
-    cr_assert_eq(info, 0, "%s: Siconos NSGS info %d after %d iterations, %s", what, info, iters,
-                 fl_test_seed_note());
+    if (info != 0) {
+        conv[2] = 0;
+        st->nonconv_sic++;
+    }
     gsl_vector_view rsv = gsl_vector_view_array(rs, m);
     double e_ours = 0;
     fl_residual_local(p, &rsv.vector, NULL, FL_RESIDUAL_NORM_Q, &e_ours, NULL);
-    cr_assert_leq(e_ours, 10 * tol, "%s: our error of Siconos's solution %g, %s", what, e_ours,
-                  fl_test_seed_note());
-    st->sic_err = fmax(st->sic_err, e_ours);
+    if (conv[2]) {
+        cr_assert_leq(e_ours, 10 * tol, "%s: our error of Siconos's solution %g, %s", what,
+                      e_ours, fl_test_seed_note());
+        st->sic_err = fmax(st->sic_err, e_ours);
+    }
     if (p->dim == 2 && p->nc <= 6) {
         fl_enum_result *en = NULL;
         cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &en, NULL), FL_OK);
         if (en->nsol == 1 && en->singular == 0) {
             st->unique2d++;
             for (int k = 0; k < 3; k++) {
+                if (!conv[k]) continue;
                 const double *x = k < 2 ? r[k]->data : rs;
                 double d = 0, nr = 0;
                 for (size_t i = 0; i < m; i++) {
@@ -230,6 +243,11 @@ Test(siconos_fc, random_problems_through_fclib_files)
                 fl_local_problem_free(p);
             }
     cr_assert_eq(st.problems, 48);
+    /* NSGS (ours and Siconos's) may cycle: at most 1 run in 8 may stop on
+     * the sweep limit (each is reported), the rest must meet the tolerance */
+    cr_assert_leq(st.nonconv_ours + st.nonconv_sic, 3 * 48 / 8,
+                  "%ld of our runs and %ld Siconos runs did not converge, %s", st.nonconv_ours,
+                  st.nonconv_sic, fl_test_seed_note());
     /* the 2D uniqueness check must have been exercised */
     cr_assert_geq(st.unique2d, 5, "only %ld unique 2D problems, %s", st.unique2d,
                   fl_test_seed_note());
@@ -238,9 +256,10 @@ Test(siconos_fc, random_problems_through_fclib_files)
                   st.def_diff, fl_test_seed_note());
     fprintf(stderr,
             "siconos_fc: %ld problems, max error ours %.2e, Siconos %.2e; %ld unique 2D "
-            "(max dist %.2e), %ld 2D not decided; error definitions rel. diff %.2e\n",
+            "(max dist %.2e), %ld 2D not decided; error definitions rel. diff %.2e; "
+            "sweep limit reached: ours %ld, Siconos %ld\n",
             st.problems, st.our_err, st.sic_err, st.unique2d, st.dist, st.enum_skipped,
-            st.def_diff);
+            st.def_diff, st.nonconv_ours, st.nonconv_sic);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
@@ -282,6 +301,7 @@ Test(siconos_fc, siconos_text_files_read_alike_and_solve_alike)
         fl_local_problem_free(p);
     }
     cr_assert_eq(st.unique2d, 1, "the 2D fixture has a unique solution (enumeration)");
+    cr_assert_eq(st.nonconv_ours + st.nonconv_sic, 0, "every solver converges on the fixtures");
 }
 
 /* Siconos's frictionContact_printInFile output of a random problem is read
@@ -314,5 +334,48 @@ Test(siconos_fc, files_written_by_siconos)
         fl_local_problem_free(p);
     }
     remove(path);
+    gsl_rng_free(rng);
+}
+
+/* Disc-like granular problems (bench/fclib_disclike.h: rigid bodies with
+ * unit mass, neighbour and ground contacts, W = H H^T sparse), written to
+ * FCLIB and read back with the sparse W only, then cross-validated. */
+Test(siconos_fc, disclike_problems_through_fclib_files)
+{
+    gsl_rng *rng = fl_test_rng(33);
+    char dir[] = "/tmp/fl_siconos_dl_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/p.hdf5", dir);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    xv_stats st;
+    memset(&st, 0, sizeof st);
+    const size_t sizes[] = {5, 10, 20, 40};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (int rep = 0; rep < 2; rep++) {
+            fl_local_problem *p = fl_disclike_problem(rng, &ctx, sizes[k]), *b = NULL;
+            cr_assert_not_null(p);
+            gsl_matrix_free(p->W);   /* written from the sparse W */
+            p->W = NULL;
+            fl_error err;
+            cr_assert_eq(fl_fclib_write_local(path, p, "disc-like", &err), FL_OK, "%s", err.message);
+            cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &b, &err), FL_OK, "%s", err.message);
+            char what[64];
+            snprintf(what, sizeof what, "disc-like nc %zu rep %d", sizes[k], rep);
+            cross_validate(b, 1e-8, &st, what);
+            fl_local_problem_free(b);
+            fl_local_problem_free(p);
+        }
+    cr_assert_eq(st.problems, 8);
+    cr_assert_leq(st.nonconv_ours + st.nonconv_sic, 3, "%ld of ours, %ld of Siconos's did not "
+                  "converge, %s", st.nonconv_ours, st.nonconv_sic, fl_test_seed_note());
+    fprintf(stderr, "siconos_fc disc-like: %ld problems, max error ours %.2e, Siconos %.2e\n",
+            st.problems, st.our_err, st.sic_err);
+    fl_sparse_finish(&ctx);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
     gsl_rng_free(rng);
 }
