@@ -293,6 +293,147 @@ double fl_stab_vi27_value(const fl_stab_system *s, const fl_stab_label *labels,
     return lhs - rhs;
 }
 
+/* 004 §2.3, second-order partition. */
+fl_stab_label2 fl_stab_label2_of(const fl_stab_system *s, fl_stab_label l1, size_t p,
+                                 const gsl_vector *R, const gsl_vector *V, const gsl_vector *W)
+{
+    size_t iT = s->iT[p], iN = s->iN[p];
+    double VT = gsl_vector_get(V, iT), VN = gsl_vector_get(V, iN);
+    double WT = gsl_vector_get(W, iT), WN = gsl_vector_get(W, iN), mu = s->mu;
+    switch (l1) {
+    case FL_STAB_PF: return FL_STAB2_F;
+    case FL_STAB_PD: return FL_STAB2_D;
+    case FL_STAB_PZ:
+        if (VN < 0) return FL_STAB2_ZF;
+        if (WT == 0.0 && WN == 0.0) return FL_STAB2_ZZ;
+        if (VT == 0.0 && WN < 0 && fabs(WT) < -mu * WN) return FL_STAB2_ZD;
+        if (WN < 0 && ((VT != 0.0 && WT == mu * WN * sgn(VT)) || (VT == 0.0 && fabs(WT) == -mu * WN)))
+            return FL_STAB2_ZS;
+        return FL_STAB2_NONE;
+    case FL_STAB_PS: {
+        double sr = sgn(gsl_vector_get(R, iT)), g = WT * sr + mu * WN;
+        if (VT == 0.0 && g < 0) return FL_STAB2_SD;
+        if (g == 0.0 && (VT == 0.0 || sgn(VT) == -sr)) return FL_STAB2_SS;
+        return FL_STAB2_NONE;
+    }
+    }
+    return FL_STAB2_NONE;
+}
+
+/* 004 (42). */
+double fl_stab_viol_Kuddot2(const fl_stab_system *s, const fl_stab_label *labels,
+                            const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                            const gsl_vector *a)
+{
+    double viol = 0.0;
+    for (size_t i = 0; i < s->n; i++)
+        if (s->prescribed && s->prescribed[i]) viol = fmax(viol, fabs(gsl_vector_get(a, i)));
+    for (size_t p = 0; p < s->np; p++) {
+        size_t iT = s->iT[p], iN = s->iN[p];
+        double aT = gsl_vector_get(a, iT), aN = gsl_vector_get(a, iN), VT = gsl_vector_get(V, iT);
+        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        switch (l) {
+        case FL_STAB2_ZZ: viol = fmax(viol, aN); break;                          /* a_N <= 0 */
+        case FL_STAB2_D: case FL_STAB2_SD: case FL_STAB2_ZD:                       /* a = 0 */
+            viol = fmax(viol, fmax(fabs(aN), fabs(aT)));
+            break;
+        case FL_STAB2_SS:
+            viol = fmax(viol, fabs(aN));
+            if (VT == 0.0) viol = fmax(viol, aT * sgn(gsl_vector_get(R, iT)));
+            break;
+        case FL_STAB2_ZS:
+            viol = fmax(viol, fabs(aN));
+            if (VT == 0.0) viol = fmax(viol, aT * sgn(gsl_vector_get(W, iT)));
+            break;
+        default: break;
+        }
+    }
+    return viol;
+}
+
+/* 004 (43), with B in V_r. */
+double fl_stab_viol_Krddot(const fl_stab_system *s, const fl_stab_label *labels,
+                           const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                           const gsl_vector *a, const gsl_vector *B)
+{
+    double viol = 0.0, mu = s->mu;
+    for (size_t i = 0; i < s->n; i++)
+        if (!(s->prescribed && s->prescribed[i]) && !is_contact_dof(s, i))
+            viol = fmax(viol, fabs(gsl_vector_get(B, i)));
+    for (size_t p = 0; p < s->np; p++) {
+        size_t iT = s->iT[p], iN = s->iN[p];
+        double aT = gsl_vector_get(a, iT), aN = gsl_vector_get(a, iN), VT = gsl_vector_get(V, iT);
+        double BT = gsl_vector_get(B, iT), BN = gsl_vector_get(B, iN);
+        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        if (l == FL_STAB2_F || l == FL_STAB2_ZF) { viol = fmax(viol, fmax(fabs(BT), fabs(BN))); continue; }
+        if (l == FL_STAB2_ZZ) viol = fmax(viol, fmax(BN, fabs(BN * aN)));
+        int contact_slide = (l == FL_STAB2_ZZ || l == FL_STAB2_ZS || l == FL_STAB2_SS);
+        if (contact_slide && VT != 0.0) { viol = fmax(viol, fabs(BT - mu * BN * sgn(VT))); continue; }   /* P_v */
+        if (l == FL_STAB2_SS || l == FL_STAB2_ZS) {                                                      /* P_0 */
+            double sg = sgn(gsl_vector_get(l == FL_STAB2_SS ? R : W, iT)), g = BT * sg + mu * BN;
+            viol = fmax(viol, fmax(g, fabs(g * aT * sg)));
+        } else if (l == FL_STAB2_ZZ) {                                                                   /* P_zz n P_0 */
+            if (aT != 0.0) viol = fmax(viol, fabs(BT - mu * BN * sgn(aT)));
+            else viol = fmax(viol, fabs(BT) + mu * BN);
+        }
+    }
+    return viol;
+}
+
+/* 004 Lemma 2.9 (45), exact infimum over a in (42). */
+double fl_stab_vi29_inf(const fl_stab_system *s, const fl_stab_label *labels,
+                        const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                        const gsl_vector *A, const gsl_vector *B)
+{
+    double tot = 0.0, mu = s->mu;
+    for (size_t i = 0; i < s->n; i++)
+        if (!(s->prescribed && s->prescribed[i]) && !is_contact_dof(s, i))
+            tot += inf_line(gsl_vector_get(B, i));
+    for (size_t p = 0; p < s->np; p++) {
+        size_t iT = s->iT[p], iN = s->iN[p];
+        double VT = gsl_vector_get(V, iT), AT = gsl_vector_get(A, iT), AN = gsl_vector_get(A, iN);
+        double BT = gsl_vector_get(B, iT), BN = gsl_vector_get(B, iN);
+        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        switch (l) {
+        case FL_STAB2_F: case FL_STAB2_ZF: tot += inf_line(BT) + inf_line(BN); break;
+        case FL_STAB2_D: case FL_STAB2_SD: case FL_STAB2_ZD: break;
+        case FL_STAB2_ZZ:
+            tot += inf_halfline(BN, AN);
+            tot += VT != 0.0 ? inf_line(BT - mu * BN * sgn(VT)) : inf_abs_line(BT, -mu * BN, AT);
+            break;
+        case FL_STAB2_ZS: case FL_STAB2_SS: {
+            if (VT != 0.0) { tot += inf_line(BT - mu * BN * sgn(VT)); break; }
+            double sg = sgn(gsl_vector_get(l == FL_STAB2_SS ? R : W, iT));
+            tot += inf_halfline(BT * sg + mu * BN, sg * AT);
+            break;
+        }
+        default: return NAN;
+        }
+    }
+    return tot;
+}
+
+double fl_stab_vi29_value(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                          const gsl_vector *A, const gsl_vector *B, const gsl_vector *a)
+{
+    double lhs = 0.0, rhs = 0.0, mu = s->mu;
+    for (size_t i = 0; i < s->n; i++)
+        lhs += gsl_vector_get(B, i) * (gsl_vector_get(a, i) - gsl_vector_get(A, i));
+    for (size_t p = 0; p < s->np; p++) {
+        size_t iT = s->iT[p], iN = s->iN[p];
+        double VT = gsl_vector_get(V, iT), BN = gsl_vector_get(B, iN);
+        double aT = gsl_vector_get(a, iT), AT = gsl_vector_get(A, iT);
+        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        int slide = (l == FL_STAB2_ZZ || l == FL_STAB2_ZS || l == FL_STAB2_SS);
+        if (slide && VT != 0.0) rhs += mu * BN * sgn(VT) * (aT - AT);                 /* P_v */
+        else if (l == FL_STAB2_ZZ) rhs += mu * BN * (fabs(aT) - fabs(AT));             /* P_zz n P_0 */
+        else if (l == FL_STAB2_SS) rhs -= mu * BN * sgn(gsl_vector_get(R, iT)) * (aT - AT);
+        else if (l == FL_STAB2_ZS) rhs -= mu * BN * sgn(gsl_vector_get(W, iT)) * (aT - AT);
+    }
+    return lhs - rhs;
+}
+
 /* 004 Prop. 3.2 (52) by enumeration of the contact branches. */
 fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl_vector *r0,
                         double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs,

@@ -129,6 +129,33 @@ double fl_stab_vi27_inf(const fl_stab_system *s, const fl_stab_label *labels,
 double fl_stab_vi27_value(const fl_stab_system *s, const fl_stab_label *labels,
                           const gsl_vector *V, const gsl_vector *W, const gsl_vector *v);
 
+/* ---- second-order sets (004 §2.3 (42)-(43)) and Lemma 2.9 ----------------
+ * Sub-labels of a contact particle from (R, V, W): P_zf, P_zz, P_zd, P_zs
+ * (of P_z) and P_sd, P_ss (of P_s); P_f, P_d keep their first-order label. */
+typedef enum fl_stab_label2 {
+    FL_STAB2_F = 0, FL_STAB2_D, FL_STAB2_ZF, FL_STAB2_ZZ, FL_STAB2_ZD, FL_STAB2_ZS,
+    FL_STAB2_SD, FL_STAB2_SS, FL_STAB2_NONE   /* NONE: (V, W) not admissible */
+} fl_stab_label2;
+
+fl_stab_label2 fl_stab_label2_of(const fl_stab_system *s, fl_stab_label l1, size_t p,
+                                 const gsl_vector *R, const gsl_vector *V, const gsl_vector *W);
+
+/* (42): violation of a in K_u''(U, R, V, W); (43): of B in K_r''(U, R, V, W, a). */
+double fl_stab_viol_Kuddot2(const fl_stab_system *s, const fl_stab_label *labels,
+                            const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                            const gsl_vector *a);
+double fl_stab_viol_Krddot(const fl_stab_system *s, const fl_stab_label *labels,
+                           const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                           const gsl_vector *a, const gsl_vector *B);
+
+/* Lemma 2.9 (44)-(45): exact infimum over a in K_u''(U, R, V, W) of LHS - RHS. */
+double fl_stab_vi29_inf(const fl_stab_system *s, const fl_stab_label *labels,
+                        const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                        const gsl_vector *A, const gsl_vector *B);
+double fl_stab_vi29_value(const fl_stab_system *s, const fl_stab_label *labels,
+                          const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
+                          const gsl_vector *A, const gsl_vector *B, const gsl_vector *a);
+
 /* ---- the eigen-searches of 004 §5.4 ---------------------------------- */
 
 /* Smallest eigenvalue of a symmetric matrix and a unit eigenvector

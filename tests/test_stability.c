@@ -991,3 +991,132 @@ Test(stability, lemma_2_8_straight_paths)
     cr_assert(tested == 300 && left_after > 50, "%d %d %s", tested, left_after, fl_test_seed_note());
     gsl_rng_free(g);
 }
+
+/* ---- Lemma 2.9 (004 §2.3, (42)-(45)): second-order sets ---------------- */
+Test(stability, lemma_2_9_vi_iff_member)
+{
+    gsl_rng *g = fl_test_rng(2009);
+    long members = 0, others = 0, found = 0, seen[9] = {0};
+    for (int trial = 0; trial < 500; trial++) {
+        size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
+        rsys x;
+        rsys_init(&x, g, n, np);
+        double mu = x.s.mu;
+        gsl_vector *V = gsl_vector_calloc(n), *W = gsl_vector_calloc(n), *A = gsl_vector_calloc(n);
+        gsl_vector *B = gsl_vector_calloc(n), *a = gsl_vector_calloc(n);
+        for (size_t i = 2 * np; i < n; i++)
+            if (!x.pres[i]) { gsl_vector_set(V, i, pick(g, 1)); gsl_vector_set(A, i, pick(g, 1)); }
+            else gsl_vector_set(B, i, pick(g, 1));
+        for (size_t p = 0; p < np; p++) {
+            size_t iT = x.iT[p], iN = x.iN[p];
+            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
+            double u1 = 0.5 + gsl_rng_uniform(g), u2 = 0.5 + gsl_rng_uniform(g);
+            int k = (int)gsl_rng_uniform_int(g, 5);
+            switch (x.lab[p]) {
+            case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
+            case FL_STAB_PD: gsl_vector_set(W, iT, pick(g, 1)); gsl_vector_set(W, iN, pick(g, 1)); break;
+            case FL_STAB_PZ:
+                if (k == 0) gsl_vector_set(V, iN, -u1);                                  /* zf */
+                else if (k == 1) gsl_vector_set(V, iT, pick(g, 1));                      /* zz */
+                else if (k == 2) { gsl_vector_set(W, iN, -u1); gsl_vector_set(W, iT, 0.5 * mu * u1 * (2 * gsl_rng_uniform(g) - 1)); } /* zd */
+                else if (k == 3) { gsl_vector_set(V, iT, u2 * (gsl_rng_uniform(g) < 0.5 ? 1 : -1)); gsl_vector_set(W, iN, -u1);
+                                   gsl_vector_set(W, iT, -mu * u1 * (gsl_vector_get(V, iT) > 0 ? 1 : -1)); }           /* zs n P_v */
+                else { gsl_vector_set(W, iN, -u1); gsl_vector_set(W, iT, mu * u1 * (gsl_rng_uniform(g) < 0.5 ? 1 : -1)); } /* zs n P_0 */
+                break;
+            case FL_STAB_PS: {
+                double wN = pick(g, 1);
+                gsl_vector_set(W, iN, wN);
+                if (k <= 1) gsl_vector_set(W, iT, sr * (-u1 - mu * wN));                  /* sd */
+                else {
+                    gsl_vector_set(W, iT, -sr * mu * wN);                                   /* ss: g = 0 */
+                    if (k >= 3) gsl_vector_set(V, iT, -sr * u2);
+                }
+                break;
+            }
+            }
+        }
+        /* A in (42) and B in (43), per sub-label */
+        for (size_t p = 0; p < np; p++) {
+            size_t iT = x.iT[p], iN = x.iN[p];
+            fl_stab_label2 l = fl_stab_label2_of(&x.s, x.lab[p], p, x.r, V, W);
+            cr_assert(l != FL_STAB2_NONE, "constructed state has a sub-label %s", fl_test_seed_note());
+            seen[l]++;
+            double VT = gsl_vector_get(V, iT);
+            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
+            double sw = (gsl_vector_get(W, iT) > 0) - (gsl_vector_get(W, iT) < 0);
+            double aT = pick(g, 1), aN = pick(g, 1), BN = pick(g, 1), BT = pick(g, 1);
+            switch (l) {
+            case FL_STAB2_F: case FL_STAB2_ZF: BT = BN = 0; break;
+            case FL_STAB2_D: case FL_STAB2_SD: case FL_STAB2_ZD: aT = aN = 0; break;
+            case FL_STAB2_ZZ:
+                aN = -fabs(aN);
+                BN = aN < 0 ? 0.0 : -fabs(BN);
+                if (VT != 0) BT = mu * BN * (VT > 0 ? 1 : -1);
+                else if (aT != 0) BT = mu * BN * (aT > 0 ? 1 : -1);
+                else BT = -mu * BN * (2 * gsl_rng_uniform(g) - 1);
+                break;
+            case FL_STAB2_ZS: case FL_STAB2_SS: {
+                aN = 0;
+                if (VT != 0) { BT = mu * BN * (VT > 0 ? 1 : -1); break; }
+                double sg = l == FL_STAB2_SS ? sr : sw;
+                aT = -sg * fabs(aT);
+                double gg = aT != 0 ? 0.0 : -fabs(pick(g, 1));
+                BT = sg * (gg - mu * BN);
+                break;
+            }
+            default: break;
+            }
+            gsl_vector_set(A, iT, aT);
+            gsl_vector_set(A, iN, aN);
+            gsl_vector_set(B, iT, BT);
+            gsl_vector_set(B, iN, BN);
+        }
+        cr_assert(fl_stab_viol_Kuddot2(&x.s, x.lab, x.r, V, W, A) == 0.0, "%s", fl_test_seed_note());
+        int perturb = gsl_rng_uniform(g) < 0.5;
+        if (perturb) {
+            size_t i = gsl_rng_uniform_int(g, n);
+            gsl_vector_set(B, i, gsl_vector_get(B, i) + (gsl_rng_uniform(g) < 0.5 ? -0.3 : 0.3));
+        }
+        int member = fl_stab_viol_Krddot(&x.s, x.lab, x.r, V, W, A, B) <= 1e-12;
+        double inf = fl_stab_vi29_inf(&x.s, x.lab, x.r, V, W, A, B);
+        cr_assert_eq(member, inf >= -1e-12, "trial %d: member %d, VI infimum %g %s", trial, member, inf,
+                     fl_test_seed_note());
+        if (!perturb) cr_assert(member, "constructed inside (43) %s", fl_test_seed_note());
+        double vmin = INFINITY;
+        for (int q = 0; q < 200; q++) {
+            gsl_vector_set_zero(a);
+            for (size_t i = 2 * np; i < n; i++) if (!x.pres[i]) gsl_vector_set(a, i, pick(g, 10));
+            for (size_t p = 0; p < np; p++) {
+                size_t iT = x.iT[p], iN = x.iN[p];
+                fl_stab_label2 l = fl_stab_label2_of(&x.s, x.lab[p], p, x.r, V, W);
+                double VT = gsl_vector_get(V, iT), aT = pick(g, 10), aN = pick(g, 10);
+                double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
+                double sw = (gsl_vector_get(W, iT) > 0) - (gsl_vector_get(W, iT) < 0);
+                if (l == FL_STAB2_D || l == FL_STAB2_SD || l == FL_STAB2_ZD) aT = aN = 0;
+                if (l == FL_STAB2_ZZ) aN = -fabs(aN);
+                if (l == FL_STAB2_ZS || l == FL_STAB2_SS) {
+                    aN = 0;
+                    if (VT == 0) aT = -(l == FL_STAB2_SS ? sr : sw) * fabs(aT);
+                }
+                gsl_vector_set(a, iT, aT);
+                gsl_vector_set(a, iN, aN);
+            }
+            cr_assert(fl_stab_viol_Kuddot2(&x.s, x.lab, x.r, V, W, a) == 0.0);
+            double val = fl_stab_vi29_value(&x.s, x.lab, x.r, V, W, A, B, a);
+            cr_assert(val >= inf - 1e-9, "sample %g below infimum %g %s", val, inf, fl_test_seed_note());
+            vmin = fmin(vmin, val);
+        }
+        if (member) { members++; cr_assert(vmin >= -1e-9, "%s", fl_test_seed_note()); }
+        else { others++; found += vmin < 0; }
+        gsl_vector_free(V);
+        gsl_vector_free(W);
+        gsl_vector_free(A);
+        gsl_vector_free(B);
+        gsl_vector_free(a);
+        rsys_free(&x);
+    }
+    for (int l = 0; l < 8; l++) cr_assert(seen[l] > 10, "sub-label %d seen %ld times %s", l, seen[l], fl_test_seed_note());
+    cr_assert(members > 100 && others > 50, "%ld %ld %s", members, others, fl_test_seed_note());
+    cr_assert(found >= 0.8 * others, "sampling exhibits the failure for %ld of %ld %s", found, others, fl_test_seed_note());
+    gsl_rng_free(g);
+}
