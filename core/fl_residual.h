@@ -14,15 +14,15 @@
  * fc2d_unitary_compute_and_add_error (dim 2): squared norms are summed and
  * the square root taken:  e = sqrt(sum_alpha |F_alpha|^2).
  *
- * Normalisation (looked up in the Siconos numerics sources): the current
- * fc3d_compute_error(problem, r, u, tol, options, norm, &error) divides e
- * by `norm` when |norm| > DBL_EPSILON, and every Siconos solver passes
- * norm = ||q||_2 (so e/||q||, unnormalised when q ~ 0) — this is
- * FL_RESIDUAL_NORM_Q, the library default.  Older Siconos releases (the
- * commented "old version" line of fc3d_compute_error, and the local error
- * of the generic mechanical problem and fc3d_compute_error_velocity)
- * divide by (1 + ||q||): FL_RESIDUAL_ONE_PLUS_NORM_Q.  The newest fc2d
- * error divides by max(||r||, ||U||, ||q||) when above DBL_EPSILON:
+ * Normalisation.  FCLIB's definition, and the library default, divides e
+ * by ||q||_2 when ||q|| > DBL_EPSILON: FL_RESIDUAL_NORM_Q.  The Siconos
+ * numerics 4.4 installed here (Debian libsiconos-numerics-dev) does NOT
+ * report that: measured on a closed-form case (proofs/fclib.md §4, test
+ * siconos_fc::random_problems_through_fclib_files), its fc2d/fc3d
+ * compute_error divides by max(||r||, ||U||, norm) with norm = ||q|| passed
+ * by its solvers: FL_RESIDUAL_MAX_NORM, never larger than e/||q||.  Older
+ * Siconos releases divided by (1 + ||q||): FL_RESIDUAL_ONE_PLUS_NORM_Q.
+ * `frictionlab solve` prints the NORM_Q and MAX_NORM values side by side.
  * FL_RESIDUAL_MAX_NORM.  FL_RESIDUAL_ABSOLUTE returns e itself.
  */
 #ifndef FL_RESIDUAL_H
