@@ -165,7 +165,8 @@ typedef struct fl_discs_step_result {
 fl_discs_step_options fl_discs_step_options_default(void);
 
 /* Work space carried from step to step: the previous contacts and impulses
- * (warm start), the CHOLMOD context and the cached factor of M. */
+ * (warm start) and the CHOLMOD context.  L is not used by the steps (M is
+ * diagonal: fl_discs_delassus_diag needs no factor); it is freed if set. */
 typedef struct fl_discs_work {
     fl_disc_contact *c;      /* contacts of the last step */
     size_t nc;
