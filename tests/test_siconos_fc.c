@@ -7,7 +7,9 @@
  *
  * Problems: random local problems of growing size (fl_global_problem_random
  * + the dense Delassus operator, the generator of the nsgs crosscheck) and
- * disc-like granular problems (bench/fclib_disclike.h),
+ * disc-like granular problems (bench/fclib_disclike.h), 2D FE blocks (an
+ * elastic P1 layer pressed and sheared on a rigid foundation,
+ * bench/fclib_feblock.h),
  * written to FCLIB and read back, and the Siconos-format fixtures of
  * tests/data/siconos.  Checks: both solvers reach the tolerance by both
  * error functions (ours, core/fl_residual.h, and Siconos's on the same
@@ -42,6 +44,9 @@
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
 #include "fclib_disclike.h"
+#include "fclib_feblock.h"
+#include "fl_dense.h"
+#include <gsl/gsl_linalg.h>
 
 /* A Siconos problem holding a copy of p (dense, column-major). */
 static FrictionContactProblem *to_siconos(const fl_local_problem *p)
@@ -378,4 +383,103 @@ Test(siconos_fc, disclike_problems_through_fclib_files)
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     cr_assert_eq(system(cmd), 0);
     gsl_rng_free(rng);
+}
+
+/* 2D FE blocks (bench/fclib_feblock.h: P1 elastic layer clamped to a tilted,
+ * sheared plate on a rigid foundation; open, sliding and sticking contacts;
+ * W = B A^-1 B^T dense SPD), written to FCLIB and read back, then
+ * cross-validated: both tolerances reached, and for nc <= 6 enumeration
+ * (reference/enumerate.h) decides uniqueness inside cross_validate.  For
+ * nc > 6 enumeration is out of reach; an SPD W does not make the solution of
+ * this law unique, so when our optimized NSGS and Siconos's both reach
+ * 1e-10 on an SPD W their impulses and velocities are compared, and if they
+ * differ both must satisfy Coulomb's law (fl_coulomb_violation). */
+Test(siconos_fc, feblock_problems_through_fclib_files)
+{
+    char dir[] = "/tmp/fl_siconos_fe_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/p.hdf5", dir);
+    xv_stats st;
+    memset(&st, 0, sizeof st);
+    const size_t sizes[] = {5, 6, 10, 20};
+    const double mus[] = {0.3, 0.6, 1.0};
+    long compared = 0, agreed = 0;
+    double maxdist = 0;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (size_t j = 0; j < sizeof mus / sizeof *mus; j++) {
+            fl_local_problem *p = fl_feblock_problem(NULL, sizes[k], mus[j]), *b = NULL;
+            cr_assert_not_null(p);
+            cr_assert_eq(fl_local_problem_check(p, NULL), FL_OK);
+            fl_error err;
+            cr_assert_eq(fl_fclib_write_local(path, p, "FE block", &err), FL_OK, "%s", err.message);
+            cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &b, &err), FL_OK, "%s", err.message);
+            for (size_t a = 0; a < p->m; a++) {   /* the file holds the problem */
+                cr_assert_eq(gsl_vector_get(b->q, a), gsl_vector_get(p->q, a));
+                for (size_t c = 0; c < p->m; c++)
+                    cr_assert_eq(gsl_matrix_get(b->W, a, c), gsl_matrix_get(p->W, a, c));
+            }
+            char what[64];
+            snprintf(what, sizeof what, "FE block nc %zu mu %g", sizes[k], mus[j]);
+            cross_validate(b, 1e-10, &st, what);
+            if (b->nc > 6) {
+                /* SPD W (Cholesky of a copy) */
+                gsl_matrix *C = gsl_matrix_alloc(b->m, b->m);
+                gsl_matrix_memcpy(C, b->W);
+                gsl_error_handler_t *h = fl_gsl_handler_off();
+                int spd = gsl_linalg_cholesky_decomp1(C) == GSL_SUCCESS;
+                fl_gsl_handler_restore(h);
+                gsl_matrix_free(C);
+                cr_assert(spd, "%s: W = B A^-1 B^T must be SPD", what);
+                size_t m = b->m;
+                gsl_vector *r = gsl_vector_calloc(m), *U = gsl_vector_calloc(m);
+                double *rs = calloc(m, sizeof *rs), *Us = calloc(m, sizeof *Us);
+                fl_nsgs_options opt = fl_nsgs_options_default();
+                opt.tol = 1e-10;
+                opt.max_sweeps = 20000;
+                fl_nsgs_result res;
+                fl_status s = fl_nsgs_solve(b, &opt, r, U, &res, NULL);
+                FrictionContactProblem *sp = to_siconos(b);
+                int iters = 0, info = siconos_nsgs(sp, 2, 1e-10, rs, Us, &iters);
+                frictionContactProblem_free(sp);
+                if (s == FL_OK && info == 0) {
+                    compared++;
+                    double rsc, usc, d = 0;
+                    fl_enum_scales(b, &rsc, &usc);
+                    for (size_t i = 0; i < m; i++) {
+                        d = fmax(d, fabs(r->data[i] - rs[i]) / rsc);
+                        d = fmax(d, fabs(U->data[i] - Us[i]) / usc);
+                    }
+                    if (d <= 1e-6) {
+                        agreed++;
+                        maxdist = fmax(maxdist, d);
+                    } else {
+                        double v1 = fl_coulomb_violation(2, b->nc, b->mu, r->data, U->data, rsc, usc);
+                        double v2 = fl_coulomb_violation(2, b->nc, b->mu, rs, Us, rsc, usc);
+                        cr_assert_leq(fmax(v1, v2), 1e-7, "%s: solutions differ by %g and one "
+                                      "violates the law (ours %g, Siconos %g), %s", what, d, v1, v2,
+                                      fl_test_seed_note());
+                    }
+                }
+                gsl_vector_free(r);
+                gsl_vector_free(U);
+                free(rs);
+                free(Us);
+            }
+            fl_local_problem_free(b);
+            fl_local_problem_free(p);
+        }
+    cr_assert_eq(st.problems, 12);
+    cr_assert_eq(st.nonconv_ours + st.nonconv_sic, 0, "%ld of ours, %ld of Siconos's did not "
+                 "converge, %s", st.nonconv_ours, st.nonconv_sic, fl_test_seed_note());
+    cr_assert_geq(st.unique2d, 3, "only %ld FE blocks with nc <= 6 decided unique, %s",
+                  st.unique2d, fl_test_seed_note());
+    cr_assert_eq(compared, 6, "both solvers reach 1e-10 on the larger blocks, %s",
+                 fl_test_seed_note());
+    fprintf(stderr, "siconos_fc FE blocks: %ld problems, max error ours %.2e, Siconos %.2e; %ld "
+            "unique (max dist %.2e); nc > 6: %ld compared, %ld agree (max dist %.2e)\n",
+            st.problems, st.our_err, st.sic_err, st.unique2d, st.dist, compared, agreed, maxdist);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }
