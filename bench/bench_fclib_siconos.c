@@ -4,6 +4,20 @@
  * W given to Siconos in its sparse storage) on the same 3D problems of
  * growing size: time to reach the tolerances 1e-4 and 1e-8, ratios measured
  * in one run, and the Dolan–Moré performance profile at 1e-8.
+ * Two families of problems (issue 11): the 3D disc-like problems below and
+ * 2D FE blocks (bench/fclib_feblock.h: an elastic P1 layer clamped to a
+ * tilted, sheared plate and pressed on a rigid foundation, W = B A^-1 B^T
+ * dense SPD, 100 to 1000 contacts, mu = 0.3 and 0.6), solved in 2D by
+ * fc2d_driver (SICONOS_FRICTION_2D_NSGS, W given densely: Siconos's 2D NSGS
+ * reads the dense storage).  The median ratio ours / Siconos is printed
+ * overall and per family.  A third family, disc packings (reference/discs.h,
+ * public API only): N discs of radius in [0.98, 1] on a triangular lattice
+ * of spacing 2 in a periodic band on the ground under gravity (slope 24
+ * degrees, mu 0.3 grain-grain, 0.5 ground), the local problem of one
+ * Contact Dynamics step (fl_discs_local, h = 1e-3, sparse W), N = 100 to
+ * 3400 (about 290 to 10^4 contacts); Siconos gets W in its sparse block
+ * storage (SBM_from_csparse, 2 x 2 blocks: fc2d_driver refuses plain
+ * sparse storage).  The dense reference is not run on packings.
  *
  * Problems ("disc-like" random granular systems, constructed here): nc
  * contacts between nb = nc rigid bodies of 6 degrees of freedom with unit
@@ -46,6 +60,9 @@
 #include "fl_rng.h"
 #include "reference/nsgs.h"
 #include "fclib_disclike.h"
+#include "fclib_feblock.h"
+#include "SparseBlockMatrix.h"
+#include "reference/discs.h"
 
 enum { NSOLVER = 3, NTOL = 2 };
 static const char *solver_name[NSOLVER] = {"reference", "optimized", "siconos"};
@@ -58,10 +75,40 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Siconos problem with W in Siconos's sparse (triplet -> CSC) storage. */
+/* Siconos problem with W in Siconos's sparse (triplet -> CSC) storage
+ * (3D), or dense column-major from p->W (2D). */
 static FrictionContactProblem *to_siconos(const fl_local_problem *p)
 {
     int m = (int)p->m;
+    if (p->dim == 2 && !p->W) {   /* sparse 2D: block storage from CSC */
+        NumericsMatrix *S = NM_create(NM_SPARSE, m, m);
+        const cholmod_sparse *W = p->Ws;
+        const int *Wp = W->p, *Wi = W->i;
+        const double *Wx = W->x;
+        NM_triplet_alloc(S, (CS_INT)Wp[W->ncol]);
+        for (size_t j = 0; j < W->ncol; j++)
+            for (int k = Wp[j]; k < Wp[j + 1]; k++) NM_entry(S, Wi[k], (int)j, Wx[k]);
+        NumericsMatrix *B = NM_create(NM_SPARSE_BLOCK, m, m);
+        if (SBM_from_csparse(2, NM_csc(S), B->matrix1) != 0) return NULL;
+        NM_free(S);
+        double *q2 = malloc(p->m * sizeof *q2), *mu2 = malloc(p->nc * sizeof *mu2);
+        memcpy(q2, p->q->data, p->m * sizeof *q2);
+        memcpy(mu2, p->mu, p->nc * sizeof *mu2);
+        return frictionContactProblem_new_with_data(2, (int)p->nc, B, q2, mu2);
+    }
+    if (p->dim == 2) {
+        double *Md = malloc((size_t)m * (size_t)m * sizeof *Md);
+        double *q2 = malloc(p->m * sizeof *q2), *mu2 = malloc(p->nc * sizeof *mu2);
+        for (int i = 0; i < m; i++) {
+            q2[i] = gsl_vector_get(p->q, (size_t)i);
+            for (int j = 0; j < m; j++)
+                Md[i + j * m] = gsl_matrix_get(p->W, (size_t)i, (size_t)j);
+        }
+        memcpy(mu2, p->mu, p->nc * sizeof *mu2);
+        return frictionContactProblem_new_with_data(2, (int)p->nc,
+                                                    NM_create_from_data(NM_DENSE, m, m, Md), q2,
+                                                    mu2);
+    }
     NumericsMatrix *M = NM_create(NM_SPARSE, m, m);
     const cholmod_sparse *W = p->Ws;
     const int *Wp = W->p, *Wi = W->i;
@@ -95,11 +142,12 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
         ok = s == FL_OK;
         *iters = res.iterations;
     } else {
-        SolverOptions *o = solver_options_create(SICONOS_FRICTION_3D_NSGS);
+        SolverOptions *o = solver_options_create(p->dim == 2 ? SICONOS_FRICTION_2D_NSGS
+                                                             : SICONOS_FRICTION_3D_NSGS);
         o->dparam[SICONOS_DPARAM_TOL] = tol;
         o->iparam[SICONOS_IPARAM_MAX_ITER] = 5000;
         double t0 = now();
-        int info = fc3d_driver(sp, r, U, o);
+        int info = p->dim == 2 ? fc2d_driver(sp, r, U, o) : fc3d_driver(sp, r, U, o);
         t = now() - t0;
         ok = info == 0;
         *iters = o->iparam[SICONOS_IPARAM_ITER_DONE];
@@ -109,6 +157,43 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
     free(r);
     free(U);
     return ok ? t : NAN;
+}
+
+/* N discs on a triangular lattice in a periodic band on the ground (see
+ * the header comment); the step's local problem on work->ctx.  *d, *c owned
+ * by the caller. */
+static fl_local_problem *packing_problem(gsl_rng *rng, size_t N, fl_discs_work *work,
+                                         fl_discs **dout, fl_disc_contact **c)
+{
+    fl_discs *d = NULL;
+    *dout = NULL;
+    if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
+    size_t cols = (size_t)ceil(sqrt((double)N));
+    if (cols < 8) cols = 8;
+    const double pi = 3.14159265358979323846;
+    d->periodic = 1;
+    d->a = (double)cols;
+    d->ground = 1;
+    d->margin = 0.1;
+    d->touch_tol = 0.05;
+    d->mu_grain = 0.3;
+    d->mu_wall = 0.5;
+    d->gx = 9.81 * sin(24 * pi / 180);
+    d->gy = -9.81 * cos(24 * pi / 180);
+    for (size_t i = 0; i < N; i++) {
+        size_t row = i / cols, col = i % cols;
+        double x = -d->a + 1 + 2.0 * (double)col + (row % 2 ? 1.0 : 0.0);
+        if (x >= d->a) x -= 2 * d->a;
+        fl_discs_set(d, i, x, 1 + sqrt(3.0) * (double)row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
+    }
+    *dout = d;
+    fl_discs_step_options o = fl_discs_step_options_default();
+    o.h = 1e-3;
+    o.impl = FL_IMPL_OPTIMIZED;
+    size_t nc = 0;
+    fl_local_problem *p = NULL;
+    if (fl_discs_local(d, &o, work, c, &nc, &p, NULL) != FL_OK) return NULL;
+    return p;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -146,36 +231,56 @@ int main(int argc, char **argv)
         return 2;
     }
     static const size_t full[] = {100, 200, 400, 700, 1000}, small[] = {20, 40};
+    /* disc packings: numbers of discs (about 3 contacts per disc) */
+    static const size_t dfull[] = {100, 300, 1000, 2000, 3400}, dsmall[] = {10, 20};
     const size_t *sizes = quick ? small : full;
-    int nsizes = quick ? 2 : 5, reps = 2, nprob = nsizes * reps;
+    enum { NFAM = 3 };
+    static const char *fam_name[NFAM] = {"disc-like 3D", "FE block 2D", "packing 2D"};
+    int nsizes = quick ? 2 : 5, reps = 2, nprob = NFAM * nsizes * reps;
+    int *probfam = malloc((size_t)nprob * sizeof *probfam);
     double *T = malloc((size_t)nprob * NSOLVER * NTOL * sizeof *T);   /* [prob][solver][tol] */
     size_t *probnc = malloc((size_t)nprob * sizeof *probnc);
     char path[1024];
     snprintf(path, sizeof path, "%s/bench_fclib_siconos.csv", out);
     FILE *csv = fopen(path, "w");
-    if (!csv || !T || !probnc) {
+    if (!csv || !T || !probnc || !probfam) {
         fprintf(stderr, "bench_fclib_siconos: cannot write %s\n", path);
         return 2;
     }
-    fprintf(csv, "problem,nc,solver,tol,seconds,iterations\n");
+    fprintf(csv, "problem,family,nc,solver,tol,seconds,iterations\n");
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     if (fl_sparse_start(&ctx, NULL) != FL_OK) return 2;
     gsl_rng *rng = fl_rng_alloc(seed);
     printf("NSGS to tolerance (error / max(||r||,||U||,||q||)), 3D disc-like random problems, "
-           "seconds\n");
-    printf("%6s %5s | %10s %10s %10s | %10s %10s %10s | %8s %8s\n", "nc", "rep", "ref 1e-4",
-           "opt 1e-4", "sic 1e-4", "ref 1e-8", "opt 1e-8", "sic 1e-8", "ref/sic", "opt/sic");
+           "2D FE blocks and 2D disc packings, seconds\n");
+    printf("%-12s %6s %5s | %10s %10s %10s | %10s %10s %10s | %8s %8s\n", "family", "nc", "rep",
+           "ref 1e-4", "opt 1e-4", "sic 1e-4", "ref 1e-8", "opt 1e-8", "sic 1e-8", "ref/sic",
+           "opt/sic");
     int pi = 0;
+    for (int fam = 0; fam < NFAM; fam++)
     for (int si = 0; si < nsizes; si++)
         for (int rep = 0; rep < reps; rep++, pi++) {
-            fl_local_problem *p = fl_disclike_problem(rng, &ctx, sizes[si]);
+            fl_discs_work work;
+            fl_discs *discs = NULL;
+            fl_disc_contact *dc = NULL;
+            if (fl_discs_work_init(&work, NULL) != FL_OK) return 2;
+            fl_local_problem *p =
+                fam == 0   ? fl_disclike_problem(rng, &ctx, sizes[si])
+                : fam == 1 ? fl_feblock_problem(&ctx, sizes[si], rep ? 0.6 : 0.3)
+                           : packing_problem(rng, (quick ? dsmall : dfull)[si], &work, &discs, &dc);
             if (!p) {
                 fprintf(stderr, "bench_fclib_siconos: problem generation failed\n");
                 return 2;
             }
             FrictionContactProblem *sp = to_siconos(p);
-            probnc[pi] = sizes[si];
+            if (!sp) {
+                fprintf(stderr, "bench_fclib_siconos: Siconos block storage failed\n");
+                return 2;
+            }
+            size_t ncp = p->nc;
+            probnc[pi] = ncp;
+            probfam[pi] = fam;
             if (pi == 0)
                 for (int s = 0; s < NSOLVER; s++) {
                     int it;
@@ -186,18 +291,21 @@ int main(int argc, char **argv)
                     int it = 0;
                     /* the dense reference is O(m^2) or worse per sweep: only
                      * up to 200 contacts (NAN = not run) */
-                    double sec = s == 0 && sizes[si] > 200 ? NAN : run(s, p, sp, tols[t], &it);
+                    double sec = s == 0 && (ncp > 200 || !p->W) ? NAN : run(s, p, sp, tols[t], &it);
                     T[(pi * NSOLVER + s) * NTOL + t] = sec;
-                    fprintf(csv, "%d,%zu,%s,%g,%.6g,%d\n", pi, sizes[si], solver_name[s], tols[t],
-                            sec, it);
+                    fprintf(csv, "%d,%s,%zu,%s,%g,%.6g,%d\n", pi, fam_name[fam], ncp,
+                            solver_name[s], tols[t], sec, it);
                 }
             double *tt = &T[pi * NSOLVER * NTOL];
-            printf("%6zu %5d | %10.4g %10.4g %10.4g | %10.4g %10.4g %10.4g | %8.3g %8.3g\n",
-                   sizes[si], rep, tt[0], tt[2], tt[4], tt[1], tt[3], tt[5], tt[1] / tt[5],
+            printf("%-12s %6zu %5d | %10.4g %10.4g %10.4g | %10.4g %10.4g %10.4g | %8.3g %8.3g\n",
+                   fam_name[fam], ncp, rep, tt[0], tt[2], tt[4], tt[1], tt[3], tt[5], tt[1] / tt[5],
                    tt[3] / tt[5]);
             fflush(stdout);
             frictionContactProblem_free(sp);
             fl_local_problem_free(p);
+            free(dc);
+            fl_discs_free(discs);
+            fl_discs_work_clear(&work);
         }
     fclose(csv);
     /* medians of the time ratios ours / Siconos at each tolerance */
@@ -208,6 +316,14 @@ int main(int argc, char **argv)
                 rr[k] = T[(k * NSOLVER + s) * NTOL + t] / T[(k * NSOLVER + 2) * NTOL + t];
             printf("median time ratio %s/siconos at %g: %.3g\n", solver_name[s], tols[t],
                    median(rr, nprob));
+            for (int fam = 0; fam < NFAM; fam++) {
+                int k2 = 0;
+                for (int k = 0; k < nprob; k++)
+                    if (probfam[k] == fam)
+                        rr[k2++] = T[(k * NSOLVER + s) * NTOL + t] /
+                                   T[(k * NSOLVER + 2) * NTOL + t];
+                printf("  %s: %.3g\n", fam_name[fam], median(rr, k2));
+            }
         }
     /* Dolan–Moré profile at 1e-8: rho_s(tau) = share of problems solved
      * within tau times the best time */
@@ -243,7 +359,7 @@ int main(int argc, char **argv)
                 "set yrange [0:1.05]\nset title 'Performance profile (Dolan-More): NSGS, %d problems'\n"
                 "plot '%s' every ::1 using 1:2 with steps lw 2 title 'ours, reference', "
                 "'' every ::1 using 1:3 with steps lw 2 title 'ours, optimized', "
-                "'' every ::1 using 1:4 with steps lw 2 title 'Siconos fc3d NSGS'\n",
+                "'' every ::1 using 1:4 with steps lw 2 title 'Siconos fc2d/fc3d NSGS'\n",
                 out, nprob, path);
         if (pclose(g) != 0) fprintf(stderr, "bench_fclib_siconos: gnuplot failed (CSV written)\n");
     }
@@ -252,6 +368,7 @@ int main(int argc, char **argv)
     free(rr);
     free(T);
     free(probnc);
+    free(probfam);
     gsl_rng_free(rng);
     fl_sparse_finish(&ctx);
     return 0;
