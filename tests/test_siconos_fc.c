@@ -393,7 +393,8 @@ Test(siconos_fc, disclike_problems_through_fclib_files)
  * nc > 6 enumeration is out of reach; an SPD W does not make the solution of
  * this law unique, so when our optimized NSGS and Siconos's both reach
  * 1e-10 on an SPD W their impulses and velocities are compared, and if they
- * differ both must satisfy Coulomb's law (fl_coulomb_violation). */
+ * differ both must satisfy Coulomb's law (fl_coulomb_violation).  Up to 10
+ * contacts the load must give open, sticking and sliding contacts. */
 Test(siconos_fc, feblock_problems_through_fclib_files)
 {
     char dir[] = "/tmp/fl_siconos_fe_XXXXXX";
@@ -422,6 +423,27 @@ Test(siconos_fc, feblock_problems_through_fclib_files)
             char what[64];
             snprintf(what, sizeof what, "FE block nc %zu mu %g", sizes[k], mus[j]);
             cross_validate(b, 1e-10, &st, what);
+            size_t m = b->m;
+            gsl_vector *r = gsl_vector_calloc(m), *U = gsl_vector_calloc(m);
+            fl_nsgs_options opt = fl_nsgs_options_default();
+            opt.tol = 1e-10;
+            opt.max_sweeps = 20000;
+            fl_nsgs_result res;
+            fl_status s = fl_nsgs_solve(b, &opt, r, U, &res, NULL);
+            double rsc, usc;
+            fl_enum_scales(b, &rsc, &usc);
+            if (b->nc <= 10) {   /* the load gives every contact status (header comment) */
+                int nopen = 0, nstick = 0, nslide = 0;
+                for (size_t i = 0; i < b->nc; i++) {
+                    double rn = r->data[2 * i], rt = r->data[2 * i + 1];
+                    if (rn <= 1e-9 * rsc) nopen++;
+                    else if (fabs(rt) < b->mu[i] * rn * (1 - 1e-6)) nstick++;
+                    else nslide++;
+                }
+                cr_assert(s == FL_OK && nopen > 0 && nstick > 0 && nslide > 0,
+                          "%s: open %d, stick %d, slide %d (status %d)", what, nopen, nstick,
+                          nslide, s);
+            }
             if (b->nc > 6) {
                 /* SPD W (Cholesky of a copy) */
                 gsl_matrix *C = gsl_matrix_alloc(b->m, b->m);
@@ -431,21 +453,13 @@ Test(siconos_fc, feblock_problems_through_fclib_files)
                 fl_gsl_handler_restore(h);
                 gsl_matrix_free(C);
                 cr_assert(spd, "%s: W = B A^-1 B^T must be SPD", what);
-                size_t m = b->m;
-                gsl_vector *r = gsl_vector_calloc(m), *U = gsl_vector_calloc(m);
                 double *rs = calloc(m, sizeof *rs), *Us = calloc(m, sizeof *Us);
-                fl_nsgs_options opt = fl_nsgs_options_default();
-                opt.tol = 1e-10;
-                opt.max_sweeps = 20000;
-                fl_nsgs_result res;
-                fl_status s = fl_nsgs_solve(b, &opt, r, U, &res, NULL);
                 FrictionContactProblem *sp = to_siconos(b);
                 int iters = 0, info = siconos_nsgs(sp, 2, 1e-10, rs, Us, &iters);
                 frictionContactProblem_free(sp);
                 if (s == FL_OK && info == 0) {
                     compared++;
-                    double rsc, usc, d = 0;
-                    fl_enum_scales(b, &rsc, &usc);
+                    double d = 0;
                     for (size_t i = 0; i < m; i++) {
                         d = fmax(d, fabs(r->data[i] - rs[i]) / rsc);
                         d = fmax(d, fabs(U->data[i] - Us[i]) / usc);
@@ -461,11 +475,11 @@ Test(siconos_fc, feblock_problems_through_fclib_files)
                                       fl_test_seed_note());
                     }
                 }
-                gsl_vector_free(r);
-                gsl_vector_free(U);
                 free(rs);
                 free(Us);
             }
+            gsl_vector_free(r);
+            gsl_vector_free(U);
             fl_local_problem_free(b);
             fl_local_problem_free(p);
         }
