@@ -29,7 +29,7 @@ fl_install_packages() {
         export DEBIAN_FRONTEND=noninteractive
         apt-get update -qq >&2
         # shellcheck disable=SC2086
-        apt-get install -y -qq --no-install-recommends $missing >&2
+        apt-get install -y -qq $missing >&2
     else
         echo "setup: missing Debian packages; run as root:" >&2
         echo "  apt-get install -y$missing" >&2
