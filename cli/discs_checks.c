@@ -385,8 +385,8 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
         snprintf(script, sizeof script,
                  "set terminal png size 1100,800\nset output '%s'\nset datafile separator ','\n"
                  "set size ratio -1\nset key outside noenhanced\n"
-                 "set title 'N = 28 discs at equilibrium (003 §4, Fig. 2): tips of contact forces "
-                 "on grains %zu (3 contacts) and %zu (%zu contacts), scale %.3g' noenhanced\n"
+                 "set title \"N = 28 discs at equilibrium (003 §4, Fig. 2)\\ntips of contact forces "
+                 "on grains %zu (3 contacts) and %zu (%zu contacts), scale %.3g\" noenhanced\n"
                  "plot '%s' using 2:3:4 every ::1 with circles lc rgb 'gray' notitle, "
                  "'%s' using ($1==0 ? $5+%g*$7 : 1/0):($6+%g*$8) every ::1 with points pt 7 ps 0.4 "
                  "lc rgb 'blue' title 'zero start, random orderings', "
