@@ -148,19 +148,7 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
                                    fl_midpoint_sparse **out, fl_error *err)
 {
     *out = NULL;
-    if (!p || !opt) return FL_FAIL(err, FL_EINVAL, "midpoint_sparse needs a problem and options");
-    if (p->n == 0 || p->nc == 0 || 2 * p->nc > p->n)
-        return FL_FAIL(err, FL_EDIM, "midpoint needs n >= 2 nc >= 2 (n=%zu nc=%zu)", p->n, p->nc);
-    if (!(opt->dt > 0) || !isfinite(opt->dt))
-        return FL_FAIL(err, FL_EINVAL, "time step must be finite and positive (got %g)", opt->dt);
-    if (!(p->mu >= 0) || !isfinite(p->mu) || !isfinite(p->v_found))
-        return FL_FAIL(err, FL_EINVAL, "friction coefficient must be >= 0 and v_found finite");
-    if (opt->contact != FL_MIDPOINT_AT_MIDPOINT && opt->contact != FL_MIDPOINT_IMPLICIT)
-        return FL_FAIL(err, FL_EINVAL, "unknown contact placement %d", (int)opt->contact);
-    if (opt->solver != FL_MIDPOINT_LOCAL_GS && opt->solver != FL_MIDPOINT_LOCAL_ENUM)
-        return FL_FAIL(err, FL_EINVAL, "unknown local solver %d", (int)opt->solver);
-    if (opt->solver == FL_MIDPOINT_LOCAL_ENUM && (p->nc > opt->enum_max_contacts || p->nc > 8))
-        return FL_FAIL(err, FL_EINVAL, "enumeration refused for %zu contacts", p->nc);
+    FL_TRY(fl_midpoint_check_options(p, opt, err));
     if (!p->A_s || !p->Mr0_s || !p->Bnu_s || !p->Btau_s || !p->f || p->f->size != p->n
         || p->A_s->nrow != p->n || p->Mr0_s->nrow != p->n || p->A_s->stype == 0 || p->Mr0_s->stype == 0)
         return FL_FAIL(err, FL_EDIM, "sparse problem needs symmetric A_s, Mr0_s (n x n), rows and load");

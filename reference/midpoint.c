@@ -328,8 +328,8 @@ void fl_midpoint_free(fl_midpoint *mp)
     free(mp);
 }
 
-static fl_status check_problem(const fl_midpoint_problem *p, const fl_midpoint_options *o,
-                               int need_dense, fl_error *err)
+fl_status fl_midpoint_check_options(const fl_midpoint_problem *p, const fl_midpoint_options *o,
+                                    fl_error *err)
 {
     if (!p || !o) return FL_FAIL(err, FL_EINVAL, "midpoint needs a problem and options");
     if (p->n == 0 || p->nc == 0 || 2 * p->nc > p->n)
@@ -345,6 +345,13 @@ static fl_status check_problem(const fl_midpoint_problem *p, const fl_midpoint_o
     if (o->solver == FL_MIDPOINT_LOCAL_ENUM && (p->nc > o->enum_max_contacts || p->nc > 8))
         return FL_FAIL(err, FL_EINVAL, "enumeration refused for %zu contacts (limit %zu)", p->nc,
                        o->enum_max_contacts);
+    return FL_OK;
+}
+
+static fl_status check_problem(const fl_midpoint_problem *p, const fl_midpoint_options *o,
+                               int need_dense, fl_error *err)
+{
+    FL_TRY(fl_midpoint_check_options(p, o, err));
     if (!p->f || p->f->size != p->n || !p->Bnu || !p->Btau || p->Bnu->size1 != p->nc
         || p->Btau->size1 != p->nc || p->Bnu->size2 != p->n || p->Btau->size2 != p->n)
         return FL_FAIL(err, FL_EDIM, "load or contact rows do not match n=%zu nc=%zu", p->n, p->nc);

@@ -151,6 +151,13 @@ typedef struct fl_midpoint {
     size_t nsols;
 } fl_midpoint;
 
+/* Checks shared by the dense and the sparse stepper: sizes (n >= 2 nc >= 2),
+ * dt > 0, mu >= 0, v_found finite, known contact placement and local solver,
+ * enumeration limit.  The representation-specific checks (dense or sparse
+ * matrices) stay with each stepper. */
+fl_status fl_midpoint_check_options(const fl_midpoint_problem *p, const fl_midpoint_options *opt,
+                                    fl_error *err);
+
 fl_status fl_midpoint_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt,
                             fl_midpoint **out, fl_error *err);
 /* Advance st from t_k to t_{k+1}; res may be NULL. */
