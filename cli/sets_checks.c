@@ -48,19 +48,6 @@ static double gnorm(int dim, const double *G, const double *a)
     return sqrt(fmax(dotd(dim, a, b), 0.0));
 }
 
-/* 1 + the sizes in C's description (relative tolerances). */
-static double size_of(const fl_friction_set *C)
-{
-    double s = 1.0;
-    if (C->kind == FL_SET_DISC) s += C->mu;
-    if (C->kind == FL_SET_INTERVAL) {
-        if (!isinf(C->lo)) s += fabs(C->lo);
-        if (!isinf(C->hi)) s += fabs(C->hi);
-    }
-    if (C->kind == FL_SET_POLYGON)
-        for (size_t k = 0; k < C->nvert; k++) s += nrm(2, C->vert + 2 * k);
-    return s;
-}
 
 /* Exact optimality certificate of p = P^G_C(x) (proofs/friction_sets.md §2):
  * p in C and (x - p)^T G (g - p) <= 0 for the generators g of C (vertices;
@@ -76,17 +63,17 @@ static double certificate(const fl_friction_set *C, const double *G, const doubl
     for (int i = 0; i < dim; i++) w[i] = x[i] - p[i];
     gmul(dim, G, w, gw);
     double gs = dim == 1 ? G[0] : fabs(G[0]) + fabs(G[3]);
-    double sc = (nrm(dim, w) + 1e-300) * (size_of(C) + nrm(dim, x)) * gs;
+    double sc = (nrm(dim, w) + 1e-300) * (fl_set_random_scale(C) + nrm(dim, x)) * gs;
     if (C->kind == FL_SET_DISC) {
         worst = fmax(worst, (C->mu * nrm(dim, gw) - dotd(dim, gw, p)) / sc);
-        worst = fmax(worst, (nrm(dim, p) - C->mu) / size_of(C));
+        worst = fmax(worst, (nrm(dim, p) - C->mu) / fl_set_random_scale(C));
     } else if (C->kind == FL_SET_INTERVAL) {
         if (!isinf(C->lo)) worst = fmax(worst, gw[0] * (C->lo - p[0]) / sc);
         if (!isinf(C->hi)) worst = fmax(worst, gw[0] * (C->hi - p[0]) / sc);
-        if (isinf(C->lo) && gw[0] < 0) worst = fmax(worst, -gw[0] * size_of(C) / sc);
-        if (isinf(C->hi) && gw[0] > 0) worst = fmax(worst, gw[0] * size_of(C) / sc);
-        worst = fmax(worst, (C->lo - p[0]) / size_of(C));
-        worst = fmax(worst, (p[0] - C->hi) / size_of(C));
+        if (isinf(C->lo) && gw[0] < 0) worst = fmax(worst, -gw[0] * fl_set_random_scale(C) / sc);
+        if (isinf(C->hi) && gw[0] > 0) worst = fmax(worst, gw[0] * fl_set_random_scale(C) / sc);
+        worst = fmax(worst, (C->lo - p[0]) / fl_set_random_scale(C));
+        worst = fmax(worst, (p[0] - C->hi) / fl_set_random_scale(C));
     } else {
         for (size_t k = 0; k < C->nvert; k++) {
             double d[2] = {C->vert[2 * k] - p[0], C->vert[2 * k + 1] - p[1]};
@@ -155,12 +142,12 @@ static void check_projections(fl_cli_ctx *ctx, gsl_rng *r, int metric)
         }
         cert.worst = fmax(cert.worst, certificate(&C, metric ? G : NULL, x, px));
         double d[2] = {pp[0] - px[0], dim == 2 ? pp[1] - px[1] : 0};
-        idem.worst = fmax(idem.worst, nrm(dim, d) / (size_of(&C) + nrm(dim, x)));
+        idem.worst = fmax(idem.worst, nrm(dim, d) / (fl_set_random_scale(&C) + nrm(dim, x)));
         double dp[2] = {px[0] - py[0], dim == 2 ? px[1] - py[1] : 0};
         double dx[2] = {x[0] - y[0], dim == 2 ? x[1] - y[1] : 0};
         double ng = gnorm(dim, G, dx);
         lip.worst = fmax(lip.worst, (gnorm(dim, G, dp) - ng) /
-                                        (ng + size_of(&C) + nrm(dim, x) + nrm(dim, y)));
+                                        (ng + fl_set_random_scale(&C) + nrm(dim, x) + nrm(dim, y)));
         fl_set_release(&C);
     }
     const char *src = metric ? "argmin (c-x)'G(c-x), G SPD cond <= 1e3" : "Euclidean";
@@ -237,7 +224,7 @@ static void check_support(fl_cli_ctx *ctx, gsl_rng *r)
         double sy = 0, sz = 0, sty = 0, syz = 0;
         int fy = fl_set_support(&C, y, &sy), fz = fl_set_support(&C, z, &sz);
         int fty = fl_set_support(&C, ty, &sty), fyz = fl_set_support(&C, yz, &syz);
-        double sc = size_of(&C) * (nrm(dim, y) + nrm(dim, z));
+        double sc = fl_set_random_scale(&C) * (nrm(dim, y) + nrm(dim, z));
         if (fy != fty) hom.bad++;
         else if (fy) hom.worst = fmax(hom.worst, fabs(sty - t * sy) / (t * sc));
         if (fy && fz) {
@@ -247,7 +234,7 @@ static void check_support(fl_cli_ctx *ctx, gsl_rng *r)
         if (fy) {
             double c[2], q[2];
             if (fl_set_support_point(&C, y, c, NULL) != FL_OK ||
-                !fl_set_contains(&C, c, 1e-12 * size_of(&C))) {
+                !fl_set_contains(&C, c, 1e-12 * fl_set_random_scale(&C))) {
                 att.bad++;
             } else {
                 att.worst = fmax(att.worst, fabs(dotd(dim, c, y) - sy) / sc);
@@ -274,7 +261,7 @@ static void check_support(fl_cli_ctx *ctx, gsl_rng *r)
             }
             double far[2] = {c0[0] + 1e6 * d[0], c0[1] + 1e6 * d[1]};
             if (!(dotd(dim, d, y) > 0) ||
-                !fl_set_contains(&C, far, 1e-6 * (size_of(&C) + nrm(dim, far))))
+                !fl_set_contains(&C, far, 1e-6 * (fl_set_random_scale(&C) + nrm(dim, far))))
                 rec.bad++;
         }
         fl_set_release(&C);
@@ -304,7 +291,7 @@ static void check_fenchel(fl_cli_ctx *ctx, gsl_rng *r)
         for (int i = 0; i < dim; i++) x[i] = z[i] - y[i];   /* x in N_C(y) */
         if (fl_set_support(&C, x, &val))                    /* => y in dS_C(x) */
             s.worst = fmax(s.worst, fabs(val - dotd(dim, x, y)) /
-                                        ((size_of(&C) + nrm(dim, z)) * (1 + nrm(dim, x))));
+                                        ((fl_set_random_scale(&C) + nrm(dim, z)) * (1 + nrm(dim, x))));
         else
             nlean++;   /* rounding leaned x into a ray (|x| tiny against |y|) */
         double w[2] = {gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1)}, c[2], q[2];
@@ -315,7 +302,7 @@ static void check_fenchel(fl_cli_ctx *ctx, gsl_rng *r)
                 double cw[2] = {c[0] + w[0], dim == 2 ? c[1] + w[1] : 0};
                 fl_set_project(&C, cw, q, NULL);
                 double d[2] = {q[0] - c[0], dim == 2 ? q[1] - c[1] : 0};
-                s.worst = fmax(s.worst, nrm(dim, d) / ((size_of(&C) + nrm(dim, c)) *
+                s.worst = fmax(s.worst, nrm(dim, d) / ((fl_set_random_scale(&C) + nrm(dim, c)) *
                                                        (1 + nrm(dim, w))));
             }
         }
@@ -347,7 +334,7 @@ static void check_coulomb(fl_cli_ctx *ctx, gsl_rng *r)
         held[1] += fl_coulomb_max_dissipation(&C, rn, rt, v, tol);
         held[2] += fl_coulomb_variational(&C, rn, rt, v, tol);
         /* (iii) sampled over trial velocities: never negative on law pairs */
-        double mv[2] = {-v[0], dim == 2 ? -v[1] : 0}, sv = 0, F = nrm(dim, rt) + rn * size_of(&C);
+        double mv[2] = {-v[0], dim == 2 ? -v[1] : 0}, sv = 0, F = nrm(dim, rt) + rn * fl_set_random_scale(&C);
         if (rn > 0 && fl_set_support(&C, mv, &sv)) {
             for (int j = 0; j < 20; j++) {
                 double w[2] = {gsl_ran_gaussian(r, 3), gsl_ran_gaussian(r, 3)};
@@ -402,7 +389,7 @@ static void check_cones(fl_cli_ctx *ctx, gsl_rng *r)
             mo.bad++;
             continue;
         }
-        double nx = 0, pq = 0, sum = 0, idem = 0, sc = size_of(&C);
+        double nx = 0, pq = 0, sum = 0, idem = 0, sc = fl_set_random_scale(&C);
         for (int i = 0; i < n; i++) {
             nx += x[i] * x[i];
             pq += p[i] * q[i];
@@ -461,7 +448,7 @@ static void check_generator(fl_cli_ctx *ctx, gsl_rng *r)
             continue;
         }
         double z[2] = {0, 0};
-        if (!fl_set_contains(&C, z, 1e-12 * size_of(&C))) bad++;
+        if (!fl_set_contains(&C, z, 1e-12 * fl_set_random_scale(&C))) bad++;
         if (fl_set_copy(&D, &C, NULL) != FL_OK) bad++;   /* re-validates */
         else fl_set_release(&D);
         seen[var]++;

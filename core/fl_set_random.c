@@ -370,3 +370,16 @@ int fl_set_random_violation(gsl_rng *r, const fl_friction_set *C, double *rn, do
     for (int i = 0; i < dim; i++) rt[i] += delta * nhat[i];   /* r leaves rn C by delta */
     return 1;
 }
+
+double fl_set_random_scale(const fl_friction_set *C)
+{
+    double s = 1.0;
+    if (C->kind == FL_SET_DISC) s += C->mu;
+    if (C->kind == FL_SET_INTERVAL) {
+        if (!isinf(C->lo)) s += fabs(C->lo);
+        if (!isinf(C->hi)) s += fabs(C->hi);
+    }
+    if (C->kind == FL_SET_POLYGON)
+        for (size_t k = 0; k < C->nvert; k++) s += hypot(C->vert[2 * k], C->vert[2 * k + 1]);
+    return s;
+}

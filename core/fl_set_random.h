@@ -70,4 +70,9 @@ int fl_set_random_coulomb(gsl_rng *r, const fl_friction_set *C, double *rn, doub
 int fl_set_random_violation(gsl_rng *r, const fl_friction_set *C, double *rn, double *rt,
                             double *v);
 
+/* Scale of a set for relative tolerances in the property checks shared by
+ * the crosscheck (cli/sets_checks.c) and the tests: 1 + mu for a disc,
+ * 1 + |finite ends| for an interval, 1 + sum of |vertex| for a polygon. */
+double fl_set_random_scale(const fl_friction_set *C);
+
 #endif

@@ -43,19 +43,6 @@ static void gmul(int dim, const double *G, const double *a, double *b)
     b[1] = G[2] * a[0] + G[3] * a[1];
 }
 
-/* scale of a set for relative tolerances */
-static double size_of(const fl_friction_set *C)
-{
-    double s = 1.0;
-    if (C->kind == FL_SET_DISC) s += C->mu;
-    if (C->kind == FL_SET_INTERVAL) {
-        if (!isinf(C->lo)) s += fabs(C->lo);
-        if (!isinf(C->hi)) s += fabs(C->hi);
-    }
-    if (C->kind == FL_SET_POLYGON)
-        for (size_t k = 0; k < C->nvert; k++) s += nrm(2, C->vert + 2 * k);
-    return s;
-}
 
 static fl_friction_set square(void)
 {
@@ -652,18 +639,18 @@ static double certificate(const fl_friction_set *C, const double *G, const doubl
     for (int i = 0; i < dim; i++) w[i] = x[i] - p[i];
     if (dim == 1) gw[0] = G[0] * w[0];
     else gmul(2, G, w, gw);
-    double sc = (nrm(dim, w) + 1e-300) * (size_of(C) + nrm(dim, x)) *
+    double sc = (nrm(dim, w) + 1e-300) * (fl_set_random_scale(C) + nrm(dim, x)) *
                 (dim == 1 ? G[0] : fabs(G[0]) + fabs(G[3]));
     if (C->kind == FL_SET_DISC) {
         worst = fmax(worst, (C->mu * nrm(dim, gw) - dotd(dim, gw, p)) / sc);
-        worst = fmax(worst, (nrm(dim, p) - C->mu) / size_of(C));
+        worst = fmax(worst, (nrm(dim, p) - C->mu) / fl_set_random_scale(C));
     } else if (C->kind == FL_SET_INTERVAL) {
         if (!isinf(C->lo)) worst = fmax(worst, (gw[0] * (C->lo - p[0])) / sc);
         if (!isinf(C->hi)) worst = fmax(worst, (gw[0] * (C->hi - p[0])) / sc);
-        if (isinf(C->lo) && gw[0] < 0) worst = fmax(worst, -gw[0] / sc * size_of(C));
-        if (isinf(C->hi) && gw[0] > 0) worst = fmax(worst, gw[0] / sc * size_of(C));
-        worst = fmax(worst, (C->lo - p[0]) / size_of(C));
-        worst = fmax(worst, (p[0] - C->hi) / size_of(C));
+        if (isinf(C->lo) && gw[0] < 0) worst = fmax(worst, -gw[0] / sc * fl_set_random_scale(C));
+        if (isinf(C->hi) && gw[0] > 0) worst = fmax(worst, gw[0] / sc * fl_set_random_scale(C));
+        worst = fmax(worst, (C->lo - p[0]) / fl_set_random_scale(C));
+        worst = fmax(worst, (p[0] - C->hi) / fl_set_random_scale(C));
     } else {
         for (size_t k = 0; k < C->nvert; k++) {
             double d[2] = {C->vert[2 * k] - p[0], C->vert[2 * k + 1] - p[1]};
@@ -691,12 +678,12 @@ Test(friction_sets, projection_is_certified_idempotent_nonexpansive)
         cr_assert_eq(fl_set_project(&C, px, pp, NULL), FL_OK);
         worst_cert = fmax(worst_cert, certificate(&C, NULL, x, px));
         double d[2] = {pp[0] - px[0], dim == 2 ? pp[1] - px[1] : 0};
-        worst_idem = fmax(worst_idem, nrm(dim, d) / (size_of(&C) + nrm(dim, x)));
+        worst_idem = fmax(worst_idem, nrm(dim, d) / (fl_set_random_scale(&C) + nrm(dim, x)));
         double dp[2] = {px[0] - py[0], dim == 2 ? px[1] - py[1] : 0};
         double dx[2] = {x[0] - y[0], dim == 2 ? x[1] - y[1] : 0};
         worst_lip = fmax(worst_lip, (nrm(dim, dp) - nrm(dim, dx)) /
-                                        (size_of(&C) + nrm(dim, x) + nrm(dim, y)));
-        cr_assert(fl_set_contains(&C, px, 1e-12 * size_of(&C)), "P(x) in C; %s",
+                                        (fl_set_random_scale(&C) + nrm(dim, x) + nrm(dim, y)));
+        cr_assert(fl_set_contains(&C, px, 1e-12 * fl_set_random_scale(&C)), "P(x) in C; %s",
                   fl_test_seed_note());
         fl_set_release(&C);
     }
@@ -724,11 +711,11 @@ Test(friction_sets, metric_projection_is_certified_idempotent_nonexpansive)
         cr_assert_eq(fl_set_project_metric(&C, G, px, pp, NULL), FL_OK);
         worst_cert = fmax(worst_cert, certificate(&C, G, x, px));
         double d[2] = {pp[0] - px[0], dim == 2 ? pp[1] - px[1] : 0};
-        worst_idem = fmax(worst_idem, nrm(dim, d) / (size_of(&C) + nrm(dim, x)));
+        worst_idem = fmax(worst_idem, nrm(dim, d) / (fl_set_random_scale(&C) + nrm(dim, x)));
         double dp[2] = {px[0] - py[0], dim == 2 ? px[1] - py[1] : 0};
         double dx[2] = {x[0] - y[0], dim == 2 ? x[1] - y[1] : 0};
         double ng = gnorm(dim, G, dx);
-        worst_lip = fmax(worst_lip, (gnorm(dim, G, dp) - ng) / (ng + size_of(&C)));
+        worst_lip = fmax(worst_lip, (gnorm(dim, G, dp) - ng) / (ng + fl_set_random_scale(&C)));
         fl_set_release(&C);
     }
     cr_assert_leq(worst_cert, 1e-10, "G-certificate violated by %g; %s", worst_cert,
@@ -797,7 +784,7 @@ Test(friction_sets, projection_variational_inequality_on_random_points)
         fl_set_project(&C, x, p, NULL);
         for (int j = 0; j < 10; j++) {
             fl_random_point_in_set(r, &C, c);
-            cr_assert(fl_set_contains(&C, c, 1e-12 * (size_of(&C) + nrm(dim, c))),
+            cr_assert(fl_set_contains(&C, c, 1e-12 * (fl_set_random_scale(&C) + nrm(dim, c))),
                       "random point of C not in C; %s", fl_test_seed_note());
             double a[2] = {x[0] - p[0], dim == 2 ? x[1] - p[1] : 0};
             double b[2] = {c[0] - p[0], dim == 2 ? c[1] - p[1] : 0};
@@ -826,7 +813,7 @@ Test(friction_sets, support_function_homogeneous_subadditive_and_attained)
         int fy = fl_set_support(&C, y, &sy), fz = fl_set_support(&C, z, &sz);
         int fty = fl_set_support(&C, ty, &sty), fyz = fl_set_support(&C, yz, &syz);
         cr_assert_eq(fy, fty, "finiteness not homogeneous; %s", fl_test_seed_note());
-        double sc = size_of(&C) * (nrm(dim, y) + nrm(dim, z));
+        double sc = fl_set_random_scale(&C) * (nrm(dim, y) + nrm(dim, z));
         if (fy) worst = fmax(worst, fabs(sty - t * sy) / (t * sc));
         if (fy && fz) {
             cr_assert(fyz, "S(y+z) = inf with S(y), S(z) finite; %s", fl_test_seed_note());
@@ -836,7 +823,7 @@ Test(friction_sets, support_function_homogeneous_subadditive_and_attained)
         if (fy) {   /* attained at the support point, which lies in C */
             double c[2], q[2];
             cr_assert_eq(fl_set_support_point(&C, y, c, NULL), FL_OK);
-            cr_assert(fl_set_contains(&C, c, 1e-12 * size_of(&C)));
+            cr_assert(fl_set_contains(&C, c, 1e-12 * fl_set_random_scale(&C)));
             worst = fmax(worst, fabs(dotd(dim, c, y) - sy) / sc);
             for (int j = 0; j < 5; j++) {   /* and dominates c.y over C */
                 fl_random_point_in_set(r, &C, q);
@@ -860,7 +847,7 @@ Test(friction_sets, support_function_homogeneous_subadditive_and_attained)
             }
             cr_assert_gt(dotd(dim, d, y), 0, "no recession direction; %s", fl_test_seed_note());
             double far[2] = {c0[0] + 1e6 * d[0], c0[1] + 1e6 * d[1]};
-            cr_assert(fl_set_contains(&C, far, 1e-6 * (size_of(&C) + nrm(dim, far))));
+            cr_assert(fl_set_contains(&C, far, 1e-6 * (fl_set_random_scale(&C) + nrm(dim, far))));
         }
         fl_set_release(&C);
     }
@@ -886,7 +873,7 @@ Test(friction_sets, subdifferential_of_support_is_normal_cone_inverse)
         fl_set_random_near(r, &C, z);
         fl_set_project(&C, z, y, NULL);
         for (int i = 0; i < dim; i++) x[i] = z[i] - y[i];
-        double sc = (size_of(&C) + nrm(dim, z)) * (1 + nrm(dim, x));
+        double sc = (fl_set_random_scale(&C) + nrm(dim, z)) * (1 + nrm(dim, x));
         if (fl_set_support(&C, x, &s)) {
             worst = fmax(worst, fabs(s - dotd(dim, x, y)) / sc);
         } else {
@@ -906,7 +893,7 @@ Test(friction_sets, subdifferential_of_support_is_normal_cone_inverse)
             double cw[2] = {c[0] + w[0], dim == 2 ? c[1] + w[1] : 0};
             fl_set_project(&C, cw, q, NULL);
             double d[2] = {q[0] - c[0], dim == 2 ? q[1] - c[1] : 0};
-            worst = fmax(worst, nrm(dim, d) / ((size_of(&C) + nrm(dim, c)) * (1 + nrm(dim, w))));
+            worst = fmax(worst, nrm(dim, d) / ((fl_set_random_scale(&C) + nrm(dim, c)) * (1 + nrm(dim, w))));
         }
         fl_set_release(&C);
     }
@@ -962,7 +949,7 @@ Test(friction_sets, variational_inequality_sampled_matches_closed_form)
         double mv[2] = {-v[0], dim == 2 ? -v[1] : 0};
         int fin = fl_set_support(&C, mv, &sv);
         cr_assert(fin || rn == 0, "law pair with S(-v) = inf; %s", fl_test_seed_note());
-        double F = nrm(dim, rt) + rn * size_of(&C);
+        double F = nrm(dim, rt) + rn * fl_set_random_scale(&C);
         for (int j = 0; j < 50 && rn > 0; j++) {
             double w[2] = {gsl_ran_gaussian(r, 3), gsl_ran_gaussian(r, 3)}, mw[2] = {-w[0], -w[1]}, sw;
             if (!fl_set_support(&C, mw, &sw)) continue;   /* +inf: inequality holds */
@@ -1000,7 +987,7 @@ Test(friction_sets, cone_moreau_decomposition)
             sum = fmax(sum, fabs(p[i] + q[i] - x[i]));
             idem = fmax(idem, fabs(pp[i] - p[i]) + fabs(qq[i] - q[i]));
         }
-        double sc = size_of(&C);
+        double sc = fl_set_random_scale(&C);
         worst = fmax(worst, sum / (sqrt(nx) * sc));
         worst = fmax(worst, fabs(pq) / (nx * sc * sc));
         worst = fmax(worst, idem / (sqrt(nx) * sc));
@@ -1046,7 +1033,7 @@ Test(friction_sets, generator_draws_every_kind_containing_zero)
         cr_assert_eq(fl_set_random_variant(r, var, &C, NULL), FL_OK, "%s", fl_test_seed_note());
         seen[var]++;
         double z[2] = {0, 0};
-        cr_assert(fl_set_contains(&C, z, 1e-12 * size_of(&C)), "0 not in C (variant %d); %s",
+        cr_assert(fl_set_contains(&C, z, 1e-12 * fl_set_random_scale(&C)), "0 not in C (variant %d); %s",
                   var, fl_test_seed_note());
         if (C.kind == FL_SET_POLYGON) nray[C.nray]++;
         if (!fl_set_is_bounded(&C)) unb++;
