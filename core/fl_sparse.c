@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <umfpack.h>
+
 fl_status fl_sparse_start(fl_sparse_ctx *ctx, fl_error *err)
 {
     memset(ctx, 0, sizeof *ctx);
@@ -185,4 +187,79 @@ void fl_sparse_free(fl_sparse_ctx *ctx, cholmod_sparse **A)
 void fl_sparse_free_factor(fl_sparse_ctx *ctx, cholmod_factor **L)
 {
     if (L && *L) cholmod_free_factor(L, &ctx->cm);
+}
+
+/* ---- UMFPACK LU ------------------------------------------------------ */
+
+struct fl_sparse_lu {
+    cholmod_sparse *A;     /* the matrix, unsymmetric storage, sorted */
+    void *numeric;
+    fl_sparse_ctx *ctx;
+};
+
+void fl_sparse_lu_free(fl_sparse_lu *lu)
+{
+    if (!lu) return;
+    if (lu->numeric) umfpack_di_free_numeric(&lu->numeric);
+    if (lu->A) cholmod_free_sparse(&lu->A, &lu->ctx->cm);
+    free(lu);
+}
+
+fl_status fl_sparse_lu_alloc(fl_sparse_ctx *ctx, const cholmod_sparse *A,
+                             fl_sparse_lu **out, fl_error *err)
+{
+    *out = NULL;
+    if (!A || A->nrow != A->ncol || A->nrow == 0)
+        return FL_FAIL(err, FL_EDIM, "LU: the matrix must be square and non-empty");
+    if (A->xtype != CHOLMOD_REAL || A->itype != CHOLMOD_INT)
+        return FL_FAIL(err, FL_EINVAL, "LU: real matrix with int indices expected");
+    fl_sparse_lu *lu = calloc(1, sizeof *lu);
+    if (!lu) return FL_FAIL(err, FL_ENOMEM, "out of memory");
+    lu->ctx = ctx;
+    /* unsymmetric, packed, sorted copy (UMFPACK wants sorted columns) */
+    lu->A = cholmod_copy((cholmod_sparse *)A, 0, 1, &ctx->cm);
+    if (!lu->A || !cholmod_sort(lu->A, &ctx->cm)) {
+        fl_sparse_lu_free(lu);
+        return FL_FAIL(err, FL_ENOMEM, "LU: cholmod_copy failed");
+    }
+    const int *Ap = lu->A->p, *Ai = lu->A->i;
+    const double *Ax = lu->A->x;
+    int n = (int)lu->A->nrow;
+    for (int k = 0; k < Ap[n]; k++)
+        if (!isfinite(Ax[k])) {
+            fl_sparse_lu_free(lu);
+            return FL_FAIL(err, FL_ENONFINITE, "LU: non-finite entry %d", k);
+        }
+    double control[UMFPACK_CONTROL], info[UMFPACK_INFO];
+    umfpack_di_defaults(control);
+    void *sym = NULL;
+    int rc = umfpack_di_symbolic(n, n, Ap, Ai, Ax, &sym, control, info);
+    if (rc != UMFPACK_OK) {
+        fl_sparse_lu_free(lu);
+        return FL_FAIL(err, rc == UMFPACK_ERROR_out_of_memory ? FL_ENOMEM : FL_EEXTERNAL,
+                       "UMFPACK symbolic analysis failed (status %d)", rc);
+    }
+    rc = umfpack_di_numeric(Ap, Ai, Ax, sym, &lu->numeric, control, info);
+    umfpack_di_free_symbolic(&sym);
+    if (rc == UMFPACK_WARNING_singular_matrix) {
+        fl_sparse_lu_free(lu);
+        return FL_FAIL(err, FL_ESINGULAR, "LU: the matrix is singular (UMFPACK zero pivot)");
+    }
+    if (rc != UMFPACK_OK) {
+        fl_sparse_lu_free(lu);
+        return FL_FAIL(err, rc == UMFPACK_ERROR_out_of_memory ? FL_ENOMEM : FL_EEXTERNAL,
+                       "UMFPACK numeric factorisation failed (status %d)", rc);
+    }
+    *out = lu;
+    return FL_OK;
+}
+
+fl_status fl_sparse_lu_solve(fl_sparse_lu *lu, const double *b, double *x, fl_error *err)
+{
+    double info[UMFPACK_INFO];
+    int rc = umfpack_di_solve(UMFPACK_A, lu->A->p, lu->A->i, lu->A->x, x, b, lu->numeric,
+                              NULL, info);
+    if (rc != UMFPACK_OK)
+        return FL_FAIL(err, FL_EEXTERNAL, "UMFPACK solve failed (status %d)", rc);
+    return FL_OK;
 }

@@ -63,6 +63,18 @@ fl_status fl_sparse_solve(fl_sparse_ctx *ctx, const cholmod_factor *L,
 fl_status fl_sparse_mv(fl_sparse_ctx *ctx, const cholmod_sparse *A, double alpha,
                        const double *x, double beta, double *y, fl_error *err);
 
+/* LU factorisation of a square unsymmetric CSC matrix by UMFPACK
+ * (umfpack_di_symbolic / _numeric), for the nonsymmetric tangent matrices
+ * of 004 §5.4.  Symmetric storage is expanded first.  FL_ESINGULAR when
+ * UMFPACK reports the matrix singular (a zero pivot), FL_ENONFINITE on a
+ * non-finite entry, FL_EEXTERNAL on any other UMFPACK failure. */
+typedef struct fl_sparse_lu fl_sparse_lu;
+fl_status fl_sparse_lu_alloc(fl_sparse_ctx *ctx, const cholmod_sparse *A,
+                             fl_sparse_lu **out, fl_error *err);
+/* x = A^-1 b (length n); x must not alias b. */
+fl_status fl_sparse_lu_solve(fl_sparse_lu *lu, const double *b, double *x, fl_error *err);
+void fl_sparse_lu_free(fl_sparse_lu *lu);
+
 void fl_sparse_free(fl_sparse_ctx *ctx, cholmod_sparse **A);
 void fl_sparse_free_factor(fl_sparse_ctx *ctx, cholmod_factor **L);
 

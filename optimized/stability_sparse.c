@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <arpack.h>
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -247,11 +249,200 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
         if (worst > 0.0) gsl_vector_scale(res->ks_vec, -1.0);
     }
     if (resid > 1e-10 * scale) st = FL_WMAXITER;
+    if (o.nev > 0 && n >= 3) {           /* (ii), (iii): lowest modes of M*^-1 K* */
+        fl_status sm = fl_stab_sparse_modes(ctx, t, &o, max_iter, res, err);
+        if (sm != FL_OK) st = sm;
+    }
 done:
     fl_sparse_free_factor(ctx, &L);
     if (F) cholmod_free_sparse(&F, &ctx->cm);
     free(lo); free(x); free(y);
     res->seconds = now_s() - t0;
     res->status = st;
+    return st;
+}
+
+/* ---- lowest modes by ARPACK on a shift-inverted operator ----------------
+ * 004 §5.4 (ii)-(iii) ("Lanczos algorithm along with the double QR") and
+ * §5.7: the eigenvalues of smallest modulus of a pencil are the dominant
+ * ones of its inverse, so ARPACK's implicitly restarted Arnoldi (dnaupd,
+ * regular mode, bmat = 'I', which = "LM") runs on OP = A^-1 B applied with
+ * one UMFPACK LU of A (CATALOGUE D.4). */
+
+typedef struct op_ctx {
+    fl_sparse_ctx *ctx;
+    fl_sparse_lu *lu;            /* LU of K* (undamped) or of K* (damped, sigma = 0) */
+    cholmod_sparse *K, *M;       /* K*, M* */
+    double alpha, beta;          /* Rayleigh coefficients (damped only) */
+    size_t n;
+    double *w;                   /* workspace, length n */
+    fl_error *err;
+} op_ctx;
+
+/* undamped: y = K*^-1 M* x; eigenvalue nu = 1 / Lambda of M*^-1 K*. */
+static fl_status op_undamped(op_ctx *c, const double *x, double *y)
+{
+    FL_TRY(fl_sparse_mv(c->ctx, c->M, 1.0, x, 0.0, c->w, c->err));
+    return fl_sparse_lu_solve(c->lu, c->w, y, c->err);
+}
+
+/* damped, first-order form z = (V, lambda V) of
+ *   (lambda^2 M* + lambda C + K*) V = 0,  C = alpha M* + beta K*:
+ * A z = lambda B z with A = [0 I; -K* -C], B = [I 0; 0 M*].  y = A^-1 B x:
+ * y2 = x1, y1 = -K*^-1 (M* x2 + C x1); eigenvalue nu = 1 / lambda. */
+static fl_status op_damped(op_ctx *c, const double *x, double *y)
+{
+    size_t n = c->n;
+    const double *x1 = x, *x2 = x + n;
+    FL_TRY(fl_sparse_mv(c->ctx, c->M, 1.0, x2, 0.0, c->w, c->err));
+    FL_TRY(fl_sparse_mv(c->ctx, c->M, c->alpha, x1, 1.0, c->w, c->err));
+    FL_TRY(fl_sparse_mv(c->ctx, c->K, c->beta, x1, 1.0, c->w, c->err));
+    FL_TRY(fl_sparse_lu_solve(c->lu, c->w, y, c->err));
+    for (size_t i = 0; i < n; i++) y[i] = -y[i];
+    memcpy(y + n, x1, n * sizeof *y);
+    return FL_OK;
+}
+
+/* Reverse-communication loop of dnaupd / dneupd.  Returns in nr, ni (length
+ * nev + 1) the converged nu, *nconv their number, and in Z (N x (nev + 1),
+ * may be NULL) the Ritz vectors (a complex pair in two columns: re, im). */
+static fl_status arnoldi(op_ctx *c, fl_status (*op)(op_ctx *, const double *, double *),
+                         size_t N, size_t nev, int max_iter, double *nr, double *ni, double *Z,
+                         size_t *nconv, int *iters, fl_error *err)
+{
+    a_int ncv = (a_int)(2 * nev + 1 < 20 ? 20 : 2 * nev + 1);
+    if ((size_t)ncv > N) ncv = (a_int)N;
+    a_int lworkl = 3 * ncv * ncv + 6 * ncv, info = 1, ido = 0, iparam[11] = {0}, ipntr[14] = {0};
+    double *resid = malloc(N * sizeof *resid), *V = malloc(N * (size_t)ncv * sizeof *V);
+    double *workd = malloc(3 * N * sizeof *workd), *workl = malloc((size_t)lworkl * sizeof *workl);
+    double *workev = malloc(3 * (size_t)ncv * sizeof *workev), *Zw = NULL;
+    a_int *select = calloc((size_t)ncv, sizeof *select);
+    fl_status st = FL_OK;
+    if (!Z) Zw = malloc(N * (nev + 1) * sizeof *Zw);
+    if (!resid || !V || !workd || !workl || !workev || !select || (!Z && !Zw)) {
+        st = FL_FAIL(err, FL_ENOMEM, "out of memory");
+        goto done;
+    }
+    for (size_t i = 0; i < N; i++) resid[i] = 1.0 + 0.1 * sin(1.0 + (double)i);  /* deterministic start */
+    iparam[0] = 1;             /* exact shifts */
+    iparam[2] = max_iter;
+    iparam[6] = 1;             /* regular mode on OP */
+    for (;;) {
+        dnaupd_c(&ido, "I", (a_int)N, "LM", (a_int)nev, 0.0, resid, ncv, V, (a_int)N, iparam, ipntr,
+                 workd, workl, lworkl, &info);
+        if (ido != -1 && ido != 1) break;
+        st = op(c, workd + ipntr[0] - 1, workd + ipntr[1] - 1);
+        if (st != FL_OK) goto done;
+    }
+    if (iters) *iters = iparam[2];
+    if (info < 0) { st = FL_FAIL(err, FL_EEXTERNAL, "ARPACK dnaupd failed (info %d)", (int)info); goto done; }
+    int hit_max = info == 1;
+    dneupd_c(1, "A", select, nr, ni, Z ? Z : Zw, (a_int)N, 0.0, 0.0, workev, "I", (a_int)N, "LM",
+             (a_int)nev, 0.0, resid, ncv, V, (a_int)N, iparam, ipntr, workd, workl, lworkl, &info);
+    if (info != 0) { st = FL_FAIL(err, FL_EEXTERNAL, "ARPACK dneupd failed (info %d)", (int)info); goto done; }
+    *nconv = (size_t)iparam[4];
+    if (hit_max || *nconv < nev) st = FL_WMAXITER;
+done:
+    free(resid); free(V); free(workd); free(workl); free(workev); free(select); free(Zw);
+    return st;
+}
+
+/* Sizes ARPACK accepts: 1 <= nev <= N - 2. */
+static size_t clip_nev(size_t nev, size_t N) { return nev + 2 > N ? (N > 2 ? N - 2 : 0) : nev; }
+
+fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t,
+                               const fl_stab_options *opt, int max_iter, fl_stab_result *res,
+                               fl_error *err)
+{
+    fl_stab_options o = opt ? *opt : fl_stab_options_default();
+    size_t n = t ? t->nstar : 0, nev = clip_nev(o.nev, n);
+    if (!t || !t->Kstar || !t->Mstar || nev == 0)
+        return FL_FAIL(err, FL_EDIM, "lowest modes: need N* >= 3 and nev >= 1 (N* = %zu)", n);
+    double t0 = now_s();
+    op_ctx c = {.ctx = ctx, .K = t->Kstar, .M = t->Mstar, .n = n, .err = err};
+    double *nr = malloc((nev + 1) * sizeof *nr), *ni = malloc((nev + 1) * sizeof *ni);
+    double *Z = malloc(n * (nev + 1) * sizeof *Z);
+    size_t *perm = malloc((nev + 1) * sizeof *perm);
+    gsl_matrix *E = NULL;
+    c.w = malloc(n * sizeof *c.w);
+    free(res->lam_re);
+    free(res->lam_im);
+    res->lam_re = malloc((nev + 1) * sizeof *res->lam_re);
+    res->lam_im = malloc((nev + 1) * sizeof *res->lam_im);
+    res->nlam = 0;
+    fl_status st = FL_OK, st2;
+    size_t nconv = 0;
+    if (!nr || !ni || !Z || !perm || !c.w || !res->lam_re || !res->lam_im) {
+        st = FL_FAIL(err, FL_ENOMEM, "out of memory");
+        goto done;
+    }
+    st = fl_sparse_lu_alloc(ctx, t->Kstar, &c.lu, err);
+    if (st == FL_ESINGULAR) {
+        st = FL_FAIL(err, FL_ESINGULAR, "K* is singular: Lambda = 0 is an eigenvalue of M*^-1 K*");
+        goto done;
+    }
+    if (st != FL_OK) goto done;
+    st2 = arnoldi(&c, op_undamped, n, nev, max_iter, nr, ni, Z, &nconv, NULL, err);
+    if (st2 < 0) { st = st2; goto done; }
+    /* Lambda = 1 / nu; the Ritz vector of a complex nu = a + ib is column
+     * pair (re, im) for nu and its conjugate: keep the real part. */
+    for (size_t k = 0; k < nconv; k++) {
+        double d = nr[k] * nr[k] + ni[k] * ni[k];
+        res->lam_re[k] = d > 0 ? nr[k] / d : INFINITY;
+        res->lam_im[k] = d > 0 ? -ni[k] / d : 0.0;
+    }
+    res->nlam = nconv;
+    st = fl_stab_sort_eig(nconv, res->lam_re, res->lam_im, FL_STAB_BY_MODULUS, perm, err);
+    if (st != FL_OK) goto done;
+    E = gsl_matrix_alloc(n, nconv ? nconv : 1);
+    if (!E) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto done; }
+    for (size_t k = 0; k < nconv; k++) {
+        size_t col = perm[k];
+        if (ni[col] != 0.0 && col > 0 && ni[col - 1] == -ni[col] && nr[col - 1] == nr[col]) col--;
+        for (size_t i = 0; i < n; i++) gsl_matrix_set(E, i, k, Z[col * n + i]);
+    }
+    fl_stab_classify(&o, t->csign, E, res);
+    st = st2;
+done:
+    if (E) gsl_matrix_free(E);
+    fl_sparse_lu_free(c.lu);
+    free(nr); free(ni); free(Z); free(perm); free(c.w);
+    res->seconds += now_s() - t0;
+    return st;
+}
+
+fl_status fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha,
+                                  double beta, size_t nev, int max_iter, double *lre, double *lim,
+                                  size_t *nroots, fl_error *err)
+{
+    size_t n = t ? t->nstar : 0;
+    *nroots = 0;
+    nev = clip_nev(nev, 2 * n);
+    if (!t || !t->Kstar || !t->Mstar || nev == 0)
+        return FL_FAIL(err, FL_EDIM, "damped roots: need N* >= 2 and nev >= 1 (N* = %zu)", n);
+    if (!isfinite(alpha) || !isfinite(beta))
+        return FL_FAIL(err, FL_ENONFINITE, "Rayleigh coefficients must be finite");
+    op_ctx c = {.ctx = ctx, .K = t->Kstar, .M = t->Mstar, .alpha = alpha, .beta = beta, .n = n, .err = err};
+    double *nr = malloc((nev + 1) * sizeof *nr), *ni = malloc((nev + 1) * sizeof *ni);
+    c.w = malloc(n * sizeof *c.w);
+    size_t nconv = 0;
+    fl_status st = (!nr || !ni || !c.w) ? FL_FAIL(err, FL_ENOMEM, "out of memory") : FL_OK;
+    if (st == FL_OK) {
+        st = fl_sparse_lu_alloc(ctx, t->Kstar, &c.lu, err);
+        if (st == FL_ESINGULAR) st = FL_FAIL(err, FL_ESINGULAR, "K* is singular: lambda = 0 is a root");
+    }
+    if (st == FL_OK) st = arnoldi(&c, op_damped, 2 * n, nev, max_iter, nr, ni, NULL, &nconv, NULL, err);
+    if (st >= 0) {
+        for (size_t k = 0; k < nconv; k++) {
+            double d = nr[k] * nr[k] + ni[k] * ni[k];
+            lre[k] = d > 0 ? nr[k] / d : INFINITY;
+            lim[k] = d > 0 ? -ni[k] / d : 0.0;
+        }
+        *nroots = nconv;
+        fl_status s2 = fl_stab_sort_eig(nconv, lre, lim, FL_STAB_BY_FREQUENCY, NULL, err);
+        if (s2 != FL_OK) st = s2;
+    }
+    fl_sparse_lu_free(c.lu);
+    free(nr); free(ni); free(c.w);
     return st;
 }

@@ -799,6 +799,28 @@ static int eig_cmp(const void *a, const void *b)
     return 0;
 }
 
+fl_status fl_stab_sort_eig(size_t n, double *re, double *im, int order, size_t *perm,
+                           fl_error *err)
+{
+    eig_entry *e = malloc((n ? n : 1) * sizeof *e);
+    if (!e) return FL_FAIL(err, FL_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        e[k].re = re[k];
+        e[k].im = im[k];
+        e[k].key = order == FL_STAB_BY_MODULUS ? hypot(re[k], im[k]) : fabs(im[k]);
+        e[k].key2 = order == FL_STAB_BY_MODULUS ? im[k] : re[k];
+        e[k].col = k;
+    }
+    qsort(e, n, sizeof *e, eig_cmp);
+    for (size_t k = 0; k < n; k++) {
+        re[k] = e[k].re;
+        im[k] = e[k].im;
+        if (perm) perm[k] = e[k].col;
+    }
+    free(e);
+    return FL_OK;
+}
+
 /* 004 §5.4 (ii)-(iii), CATALOGUE D.4: generalized eigenproblem by QZ. */
 fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re,
                           double *lam_im, gsl_matrix *evec, fl_error *err)
@@ -814,9 +836,9 @@ fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_
     gsl_vector *beta = gsl_vector_alloc(n);
     gsl_matrix_complex *V = gsl_matrix_complex_alloc(n, n);
     gsl_eigen_genv_workspace *w = gsl_eigen_genv_alloc(n);
-    eig_entry *e = malloc(n * sizeof *e);
+    size_t *perm = malloc(n * sizeof *perm);
     fl_status st = FL_OK;
-    if (!A || !B || !alpha || !beta || !V || !w || !e) {
+    if (!A || !B || !alpha || !beta || !V || !w || !perm) {
         st = FL_FAIL(err, FL_ENOMEM, "out of memory");
         goto done;
     }
@@ -838,20 +860,14 @@ fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_
             goto done;
         }
         gsl_complex a = gsl_vector_complex_get(alpha, k);
-        e[k].re = GSL_REAL(a) / b;
-        e[k].im = GSL_IMAG(a) / b;
-        e[k].key = hypot(e[k].re, e[k].im);
-        e[k].key2 = e[k].im;
-        e[k].col = k;
+        lam_re[k] = GSL_REAL(a) / b;
+        lam_im[k] = GSL_IMAG(a) / b;
     }
-    qsort(e, n, sizeof *e, eig_cmp);
-    for (size_t k = 0; k < n; k++) {
-        lam_re[k] = e[k].re;
-        lam_im[k] = e[k].im;
-        if (evec)
+    st = fl_stab_sort_eig(n, lam_re, lam_im, FL_STAB_BY_MODULUS, perm, err);
+    if (st == FL_OK && evec)
+        for (size_t k = 0; k < n; k++)
             for (size_t i = 0; i < n; i++)
-                gsl_matrix_set(evec, i, k, GSL_REAL(gsl_matrix_complex_get(V, i, e[k].col)));
-    }
+                gsl_matrix_set(evec, i, k, GSL_REAL(gsl_matrix_complex_get(V, i, perm[k])));
 done:
     if (A) gsl_matrix_free(A);
     if (B) gsl_matrix_free(B);
@@ -859,7 +875,7 @@ done:
     if (beta) gsl_vector_free(beta);
     if (V) gsl_matrix_complex_free(V);
     if (w) gsl_eigen_genv_free(w);
-    free(e);
+    free(perm);
     return st;
 }
 
@@ -880,9 +896,8 @@ fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alph
     gsl_vector_complex *al = gsl_vector_complex_alloc(N);
     gsl_vector *be = gsl_vector_alloc(N);
     gsl_eigen_gen_workspace *w = gsl_eigen_gen_alloc(N);
-    eig_entry *e = malloc(N * sizeof *e);
     fl_status st = FL_OK;
-    if (!A || !B || !al || !be || !w || !e) {
+    if (!A || !B || !al || !be || !w) {
         st = FL_FAIL(err, FL_ENOMEM, "out of memory");
         goto done;
     }
@@ -912,27 +927,63 @@ fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alph
             goto done;
         }
         gsl_complex a = gsl_vector_complex_get(al, k);
-        e[k].re = GSL_REAL(a) / b;
-        e[k].im = GSL_IMAG(a) / b;
-        e[k].key = fabs(e[k].im);
-        e[k].key2 = e[k].re;
-        e[k].col = k;
+        lre[k] = GSL_REAL(a) / b;
+        lim[k] = GSL_IMAG(a) / b;
     }
-    qsort(e, N, sizeof *e, eig_cmp);
-    for (size_t k = 0; k < N; k++) { lre[k] = e[k].re; lim[k] = e[k].im; }
+    st = fl_stab_sort_eig(N, lre, lim, FL_STAB_BY_FREQUENCY, NULL, err);
 done:
     if (A) gsl_matrix_free(A);
     if (B) gsl_matrix_free(B);
     if (al) gsl_vector_complex_free(al);
     if (be) gsl_vector_free(be);
     if (w) gsl_eigen_gen_free(w);
-    free(e);
     return st;
+}
+
+/* 004 §5.4 (ii) sufficient condition for divergence, (iii) flutter. */
+void fl_stab_classify(const fl_stab_options *o, const int *csign, const gsl_matrix *E,
+                      fl_stab_result *res)
+{
+    res->lambda_real_min = INFINITY;
+    res->min_re_lambda = INFINITY;
+    res->divergence = res->flutter = 0;
+    res->flutter_mode = 0;
+    for (size_t k = 0; k < res->nlam; k++) {
+        double re = res->lam_re[k], im = res->lam_im[k];
+        res->min_re_lambda = fmin(res->min_re_lambda, re);
+        if (fabs(im) <= o->real_tol * hypot(re, im)) {
+            res->lambda_real_min = fmin(res->lambda_real_min, re);
+            gsl_vector_const_view c = gsl_matrix_const_column(E, k);
+            if (re <= 0.0 && fl_stab_admissible(&c.vector, csign, o->sign_tol))
+                res->divergence = 1;
+        } else if (!res->flutter) {
+            res->flutter = 1;
+            res->flutter_mode = k + 1;
+        }
+    }
+}
+
+/* 004 §5.7 with (iii): the lowest growing oscillatory root. */
+size_t fl_stab_damped_flutter_mode(size_t N, const double *lre, const double *lim,
+                                   double tol, double *growth)
+{
+    size_t best = 0;
+    double g = 0.0;
+    for (size_t k = 0; k < N; k++) {
+        double mod = hypot(lre[k], lim[k]);
+        if (!(lim[k] > tol * mod) || !(lre[k] > tol * mod)) continue;
+        size_t rank = 1;
+        for (size_t j = 0; j < N; j++)
+            if (lim[j] > tol * hypot(lre[j], lim[j]) && lim[j] < lim[k] * (1.0 - 1e-6)) rank++;
+        if (best == 0 || rank < best) { best = rank; g = lre[k]; }
+    }
+    if (growth) *growth = g;
+    return best;
 }
 
 fl_stab_options fl_stab_options_default(void)
 {
-    fl_stab_options o = {.real_tol = 1e-9, .sign_tol = 1e-10, .max_enum = 12};
+    fl_stab_options o = {.real_tol = 1e-9, .sign_tol = 1e-10, .max_enum = 12, .nev = 20};
     return o;
 }
 
@@ -958,6 +1009,7 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
     size_t n = t->nstar;
     res->nstar = n;
     res->ks_vec = gsl_vector_alloc(n);
+    res->nlam = n;
     res->lam_re = malloc(n * sizeof(double));
     res->lam_im = malloc(n * sizeof(double));
     gsl_matrix *E = gsl_matrix_alloc(n, n);
@@ -994,21 +1046,7 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
     /* (ii), (iii): Lambda of M*^-1 K* */
     st = fl_stab_gen_eig(t->Kstar, t->Mstar, res->lam_re, res->lam_im, E, err);
     if (st != FL_OK) goto done;
-    res->lambda_real_min = INFINITY;
-    res->min_re_lambda = INFINITY;
-    for (size_t k = 0; k < n; k++) {
-        double re = res->lam_re[k], im = res->lam_im[k];
-        res->min_re_lambda = fmin(res->min_re_lambda, re);
-        if (fabs(im) <= o.real_tol * hypot(re, im)) {
-            res->lambda_real_min = fmin(res->lambda_real_min, re);
-            gsl_vector_view c = gsl_matrix_column(E, k);
-            if (re <= 0.0 && fl_stab_admissible(&c.vector, t->csign, o.sign_tol))
-                res->divergence = 1;
-        } else if (!res->flutter) {
-            res->flutter = 1;
-            res->flutter_mode = k + 1;
-        }
-    }
+    fl_stab_classify(&o, t->csign, E, res);
 done:
     if (E) gsl_matrix_free(E);
     if (tmp) gsl_vector_free(tmp);

@@ -182,6 +182,14 @@ fl_status fl_stab_cone_min(const gsl_matrix *A, const int *csign, size_t max_enu
 fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re,
                           double *lam_im, gsl_matrix *evec, fl_error *err);
 
+/* Order of a list of complex eigenvalues (re[k], im[k]), sorted in place:
+ * FL_STAB_BY_MODULUS: |Lambda| ascending, then Im (fl_stab_gen_eig);
+ * FL_STAB_BY_FREQUENCY: |Im| ascending, then Re (fl_stab_rayleigh).
+ * perm (may be NULL, length n): perm[k] = former index of entry k. */
+enum { FL_STAB_BY_MODULUS = 0, FL_STAB_BY_FREQUENCY = 1 };
+fl_status fl_stab_sort_eig(size_t n, double *re, double *im, int order, size_t *perm,
+                           fl_error *err);
+
 /* 1 if v or -v satisfies c_k v_k <= tol |v|_inf for all k (004 (118), (79)). */
 int fl_stab_admissible(const gsl_vector *v, const int *csign, double tol);
 
@@ -191,12 +199,24 @@ int fl_stab_admissible(const gsl_vector *v, const int *csign, double tol);
 fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha,
                            double beta, double *lre, double *lim, fl_error *err);
 
+/* 004 §5.7 and §5.4 (iii) with damping: among the N roots (sorted as by
+ * fl_stab_rayleigh) the growing oscillatory ones, Re lambda > tol |lambda|
+ * and Im lambda > tol |lambda|; returns the mode number of the lowest one,
+ * 1 + the number of roots with Im > 0 and a smaller Im (frequencies equal
+ * to 1e-6 relative count as the same mode, so the two roots +-x + iy of
+ * an undamped flutter pair share one number), 0 if none.  *growth (may
+ * be NULL) receives its Re lambda. */
+size_t fl_stab_damped_flutter_mode(size_t N, const double *lre, const double *lim,
+                                   double tol, double *growth);
+
 /* ---- the whole §5.4 analysis of one state -------------------------- */
 
 typedef struct fl_stab_options {
     double real_tol;      /* Lambda is real when |Im| <= real_tol |Lambda| (1e-9) */
     double sign_tol;      /* tolerance of the sign check (118) (1e-10) */
     size_t max_enum;      /* method 1 enumeration limit (12); beyond: skipped */
+    size_t nev;           /* sparse twin only: number of Lambda of smallest modulus
+                             computed by ARPACK (20); 0 skips (ii)-(iii) there */
 } fl_stab_options;
 
 fl_stab_options fl_stab_options_default(void);
@@ -221,11 +241,21 @@ typedef struct fl_stab_result {
     int flutter;
     size_t flutter_mode;   /* 1-based position (|Lambda| ascending) of the first complex one, 0 if none */
     double min_re_lambda;  /* smallest real part over all Lambda */
-    double *lam_re, *lam_im; /* all Lambda, sorted by |Lambda| (length nstar) */
+    size_t nlam;           /* entries of lam_re, lam_im: nstar here, the number of
+                              modes computed in the sparse twin */
+    double *lam_re, *lam_im; /* Lambda sorted by |Lambda| ascending (length nlam) */
 } fl_stab_result;
 
 fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
                           fl_stab_result *res, fl_error *err);
 void fl_stab_result_free(fl_stab_result *res);
+
+/* 004 §5.4 (ii), (iii) from res->nlam eigenvalues res->lam_re/lam_im
+ * (sorted by |Lambda|) and E (nstar x nlam, column k the real part of the
+ * eigenvector of Lambda_k): fills lambda_real_min, min_re_lambda (over the
+ * nlam given), divergence (a real Lambda <= 0 whose eigenvector satisfies
+ * (118)) and flutter, flutter_mode (position of the first complex one). */
+void fl_stab_classify(const fl_stab_options *o, const int *csign, const gsl_matrix *E,
+                      fl_stab_result *res);
 
 #endif

@@ -2,15 +2,20 @@
  * reference (reference/stability.c) on random sparse systems: the same K*,
  * M*, K*_S (004 (80)-(86)), the same verdict of the Cholesky test (§5.4
  * method 2), the same smallest eigenvalue of K*_S and sign check (118)
- * (method 3); Example 3.15's closed form; bad input. */
+ * (method 3); the same eigenvalues of smallest modulus of M*^-1 K*
+ * (ARPACK + UMFPACK vs QZ, (ii)-(iii)) and damped roots (§5.7); closed
+ * forms: Example 3.15, a spring chain with Rayleigh damping; bad input. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
 #include <gsl/gsl_eigen.h>
+#include <gsl/gsl_sort.h>
 #include <gsl/gsl_sort_vector.h>
 
 #include "fl_random.h"
 #include "optimized/stability_sparse.h"
+
+#define FL_PI 3.14159265358979323846
 
 static double max_diff(const gsl_matrix *A, const gsl_matrix *B)
 {
@@ -21,8 +26,62 @@ static double max_diff(const gsl_matrix *A, const gsl_matrix *B)
     return d;
 }
 
+/* The k-th computed value has the k-th smallest modulus among all n
+ * reference values, and is one of them (relative 1e-7). */
+static void check_smallest(size_t n, const double *re, const double *im, size_t m,
+                           const double *sre, const double *sim, const char *note)
+{
+    double *mod = malloc(n * sizeof *mod), *smod = malloc((m ? m : 1) * sizeof *smod);
+    for (size_t k = 0; k < n; k++) mod[k] = hypot(re[k], im[k]);
+    for (size_t k = 0; k < m; k++) smod[k] = hypot(sre[k], sim[k]);
+    gsl_sort(mod, 1, n);
+    gsl_sort(smod, 1, m);
+    double big = mod[n - 1];
+    for (size_t k = 0; k < m; k++) {
+        cr_assert(fabs(smod[k] - mod[k]) <= 1e-7 * big, "modulus %zu: %.12g vs %.12g %s", k, smod[k], mod[k], note);
+        double best = INFINITY;
+        for (size_t j = 0; j < n; j++) best = fmin(best, hypot(sre[k] - re[j], sim[k] - im[j]));
+        cr_assert(best <= 1e-7 * big, "value %zu (%.12g%+.12gi) off by %g %s", k, sre[k], sim[k], best, note);
+    }
+    free(mod);
+    free(smod);
+}
+
+/* comparisons made (so the random test cannot pass vacuously) */
+static int n_flutter_cmp, n_div_true;
+
+/* 004 §5.4 (ii)-(iii): ARPACK's lowest modes vs the dense QZ. */
+static void check_modes(const fl_stab_result *rd, const fl_stab_result *rs, const fl_stab_tangent *td,
+                        const char *note)
+{
+    size_t n = td->nstar, want = n >= 3 ? (n - 2 < 20 ? n - 2 : 20) : 0;
+    if (want == 0) {
+        cr_assert(rs->lam_re == NULL && isnan(rs->lambda_real_min), "%s", note);
+        return;
+    }
+    cr_assert_eq(rs->nlam >= want, 1, "%zu modes of %zu %s", rs->nlam, want, note);
+    check_smallest(n, rd->lam_re, rd->lam_im, rs->nlam, rs->lam_re, rs->lam_im, note);
+    /* flutter: the first complex Lambda is at the same place when it is
+     * among the computed ones (strictly inside: a pair may straddle the end) */
+    if (rd->flutter && rd->flutter_mode + 1 < rs->nlam) {
+        cr_assert_eq(rs->flutter_mode, rd->flutter_mode, "flutter mode %s", note);
+        n_flutter_cmp++;
+    }
+    else if (!rd->flutter)
+        cr_assert(!rs->flutter, "%s", note);
+    /* divergence: same verdict when every real Lambda <= 0 is computed */
+    size_t last_neg = 0;
+    for (size_t k = 0; k < n; k++)
+        if (rd->lam_re[k] <= 0 && fabs(rd->lam_im[k]) <= 1e-9 * hypot(rd->lam_re[k], rd->lam_im[k])) last_neg = k + 1;
+    if (last_neg + 1 < rs->nlam) {
+        cr_assert_eq(rs->divergence, rd->divergence, "divergence %s", note);
+        n_div_true += rd->divergence;
+    }
+}
+
 Test(stability_sparse, matches_the_dense_reference_on_random_systems)
 {
+    int nsing = 0;
     gsl_rng *g = fl_test_rng(8014);
     fl_sparse_ctx ctx = {0};
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
@@ -98,9 +157,29 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
                 for (size_t k = 0; k < td->nstar; k++)
                     dot += gsl_vector_get(rd.ks_vec, k) * gsl_vector_get(rs.ks_vec, k);
                 cr_assert(fabs(fabs(dot) - 1) < 1e-6, "eigenvectors |dot| = %g %s", fabs(dot), fl_test_seed_note());
-                cr_assert_eq(rs.ks_vec_admissible, rd.ks_vec_admissible, "%s", fl_test_seed_note());
+                double near0 = INFINITY;   /* (118) is decided by signs: skip components at rounding level */
+                for (size_t k = 0; k < td->nstar; k++)
+                    if (td->csign[k]) near0 = fmin(near0, fabs(gsl_vector_get(rd.ks_vec, k)));
+                if (near0 > 1e-7)
+                    cr_assert_eq(rs.ks_vec_admissible, rd.ks_vec_admissible, "%s", fl_test_seed_note());
             }
-            cr_assert(isnan(rs.ks_cone_min) && isnan(rs.lambda_real_min) && rs.lam_re == NULL);
+            cr_assert(isnan(rs.ks_cone_min));
+            check_modes(&rd, &rs, td, fl_test_seed_note());
+            /* §5.7: damped roots of smallest modulus vs the dense companion pencil */
+            if (td->nstar >= 2) {
+                double al = 10 * gsl_rng_uniform(g), be = 1e-3 * gsl_rng_uniform(g);
+                size_t N = 2 * td->nstar, nr = 0, nev = N > 12 ? 10 : N - 2;
+                double *dre = malloc(N * sizeof *dre), *dim = malloc(N * sizeof *dim);
+                double *sre = malloc((nev + 1) * sizeof *sre), *sim = malloc((nev + 1) * sizeof *sim);
+                cr_assert_eq(fl_stab_rayleigh(td->Kstar, td->Mstar, al, be, dre, dim, NULL), FL_OK);
+                fl_status sr = fl_stab_sparse_rayleigh(&ctx, ts, al, be, nev, 5000, sre, sim, &nr, NULL);
+                if (sr == FL_ESINGULAR) nsing++;
+                else {
+                    cr_assert_eq(sr, FL_OK, "%d %s", sr, fl_test_seed_note());
+                    check_smallest(N, dre, dim, nr, sre, sim, fl_test_seed_note());
+                }
+                free(dre); free(dim); free(sre); free(sim);
+            }
             gsl_matrix_free(W);
             gsl_vector_free(ev);
             fl_stab_result_free(&rd);
@@ -121,7 +200,10 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
         free(pres);
         gsl_vector_free(r);
     }
-    cr_assert(ncases > 40 && nchol_fail > 3, "%d cases, %d not PD %s", ncases, nchol_fail, fl_test_seed_note());
+    cr_assert(ncases > 40 && nchol_fail > 3 && nsing < 3, "%d cases, %d not PD, %d singular K* %s", ncases,
+              nchol_fail, nsing, fl_test_seed_note());
+    cr_assert(n_flutter_cmp > 5, "%d flutter modes compared (%d divergent states) %s", n_flutter_cmp,
+              n_div_true, fl_test_seed_note());
     fl_sparse_finish(&ctx);
     gsl_rng_free(g);
 }
@@ -179,5 +261,97 @@ Test(stability_sparse, example_3_15_closed_form)
     fl_sparse_free(&ctx, &M);
     gsl_matrix_free(Kd);
     gsl_matrix_free(Md);
+    fl_sparse_finish(&ctx);
+}
+
+/* Closed form: the chain of n unit masses and unit springs fixed at both
+ * ends (K = tridiag(-1, 2, -1), M = I, no contact) has
+ * Lambda_k = 4 sin^2(k pi / (2 (n + 1))); with Rayleigh damping
+ * C = alpha I + beta K each mode is an oscillator lambda^2 + 2 z w lambda
+ * + w^2 = 0, w = sqrt(Lambda_k), z = alpha / (2 w) + beta w / 2, so
+ * lambda = -z w +- i w sqrt(1 - z^2) while z < 1. */
+Test(stability_sparse, spring_chain_closed_forms)
+{
+    fl_sparse_ctx ctx = {0};
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    const size_t n = 400;
+    int *ri = malloc(3 * n * sizeof *ri), *ci = malloc(3 * n * sizeof *ci);
+    double *v = malloc(3 * n * sizeof *v);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        ri[m] = ci[m] = (int)i; v[m++] = 2.0;
+        if (i + 1 < n) { ri[m] = (int)i; ci[m] = (int)i + 1; v[m++] = -1.0; }
+    }
+    cholmod_sparse *K, *M = cholmod_speye(n, n, CHOLMOD_REAL, &ctx.cm);
+    cr_assert_eq(fl_sparse_from_triplet(&ctx, n, n, m, ri, ci, v, 1, &K, NULL), FL_OK);
+    fl_stab_sparse_system s = {.n = n, .K = K, .M = M, .np = 0, .mu = 0.5};
+    fl_stab_sparse_tangent *t;
+    fl_stab_label none = FL_STAB_PF;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    fl_stab_options o = fl_stab_options_default();
+    o.nev = 12;
+    fl_stab_result res;
+    memset(&res, 0, sizeof res);
+    cr_assert_eq(fl_stab_sparse_modes(&ctx, t, &o, 1000, &res, NULL), FL_OK);
+    cr_assert(res.nlam >= 12);
+    for (size_t k = 0; k < 12; k++) {
+        double lk = 4 * pow(sin((double)(k + 1) * FL_PI / (2.0 * (double)(n + 1))), 2);
+        cr_assert(fabs(res.lam_re[k] - lk) <= 1e-9 * lk && res.lam_im[k] == 0.0, "Lambda_%zu = %.15g vs %.15g",
+                  k + 1, res.lam_re[k], lk);
+    }
+    cr_assert(!res.flutter && !res.divergence && fabs(res.lambda_real_min - 4 * pow(sin(FL_PI / (2.0 * (n + 1))), 2)) < 1e-15);
+    fl_stab_result_free(&res);
+    double al = 2e-3, be = 0.05, lre[11], lim[11];
+    size_t nr;
+    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, t, al, be, 10, 1000, lre, lim, &nr, NULL), FL_OK);
+    cr_assert(nr >= 10);
+    for (size_t k = 0; k < 10; k++) {   /* sorted by |Im|, then Re: conjugates -, + */
+        size_t mode = k / 2 + 1;
+        double w = 2 * sin((double)mode * FL_PI / (2.0 * (double)(n + 1))), z = al / (2 * w) + be * w / 2;
+        double want_im = (k % 2 ? 1.0 : -1.0) * w * sqrt(1 - z * z);
+        cr_assert(fabs(lre[k] + z * w) <= 1e-9 * w && fabs(fabs(lim[k]) - fabs(want_im)) <= 1e-9 * w,
+                  "root %zu: %.15g%+.15gi vs %.15g +- %.15gi", k, lre[k], lim[k], -z * w, fabs(want_im));
+    }
+    cr_assert_eq(fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL), 0);   /* all decay */
+    fl_stab_sparse_tangent_free(&ctx, t);
+    /* (ii) divergence: K - c I with Lambda_1 < c < Lambda_2 has the real
+     * eigenvalue Lambda_1 - c < 0 (no contact: every vector meets (118)) */
+    double l1 = 4 * pow(sin(FL_PI / (2.0 * (double)(n + 1))), 2), l2 = 4 * pow(sin(FL_PI / (double)(n + 1)), 2);
+    double c = 0.5 * (l1 + l2);
+    for (size_t k = 0; k < m; k++) if (ri[k] == ci[k]) v[k] -= c;
+    cholmod_sparse *Kc;
+    cr_assert_eq(fl_sparse_from_triplet(&ctx, n, n, m, ri, ci, v, 1, &Kc, NULL), FL_OK);
+    s.K = Kc;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    memset(&res, 0, sizeof res);
+    cr_assert_eq(fl_stab_sparse_modes(&ctx, t, &o, 1000, &res, NULL), FL_OK);
+    cr_assert(res.divergence && fabs(res.lambda_real_min - (l1 - c)) < 1e-12, "%.15g vs %.15g", res.lambda_real_min, l1 - c);
+    fl_stab_result_free(&res);
+    fl_sparse_free(&ctx, &Kc);
+    for (size_t k = 0; k < m; k++) if (ri[k] == ci[k]) v[k] += c;
+    s.K = K;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    /* bad input */
+    fl_error err;
+    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, t, NAN, be, 10, 1000, lre, lim, &nr, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, t, al, be, 0, 1000, lre, lim, &nr, &err), FL_EDIM);
+    fl_stab_sparse_tangent_free(&ctx, t);
+    /* a singular K* (free-free chain: drop the ends' springs) */
+    cholmod_sparse *Kf;
+    v[0] = 1.0;
+    for (size_t k = m; k-- > 0;)
+        if (ri[k] == (int)(n - 1) && ci[k] == (int)(n - 1)) { v[k] = 1.0; break; }
+    cr_assert_eq(fl_sparse_from_triplet(&ctx, n, n, m, ri, ci, v, 1, &Kf, NULL), FL_OK);
+    s.K = Kf;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    memset(&res, 0, sizeof res);
+    cr_assert_eq(fl_stab_sparse_modes(&ctx, t, &o, 1000, &res, &err), FL_ESINGULAR);
+    cr_assert(strstr(err.message, "singular") != NULL, "%s", err.message);
+    fl_stab_result_free(&res);
+    fl_stab_sparse_tangent_free(&ctx, t);
+    fl_sparse_free(&ctx, &Kf);
+    fl_sparse_free(&ctx, &K);
+    fl_sparse_free(&ctx, &M);
+    free(ri); free(ci); free(v);
     fl_sparse_finish(&ctx);
 }
