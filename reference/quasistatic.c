@@ -56,45 +56,89 @@ static int sorp(const fl_stab_system *s, const int *role, const size_t *part, co
     return -o->max_sweeps;
 }
 
+/* Checks shared with the sparse twin (optimized/quasistatic_sparse.c), see
+ * quasistatic.h: options, vector lengths and finiteness of the 004 §5.3 step. */
+fl_status fl_qs_check_args(size_t n, size_t np, const gsl_vector *f, const gsl_vector *uk,
+                           const gsl_vector *g, const gsl_vector *u, const gsl_vector *r,
+                           const fl_qs_options *opt, fl_qs_options *o, fl_error *err)
+{
+    *o = opt ? *opt : fl_qs_options_default();
+    if (!f || !uk || !g || !u || f->size != n || uk->size != n || u->size != n || g->size != np ||
+        (r && r->size != n))
+        return FL_FAIL(err, FL_EDIM, "quasistatic step: f, u^k, u (length %zu), g (length %zu)", n, np);
+    if (!(o->omega > 0.0 && o->omega < 2.0) || !(o->tol > 0.0) || o->max_sweeps < 1 || o->max_g_iter < 1)
+        return FL_FAIL(err, FL_EINVAL, "quasistatic step: omega in (0, 2), tol > 0, iteration limits >= 1");
+    FL_TRY(fl_check_finite_vector(f, "f", err));
+    FL_TRY(fl_check_finite_vector(uk, "u^k", err));
+    FL_TRY(fl_check_finite_vector(u, "u", err));
+    FL_TRY(fl_check_finite_vector(g, "g", err));
+    return FL_OK;
+}
+
+/* The dof roles of the SORP sweep of 004 (116) (S_D, S_F, T_p, N_p), with
+ * the checks of the contact indices; shared with the sparse twin. */
+fl_status fl_qs_roles(size_t n, const unsigned char *prescribed, size_t np, const size_t *iT,
+                      const size_t *iN, double mu, int **role, size_t **part, fl_error *err)
+{
+    *role = NULL;
+    *part = NULL;
+    if (!isfinite(mu) || mu < 0.0)
+        return FL_FAIL(err, FL_EINVAL, "friction coefficient mu = %g must be finite and >= 0", mu);
+    if (np > 0 && (!iT || !iN))
+        return FL_FAIL(err, FL_EINVAL, "quasistatic step: missing contact indices");
+    int *ro = malloc((n ? n : 1) * sizeof *ro);
+    size_t *pa = calloc(n ? n : 1, sizeof *pa);
+    if (!ro || !pa) {
+        free(ro); free(pa);
+        return FL_FAIL(err, FL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++) ro[i] = (prescribed && prescribed[i]) ? 0 : 1;
+    for (size_t p = 0; p < np; p++) {
+        size_t d[2] = {iT[p], iN[p]};
+        for (int k = 0; k < 2; k++) {
+            if (d[k] >= n || ro[d[k]] != 1) {       /* out of range, prescribed (0) or used (2, 3) */
+                free(ro); free(pa);
+                return FL_FAIL(err, FL_EINVAL,
+                               "contact particle %zu: dof %zu out of range, repeated or prescribed", p, d[k]);
+            }
+            ro[d[k]] = 2 + k;
+            pa[d[k]] = p;
+        }
+    }
+    *role = ro;
+    *part = pa;
+    return FL_OK;
+}
+
 /* 004 (115)-(117). */
 fl_status fl_qs_step(const fl_stab_system *s, const gsl_vector *f, const gsl_vector *uk,
                      gsl_vector *g, gsl_vector *u, gsl_vector *r, const fl_qs_options *opt,
                      fl_qs_result *res, fl_error *err)
 {
-    fl_qs_options o = opt ? *opt : fl_qs_options_default();
+    fl_qs_options o;
     fl_qs_result dummy;
     if (!res) res = &dummy;
     res->status = FL_OK;
     res->iterations = res->g_iterations = 0;
     res->residual = 0.0;
+    res->seconds = 0.0;
     double t0 = now_s();
     fl_status st = fl_stab_system_check(s, err);
     if (st != FL_OK) return res->status = st;
     size_t n = s->n;
-    if (!f || !uk || !g || !u || f->size != n || uk->size != n || u->size != n || g->size != s->np ||
-        (r && r->size != n))
-        return res->status = FL_FAIL(err, FL_EDIM, "quasistatic step: f, u^k, u (length %zu), g (length %zu)",
-                                     n, s->np);
-    if (!(o.omega > 0.0 && o.omega < 2.0) || !(o.tol > 0.0) || o.max_sweeps < 1 || o.max_g_iter < 1)
-        return res->status = FL_FAIL(err, FL_EINVAL, "quasistatic step: omega in (0, 2), tol > 0, iteration limits >= 1");
-    if ((st = fl_check_finite_vector(f, "f", err)) != FL_OK || (st = fl_check_finite_vector(uk, "u^k", err)) != FL_OK ||
-        (st = fl_check_finite_vector(u, "u", err)) != FL_OK || (st = fl_check_finite_vector(g, "g", err)) != FL_OK)
+    if ((st = fl_qs_check_args(n, s->np, f, uk, g, u, r, opt, &o, err)) != FL_OK)
         return res->status = st;
     for (size_t i = 0; i < n; i++)
         if (!(s->prescribed && s->prescribed[i]) && !(gsl_matrix_get(s->K, i, i) > 0.0))
             return res->status = FL_FAIL(err, FL_ENOTSPD, "quasistatic step: K_%zu%zu <= 0", i, i);
-    int *role = malloc(n * sizeof *role);
-    size_t *part = calloc(n, sizeof *part);
+    int *role;
+    size_t *part;
+    if ((st = fl_qs_roles(n, s->prescribed, s->np, s->iT, s->iN, s->mu, &role, &part, err)) != FL_OK)
+        return res->status = st;
     gsl_vector *rr = gsl_vector_alloc(n);
-    if (!role || !part || !rr) {
-        free(role); free(part); if (rr) gsl_vector_free(rr);
+    if (!rr) {
+        free(role); free(part);
         return res->status = FL_FAIL(err, FL_ENOMEM, "out of memory");
-    }
-    for (size_t i = 0; i < n; i++) role[i] = (s->prescribed && s->prescribed[i]) ? 0 : 1;
-    for (size_t p = 0; p < s->np; p++) {
-        role[s->iT[p]] = 2;
-        role[s->iN[p]] = 3;
-        part[s->iT[p]] = part[s->iN[p]] = p;
     }
     double fscale = 0.0;
     for (size_t i = 0; i < n; i++) fscale = fmax(fscale, fabs(gsl_vector_get(f, i)));
