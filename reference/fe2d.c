@@ -51,10 +51,11 @@ fl_status fl_fe2d_mesh_rect(double x0, double y0, double lx, double ly,
         return FL_FAIL(err, FL_EINVAL,
                        "rectangle mesh needs nx, ny >= 1 and finite positive lengths "
                        "(got nx=%zu ny=%zu lx=%g ly=%g)", nx, ny, lx, ly);
-    if (pattern != FL_FE2D_DIAG_RIGHT && pattern != FL_FE2D_DIAG_LEFT)
+    if (pattern != FL_FE2D_DIAG_RIGHT && pattern != FL_FE2D_DIAG_LEFT && pattern != FL_FE2D_CROSS)
         return FL_FAIL(err, FL_EINVAL, "unknown diagonal pattern %d", (int)pattern);
+    size_t ng = (nx + 1) * (ny + 1), cross = pattern == FL_FE2D_CROSS;
     fl_fe2d_mesh *m;
-    FL_TRY(mesh_alloc((nx + 1) * (ny + 1), 2 * nx * ny, &m, err));
+    FL_TRY(mesh_alloc(ng + cross * nx * ny, (2 + 2 * cross) * nx * ny, &m, err));
     for (size_t j = 0; j <= ny; j++)
         for (size_t i = 0; i <= nx; i++) {
             size_t p = j * (nx + 1) + i;
@@ -66,6 +67,15 @@ fl_status fl_fe2d_mesh_rect(double x0, double y0, double lx, double ly,
         for (size_t i = 0; i < nx; i++) {
             int a = (int)(j * (nx + 1) + i), b = a + 1;         /* lower-left, lower-right */
             int d = (int)((j + 1) * (nx + 1) + i), c = d + 1;   /* upper-left, upper-right */
+            if (cross) {                           /* centre node z, four triangles */
+                size_t z = ng + j * nx + i;
+                m->xy[2 * z] = x0 + lx * ((double)i + 0.5) / (double)nx;
+                m->xy[2 * z + 1] = y0 + ly * ((double)j + 0.5) / (double)ny;
+                int s[12] = {a, b, (int)z, b, c, (int)z, c, d, (int)z, d, a, (int)z};
+                memcpy(m->tri + 3 * e, s, sizeof s);
+                e += 4;
+                continue;
+            }
             int t[6];
             if (pattern == FL_FE2D_DIAG_RIGHT) {   /* diagonal a-c */
                 int s[6] = {a, b, c, a, c, d};

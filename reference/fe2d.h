@@ -46,15 +46,20 @@ typedef struct fl_fe2d_mesh {
 /* Diagonal pattern of the structured mesh: each cell [x_i,x_i+1]x[y_j,y_j+1]
  * is cut along the diagonal from its lower-left to its upper-right corner
  * (FL_FE2D_DIAG_RIGHT) or from its lower-right to its upper-left corner
- * (FL_FE2D_DIAG_LEFT). */
+ * (FL_FE2D_DIAG_LEFT), or along both through a centre node into four
+ * triangles (FL_FE2D_CROSS: the mesh keeps both symmetries of the
+ * rectangle, as 004 §5.2 asks of its meshes). */
 typedef enum fl_fe2d_pattern {
     FL_FE2D_DIAG_RIGHT = 0,
-    FL_FE2D_DIAG_LEFT = 1
+    FL_FE2D_DIAG_LEFT = 1,
+    FL_FE2D_CROSS = 2
 } fl_fe2d_pattern;
 
 /* Structured mesh of [x0, x0+lx] x [y0, y0+ly] with nx x ny cells, 2 nx ny
- * triangles; node (i, j) (0 <= i <= nx, 0 <= j <= ny) has index
- * j (nx+1) + i.  FL_EINVAL for nx or ny = 0 or non-positive lengths. */
+ * triangles (4 nx ny for FL_FE2D_CROSS); node (i, j) (0 <= i <= nx,
+ * 0 <= j <= ny) has index j (nx+1) + i; the centre of cell (i, j) (CROSS
+ * only) has index (nx+1)(ny+1) + j nx + i.  FL_EINVAL for nx or ny = 0 or
+ * non-positive lengths. */
 fl_status fl_fe2d_mesh_rect(double x0, double y0, double lx, double ly,
                             size_t nx, size_t ny, fl_fe2d_pattern pattern,
                             fl_fe2d_mesh **out, fl_error *err);

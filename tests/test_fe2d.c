@@ -75,7 +75,7 @@ static double quad(const gsl_matrix *K, const gsl_vector *a, const gsl_vector *b
 
 Test(fe2d, rigid_motions_span_the_kernel_of_A_before_dirichlet)
 {
-    for (int pat = 0; pat < 2; pat++) {
+    for (int pat = 0; pat < 3; pat++) {
         fl_fe2d_mesh *mesh;
         cr_assert_eq(fl_fe2d_mesh_rect(0.1, -0.2, 2.0, 1.5, 4, 3, (fl_fe2d_pattern)pat, &mesh, NULL),
                      FL_OK);
@@ -210,11 +210,16 @@ Test(fe2d, mass_matrix_integrates_affine_fields_exactly)
 
 Test(fe2d, structured_mesh_counts_and_area)
 {
-    for (int pat = 0; pat < 2; pat++) {
+    for (int pat = 0; pat < 3; pat++) {
         fl_fe2d_mesh *mesh;
         cr_assert_eq(fl_fe2d_mesh_rect(1, 2, 3.0, 2.0, 6, 4, (fl_fe2d_pattern)pat, &mesh, NULL), FL_OK);
-        cr_assert_eq(mesh->nnodes, 35u);
-        cr_assert_eq(mesh->nelems, 48u);
+        /* 7 x 5 grid nodes (+ 24 cell centres); 2 (or 4) triangles per cell */
+        cr_assert_eq(mesh->nnodes, pat == FL_FE2D_CROSS ? 59u : 35u);
+        cr_assert_eq(mesh->nelems, pat == FL_FE2D_CROSS ? 96u : 48u);
+        if (pat == FL_FE2D_CROSS) {   /* centre of cell (i, j) = (2, 1): (1 + 2.5 * 0.5, 2 + 1.5 * 0.5) */
+            cr_assert_float_eq(mesh->xy[2 * (35 + 1 * 6 + 2)], 2.25, 1e-14);
+            cr_assert_float_eq(mesh->xy[2 * (35 + 1 * 6 + 2) + 1], 2.75, 1e-14);
+        }
         double area = 0;
         for (size_t e = 0; e < mesh->nelems; e++) {
             double xy[6];
