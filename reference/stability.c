@@ -972,9 +972,16 @@ size_t fl_stab_damped_flutter_mode(size_t N, const double *lre, const double *li
     for (size_t k = 0; k < N; k++) {
         double mod = hypot(lre[k], lim[k]);
         if (!(lim[k] > tol * mod) || !(lre[k] > tol * mod)) continue;
-        size_t rank = 1;
-        for (size_t j = 0; j < N; j++)
-            if (lim[j] > tol * hypot(lre[j], lim[j]) && lim[j] < lim[k] * (1.0 - 1e-6)) rank++;
+        size_t rank = 1, near = N;
+        double gap = INFINITY;
+        for (size_t j = 0; j < N; j++) {
+            if (j == k || !(lim[j] > tol * hypot(lre[j], lim[j]))) continue;
+            if (lim[j] < lim[k]) rank++;
+            if (fabs(lim[j] - lim[k]) < gap) { gap = fabs(lim[j] - lim[k]); near = j; }
+        }
+        /* the partner of a flutter pair is the nearest frequency: when it lies
+         * below, the pair's lower mode number is the pair's number */
+        if (near < N && lim[near] < lim[k]) rank--;
         if (best == 0 || rank < best) { best = rank; g = lre[k]; }
     }
     if (growth) *growth = g;

@@ -202,10 +202,11 @@ fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alph
 /* 004 §5.7 and §5.4 (iii) with damping: among the N roots (sorted as by
  * fl_stab_rayleigh) the growing oscillatory ones, Re lambda > tol |lambda|
  * and Im lambda > tol |lambda|; returns the mode number of the lowest one,
- * 1 + the number of roots with Im > 0 and a smaller Im (frequencies equal
- * to 1e-6 relative count as the same mode, so the two roots +-x + iy of
- * an undamped flutter pair share one number), 0 if none.  *growth (may
- * be NULL) receives its Re lambda. */
+ * 0 if none.  Modes are the roots with Im > 0 in increasing Im.  A flutter
+ * pair is two coalesced modes k, k+1 (undamped: the roots +-x + iy; damped:
+ * two roots of nearly equal Im, one growing); its number is k, the lower,
+ * as in 004 Table 1 (the growing root's rank, less one when its nearest
+ * frequency lies below it).  *growth (may be NULL) receives its Re lambda. */
 size_t fl_stab_damped_flutter_mode(size_t N, const double *lre, const double *lim,
                                    double tol, double *growth);
 
