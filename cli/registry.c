@@ -22,6 +22,7 @@ const fl_cli_task fl_reproduce_tasks[] = {
     {"example_3_15", "004 §3.5 Example 3.15: K*, K*_S closed forms, threshold mu = 2 sqrt 2, no divergence", fl_stability_reproduce_example_3_15},
     {"example_4_6", "004 §4 Example 4.6: steady sliding, flutter (sigma = -1) and divergence (sigma = +1) inequalities", fl_stability_reproduce_example_4_6},
     {"polyurethane", "004 §5 polyurethane block: quasistatic loading, Table 1 rows (stick/slip, K*_S, M*^-1 K*, flutter)", fl_stability_reproduce_polyurethane},
+    {"polyurethane_damping", "004 §5.7 polyurethane block with Rayleigh damping: onset of low-order flutter vs xi (Figs. 18-19)", fl_stability_reproduce_polyurethane_damping},
     {NULL, NULL, NULL}
 };
 

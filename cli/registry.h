@@ -31,7 +31,8 @@ int fl_p4_reproduce_kane(fl_cli_ctx *ctx);                  /* cli/p4_checks.c *
 int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
 int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
 int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx);   /* cli/stability_checks.c */
-int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx);  /* cli/stability_checks.c */
+int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx);  /* cli/polyurethane.c */
+int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx); /* cli/polyurethane.c */
 
 
 int fl_discs_reproduce_28(fl_cli_ctx *ctx);            /* cli/discs_checks.c */
