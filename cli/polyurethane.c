@@ -24,7 +24,6 @@
 #include <string.h>
 
 #include <gsl/gsl_blas.h>
-#include <gsl/gsl_sort.h>
 
 #include "cli.h"
 #include "fl_dense.h"
@@ -33,6 +32,7 @@
 #include "reference/quasistatic.h"
 #include "reference/stability.h"
 #include "registry.h"
+#include "stability_checks.h"
 
 #define POLY_PI 3.14159265358979323846
 
@@ -250,26 +250,6 @@ static const double poly_paper_ks[16] = {0.076, 0.071, 0.068, -0.130, -0.106, -0
 static const double poly_paper_lam[16] = {8.19e6, 7.91e6, 7.69e6, 7.43e6, 7.09e6, 6.26e6, 5.47e6, 6.76e6,
                                           5.37e6, 3.34e6, 3.08e6, 2.78e6, 2.78e6, 2.68e6, 2.30e6, 1.23e6};
 
-/* Sparse twin vs reference on one state: min eig K*_S (1e-8 max|K*_S|),
- * the Cholesky verdict, the computed lowest Lambda (1e-8 relative to the
- * largest one compared), the flutter mode and the smallest real Lambda.
- * Returns 1 if they agree. */
-static int poly_twin_agrees(const fl_stab_tangent *t, const fl_stab_result *rd, const fl_stab_result *rs)
-{
-    double kmax = 0;
-    for (size_t a = 0; a < t->nstar; a++)
-        for (size_t c = 0; c < t->nstar; c++) kmax = fmax(kmax, fabs(gsl_matrix_get(t->KS, a, c)));
-    if (fabs(rs->ks_min - rd->ks_min) > 1e-8 * kmax) return 0;
-    if (fabs(rd->ks_min) > 1e-10 * kmax && rs->ks_cholesky_pd != rd->ks_cholesky_pd) return 0;
-    if (rs->nlam < 2) return 0;
-    double big = hypot(rd->lam_re[rs->nlam - 1], rd->lam_im[rs->nlam - 1]);
-    for (size_t k = 0; k < rs->nlam; k++)
-        if (fabs(hypot(rs->lam_re[k], rs->lam_im[k]) - hypot(rd->lam_re[k], rd->lam_im[k])) > 1e-8 * big) return 0;
-    if (rd->flutter_mode + 1 < rs->nlam && rs->flutter_mode != rd->flutter_mode) return 0;
-    if (rd->flutter_mode + 1 >= rs->nlam && rs->flutter_mode != 0 && rs->flutter_mode < rd->flutter_mode) return 0;
-    return fabs(rs->lambda_real_min - rd->lambda_real_min) <= 1e-8 * big;
-}
-
 int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx)
 {
     fl_error err;
@@ -350,7 +330,7 @@ int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx)
             fl_error e2;
             twin_n++;
             if (fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &e2) != FL_OK ||
-                fl_stab_sparse_analyse(&ps.ctx, ts, &so, 5000, &rs, &e2) != FL_OK || !poly_twin_agrees(t, &res, &rs))
+                fl_stab_sparse_analyse(&ps.ctx, ts, &so, 5000, &rs, &e2) != FL_OK || !fl_stability_twin_agrees(t, &res, &rs))
                 twin_bad++;
             twin_s_ref += res.seconds;
             twin_s_opt += rs.seconds;
@@ -549,27 +529,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
         if (st == FL_OK) st = fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err);
         if (st == FL_OK) st = fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], POLY_NROOTS, 5000, lre, lim, &nr, &err);
         tsparse = fl_cli_now() - t0;
-        if (st == FL_OK) {
-            /* the k-th smallest modulus agrees, and the low-order verdict */
-            double *dm = malloc(N * sizeof *dm), *sm = malloc(nr * sizeof *sm);
-            if (dm && sm) {
-                for (size_t k = 0; k < N; k++) dm[k] = hypot(dre[k], dim[k]);
-                for (size_t k = 0; k < nr; k++) sm[k] = hypot(lre[k], lim[k]);
-                gsl_sort(dm, 1, N);
-                gsl_sort(sm, 1, nr);
-                agree = 1;
-                for (size_t k = 0; k < nr; k++) agree &= fabs(dm[k] - sm[k]) <= 1e-8 * sm[nr - 1];
-                /* dense roots of the same modulus range, for the mode number */
-                size_t nd = 0;
-                for (size_t k = 0; k < N; k++)
-                    if (hypot(dre[k], dim[k]) <= sm[nr - 1] * (1 + 1e-8)) { dre[nd] = dre[k]; dim[nd] = dim[k]; nd++; }
-                md = fl_stab_damped_flutter_mode(nd, dre, dim, 1e-9, NULL);
-                ms = fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
-                agree &= md == ms;
-            }
-            free(dm);
-            free(sm);
-        }
+        if (st == FL_OK) agree = fl_stability_damped_agree(N, dre, dim, nr, lre, lim, &md, &ms);
         fl_cli_check(ctx, st == FL_OK && agree, "polyurethane_damping.ref_vs_sparse",
                      "final state, xi = %.3f: the %zu damped roots of smallest modulus by ARPACK + UMFPACK equal the dense companion-pencil QZ's (1e-8), growing low mode %zu vs %zu; %.3g s dense (2N* = %zu) vs %.3g s sparse",
                      xi_levels[POLY_LEVELS - 1], nr, ms, md, tdense, N, tsparse);

@@ -11,6 +11,7 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 
 #include "cli.h"
 #include "fl_json.h"
@@ -20,6 +21,7 @@
 #include "optimized/stability_sparse.h"
 #include "reference/stability.h"
 #include "registry.h"
+#include "stability_checks.h"
 
 /* Open data/004/<name>.json under $FL_SOURCE_ROOT or "." */
 static fl_json_doc *load_004(const char *name)
@@ -659,12 +661,64 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
 /* ---- crosscheck --law stability ----------------------------------------- */
 
 /* Random state: SPD K (cond 1e3) and M, np particles with random labels. */
+/* Sparse twin vs reference on one state (004 §5.4): min eig K*_S
+ * (1e-8 max|K*_S|), the Cholesky verdict and, when the twin computed modes
+ * (N* >= 3), the k-th smallest |Lambda| (1e-8 relative to the largest
+ * compared), the flutter mode (exact when inside the computed range) and
+ * the smallest real Lambda.  Returns 1 if they agree. */
+int fl_stability_twin_agrees(const fl_stab_tangent *t, const fl_stab_result *rd, const fl_stab_result *rs)
+{
+    double kmax = 0;
+    for (size_t a = 0; a < t->nstar; a++)
+        for (size_t c = 0; c < t->nstar; c++) kmax = fmax(kmax, fabs(gsl_matrix_get(t->KS, a, c)));
+    if (fabs(rs->ks_min - rd->ks_min) > 1e-8 * kmax) return 0;
+    if (fabs(rd->ks_min) > 1e-10 * kmax && rs->ks_cholesky_pd != rd->ks_cholesky_pd) return 0;
+    if (t->nstar < 3) return rs->nlam == 0;
+    if (rs->nlam < 1) return 0;
+    double big = hypot(rd->lam_re[rs->nlam - 1], rd->lam_im[rs->nlam - 1]);
+    for (size_t k = 0; k < rs->nlam; k++)
+        if (fabs(hypot(rs->lam_re[k], rs->lam_im[k]) - hypot(rd->lam_re[k], rd->lam_im[k])) > 1e-8 * big) return 0;
+    if (rd->flutter_mode + 1 < rs->nlam && rs->flutter_mode != rd->flutter_mode) return 0;
+    if (rd->flutter_mode + 1 >= rs->nlam && rs->flutter_mode != 0 && rs->flutter_mode < rd->flutter_mode) return 0;
+    /* the smallest real Lambda, when the reference's is among the computed */
+    for (size_t k = 0; k + 1 < rs->nlam; k++)
+        if (rd->lam_re[k] == rd->lambda_real_min) return fabs(rs->lambda_real_min - rd->lambda_real_min) <= 1e-8 * big;
+    return 1;
+}
+
+/* 004 §5.7: the nr damped roots of the sparse twin (lre, lim) are the nr of
+ * smallest modulus among the reference's N (dre, dim: reordered here), to
+ * 1e-8 of the largest, and give the same lowest growing mode (*md dense,
+ * *ms sparse; the dense one over the roots of the same modulus range). */
+int fl_stability_damped_agree(size_t N, double *dre, double *dim, size_t nr, const double *lre,
+                              const double *lim, size_t *md, size_t *ms)
+{
+    double *dm = malloc(N * sizeof *dm), *sm = malloc((nr ? nr : 1) * sizeof *sm);
+    int agree = dm && sm && nr > 0;
+    if (agree) {
+        for (size_t k = 0; k < N; k++) dm[k] = hypot(dre[k], dim[k]);
+        for (size_t k = 0; k < nr; k++) sm[k] = hypot(lre[k], lim[k]);
+        gsl_sort(dm, 1, N);
+        gsl_sort(sm, 1, nr);
+        for (size_t k = 0; k < nr; k++) agree &= fabs(dm[k] - sm[k]) <= 1e-8 * sm[nr - 1];
+        size_t nd = 0;
+        for (size_t k = 0; k < N; k++)
+            if (hypot(dre[k], dim[k]) <= sm[nr - 1] * (1 + 1e-8)) { dre[nd] = dre[k]; dim[nd] = dim[k]; nd++; }
+        *md = fl_stab_damped_flutter_mode(nd, dre, dim, 1e-9, NULL);
+        *ms = fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
+        agree &= *md == *ms;
+    }
+    free(dm);
+    free(sm);
+    return agree;
+}
+
 int fl_stability_crosscheck(fl_cli_ctx *ctx)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, ctx->seed);
     long N = ctx->systems, used = 0, part_bad = 0, ord2 = 0, ord3 = 0, chol = 0, cone = 0, f84 = 0,
-         samp = 0, neg = 0, sp_bad = 0;
+         samp = 0, neg = 0, sp_bad = 0, modes_cmp = 0, damp_bad = 0, damp_cmp = 0, damp_grow = 0;
     fl_sparse_ctx sctx = {0};
     fl_error serr;
     if (fl_sparse_start(&sctx, &serr) != FL_OK) { gsl_rng_free(g); return -1; }
@@ -768,9 +822,24 @@ int fl_stability_crosscheck(fl_cli_ctx *ctx)
                     ss.M = Ms;
                     ok = ok && fl_stab_sparse_tangent_alloc(&sctx, &ss, lab, r->data, &ts, &serr) == FL_OK &&
                          fl_stab_sparse_analyse(&sctx, ts, NULL, 5000, &rs, &serr) == FL_OK;
-                    if (!ok || fabs(rs.ks_min - res.ks_min) > 1e-8 * nK ||
-                        (fabs(res.ks_min) > 1e-10 * nK && rs.ks_cholesky_pd != res.ks_cholesky_pd))
-                        sp_bad++;
+                    if (!ok || !fl_stability_twin_agrees(t, &res, &rs)) sp_bad++;
+                    modes_cmp += ok && rs.nlam > 0;
+                    /* §5.7: damped roots, random Rayleigh coefficients */
+                    if (ok && ns >= 2) {      /* ARPACK needs 2 N* >= 3 */
+                        size_t N2 = 2 * ns, nr = 0, md = 0, msp = 0, nev = N2 - 2 < 10 ? N2 - 2 : 10;
+                        double al = gsl_rng_uniform(g), be = 0.1 * gsl_rng_uniform(g);
+                        double *dre = malloc(N2 * sizeof *dre), *dim = malloc(N2 * sizeof *dim);
+                        double lre[11], lim[11];
+                        fl_status sd = fl_stab_rayleigh(t->Kstar, t->Mstar, al, be, dre, dim, &serr);
+                        fl_status sr = fl_stab_sparse_rayleigh(&sctx, ts, al, be, nev, 5000, lre, lim, &nr, &serr);
+                        if (sd != FL_OK || (sr != FL_OK && sr != FL_ESINGULAR) ||
+                            (sr == FL_OK && !fl_stability_damped_agree(N2, dre, dim, nr, lre, lim, &md, &msp)))
+                            damp_bad++;
+                        damp_cmp += sr == FL_OK;
+                        damp_grow += sr == FL_OK && msp > 0;
+                        free(dre);
+                        free(dim);
+                    }
                     fl_stab_result_free(&rs);
                     fl_stab_sparse_tangent_free(&sctx, ts);
                     fl_sparse_free(&sctx, &Ks);
@@ -805,7 +874,10 @@ int fl_stability_crosscheck(fl_cli_ctx *ctx)
     fl_cli_check(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
     fl_cli_check(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
     fl_sparse_finish(&sctx);
-    fl_cli_check(ctx, sp_bad == 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|) and Cholesky verdict, %ld disagreements in %ld states", sp_bad, used);
+    fl_cli_check(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
+                 modes_cmp, sp_bad, used);
+    fl_cli_check(ctx, damp_bad == 0 && damp_cmp > 0 && damp_grow > 0, "stability.damped_ref_vs_sparse", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
+                 damp_bad, damp_cmp, damp_grow);
     fl_cli_check(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
     return 0;
 }
