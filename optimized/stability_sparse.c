@@ -271,7 +271,7 @@ done:
 
 typedef struct op_ctx {
     fl_sparse_ctx *ctx;
-    fl_sparse_lu *lu;            /* LU of K* (undamped) or of K* (damped, sigma = 0) */
+    fl_sparse_lu *lu;            /* LU of K* (the shift is 0 in both operators) */
     cholmod_sparse *K, *M;       /* K*, M* */
     double alpha, beta;          /* Rayleigh coefficients (damped only) */
     size_t n;
@@ -313,7 +313,7 @@ static fl_status op_damped(op_ctx *c, const double *x, double *y)
  * may be NULL) the Ritz vectors (a complex pair in two columns: re, im). */
 static fl_status arnoldi(op_ctx *c, fl_status (*op)(op_ctx *, const double *, double *),
                          size_t N, size_t nev, int max_iter, double *nr, double *ni, double *Z,
-                         size_t *nconv, int *iters, fl_error *err)
+                         size_t *nconv, fl_error *err)
 {
     a_int ncv = (a_int)(2 * nev + 1 < 20 ? 20 : 2 * nev + 1);
     if ((size_t)ncv > N) ncv = (a_int)N;
@@ -339,16 +339,12 @@ static fl_status arnoldi(op_ctx *c, fl_status (*op)(op_ctx *, const double *, do
         st = op(c, workd + ipntr[0] - 1, workd + ipntr[1] - 1);
         if (st != FL_OK) goto done;
     }
-    if (iters) *iters = iparam[2];
     if (info < 0) { st = FL_FAIL(err, FL_EEXTERNAL, "ARPACK dnaupd failed (info %d)", (int)info); goto done; }
-    int hit_max = info == 1;
-    if (hit_max && iters) *iters = max_iter;
     dneupd_c(1, "A", select, nr, ni, Z ? Z : Zw, (a_int)N, 0.0, 0.0, workev, "I", (a_int)N, "LM",
              (a_int)nev, ARNOLDI_TOL, resid, ncv, V, (a_int)N, iparam, ipntr, workd, workl, lworkl, &info);
     if (info != 0) { st = FL_FAIL(err, FL_EEXTERNAL, "ARPACK dneupd failed (info %d)", (int)info); goto done; }
     *nconv = (size_t)iparam[4];
-    (void)hit_max;    /* info = 1 with nconv >= nev: the wanted values did converge */
-    if (*nconv < nev) st = FL_WMAXITER;
+    if (*nconv < nev) st = FL_WMAXITER;   /* info = 1 (restart limit) with nconv >= nev is fine */
 done:
     free(resid); free(V); free(workd); free(workl); free(workev); free(select); free(Zw);
     return st;
@@ -389,7 +385,7 @@ fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent 
         goto done;
     }
     if (st != FL_OK) goto done;
-    st2 = arnoldi(&c, op_undamped, n, nev, max_iter, nr, ni, Z, &nconv, NULL, err);
+    st2 = arnoldi(&c, op_undamped, n, nev, max_iter, nr, ni, Z, &nconv, err);
     if (st2 < 0) { st = st2; goto done; }
     /* Lambda = 1 / nu; the Ritz vector of a complex nu = a + ib is column
      * pair (re, im) for nu and its conjugate: keep the real part. */
@@ -438,7 +434,7 @@ fl_status fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tange
         st = fl_sparse_lu_alloc(ctx, t->Kstar, &c.lu, err);
         if (st == FL_ESINGULAR) st = FL_FAIL(err, FL_ESINGULAR, "K* is singular: lambda = 0 is a root");
     }
-    if (st == FL_OK) st = arnoldi(&c, op_damped, 2 * n, nev, max_iter, nr, ni, NULL, &nconv, NULL, err);
+    if (st == FL_OK) st = arnoldi(&c, op_damped, 2 * n, nev, max_iter, nr, ni, NULL, &nconv, err);
     if (st >= 0) {
         for (size_t k = 0; k < nconv; k++) {
             double d = nr[k] * nr[k] + ni[k] * ni[k];
