@@ -1120,3 +1120,27 @@ Test(stability, lemma_2_9_vi_iff_member)
     cr_assert(found >= 0.8 * others, "sampling exhibits the failure for %ld of %ld %s", found, others, fl_test_seed_note());
     gsl_rng_free(g);
 }
+
+/* fl_stab_damped_flutter_mode on hand-made root lists (modes = roots with
+ * Im > 0 in increasing Im; a flutter pair takes the lower number). */
+Test(stability, damped_flutter_mode_numbering)
+{
+    /* modes at Im 1, (2, 2) undamped pair +-0.3 + 2i, 3; conjugates included */
+    double re1[] = {-0.1, -0.1, -0.3, 0.3, -0.3, 0.3, -0.1, -0.1};
+    double im1[] = {-1, 1, -2, -2, 2, 2, -3, 3};
+    double g;
+    cr_assert_eq(fl_stab_damped_flutter_mode(8, re1, im1, 1e-9, &g), 2);
+    cr_assert_float_eq(g, 0.3, 1e-15);
+    /* damped pair: partner below (-0.5 + 1.99i), growing above (0.1 + 2.01i) */
+    double re2[] = {-0.1, -0.5, 0.1, -0.1}, im2[] = {1, 1.99, 2.01, 3};
+    cr_assert_eq(fl_stab_damped_flutter_mode(4, re2, im2, 1e-9, NULL), 2);
+    /* growing below its partner */
+    double re3[] = {-0.1, 0.1, -0.5, -0.1}, im3[] = {1, 1.99, 2.01, 3};
+    cr_assert_eq(fl_stab_damped_flutter_mode(4, re3, im3, 1e-9, NULL), 2);
+    /* growing but not oscillating (real root), and all decaying: none */
+    double re4[] = {0.5, -0.1, -0.1}, im4[] = {0, 1, -1};
+    cr_assert_eq(fl_stab_damped_flutter_mode(3, re4, im4, 1e-9, NULL), 0);
+    /* two growing pairs: the lower wins */
+    double re5[] = {-0.2, 0.2, -0.2, 0.2}, im5[] = {4, 4, 7, 7};
+    cr_assert_eq(fl_stab_damped_flutter_mode(4, re5, im5, 1e-9, NULL), 1);
+}
