@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "fl_sparse.h"
+#include "optimized/fe2d_sparse.h"
 #include "optimized/stability_sparse.h"
 #include "reference/fe2d.h"
 #include "reference/stability.h"
@@ -32,18 +33,8 @@ static fl_status fe_block(fl_sparse_ctx *ctx, size_t nx, cholmod_sparse **K, cho
     fl_fe2d_material mat = {.lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), .mu = E / (2 * (1 + nu)),
                             .rho = 1.2e-9, .model = FL_FE2D_PLANE_STRESS};
     FL_TRY(fl_fe2d_mesh_rect(0.0, -40.0, 80.0, 40.0, nx, nx / 2, FL_FE2D_DIAG_RIGHT, mesh, err));
-    size_t n = 2 * (*mesh)->nnodes;
-    for (int w = 0; w < 2; w++) {
-        size_t nnz;
-        int *ri, *ci;
-        double *va;
-        FL_TRY(fl_fe2d_assemble_triplets(*mesh, &mat, w ? FL_FE2D_MASS : FL_FE2D_STIFFNESS, &nnz, &ri, &ci, &va, err));
-        fl_status st = fl_sparse_from_triplet(ctx, n, n, nnz, ri, ci, va, 1, w ? M : K, err);
-        free(ri);
-        free(ci);
-        free(va);
-        FL_TRY(st);
-    }
+    FL_TRY(fl_fe2d_sparse_assemble(ctx, *mesh, &mat, FL_FE2D_STIFFNESS, NULL, K, NULL, err));
+    FL_TRY(fl_fe2d_sparse_assemble(ctx, *mesh, &mat, FL_FE2D_MASS, NULL, M, NULL, err));
     return FL_OK;
 }
 
