@@ -350,6 +350,16 @@ done:
     return st;
 }
 
+/* The pencil's eigenvalues from ARPACK's nu = 1 / eigenvalue. */
+static void invert_ritz(size_t m, const double *nr, const double *ni, double *re, double *im)
+{
+    for (size_t k = 0; k < m; k++) {
+        double d = nr[k] * nr[k] + ni[k] * ni[k];
+        re[k] = d > 0 ? nr[k] / d : INFINITY;
+        im[k] = d > 0 ? -ni[k] / d : 0.0;
+    }
+}
+
 /* Sizes ARPACK accepts: 1 <= nev <= N - 2. */
 static size_t clip_nev(size_t nev, size_t N) { return nev + 2 > N ? (N > 2 ? N - 2 : 0) : nev; }
 
@@ -389,11 +399,7 @@ fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent 
     if (st2 < 0) { st = st2; goto done; }
     /* Lambda = 1 / nu; the Ritz vector of a complex nu = a + ib is column
      * pair (re, im) for nu and its conjugate: keep the real part. */
-    for (size_t k = 0; k < nconv; k++) {
-        double d = nr[k] * nr[k] + ni[k] * ni[k];
-        res->lam_re[k] = d > 0 ? nr[k] / d : INFINITY;
-        res->lam_im[k] = d > 0 ? -ni[k] / d : 0.0;
-    }
+    invert_ritz(nconv, nr, ni, res->lam_re, res->lam_im);
     res->nlam = nconv;
     st = fl_stab_sort_eig(nconv, res->lam_re, res->lam_im, FL_STAB_BY_MODULUS, perm, err);
     if (st != FL_OK) goto done;
@@ -436,11 +442,7 @@ fl_status fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tange
     }
     if (st == FL_OK) st = arnoldi(&c, op_damped, 2 * n, nev, max_iter, nr, ni, NULL, &nconv, err);
     if (st >= 0) {
-        for (size_t k = 0; k < nconv; k++) {
-            double d = nr[k] * nr[k] + ni[k] * ni[k];
-            lre[k] = d > 0 ? nr[k] / d : INFINITY;
-            lim[k] = d > 0 ? -ni[k] / d : 0.0;
-        }
+        invert_ritz(nconv, nr, ni, lre, lim);
         *nroots = nconv;
         fl_status s2 = fl_stab_sort_eig(nconv, lre, lim, FL_STAB_BY_FREQUENCY, NULL, err);
         if (s2 != FL_OK) st = s2;
