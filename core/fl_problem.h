@@ -62,20 +62,72 @@ typedef struct fl_global_problem {
 
 /* Allocate a local problem with zero q, zero mu and, if dense != 0, a zero
  * dense W (Ws is left NULL; attach one with ctx set).  FL_EINVAL for dim not
- * in {2,3} or nc == 0. */
+ * in {2,3}.  nc == 0 is a valid problem (a time step without contact): q and
+ * W are then 0-length GSL objects (size 0, data NULL) that gsl_*_free
+ * accepts, and mu is NULL. */
 fl_status fl_local_problem_alloc(size_t nc, int dim, int dense,
                                  fl_local_problem **out, fl_error *err);
 void fl_local_problem_free(fl_local_problem *p);
 
 /* Allocate a global problem with dense zero M (n x n) and H (m x n) if
- * dense != 0, zero f, w, mu. */
+ * dense != 0, zero f, w, mu.  n must be positive; nc == 0 is valid (w, H
+ * are then 0-length, mu NULL; the solution is v = M^-1 f). */
 fl_status fl_global_problem_alloc(size_t n, size_t nc, int dim, int dense,
                                   fl_global_problem **out, fl_error *err);
 void fl_global_problem_free(fl_global_problem *g);
 
 /* Validate a local problem: dimensions, finite entries, mu >= 0, W present
- * (dense or sparse), square of size m, symmetric within 1e-10 relative. */
+ * (dense or sparse), square of size m.  W need NOT be symmetric: real files
+ * have W symmetric only up to rounding, and some (Rover wheels, Siconos
+ * test data) have a truly nonsymmetric W which Gauss-Seidel solves row by
+ * row.  This one function is the validation of both twins (dense W and
+ * sparse Ws are checked alike), so they accept and refuse the same inputs. */
 fl_status fl_local_problem_check(const fl_local_problem *p, fl_error *err);
+
+/* Symmetry of W, for the solvers that need it.  The relative tolerance:
+ *   W is symmetric  <=>  max_ij |W_ij - W_ji| <= FL_SYMMETRY_RTOL * max_ij |W_ij|
+ * (1e-8: rounding-sized asymmetry of files written with 16-25 digits passes,
+ * the Rover files' O(1e-2) relative asymmetry does not). */
+#define FL_SYMMETRY_RTOL 1e-8
+
+/* Largest |W_ij - W_ji| (dense W if present, else Ws) into *asym, at (*i, *j)
+ * (i > j; 0, 0 when W is exactly symmetric), and max |W_ij| into *scale.
+ * Any pointer may be NULL. */
+fl_status fl_local_problem_asymmetry(const fl_local_problem *p, double *asym, size_t *i,
+                                     size_t *j, double *scale, fl_error *err);
+
+/* FL_EINVAL naming the largest asymmetry (value, entry, relative size and
+ * the tolerance) when W is not symmetric within FL_SYMMETRY_RTOL; else
+ * fl_local_problem_check's verdict.  `who` names the solver in the message. */
+fl_status fl_local_problem_check_symmetric(const fl_local_problem *p, const char *who,
+                                           fl_error *err);
+
+/* Validate a global problem (the one validation of both twins): n > 0,
+ * dim, nc, m consistent; f, w, mu present with their lengths; finite
+ * values; mu >= 0; M (dense or sparse) n x n, H (dense or sparse) m x n;
+ * M symmetric within FL_SYMMETRY_RTOL (dense M: both triangles compared;
+ * sparse Ms in symmetric storage is symmetric by construction, an
+ * unsymmetric-storage Ms is compared too). */
+fl_status fl_global_problem_check(const fl_global_problem *g, fl_error *err);
+
+/* Asymmetry of a matrix given as triplets (duplicates summed):
+ * *asym = max |A_ij - A_ji| at (*i, *j) (i > j), *scale = max |A_ij| of the
+ * summed matrix.  For the readers, which check M before choosing its
+ * storage.  FL_ENOMEM if the work array cannot be allocated. */
+fl_status fl_triplet_asymmetry(size_t nnz, const int *row, const int *col, const double *val,
+                               double *asym, size_t *i, size_t *j, double *scale,
+                               fl_error *err);
+
+/* Limits of the problem-file readers (core/fl_siconos_text.c,
+ * core/fl_fclib.c): a file is refused, before anything is allocated for it,
+ * when what it declares would need more than max_bytes (the message gives
+ * the size it would need).  Declared sizes are also checked against the
+ * data present (tokens left in a text file, dataset extents in HDF5). */
+typedef struct fl_read_options {
+    size_t max_bytes;      /* default FL_READ_MAX_BYTES_DEFAULT (4 GiB) */
+} fl_read_options;
+#define FL_READ_MAX_BYTES_DEFAULT ((size_t)4 << 30)
+fl_read_options fl_read_options_default(void);
 
 /* U = W r + q using the dense W if present, else the sparse one.
  * U and r are length m and must not alias. */
