@@ -2,6 +2,9 @@
  * every field checked (see fl_fclib.h; conventions in proofs/fclib.md). */
 #include "fl_fclib.h"
 
+#include <limits.h>
+#include <sys/stat.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -289,6 +292,7 @@ typedef struct reader {
     hid_t f;
     const char *path;
     fl_error *err;
+    size_t max_bytes, used;   /* memory budget (fl_read_options) */
     H5E_auto2_t old_func;
     void *old_data;
 } reader;
@@ -299,7 +303,13 @@ static fl_status rd_open(reader *rd, const char *path, fl_error *err)
     rd->f = -1;
     rd->path = path;
     rd->err = err;
+    rd->max_bytes = FL_READ_MAX_BYTES_DEFAULT;
     if (!path) return FL_FAIL(err, FL_EINVAL, "fclib read: NULL path");
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return fl_error_set(err, FL_EIO, path, 0, 0, "%s, not an FCLIB file",
+                            S_ISDIR(st.st_mode) ? "is a directory"
+                                                : "is not a regular file (device, pipe, socket)");
     H5Eget_auto2(H5E_DEFAULT, &rd->old_func, &rd->old_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     FILE *fp = fopen(path, "rb");
@@ -362,10 +372,46 @@ static fl_status rd_fail(reader *rd, fl_status s, const char *field, const char 
     return fl_error_set(rd->err, s, rd->path, 0, 0, "field %s: %s", field, msg);
 }
 
+/* Charge `bytes` to the memory budget of the read. */
+static fl_status rd_need_bytes(reader *rd, const char *field, double bytes)
+{
+    if ((double)rd->used + bytes > (double)rd->max_bytes)
+        return rd_fail(rd, FL_ENOMEM, field, "the problem would need %.0f bytes (%.3g GiB), above "
+                       "the limit of %zu bytes (fl_read_options.max_bytes, solve --max-memory)",
+                       (double)rd->used + bytes, ((double)rd->used + bytes) / 1073741824.0,
+                       rd->max_bytes);
+    rd->used += (size_t)bytes;
+    return FL_OK;
+}
+
+/* Length of the 1-D dataset `name` without reading it. */
+static fl_status rd_extent(reader *rd, const char *name, size_t *len)
+{
+    if (!rd_exists(rd, name)) return rd_fail(rd, FL_EPARSE, name, "missing dataset");
+    hid_t ds = H5Dopen2(rd->f, name, H5P_DEFAULT);
+    if (ds < 0) return rd_fail(rd, FL_EPARSE, name, "not a dataset");
+    hid_t sp = H5Dget_space(ds);
+    hsize_t dims[2] = {0, 0};
+    int nd = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    if (nd == 1) H5Sget_simple_extent_dims(sp, dims, NULL);
+    if (sp >= 0) H5Sclose(sp);
+    H5Dclose(ds);
+    if (nd != 1) return rd_fail(rd, FL_EPARSE, name, "expected a 1-D dataset, found rank %d", nd);
+    *len = (size_t)dims[0];
+    return FL_OK;
+}
+
 /* Read the 1-D dataset `name` (integers if ints, else doubles) into a new
- * array; *len gets its length; want > 0 requires exactly that length. */
-static fl_status rd_array(reader *rd, const char *name, int ints, size_t want, void **out,
-                          size_t *len)
+ * array; *len gets its length; want > 0 requires exactly that length.
+ * take > 0: the dataset must hold at least `take` values and only the
+ * first `take` are read (matrix arrays longer than nz are not loaded).
+ * Before anything is allocated, the values to read are checked against the
+ * bytes HDF5 stores for the dataset (above 16 MiB, at most 1024:1
+ * compression is believed, so a tiny file cannot declare a huge extent;
+ * real files hold small datasets never written, read as their fill value)
+ * and against the memory budget. */
+static fl_status rd_array_take(reader *rd, const char *name, int ints, size_t want, size_t take,
+                               void **out, size_t *len)
 {
     *out = NULL;
     if (!rd_exists(rd, name)) return rd_fail(rd, FL_EPARSE, name, "missing dataset");
@@ -394,14 +440,38 @@ static fl_status rd_array(reader *rd, const char *name, int ints, size_t want, v
                     want);
         goto done;
     }
-    size_t n = (size_t)dims[0];
+    if (take > 0 && dims[0] < take) {
+        s = rd_fail(rd, FL_EDIM, name, "length %llu, at least %zu needed",
+                    (unsigned long long)dims[0], take);
+        goto done;
+    }
+    size_t n = take > 0 ? take : (size_t)dims[0];
+    double stored = (double)H5Dget_storage_size(ds);
+    double want_bytes = (double)n * (double)H5Tget_size(ty);
+    if (want_bytes > 16777216.0 && stored * 1024.0 < want_bytes) {
+        s = rd_fail(rd, FL_EPARSE, name, "declares %zu values but the file stores only %.0f bytes "
+                    "for them", n, stored);
+        goto done;
+    }
+    if ((s = rd_need_bytes(rd, name, (double)n * (ints ? sizeof(int) : sizeof(double)))) != FL_OK)
+        goto done;
     void *buf = malloc((n ? n : 1) * (ints ? sizeof(int) : sizeof(double)));
     if (!buf) {
         s = rd_fail(rd, FL_ENOMEM, name, "out of memory");
         goto done;
     }
-    if (n > 0 && H5Dread(ds, ints ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL,
-                         H5P_DEFAULT, buf) < 0) {
+    hid_t msp = H5S_ALL, fsp = H5S_ALL;
+    if (n > 0 && n < (size_t)dims[0]) {
+        hsize_t start = 0, cnt = (hsize_t)n;
+        fsp = H5Scopy(sp);
+        msp = H5Screate_simple(1, &cnt, NULL);
+        H5Sselect_hyperslab(fsp, H5S_SELECT_SET, &start, NULL, &cnt, NULL);
+    }
+    herr_t rr = n > 0 ? H5Dread(ds, ints ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, msp, fsp,
+                                H5P_DEFAULT, buf) : 0;
+    if (msp != H5S_ALL) H5Sclose(msp);
+    if (fsp != H5S_ALL) H5Sclose(fsp);
+    if (rr < 0) {
         free(buf);
         s = rd_fail(rd, FL_EPARSE, name, "HDF5 read failed (truncated file?)");
         goto done;
@@ -418,6 +488,12 @@ done:
     if (sp >= 0) H5Sclose(sp);
     H5Dclose(ds);
     return s;
+}
+
+static fl_status rd_array(reader *rd, const char *name, int ints, size_t want, void **out,
+                          size_t *len)
+{
+    return rd_array_take(rd, name, ints, want, 0, out, len);
 }
 
 static fl_status rd_int(reader *rd, const char *name, int *v)
@@ -452,6 +528,13 @@ static void trip_free(trip *t)
     memset(t, 0, sizeof *t);
 }
 
+/* A matrix in FCLIB form under group `g`, as triplets.  FCLIB stores
+ * CSparse's structure (fclib.h: nzmax, m, n, p, i, x, nz), and the real
+ * files (Siconos, LMGC90) follow CSparse's conventions:
+ *   nz >= 0  triplets: i = row indices, p = column indices, nz entries;
+ *   nz = -1  compressed column: p[n+1] column pointers, i row indices;
+ *   nz = -2  compressed row: p[m+1] row pointers, i column indices.
+ * Only the first nz (or p[last]) entries of i and x are read. */
 static fl_status rd_matrix(reader *rd, const char *g, int want_m, int want_n, trip *t)
 {
     char name[256], field[256];
@@ -470,20 +553,16 @@ static fl_status rd_matrix(reader *rd, const char *g, int want_m, int want_n, tr
     int *p = NULL, *ix = NULL;
     double *x = NULL;
     size_t lp, li, lx;
-    fl_status s;
-    snprintf(name, sizeof name, "%s/p", g);
-    if ((s = rd_array(rd, name, 1, 0, (void **)&p, &lp)) != FL_OK) return s;
-    snprintf(name, sizeof name, "%s/i", g);
-    if ((s = rd_array(rd, name, 1, 0, (void **)&ix, &li)) != FL_OK) goto out;
-    snprintf(name, sizeof name, "%s/x", g);
-    if ((s = rd_array(rd, name, 0, 0, (void **)&x, &lx)) != FL_OK) goto out;
+    fl_status s = FL_OK;
     size_t count;
     if (nz == -1 || nz == -2) {
         int outer = nz == -1 ? n : m, inner = nz == -1 ? m : n;
+        snprintf(name, sizeof name, "%s/p", g);
+        if ((s = rd_array(rd, name, 1, (size_t)outer + 1, (void **)&p, &lp)) != FL_OK) return s;
         snprintf(field, sizeof field, "%s/p", g);
-        if (lp != (size_t)outer + 1 || p[0] != 0) {
-            s = rd_fail(rd, FL_EDIM, field, "compressed pointers: length %zu, expected %d with p[0] = 0",
-                        lp, outer + 1);
+        if (p[0] != 0) {
+            s = rd_fail(rd, FL_EPARSE, field, "compressed pointers must start at 0 (p[0] = %d)",
+                        p[0]);
             goto out;
         }
         for (int k = 0; k < outer; k++)
@@ -492,12 +571,13 @@ static fl_status rd_matrix(reader *rd, const char *g, int want_m, int want_n, tr
                 goto out;
             }
         count = (size_t)p[outer];
-        if (li < count || lx < count) {
-            snprintf(field, sizeof field, "%s/%s", g, li < count ? "i" : "x");
-            s = rd_fail(rd, FL_EDIM, field, "%zu entries, pointers need %zu",
-                        li < count ? li : lx, count);
-            goto out;
+        if (count > 0) {
+            snprintf(name, sizeof name, "%s/i", g);
+            if ((s = rd_array_take(rd, name, 1, 0, count, (void **)&ix, &li)) != FL_OK) goto out;
+            snprintf(name, sizeof name, "%s/x", g);
+            if ((s = rd_array_take(rd, name, 0, 0, count, (void **)&x, &lx)) != FL_OK) goto out;
         }
+        if ((s = rd_need_bytes(rd, g, 8.0 * (double)count)) != FL_OK) goto out;
         t->row = malloc((count ? count : 1) * sizeof *t->row);
         t->col = malloc((count ? count : 1) * sizeof *t->col);
         for (int k = 0; t->row && t->col && k < outer; k++)
@@ -512,22 +592,26 @@ static fl_status rd_matrix(reader *rd, const char *g, int want_m, int want_n, tr
             }
     } else if (nz >= 0) {
         count = (size_t)nz;
-        if (lp < count || li < count || lx < count) {
-            snprintf(field, sizeof field, "%s/p,i,x", g);
-            s = rd_fail(rd, FL_EDIM, field, "triplet arrays shorter than nz = %d", nz);
-            goto out;
+        if (count > 0) {
+            snprintf(name, sizeof name, "%s/p", g);
+            if ((s = rd_array_take(rd, name, 1, 0, count, (void **)&p, &lp)) != FL_OK) goto out;
+            snprintf(name, sizeof name, "%s/i", g);
+            if ((s = rd_array_take(rd, name, 1, 0, count, (void **)&ix, &li)) != FL_OK) goto out;
+            snprintf(name, sizeof name, "%s/x", g);
+            if ((s = rd_array_take(rd, name, 0, 0, count, (void **)&x, &lx)) != FL_OK) goto out;
         }
+        if ((s = rd_need_bytes(rd, g, 8.0 * (double)count)) != FL_OK) goto out;
         t->row = malloc((count ? count : 1) * sizeof *t->row);
         t->col = malloc((count ? count : 1) * sizeof *t->col);
         for (size_t e = 0; t->row && t->col && e < count; e++) {
-            if (p[e] < 0 || p[e] >= m || ix[e] < 0 || ix[e] >= n) {
-                snprintf(field, sizeof field, "%s/p,i", g);
-                s = rd_fail(rd, FL_EPARSE, field, "triplet %zu: (%d, %d) out of range", e, p[e],
-                            ix[e]);
+            if (ix[e] < 0 || ix[e] >= m || p[e] < 0 || p[e] >= n) {
+                snprintf(field, sizeof field, "%s/i,p", g);
+                s = rd_fail(rd, FL_EPARSE, field, "triplet %zu: row i = %d, column p = %d out of "
+                            "range for a %d x %d matrix", e, ix[e], p[e], m, n);
                 goto out;
             }
-            t->row[e] = p[e];
-            t->col[e] = ix[e];
+            t->row[e] = ix[e];   /* CSparse triplets: i rows, p columns */
+            t->col[e] = p[e];
         }
     } else {
         snprintf(field, sizeof field, "%s/nz", g);
@@ -571,11 +655,6 @@ static fl_status rd_dim_mu(reader *rd, const char *grp, int *dim, double **mu, s
     if (*dim != 2 && *dim != 3) return rd_fail(rd, FL_EPARSE, name, "spacedim %d is not 2 or 3", *dim);
     snprintf(name, sizeof name, "%s/vectors/mu", grp);
     FL_TRY(rd_array(rd, name, 0, 0, (void **)mu, nc));
-    if (*nc == 0) {
-        free(*mu);
-        *mu = NULL;
-        return rd_fail(rd, FL_EDIM, name, "no contact");
-    }
     for (size_t k = 0; k < *nc; k++)
         if ((*mu)[k] < 0) {
             double v = (*mu)[k];
@@ -614,11 +693,19 @@ fl_status fl_fclib_kind(const char *path, int *kind, fl_error *err)
 fl_status fl_fclib_read_local(const char *path, int dense, fl_sparse_ctx *ctx,
                               fl_local_problem **out, fl_error *err)
 {
+    return fl_fclib_read_local_opt(path, dense, ctx, NULL, out, err);
+}
+
+fl_status fl_fclib_read_local_opt(const char *path, int dense, fl_sparse_ctx *ctx,
+                                  const fl_read_options *opt, fl_local_problem **out,
+                                  fl_error *err)
+{
     if (!out) return FL_FAIL(err, FL_EINVAL, "fclib read: NULL output");
     *out = NULL;
     if (!dense && !ctx) return FL_FAIL(err, FL_EINVAL, "fclib read: ask for a dense or a sparse W");
     reader rd;
     FL_TRY(rd_open(&rd, path, err));
+    if (opt) rd.max_bytes = opt->max_bytes;
     fl_status s;
     double *mu = NULL, *q = NULL;
     trip W = {0};
@@ -634,10 +721,19 @@ fl_status fl_fclib_read_local(const char *path, int dense, fl_sparse_ctx *ctx,
     if ((s = rd_dim_mu(&rd, "/fclib_local", &dim, &mu, &nc)) != FL_OK) goto out;
     size_t m = (size_t)dim * nc;
     if ((s = rd_doubles(&rd, "/fclib_local/vectors/q", m, &q)) != FL_OK) goto out;
+    if (m > INT_MAX) {
+        s = rd_fail(&rd, FL_EDIM, "fclib_local/vectors/mu", "%zu contacts is too many", nc);
+        goto out;
+    }
     if ((s = rd_matrix(&rd, "/fclib_local/W", (int)m, (int)m, &W)) != FL_OK) goto out;
+    if (dense && (s = rd_need_bytes(&rd, "fclib_local/W (dense)", 8.0 * (double)m * (double)m)) !=
+        FL_OK)
+        goto out;
+    if (ctx && (s = rd_need_bytes(&rd, "fclib_local/W (sparse)", 28.0 * (double)W.nnz)) != FL_OK)
+        goto out;
     if ((s = fl_local_problem_alloc(nc, dim, dense, &p, err)) != FL_OK) goto out;
-    memcpy(p->mu, mu, nc * sizeof *mu);
-    memcpy(p->q->data, q, m * sizeof *q);
+    if (nc) memcpy(p->mu, mu, nc * sizeof *mu);
+    if (m) memcpy(p->q->data, q, m * sizeof *q);
     if (dense) trip_to_dense(&W, 0, p->W);
     if (ctx) {
         p->ctx = ctx;
@@ -664,11 +760,21 @@ out:
 fl_status fl_fclib_read_global(const char *path, int dense, fl_sparse_ctx *ctx,
                                fl_global_problem **out, fl_error *err)
 {
+    return fl_fclib_read_global_opt(path, dense, ctx, NULL, out, err);
+}
+
+fl_status fl_fclib_read_global_opt(const char *path, int dense, fl_sparse_ctx *ctx,
+                                   const fl_read_options *opt, fl_global_problem **out,
+                                   fl_error *err)
+{
     if (!out) return FL_FAIL(err, FL_EINVAL, "fclib read: NULL output");
     *out = NULL;
     if (!dense && !ctx) return FL_FAIL(err, FL_EINVAL, "fclib read: ask for dense or sparse M, H");
     reader rd;
     FL_TRY(rd_open(&rd, path, err));
+    if (opt) rd.max_bytes = opt->max_bytes;
+    double asym, scale;
+    size_t ai, aj;
     fl_status s;
     double *mu = NULL, *f = NULL, *w = NULL;
     trip M = {0}, H = {0};
@@ -683,6 +789,10 @@ fl_status fl_fclib_read_global(const char *path, int dense, fl_sparse_ctx *ctx,
     if ((s = rd_unsupported(&rd, "/fclib_global", extra)) != FL_OK) goto out;
     if ((s = rd_dim_mu(&rd, "/fclib_global", &dim, &mu, &nc)) != FL_OK) goto out;
     size_t m = (size_t)dim * nc;
+    if (m > INT_MAX) {
+        s = rd_fail(&rd, FL_EDIM, "fclib_global/vectors/mu", "%zu contacts is too many", nc);
+        goto out;
+    }
     if ((s = rd_int(&rd, "/fclib_global/M/n", &n)) != FL_OK) goto out;
     if (n <= 0) {
         s = rd_fail(&rd, FL_EDIM, "fclib_global/M/n", "n = %d must be positive", n);
@@ -692,10 +802,26 @@ fl_status fl_fclib_read_global(const char *path, int dense, fl_sparse_ctx *ctx,
     if ((s = rd_doubles(&rd, "/fclib_global/vectors/w", m, &w)) != FL_OK) goto out;
     if ((s = rd_matrix(&rd, "/fclib_global/M", n, n, &M)) != FL_OK) goto out;
     if ((s = rd_matrix(&rd, "/fclib_global/H", n, (int)m, &H)) != FL_OK) goto out;
+    if (dense && (s = rd_need_bytes(&rd, "fclib_global/M,H (dense)",
+                                    8.0 * (double)n * ((double)n + (double)m))) != FL_OK)
+        goto out;
+    if (ctx && (s = rd_need_bytes(&rd, "fclib_global/M,H (sparse)",
+                                  28.0 * ((double)M.nnz + (double)H.nnz))) != FL_OK)
+        goto out;
+    if ((s = fl_triplet_asymmetry(M.nnz, M.row, M.col, M.val, &asym, &ai, &aj, &scale, err)) !=
+        FL_OK)
+        goto out;
+    if (asym > FL_SYMMETRY_RTOL * scale) {
+        s = rd_fail(&rd, FL_EINVAL, "fclib_global/M", "not symmetric: |M(%zu,%zu) - M(%zu,%zu)| "
+                    "= %.3g = %.3g max|M| (tolerance %g relative)", ai, aj, aj, ai, asym,
+                    asym / scale, FL_SYMMETRY_RTOL);
+        goto out;
+    }
+    if ((s = fl_triplet_symmetrize(&M.nnz, &M.row, &M.col, &M.val, err)) != FL_OK) goto out;
     if ((s = fl_global_problem_alloc((size_t)n, nc, dim, dense, &g, err)) != FL_OK) goto out;
-    memcpy(g->mu, mu, nc * sizeof *mu);
+    if (nc) memcpy(g->mu, mu, nc * sizeof *mu);
     memcpy(g->f->data, f, (size_t)n * sizeof *f);
-    memcpy(g->w->data, w, m * sizeof *w);
+    if (m) memcpy(g->w->data, w, m * sizeof *w);
     if (dense) {
         trip_to_dense(&M, 0, g->M);
         trip_to_dense(&H, 1, g->H);   /* FCLIB H is n x m: the library's H^T */
@@ -720,24 +846,29 @@ out:
     return s;
 }
 
-/* Sizes (n, m) of the problem stored in an open file: n = 0 for local. */
+/* Sizes (n, m) of the problem stored in an open file: n = 0 for local.
+ * Taken from the extents of the vectors actually stored (q or f, w), not
+ * from the declared matrix sizes, and checked against those. */
 static fl_status rd_sizes(reader *rd, size_t *n, size_t *m)
 {
     int a, b;
     if (rd_exists(rd, "/fclib_local")) {
+        FL_TRY(rd_extent(rd, "/fclib_local/vectors/q", m));
         FL_TRY(rd_int(rd, "/fclib_local/W/m", &a));
         *n = 0;
-        *m = a > 0 ? (size_t)a : 0;
+        if (a < 0 || (size_t)a != *m)
+            return rd_fail(rd, FL_EDIM, "fclib_local/W/m", "W/m = %d but q has length %zu", a, *m);
     } else if (rd_exists(rd, "/fclib_global")) {
+        FL_TRY(rd_extent(rd, "/fclib_global/vectors/w", m));
+        FL_TRY(rd_extent(rd, "/fclib_global/vectors/f", n));
         FL_TRY(rd_int(rd, "/fclib_global/H/n", &a));
         FL_TRY(rd_int(rd, "/fclib_global/M/n", &b));
-        *m = a > 0 ? (size_t)a : 0;
-        *n = b > 0 ? (size_t)b : 0;
-        if (*n == 0) return rd_fail(rd, FL_EDIM, "fclib_global/M/n", "not positive");
+        if (a < 0 || (size_t)a != *m || b <= 0 || (size_t)b != *n)
+            return rd_fail(rd, FL_EDIM, "fclib_global/H/n, M/n", "H/n = %d, M/n = %d but w has "
+                           "length %zu and f %zu", a, b, *m, *n);
     } else {
         return rd_fail(rd, FL_EPARSE, "fclib_local / fclib_global", "no FCLIB problem group");
     }
-    if (*m == 0) return rd_fail(rd, FL_EDIM, "W/m or H/n", "no contact unknowns");
     return FL_OK;
 }
 
@@ -814,20 +945,24 @@ static fl_status rd_solution(reader *rd, const char *grp, size_t n, size_t m,
                              fl_fclib_solution **out)
 {
     char name[128];
-    fl_fclib_solution *s;
-    FL_TRY(fl_fclib_solution_alloc(n, m, &s, rd->err));
-    double *a = NULL;
+    fl_fclib_solution *s = calloc(1, sizeof *s);
+    if (!s) return rd_fail(rd, FL_ENOMEM, grp, "out of memory");
+    s->n = n;
+    s->m = m;
     fl_status st;
     const char *fields[3] = {"r", "u", "v"};
     double **dst[3] = {&s->r, &s->u, &s->v};
     for (int k = 0; k < (n ? 3 : 2); k++) {
         snprintf(name, sizeof name, "%s/%s", grp, fields[k]);
-        if ((st = rd_doubles(rd, name, k == 2 ? n : m, &a)) != FL_OK) {
+        size_t len = k == 2 ? n : m, got;
+        if (len == 0) {
+            *dst[k] = calloc(1, sizeof(double));
+            continue;
+        }
+        if ((st = rd_array(rd, name, 0, len, (void **)dst[k], &got)) != FL_OK) {
             fl_fclib_solution_free(s);
             return st;
         }
-        free(*dst[k]);
-        *dst[k] = a;
     }
     *out = s;
     return FL_OK;

@@ -60,6 +60,11 @@ fl_status fl_fclib_write_local(const char *path, const fl_local_problem *p, cons
 fl_status fl_fclib_read_local(const char *path, int dense, fl_sparse_ctx *ctx,
                               fl_local_problem **out, fl_error *err);
 
+/* The same with reader limits (memory cap; NULL = defaults). */
+fl_status fl_fclib_read_local_opt(const char *path, int dense, fl_sparse_ctx *ctx,
+                                  const fl_read_options *opt, fl_local_problem **out,
+                                  fl_error *err);
+
 /* Global problem: M from g->M or g->Ms, H from g->H or g->Hs (library
  * convention, m x n; FCLIB's H = the transpose is what is written). */
 fl_status fl_fclib_write_global(const char *path, const fl_global_problem *g,
@@ -67,6 +72,10 @@ fl_status fl_fclib_write_global(const char *path, const fl_global_problem *g,
 /* dense != 0: g->M, g->H filled; ctx != NULL: g->Ms (stype 1) and g->Hs. */
 fl_status fl_fclib_read_global(const char *path, int dense, fl_sparse_ctx *ctx,
                                fl_global_problem **out, fl_error *err);
+
+fl_status fl_fclib_read_global_opt(const char *path, int dense, fl_sparse_ctx *ctx,
+                                   const fl_read_options *opt, fl_global_problem **out,
+                                   fl_error *err);
 
 /* Append (replace) the solution of the problem stored in `path`.  Its sizes
  * must match the problem's (m; n for a global problem, where v is required). */

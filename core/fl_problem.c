@@ -313,6 +313,47 @@ fl_status fl_triplet_asymmetry(size_t nnz, const int *row, const int *col, const
     return FL_OK;
 }
 
+fl_status fl_triplet_symmetrize(size_t *nnz, int **row, int **col, double **val,
+                                fl_error *err)
+{
+    size_t n = *nnz, off = 0;
+    for (size_t k = 0; k < n; k++) off += (*row)[k] != (*col)[k];
+    size_t cap = n + off ? n + off : 1;
+    int *r = malloc(cap * sizeof *r), *c = malloc(cap * sizeof *c);
+    double *v = malloc(cap * sizeof *v);
+    if (!r || !c || !v) {
+        free(r);
+        free(c);
+        free(v);
+        return FL_FAIL(err, FL_ENOMEM, "symmetrize: out of memory");
+    }
+    size_t t = 0;
+    for (size_t k = 0; k < n; k++) {
+        int i = (*row)[k], j = (*col)[k];
+        double x = (*val)[k];
+        if (i == j) {
+            r[t] = i;
+            c[t] = j;
+            v[t++] = x;
+            continue;
+        }
+        r[t] = i;   /* (A + A^T)/2: A_ij/2 at (i,j) and at (j,i) */
+        c[t] = j;
+        v[t++] = 0.5 * x;
+        r[t] = j;
+        c[t] = i;
+        v[t++] = 0.5 * x;
+    }
+    free(*row);
+    free(*col);
+    free(*val);
+    *row = r;
+    *col = c;
+    *val = v;
+    *nnz = t;
+    return FL_OK;
+}
+
 fl_status fl_global_problem_check(const fl_global_problem *g, fl_error *err)
 {
     if (!g) return FL_FAIL(err, FL_EINVAL, "global problem: NULL");

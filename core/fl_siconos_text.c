@@ -1,7 +1,6 @@
 /* fl_siconos_text.c — Siconos numerics .dat frictional contact problems,
  * local and global, dense / sparse-block / CSparse storages (see
  * fl_siconos_text.h for the layout and the checks). */
-#define _POSIX_C_SOURCE 200809L
 #include "fl_siconos_text.h"
 
 #include <errno.h>
@@ -706,6 +705,9 @@ fl_status fl_siconos_text_read_global(const char *path, int dense, fl_sparse_ctx
                          ai, asym, asym / scale, FL_SYMMETRY_RTOL);
         goto out;
     }
+    if ((s = fl_triplet_symmetrize(&P.A.nnz, &P.A.row, &P.A.col, &P.A.val, err)) != FL_OK)
+        goto out;
+    P.A.cap = P.A.nnz;
     if ((s = fl_global_problem_alloc(P.n, (size_t)P.nc, (int)P.dim, dense, &g, err)) != FL_OK)
         goto out;
     memcpy(g->f->data, P.q, P.n * sizeof *P.q);
