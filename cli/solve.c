@@ -9,12 +9,17 @@
  * (FL_RESIDUAL_NORM_Q, FCLIB's choice and the norm Siconos's solvers pass;
  * unnormalised when ||q|| <= DBL_EPSILON), and also divided by max(||r||,
  * ||U||, ||q||), which is what the installed Siconos 4.4 fc2d_compute_error
- * and fc3d_compute_error return (tests/test_siconos_fc.c).  The solver is the nonlinear Gauss–Seidel of 003 §3
- * (reference/nsgs.h), dense (reference) or CHOLMOD (optimized).
+ * and fc3d_compute_error return (tests/test_siconos_fc.c).  The solver is the
+ * nonlinear Gauss–Seidel of 003 §3 (reference/nsgs.h), sparse (optimized,
+ * the default: CHOLMOD, O(nnz(W)) per sweep) or dense (reference).  A
+ * global problem (M, H, f, w, mu) is reduced to its local problem by the
+ * Delassus operator W = H M^-1 H^T, q = H M^-1 f + w (003 §3), and v =
+ * M^-1 (f + H^T r) is reported; with no contact, v = M^-1 f.
  */
 #include "solve.h"
 
 #include <float.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +49,7 @@ static void print_error(const char *cmd, const fl_error *e)
         fprintf(stderr, "frictionlab %s: %s\n", cmd, e->message);
 }
 
-/* 1 if the file starts with the HDF5 signature. */
-static int is_hdf5(const char *path)
+int fl_cli_is_hdf5(const char *path)
 {
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
     unsigned char buf[8];
@@ -54,6 +58,19 @@ static int is_hdf5(const char *path)
     size_t n = fread(buf, 1, 8, f);
     fclose(f);
     return n == 8 && memcmp(buf, sig, 8) == 0;
+}
+
+int fl_cli_parse_bytes(const char *s, size_t *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    double mult = 1;
+    if (*end == 'K' || *end == 'k') mult = 1024.0, end++;
+    else if (*end == 'M' || *end == 'm') mult = 1048576.0, end++;
+    else if (*end == 'G' || *end == 'g') mult = 1073741824.0, end++;
+    if (end == s || *end != '\0' || !(v > 0) || v * mult > 1e18) return -1;
+    *out = (size_t)(v * mult);
+    return 0;
 }
 
 /* (H^T r)_j added to b (H m x n in CSC, stype 0). */
@@ -71,68 +88,172 @@ typedef struct solve_opts {
     int optimized;
     double tol;
     int max_sweeps;
+    long guess;              /* 0: none, K >= 1: the file's guess K */
+    fl_read_options read;
+    const char *out;
 } solve_opts;
 
-static fl_status run_nsgs(const fl_local_problem *p, const solve_opts *o, gsl_vector *r,
-                          gsl_vector *U, fl_nsgs_result *res, fl_error *err)
+static void solve_usage(FILE *f, int full)
+{
+    fprintf(f, "usage: frictionlab solve FILE [--impl optimized|reference] [--tol T] "
+               "[--max-sweeps N]\n"
+               "                        [--guess K] [--max-memory BYTES] [--out FILE.hdf5]\n");
+    if (!full) {
+        fprintf(f, "       frictionlab solve --help   (options, defaults, examples)\n");
+        return;
+    }
+    fprintf(f,
+            "\nSolve a frictional contact problem file by nonlinear Gauss-Seidel (003 §3):\n"
+            "FCLIB (.hdf5, local or global) or Siconos numerics text (.dat, local or global,\n"
+            "dense, sparse-block or CSparse storage).  A global problem is reduced by the\n"
+            "Delassus operator; with no contact the answer is v = M^-1 f.\n\n"
+            "options (default in brackets):\n"
+            "  --impl I         optimized (sparse W, CHOLMOD) or reference (dense W) [optimized]\n"
+            "  --tol T          natural-map error target, normalised by ||q|| [1e-8]\n"
+            "  --max-sweeps N   Gauss-Seidel sweeps at most [10000]\n"
+            "  --guess K        start from the file's stored guess K (FCLIB /guesses/K) [zero start]\n"
+            "  --max-memory B   refuse a file whose problem would need more than B bytes\n"
+            "                   (suffix K, M, G allowed) [4G]\n"
+            "  --out FILE       write the problem and its solution (r, u, and v if global) as FCLIB\n"
+            "  --help           this text\n\n"
+            "output: the file and its sizes (nc, dim, m, n), the solver and implementation,\n"
+            "iterations, the error / ||q|| and the error as Siconos 4.4 reports it\n"
+            "(/ max(||r||, ||U||, ||q||)), time, status.  Exit 0 converged, 1 not converged,\n"
+            "2 bad usage or bad file.\n\n"
+            "examples:\n"
+            "  frictionlab solve tests/data/siconos/Rover1039.dat\n"
+            "  frictionlab solve tests/data/siconos/Box_Stacks-i0122-82-5.hdf5 --guess 1 --out sol.hdf5\n"
+            "  frictionlab solve big.dat --impl reference --tol 1e-10 --max-memory 500M\n");
+}
+
+static fl_status run_nsgs(const fl_local_problem *p, const solve_opts *o, int warm,
+                          gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err)
 {
     fl_nsgs_options opt = fl_nsgs_options_default();
     opt.tol = o->tol;
     opt.max_sweeps = o->max_sweeps;
+    if (warm) opt.start = FL_NSGS_START_WARM;
     return o->optimized ? fl_nsgs_sparse_solve(p, &opt, r, U, res, err)
                         : fl_nsgs_solve(p, &opt, r, U, res, err);
 }
 
-int fl_cli_solve(int argc, char **argv)
+/* v = M^-1 (f + H^T r) (003 §3, fl_problem.h); r may be NULL (no contact). */
+static fl_status global_velocity(const fl_global_problem *g, fl_sparse_ctx *ctx,
+                                 cholmod_factor **L, const double *r, double *v, fl_error *err)
 {
-    const char *file = NULL, *out = NULL, *law = "nsgs";
-    solve_opts o = {0, 1e-8, 10000};
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        int has = i + 1 < argc;
-        if (strcmp(a, "--out") == 0 && has) out = argv[++i];
-        else if (strcmp(a, "--law") == 0 && has) law = argv[++i];
-        else if (strcmp(a, "--impl") == 0 && has) {
-            const char *v = argv[++i];
-            if (strcmp(v, "reference") == 0) o.optimized = 0;
-            else if (strcmp(v, "optimized") == 0) o.optimized = 1;
+    gsl_vector_view vv = gsl_vector_view_array(v, g->n);
+    gsl_vector_memcpy(&vv.vector, g->f);
+    if (g->M) {
+        if (r && g->m) {
+            gsl_vector_const_view rv = gsl_vector_const_view_array(r, g->m);
+            gsl_blas_dgemv(CblasTrans, 1.0, g->H, &rv.vector, 1.0, &vv.vector);
+        }
+        fl_spd *spd = NULL;
+        fl_status w = fl_spd_alloc(g->M, &spd, err);
+        if (w == FL_OK) w = fl_spd_solve(spd, &vv.vector, &vv.vector);
+        fl_spd_free(spd);
+        return w;
+    }
+    if (r && g->m) add_sparse_HTr(g->Hs, r, v);
+    if (!*L) FL_TRY(fl_sparse_factor(ctx, g->Ms, L, err));
+    return fl_sparse_solve(ctx, *L, v, v, err);
+}
+
+static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
+{
+    static const struct option longs[] = {
+        {"impl", required_argument, NULL, 'i'},   {"tol", required_argument, NULL, 't'},
+        {"max-sweeps", required_argument, NULL, 's'}, {"guess", required_argument, NULL, 'g'},
+        {"max-memory", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
+        {"law", required_argument, NULL, 'l'},    {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    optind = 1;
+    opterr = 0;
+    int c;
+    char *end;
+    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            solve_usage(stdout, 1);
+            return 0;
+        case 'i':
+            if (strcmp(optarg, "reference") == 0) o->optimized = 0;
+            else if (strcmp(optarg, "optimized") == 0) o->optimized = 1;
             else {
-                fprintf(stderr, "frictionlab solve: --impl must be reference or optimized, not '%s'\n", v);
-                return 2;
+                fprintf(stderr, "frictionlab solve: --impl must be optimized or reference, not "
+                                "'%s'\n", optarg);
+                goto bad;
             }
-        } else if (strcmp(a, "--tol") == 0 && has) {
-            char *end;
-            o.tol = strtod(argv[++i], &end);
-            if (*end != '\0' || !(o.tol > 0)) {
-                fprintf(stderr, "frictionlab solve: bad option '--tol %s'\n", argv[i]);
-                return 2;
+            break;
+        case 't':
+            o->tol = strtod(optarg, &end);
+            if (*end != '\0' || !(o->tol > 0) || !isfinite(o->tol)) {
+                fprintf(stderr, "frictionlab solve: --tol %s is not a positive number\n", optarg);
+                goto bad;
             }
-        } else if (strcmp(a, "--max-sweeps") == 0 && has) {
-            char *end;
-            long v = strtol(argv[++i], &end, 10);
+            break;
+        case 's': {
+            long v = strtol(optarg, &end, 10);
             if (*end != '\0' || v <= 0 || v > 100000000) {
-                fprintf(stderr, "frictionlab solve: bad option '--max-sweeps %s'\n", argv[i]);
-                return 2;
+                fprintf(stderr, "frictionlab solve: --max-sweeps %s is not in [1, 1e8]\n", optarg);
+                goto bad;
             }
-            o.max_sweeps = (int)v;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            fprintf(stderr, "frictionlab solve: unknown option '%s' or missing value\n", a);
-            return 2;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "frictionlab solve: one problem file only ('%s')\n", a);
-            return 2;
+            o->max_sweeps = (int)v;
+            break;
+        }
+        case 'g':
+            o->guess = strtol(optarg, &end, 10);
+            if (*end != '\0' || o->guess < 1 || o->guess > 1000000) {
+                fprintf(stderr, "frictionlab solve: --guess %s is not a guess number (1, 2, ...)\n",
+                        optarg);
+                goto bad;
+            }
+            break;
+        case 'm':
+            if (fl_cli_parse_bytes(optarg, &o->read.max_bytes) != 0) {
+                fprintf(stderr, "frictionlab solve: --max-memory %s is not a size (e.g. 500M, 4G)\n",
+                        optarg);
+                goto bad;
+            }
+            break;
+        case 'o':
+            o->out = optarg;
+            break;
+        case 'l':
+            if (strcmp(optarg, "nsgs") != 0) {
+                fprintf(stderr, "frictionlab solve: unknown law '%s' (solve supports: nsgs)\n",
+                        optarg);
+                goto bad;
+            }
+            break;
+        case ':':
+            fprintf(stderr, "frictionlab solve: option '%s' needs a value\n", argv[optind - 1]);
+            goto bad;
+        default:
+            fprintf(stderr, "frictionlab solve: unknown option '%s'\n", argv[optind - 1]);
+            goto bad;
         }
     }
-    if (!file) {
-        fprintf(stderr, "frictionlab solve: name a problem file (FCLIB .hdf5 or Siconos .dat)\n");
-        return 2;
+    if (optind + 1 != argc) {
+        fprintf(stderr, "frictionlab solve: %s\n",
+                optind == argc ? "name one problem file (FCLIB .hdf5 or Siconos .dat)"
+                               : "one problem file only");
+        goto bad;
     }
-    if (strcmp(law, "nsgs") != 0) {
-        fprintf(stderr, "frictionlab solve: unknown law '%s' (solve supports: nsgs)\n", law);
-        return 2;
-    }
+    *file = argv[optind];
+    return 1;
+bad:
+    solve_usage(stderr, 0);
+    return 2;
+}
+
+int fl_cli_solve(int argc, char **argv)
+{
+    const char *file = NULL;
+    solve_opts o = {1, 1e-8, 10000, 0, fl_read_options_default(), NULL};
+    /* argv[-1] is the word "solve": getopt_long wants the program name first */
+    int pr = parse_solve(argc + 1, argv - 1, &o, &file);
+    if (pr != 1) return pr;
 
     fl_error err;
     fl_error_clear(&err);
@@ -142,102 +263,123 @@ int fl_cli_solve(int argc, char **argv)
     fl_global_problem *g = NULL;
     cholmod_factor *L = NULL;
     gsl_vector *r = NULL, *U = NULL;
-    fl_fclib_solution *sol = NULL;
+    fl_fclib_solution *sol = NULL, **guesses = NULL;
+    size_t nguess = 0;
+    double *v = NULL;
     int rc = 2;
     fl_status s = fl_sparse_start(&ctx, &err);
     fl_sparse_ctx *pctx = o.optimized ? &ctx : NULL;
-    const char *format;
+    const char *format = "";
+    int hdf5 = fl_cli_is_hdf5(file), kind = 0;
     if (s != FL_OK) goto done;
-    if (is_hdf5(file)) {
-        int kind = 0;
+    if (hdf5) {
+        format = "FCLIB";
         if ((s = fl_fclib_kind(file, &kind, &err)) != FL_OK) goto done;
-        if (kind == 1) {
-            format = "FCLIB local";
-            s = fl_fclib_read_local(file, !o.optimized, pctx, &p, &err);
-        } else {
-            format = "FCLIB global";
-            s = fl_fclib_read_global(file, !o.optimized, pctx, &g, &err);
-            if (s == FL_OK)
-                s = o.optimized ? fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err)
-                                : fl_delassus_dense(g, &p, &err);
-        }
+        s = kind == 1 ? fl_fclib_read_local_opt(file, !o.optimized, pctx, &o.read, &p, &err)
+                      : fl_fclib_read_global_opt(file, !o.optimized, pctx, &o.read, &g, &err);
     } else {
         format = "Siconos text";
-        s = fl_siconos_text_read(file, !o.optimized, pctx, &p, &err);
+        if ((s = fl_siconos_text_kind(file, &kind, &err)) != FL_OK) goto done;
+        s = kind == 1 ? fl_siconos_text_read_local(file, !o.optimized, pctx, &o.read, &p, &err)
+                      : fl_siconos_text_read_global(file, !o.optimized, pctx, &o.read, &g, &err);
     }
     if (s != FL_OK) goto done;
-    if (o.optimized && !p->Ws) {
-        p->ctx = &ctx;
-        if ((s = fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, &err)) != FL_OK) goto done;
+    if (o.guess) {
+        if (!hdf5) {
+            s = fl_error_set(&err, FL_EINVAL, file, 0, 0, "--guess: only FCLIB files store guesses");
+            goto done;
+        }
+        if ((s = fl_fclib_read_guesses(file, &guesses, &nguess, &err)) != FL_OK) goto done;
+        if ((size_t)o.guess > nguess) {
+            s = fl_error_set(&err, FL_EINVAL, file, 0, 0, "field guesses: --guess %ld, the file "
+                             "holds %zu guess(es)", o.guess, nguess);
+            goto done;
+        }
     }
-    r = gsl_vector_calloc(p->m);
-    U = gsl_vector_calloc(p->m);
-    if (!r || !U) {
-        s = FL_FAIL(&err, FL_ENOMEM, "out of memory");
-        goto done;
+    if (g) {
+        printf("problem %s (%s, global): n %zu, nc %zu, dim %d, m %zu\n", file, format, g->n,
+               g->nc, g->dim, g->m);
+        if (g->nc > 0) {
+            s = o.optimized ? fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err)
+                            : fl_delassus_dense(g, &p, &err);
+            if (s != FL_OK) goto done;
+        }
+    } else {
+        printf("problem %s (%s, local): nc %zu, dim %d, m %zu\n", file, format, p->nc, p->dim,
+               p->m);
     }
-    fl_nsgs_result res;
-    s = run_nsgs(p, &o, r, U, &res, &err);
-    if (s < 0) goto done;
-    double nq = gsl_blas_dnrm2(p->q);
-    printf("problem %s (%s): %zu contacts, dim %d\n", file, format, p->nc, p->dim);
-    printf("solver nsgs (%s), tol %.3g, max sweeps %d\n", o.optimized ? "optimized" : "reference",
+    printf("solver nsgs (nonlinear Gauss-Seidel, 003 §3), implementation %s, tol %.3g, max "
+           "sweeps %d\n", o.optimized ? "optimized (sparse W, CHOLMOD)" : "reference (dense W)",
            o.tol, o.max_sweeps);
-    printf("iterations %d\n", res.iterations);
+    fl_nsgs_result res;
+    memset(&res, 0, sizeof res);
     double e_max = 0;
-    fl_residual_local(p, r, NULL, FL_RESIDUAL_MAX_NORM, &e_max, NULL);
+    size_t m = p ? p->m : 0;
+    if (m > 0) {
+        if (o.optimized && !p->Ws) {
+            p->ctx = &ctx;
+            if ((s = fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, &err)) != FL_OK) goto done;
+        }
+        r = gsl_vector_calloc(m);
+        U = gsl_vector_calloc(m);
+        if (!r || !U) {
+            s = FL_FAIL(&err, FL_ENOMEM, "out of memory");
+            goto done;
+        }
+        if (o.guess) {
+            memcpy(r->data, guesses[o.guess - 1]->r, m * sizeof(double));
+            printf("start guess %ld of the file\n", o.guess);
+        }
+        s = run_nsgs(p, &o, o.guess != 0, r, U, &res, &err);
+        if (s < 0) goto done;
+        fl_residual_local(p, r, NULL, FL_RESIDUAL_MAX_NORM, &e_max, NULL);
+    } else {
+        s = FL_OK;   /* no contact: r is empty, nothing to iterate */
+    }
+    double nq = p ? gsl_blas_dnrm2(p->q) : 0.0;
+    printf("iterations %d\n", res.iterations);
     printf("error %.6e (natural map sqrt(sum_a |r_a - P_K(r_a - U_a - mu|U_T| e_N)|^2) / %s)\n",
            res.residual, nq > DBL_EPSILON ? "||q||_2" : "1 (||q|| ~ 0)");
     printf("error_siconos %.6e (the same / max(||r||, ||U||, ||q||): Siconos 4.4 "
            "fc2d/fc3d_compute_error)\n", e_max);
     printf("time %.6f s\n", res.seconds);
+    if (m == 0) printf("no contact: r is empty%s\n", g ? ", v = M^-1 f" : "");
     printf("status %s\n", s == FL_OK ? "converged" : "not converged (iteration limit)");
     rc = s == FL_OK ? 0 : 1;
-    if (out) {
+    if (o.out) {
         fl_status w;
         if (g) {
-            w = fl_fclib_write_global(out, g, "frictionlab solve", &err);
-            if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, p->m, &sol, &err);
-            if (w == FL_OK) {
-                gsl_vector_view v = gsl_vector_view_array(sol->v, g->n);
-                gsl_vector_memcpy(&v.vector, g->f);
-                if (g->H) {
-                    /* v = M^-1 (f + H^T r)  (003 §3, fl_problem.h) */
-                    gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, &v.vector);
-                    fl_spd *spd = NULL;
-                    w = fl_spd_alloc(g->M, &spd, &err);
-                    if (w == FL_OK) w = fl_spd_solve(spd, &v.vector, &v.vector);
-                    fl_spd_free(spd);
-                } else {
-                    add_sparse_HTr(g->Hs, r->data, sol->v);
-                    if (!L) w = fl_sparse_factor(&ctx, g->Ms, &L, &err);
-                    if (w == FL_OK) w = fl_sparse_solve(&ctx, L, sol->v, sol->v, &err);
-                }
-            }
+            w = fl_fclib_write_global(o.out, g, "frictionlab solve", &err);
+            if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, m ? m : 1, &sol, &err);
+            if (w == FL_OK) w = global_velocity(g, &ctx, &L, r ? r->data : NULL, sol->v, &err);
         } else {
-            w = fl_fclib_write_local(out, p, "frictionlab solve", &err);
-            if (w == FL_OK) w = fl_fclib_solution_alloc(0, p->m, &sol, &err);
+            w = fl_fclib_write_local(o.out, p, "frictionlab solve", &err);
+            if (w == FL_OK) w = fl_fclib_solution_alloc(0, m ? m : 1, &sol, &err);
+        }
+        if (w == FL_OK && m) {
+            memcpy(sol->r, r->data, m * sizeof(double));
+            memcpy(sol->u, U->data, m * sizeof(double));
         }
         if (w == FL_OK) {
-            memcpy(sol->r, r->data, p->m * sizeof(double));
-            memcpy(sol->u, U->data, p->m * sizeof(double));
-            w = fl_fclib_write_solution(out, sol, &err);
+            sol->m = m;
+            w = fl_fclib_write_solution(o.out, sol, &err);
         }
         if (w != FL_OK) {
             s = w;
-            rc = 2;
             goto done;
         }
-        printf("solution written to %s (FCLIB)\n", out);
+        printf("solution written to %s (FCLIB)\n", o.out);
     }
 done:
     if (s < 0) {
         print_error("solve", &err);
         rc = 2;
     }
+    free(v);
     fl_fclib_solution_free(sol);
-    gsl_vector_free(r);
-    gsl_vector_free(U);
+    fl_fclib_guesses_free(guesses, nguess);
+    if (r) gsl_vector_free(r);
+    if (U) gsl_vector_free(U);
     fl_local_problem_free(p);
     fl_global_problem_free(g);
     fl_sparse_free_factor(&ctx, &L);

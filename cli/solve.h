@@ -6,11 +6,23 @@
 
 #include "cli.h"
 
-/* frictionlab solve FILE [--law nsgs] [--impl reference|optimized] [--out FILE]
- *                        [--tol T] [--max-sweeps N]
- * argv[0] is FILE or an option (the words after "solve").  Exit status 0
- * converged, 1 not converged, 2 usage or file error. */
+/* frictionlab solve FILE [--impl optimized|reference] [--out FILE] [--tol T]
+ *                        [--max-sweeps N] [--guess K] [--max-memory BYTES] [--help]
+ * argv[0] is FILE or an option (the words after "solve"; argv[-1] must be
+ * the word "solve", getopt_long's program name).  Exit status 0 converged
+ * (or --help), 1 not converged, 2 usage or file error. */
 int fl_cli_solve(int argc, char **argv);
+
+/* frictionlab convert IN OUT (cli/convert.c): Siconos text (.dat) <->
+ * FCLIB (.hdf5), local or global, chosen by the extensions; same argv
+ * convention as fl_cli_solve.  Exit 0 done, 2 usage or file error. */
+int fl_cli_convert(int argc, char **argv);
+
+/* 1 if the file starts with the HDF5 signature. */
+int fl_cli_is_hdf5(const char *path);
+
+/* "500M", "4G", "123" -> bytes; -1 if not a positive size. */
+int fl_cli_parse_bytes(const char *s, size_t *out);
 
 /* crosscheck --solver-cmd CMD: ctx->systems random problems of ctx->law
  * (nsgs: Coulomb local problems) written as FCLIB files, CMD run on each

@@ -2,12 +2,13 @@
  * sparse Delassus operator: the sparse twin of reference/nsgs.c, same
  * signature and iterates (up to rounding).
  *
- * W is a cholmod_sparse in full (both triangles) CSC storage.  Since W is
- * symmetric, row k of W equals column k, so the velocity of contact a
+ * W is a cholmod_sparse in full (both triangles) CSC storage and need not
+ * be symmetric (real files have nonsymmetric W).  The velocity of contact a
  * without its own impulse, b_a = q_a + sum_{beta != a} W_{a beta} r_beta,
- * is read off the dim columns of contact a: one sweep touches each stored
- * entry of W exactly once (8 nnz(W) bytes of values), O(nnz) per sweep.
- * The dim x dim diagonal blocks are extracted once per solve. */
+ * needs the dim ROWS of contact a: W^T is formed once per solve
+ * (cholmod_transpose), its columns are W's rows, and one sweep touches each
+ * stored entry exactly once, O(nnz) per sweep, as the dense reference reads
+ * W(row, :).  The dim x dim diagonal blocks are extracted once per solve. */
 #include "reference/nsgs.h"
 
 #include <math.h>
@@ -66,8 +67,10 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs_sparse: U must have length %zu", p->m);
     const int dim = p->dim;
     const size_t m = p->m, nc = p->nc;
-    csc_view v = {p->Ws->p, p->Ws->i, p->Ws->nz, p->Ws->x,
-                  p->Ws->itype == CHOLMOD_LONG, p->Ws->packed};
+    /* rows of W = columns of W^T (formed once) */
+    cholmod_sparse *Wt = cholmod_transpose(p->Ws, 1, &p->ctx->cm);
+    if (!Wt) return res->status = FL_FAIL(err, FL_ENOMEM, "nsgs_sparse: out of memory (W^T)");
+    csc_view v = {Wt->p, Wt->i, Wt->nz, Wt->x, Wt->itype == CHOLMOD_LONG, Wt->packed};
     size_t *perm = malloc(nc * sizeof *perm);
     double *Wd = malloc(nc * (size_t)(dim * dim) * sizeof *Wd);   /* diagonal blocks */
     gsl_vector *Ut = gsl_vector_alloc(m);
@@ -75,9 +78,10 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
         free(perm);
         free(Wd);
         if (Ut) gsl_vector_free(Ut);
+        cholmod_free_sparse(&Wt, &p->ctx->cm);
         return res->status = FL_FAIL(err, FL_ENOMEM, "nsgs_sparse: out of memory");
     }
-    /* W_aa[i][l] = W(dim a + i, dim a + l) = W(dim a + l, dim a + i) */
+    /* W_aa[i][l] = W(dim a + i, dim a + l) = W^T(dim a + l, dim a + i) */
     memset(Wd, 0, nc * (size_t)(dim * dim) * sizeof *Wd);
     for (size_t a = 0; a < nc; a++)
         for (int i = 0; i < dim; i++) {
@@ -85,7 +89,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
             for (size_t k = col_start(&v, col); k < col_end(&v, col); k++) {
                 size_t row = row_of(&v, k);
                 if (row >= dim * a && row < dim * (a + 1))
-                    Wd[a * dim * dim + (row - dim * a) * dim + i] += v.x[k];
+                    Wd[a * dim * dim + i * dim + (row - dim * a)] += v.x[k];
             }
         }
     fl_status s = fl_nsgs_prepare(p, opt, r, perm, err);
@@ -138,5 +142,6 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
     free(perm);
     free(Wd);
     gsl_vector_free(Ut);
+    cholmod_free_sparse(&Wt, &p->ctx->cm);
     return s;
 }
