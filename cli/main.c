@@ -32,9 +32,11 @@ static void usage(FILE *f)
         "      property checks of a law on N random systems (default 200, seed 1)\n"
         "  frictionlab bench [NAME ...|--all] [--out DIR] [--list]\n"
         "      benchmarks: reference vs optimized, ratios measured in one run\n"
-        "  frictionlab solve FILE [--impl reference|optimized] [--out FILE] [--tol T]\n"
-        "      solve an FCLIB (.hdf5) or Siconos (.dat) problem; crosscheck --solver-cmd CMD\n"
+        "  frictionlab solve FILE [--impl optimized|reference] [--out FILE] [--guess K] ...\n"
+        "      solve an FCLIB (.hdf5) or Siconos (.dat) problem (solve --help); crosscheck --solver-cmd CMD\n"
         "      checks any solver command (\"CMD {in} {out}\") on random FCLIB problems\n"
+        "  frictionlab convert IN OUT\n"
+        "      Siconos text (.dat) <-> FCLIB (.hdf5), local or global (convert --help)\n"
         "  frictionlab --help | --version\n"
         "\n"
         "reproduce and crosscheck print one PASS/FAIL line per check and end with\n"
@@ -180,6 +182,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "bench") == 0)
         return run_named(&ctx, fl_bench_tasks, cmd, argc - 2, argv + 2);
     if (strcmp(cmd, "solve") == 0) return fl_cli_solve(argc - 2, argv + 2);
+    if (strcmp(cmd, "convert") == 0) return fl_cli_convert(argc - 2, argv + 2);
     if (strcmp(cmd, "crosscheck") == 0)
         return crosscheck(&ctx, argc - 2, argv + 2);
     fprintf(stderr, "frictionlab: unknown command '%s'\n\n", cmd);

@@ -247,15 +247,9 @@ fl_status fl_fclib_write_global(const char *path, const fl_global_problem *g, co
                                 fl_error *err)
 {
     if (!g) return FL_FAIL(err, FL_EINVAL, "fclib write: NULL problem");
-    if (!g->f || !g->w || !g->mu || g->f->size != g->n || g->w->size != g->m ||
-        g->f->stride != 1 || g->w->stride != 1)
-        return FL_FAIL(err, FL_EDIM, "fclib write: global problem f, w or mu missing or of wrong size");
-    if (!finite_all(g->f->data, g->n) || !finite_all(g->w->data, g->m) ||
-        !finite_all(g->mu, g->nc))
-        return FL_FAIL(err, FL_ENONFINITE, "fclib write: global problem has NaN or Inf in f, w or mu");
-    if ((g->M && (g->M->size1 != g->n || g->M->size2 != g->n)) ||
-        (g->H && (g->H->size1 != g->m || g->H->size2 != g->n)))
-        return FL_FAIL(err, FL_EDIM, "fclib write: M must be n x n and H m x n");
+    FL_TRY(fl_global_problem_check(g, err));
+    if (g->f->stride != 1 || g->w->stride != 1)
+        return FL_FAIL(err, FL_EINVAL, "fclib write: f and w must be contiguous");
     FL_TRY(fresh_file(path, err));
     csc M, H;
     FL_TRY(csc_of(g->M, g->M ? NULL : g->Ms, 0, &M, "M", err));
@@ -272,9 +266,10 @@ fl_status fl_fclib_write_global(const char *path, const fl_global_problem *g, co
     memset(&G, 0, sizeof G);
     G.M = &fM;
     G.H = &fH;
-    G.mu = g->mu;
+    static double none[1] = {0};
+    G.mu = g->nc ? g->mu : none;
     G.f = g->f->data;
-    G.w = g->w->data;
+    G.w = g->m ? g->w->data : none;
     G.spacedim = g->dim;
     G.info = make_info(title, &info);
     int ok = fclib_write_global(&G, path);

@@ -1,0 +1,107 @@
+/* convert.c — `frictionlab convert IN OUT`: Siconos numerics text (.dat)
+ * <-> FCLIB (.hdf5), local or global problems, the direction chosen by the
+ * extension of OUT (.hdf5/.h5: FCLIB, anything else: Siconos text) and the
+ * input format by its content (HDF5 signature).  Values are written with
+ * 17 significant digits (Siconos text) or as binary doubles (FCLIB), so a
+ * round trip is exact; the global H is transposed between the two
+ * conventions (core/fl_siconos_text.h, core/fl_fclib.h).  An FCLIB
+ * solution and guesses are not carried into Siconos text, which has no
+ * place for them. */
+#include "solve.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fl_fclib.h"
+#include "fl_siconos_text.h"
+
+static void convert_usage(FILE *f, int full)
+{
+    fprintf(f, "usage: frictionlab convert IN OUT [--max-memory BYTES]\n");
+    if (!full) {
+        fprintf(f, "       frictionlab convert --help\n");
+        return;
+    }
+    fprintf(f,
+            "\nConvert a frictional contact problem between Siconos numerics text (.dat) and\n"
+            "FCLIB (.hdf5), local or global.  OUT's extension chooses the format written\n"
+            "(.hdf5 or .h5: FCLIB; otherwise Siconos text); IN's format is read from its content.\n"
+            "Values keep every digit (%%.17g): a round trip gives the same numbers.\n\n"
+            "options (default in brackets):\n"
+            "  --max-memory B   refuse an input needing more than B bytes (K, M, G) [4G]\n"
+            "  --help           this text\n\n"
+            "examples:\n"
+            "  frictionlab convert tests/data/siconos/Rover1039.dat rover.hdf5\n"
+            "  frictionlab convert tests/data/siconos/CubeH8.hdf5 cube.dat\n"
+            "  frictionlab convert tests/data/siconos/GFC3D_TwoRods1.dat rods.hdf5\n");
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+int fl_cli_convert(int argc, char **argv)
+{
+    static const struct option longs[] = {{"max-memory", required_argument, NULL, 'm'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    fl_read_options ro = fl_read_options_default();
+    int ac = argc + 1, c;
+    char **av = argv - 1;   /* av[0] is the word "convert" */
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(ac, av, ":h", longs, NULL)) != -1) {
+        if (c == 'h') {
+            convert_usage(stdout, 1);
+            return 0;
+        }
+        if (c == 'm' && fl_cli_parse_bytes(optarg, &ro.max_bytes) == 0) continue;
+        if (c == 'm') fprintf(stderr, "frictionlab convert: --max-memory %s is not a size\n", optarg);
+        else if (c == ':') fprintf(stderr, "frictionlab convert: option '%s' needs a value\n", av[optind - 1]);
+        else fprintf(stderr, "frictionlab convert: unknown option '%s'\n", av[optind - 1]);
+        convert_usage(stderr, 0);
+        return 2;
+    }
+    if (ac - optind != 2) {
+        fprintf(stderr, "frictionlab convert: name an input and an output file\n");
+        convert_usage(stderr, 0);
+        return 2;
+    }
+    const char *in = av[optind], *out = av[optind + 1];
+    int to_fclib = ends_with(out, ".hdf5") || ends_with(out, ".h5");
+    int from_fclib = fl_cli_is_hdf5(in), kind = 0;
+    fl_error err;
+    fl_error_clear(&err);
+    fl_local_problem *p = NULL;
+    fl_global_problem *g = NULL;
+    fl_status s = from_fclib ? fl_fclib_kind(in, &kind, &err) : fl_siconos_text_kind(in, &kind, &err);
+    if (s == FL_OK) {
+        if (kind == 1)
+            s = from_fclib ? fl_fclib_read_local_opt(in, 1, NULL, &ro, &p, &err)
+                           : fl_siconos_text_read_local(in, 1, NULL, &ro, &p, &err);
+        else
+            s = from_fclib ? fl_fclib_read_global_opt(in, 1, NULL, &ro, &g, &err)
+                           : fl_siconos_text_read_global(in, 1, NULL, &ro, &g, &err);
+    }
+    if (s == FL_OK) {
+        if (p) s = to_fclib ? fl_fclib_write_local(out, p, "frictionlab convert", &err)
+                            : fl_siconos_text_write(out, p, &err);
+        else s = to_fclib ? fl_fclib_write_global(out, g, "frictionlab convert", &err)
+                          : fl_siconos_text_write_global(out, g, &err);
+    }
+    if (s == FL_OK)
+        printf("%s (%s, %s, nc %zu) -> %s (%s)\n", in, from_fclib ? "FCLIB" : "Siconos text",
+               p ? "local" : "global", p ? p->nc : g->nc, out, to_fclib ? "FCLIB" : "Siconos text");
+    else if (err.line > 0)
+        fprintf(stderr, "frictionlab convert: %s:%d: %s\n", err.file, err.line, err.message);
+    else if (err.file[0])
+        fprintf(stderr, "frictionlab convert: %s: %s\n", err.file, err.message);
+    else
+        fprintf(stderr, "frictionlab convert: %s\n", err.message);
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    return s == FL_OK ? 0 : 2;
+}
