@@ -236,7 +236,7 @@ static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
     }
     if (optind + 1 != argc) {
         fprintf(stderr, "frictionlab solve: %s\n",
-                optind == argc ? "name one problem file (FCLIB .hdf5 or Siconos .dat)"
+                optind == argc ? "name a problem file (FCLIB .hdf5 or Siconos .dat)"
                                : "one problem file only");
         goto bad;
     }
