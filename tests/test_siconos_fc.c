@@ -26,9 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <gsl/gsl_blas.h>
 
 #include "FrictionContactProblem.h"
+#include "GlobalFrictionContactProblem.h"
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
 #include "NumericsMatrix.h"
@@ -340,6 +342,133 @@ Test(siconos_fc, files_written_by_siconos)
     }
     remove(path);
     gsl_rng_free(rng);
+}
+
+static void corpus_path(char *buf, size_t len, const char *name)
+{
+    const char *root = getenv("FL_SOURCE_ROOT");
+    snprintf(buf, len, "%s/tests/data/siconos/%s", root ? root : "..", name);
+}
+
+/* Our Siconos text, local, dense and sparse (CSparse triplets) storage, read
+ * back by Siconos's own reader (frictionContact_new_from_filename): the same
+ * W, q, mu to the last bit. */
+Test(siconos_fc, siconos_reads_our_local_text)
+{
+    static const char *files[] = {"Rover1039.dat", "Confeti-ex03-Fc3D-SBM.dat",
+                                  "fc2d_granularflowonwall_00667_00000.dat"};
+    char path[1024], out[128];
+    /* Siconos picks its reader by the extension (check_hdf5_file): ".dat" */
+    snprintf(out, sizeof out, "/tmp/fl_siconos_out_%d.dat", (int)getpid());
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        corpus_path(path, sizeof path, files[k]);
+        for (int sparse = 0; sparse < 2; sparse++) {
+            fl_local_problem *p = NULL;
+            fl_error err;
+            cr_assert_eq(fl_siconos_text_read(path, 1, &ctx, &p, &err), FL_OK, "%s", err.message);
+            gsl_matrix *W = p->W;
+            if (sparse) p->W = NULL;   /* written from Ws: storage 2, triplets */
+            cr_assert_eq(fl_siconos_text_write(out, p, &err), FL_OK, "%s", err.message);
+            p->W = W;
+            FrictionContactProblem *sp = frictionContact_new_from_filename(out);
+            cr_assert_not_null(sp);
+            cr_assert_eq(sp->numberOfContacts, (int)p->nc);
+            cr_assert_eq(sp->dimension, p->dim);
+            cr_assert_eq(sp->M->storageType, sparse ? NM_SPARSE : NM_DENSE);
+            for (size_t i = 0; i < p->m; i++) {
+                cr_assert_eq(sp->q[i], gsl_vector_get(p->q, i), "%s q[%zu]", files[k], i);
+                for (size_t j = 0; j < p->m; j++)
+                    cr_assert_eq(NM_get_value(sp->M, (int)i, (int)j), gsl_matrix_get(p->W, i, j),
+                                 "%s W(%zu,%zu)", files[k], i, j);
+            }
+            for (size_t a = 0; a < p->nc; a++) cr_assert_eq(sp->mu[a], p->mu[a]);
+            frictionContactProblem_free(sp);
+            fl_local_problem_free(p);
+        }
+    }
+    fl_sparse_finish(&ctx);
+    remove(out);
+}
+
+/* Global problems: our Siconos text read back by
+ * globalFrictionContact_new_from_filename (M, Siconos's H = our H^T, q = f,
+ * b = w, mu exact), and Siconos's own reduction to a local problem
+ * (globalFrictionContact_reformulation_FrictionContact) gives the W and q of
+ * our Delassus operator (fl_delassus_dense): two independent computations
+ * of W = H M^-1 H^T, q = H M^-1 f + w. */
+Test(siconos_fc, siconos_reads_our_global_text_and_reformulates_alike)
+{
+    char out[128], path[1024];
+    snprintf(out, sizeof out, "/tmp/fl_siconos_gout_%d.dat", (int)getpid());
+    gsl_rng *rng = fl_test_rng(77);
+    for (int k = 0; k < 4; k++) {
+        fl_global_problem *g = NULL;
+        fl_error err;
+        if (k == 0) {
+            corpus_path(path, sizeof path, "GFC3D_TwoRods1.dat");
+            cr_assert_eq(fl_siconos_text_read_global(path, 1, NULL, NULL, &g, &err), FL_OK, "%s",
+                         err.message);
+        } else if (k == 1) {
+            corpus_path(path, sizeof path, "CubeH8.hdf5");
+            cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &g, &err), FL_OK, "%s", err.message);
+        } else {
+            cr_assert_eq(fl_global_problem_random(rng, 12, 3, k == 2 ? 2 : 3, 0.1, 1.0, &g, &err),
+                         FL_OK);
+            for (size_t i = 0; i < g->m; i++) gsl_vector_set(g->w, i, 0.1 * (double)i - 0.3);
+        }
+        cr_assert_eq(fl_siconos_text_write_global(out, g, &err), FL_OK, "%s", err.message);
+        GlobalFrictionContactProblem *sg = globalFrictionContact_new_from_filename(out);
+        cr_assert_not_null(sg);
+        cr_assert_eq(sg->numberOfContacts, (int)g->nc);
+        cr_assert_eq(sg->M->size0, (int)g->n);
+        cr_assert_eq(sg->H->size0, (int)g->n);
+        cr_assert_eq(sg->H->size1, (int)g->m);
+        for (size_t i = 0; i < g->n; i++) {
+            cr_assert_eq(sg->q[i], gsl_vector_get(g->f, i));
+            for (size_t j = 0; j < g->n; j++)
+                cr_assert_eq(NM_get_value(sg->M, (int)i, (int)j), gsl_matrix_get(g->M, i, j));
+            for (size_t j = 0; j < g->m; j++)   /* Siconos's H (n x m) = our H^T */
+                cr_assert_eq(NM_get_value(sg->H, (int)i, (int)j), gsl_matrix_get(g->H, j, i));
+        }
+        for (size_t i = 0; i < g->m; i++) cr_assert_eq(sg->b[i], gsl_vector_get(g->w, i));
+        for (size_t a = 0; a < g->nc; a++) cr_assert_eq(sg->mu[a], g->mu[a]);
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+        /* Siconos 4.4 prints the reformulated problem on stdout: silence it */
+        fflush(stdout);
+        int saved = dup(1), devnull = open("/dev/null", O_WRONLY);
+        dup2(devnull, 1);
+        FrictionContactProblem *fc = globalFrictionContact_reformulation_FrictionContact(sg);
+        fflush(stdout);
+        dup2(saved, 1);
+        close(saved);
+        close(devnull);
+        cr_assert_not_null(fc);
+        double wmax = 0, qmax = 0;
+        for (size_t i = 0; i < p->m; i++) {
+            qmax = fmax(qmax, fabs(gsl_vector_get(p->q, i)));
+            for (size_t j = 0; j < p->m; j++) wmax = fmax(wmax, fabs(gsl_matrix_get(p->W, i, j)));
+        }
+        for (size_t i = 0; i < p->m; i++) {
+            cr_assert(fabs(fc->q[i] - gsl_vector_get(p->q, i)) <= 1e-9 * qmax + 1e-300,
+                      "problem %d: q[%zu] Siconos %.17g, ours %.17g", k, i, fc->q[i],
+                      gsl_vector_get(p->q, i));
+            for (size_t j = 0; j < p->m; j++)
+                cr_assert(fabs(NM_get_value(fc->M, (int)i, (int)j) - gsl_matrix_get(p->W, i, j)) <=
+                              1e-9 * wmax,
+                          "problem %d: W(%zu,%zu) Siconos %.17g, ours %.17g", k, i, j,
+                          NM_get_value(fc->M, (int)i, (int)j), gsl_matrix_get(p->W, i, j));
+        }
+        frictionContactProblem_free(fc);
+        globalFrictionContact_free(sg);
+        fl_local_problem_free(p);
+        fl_global_problem_free(g);
+    }
+    gsl_rng_free(rng);
+    remove(out);
 }
 
 /* Disc-like granular problems (bench/fclib_disclike.h: rigid bodies with
