@@ -104,3 +104,133 @@ Test(fl_problem, random_global_and_bad_input)
     fl_local_problem_free(p);
     gsl_rng_free(r);
 }
+
+/* One validation for both twins (fl_local_problem_check): the dense and the
+ * sparse Gauss-Seidel get the same bad and borderline problems and must
+ * return the same status.  Each case edits one entry of a good 2-contact 3D
+ * problem (W = diag + coupling, q pushing both contacts closed). */
+#include "reference/nsgs.h"
+
+typedef struct twin_case {
+    const char *what;
+    int i, j;           /* W entry to set (i >= 0), or -1 */
+    double wv;
+    int qi;             /* q entry to set, or -1 */
+    double qv;
+    int mui;            /* mu entry to set, or -1 */
+    double muv;
+    fl_status want;     /* the common verdict (>= 0: accepted) */
+} twin_case;
+
+Test(fl_problem, twins_refuse_and_accept_alike)
+{
+    static const twin_case cases[] = {
+        {"good", -1, 0, 0, -1, 0, -1, 0, FL_OK},
+        {"NaN in q", -1, 0, 0, 2, NAN, -1, 0, FL_ENONFINITE},
+        {"Inf in q", -1, 0, 0, 0, INFINITY, -1, 0, FL_ENONFINITE},
+        {"Inf in W", 1, 4, INFINITY, -1, 0, -1, 0, FL_ENONFINITE},
+        {"NaN in W", 0, 0, NAN, -1, 0, -1, 0, FL_ENONFINITE},
+        {"negative mu", -1, 0, 0, -1, 0, 1, -0.1, FL_EINVAL},
+        {"NaN mu", -1, 0, 0, -1, 0, 0, NAN, FL_ENONFINITE},
+        {"mu = 0 (frictionless, borderline)", -1, 0, 0, -1, 0, 0, 0.0, FL_OK},
+        {"nonsymmetric W (accepted: rows are read)", 0, 3, 0.4, -1, 0, -1, 0, FL_OK},
+        {"asymmetry at rounding level", 3, 0, 0.1 + 1e-17, -1, 0, -1, 0, FL_OK},
+    };
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const twin_case *k = &cases[c];
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_local_problem_alloc(2, 3, 1, &p, NULL), FL_OK);
+        for (size_t i = 0; i < 6; i++) gsl_matrix_set(p->W, i, i, 2.0 + 0.1 * (double)i);
+        gsl_matrix_set(p->W, 0, 3, 0.1);
+        gsl_matrix_set(p->W, 3, 0, 0.1);
+        gsl_vector_set(p->q, 0, -1.0);
+        gsl_vector_set(p->q, 3, -0.5);
+        gsl_vector_set(p->q, 1, 0.3);
+        p->mu[0] = 0.3;
+        p->mu[1] = 0.6;
+        if (k->i >= 0) gsl_matrix_set(p->W, (size_t)k->i, (size_t)k->j, k->wv);
+        if (k->qi >= 0) gsl_vector_set(p->q, (size_t)k->qi, k->qv);
+        if (k->mui >= 0) p->mu[k->mui] = k->muv;
+        /* the sparse twin's W from the same entries (NaN/Inf kept) */
+        int row[36], col[36];
+        double val[36];
+        size_t nnz = 0;
+        for (int i = 0; i < 6; i++)
+            for (int j = 0; j < 6; j++)
+                if (gsl_matrix_get(p->W, i, j) != 0.0) {
+                    row[nnz] = i;
+                    col[nnz] = j;
+                    val[nnz++] = gsl_matrix_get(p->W, i, j);
+                }
+        cholmod_sparse *Ws = cholmod_allocate_sparse(6, 6, nnz, 1, 1, 0, CHOLMOD_REAL, &ctx.cm);
+        cr_assert_not_null(Ws);
+        int *Wp = Ws->p, *Wi = Ws->i;
+        double *Wx = Ws->x;
+        size_t at = 0;
+        for (int j = 0; j < 6; j++) {
+            Wp[j] = (int)at;
+            for (size_t t = 0; t < nnz; t++)
+                if (col[t] == j) {
+                    Wi[at] = row[t];
+                    Wx[at++] = val[t];
+                }
+        }
+        Wp[6] = (int)at;
+        p->Ws = Ws;
+        p->ctx = &ctx;
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.tol = 1e-12;
+        gsl_vector *r1 = gsl_vector_calloc(6), *r2 = gsl_vector_calloc(6);
+        fl_error e1, e2;
+        fl_status s1 = fl_nsgs_solve(p, &o, r1, NULL, NULL, &e1);
+        fl_status s2 = fl_nsgs_sparse_solve(p, &o, r2, NULL, NULL, &e2);
+        cr_assert_eq(s1, s2, "%s: reference %d (%s), optimized %d (%s)", k->what, s1,
+                     s1 ? e1.message : "", s2, s2 ? e2.message : "");
+        if (k->want < 0) cr_assert_eq(s1, k->want, "%s: status %d, want %d", k->what, s1, k->want);
+        else cr_assert_geq(s1, 0, "%s: refused (%s)", k->what, e1.message);
+        if (s1 == FL_OK)   /* accepted: the same r (rows of W in both) */
+            for (size_t i = 0; i < 6; i++)
+                cr_assert(fabs(gsl_vector_get(r1, i) - gsl_vector_get(r2, i)) <= 1e-12,
+                          "%s: r[%zu] %g vs %g", k->what, i, gsl_vector_get(r1, i),
+                          gsl_vector_get(r2, i));
+        gsl_vector_free(r1);
+        gsl_vector_free(r2);
+        fl_local_problem_free(p);
+    }
+    fl_sparse_finish(&ctx);
+}
+
+/* Zero contacts is a valid problem; symmetry is measured with the stated
+ * relative tolerance and the refusal names the largest asymmetry. */
+Test(fl_problem, zero_contacts_and_symmetry_tolerance)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(0, 3, 1, &p, NULL), FL_OK);
+    cr_assert_eq(p->m, 0);
+    cr_assert_eq(fl_local_problem_check(p, NULL), FL_OK);
+    fl_local_problem_free(p);
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(4, 0, 2, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    cr_assert_eq(fl_global_problem_check(g, NULL), FL_OK);
+    fl_global_problem_free(g);
+    cr_assert_eq(fl_local_problem_alloc(1, 2, 1, &p, NULL), FL_OK);
+    gsl_matrix_set(p->W, 0, 0, 1.0);
+    gsl_matrix_set(p->W, 1, 1, 1.0);
+    gsl_matrix_set(p->W, 0, 1, 0.5);
+    gsl_matrix_set(p->W, 1, 0, 0.5 + 0.5 * FL_SYMMETRY_RTOL);   /* within */
+    fl_error err;
+    cr_assert_eq(fl_local_problem_check_symmetric(p, "test solver", &err), FL_OK);
+    gsl_matrix_set(p->W, 1, 0, 0.5 + 2 * FL_SYMMETRY_RTOL);     /* beyond */
+    cr_assert_eq(fl_local_problem_check_symmetric(p, "test solver", &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "test solver needs a symmetric W") != NULL, "%s", err.message);
+    cr_assert(strstr(err.message, "W(1,0) - W(0,1)") != NULL, "%s", err.message);
+    double asym;
+    size_t i, j;
+    cr_assert_eq(fl_local_problem_asymmetry(p, &asym, &i, &j, NULL, NULL), FL_OK);
+    cr_assert_float_eq(asym, 2 * FL_SYMMETRY_RTOL, 1e-15);
+    fl_local_problem_free(p);
+}
