@@ -17,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "fl_fclib.h"
 #include "fl_residual.h"
@@ -280,4 +281,7 @@ Test(corpus, reproducers_refused_fast)
     fl_error err;
     cr_assert_eq(fl_siconos_text_read_local(path, 1, NULL, &o, &p, &err), FL_ENOMEM);
     cr_assert(strstr(err.message, "would need") != NULL, "%s", err.message);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    cr_assert_lt(1024.0 * (double)ru.ru_maxrss, 100e6, "peak memory %ld kB", ru.ru_maxrss);
 }

@@ -565,3 +565,122 @@ Test(fl_fclib, bad_global_files)
     gsl_rng_free(rng);
     rm_tmp();
 }
+
+/* ---- issue-19 reproducers: huge declared sizes, refused fast ---- */
+
+/* A chunked dataset of extent n holding no data (HDF5 reads it as zeros):
+ * a tiny file that declares a huge array. */
+static void put_empty(const char *path, const char *name, size_t n, int ints)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert(f >= 0);
+    if (H5Lexists(f, name, H5P_DEFAULT) > 0) H5Ldelete(f, name, H5P_DEFAULT);
+    hsize_t dims[1] = {n}, chunk[1] = {n < 1024 ? n : 1024};
+    hid_t sp = H5Screate_simple(1, dims, NULL);
+    hid_t pl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(pl, 1, chunk);
+    hid_t ds = H5Dcreate2(f, name, ints ? H5T_NATIVE_INT : H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, pl,
+                          H5P_DEFAULT);
+    cr_assert(ds >= 0);
+    H5Dclose(ds);
+    H5Pclose(pl);
+    H5Sclose(sp);
+    H5Fclose(f);
+}
+
+static void put_int(const char *path, const char *name, int v)
+{
+    put_dataset(path, name, &v, 1, 1);
+}
+
+#include <sys/resource.h>
+#include <time.h>
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Peak resident memory of this (Criterion-forked) test process, bytes. */
+static double peak_bytes(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return 1024.0 * (double)ru.ru_maxrss;
+}
+
+Test(fl_fclib, huge_declared_sizes_refused_fast_and_small)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "huge.hdf5");
+    fl_error err;
+    fl_local_problem *p = NULL;
+    fl_global_problem *g = NULL;
+    double t0 = now_s();
+    /* local m = 1e5: mu 5e4 and q 1e5 declared, W 1e5 x 1e5 with empty
+     * column pointers; a dense W would take 80 GB: over the memory cap */
+    write_good(path);
+    put_empty(path, "/fclib_local/vectors/mu", 50000, 0);
+    put_empty(path, "/fclib_local/vectors/q", 100000, 0);
+    put_int(path, "/fclib_local/W/m", 100000);
+    put_int(path, "/fclib_local/W/n", 100000);
+    put_empty(path, "/fclib_local/W/p", 100001, 1);
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &p, &err), FL_ENOMEM, "%s", err.message);
+    cr_assert(strstr(err.message, "would need 80") != NULL, "%s", err.message);
+    cr_assert_null(p);
+    /* global n = 1e5: M 1e5 x 1e5 */
+    fl_global_problem *g0 = NULL;
+    cr_assert_eq(fl_global_problem_alloc(3, 1, 2, 1, &g0, NULL), FL_OK);
+    gsl_matrix_set_identity(g0->M);
+    gsl_matrix_set(g0->H, 0, 0, 1.0);
+    g0->mu[0] = 0.3;
+    cr_assert_eq(fl_fclib_write_global(path, g0, NULL, &err), FL_OK, "%s", err.message);
+    fl_global_problem_free(g0);
+    put_empty(path, "/fclib_global/vectors/f", 100000, 0);
+    put_int(path, "/fclib_global/M/m", 100000);
+    put_int(path, "/fclib_global/M/n", 100000);
+    put_empty(path, "/fclib_global/M/p", 100001, 1);
+    put_int(path, "/fclib_global/H/m", 100000);
+    put_empty(path, "/fclib_global/H/p", 3, 1);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &g, &err), FL_ENOMEM, "%s", err.message);
+    cr_assert(strstr(err.message, "fclib_global/M,H (dense)") != NULL, "%s", err.message);
+    cr_assert_null(g);
+    /* extents of 2e8: triplets nz = 2e8 over arrays the file holds no data for */
+    write_good(path);
+    put_int(path, "/fclib_local/W/nz", 200000000);
+    put_empty(path, "/fclib_local/W/p", 200000000, 1);
+    put_empty(path, "/fclib_local/W/i", 200000000, 1);
+    put_empty(path, "/fclib_local/W/x", 200000000, 0);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_read_local(path, 0, &ctx, &p, &err), FL_EPARSE, "%s", err.message);
+    cr_assert(strstr(err.message, "fclib_local/W/p") != NULL &&
+              strstr(err.message, "stores only") != NULL, "%s", err.message);
+    fl_sparse_finish(&ctx);
+    /* a solution of a problem declaring W/m = 1e9 */
+    write_good(path);
+    fl_fclib_solution *s = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+    fl_fclib_solution_free(s);
+    s = NULL;
+    put_int(path, "/fclib_local/W/m", 1000000000);
+    put_empty(path, "/solution/r", 1000000000, 0);
+    cr_assert_eq(fl_fclib_read_solution(path, &s, &err), FL_EDIM, "%s", err.message);
+    cr_assert(strstr(err.message, "W/m = 1000000000 but q has length 4") != NULL, "%s",
+              err.message);
+    cr_assert_null(s);
+    double dt = now_s() - t0, mem = peak_bytes();
+    cr_assert_lt(dt, 4.0, "four reproducers took %g s", dt);
+    cr_assert_lt(mem, 100e6, "peak memory %g bytes", mem);
+    /* not a regular file */
+    cr_assert_eq(fl_fclib_read_local("/dev/zero", 1, NULL, &p, &err), FL_EIO);
+    cr_assert(strstr(err.message, "not a regular file") != NULL, "%s", err.message);
+    cr_assert_eq(fl_fclib_read_local("/tmp", 1, NULL, &p, &err), FL_EIO);
+    cr_assert(strstr(err.message, "is a directory") != NULL, "%s", err.message);
+    rm_tmp();
+}
