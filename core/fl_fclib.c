@@ -174,7 +174,7 @@ nomem:
     return FL_FAIL(err, FL_ENOMEM, "fclib write: out of memory");
 }
 
-static void csc_to_fclib(csc *c, struct fclib_matrix *fm)
+static void csc_to_fclib(csc *c, struct fclib_matrix *fm, int nzflag)
 {
     memset(fm, 0, sizeof *fm);
     fm->nzmax = c->nnz > 0 ? c->nnz : 1;
@@ -183,8 +183,57 @@ static void csc_to_fclib(csc *c, struct fclib_matrix *fm)
     fm->p = c->p;
     fm->i = c->i;
     fm->x = c->x;
-    fm->nz = -1;
+    fm->nz = nzflag;
     fm->info = NULL;
+}
+
+/* Re-express c (CSC) in the FCLIB form `form` (fl_fclib_storage), in place:
+ * triplets (nz = nnz: i rows, p columns, CSparse's convention) or compressed
+ * row (nz = -2: p row pointers, i column indices).  0, or -1 out of memory. */
+static int csc_to_form(csc *c, fl_fclib_storage form, int *nzflag)
+{
+    *nzflag = -1;
+    if (form == FL_FCLIB_CSC) return 0;
+    size_t nnz = (size_t)c->nnz;
+    if (form == FL_FCLIB_TRIPLET) {
+        int *col = malloc((nnz ? nnz : 1) * sizeof *col);
+        if (!col) return -1;
+        for (int j = 0; j < c->n; j++)
+            for (int k = c->p[j]; k < c->p[j + 1]; k++) col[k] = j;
+        free(c->p);
+        c->p = col;   /* p: column of each entry; i: its row (unchanged) */
+        *nzflag = c->nnz;
+        return 0;
+    }
+    /* compressed row: the CSC of the transpose */
+    int *rp = calloc((size_t)c->m + 1, sizeof *rp), *ci = malloc((nnz ? nnz : 1) * sizeof *ci);
+    double *x = malloc((nnz ? nnz : 1) * sizeof *x);
+    int *next = malloc(((size_t)c->m + 1) * sizeof *next);
+    if (!rp || !ci || !x || !next) {
+        free(rp);
+        free(ci);
+        free(x);
+        free(next);
+        return -1;
+    }
+    for (size_t k = 0; k < nnz; k++) rp[c->i[k] + 1]++;
+    for (int r = 0; r < c->m; r++) rp[r + 1] += rp[r];
+    memcpy(next, rp, ((size_t)c->m + 1) * sizeof *next);
+    for (int j = 0; j < c->n; j++)
+        for (int k = c->p[j]; k < c->p[j + 1]; k++) {
+            int at = next[c->i[k]]++;
+            ci[at] = j;
+            x[at] = c->x[k];
+        }
+    free(next);
+    free(c->p);
+    free(c->i);
+    free(c->x);
+    c->p = rp;
+    c->i = ci;
+    c->x = x;
+    *nzflag = -2;
+    return 0;
 }
 
 /* libfclib's writers open an existing file and add to it: start afresh, and
@@ -218,13 +267,26 @@ static int finite_all(const double *x, size_t n)
 fl_status fl_fclib_write_local(const char *path, const fl_local_problem *p, const char *title,
                                fl_error *err)
 {
+    return fl_fclib_write_local_as(path, p, title, FL_FCLIB_CSC, err);
+}
+
+fl_status fl_fclib_write_local_as(const char *path, const fl_local_problem *p, const char *title,
+                                  fl_fclib_storage form, fl_error *err)
+{
     if (!p) return FL_FAIL(err, FL_EINVAL, "fclib write: NULL problem");
+    if (form != FL_FCLIB_CSC && form != FL_FCLIB_CSR && form != FL_FCLIB_TRIPLET)
+        return FL_FAIL(err, FL_EINVAL, "fclib write: unknown matrix form %d", (int)form);
     FL_TRY(fl_local_problem_check(p, err));
     FL_TRY(fresh_file(path, err));
     csc W;
     FL_TRY(csc_of(p->W, p->W ? NULL : p->Ws, 0, &W, "W", err));
+    int nzW;
+    if (csc_to_form(&W, form, &nzW) != 0) {
+        csc_free(&W);
+        return FL_FAIL(err, FL_ENOMEM, "fclib write: out of memory");
+    }
     struct fclib_matrix fW;
-    csc_to_fclib(&W, &fW);
+    csc_to_fclib(&W, &fW, nzW);
     struct fclib_info info;
     struct fclib_local L;
     memset(&L, 0, sizeof L);
@@ -246,7 +308,15 @@ fl_status fl_fclib_write_local(const char *path, const fl_local_problem *p, cons
 fl_status fl_fclib_write_global(const char *path, const fl_global_problem *g, const char *title,
                                 fl_error *err)
 {
+    return fl_fclib_write_global_as(path, g, title, FL_FCLIB_CSC, err);
+}
+
+fl_status fl_fclib_write_global_as(const char *path, const fl_global_problem *g,
+                                   const char *title, fl_fclib_storage form, fl_error *err)
+{
     if (!g) return FL_FAIL(err, FL_EINVAL, "fclib write: NULL problem");
+    if (form != FL_FCLIB_CSC && form != FL_FCLIB_CSR && form != FL_FCLIB_TRIPLET)
+        return FL_FAIL(err, FL_EINVAL, "fclib write: unknown matrix form %d", (int)form);
     FL_TRY(fl_global_problem_check(g, err));
     if (g->f->stride != 1 || g->w->stride != 1)
         return FL_FAIL(err, FL_EINVAL, "fclib write: f and w must be contiguous");
@@ -258,9 +328,15 @@ fl_status fl_fclib_write_global(const char *path, const fl_global_problem *g, co
         csc_free(&M);
         return s;
     }
+    int nzM, nzH;
+    if (csc_to_form(&M, form, &nzM) != 0 || csc_to_form(&H, form, &nzH) != 0) {
+        csc_free(&M);
+        csc_free(&H);
+        return FL_FAIL(err, FL_ENOMEM, "fclib write: out of memory");
+    }
     struct fclib_matrix fM, fH;
-    csc_to_fclib(&M, &fM);
-    csc_to_fclib(&H, &fH);
+    csc_to_fclib(&M, &fM, nzM);
+    csc_to_fclib(&H, &fH, nzH);
     struct fclib_info info;
     struct fclib_global G;
     memset(&G, 0, sizeof G);

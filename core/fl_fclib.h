@@ -22,8 +22,11 @@
  * dataset is checked (presence, rank, length, type, index ranges, finite
  * values, mu >= 0, m = spacedim * nc) and an error names the file and the
  * field ("fclib_local/vectors/q").  Matrices may be stored compressed by
- * column (nz = -1), by row (nz = -2) or as triplets (nz >= 0); duplicates
- * are summed.  HDF5's automatic error printing is switched off during a
+ * column (nz = -1), by row (nz = -2) or as triplets (nz >= 0, CSparse's
+ * convention: i rows, p columns, as every real file has it); duplicates
+ * are summed.  Zero contacts is a valid problem.  Declared sizes are checked
+ * against the stored datasets and a memory cap (fl_read_options) before
+ * anything is allocated; a path that is not a regular file is refused.  HDF5's automatic error printing is switched off during a
  * read and restored after (the library never prints).
  */
 #ifndef FL_FCLIB_H
@@ -54,6 +57,21 @@ void fl_fclib_guesses_free(fl_fclib_solution **g, size_t count);
 fl_status fl_fclib_write_local(const char *path, const fl_local_problem *p, const char *title,
                                fl_error *err);
 
+/* The three matrix forms of FCLIB files, as real files (Siconos, LMGC90)
+ * have them, following CSparse: triplets (nz = number of entries; i the row
+ * and p the column of each entry), compressed column (nz = -1: p column
+ * pointers, i row indices), compressed row (nz = -2: p row pointers, i
+ * column indices).  The readers take all three. */
+typedef enum fl_fclib_storage {
+    FL_FCLIB_TRIPLET = 0,
+    FL_FCLIB_CSC = -1,
+    FL_FCLIB_CSR = -2
+} fl_fclib_storage;
+
+/* fl_fclib_write_local with W in the chosen form (the plain writer: CSC). */
+fl_status fl_fclib_write_local_as(const char *path, const fl_local_problem *p, const char *title,
+                                  fl_fclib_storage form, fl_error *err);
+
 /* Read the local problem of `path`.  dense != 0: p->W is filled; ctx !=
  * NULL: p->Ws (stype 0, full storage) is filled on ctx; at least one of the
  * two must be requested.  The problem is checked with fl_local_problem_check. */
@@ -69,6 +87,9 @@ fl_status fl_fclib_read_local_opt(const char *path, int dense, fl_sparse_ctx *ct
  * convention, m x n; FCLIB's H = the transpose is what is written). */
 fl_status fl_fclib_write_global(const char *path, const fl_global_problem *g,
                                 const char *title, fl_error *err);
+/* fl_fclib_write_global with M and H in the chosen form. */
+fl_status fl_fclib_write_global_as(const char *path, const fl_global_problem *g,
+                                   const char *title, fl_fclib_storage form, fl_error *err);
 /* dense != 0: g->M, g->H filled; ctx != NULL: g->Ms (stype 1) and g->Hs. */
 fl_status fl_fclib_read_global(const char *path, int dense, fl_sparse_ctx *ctx,
                                fl_global_problem **out, fl_error *err);

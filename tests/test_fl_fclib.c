@@ -684,3 +684,68 @@ Test(fl_fclib, huge_declared_sizes_refused_fast_and_small)
     cr_assert(strstr(err.message, "is a directory") != NULL, "%s", err.message);
     rm_tmp();
 }
+
+/* The writer's three matrix forms, read back exactly, and laid out as the
+ * real files are: libfclib's own reader returns arrays where, in triplet
+ * form, i is the row and p the column of each entry (W is made
+ * nonsymmetric so that a swap would show). */
+Test(fl_fclib, three_matrix_forms_written_and_read)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "forms.hdf5");
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(2, 3, 1, &p, NULL), FL_OK);
+    for (size_t i = 0; i < 6; i++) gsl_matrix_set(p->W, i, i, 2.0 + (double)i);
+    gsl_matrix_set(p->W, 0, 4, 0.25);     /* only above the diagonal: nonsymmetric */
+    gsl_matrix_set(p->W, 5, 1, -0.125);   /* only below */
+    for (size_t i = 0; i < 6; i++) gsl_vector_set(p->q, i, 0.1 * (double)i - 0.2);
+    p->mu[0] = 0.3;
+    p->mu[1] = 0.7;
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(5, 1, 3, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    gsl_matrix_set(g->M, 0, 1, 0.5);
+    gsl_matrix_set(g->M, 1, 0, 0.5);
+    gsl_matrix_set(g->H, 0, 4, 1.5);      /* H (3 x 5): FCLIB stores H^T (5 x 3) */
+    gsl_matrix_set(g->H, 2, 1, -2.0);
+    g->mu[0] = 0.4;
+    gsl_vector_set(g->f, 3, 1.0);
+    static const fl_fclib_storage forms[3] = {FL_FCLIB_TRIPLET, FL_FCLIB_CSC, FL_FCLIB_CSR};
+    for (int k = 0; k < 3; k++) {
+        fl_error err;
+        cr_assert_eq(fl_fclib_write_local_as(path, p, NULL, forms[k], &err), FL_OK, "%s", err.message);
+        struct fclib_local *L = fclib_read_local(path);
+        cr_assert_not_null(L);
+        cr_assert_eq(L->W->nz, forms[k] == FL_FCLIB_TRIPLET ? 8 : (int)forms[k]);
+        if (forms[k] == FL_FCLIB_TRIPLET)
+            for (int e = 0; e < L->W->nz; e++)
+                cr_assert_eq(L->W->x[e], gsl_matrix_get(p->W, (size_t)L->W->i[e], (size_t)L->W->p[e]),
+                             "triplet %d: i must be the row, p the column", e);
+        fclib_delete_local(L);
+        fl_local_problem *b = NULL;
+        cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &b, &err), FL_OK, "%s", err.message);
+        for (size_t i = 0; i < 6; i++)
+            for (size_t j = 0; j < 6; j++)
+                cr_assert_eq(gsl_matrix_get(b->W, i, j), gsl_matrix_get(p->W, i, j));
+        fl_local_problem_free(b);
+        cr_assert_eq(fl_fclib_write_global_as(path, g, NULL, forms[k], &err), FL_OK, "%s", err.message);
+        struct fclib_global *G = fclib_read_global(path);
+        cr_assert_not_null(G);
+        cr_assert(G->H->m == 5 && G->H->n == 3, "FCLIB H is n x m");
+        if (forms[k] == FL_FCLIB_TRIPLET)
+            for (int e = 0; e < G->H->nz; e++)   /* FCLIB H(i, p) = our H(p, i) */
+                cr_assert_eq(G->H->x[e], gsl_matrix_get(g->H, (size_t)G->H->p[e], (size_t)G->H->i[e]));
+        fclib_delete_global(G);
+        fl_global_problem *h = NULL;
+        cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &h, &err), FL_OK, "%s", err.message);
+        for (size_t i = 0; i < 5; i++) {
+            for (size_t j = 0; j < 5; j++) cr_assert_eq(gsl_matrix_get(h->M, i, j), gsl_matrix_get(g->M, i, j));
+            for (size_t j = 0; j < 3; j++) cr_assert_eq(gsl_matrix_get(h->H, j, i), gsl_matrix_get(g->H, j, i));
+        }
+        fl_global_problem_free(h);
+    }
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    rm_tmp();
+}
