@@ -153,3 +153,155 @@ Test(fl_siconos_text, bad_files)
     cr_assert_eq(fl_siconos_text_write("/tmp/unused.dat", p, NULL), FL_EINVAL);
     fl_local_problem_free(p);
 }
+
+/* ---- the sparse storages, global files and Siconos's tolerances ---- */
+
+static char tmp_path[256];
+
+static const char *text_file(const char *text)
+{
+    snprintf(tmp_path, sizeof tmp_path, "/tmp/fl_sic_text_%d.dat", (int)getpid());
+    FILE *f = fopen(tmp_path, "w");
+    cr_assert_not_null(f);
+    fputs(text, f);
+    fclose(f);
+    return tmp_path;
+}
+
+static void expect_text(const char *text, int global, fl_status want, int line, const char *field)
+{
+    const char *path = text_file(text);
+    fl_error err;
+    fl_error_clear(&err);
+    fl_local_problem *p = NULL;
+    fl_global_problem *g = NULL;
+    fl_status s = global ? fl_siconos_text_read_global(path, 1, NULL, NULL, &g, &err)
+                         : fl_siconos_text_read_local(path, 1, NULL, NULL, &p, &err);
+    cr_assert_eq(s, want, "status %d, want %d (%s) for:\n%s", s, want, err.message, text);
+    if (want != FL_OK) {
+        cr_assert(!p && !g);
+        cr_assert_str_eq(err.file, path);
+        if (line > 0) cr_assert_eq(err.line, line, "line %d, want %d (%s)", err.line, line, err.message);
+        cr_assert(strstr(err.message, field) != NULL, "'%s' should name '%s'", err.message, field);
+    }
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    remove(path);
+}
+
+/* 2D, 2 contacts, W = diag(1, 2, 3, 4) + W(0,2) = W(2,0) = 0.5 in three storages */
+#define SBM_GOOD "2\n2\n1\n4\n4\n4\n2\n2\n2 4\n2 4\n3\n4\n0 2 4\n0 1 0 1\n" \
+                 "0\n1 0 0 2\n1\n0.5 0 0 0\n2\n0.5 0 0 0\n3\n3 0 0 4\n"
+#define Q_MU "-1 0.5 -2 0.1\n0.3 0.4\n"
+
+Test(fl_siconos_text, sparse_block_and_csparse_storages)
+{
+    /* the same W from the three storages */
+    const char *good[3] = {
+        SBM_GOOD Q_MU,
+        "2\n2\n2\n4\n4\n1\nCSparse Version 3.1.9\ntriplet: 4-by-4, nzmax: 6 nnz: 6\n"
+        "    0 0 : 1\n    1 1 : 2\n    2 2 : 3\n    3 3 : 4\n    0 2 : 0.5\n    2 0 : 0.5\n" Q_MU,
+        "2\n2\n2\n4\n4\n2\nCSparse Version 3.1.9\n4-by-4, nzmax: 6 nnz: 6, 1-norm: 4.5\n"
+        "    col 0 : locations 0 to 1\n      0 : 1\n      2 : 0.5\n"
+        "    col 1 : locations 2 to 2\n      1 : 2\n"
+        "    col 2 : locations 3 to 4\n      0 : 0.5\n      2 : 3\n"
+        "    col 3 : locations 5 to 5\n      3 : 4\n" Q_MU};
+    double W[4][4] = {{1, 0, 0.5, 0}, {0, 2, 0, 0}, {0.5, 0, 3, 0}, {0, 0, 0, 4}};
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (int k = 0; k < 3; k++) {
+        const char *path = text_file(good[k]);
+        fl_local_problem *p = NULL;
+        fl_error err;
+        cr_assert_eq(fl_siconos_text_read(path, 1, &ctx, &p, &err), FL_OK, "storage %d: %s", k, err.message);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                cr_assert_eq(gsl_matrix_get(p->W, i, j), W[i][j], "storage %d W(%d,%d)", k, i, j);
+        cr_assert_eq(gsl_vector_get(p->q, 2), -2.0);
+        cr_assert_eq(p->mu[1], 0.4);
+        fl_local_problem_free(p);
+        remove(path);
+    }
+    fl_sparse_finish(&ctx);
+    /* defects, each named with its line and field */
+    expect_text("2\n2\n1\n4\n4\n3\n2\n2\n2 5\n2 4\n3\n3\n0 2 3\n0 1 1\n"
+                "0\n1 0 0 2\n1\n0.5 0 0 0\n2\n3 0 0 4\n" Q_MU, 0, FL_EDIM, 9,
+                "W SBM blocksize0");
+    expect_text("2\n2\n1\n4\n4\n3\n2\n2\n2 4\n2 4\n3\n3\n0 2 3\n0 1 1\n0\n1 0 0 2\n7\n"
+                "0.5 0 0 0\n2\n3 0 0 4\n" Q_MU, 0,
+                FL_EPARSE, 17, "W SBM block number");
+    expect_text("2\n2\n1\n4\n4\n3\n2\n2\n2 4\n2 4\n3\n3\n0 3 2\n0 1 1\n"
+                "0\n1 0 0 2\n1\n0.5 0 0 0\n2\n3 0 0 4\n" Q_MU, 0, FL_EPARSE, 13,
+                "W SBM index1_data");
+    expect_text("2\n2\n2\n4\n4\n1\nbanner\ntriplet: 4-by-4, nzmax: 1 nnz: 1\n    0 9 : 1\n" Q_MU, 0,
+                FL_EPARSE, 9, "W triplet 0 column");
+    expect_text("2\n2\n2\n4\n4\n1\nbanner\ntriplet: 4-by-5, nzmax: 1 nnz: 1\n    0 0 : 1\n" Q_MU, 0,
+                FL_EDIM, 8, "W CSparse size line");
+    expect_text("2\n2\n2\n4\n4\n2\nbanner\n4-by-4, nzmax: 1 nnz: 1, 1-norm: 1\n"
+                "    col 0 : locations 0 to 0\n      0 : 1\n    col 1 : locations 3 to 2\n" Q_MU,
+                0, FL_EPARSE, 11, "W col 1");
+    expect_text("2\n2\n2\n4\n4\n7\n" Q_MU, 0, FL_EPARSE, 6, "W CSparse origin");
+    /* what follows mu is ignored (Siconos's reader stops after mu) */
+    expect_text(SBM_GOOD Q_MU "1 2 3 trailing words\n", 0, FL_OK, 0, "");
+    /* no contact */
+    expect_text("3\n0\n0\n0\n0\n0\t0\n\n\n", 0, FL_OK, 0, "");
+    /* a token of any length is read whole: 200 digits then garbage */
+    char longtok[600];
+    snprintf(longtok, sizeof longtok, "2\n1\n0\n2\n2\n2 2\n1 0 0 1\n-1.%0200d%s 0\n0.5\n", 0, "x");
+    expect_text(longtok, 0, FL_EPARSE, 8, "field q[0]");
+    /* global: M nonsymmetric beyond the tolerance, H of the wrong shape */
+    expect_text("3\n1\n0\n3\n3\n3 3\n1 0 0 0.5 1 0 0 0 1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n"
+                "0 0 0\n0 0 0\n0.1\n", 1, FL_EINVAL, 0, "field M: not symmetric");
+    expect_text("3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0\n3\n2\n1 2 3 4 5 6 7\n", 1, FL_EDIM, 10,
+                "field H sizes: 3 x 2, expected 3 x 3");
+}
+
+Test(fl_siconos_text, global_files_both_twins)
+{
+    /* GFC3D_Example00: M = I, H = I, q = f = (-1,-1,-1), b = w = 0, mu = 0.1, then
+     * a trailing "0" */
+    char path[512];
+    fixture(path, sizeof path, "GFC3D_Example00.dat");
+    int kind = 0;
+    cr_assert_eq(fl_siconos_text_kind(path, &kind, NULL), FL_OK);
+    cr_assert_eq(kind, 2);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_global_problem *g = NULL;
+    fl_error err;
+    cr_assert_eq(fl_siconos_text_read_global(path, 1, &ctx, NULL, &g, &err), FL_OK, "%s", err.message);
+    cr_assert(g->n == 3 && g->nc == 1 && g->dim == 3);
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert_eq(gsl_vector_get(g->f, i), -1.0);
+        cr_assert_eq(gsl_vector_get(g->w, i), 0.0);
+        for (size_t j = 0; j < 3; j++) {
+            cr_assert_eq(gsl_matrix_get(g->M, i, j), i == j ? 1.0 : 0.0);
+            cr_assert_eq(gsl_matrix_get(g->H, i, j), i == j ? 1.0 : 0.0);
+        }
+    }
+    cr_assert_eq(g->mu[0], 0.1);
+    cr_assert_not_null(g->Ms);
+    cr_assert_not_null(g->Hs);
+    /* write (dense, then sparse) and read back: the same numbers */
+    const char *out = text_file("");
+    for (int sparse = 0; sparse < 2; sparse++) {
+        gsl_matrix *M = g->M, *H = g->H;
+        if (sparse) g->M = g->H = NULL;
+        cr_assert_eq(fl_siconos_text_write_global(out, g, &err), FL_OK, "%s", err.message);
+        g->M = M;
+        g->H = H;
+        fl_global_problem *b = NULL;
+        cr_assert_eq(fl_siconos_text_read_global(out, 1, NULL, NULL, &b, &err), FL_OK, "%s", err.message);
+        for (size_t i = 0; i < 3; i++)
+            for (size_t j = 0; j < 3; j++) {
+                cr_assert_eq(gsl_matrix_get(b->M, i, j), gsl_matrix_get(g->M, i, j));
+                cr_assert_eq(gsl_matrix_get(b->H, i, j), gsl_matrix_get(g->H, i, j));
+            }
+        fl_global_problem_free(b);
+    }
+    remove(out);
+    fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
+}
