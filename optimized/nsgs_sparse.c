@@ -61,6 +61,10 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
     memset(res, 0, sizeof *res);
     res->status = fl_local_problem_check(p, err);
     if (res->status < 0) return res->status;
+    if (p->m == 0) {   /* no contact: a valid problem, r is empty (fl_problem.h) */
+        res->status = FL_OK;
+        return FL_OK;
+    }
     if (!p->Ws || p->Ws->xtype != CHOLMOD_REAL)
         return res->status = FL_FAIL(err, FL_EINVAL, "nsgs_sparse: needs a real sparse W");
     if (U && (U->size != p->m || U->stride != 1))

@@ -349,6 +349,10 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
     res->status = fl_local_problem_check(p, err);
     if (res->status < 0) return res->status;
     if (!p->W) return res->status = FL_FAIL(err, FL_EINVAL, "nsgs: reference needs a dense W");
+    if (p->m == 0) {   /* no contact: a valid problem, r is empty (fl_problem.h) */
+        res->status = FL_OK;
+        return FL_OK;
+    }
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs: U must have length %zu", p->m);
     size_t *perm = malloc(p->nc * sizeof *perm);

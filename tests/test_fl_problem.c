@@ -234,3 +234,90 @@ Test(fl_problem, zero_contacts_and_symmetry_tolerance)
     cr_assert_float_eq(asym, 2 * FL_SYMMETRY_RTOL, 1e-15);
     fl_local_problem_free(p);
 }
+
+/* Zero contacts through both Gauss-Seidel twins; the asymmetry of a sparse
+ * W (the sparse twin's path) equals the dense one's; the global check
+ * refuses what it must. */
+Test(fl_problem, zero_contacts_twins_sparse_asymmetry_global_check)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(0, 2, 1, &p, NULL), FL_OK);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    fl_nsgs_options o = fl_nsgs_options_default();
+    fl_nsgs_result r1, r2;
+    fl_error err;
+    cr_assert_eq(fl_nsgs_solve(p, &o, NULL, NULL, &r1, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_nsgs_sparse_solve(p, &o, NULL, NULL, &r2, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(r1.iterations, 0);
+    cr_assert_eq(r2.iterations, 0);
+    fl_local_problem_free(p);
+    /* sparse asymmetry = dense asymmetry: W(2,0) - W(0,2) = 0.3 is the largest */
+    cr_assert_eq(fl_local_problem_alloc(2, 2, 1, &p, NULL), FL_OK);
+    for (size_t i = 0; i < 4; i++) gsl_matrix_set(p->W, i, i, 4.0);
+    gsl_matrix_set(p->W, 2, 0, 0.5);
+    gsl_matrix_set(p->W, 0, 2, 0.2);
+    gsl_matrix_set(p->W, 3, 1, 0.1);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    double a1, a2, s1, s2;
+    size_t i1, j1, i2, j2;
+    cr_assert_eq(fl_local_problem_asymmetry(p, &a1, &i1, &j1, &s1, NULL), FL_OK);
+    gsl_matrix *W = p->W;
+    p->W = NULL;
+    cr_assert_eq(fl_local_problem_asymmetry(p, &a2, &i2, &j2, &s2, NULL), FL_OK);
+    cr_assert_eq(fl_local_problem_check_symmetric(p, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "this solver needs a symmetric W") != NULL, "%s", err.message);
+    p->W = W;
+    cr_assert_float_eq(a1, 0.3, 1e-15);
+    cr_assert_float_eq(a2, 0.3, 1e-15);
+    cr_assert(i1 == 2 && j1 == 0 && i2 == 2 && j2 == 0, "(%zu,%zu) (%zu,%zu)", i1, j1, i2, j2);
+    cr_assert_eq(s1, 4.0);
+    cr_assert_eq(s2, 4.0);
+    fl_local_problem_free(p);
+    /* global check */
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(3, 1, 2, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    cr_assert_eq(fl_global_problem_check(g, NULL), FL_OK);
+    gsl_matrix_set(g->M, 0, 1, 0.5);
+    cr_assert_eq(fl_global_problem_check(g, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "M not symmetric") != NULL, "%s", err.message);
+    gsl_matrix_set(g->M, 0, 1, 0.0);
+    gsl_vector_set(g->f, 1, NAN);
+    cr_assert_eq(fl_global_problem_check(g, &err), FL_ENONFINITE);
+    gsl_vector_set(g->f, 1, 0.0);
+    g->mu[0] = -1;
+    cr_assert_eq(fl_global_problem_check(g, &err), FL_EINVAL);
+    g->mu[0] = 0.1;
+    gsl_matrix_set(g->H, 1, 2, INFINITY);
+    cr_assert_eq(fl_global_problem_check(g, &err), FL_ENONFINITE);
+    gsl_matrix_set(g->H, 1, 2, 0.0);
+    gsl_matrix *H = g->H;
+    g->H = NULL;
+    cr_assert_eq(fl_global_problem_check(g, &err), FL_EINVAL);
+    g->H = H;
+    cr_assert_eq(fl_global_problem_check(NULL, &err), FL_EINVAL);
+    fl_global_problem_free(g);
+    cr_assert_eq(fl_global_problem_alloc(0, 1, 2, 1, &g, &err), FL_EINVAL);
+    size_t nnz = 3;
+    int *row = malloc(3 * sizeof *row), *col = malloc(3 * sizeof *col);
+    double *val = malloc(3 * sizeof *val);
+    row[0] = 0, col[0] = 0, val[0] = 2.0;
+    row[1] = 0, col[1] = 1, val[1] = 1.0;
+    row[2] = 1, col[2] = 0, val[2] = 1.0 + 1e-9;
+    double asym, scale;
+    cr_assert_eq(fl_triplet_asymmetry(nnz, row, col, val, &asym, NULL, NULL, &scale, NULL), FL_OK);
+    cr_assert_float_eq(asym, 1e-9, 1e-15);
+    cr_assert_eq(fl_triplet_symmetrize(&nnz, &row, &col, &val, NULL), FL_OK);
+    cr_assert_eq(nnz, 5);
+    cr_assert_eq(fl_triplet_asymmetry(nnz, row, col, val, &asym, NULL, NULL, &scale, NULL), FL_OK);
+    cr_assert_leq(asym, 1e-16);
+    free(row);
+    free(col);
+    free(val);
+    fl_sparse_finish(&ctx);
+}
