@@ -209,7 +209,7 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
 {
     if (!out) return FL_FAIL(err, FL_EINVAL, "delassus_sparse: NULL output");
     *out = NULL;
-    if (!g || !g->ctx || !g->f || !g->w || !g->mu || !L)
+    if (!g || !g->ctx || !g->f || !g->w || (!g->mu && g->nc) || !L)
         return FL_FAIL(err, FL_EINVAL, "delassus_sparse: context, f, w, mu and the factor "
                        "cache are required");
     if (method != FL_DELASSUS_SOLVES && method != FL_DELASSUS_TRAILING)
@@ -224,6 +224,17 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
                            a, g->mu[a]);
     fl_sparse_ctx *ctx = g->ctx;
     cholmod_common *cm = &ctx->cm;
+    if (g->m == 0) {   /* no contact: an empty local problem */
+        FL_TRY(fl_local_problem_alloc(0, g->dim, 0, out, err));
+        (*out)->ctx = ctx;
+        (*out)->Ws = cholmod_spzeros(0, 0, 0, CHOLMOD_REAL, cm);
+        if (!(*out)->Ws) {
+            fl_local_problem_free(*out);
+            *out = NULL;
+            return FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
+        }
+        return FL_OK;
+    }
     cholmod_sparse *M, *H, *own_M, *own_H;
     fl_status s = sparse_inputs(g, &M, &H, &own_M, &own_H, err);
     fl_local_problem *p = NULL;

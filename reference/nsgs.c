@@ -416,13 +416,14 @@ fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, 
 {
     if (!out) return FL_FAIL(err, FL_EINVAL, "delassus: NULL output");
     *out = NULL;
-    if (!g || !g->M || !g->H || !g->f || !g->w || !g->mu)
+    if (!g || !g->M || !g->H || !g->f || !g->w || (!g->mu && g->nc))
         return FL_FAIL(err, FL_EINVAL, "delassus: dense M, H, f, w and mu are required");
     if (g->M->size1 != g->n || g->M->size2 != g->n || g->H->size1 != g->m ||
         g->H->size2 != g->n || g->f->size != g->n || g->w->size != g->m)
         return FL_FAIL(err, FL_EDIM, "delassus: M %zux%zu, H %zux%zu, f %zu, w %zu do not "
                        "match n = %zu, m = %zu", g->M->size1, g->M->size2, g->H->size1,
                        g->H->size2, g->f->size, g->w->size, g->n, g->m);
+    if (g->m == 0) return fl_local_problem_alloc(0, g->dim, 1, out, err);   /* no contact */
     FL_TRY(fl_check_finite_matrix(g->H, "H", err));
     FL_TRY(fl_check_finite_vector(g->f, "f", err));
     FL_TRY(fl_check_finite_vector(g->w, "w", err));

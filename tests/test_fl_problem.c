@@ -321,3 +321,29 @@ Test(fl_problem, zero_contacts_twins_sparse_asymmetry_global_check)
     free(val);
     fl_sparse_finish(&ctx);
 }
+
+/* A global problem without contact reduces to an empty local problem in
+ * both Delassus twins (and the CLI then reports v = M^-1 f). */
+Test(fl_problem, delassus_twins_without_contact)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(4, 0, 3, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    g->ctx = &ctx;
+    fl_local_problem *p = NULL;
+    fl_error err;
+    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+    cr_assert(p->nc == 0 && p->m == 0 && p->W);
+    fl_local_problem_free(p);
+    cholmod_factor *L = NULL;
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_OK, "%s", err.message);
+    cr_assert(p->nc == 0 && p->m == 0 && p->Ws);
+    cr_assert_eq(fl_local_problem_check(p, NULL), FL_OK);
+    fl_local_problem_free(p);
+    fl_sparse_free_factor(&ctx, &L);
+    fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
+}
