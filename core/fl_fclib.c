@@ -577,10 +577,17 @@ static fl_status rd_int(reader *rd, const char *name, int *v)
     return FL_OK;
 }
 
+/* Exactly `want` doubles (want = 0: an empty dataset, no contact). */
 static fl_status rd_doubles(reader *rd, const char *name, size_t want, double **out)
 {
     size_t len;
-    return rd_array(rd, name, 0, want, (void **)out, &len);
+    FL_TRY(rd_array(rd, name, 0, want, (void **)out, &len));
+    if (want == 0 && len != 0) {
+        free(*out);
+        *out = NULL;
+        return rd_fail(rd, FL_EDIM, name, "length %zu, expected 0 (no contact)", len);
+    }
+    return FL_OK;
 }
 
 /* A matrix in FCLIB form under group `g` as triplets. */
