@@ -350,20 +350,17 @@ int fl_cli_solve(int argc, char **argv)
         fl_status w;
         if (g) {
             w = fl_fclib_write_global(o.out, g, "frictionlab solve", &err);
-            if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, m ? m : 1, &sol, &err);
+            if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, m, &sol, &err);
             if (w == FL_OK) w = global_velocity(g, &ctx, &L, r ? r->data : NULL, sol->v, &err);
         } else {
             w = fl_fclib_write_local(o.out, p, "frictionlab solve", &err);
-            if (w == FL_OK) w = fl_fclib_solution_alloc(0, m ? m : 1, &sol, &err);
+            if (w == FL_OK) w = fl_fclib_solution_alloc(0, m, &sol, &err);
         }
         if (w == FL_OK && m) {
             memcpy(sol->r, r->data, m * sizeof(double));
             memcpy(sol->u, U->data, m * sizeof(double));
         }
-        if (w == FL_OK) {
-            sol->m = m;
-            w = fl_fclib_write_solution(o.out, sol, &err);
-        }
+        if (w == FL_OK) w = fl_fclib_write_solution(o.out, sol, &err);
         if (w != FL_OK) {
             s = w;
             goto done;

@@ -22,13 +22,12 @@ fl_status fl_fclib_solution_alloc(size_t n, size_t m, fl_fclib_solution **out, f
 {
     if (!out) return FL_FAIL(err, FL_EINVAL, "fclib solution: NULL output");
     *out = NULL;
-    if (m == 0) return FL_FAIL(err, FL_EINVAL, "fclib solution: m must be positive");
     fl_fclib_solution *s = calloc(1, sizeof *s);
     if (!s) return FL_FAIL(err, FL_ENOMEM, "fclib solution: out of memory");
     s->n = n;
     s->m = m;
-    s->u = calloc(m, sizeof *s->u);
-    s->r = calloc(m, sizeof *s->r);
+    s->u = calloc(m ? m : 1, sizeof *s->u);   /* m = 0: no contact, empty u and r */
+    s->r = calloc(m ? m : 1, sizeof *s->r);
     if (n) s->v = calloc(n, sizeof *s->v);
     if (!s->u || !s->r || (n && !s->v)) {
         fl_fclib_solution_free(s);
@@ -81,8 +80,8 @@ static int csc_from_triplets(int nrow, int ncol, size_t nnz, const int *row, con
     c->n = ncol;
     c->nnz = (int)nnz;
     c->p = calloc((size_t)ncol + 1, sizeof *c->p);
-    c->i = malloc((nnz ? nnz : 1) * sizeof *c->i);
-    c->x = malloc((nnz ? nnz : 1) * sizeof *c->x);
+    c->i = calloc(nnz ? nnz : 1, sizeof *c->i);   /* nnz = 0: one zero slot for nzmax */
+    c->x = calloc(nnz ? nnz : 1, sizeof *c->x);
     if (!c->p || !c->i || !c->x) return -1;
     for (size_t k = 0; k < nnz; k++) c->p[col[k] + 1]++;
     for (int j = 0; j < ncol; j++) c->p[j + 1] += c->p[j];
@@ -966,6 +965,40 @@ static fl_status check_sizes(const char *path, const fl_fclib_solution *s, fl_er
     return st;
 }
 
+/* libfclib refuses a solution without contact ("contact constraints must
+ * be present"): the solution of a problem with no contact (v = M^-1 f,
+ * empty u and r) is written here with HDF5, in libfclib's layout. */
+static fl_status write_empty_solution(const char *path, const fl_fclib_solution *s,
+                                      fl_error *err)
+{
+    H5E_auto2_t old;
+    void *old_data;
+    H5Eget_auto2(H5E_DEFAULT, &old, &old_data);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t grp = f >= 0 ? H5Gcreate2(f, "/solution", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT) : -1;
+    int ok = grp >= 0;
+    const char *names[3] = {"v", "u", "r"};
+    const double *data[3] = {s->v, s->u, s->r};
+    hsize_t len[3] = {s->n, 0, 0};
+    for (int k = 0; ok && k < (s->n ? 3 : 2); k++) {
+        int kk = s->n ? k : k + 1;
+        hid_t sp = H5Screate_simple(1, &len[kk], NULL);
+        hid_t ds = sp >= 0 ? H5Dcreate2(grp, names[kk], H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                                        H5P_DEFAULT, H5P_DEFAULT) : -1;
+        if (ds < 0 || (len[kk] && H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                           data[kk]) < 0))
+            ok = 0;
+        if (ds >= 0) H5Dclose(ds);
+        if (sp >= 0) H5Sclose(sp);
+    }
+    if (grp >= 0) H5Gclose(grp);
+    if (f >= 0 && H5Fclose(f) < 0) ok = 0;
+    H5Eset_auto2(H5E_DEFAULT, old, old_data);
+    if (!ok) return fl_error_set(err, FL_EIO, path, 0, 0, "could not write the solution");
+    return FL_OK;
+}
+
 fl_status fl_fclib_write_solution(const char *path, const fl_fclib_solution *s, fl_error *err)
 {
     if (!s) return FL_FAIL(err, FL_EINVAL, "fclib write: NULL solution");
@@ -981,6 +1014,7 @@ fl_status fl_fclib_write_solution(const char *path, const fl_fclib_solution *s, 
             H5Fclose(f);
         }
     }
+    if (s->m == 0) return write_empty_solution(path, s, err);
     struct fclib_solution fs = {s->v, s->u, s->r, NULL};
     if (!fclib_write_solution(&fs, path))
         return fl_error_set(err, FL_EEXTERNAL, path, 0, 0, "libfclib could not write the solution");

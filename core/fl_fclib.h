@@ -45,7 +45,8 @@ typedef struct fl_fclib_solution {
     double *v, *u, *r;
 } fl_fclib_solution;
 
-/* n == 0: no v (local problem).  m must be positive. */
+/* n == 0: no v (local problem).  m == 0: a problem without contact (u and
+ * r empty; libfclib cannot write that, so it is written with HDF5 directly). */
 fl_status fl_fclib_solution_alloc(size_t n, size_t m, fl_fclib_solution **out, fl_error *err);
 void fl_fclib_solution_free(fl_fclib_solution *s);
 /* Free an array of `count` solutions returned by fl_fclib_read_guesses. */

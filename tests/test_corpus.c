@@ -285,3 +285,41 @@ Test(corpus, reproducers_refused_fast)
     getrusage(RUSAGE_SELF, &ru);
     cr_assert_lt(1024.0 * (double)ru.ru_maxrss, 100e6, "peak memory %ld kB", ru.ru_maxrss);
 }
+
+/* `frictionlab solve --out` on global files: the v it writes satisfies
+ * M v = f + H^T r with the r it writes (checked here with GSL, apart from
+ * the command's own computation), for a file with contacts and for the
+ * file without contact (v = M^-1 f). */
+Test(corpus, solve_writes_the_global_velocity)
+{
+    const char *cmd = getenv("FRICTIONLAB");
+    cr_assert_not_null(cmd, "FRICTIONLAB (the command's path) must be set by meson");
+    static const char *files[] = {"GFC3D_TwoRods1.dat", "gfc2d_granularflowonwall_00000_00117.dat",
+                                  "Box_Stacks-i0122-82-5.hdf5"};
+    for (size_t k = 0; k < 3; k++) {
+        char path[1024], out[256], line[2048];
+        data_path(path, sizeof path, files[k]);
+        snprintf(out, sizeof out, "/tmp/fl_corpus_sol_%d_%zu.hdf5", (int)getpid(), k);
+        snprintf(line, sizeof line, "'%s' solve '%s' --out '%s' > /dev/null", cmd, path, out);
+        cr_assert_eq(system(line), 0, "%s", line);
+        fl_global_problem *g = NULL;
+        fl_fclib_solution *s = NULL;
+        fl_error err;
+        cr_assert_eq(fl_fclib_read_global(out, 1, NULL, &g, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(fl_fclib_read_solution(out, &s, &err), FL_OK, "%s", err.message);
+        cr_assert(s->n == g->n && s->m == g->m);
+        double worst = 0, scale = 0;
+        for (size_t i = 0; i < g->n; i++) {
+            double lhs = 0, rhs = gsl_vector_get(g->f, i);
+            for (size_t j = 0; j < g->n; j++) lhs += gsl_matrix_get(g->M, i, j) * s->v[j];
+            for (size_t a = 0; a < g->m; a++) rhs += gsl_matrix_get(g->H, a, i) * s->r[a];
+            worst = fmax(worst, fabs(lhs - rhs));
+            scale = fmax(scale, fabs(rhs));
+        }
+        cr_assert_leq(worst, 1e-10 * scale + 1e-300, "%s: |M v - f - H^T r| = %g (scale %g)",
+                      files[k], worst, scale);
+        fl_fclib_solution_free(s);
+        fl_global_problem_free(g);
+        remove(out);
+    }
+}
