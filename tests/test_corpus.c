@@ -189,7 +189,9 @@ static const solve_row rows[] = {
     {"Rover11035.dat", "gs", 1, 1, 100},
     {"Rover4396.dat", "gs", 1, 1, 100},
     {"fc2d_granularflowonwall_00667_00000.dat", "gs", 0, 1, 100},
-    {"Capsules-i125-1213.hdf5", "gs", 0, 1, 5000},
+    /* Gauss-Seidel converges here (2302 sweeps) but takes 45 s with today's
+     * 3D local solve: a Newton row (Siconos NSN: 92 it) keeps the test short */
+    {"Capsules-i125-1213.hdf5", NULL, 0, 0, 0},
     {"Capsules-i101-404.dat", NULL, 0, 0, 0},          /* Siconos NSN: 74 it */
     {"Capsules-i122-1617.dat", NULL, 0, 0, 0},         /* Siconos NSN: 283 it */
     {"BoxesStack1-i100000-32.hdf5.dat", NULL, 0, 0, 0}, /* Siconos NSN: 1580 it */
