@@ -95,12 +95,8 @@ int fl_cli_convert(int argc, char **argv)
     if (s == FL_OK)
         printf("%s (%s, %s, nc %zu) -> %s (%s)\n", in, from_fclib ? "FCLIB" : "Siconos text",
                p ? "local" : "global", p ? p->nc : g->nc, out, to_fclib ? "FCLIB" : "Siconos text");
-    else if (err.line > 0)
-        fprintf(stderr, "frictionlab convert: %s:%d: %s\n", err.file, err.line, err.message);
-    else if (err.file[0])
-        fprintf(stderr, "frictionlab convert: %s: %s\n", err.file, err.message);
     else
-        fprintf(stderr, "frictionlab convert: %s\n", err.message);
+        fl_cli_print_file_error("convert", &err, in, out);
     fl_local_problem_free(p);
     fl_global_problem_free(g);
     return s == FL_OK ? 0 : 2;

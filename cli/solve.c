@@ -39,14 +39,17 @@
 /* solve FILE                                                          */
 /* ------------------------------------------------------------------ */
 
-static void print_error(const char *cmd, const fl_error *e)
+void fl_cli_print_file_error(const char *cmd, const fl_error *e, const char *in, const char *out)
 {
-    if (e->line > 0 && e->file[0])
+    /* name the user's file (with its line) when the error is about it; an
+     * error detected inside the library names no file of ours */
+    int user = e->file[0] && ((in && strcmp(e->file, in) == 0) || (out && strcmp(e->file, out) == 0));
+    if (user && e->line > 0)
         fprintf(stderr, "frictionlab %s: %s:%d: %s\n", cmd, e->file, e->line, e->message);
-    else if (e->file[0])
+    else if (user)
         fprintf(stderr, "frictionlab %s: %s: %s\n", cmd, e->file, e->message);
     else
-        fprintf(stderr, "frictionlab %s: %s\n", cmd, e->message);
+        fprintf(stderr, "frictionlab %s: %s: %s\n", cmd, in ? in : "", e->message);
 }
 
 int fl_cli_is_hdf5(const char *path)
@@ -369,7 +372,7 @@ int fl_cli_solve(int argc, char **argv)
     }
 done:
     if (s < 0) {
-        print_error("solve", &err);
+        fl_cli_print_file_error("solve", &err, file, o.out);
         rc = 2;
     }
     free(v);

@@ -5,6 +5,7 @@
 #define FL_CLI_SOLVE_H
 
 #include "cli.h"
+#include "fl_status.h"
 
 /* frictionlab solve FILE [--impl optimized|reference] [--out FILE] [--tol T]
  *                        [--max-sweeps N] [--guess K] [--max-memory BYTES] [--help]
@@ -17,6 +18,11 @@ int fl_cli_solve(int argc, char **argv);
  * FCLIB (.hdf5), local or global, chosen by the extensions; same argv
  * convention as fl_cli_solve.  Exit 0 done, 2 usage or file error. */
 int fl_cli_convert(int argc, char **argv);
+
+/* "frictionlab CMD: FILE:LINE: message" when the error names the input or
+ * the output file, else "frictionlab CMD: IN: message" (never a source file
+ * of the library). */
+void fl_cli_print_file_error(const char *cmd, const fl_error *e, const char *in, const char *out);
 
 /* 1 if the file starts with the HDF5 signature. */
 int fl_cli_is_hdf5(const char *path);
