@@ -182,13 +182,13 @@ static const solve_row rows[] = {
     {"FrictionContact3D_RR_1c.dat", "gs", 1, 1, 100},
     {"FrictionContactProblem00031.dat", "gs", 1, 1, 100},
     {"FrictionContactProblem00071.dat", "gs", 1, 1, 1000},
-    {"FrictionContactProblem00237.dat", "gs", 0, 1, 2000},
+    {"FrictionContactProblem00237.dat", "gs", 1, 1, 2000},
     {"NESpheres_10_1.dat", "gs", 1, 1, 500},
     {"OneObject-i1028-138.hdf5.dat", "gs", 1, 1, 3000},
     {"Rover1039.dat", "gs", 1, 1, 200},
     {"Rover11035.dat", "gs", 1, 1, 100},
     {"Rover4396.dat", "gs", 1, 1, 100},
-    {"fc2d_granularflowonwall_00667_00000.dat", "gs", 0, 1, 100},
+    {"fc2d_granularflowonwall_00667_00000.dat", "gs", 1, 1, 100},
     /* Gauss-Seidel converges here (2302 sweeps) but takes 45 s with today's
      * 3D local solve: a Newton row (Siconos NSN: 92 it) keeps the test short */
     {"Capsules-i125-1213.hdf5", NULL, 0, 0, 0},

@@ -223,6 +223,24 @@ Test(fl_siconos_text, sparse_block_and_csparse_storages)
         fl_local_problem_free(p);
         remove(path);
     }
+    /* compressed row (origin 3): the "col j" blocks are rows; a nonsymmetric
+     * W shows the difference: W(0,2) = 0.5, W(2,0) = 0 */
+    {
+        const char *csr = "2\n2\n2\n4\n4\n3\nCSparse Version 3.1.9\n4-by-4, nzmax: 5 nnz: 5, 1-norm: 4\n"
+                          "    col 0 : locations 0 to 1\n      0 : 1\n      2 : 0.5\n"
+                          "    col 1 : locations 2 to 2\n      1 : 2\n"
+                          "    col 2 : locations 3 to 3\n      2 : 3\n"
+                          "    col 3 : locations 4 to 4\n      3 : 4\n" Q_MU;
+        const char *path = text_file(csr);
+        fl_local_problem *p = NULL;
+        fl_error err;
+        cr_assert_eq(fl_siconos_text_read(path, 1, &ctx, &p, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(gsl_matrix_get(p->W, 0, 2), 0.5);
+        cr_assert_eq(gsl_matrix_get(p->W, 2, 0), 0.0);
+        cr_assert_eq(gsl_matrix_get(p->W, 3, 3), 4.0);
+        fl_local_problem_free(p);
+        remove(path);
+    }
     fl_sparse_finish(&ctx);
     /* defects, each named with its line and field */
     expect_text("2\n2\n1\n4\n4\n3\n2\n2\n2 5\n2 4\n3\n3\n0 2 3\n0 1 1\n"
