@@ -4,7 +4,9 @@
  * input format by its content (HDF5 signature).  Values are written with
  * 17 significant digits (Siconos text) or as binary doubles (FCLIB), so a
  * round trip is exact; the global H is transposed between the two
- * conventions (core/fl_siconos_text.h, core/fl_fclib.h).  An FCLIB
+ * conventions (core/fl_siconos_text.h, core/fl_fclib.h).  Matrices are
+ * read sparse; up to order FL_CONVERT_DENSE_MAX they are written dense in
+ * Siconos text (storage 0), above it as CSparse triplets.  An FCLIB
  * solution and guesses are not carried into Siconos text, which has no
  * place for them. */
 #include "solve.h"
@@ -15,6 +17,9 @@
 
 #include "fl_fclib.h"
 #include "fl_siconos_text.h"
+
+/* Matrices up to this order are written dense (Siconos storage 0). */
+#define FL_CONVERT_DENSE_MAX 2000
 
 static void convert_usage(FILE *f, int full)
 {
@@ -77,14 +82,27 @@ int fl_cli_convert(int argc, char **argv)
     fl_error_clear(&err);
     fl_local_problem *p = NULL;
     fl_global_problem *g = NULL;
-    fl_status s = from_fclib ? fl_fclib_kind(in, &kind, &err) : fl_siconos_text_kind(in, &kind, &err);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    /* read sparse (what scales); small matrices are then written dense
+     * (storage 0 in Siconos text, readable by eye), large ones sparse */
+    fl_status s = fl_sparse_start(&ctx, &err);
+    if (s == FL_OK)
+        s = from_fclib ? fl_fclib_kind(in, &kind, &err) : fl_siconos_text_kind(in, &kind, &err);
     if (s == FL_OK) {
         if (kind == 1)
-            s = from_fclib ? fl_fclib_read_local_opt(in, 1, NULL, &ro, &p, &err)
-                           : fl_siconos_text_read_local(in, 1, NULL, &ro, &p, &err);
+            s = from_fclib ? fl_fclib_read_local_opt(in, 0, &ctx, &ro, &p, &err)
+                           : fl_siconos_text_read_local(in, 0, &ctx, &ro, &p, &err);
         else
-            s = from_fclib ? fl_fclib_read_global_opt(in, 1, NULL, &ro, &g, &err)
-                           : fl_siconos_text_read_global(in, 1, NULL, &ro, &g, &err);
+            s = from_fclib ? fl_fclib_read_global_opt(in, 0, &ctx, &ro, &g, &err)
+                           : fl_siconos_text_read_global(in, 0, &ctx, &ro, &g, &err);
+    }
+    if (s == FL_OK && p && p->m <= FL_CONVERT_DENSE_MAX)
+        s = fl_sparse_to_dense(&ctx, p->Ws, &p->W, &err);
+    if (s == FL_OK && g && g->n <= FL_CONVERT_DENSE_MAX && g->m <= FL_CONVERT_DENSE_MAX &&
+        g->m > 0) {
+        s = fl_sparse_to_dense(&ctx, g->Ms, &g->M, &err);
+        if (s == FL_OK) s = fl_sparse_to_dense(&ctx, g->Hs, &g->H, &err);
     }
     if (s == FL_OK) {
         if (p) s = to_fclib ? fl_fclib_write_local(out, p, "frictionlab convert", &err)
@@ -99,5 +117,6 @@ int fl_cli_convert(int argc, char **argv)
         fl_cli_print_file_error("convert", &err, in, out);
     fl_local_problem_free(p);
     fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
     return s == FL_OK ? 0 : 2;
 }
