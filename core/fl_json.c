@@ -501,9 +501,7 @@ fl_status fl_json_vector(const fl_json_doc *doc, const json_t *obj, const char *
     FL_TRY(get(doc, obj, where, key, path, sizeof path, &v, err));
     FL_TRY(number_array(doc, obj, key, 0, NULL, path, v, expect, err));
     size_t n = json_array_size(v);
-    gsl_error_handler_t *h = fl_gsl_handler_off();
-    gsl_vector *x = gsl_vector_alloc(n);
-    fl_gsl_handler_restore(h);
+    gsl_vector *x = fl_dense_vector_alloc(n);
     if (!x) return FL_FAIL(err, FL_ENOMEM, "out of memory for '%s' (%zu entries)", path, n);
     for (size_t i = 0; i < n; i++) {
         double a;
@@ -545,9 +543,7 @@ fl_status fl_json_matrix(const fl_json_doc *doc, const json_t *obj, const char *
         snprintf(rpath, sizeof rpath, "%s[%zu]", path, i);
         fl_status s = number_array(doc, obj, key, 1, &i, rpath, row, n, err);
         if (s == FL_OK && !A) {
-            gsl_error_handler_t *h = fl_gsl_handler_off();
-            A = gsl_matrix_alloc(m, n);
-            fl_gsl_handler_restore(h);
+            A = fl_dense_matrix_alloc(m, n);
             if (!A) s = FL_FAIL(err, FL_ENOMEM, "out of memory for '%s' (%zu x %zu)", path, m, n);
         }
         for (size_t j = 0; s == FL_OK && j < n; j++) {

@@ -1,5 +1,6 @@
 /* fl_sparse.c — CHOLMOD helpers; see fl_sparse.h. */
 #include "fl_sparse.h"
+#include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -102,7 +103,7 @@ fl_status fl_sparse_to_dense(fl_sparse_ctx *ctx, const cholmod_sparse *A,
                              gsl_matrix **out, fl_error *err)
 {
     (void)ctx;
-    *out = gsl_matrix_calloc(A->nrow, A->ncol);
+    *out = fl_dense_matrix_calloc(A->nrow, A->ncol);
     if (!*out) return FL_FAIL(err, FL_ENOMEM, "allocating %zux%zu", A->nrow, A->ncol);
     const int *Ap = A->p, *Ai = A->i, *Anz = A->nz;
     const double *Ax = A->x;
