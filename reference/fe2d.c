@@ -122,7 +122,7 @@ fl_status fl_fe2d_mesh_read(const char *path, fl_fe2d_mesh **out, fl_error *err)
     }
     double *xy = malloc(2 * (size_t)nn * sizeof(double));
     if (!xy) {
-        s = FL_FAIL(err, FL_ENOMEM, "cannot allocate %ld nodes", nn);
+        s = fl_error_set(err, FL_ENOMEM, path, ln, 1, "cannot allocate %ld nodes", nn);
         goto done;
     }
     for (long p = 0; p < nn; p++) {
