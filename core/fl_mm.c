@@ -351,7 +351,7 @@ fl_status fl_mm_read(fl_sparse_ctx *ctx, const char *path, cholmod_sparse **out,
         rewind(r.f);
         cholmod_sparse *A = cholmod_read_sparse(r.f, &ctx->cm);
         if (!A)
-            s = fl_error_set(err, FL_EEXTERNAL, path, 0, 0, "%s: cholmod_read_sparse "
+            s = fl_error_set(err, fl_sparse_failure(&ctx->cm), path, 0, 0, "%s: cholmod_read_sparse "
                              "failed (CHOLMOD status %d)", path, ctx->cm.status);
         *out = A;
     }

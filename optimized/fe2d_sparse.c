@@ -185,11 +185,11 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
         PM = Pm ? cholmod_ssmult(Pm, Mu, 0, 1, 1, &ctx->cm) : NULL;
         PMP = PM ? cholmod_ssmult(PM, Pm, 0, 1, 1, &ctx->cm) : NULL;
     }
-    if (!PMP) { s = FL_FAIL(err, FL_EEXTERNAL, "CHOLMOD failed forming P M P (status %d)", ctx->cm.status); goto done; }
+    if (!PMP) { s = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "CHOLMOD failed forming P M P (status %d)", ctx->cm.status); goto done; }
     Sub = cholmod_submatrix(PMP, b->map->full_of_free, (long)n, b->map->full_of_free, (long)n, 1, 1, &ctx->cm);
-    if (!Sub) { s = FL_FAIL(err, FL_EEXTERNAL, "cholmod_submatrix failed"); goto done; }
+    if (!Sub) { s = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_submatrix failed"); goto done; }
     b->Mr0 = cholmod_copy(Sub, 1, 1, &ctx->cm);     /* symmetric, upper */
-    if (!b->Mr0) { s = FL_FAIL(err, FL_EEXTERNAL, "cholmod_copy failed"); goto done; }
+    if (!b->Mr0) { s = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_copy failed"); goto done; }
     /* low-rank part: Q = P R, G = R^T M R, G0 = Q^T M Q, K = G0^-1 (G - G0) G0^-1, U = P M Q */
     if (bp->redist != FL_REDIST_NONE) {
         size_t k = 6;

@@ -184,8 +184,9 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     double a1[2] = {c4, 0}, a2[2] = {1, 0};
     mp->S0 = cholmod_add(p->Mr0_s, p->A_s, a1, a2, 1, 1, &mp->ctx.cm);
     if (!mp->S0) {
+        fl_status fs = fl_sparse_failure(&mp->ctx.cm);
         fl_midpoint_sparse_free(mp);
-        return FL_FAIL(err, FL_EEXTERNAL, "cholmod_add failed");
+        return FL_FAIL(err, fs, "cholmod_add failed");
     }
     if ((s = fl_sparse_factor(&mp->ctx, mp->S0, &mp->L, err)) != FL_OK) {
         fl_midpoint_sparse_free(mp);

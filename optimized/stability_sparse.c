@@ -208,7 +208,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
     if (scale == 0.0) scale = 1.0;
     /* method 2: Cholesky of K*_S itself, status from CHOLMOD */
     int pd = try_factor(ctx, t->KS, 0.0, &L);
-    if (pd < 0) { st = FL_FAIL(err, FL_EEXTERNAL, "CHOLMOD factorisation failed"); goto done; }
+    if (pd < 0) { st = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "CHOLMOD factorisation failed"); goto done; }
     res->ks_cholesky_pd = pd;
     /* method 3: shifted inverse power; sigma certified below lambda_min */
     double sigma = INFINITY;

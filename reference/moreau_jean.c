@@ -47,7 +47,7 @@ static fl_status gmv(const fl_global_problem *g, int which_H, int trans, double 
     Y.xtype = CHOLMOD_REAL; Y.dtype = CHOLMOD_DOUBLE;
     double a[2] = {alpha, 0}, b[2] = {beta, 0};
     if (!cholmod_sdmult(As, trans, a, b, &X, &Y, &g->ctx->cm))
-        return FL_FAIL(err, FL_EEXTERNAL, "moreau_jean: cholmod_sdmult failed");
+        return FL_FAIL(err, fl_sparse_failure(&g->ctx->cm), "moreau_jean: cholmod_sdmult failed");
     return FL_OK;
 }
 
