@@ -124,7 +124,7 @@ PY
         verdict=INVALID why="(does not compile)"
     else
         for t in $tests; do
-            if ! FL_SOURCE_ROOT=$root timeout 120 "$build/tests/$t" >/dev/null 2>&1; then
+            if ! FL_SOURCE_ROOT=$root timeout "${FL_MUTATE_TIMEOUT:-40}" "$build/tests/$t" >/dev/null 2>&1; then
                 verdict=KILLED why="by $t"
                 break
             fi
