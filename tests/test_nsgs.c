@@ -601,3 +601,55 @@ Test(nsgs, hard_random_systems_obey_coulomb_by_definition)
     fl_sparse_finish(&ctx);
     gsl_rng_free(rng);
 }
+
+/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w, by hand with w != 0 (the random
+ * systems above all have w = 0):  M = diag(2, 4), H = [1 1; 0 1], f = (2, 4),
+ * w = (0.5, -0.25):  M^-1 f = (1, 1), W = [0.75 0.25; 0.25 0.25],
+ * q = (2, 1) + w = (2.5, 0.75). */
+Test(nsgs, delassus_closed_form_with_w)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &g, NULL), FL_OK);
+    gsl_matrix_set(g->M, 0, 0, 2.0);
+    gsl_matrix_set(g->M, 1, 1, 4.0);
+    gsl_matrix_set(g->H, 0, 0, 1.0);
+    gsl_matrix_set(g->H, 0, 1, 1.0);
+    gsl_matrix_set(g->H, 1, 1, 1.0);
+    gsl_vector_set(g->f, 0, 2.0);
+    gsl_vector_set(g->f, 1, 4.0);
+    gsl_vector_set(g->w, 0, 0.5);
+    gsl_vector_set(g->w, 1, -0.25);
+    g->mu[0] = 0.5;
+    g->ctx = &ctx;
+    const double W[2][2] = {{0.75, 0.25}, {0.25, 0.25}}, q[2] = {2.5, 0.75};
+    for (int k = 0; k < 3; k++) {
+        fl_local_problem *p = NULL;
+        cholmod_factor *L = NULL;
+        fl_error err;
+        gsl_matrix *Wd = NULL;
+        if (k == 0) {
+            cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+        } else {
+            cr_assert_eq(fl_delassus_sparse(g, k == 1 ? FL_DELASSUS_SOLVES : FL_DELASSUS_TRAILING,
+                                            &L, &p, &err), FL_OK, "%s", err.message);
+            cr_assert_eq(fl_sparse_to_dense(&ctx, p->Ws, &Wd, NULL), FL_OK);
+        }
+        const gsl_matrix *Wk = k == 0 ? p->W : Wd;
+        for (int i = 0; i < 2; i++) {
+            cr_assert_float_eq(gsl_vector_get(p->q, i), q[i], 1e-14, "method %d q[%d] = %.17g", k,
+                               i, gsl_vector_get(p->q, i));
+            for (int j = 0; j < 2; j++)
+                cr_assert_float_eq(gsl_matrix_get(Wk, i, j), W[i][j], 1e-12,
+                                   "method %d W(%d,%d) = %.17g", k, i, j, gsl_matrix_get(Wk, i, j));
+        }
+        cr_assert_eq(p->mu[0], 0.5);
+        gsl_matrix_free(Wd);
+        fl_sparse_free_factor(&ctx, &L);
+        fl_local_problem_free(p);
+    }
+    fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
+}
