@@ -22,8 +22,15 @@ done
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 export HDF5_USE_FILE_LOCKING=FALSE
+# libFuzzer exits 77 on a crash, which meson would count as SKIPPED: any
+# non-zero status becomes 1 (a finding is a failure).
+rc=0
 # shellcheck disable=SC2086
-exec "$exe" "$corpus" $seeds \
+"$exe" "$corpus" $seeds \
     -max_total_time="${FL_FUZZ_SECONDS:-25}" -timeout=2 -malloc_limit_mb=100 \
     -rss_limit_mb=1024 -max_len=65536 -print_final_stats=1 \
-    -artifact_prefix="$artifacts/$name-" ${FL_FUZZ_ARGS:-}
+    -artifact_prefix="$artifacts/$name-" ${FL_FUZZ_ARGS:-} || rc=$?
+if [ "$rc" -ne 0 ]; then
+    echo "run_fuzz: $name: finding (libFuzzer status $rc)" >&2
+    exit 1
+fi
