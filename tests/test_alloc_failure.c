@@ -26,6 +26,7 @@
 #include "reference/enumerate.h"
 #include "reference/lemke.h"
 #include "reference/midpoint.h"
+#include "reference/moreau_law.h"
 #include "reference/nsgs.h"
 #include "reference/stability.h"
 
@@ -266,6 +267,33 @@ static fl_status spd_splits(void *data)
     return s;
 }
 
+/* Moreau's law (000 §2) with a set (disc of the tangent plane) and with the
+ * isotropic ball, M = [2 .5 0; .5 2 0; 0 0 1], a collision (gap < 0). */
+static fl_status moreau(void *data)
+{
+    (void)data;
+    const double Md[9] = {2, 0.5, 0, 0.5, 2, 0, 0, 0, 1}, nd[3] = {0, 0, 1};
+    const double vd[3] = {3, 4, -1}, Td[6] = {1, 0, 0, 1, 0, 0};
+    gsl_matrix_const_view M = gsl_matrix_const_view_array(Md, 3, 3);
+    gsl_matrix_const_view T = gsl_matrix_const_view_array(Td, 3, 2);
+    gsl_vector_const_view n = gsl_vector_const_view_array(nd, 3), v = gsl_vector_const_view_array(vd, 3);
+    double ud[3], rd[3];
+    gsl_vector_view u = gsl_vector_view_array(ud, 3), r = gsl_vector_view_array(rd, 3);
+    fl_friction_set C;
+    cr_assert_eq(fl_set_disc(&C, 2, 0.5, NULL), FL_OK);
+    fl_status s = FL_OK;
+    for (int iso = 0; iso <= 1 && s >= 0; iso++) {
+        fl_moreau_problem p = {.d = 3, .M = &M.matrix, .gap = -0.5, .dgap = &n.vector,
+                               .friction = iso ? FL_MOREAU_ISOTROPIC : FL_MOREAU_SET,
+                               .mu = 0.5, .tangent = iso ? NULL : &T.matrix,
+                               .C = iso ? NULL : &C, .v = &v.vector};
+        fl_moreau_result res;
+        s = fl_moreau_law(&p, NULL, &u.vector, &r.vector, &res, NULL);
+    }
+    fl_set_release(&C);
+    return s;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 Test(alloc_failure, readers)
@@ -284,6 +312,7 @@ Test(alloc_failure, dense_kernels)
     fail_each_allocation("fl_lemke_solve", lemke, NULL);
     fail_each_allocation("fl_stab_gen_eig + sym_min", eigen, NULL);
     fail_each_allocation("fl_midpoint_triangle_002", triangle, NULL);
+    fail_each_allocation("fl_moreau_law", moreau, NULL);
 }
 
 Test(alloc_failure, contact_dynamics)
