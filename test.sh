@@ -15,6 +15,24 @@ ninja -C build
 status=0
 meson test -C build --num-processes 2 --print-errorlogs || status=1
 
+echo "== fuzz (libFuzzer under ASan+UBSan, build-fuzz/, FL_FUZZ_SECONDS=${FL_FUZZ_SECONDS:-25} per reader)"
+# Separate build directory: clang, -Dfuzz=true (meson_options.txt).  Every
+# reader runs its seed and regression corpora, then mutates for a bounded
+# time; any crash, sanitizer report, leak, slow input or big allocation is a
+# finding and fails the run (fuzz/meson.build, fuzz/run_fuzz.sh).
+if [ ! -f build-fuzz/build.ninja ]; then
+    CC=clang meson setup build-fuzz -Dfuzz=true >/dev/null
+fi
+if nice -n 5 ninja -C build-fuzz >/dev/null; then
+    if ! meson test -C build-fuzz --suite fuzz --num-processes 2; then
+        status=1
+        grep -h -E "^SUMMARY|Test unit written|ERROR: libFuzzer|^gsl: " \
+            build-fuzz/meson-logs/testlog.txt || true
+    fi
+else
+    echo "fuzz build failed"; status=1
+fi
+
 echo "== valgrind setup (plain programs and command runs)"
 meson test -C build --setup valgrind --num-processes 2 --print-errorlogs || status=1
 

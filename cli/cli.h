@@ -33,6 +33,14 @@ int fl_cli_check(fl_cli_ctx *ctx, int ok, const char *name, const char *fmt, ...
 #endif
     ;
 
+/* Print one NOTE line ("NOTE <name> <detail>") on stdout: a calibration or
+ * a value reported for the reader, counted neither as passed nor failed. */
+void fl_cli_note(fl_cli_ctx *ctx, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
 /* Progress counter on stderr ("label: done/total (rate/s)"), redrawn at most
  * every 0.2 s; done == total ends the line. */
 void fl_cli_progress(fl_cli_ctx *ctx, const char *label, long done, long total);

@@ -31,6 +31,18 @@ int fl_cli_check(fl_cli_ctx *ctx, int ok, const char *name, const char *fmt, ...
     return ok;
 }
 
+void fl_cli_note(fl_cli_ctx *ctx, const char *name, const char *fmt, ...)
+{
+    (void)ctx;
+    va_list ap;
+    printf("NOTE %s ", name);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+}
+
 void fl_cli_progress(fl_cli_ctx *ctx, const char *label, long done, long total)
 {
     if (!ctx->progress) return;

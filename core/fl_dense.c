@@ -2,6 +2,7 @@
 #include "fl_dense.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
@@ -14,6 +15,45 @@ gsl_error_handler_t *fl_gsl_handler_off(void)
 void fl_gsl_handler_restore(gsl_error_handler_t *previous)
 {
     gsl_set_error_handler(previous);
+}
+
+/* n1 x n2 elements of `size` bytes fit in size_t (GSL does not check). */
+static int fits(size_t n1, size_t n2, size_t size)
+{
+    return n2 == 0 || n1 <= SIZE_MAX / n2 / size;
+}
+
+static gsl_matrix *matrix_alloc(size_t n1, size_t n2, int zero)
+{
+    if (!fits(n1, n2, sizeof(double))) return NULL;
+    gsl_error_handler_t *old = fl_gsl_handler_off();
+    gsl_matrix *A = zero ? gsl_matrix_calloc(n1, n2) : gsl_matrix_alloc(n1, n2);
+    fl_gsl_handler_restore(old);
+    return A;
+}
+
+gsl_matrix *fl_dense_matrix_alloc(size_t n1, size_t n2) { return matrix_alloc(n1, n2, 0); }
+gsl_matrix *fl_dense_matrix_calloc(size_t n1, size_t n2) { return matrix_alloc(n1, n2, 1); }
+
+static gsl_vector *vector_alloc(size_t n, int zero)
+{
+    if (!fits(n, 1, sizeof(double))) return NULL;
+    gsl_error_handler_t *old = fl_gsl_handler_off();
+    gsl_vector *v = zero ? gsl_vector_calloc(n) : gsl_vector_alloc(n);
+    fl_gsl_handler_restore(old);
+    return v;
+}
+
+gsl_vector *fl_dense_vector_alloc(size_t n) { return vector_alloc(n, 0); }
+gsl_vector *fl_dense_vector_calloc(size_t n) { return vector_alloc(n, 1); }
+
+gsl_permutation *fl_dense_permutation_alloc(size_t n)
+{
+    if (!fits(n, 1, sizeof(size_t))) return NULL;
+    gsl_error_handler_t *old = fl_gsl_handler_off();
+    gsl_permutation *p = gsl_permutation_alloc(n);
+    fl_gsl_handler_restore(old);
+    return p;
 }
 
 int fl_close(double a, double b, double atol, double rtol)
@@ -70,8 +110,8 @@ fl_status fl_spd_alloc(const gsl_matrix *M, fl_spd **out, fl_error *err)
     fl_spd *s = calloc(1, sizeof *s);
     if (!s) return FL_FAIL(err, FL_ENOMEM, "allocating an SPD record");
     s->n = n;
-    s->M = gsl_matrix_alloc(n, n);
-    s->L = gsl_matrix_alloc(n, n);
+    s->M = fl_dense_matrix_alloc(n, n);
+    s->L = fl_dense_matrix_alloc(n, n);
     if (!s->M || !s->L) {
         fl_spd_free(s);
         return FL_FAIL(err, FL_ENOMEM, "allocating a %zux%zu matrix", n, n);
@@ -137,7 +177,7 @@ double fl_spd_norm(const fl_spd *spd, const gsl_vector *v)
 double fl_spd_dual_norm(const fl_spd *spd, const gsl_vector *f)
 {
     /* f.M^-1 f = |L^-1 f|^2 */
-    gsl_vector *y = gsl_vector_alloc(spd->n);
+    gsl_vector *y = fl_dense_vector_alloc(spd->n);
     if (!y) return NAN;
     gsl_vector_memcpy(y, f);
     gsl_blas_dtrsv(CblasLower, CblasNoTrans, CblasNonUnit, spd->L, y);
@@ -157,8 +197,8 @@ static fl_status split_operators(const fl_spd *spd, const gsl_matrix *D,
         return FL_FAIL(err, FL_EDIM, "constraint matrix has %zu columns, mass matrix is %zux%zu",
                        D->size2, n, n);
     FL_TRY(fl_check_finite_matrix(D, "constraint matrix", err));
-    gsl_matrix *WDt = gsl_matrix_alloc(n, m);
-    gsl_matrix *G = gsl_matrix_alloc(m, m);
+    gsl_matrix *WDt = fl_dense_matrix_alloc(n, m);
+    gsl_matrix *G = fl_dense_matrix_alloc(m, m);
     if (!WDt || !G) {
         if (WDt) gsl_matrix_free(WDt);
         if (G) gsl_matrix_free(G);
@@ -185,8 +225,8 @@ fl_status fl_spd_split_velocity(const fl_spd *spd, const gsl_matrix *D,
         return FL_FAIL(err, FL_EDIM, "velocity split: vectors must have length %zu", spd->n);
     gsl_matrix *G, *WDt;
     FL_TRY(split_operators(spd, D, &G, &WDt, err));
-    gsl_vector *y = gsl_vector_alloc(D->size1);
-    gsl_vector *tmp = gsl_vector_alloc(spd->n);
+    gsl_vector *y = fl_dense_vector_alloc(D->size1);
+    gsl_vector *tmp = fl_dense_vector_alloc(spd->n);
     fl_status st = FL_OK;
     if (!y || !tmp) {
         st = FL_FAIL(err, FL_ENOMEM, "allocating velocity split");
@@ -219,8 +259,8 @@ fl_status fl_spd_split_reaction(const fl_spd *spd, const gsl_matrix *D,
                        spd->n, D->size1);
     gsl_matrix *G, *WDt;
     FL_TRY(split_operators(spd, D, &G, &WDt, err));
-    gsl_vector *y = gsl_vector_alloc(D->size1);
-    gsl_vector *tmp = gsl_vector_alloc(spd->n);
+    gsl_vector *y = fl_dense_vector_alloc(D->size1);
+    gsl_vector *tmp = fl_dense_vector_alloc(spd->n);
     fl_status st = FL_OK;
     if (!y || !tmp) {
         st = FL_FAIL(err, FL_ENOMEM, "allocating reaction split");

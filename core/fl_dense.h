@@ -7,6 +7,17 @@
  * GSL's default error handler aborts; the library never aborts, so every call
  * into GSL that may raise an error runs between fl_gsl_handler_off() and
  * fl_gsl_handler_restore() and its return code is turned into an fl_status.
+ *
+ * Allocation: the library never calls gsl_*_alloc directly.  It calls the
+ * fl_dense_*alloc wrappers below, which switch the handler off for the call
+ * only (the host program's handler is restored, whatever it is), refuse
+ * sizes whose byte count overflows size_t (GSL multiplies n1*n2 unchecked)
+ * and return NULL on failure; every caller checks for NULL and returns
+ * FL_ENOMEM.  The handler is a process-wide GSL setting, so it is switched
+ * per call rather than once: a library has no main, and the host may rely
+ * on its own handler between our calls.  The rare workspaces (eigen
+ * solvers, complex objects) are allocated between fl_gsl_handler_off() and
+ * fl_gsl_handler_restore() at their call sites.
  */
 #ifndef FL_DENSE_H
 #define FL_DENSE_H
@@ -14,6 +25,7 @@
 #include <stddef.h>
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_matrix.h>
+#include <gsl/gsl_permutation.h>
 #include <gsl/gsl_vector.h>
 
 #include "fl_status.h"
@@ -21,6 +33,16 @@
 /* Switch GSL's error handler off; returns the previous one for restore. */
 gsl_error_handler_t *fl_gsl_handler_off(void);
 void fl_gsl_handler_restore(gsl_error_handler_t *previous);
+
+/* gsl_matrix_alloc / _calloc, gsl_vector_alloc / _calloc and
+ * gsl_permutation_alloc with GSL's handler off: NULL (never an abort) when
+ * the memory is not there or the byte count overflows.  Free with GSL's
+ * gsl_matrix_free / gsl_vector_free / gsl_permutation_free. */
+gsl_matrix *fl_dense_matrix_alloc(size_t n1, size_t n2);
+gsl_matrix *fl_dense_matrix_calloc(size_t n1, size_t n2);
+gsl_vector *fl_dense_vector_alloc(size_t n);
+gsl_vector *fl_dense_vector_calloc(size_t n);
+gsl_permutation *fl_dense_permutation_alloc(size_t n);
 
 /* Tolerance test used everywhere: |a - b| <= atol + rtol |b|. */
 int fl_close(double a, double b, double atol, double rtol);

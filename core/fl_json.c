@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "fl_dense.h"
 
@@ -249,34 +250,51 @@ static const char *type_name(const json_t *v)
     return "null";
 }
 
-/* Whole file into a NUL-terminated buffer. */
+/* Whole file into a NUL-terminated buffer.  Only regular files (a
+ * directory, /dev/zero or a pipe is refused before anything is read), and at
+ * most FL_JSON_MAX_BYTES: the buffer is sized from the file size, never
+ * grown without bound. */
 static fl_status read_all(const char *path, char **text, size_t *len, fl_error *err)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
         return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot open: %s", path,
                             strerror(errno));
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (;;) {
-        if (!buf) {
-            fclose(f);
-            return fl_error_set(err, FL_ENOMEM, path, 0, 0, "%s: out of memory", path);
-        }
-        n += fread(buf + n, 1, cap - 1 - n, f);
-        if (n < cap - 1) break;
-        char *bigger = realloc(buf, 2 * cap);
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
+    struct stat sb;
+    if (fstat(fileno(f), &sb) != 0) {
+        int e = errno;
+        fclose(f);
+        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot stat: %s", path, strerror(e));
     }
+    if (!S_ISREG(sb.st_mode)) {
+        fclose(f);
+        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: not a regular file (%s)", path,
+                            S_ISDIR(sb.st_mode) ? "a directory" : "a device, pipe or socket");
+    }
+    if (sb.st_size > (off_t)FL_JSON_MAX_BYTES) {
+        fclose(f);
+        return fl_error_set(err, FL_EINVAL, path, 0, 0, "%s: %lld bytes, more than the %lld "
+                            "a JSON parameter file may have", path, (long long)sb.st_size,
+                            (long long)FL_JSON_MAX_BYTES);
+    }
+    size_t cap = (size_t)sb.st_size + 1;
+    char *buf = malloc(cap + 1);
+    if (!buf) {
+        fclose(f);
+        return fl_error_set(err, FL_ENOMEM, path, 0, 0, "%s: out of memory for %zu bytes",
+                            path, cap);
+    }
+    /* read one byte more than the size: a file that grew meanwhile is refused */
+    size_t n = fread(buf, 1, cap, f);
     int bad = ferror(f);
     int saved = errno;
     fclose(f);
-    if (bad) {
+    if (bad || n == cap) {
         free(buf);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot read: %s", path,
-                            strerror(saved));
+        return bad ? fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot read: %s", path,
+                                  strerror(saved))
+                   : fl_error_set(err, FL_EIO, path, 0, 0, "%s: the file grew while being "
+                                  "read", path);
     }
     buf[n] = '\0';
     *text = buf;
@@ -295,6 +313,17 @@ fl_status fl_json_load(const char *path, fl_json_doc **doc, fl_error *err)
     if (s != FL_OK) {
         free(d);
         return s;
+    }
+    /* A NUL byte is never valid JSON text, and jansson does not always say
+     * so (it ends a number at a NUL and goes on): refuse it here. */
+    const char *nul = memchr(d->text, '\0', len);
+    if (nul) {
+        int line, col;
+        line_column(d, nul, &line, &col);
+        fl_error_set(err, FL_EPARSE, d->path, line, col, "%s:%d:%d: NUL byte in the file "
+                     "(not JSON text)", d->path, line, col);
+        fl_json_free(d);
+        return FL_EPARSE;
     }
     /* Duplicated keys are refused so that every key names one place. */
     json_error_t je;
@@ -501,9 +530,7 @@ fl_status fl_json_vector(const fl_json_doc *doc, const json_t *obj, const char *
     FL_TRY(get(doc, obj, where, key, path, sizeof path, &v, err));
     FL_TRY(number_array(doc, obj, key, 0, NULL, path, v, expect, err));
     size_t n = json_array_size(v);
-    gsl_error_handler_t *h = fl_gsl_handler_off();
-    gsl_vector *x = gsl_vector_alloc(n);
-    fl_gsl_handler_restore(h);
+    gsl_vector *x = fl_dense_vector_alloc(n);
     if (!x) return FL_FAIL(err, FL_ENOMEM, "out of memory for '%s' (%zu entries)", path, n);
     for (size_t i = 0; i < n; i++) {
         double a;
@@ -545,9 +572,7 @@ fl_status fl_json_matrix(const fl_json_doc *doc, const json_t *obj, const char *
         snprintf(rpath, sizeof rpath, "%s[%zu]", path, i);
         fl_status s = number_array(doc, obj, key, 1, &i, rpath, row, n, err);
         if (s == FL_OK && !A) {
-            gsl_error_handler_t *h = fl_gsl_handler_off();
-            A = gsl_matrix_alloc(m, n);
-            fl_gsl_handler_restore(h);
+            A = fl_dense_matrix_alloc(m, n);
             if (!A) s = FL_FAIL(err, FL_ENOMEM, "out of memory for '%s' (%zu x %zu)", path, m, n);
         }
         for (size_t j = 0; s == FL_OK && j < n; j++) {

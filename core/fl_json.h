@@ -27,7 +27,13 @@ typedef struct fl_json_doc {
     char path[256];    /* the file name as given */
 } fl_json_doc;
 
-/* Parse a file.  FL_EIO if it cannot be read, FL_EPARSE with line:column on
+/* Largest JSON file accepted (parameter files are a few kilobytes; jansson's
+ * tree takes several times the text). */
+#define FL_JSON_MAX_BYTES (64L * 1024 * 1024)
+
+/* Parse a file.  FL_EIO if it cannot be read or is not a regular file (a
+ * directory, a device such as /dev/zero, a pipe), FL_EINVAL above
+ * FL_JSON_MAX_BYTES, FL_EPARSE with line:column on
  * a syntax error (truncated file included), on a duplicated key or when the
  * top level is not an object; FL_ENONFINITE for a real literal that
  * overflows a double (1e999).  *doc is NULL on error. */

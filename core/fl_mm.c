@@ -21,29 +21,65 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 /* What pass 1 learned from the header. */
 typedef struct mm_header {
     int pattern;       /* entries have no value */
+    int integer;       /* values must be integers */
     int symmetric;     /* only the lower triangle is stored */
     long rows, cols, nnz;
 } mm_header;
+
+/* Longest line accepted: the Matrix Market definition limits lines to 1024
+ * characters, and so does CHOLMOD's reader of pass 2 (a longer line would
+ * reach it in pieces, each read as a line).  Longer lines are refused, never
+ * buffered without bound. */
+enum { MM_LINE_MAX = 1025 };   /* 1024 characters and the newline */
+
+/* Largest dimension accepted for a file of `bytes` bytes: CHOLMOD allocates
+ * O(rows + cols) before reading an entry, and a header may declare any
+ * size, so a dimension is bounded by the file it comes from: 10^6 plus 8
+ * per byte of file (a real matrix with more empty rows or columns than that
+ * is not what a Matrix Market file is for), and by INT_MAX (int indices). */
+static long mm_dim_max(long long bytes)
+{
+    long long m = 1000000LL + 8LL * bytes;
+    return m > 2147483646LL ? 2147483646L : (long)m;
+}
 
 /* Reader state: the file, its name and the current line. */
 typedef struct mm_reader {
     FILE *f;
     const char *path;
-    char *buf;
-    size_t cap;
+    char *buf;          /* MM_LINE_MAX + 1 bytes, NUL-terminated line */
     long line;          /* number of the line in buf (1-based) */
+    long long bytes;    /* file size */
+    int bad;            /* last next_line: 1 line too long, 2 NUL byte, 3 read error */
 } mm_reader;
 
-/* Next line into r->buf, with its number; 0 at end of file. */
+/* Next line into r->buf, with its number; 0 at end of file or on a bad
+ * line (r->bad says which).  Bytes are read whole: a NUL inside a line is
+ * refused (C string functions would silently drop the rest of the line). */
 static int next_line(mm_reader *r)
 {
-    if (getline(&r->buf, &r->cap, r->f) < 0) return 0;
+    size_t n = 0;
+    int ch = EOF;
+    r->bad = 0;
+    while ((ch = getc(r->f)) != EOF) {
+        if (ch == '\0') r->bad = 2;
+        if (n == MM_LINE_MAX) {
+            r->bad = 1;
+            break;
+        }
+        r->buf[n++] = (char)ch;
+        if (ch == '\n') break;
+    }
+    if (ch == EOF && ferror(r->f)) r->bad = 3;
+    if (n == 0 && !r->bad) return 0;
+    r->buf[n] = '\0';
     r->line++;
-    return 1;
+    return !r->bad;
 }
 
 static int blank(const char *s)
@@ -73,14 +109,31 @@ static fl_status fail_at(const mm_reader *r, long line, fl_status s, fl_error *e
     return fl_error_set(err, s, r->path, 0, 0, "%s: %s", r->path, what);
 }
 
-/* Copy the next whitespace-separated token of *s into tok (at most len-1
- * bytes), advancing *s; returns 0 if there is none. */
+/* The error for a line next_line refused, or for the end of the file. */
+static fl_status bad_line(const mm_reader *r, fl_error *err)
+{
+    if (r->bad == 1)
+        return fail_at(r, r->line, FL_EPARSE, err, "line is longer than %d characters "
+                       "(the Matrix Market limit is 1024)", (int)MM_LINE_MAX - 1);
+    if (r->bad == 2)
+        return fail_at(r, r->line, FL_EPARSE, err, "line contains a NUL byte");
+    return fail_at(r, r->line, FL_EIO, err, "cannot read: %s", strerror(errno));
+}
+
+/* Copy the next whitespace-separated token of *s into tok, advancing *s;
+ * returns 0 if there is none.  A token that does not fit in tok whole is
+ * never cut: tok receives its first 40 bytes followed by "..." and the
+ * caller's number parse then refuses it (no field of a valid file is
+ * that long: integers fit in 20 digits, a double in 17 significant ones). */
 static int token(const char **s, char *tok, size_t len)
 {
     const char *p = *s + strspn(*s, " \t\r\n");
     size_t n = strcspn(p, " \t\r\n");
     if (n == 0) return 0;
-    snprintf(tok, len, "%.*s", (int)n, p);
+    if (n < len)
+        snprintf(tok, len, "%.*s", (int)n, p);
+    else
+        snprintf(tok, len, "%.40s... (%zu characters)", p, n);
     *s = p + n;
     return 1;
 }
@@ -119,9 +172,9 @@ static fl_status read_banner(mm_reader *r, mm_header *h, fl_error *err)
     static const char *const sym[] = {"general", "symmetric", NULL};
     static const char *const sym_no[] = {"skew-symmetric", "hermitian", NULL};
     if (!next_line(r))
-        return ferror(r->f) ? fail_at(r, 0, FL_EIO, err, "cannot read: %s", strerror(errno))
-                            : fail_at(r, 0, FL_EPARSE, err, "empty file (expected a "
-                                      "'%%%%MatrixMarket' banner)");
+        return r->bad ? bad_line(r, err)
+                      : fail_at(r, 0, FL_EPARSE, err, "empty file (expected a "
+                                "'%%%%MatrixMarket' banner)");
     const char *s = r->buf;
     char tok[128];
     if (!token(&s, tok, sizeof tok) || strcmp(tok, "%%MatrixMarket") != 0)
@@ -132,6 +185,7 @@ static fl_status read_banner(mm_reader *r, mm_header *h, fl_error *err)
     FL_TRY(banner_word(r, &s, "format", format, format_no, &w, err));
     FL_TRY(banner_word(r, &s, "type", type, type_no, &w, err));
     h->pattern = w == 2;
+    h->integer = w == 1;
     FL_TRY(banner_word(r, &s, "symmetry", sym, sym_no, &w, err));
     h->symmetric = w == 1;
     return FL_OK;
@@ -160,7 +214,7 @@ static fl_status read_size(mm_reader *r, mm_header *h, fl_error *err)
     /* comments ('%') and blank lines may follow the banner */
     do {
         if (!next_line(r))
-            return fail_at(r, r->line + 1, FL_EPARSE, err, "end of file before the size "
+            return r->bad ? bad_line(r, err) : fail_at(r, r->line + 1, FL_EPARSE, err, "end of file before the size "
                            "line \"rows cols entries\"");
     } while (r->buf[0] == '%' || blank(r->buf));
     const char *s = r->buf;
@@ -171,6 +225,11 @@ static fl_status read_size(mm_reader *r, mm_header *h, fl_error *err)
     if (token(&s, tok, sizeof tok))
         return fail_at(r, r->line, FL_EPARSE, err, "size line: unexpected fourth field "
                        "\"%s\" (expected \"rows cols entries\")", tok);
+    long most_dim = mm_dim_max(r->bytes);
+    if (h->rows > most_dim || h->cols > most_dim)
+        return fail_at(r, r->line, FL_EINVAL, err, "size line declares %ld x %ld, but a "
+                       "file of %lld bytes may declare at most %ld rows or columns "
+                       "(10^6 + 8 per byte)", h->rows, h->cols, r->bytes, most_dim);
     if (h->symmetric && h->rows != h->cols)
         return fail_at(r, r->line, FL_EDIM, err, "a symmetric matrix must be square, "
                        "got %ld x %ld", h->rows, h->cols);
@@ -228,10 +287,18 @@ static fl_status check_entries(mm_reader *r, const mm_header *h, fl_error *err)
                 return fail_at(r, r->line, FL_EPARSE, err, "entry %ld: the value is "
                                "missing", k);
             char *end;
+            errno = 0;
             double v = strtod(tok, &end);
-            if (*end != '\0')
+            if (*end != '\0' || end == tok)
                 return fail_at(r, r->line, FL_EPARSE, err, "entry %ld: value \"%s\" is "
                                "not a number", k, tok);
+            if (h->integer) {
+                errno = 0;
+                (void)strtol(tok, &end, 10);
+                if (*end != '\0' || errno)
+                    return fail_at(r, r->line, FL_EPARSE, err, "entry %ld: value \"%s\" is "
+                                   "not an integer (the banner says 'integer')", k, tok);
+            }
             if (!isfinite(v))
                 return fail_at(r, r->line, FL_ENONFINITE, err, "entry %ld: value \"%s\" "
                                "is not finite", k, tok);
@@ -240,6 +307,7 @@ static fl_status check_entries(mm_reader *r, const mm_header *h, fl_error *err)
             return fail_at(r, r->line, FL_EPARSE, err, "entry %ld: unexpected extra "
                            "field \"%s\"", k, tok);
     }
+    if (r->bad) return bad_line(r, err);
     if (k < h->nnz)
         return fail_at(r, r->line + 1, FL_EPARSE, err, "expected %ld entries, found %ld "
                        "(truncated file?)", h->nnz, k);
@@ -250,11 +318,29 @@ fl_status fl_mm_read(fl_sparse_ctx *ctx, const char *path, cholmod_sparse **out,
                      fl_error *err)
 {
     *out = NULL;
-    mm_reader r = {fopen(path, "r"), path, NULL, 0, 0};
+    mm_reader r = {fopen(path, "r"), path, NULL, 0, 0, 0};
     if (!r.f)
         return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot open: %s", path,
                             strerror(errno));
-    mm_header h;
+    /* only regular files: a directory, /dev/zero or a pipe is refused */
+    struct stat sb;
+    if (fstat(fileno(r.f), &sb) != 0) {
+        int e = errno;
+        fclose(r.f);
+        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot stat: %s", path, strerror(e));
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        fclose(r.f);
+        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: not a regular file (%s)", path,
+                            S_ISDIR(sb.st_mode) ? "a directory" : "a device, pipe or socket");
+    }
+    r.bytes = (long long)sb.st_size;
+    r.buf = malloc(MM_LINE_MAX + 1);
+    if (!r.buf) {
+        fclose(r.f);
+        return fl_error_set(err, FL_ENOMEM, path, 0, 0, "%s: out of memory", path);
+    }
+    mm_header h = {0};
     fl_status s = read_banner(&r, &h, err);
     if (s == FL_OK) s = read_size(&r, &h, err);
     if (s == FL_OK) s = check_entries(&r, &h, err);
@@ -265,7 +351,7 @@ fl_status fl_mm_read(fl_sparse_ctx *ctx, const char *path, cholmod_sparse **out,
         rewind(r.f);
         cholmod_sparse *A = cholmod_read_sparse(r.f, &ctx->cm);
         if (!A)
-            s = fl_error_set(err, FL_EEXTERNAL, path, 0, 0, "%s: cholmod_read_sparse "
+            s = fl_error_set(err, fl_sparse_failure(&ctx->cm), path, 0, 0, "%s: cholmod_read_sparse "
                              "failed (CHOLMOD status %d)", path, ctx->cm.status);
         *out = A;
     }

@@ -1,5 +1,6 @@
 /* fl_residual.c — natural-map error for frictional contact (fl_residual.h). */
 #include "fl_residual.h"
+#include "fl_dense.h"
 
 #include <float.h>
 #include <math.h>
@@ -75,7 +76,7 @@ fl_status fl_residual_local(const fl_local_problem *p, const gsl_vector *r,
     if (!p || !r || !out) return FL_FAIL(err, FL_EINVAL, "residual: NULL argument");
     if (r->size != p->m || r->stride != 1 || (U && (U->size != p->m || U->stride != 1)))
         return FL_FAIL(err, FL_EDIM, "residual: vectors must be contiguous of length %zu", p->m);
-    gsl_vector *tmp = U ? U : gsl_vector_alloc(p->m);
+    gsl_vector *tmp = U ? U : fl_dense_vector_alloc(p->m);
     if (!tmp) return FL_FAIL(err, FL_ENOMEM, "residual: out of memory");
     fl_status s = fl_local_problem_velocity(p, r, tmp, err);
     if (s == FL_OK)

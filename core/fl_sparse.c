@@ -1,11 +1,18 @@
 /* fl_sparse.c — CHOLMOD helpers; see fl_sparse.h. */
 #include "fl_sparse.h"
+#include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <umfpack.h>
+
+fl_status fl_sparse_failure(const cholmod_common *cm)
+{
+    return cm && (cm->status == CHOLMOD_OUT_OF_MEMORY || cm->status == CHOLMOD_TOO_LARGE)
+               ? FL_ENOMEM : FL_EEXTERNAL;
+}
 
 fl_status fl_sparse_start(fl_sparse_ctx *ctx, fl_error *err)
 {
@@ -102,7 +109,7 @@ fl_status fl_sparse_to_dense(fl_sparse_ctx *ctx, const cholmod_sparse *A,
                              gsl_matrix **out, fl_error *err)
 {
     (void)ctx;
-    *out = gsl_matrix_calloc(A->nrow, A->ncol);
+    *out = fl_dense_matrix_calloc(A->nrow, A->ncol);
     if (!*out) return FL_FAIL(err, FL_ENOMEM, "allocating %zux%zu", A->nrow, A->ncol);
     const int *Ap = A->p, *Ai = A->i, *Anz = A->nz;
     const double *Ax = A->x;
@@ -126,7 +133,7 @@ fl_status fl_sparse_factor(fl_sparse_ctx *ctx, cholmod_sparse *A,
         return FL_FAIL(err, FL_EINVAL, "Cholesky needs a square matrix in symmetric storage");
     if (!*L) {
         *L = cholmod_analyze(A, &ctx->cm);
-        if (!*L) return FL_FAIL(err, FL_ENOMEM, "cholmod_analyze failed (status %d)", ctx->cm.status);
+        if (!*L) return FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_analyze failed (status %d)", ctx->cm.status);
     }
     if ((*L)->n != A->nrow)
         return FL_FAIL(err, FL_EDIM, "factor of order %zu reused for a matrix of order %zu",
@@ -136,7 +143,7 @@ fl_status fl_sparse_factor(fl_sparse_ctx *ctx, cholmod_sparse *A,
         return FL_FAIL(err, FL_ENOTSPD, "matrix is not positive definite (CHOLMOD stopped at column %zu)",
                        (size_t)(*L)->minor);
     if (!ok || ctx->cm.status < CHOLMOD_OK)
-        return FL_FAIL(err, FL_EEXTERNAL, "cholmod_factorize failed (status %d)", ctx->cm.status);
+        return FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_factorize failed (status %d)", ctx->cm.status);
     return FL_OK;
 }
 
@@ -155,7 +162,7 @@ fl_status fl_sparse_solve(fl_sparse_ctx *ctx, const cholmod_factor *L,
     B.dtype = CHOLMOD_DOUBLE;
     if (!cholmod_solve2(CHOLMOD_A, (cholmod_factor *)L, &B, NULL, &ctx->X, NULL,
                         &ctx->Y, &ctx->E, &ctx->cm))
-        return FL_FAIL(err, FL_EEXTERNAL, "cholmod_solve2 failed (status %d)", ctx->cm.status);
+        return FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_solve2 failed (status %d)", ctx->cm.status);
     memmove(x, ctx->X->x, n * sizeof *x);
     return FL_OK;
 }
@@ -175,7 +182,7 @@ fl_status fl_sparse_mv(fl_sparse_ctx *ctx, const cholmod_sparse *A, double alpha
     X.dtype = Y.dtype = CHOLMOD_DOUBLE;
     double a[2] = {alpha, 0.0}, b[2] = {beta, 0.0};
     if (!cholmod_sdmult((cholmod_sparse *)A, 0, a, b, &X, &Y, &ctx->cm))
-        return FL_FAIL(err, FL_EEXTERNAL, "cholmod_sdmult failed (status %d)", ctx->cm.status);
+        return FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_sdmult failed (status %d)", ctx->cm.status);
     return FL_OK;
 }
 

@@ -23,6 +23,10 @@ typedef struct fl_sparse_ctx {
     int started;
 } fl_sparse_ctx;
 
+/* The status for a CHOLMOD call that failed on `cm`: FL_ENOMEM when CHOLMOD
+ * ran out of memory (or a size overflowed), FL_EEXTERNAL otherwise. */
+fl_status fl_sparse_failure(const cholmod_common *cm);
+
 /* cholmod_start with printing off.  FL_EEXTERNAL if CHOLMOD refuses. */
 fl_status fl_sparse_start(fl_sparse_ctx *ctx, fl_error *err);
 /* Frees the workspaces and calls cholmod_finish; safe on a zeroed ctx. */

@@ -35,11 +35,15 @@ typedef enum fl_status {
 /* A short, static, English description of a status code. Never NULL. */
 const char *fl_strerror(fl_status s);
 
-/* Error report.  `file`/`line`/`column` locate the error: for I/O and parse
- * errors they name the input file (line and column 1-based, 0 if unknown);
- * otherwise `file` is the library source file that detected the error and
- * `line` its line, `column` 0.  `message` is a complete sentence fragment
- * suitable for printing after "error: ". */
+/* Error report.  `file`/`line`/`column` locate the error in the INPUT: for
+ * I/O and parse errors they name the input file (line and column 1-based, 0
+ * if unknown), or the dataset for HDF5.  An error the library detects in
+ * data it was handed in memory (a matrix that is not positive definite, a
+ * dimension mismatch) has an empty `file` and line 0: the library does not
+ * know where the data came from, so the caller that read it (the command,
+ * naming the input file and field) adds that.  `file` never names a source
+ * file of the library.  `message` is a complete sentence fragment suitable
+ * for printing after "error: ". */
 typedef struct fl_error {
     fl_status status;
     char message[512];
@@ -62,9 +66,10 @@ fl_status fl_error_set(fl_error *err, fl_status s, const char *file, int line,
 fl_status fl_error_vset(fl_error *err, fl_status s, const char *file, int line,
                         int column, const char *fmt, va_list ap);
 
-/* Report an error detected by library code at the current source line. */
+/* Report an error detected by library code in in-memory data: no input
+ * location (file "", line 0), and never our own source path. */
 #define FL_FAIL(err, s, ...) \
-    fl_error_set((err), (s), __FILE__, __LINE__, 0, __VA_ARGS__)
+    fl_error_set((err), (s), NULL, 0, 0, __VA_ARGS__)
 
 /* Propagate a non-OK error status (warnings pass through). */
 #define FL_TRY(expr) \

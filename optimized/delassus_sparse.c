@@ -89,7 +89,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     if (!perm) return FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
     if (!cholmod_amd(M, NULL, 0, perm, cm)) {
         free(perm);
-        return FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: cholmod_amd failed");
+        return FL_FAIL(err, fl_sparse_failure(cm), "delassus_sparse: cholmod_amd failed");
     }
     /* contacts last, among them a fill-reducing order pc of H H^T (contacts
      * sharing a body are neighbours); W is permuted back at the end */
@@ -98,7 +98,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
         free(pc);
         free(ipc);
         free(perm);
-        return FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: ordering the contacts failed");
+        return FL_FAIL(err, fl_sparse_failure(cm), "delassus_sparse: ordering the contacts failed");
     }
     for (size_t k = 0; k < m; k++) {
         perm[n + k] = (int)n + pc[k];
@@ -152,7 +152,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
         int ok = LK && cholmod_factorize(K, LK, cm);
         cholmod_free_sparse(&K, cm);
         if (!LK || !ok) {
-            s = FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: CHOLMOD failed on the augmented matrix");
+            s = FL_FAIL(err, fl_sparse_failure(cm), "delassus_sparse: CHOLMOD failed on the augmented matrix");
             break;
         }
         if (cm->status == CHOLMOD_NOT_POSDEF) {
@@ -250,7 +250,7 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
         cholmod_sparse *Ht = cholmod_transpose(H, 1, cm);
         cholmod_sparse *X = Ht ? cholmod_spsolve(CHOLMOD_A, *L, Ht, cm) : NULL;
         cholmod_sparse *W = X ? cholmod_ssmult(H, X, 0, 1, 1, cm) : NULL;
-        if (!W) s = FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: sparse solve/product failed");
+        if (!W) s = FL_FAIL(err, fl_sparse_failure(cm), "delassus_sparse: sparse solve/product failed");
         cholmod_free_sparse(&X, cm);
         cholmod_free_sparse(&Ht, cm);
         p->Ws = W;
@@ -286,7 +286,7 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
             Q.xtype = CHOLMOD_REAL; Q.dtype = CHOLMOD_DOUBLE;
             double one[2] = {1, 0};
             if (!cholmod_sdmult(H, 0, one, one, &Y, &Q, cm))
-                s = FL_FAIL(err, FL_EEXTERNAL, "delassus_sparse: cholmod_sdmult failed");
+                s = FL_FAIL(err, fl_sparse_failure(cm), "delassus_sparse: cholmod_sdmult failed");
         }
     }
     free(y);

@@ -171,11 +171,11 @@ fl_status fl_discs_delassus_diag(const fl_discs *d, const fl_global_problem *g,
         Dv.xtype = CHOLMOD_REAL;
         Dv.dtype = CHOLMOD_DOUBLE;
         if (!HD || !cholmod_scale(&Dv, CHOLMOD_COL, HD, cm)) {
-            s = FL_FAIL(err, FL_EEXTERNAL, "discs: cholmod_scale failed");
+            s = FL_FAIL(err, fl_sparse_failure(cm), "discs: cholmod_scale failed");
         } else {
             p->Ws = cholmod_aat(HD, NULL, 0, 1, cm);
             if (!p->Ws || !cholmod_sort(p->Ws, cm))
-                s = FL_FAIL(err, FL_EEXTERNAL, "discs: cholmod_aat failed");
+                s = FL_FAIL(err, fl_sparse_failure(cm), "discs: cholmod_aat failed");
             else p->Ws->stype = 0;
         }
     }

@@ -131,7 +131,7 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
     /* load: M (0, -g) restricted, plus shift */
     g = calloc(nfull, sizeof(double));
     fm = calloc(nfull, sizeof(double));
-    b->f = gsl_vector_alloc(n);
+    b->f = fl_dense_vector_alloc(n);
     if (!g || !fm || !b->f) { s = FL_FAIL(err, FL_ENOMEM, "load"); goto done; }
     for (size_t p = 0; p < b->mesh->nnodes; p++) g[2 * p + 1] = -bp->gravity;
     if ((s = fl_sparse_mv(ctx, Mfull, 1.0, g, 0.0, fm, err))) goto done;
@@ -157,8 +157,12 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
     if ((s = rows_matrix(ctx, nc, n, nc, br, bc, bv, &b->Bnu, err))) goto done;
     if ((s = rows_matrix(ctx, nc, n, nc, br + nc, bc + nc, bv + nc, &b->Btau, err))) goto done;
     if (n <= dense_rows_limit) {
-        b->Bnu_d = gsl_matrix_calloc(nc, n);
-        b->Btau_d = gsl_matrix_calloc(nc, n);
+        b->Bnu_d = fl_dense_matrix_calloc(nc, n);
+        b->Btau_d = fl_dense_matrix_calloc(nc, n);
+        if (!b->Bnu_d || !b->Btau_d) {
+            s = FL_FAIL(err, FL_ENOMEM, "out of memory for the dense contact rows (%zu x %zu)", nc, n);
+            goto done;
+        }
         for (size_t i = 0; i < nc; i++) {
             gsl_matrix_set(b->Bnu_d, i, (size_t)bc[i], bv[i]);
             gsl_matrix_set(b->Btau_d, i, (size_t)bc[nc + i], bv[nc + i]);
@@ -181,19 +185,19 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
         PM = Pm ? cholmod_ssmult(Pm, Mu, 0, 1, 1, &ctx->cm) : NULL;
         PMP = PM ? cholmod_ssmult(PM, Pm, 0, 1, 1, &ctx->cm) : NULL;
     }
-    if (!PMP) { s = FL_FAIL(err, FL_EEXTERNAL, "CHOLMOD failed forming P M P (status %d)", ctx->cm.status); goto done; }
+    if (!PMP) { s = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "CHOLMOD failed forming P M P (status %d)", ctx->cm.status); goto done; }
     Sub = cholmod_submatrix(PMP, b->map->full_of_free, (long)n, b->map->full_of_free, (long)n, 1, 1, &ctx->cm);
-    if (!Sub) { s = FL_FAIL(err, FL_EEXTERNAL, "cholmod_submatrix failed"); goto done; }
+    if (!Sub) { s = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_submatrix failed"); goto done; }
     b->Mr0 = cholmod_copy(Sub, 1, 1, &ctx->cm);     /* symmetric, upper */
-    if (!b->Mr0) { s = FL_FAIL(err, FL_EEXTERNAL, "cholmod_copy failed"); goto done; }
+    if (!b->Mr0) { s = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_copy failed"); goto done; }
     /* low-rank part: Q = P R, G = R^T M R, G0 = Q^T M Q, K = G0^-1 (G - G0) G0^-1, U = P M Q */
     if (bp->redist != FL_REDIST_NONE) {
         size_t k = 6;
         if ((s = fl_fe2d_affine_fields(b->mesh, &R, err))) goto done;
-        Q = gsl_matrix_alloc(nfull, k); MQ = gsl_matrix_alloc(nfull, k); MR = gsl_matrix_alloc(nfull, k);
-        G = gsl_matrix_alloc(k, k); G0 = gsl_matrix_alloc(k, k); Ufull = gsl_matrix_alloc(nfull, k);
-        b->K = gsl_matrix_alloc(k, k);
-        b->U = gsl_matrix_alloc(n, k);
+        Q = fl_dense_matrix_alloc(nfull, k); MQ = fl_dense_matrix_alloc(nfull, k); MR = fl_dense_matrix_alloc(nfull, k);
+        G = fl_dense_matrix_alloc(k, k); G0 = fl_dense_matrix_alloc(k, k); Ufull = fl_dense_matrix_alloc(nfull, k);
+        b->K = fl_dense_matrix_alloc(k, k);
+        b->U = fl_dense_matrix_alloc(n, k);
         col = malloc(2 * nfull * sizeof(double));
         bx = malloc(m * sizeof(double));
         if (!Q || !MQ || !MR || !G || !G0 || !Ufull || !b->K || !b->U || !col || !bx) {
@@ -214,7 +218,11 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
         }
         gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, R, MR, 0.0, G);
         gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, Q, MQ, 0.0, G0);
-        gsl_matrix *L = gsl_matrix_alloc(k, k);
+        gsl_matrix *L = fl_dense_matrix_alloc(k, k);
+        if (!L) {
+            s = FL_FAIL(err, FL_ENOMEM, "out of memory for the %zu x %zu Gram matrix", k, k);
+            goto done;
+        }
         gsl_matrix_memcpy(L, G0);
         gsl_error_handler_t *h = fl_gsl_handler_off();
         int rc = gsl_linalg_cholesky_decomp1(L);

@@ -165,9 +165,9 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     fl_status s = fl_sparse_start(&mp->ctx, err);
     if (s) { free(mp); return s; }
     mp->fhat = malloc(8 * n * sizeof(double) + 2 * m * sizeof(double));
-    mp->q = gsl_vector_alloc(m);
-    mp->D = gsl_matrix_alloc(m, m);
-    mp->sols = gsl_matrix_alloc(64, m);
+    mp->q = fl_dense_vector_alloc(m);
+    mp->D = fl_dense_matrix_alloc(m, m);
+    mp->sols = fl_dense_matrix_alloc(64, m);
     if (!mp->fhat || !mp->q || !mp->D || !mp->sols) {
         fl_midpoint_sparse_free(mp);
         return FL_FAIL(err, FL_ENOMEM, "cannot allocate the sparse stepper workspaces");
@@ -184,8 +184,9 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     double a1[2] = {c4, 0}, a2[2] = {1, 0};
     mp->S0 = cholmod_add(p->Mr0_s, p->A_s, a1, a2, 1, 1, &mp->ctx.cm);
     if (!mp->S0) {
+        fl_status fs = fl_sparse_failure(&mp->ctx.cm);
         fl_midpoint_sparse_free(mp);
-        return FL_FAIL(err, FL_EEXTERNAL, "cholmod_add failed");
+        return FL_FAIL(err, fs, "cholmod_add failed");
     }
     if ((s = fl_sparse_factor(&mp->ctx, mp->S0, &mp->L, err)) != FL_OK) {
         fl_midpoint_sparse_free(mp);
@@ -193,9 +194,13 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     }
     /* Woodbury: Y = S0^-1 U, T = I + C U^T Y */
     if (k > 0) {
-        mp->Y = gsl_matrix_alloc(n, k);
-        mp->T = gsl_matrix_alloc(k, k);
-        mp->Tp = gsl_permutation_alloc(k);
+        mp->Y = fl_dense_matrix_alloc(n, k);
+        mp->T = fl_dense_matrix_alloc(k, k);
+        mp->Tp = fl_dense_permutation_alloc(k);
+        if (!mp->Y || !mp->T || !mp->Tp) {
+            fl_midpoint_sparse_free(mp);
+            return FL_FAIL(err, FL_ENOMEM, "out of memory for the %zu-column Woodbury update", k);
+        }
         for (size_t c = 0; c < k; c++) {
             for (size_t i = 0; i < n; i++) mp->w1[i] = gsl_matrix_get(p->U, i, c);
             if ((s = fl_sparse_solve(&mp->ctx, mp->L, mp->w1, mp->w2, err))) {
@@ -204,7 +209,11 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
             }
             for (size_t i = 0; i < n; i++) gsl_matrix_set(mp->Y, i, c, mp->w2[i]);
         }
-        gsl_matrix *UtY = gsl_matrix_alloc(k, k);
+        gsl_matrix *UtY = fl_dense_matrix_alloc(k, k);
+        if (!UtY) {
+            fl_midpoint_sparse_free(mp);
+            return FL_FAIL(err, FL_ENOMEM, "out of memory for the %zu-column Woodbury update", k);
+        }
         gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, p->U, mp->Y, 0.0, UtY);
         gsl_matrix_set_identity(mp->T);
         gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, c4, p->K, UtY, 1.0, mp->T);

@@ -15,6 +15,7 @@
  * tangent basis of dimension 1 or 2).
  */
 #include "reference/moreau_law.h"
+#include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,7 +59,7 @@ fl_status fl_moreau_law_sparse(const fl_moreau_problem *p, const fl_moreau_optio
     fl_sparse_ctx *ctx = p->ctx;
     cholmod_factor *L = p->Lsp;
     double *H = malloc(2 * m * d * sizeof *H);     /* columns n, t_j; then W times them */
-    gsl_matrix *Tb = k ? gsl_matrix_alloc(d, k) : NULL;
+    gsl_matrix *Tb = k ? fl_dense_matrix_alloc(d, k) : NULL;
     double *G = malloc((m * m + 2 * m) * sizeof *G);
     if (!H || !G || (k && !Tb)) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto out; }
     double *h = G + m * m, *x = h + m;

@@ -8,6 +8,7 @@
  * dimensions.
  */
 #include "reference/p4_law.h"
+#include "fl_dense.h"
 
 #include <string.h>
 
@@ -23,7 +24,7 @@ static fl_status sparse_solve(void *envp, const gsl_vector *b, gsl_vector *x)
     sparse_env *env = envp;
     if (b->stride != 1 || x->stride != 1) {
         /* copy through contiguous storage */
-        gsl_vector *tb = gsl_vector_alloc(b->size);
+        gsl_vector *tb = fl_dense_vector_alloc(b->size);
         if (!tb) return FL_ENOMEM;
         gsl_vector_memcpy(tb, b);
         fl_status st = fl_sparse_solve(env->ctx, env->L, tb->data, tb->data, NULL);
@@ -39,7 +40,7 @@ static fl_status sparse_mult(void *envp, const gsl_vector *x, gsl_vector *y)
 {
     sparse_env *env = envp;
     if (x->stride != 1 || y->stride != 1 || x == y) {
-        gsl_vector *tx = gsl_vector_alloc(x->size), *ty = gsl_vector_alloc(y->size);
+        gsl_vector *tx = fl_dense_vector_alloc(x->size), *ty = fl_dense_vector_alloc(y->size);
         fl_status st = FL_ENOMEM;
         if (tx && ty) {
             gsl_vector_memcpy(tx, x);

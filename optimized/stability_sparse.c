@@ -1,6 +1,7 @@
 /* stability_sparse.c — K*, M*, K*_S in CSC and the §5.4 searches with
  * CHOLMOD (004 (80)-(86), §5.4 methods 2-3).  See stability_sparse.h. */
 #include "optimized/stability_sparse.h"
+#include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -182,7 +183,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
     /* Gershgorin bounds of K*_S (full rows from the upper storage) */
     cholmod_sparse *F = cholmod_copy(t->KS, 0, 1, &ctx->cm);
     double *lo = malloc(n * sizeof *lo), *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
-    res->ks_vec = gsl_vector_alloc(n);
+    res->ks_vec = fl_dense_vector_alloc(n);
     cholmod_factor *L = NULL;
     fl_status st = FL_OK;
     if (!F || !lo || !x || !y || !res->ks_vec) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto done; }
@@ -207,7 +208,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
     if (scale == 0.0) scale = 1.0;
     /* method 2: Cholesky of K*_S itself, status from CHOLMOD */
     int pd = try_factor(ctx, t->KS, 0.0, &L);
-    if (pd < 0) { st = FL_FAIL(err, FL_EEXTERNAL, "CHOLMOD factorisation failed"); goto done; }
+    if (pd < 0) { st = FL_FAIL(err, fl_sparse_failure(&ctx->cm), "CHOLMOD factorisation failed"); goto done; }
     res->ks_cholesky_pd = pd;
     /* method 3: shifted inverse power; sigma certified below lambda_min */
     double sigma = INFINITY;
@@ -403,7 +404,7 @@ fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent 
     res->nlam = nconv;
     st = fl_stab_sort_eig(nconv, res->lam_re, res->lam_im, FL_STAB_BY_MODULUS, perm, err);
     if (st != FL_OK) goto done;
-    E = gsl_matrix_alloc(n, nconv ? nconv : 1);
+    E = fl_dense_matrix_alloc(n, nconv ? nconv : 1);
     if (!E) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto done; }
     for (size_t k = 0; k < nconv; k++) {
         size_t col = perm[k];

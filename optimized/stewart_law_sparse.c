@@ -13,6 +13,7 @@
  * one more solve with the same factor.
  */
 #include "reference/stewart_law.h"
+#include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -122,8 +123,8 @@ fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_o
         w.X = calloc(n * nl, sizeof *w.X);
         w.G = calloc(nl * nl, sizeof *w.G);
         w.ufree = calloc(nl, sizeof *w.ufree);
-        w.A = gsl_matrix_calloc(m, m);
-        w.b = gsl_vector_calloc(m);
+        w.A = fl_dense_matrix_calloc(m, m);
+        w.b = fl_dense_vector_calloc(m);
         if (!w.Ht || !w.X || !w.G || !w.ufree || !w.A || !w.b) {
             s = FL_FAIL(err, FL_ENOMEM, "sparse Stewart workspace (%zu contacts)", nc);
             goto out;
@@ -209,7 +210,7 @@ fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_o
     for (size_t i = 0; i < n; i++) gsl_vector_set(res->v_plus, i, w.vfree[i] + w.tmp[i]);
     if (nc > 0) {
         /* Coulomb check from u = H v^+ (sparse product) */
-        gsl_vector *u = gsl_vector_alloc(nl);
+        gsl_vector *u = fl_dense_vector_alloc(nl);
         if (!u) {
             s = FL_FAIL(err, FL_ENOMEM, "sparse Stewart workspace");
             goto out;

@@ -35,7 +35,7 @@ fl_status fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q,
         return FL_FAIL(err, FL_EUNSUPPORTED, "A(q,u-) is given by 000 §3 for one-dimensional "
                        "friction only (H4)");
     const size_t d = sys->d;
-    gsl_vector *dphi = gsl_vector_alloc(d), *up = gsl_vector_alloc(d);
+    gsl_vector *dphi = fl_dense_vector_alloc(d), *up = fl_dense_vector_alloc(d);
     if (!dphi || !up) {
         gsl_vector_free(dphi);
         gsl_vector_free(up);
@@ -62,8 +62,8 @@ fl_status fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q,
     gsl_blas_daxpy(-un / nd, dphi, up);
     st = fl_moreau_system_gamma(sys, q, &A->gamma, err);
     if (st != FL_OK) goto out;
-    A->a = gsl_vector_alloc(d);
-    A->b = gsl_vector_alloc(d);
+    A->a = fl_dense_vector_alloc(d);
+    A->b = fl_dense_vector_alloc(d);
     if (!A->a || !A->b) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto out; }
     gsl_vector_memcpy(A->a, um);
     st = fl_moreau_system_project(sys, q, up, opt, A->b, NULL, err);
@@ -147,7 +147,7 @@ double fl_asym_excess_set_to_samples(const fl_asym_set *A, size_t K, const gsl_m
 {
     const size_t d = A->a->size;
     size_t npts = A->segment ? (K < 2 ? 2 : K) : 2;
-    gsl_matrix *G = gsl_matrix_alloc(npts, d);
+    gsl_matrix *G = fl_dense_matrix_alloc(npts, d);
     if (!G) return NAN;
     for (size_t j = 0; j < npts; j++) {
         double t = A->segment ? (double)j / (double)(npts - 1) : (double)j;
@@ -189,7 +189,7 @@ fl_status fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q,
         return FL_FAIL(err, FL_EDIM, "sample: bad sizes (S must be at least ns x d)");
     if (!(eps > 0) || !isfinite(eps)) return FL_FAIL(err, FL_EINVAL, "eps = %g must be > 0", eps);
     const size_t d = sys->d;
-    gsl_vector *qe = gsl_vector_alloc(d), *ue = gsl_vector_alloc(d), *r = gsl_vector_alloc(d);
+    gsl_vector *qe = fl_dense_vector_alloc(d), *ue = fl_dense_vector_alloc(d), *r = fl_dense_vector_alloc(d);
     fl_status st = FL_OK;
     size_t nc = 0;
     if (!qe || !ue || !r) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto out; }

@@ -453,8 +453,8 @@ fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_
     double t1 = now_s();
     res->ncontacts = nc;
     double *uf = malloc(3 * d->N * sizeof *uf);
-    gsl_vector *r = nc ? gsl_vector_calloc(2 * nc) : NULL;
-    gsl_vector *U = nc ? gsl_vector_calloc(2 * nc) : NULL;
+    gsl_vector *r = nc ? fl_dense_vector_calloc(2 * nc) : NULL;
+    gsl_vector *U = nc ? fl_dense_vector_calloc(2 * nc) : NULL;
     if (s == FL_OK && (!uf || (nc && (!r || !U))))
         s = FL_FAIL(err, FL_ENOMEM, "discs: out of memory");
     fl_status solve_s = FL_OK;

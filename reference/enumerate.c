@@ -23,7 +23,7 @@ int fl_enum_is_solution(const fl_local_problem *p, const double *r, double tol)
     double rs, us;
     fl_enum_scales(p, &rs, &us);
     gsl_vector_const_view rv = gsl_vector_const_view_array(r, p->m);
-    gsl_vector *U = gsl_vector_alloc(p->m);
+    gsl_vector *U = fl_dense_vector_alloc(p->m);
     if (!U) return 0;
     gsl_vector_memcpy(U, p->q);
     gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, &rv.vector, 1.0, U);
@@ -71,9 +71,9 @@ fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_
     if (!(tol > 0)) return FL_FAIL(err, FL_EINVAL, "enumerate: tol = %g must be positive", tol);
     const size_t nc = p->nc, m = p->m;
     fl_enum_result *e = calloc(1, sizeof *e);
-    gsl_matrix *A = gsl_matrix_alloc(m, m);
-    gsl_vector *b = gsl_vector_alloc(m), *x = gsl_vector_alloc(m), *U = gsl_vector_alloc(m);
-    gsl_permutation *P = gsl_permutation_alloc(m);
+    gsl_matrix *A = fl_dense_matrix_alloc(m, m);
+    gsl_vector *b = fl_dense_vector_alloc(m), *x = fl_dense_vector_alloc(m), *U = fl_dense_vector_alloc(m);
+    gsl_permutation *P = fl_dense_permutation_alloc(m);
     int *st = malloc(nc * sizeof *st);
     size_t cap = 16;
     if (e) {

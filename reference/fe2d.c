@@ -122,7 +122,7 @@ fl_status fl_fe2d_mesh_read(const char *path, fl_fe2d_mesh **out, fl_error *err)
     }
     double *xy = malloc(2 * (size_t)nn * sizeof(double));
     if (!xy) {
-        s = FL_FAIL(err, FL_ENOMEM, "cannot allocate %ld nodes", nn);
+        s = fl_error_set(err, FL_ENOMEM, path, ln, 1, "cannot allocate %ld nodes", nn);
         goto done;
     }
     for (long p = 0; p < nn; p++) {
@@ -339,7 +339,7 @@ fl_status fl_fe2d_assemble_dense(const fl_fe2d_mesh *mesh, const fl_fe2d_materia
     double *v;
     FL_TRY(fl_fe2d_assemble_triplets(mesh, mat, which, &nnz, &r, &c, &v, err));
     size_t n = 2 * mesh->nnodes;
-    gsl_matrix *K = gsl_matrix_calloc(n, n);
+    gsl_matrix *K = fl_dense_matrix_calloc(n, n);
     if (!K) {
         free(r); free(c); free(v);
         return FL_FAIL(err, FL_ENOMEM, "cannot allocate a dense %zu x %zu matrix", n, n);
@@ -355,7 +355,7 @@ fl_status fl_fe2d_affine_fields(const fl_fe2d_mesh *mesh, gsl_matrix **out, fl_e
 {
     *out = NULL;
     if (!mesh || mesh->nnodes == 0) return FL_FAIL(err, FL_EINVAL, "empty mesh");
-    gsl_matrix *R = gsl_matrix_calloc(2 * mesh->nnodes, 6);
+    gsl_matrix *R = fl_dense_matrix_calloc(2 * mesh->nnodes, 6);
     if (!R) return FL_FAIL(err, FL_ENOMEM, "cannot allocate affine fields");
     for (size_t p = 0; p < mesh->nnodes; p++) {
         double x = mesh->xy[2 * p], y = mesh->xy[2 * p + 1];
@@ -456,7 +456,7 @@ fl_status fl_fe2d_reduce_matrix(const gsl_matrix *K, const fl_fe2d_dofmap *map,
     if (!K || !map || K->size1 != map->nfull || K->size2 != map->nfull
         || (shift && shift->size != map->nfree))
         return FL_FAIL(err, FL_EDIM, "reduce_matrix: matrix or shift does not match the dof map");
-    gsl_matrix *R = gsl_matrix_alloc(map->nfree, map->nfree);
+    gsl_matrix *R = fl_dense_matrix_alloc(map->nfree, map->nfree);
     if (!R) return FL_FAIL(err, FL_ENOMEM, "cannot allocate the reduced matrix");
     for (size_t i = 0; i < map->nfree; i++)
         for (size_t j = 0; j < map->nfree; j++)
@@ -500,7 +500,7 @@ fl_status fl_fe2d_contact_vectors(const fl_fe2d_mesh *mesh, const fl_fe2d_dofmap
     if (map && map->nfull != nfull)
         return FL_FAIL(err, FL_EDIM, "dof map has %zu dofs, mesh %zu", map->nfull, nfull);
     size_t nfree = map ? map->nfree : nfull;
-    gsl_matrix *N = gsl_matrix_calloc(nc, nfree), *T = gsl_matrix_calloc(nc, nfree);
+    gsl_matrix *N = fl_dense_matrix_calloc(nc, nfree), *T = fl_dense_matrix_calloc(nc, nfree);
     if (!N || !T) {
         gsl_matrix_free(N);
         gsl_matrix_free(T);

@@ -67,7 +67,7 @@ static fl_status generators(size_t n, size_t nc, const fl_fset_contact *c, int f
         if (!(nn > 0)) return FL_FAIL(err, FL_EINVAL, "contact %zu: zero normal", i);
         ng += d == 2 ? 2 : (size_t)facets;
     }
-    gsl_matrix *G = gsl_matrix_alloc(n, ng);
+    gsl_matrix *G = fl_dense_matrix_alloc(n, ng);
     if (!G) return FL_FAIL(err, FL_ENOMEM, "allocating %zu generators", ng);
     size_t col = 0;
     for (size_t i = 0; i < nc; i++) {
@@ -303,8 +303,8 @@ fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncon
     fl_spd *spd = NULL;
     if ((st = fl_spd_alloc(M, &spd, err)) < 0) return res->status = st;
 
-    gsl_vector *N = gsl_vector_alloc(n), *wN = gsl_vector_alloc(n), *tmp = gsl_vector_alloc(n);
-    gsl_vector *x = gsl_vector_alloc(n);
+    gsl_vector *N = fl_dense_vector_alloc(n), *wN = fl_dense_vector_alloc(n), *tmp = fl_dense_vector_alloc(n);
+    gsl_vector *x = fl_dense_vector_alloc(n);
     double *kap = NULL;
     gsl_matrix *S = NULL;      /* section vectors (columns): vertices then rays */
     gsl_matrix *B = NULL;      /* basis rows */
@@ -330,7 +330,7 @@ fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncon
     size_t ng = res->gen->size2;
     res->ngen = ng;
     kap = malloc(ng * sizeof *kap);
-    S = gsl_matrix_alloc(n, ng + ng * ng + 1);
+    S = fl_dense_matrix_alloc(n, ng + ng * ng + 1);
     if (!kap || !S) {
         st = FL_FAIL(err, FL_ENOMEM, "allocating the section");
         goto done;
@@ -397,7 +397,7 @@ fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncon
         gsl_vector_const_view s = gsl_matrix_const_column(S, j);
         smax = fmax(smax, fl_spd_dual_norm(spd, &s.vector));
     }
-    B = gsl_matrix_calloc(n + 1, n);
+    B = fl_dense_matrix_calloc(n + 1, n);
     if (!B) {
         st = FL_FAIL(err, FL_ENOMEM, "allocating a basis");
         goto done;
@@ -458,7 +458,7 @@ fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncon
             k = 1;
         }
     }
-    res->E = gsl_matrix_alloc(k, n);
+    res->E = fl_dense_matrix_alloc(k, n);
     P = calloc(2 * (nv + 1), sizeof *P);
     R = calloc(2 * (nr + 1), sizeof *R);
     if (!res->E || !P || !R) {

@@ -118,13 +118,13 @@ fl_status fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q,
     double ftol = o.feas_tol * (1.0 + qn);
 
     fl_lcp_solutions *sol = calloc(1, sizeof *sol);
-    gsl_matrix *Abuf = gsl_matrix_alloc(n, n);
-    gsl_vector *bbuf = gsl_vector_alloc(n), *xbuf = gsl_vector_alloc(n);
-    gsl_vector *zv = gsl_vector_alloc(n), *wv = gsl_vector_alloc(n);
+    gsl_matrix *Abuf = fl_dense_matrix_alloc(n, n);
+    gsl_vector *bbuf = fl_dense_vector_alloc(n), *xbuf = fl_dense_vector_alloc(n);
+    gsl_vector *zv = fl_dense_vector_alloc(n), *wv = fl_dense_vector_alloc(n);
     gsl_permutation *pbuf[64] = {NULL};
     size_t *idx = malloc(n * sizeof *idx);
     int ok = sol && Abuf && bbuf && xbuf && zv && wv && idx;
-    for (size_t k = 1; ok && k <= n; k++) ok = (pbuf[k] = gsl_permutation_alloc(k)) != NULL;
+    for (size_t k = 1; ok && k <= n; k++) ok = (pbuf[k] = fl_dense_permutation_alloc(k)) != NULL;
     if (!ok) {
         s = FL_FAIL(err, FL_ENOMEM, "enumeration workspace for n = %zu", n);
         goto done;
@@ -203,8 +203,8 @@ fl_status fl_lcp_min_principal_minor(const gsl_matrix *M, double *min_minor, fl_
     fl_lcp_enum_options o = fl_lcp_enum_options_default();
     if (n > o.max_n)
         return FL_FAIL(err, FL_EINVAL, "matrix of size %zu is too large (max %zu)", n, o.max_n);
-    gsl_matrix *Abuf = gsl_matrix_alloc(n, n);
-    gsl_permutation *p = gsl_permutation_alloc(n);
+    gsl_matrix *Abuf = fl_dense_matrix_alloc(n, n);
+    gsl_permutation *p = fl_dense_permutation_alloc(n);
     size_t *idx = malloc(n * sizeof *idx);
     if (!Abuf || !p || !idx) {
         gsl_matrix_free(Abuf);
@@ -268,7 +268,7 @@ void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix 
         free(d2);
     } else {
         size_t rank = family == FL_LCP_PD ? n : (n + 1) / 2;
-        gsl_matrix *B = gsl_matrix_alloc(n, rank);
+        gsl_matrix *B = fl_dense_matrix_alloc(n, rank);
         if (B) {
             for (size_t i = 0; i < n; i++)
                 for (size_t k = 0; k < rank; k++) gsl_matrix_set(B, i, k, gsl_rng_uniform(r) * 2.0 - 1.0);

@@ -155,10 +155,10 @@ static int polish(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z,
         if (gsl_vector_get(z, j) > 0.0) idx[k++] = j;
     int kept = -1;
     if (k > 0) {
-        gsl_matrix *A = gsl_matrix_alloc(k, k);
-        gsl_vector *b = gsl_vector_alloc(k), *x = gsl_vector_alloc(k);
-        gsl_vector *zt = gsl_vector_alloc(n);
-        gsl_permutation *p = gsl_permutation_alloc(k);
+        gsl_matrix *A = fl_dense_matrix_alloc(k, k);
+        gsl_vector *b = fl_dense_vector_alloc(k), *x = fl_dense_vector_alloc(k);
+        gsl_vector *zt = fl_dense_vector_alloc(n);
+        gsl_permutation *p = fl_dense_permutation_alloc(k);
         if (A && b && x && zt && p) {
             for (size_t a = 0; a < k; a++) {
                 gsl_vector_set(b, a, -gsl_vector_get(q, idx[a]));
@@ -223,7 +223,7 @@ fl_status fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z
         return FL_OK;
     }
 
-    gsl_matrix *T = gsl_matrix_calloc(n, 2 * n + 2);
+    gsl_matrix *T = fl_dense_matrix_calloc(n, 2 * n + 2);
     size_t *basis = calloc(n, sizeof *basis);
     if (!T || !basis) {
         gsl_matrix_free(T);

@@ -37,9 +37,9 @@ fl_status fl_midpoint_state_alloc(size_t n, size_t nc, fl_midpoint_state **out, 
     if (n == 0) return FL_FAIL(err, FL_EINVAL, "state needs n >= 1");
     fl_midpoint_state *s = calloc(1, sizeof *s);
     if (s) {
-        s->u = gsl_vector_calloc(n);
-        s->v = gsl_vector_calloc(n);
-        s->y = gsl_vector_calloc(2 * (nc ? nc : 1));
+        s->u = fl_dense_vector_calloc(n);
+        s->v = fl_dense_vector_calloc(n);
+        s->y = fl_dense_vector_calloc(2 * (nc ? nc : 1));
     }
     if (!s || !s->u || !s->v || !s->y) {
         fl_midpoint_state_free(s);
@@ -63,7 +63,8 @@ void fl_midpoint_state_free(fl_midpoint_state *st)
 /* 002 (19) */
 double fl_midpoint_energy(const fl_midpoint_problem *p, const gsl_vector *u, const gsl_vector *v)
 {
-    gsl_vector *t = gsl_vector_alloc(p->n);
+    gsl_vector *t = fl_dense_vector_alloc(p->n);
+    if (!t) return NAN;                             /* out of memory */
     double kin, pot, lin;
     gsl_blas_dsymv(CblasUpper, 1.0, p->Mr, v, 0.0, t);
     gsl_blas_ddot(v, t, &kin);
@@ -204,9 +205,13 @@ fl_status fl_midpoint_local_enumerate(const gsl_matrix *D, const gsl_vector *q, 
         return FL_FAIL(err, FL_EDIM, "enumeration: D, q and solution rows must have 2 nc entries");
     if (nc > 8) return FL_FAIL(err, FL_EINVAL, "enumeration limited to 8 contacts (got %zu)", nc);
     if (!(mu >= 0) || !isfinite(mu)) return FL_FAIL(err, FL_EINVAL, "friction coefficient must be >= 0");
-    gsl_matrix *E = gsl_matrix_alloc(m, m);
-    gsl_vector *rhs = gsl_vector_alloc(m), *y = gsl_vector_alloc(m);
-    gsl_permutation *perm = gsl_permutation_alloc(m);
+    gsl_matrix *E = fl_dense_matrix_alloc(m, m);
+    gsl_vector *rhs = fl_dense_vector_alloc(m), *y = fl_dense_vector_alloc(m);
+    gsl_permutation *perm = fl_dense_permutation_alloc(m);
+    if (!E || !rhs || !y || !perm) {
+        gsl_matrix_free(E); gsl_vector_free(rhs); gsl_vector_free(y); gsl_permutation_free(perm);
+        return FL_FAIL(err, FL_ENOMEM, "enumeration: out of memory for %zu unknowns", m);
+    }
     int state[8];
     size_t total = (size_t)1 << (2 * nc), found = 0;
     for (size_t code = 0; code < total; code++) {
@@ -378,17 +383,17 @@ fl_status fl_midpoint_alloc(const fl_midpoint_problem *p, const fl_midpoint_opti
     if (!mp) return FL_FAIL(err, FL_ENOMEM, "cannot allocate the midpoint stepper");
     mp->p = p;
     mp->opt = *opt;
-    mp->S = gsl_matrix_alloc(n, n);
-    mp->H = gsl_matrix_alloc(m, n);
-    mp->Z = gsl_matrix_alloc(n, m);
-    mp->D = gsl_matrix_alloc(m, m);
-    mp->sols = gsl_matrix_alloc(64, m);
-    mp->fhat = gsl_vector_alloc(n);
-    mp->z = gsl_vector_alloc(n);
-    mp->q = gsl_vector_alloc(m);
-    mp->uh = gsl_vector_alloc(n);
-    mp->w1 = gsl_vector_alloc(n);
-    mp->w2 = gsl_vector_alloc(n);
+    mp->S = fl_dense_matrix_alloc(n, n);
+    mp->H = fl_dense_matrix_alloc(m, n);
+    mp->Z = fl_dense_matrix_alloc(n, m);
+    mp->D = fl_dense_matrix_alloc(m, m);
+    mp->sols = fl_dense_matrix_alloc(64, m);
+    mp->fhat = fl_dense_vector_alloc(n);
+    mp->z = fl_dense_vector_alloc(n);
+    mp->q = fl_dense_vector_alloc(m);
+    mp->uh = fl_dense_vector_alloc(n);
+    mp->w1 = fl_dense_vector_alloc(n);
+    mp->w2 = fl_dense_vector_alloc(n);
     if (!mp->S || !mp->H || !mp->Z || !mp->D || !mp->sols || !mp->fhat || !mp->z || !mp->q
         || !mp->uh || !mp->w1 || !mp->w2) {
         fl_midpoint_free(mp);
@@ -532,9 +537,14 @@ fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double
         || !isfinite(fhat_nu) || !isfinite(fhat_tau))
         return FL_FAIL(err, FL_EINVAL, "triangle of 002 §6 needs lambda >= 0, mu > 0, m1, m2 >= 0 "
                                        "and finite data");
-    gsl_matrix *Mr = gsl_matrix_calloc(2, 2), *A = gsl_matrix_alloc(2, 2);
-    gsl_matrix *Bn = gsl_matrix_calloc(1, 2), *Bt = gsl_matrix_calloc(1, 2);
-    gsl_vector *f = gsl_vector_alloc(2);
+    gsl_matrix *Mr = fl_dense_matrix_calloc(2, 2), *A = fl_dense_matrix_alloc(2, 2);
+    gsl_matrix *Bn = fl_dense_matrix_calloc(1, 2), *Bt = fl_dense_matrix_calloc(1, 2);
+    gsl_vector *f = fl_dense_vector_alloc(2);
+    if (!Mr || !A || !Bn || !Bt || !f) {
+        gsl_matrix_free(Mr); gsl_matrix_free(A); gsl_matrix_free(Bn); gsl_matrix_free(Bt);
+        gsl_vector_free(f);
+        return FL_FAIL(err, FL_ENOMEM, "triangle of 002 §6: out of memory");
+    }
     gsl_matrix_set(Mr, 0, 0, m1);
     gsl_matrix_set(Mr, 1, 1, m2);
     gsl_matrix_set(A, 0, 0, 0.5 * (lam + 3 * mu_lame));
@@ -568,8 +578,9 @@ fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double
         s = fl_midpoint_step(mp, st, NULL, err);
         if (s >= 0) {
             s = FL_OK;
-            gsl_vector *uh = gsl_vector_alloc(2);
-            for (size_t k = 0; k < mp->nsols && k < max && k < mp->sols->size1; k++) {
+            gsl_vector *uh = fl_dense_vector_alloc(2);
+            if (!uh) s = FL_FAIL(err, FL_ENOMEM, "triangle of 002 §6: out of memory");
+            for (size_t k = 0; uh && k < mp->nsols && k < max && k < mp->sols->size1; k++) {
                 gsl_vector_view y = gsl_matrix_row(mp->sols, k);
                 fl_midpoint_half_step(mp, &y.vector, uh);
                 sols[4 * k] = gsl_vector_get(uh, 0);
@@ -578,7 +589,7 @@ fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double
                 sols[4 * k + 3] = gsl_vector_get(&y.vector, 1);    /* lambda_tau = r_t */
             }
             gsl_vector_free(uh);
-            *nsol = mp->nsols;
+            if (uh) *nsol = mp->nsols;
         }
     }
     fl_midpoint_state_free(st);
@@ -597,8 +608,13 @@ fl_status fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *f, const gs
     if (A->size2 != n || f->size != n || Bnu->size2 != n || uperp->size != n || uN->size != n
         || lam_nu->size != nc || nc == 0)
         return FL_FAIL(err, FL_EDIM, "Lemma 4.1: dimensions do not match");
-    gsl_matrix *AB = gsl_matrix_alloc(n, nc), *ANN = gsl_matrix_alloc(nc, nc);
-    gsl_vector *r = gsl_vector_alloc(n), *b = gsl_vector_alloc(nc), *y = gsl_vector_calloc(nc);
+    gsl_matrix *AB = fl_dense_matrix_alloc(n, nc), *ANN = fl_dense_matrix_alloc(nc, nc);
+    gsl_vector *r = fl_dense_vector_alloc(n), *b = fl_dense_vector_alloc(nc), *y = fl_dense_vector_calloc(nc);
+    if (!AB || !ANN || !r || !b || !y) {
+        gsl_matrix_free(AB); gsl_matrix_free(ANN);
+        gsl_vector_free(r); gsl_vector_free(b); gsl_vector_free(y);
+        return FL_FAIL(err, FL_ENOMEM, "Lemma 4.1: out of memory");
+    }
     /* A_NN = B A B^T, b = B (f - A u_perp) */
     gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, A, Bnu, 0.0, AB);
     gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Bnu, AB, 0.0, ANN);
@@ -641,11 +657,14 @@ fl_status fl_midpoint_static(const fl_midpoint_problem *p, gsl_vector *u, fl_err
     FL_TRY(check_problem(p, &o, 1, err));
     if (u->size != p->n) return FL_FAIL(err, FL_EDIM, "static: u must have n entries");
     size_t n = p->n, m = 2 * p->nc;
-    gsl_matrix *L = gsl_matrix_alloc(n, n), *Z = gsl_matrix_alloc(n, m), *H = gsl_matrix_alloc(m, n);
-    gsl_matrix *D = gsl_matrix_alloc(m, m);
-    gsl_vector *z = gsl_vector_alloc(n), *q = gsl_vector_alloc(m), *y = gsl_vector_calloc(m);
-    gsl_matrix_memcpy(L, p->A);
-    fl_status s = fl_dense_cholesky(L, err);
+    gsl_matrix *L = fl_dense_matrix_alloc(n, n), *Z = fl_dense_matrix_alloc(n, m), *H = fl_dense_matrix_alloc(m, n);
+    gsl_matrix *D = fl_dense_matrix_alloc(m, m);
+    gsl_vector *z = fl_dense_vector_alloc(n), *q = fl_dense_vector_alloc(m), *y = fl_dense_vector_calloc(m);
+    fl_status s = FL_OK;
+    if (!L || !Z || !H || !D || !z || !q || !y)
+        s = FL_FAIL(err, FL_ENOMEM, "static problem: out of memory for n = %zu", n);
+    if (s == FL_OK) gsl_matrix_memcpy(L, p->A);
+    if (s == FL_OK) s = fl_dense_cholesky(L, err);
     if (s == FL_OK) {
         for (size_t i = 0; i < p->nc; i++)
             for (size_t j = 0; j < n; j++) {
@@ -754,11 +773,16 @@ fl_status fl_midpoint_block_alloc(const fl_midpoint_block_params *bp, fl_midpoin
     if ((s = fl_redistribution_dense(rd, Mfull, &Mr_full, err))) goto done;
     /* load: body force (0, -rho g) integrated with the consistent mass, then
      * elimination: f_f - A_fd u_d */
-    gsl_vector *g = gsl_vector_calloc(nfull), *fm = gsl_vector_calloc(nfull);
+    gsl_vector *g = fl_dense_vector_calloc(nfull), *fm = fl_dense_vector_calloc(nfull);
+    b->f = fl_dense_vector_alloc(b->map->nfree);
+    gsl_vector *shift = fl_dense_vector_alloc(b->map->nfree);
+    if (!g || !fm || !b->f || !shift) {
+        gsl_vector_free(g); gsl_vector_free(fm); gsl_vector_free(shift);
+        s = FL_FAIL(err, FL_ENOMEM, "FE block: out of memory for %zu nodes", b->mesh->nnodes);
+        goto done;
+    }
     for (size_t p = 0; p < b->mesh->nnodes; p++) gsl_vector_set(g, 2 * p + 1, -bp->gravity);
     gsl_blas_dgemv(CblasNoTrans, 1.0, Mfull, g, 0.0, fm);
-    b->f = gsl_vector_alloc(b->map->nfree);
-    gsl_vector *shift = gsl_vector_alloc(b->map->nfree);
     fl_fe2d_restrict(b->map, fm->data, b->f->data);
     gsl_vector_free(g);
     gsl_vector_free(fm);

@@ -47,7 +47,7 @@ static fl_status gmv(const fl_global_problem *g, int which_H, int trans, double 
     Y.xtype = CHOLMOD_REAL; Y.dtype = CHOLMOD_DOUBLE;
     double a[2] = {alpha, 0}, b[2] = {beta, 0};
     if (!cholmod_sdmult(As, trans, a, b, &X, &Y, &g->ctx->cm))
-        return FL_FAIL(err, FL_EEXTERNAL, "moreau_jean: cholmod_sdmult failed");
+        return FL_FAIL(err, fl_sparse_failure(&g->ctx->cm), "moreau_jean: cholmod_sdmult failed");
     return FL_OK;
 }
 
@@ -122,8 +122,8 @@ fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
     res->iterations = nr.iterations;
     res->residual = nr.residual;
     fl_local_problem_free(p);
-    gsl_vector *rhs = gsl_vector_alloc(g->n), *du = gsl_vector_alloc(g->n),
-               *Mu = gsl_vector_alloc(g->n), *Ua = gsl_vector_alloc(g->m);
+    gsl_vector *rhs = fl_dense_vector_alloc(g->n), *du = fl_dense_vector_alloc(g->n),
+               *Mu = fl_dense_vector_alloc(g->n), *Ua = fl_dense_vector_alloc(g->m);
     if (!rhs || !du || !Mu || !Ua) st = FL_FAIL(err, FL_ENOMEM, "moreau_jean: out of memory");
     fl_status st2 = FL_OK;
     if (st >= 0 && st2 == FL_OK) {

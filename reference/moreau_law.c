@@ -321,16 +321,18 @@ static fl_status solve_ball(double a, const double *b, double c0, double mu, siz
                             double *s, fl_moreau_result *res, fl_error *err)
 {
     fl_status st = FL_OK;
-    gsl_matrix *A = gsl_matrix_alloc(k, k), *V = gsl_matrix_alloc(k, k);
-    gsl_vector *l = gsl_vector_alloc(k);
+    gsl_matrix *A = fl_dense_matrix_alloc(k, k), *V = fl_dense_matrix_alloc(k, k);
+    gsl_vector *l = fl_dense_vector_alloc(k);
+    gsl_error_handler_t *old = fl_gsl_handler_off();      /* NULL, never an abort */
     gsl_eigen_symmv_workspace *ew = gsl_eigen_symmv_alloc(k);
+    fl_gsl_handler_restore(old);
     double *buf = malloc(5 * k * sizeof *buf);
     if (!A || !V || !l || !ew || !buf) {
         st = FL_FAIL(err, FL_ENOMEM, "out of memory in the ball solver");
         goto done;
     }
     memcpy(A->data, Q, k * k * sizeof *Q);   /* k x k contiguous (tda = k) */
-    gsl_error_handler_t *old = fl_gsl_handler_off();
+    old = fl_gsl_handler_off();
     int rc = gsl_eigen_symmv(A, l, V, ew);
     fl_gsl_handler_restore(old);
     if (rc) { st = FL_FAIL(err, FL_EEXTERNAL, "eigen-decomposition failed"); goto done; }
@@ -526,9 +528,9 @@ static fl_status dense_setup(const fl_moreau_problem *p, dense_ctx *c, fl_error 
     if (p->friction == FL_MOREAU_ISOTROPIC) k = d - 1;
     else if (p->friction == FL_MOREAU_SET) k = (size_t)p->C->dim;
     FL_TRY(fl_spd_alloc(p->M, &c->spd, err));
-    c->n = gsl_vector_alloc(d);
-    c->H = gsl_matrix_alloc(d, k + 1);
-    c->WH = gsl_matrix_alloc(d, k + 1);
+    c->n = fl_dense_vector_alloc(d);
+    c->H = fl_dense_matrix_alloc(d, k + 1);
+    c->WH = fl_dense_matrix_alloc(d, k + 1);
     c->G = malloc(((k + 1) * (k + 1) + k + 1) * sizeof *c->G);
     if (!c->n || !c->H || !c->WH || !c->G) {
         dense_free(c);
@@ -721,10 +723,10 @@ static fl_status sys_at(const fl_moreau_system *sys, const gsl_vector *q, sys_ev
     size_t k = sys->friction == FL_MOREAU_SET ? sys->k : 0;
     if (sys->friction == FL_MOREAU_SET && (k < 1 || k > 2 || !sys->friction_at))
         return FL_FAIL(err, FL_EINVAL, "a friction-set system needs k in {1,2} and friction_at");
-    e->M = gsl_matrix_alloc(d, d);
-    e->dgap = gsl_vector_alloc(d);
-    e->n = gsl_vector_alloc(d);
-    if (k) e->T = gsl_matrix_alloc(d, k);
+    e->M = fl_dense_matrix_alloc(d, d);
+    e->dgap = fl_dense_vector_alloc(d);
+    e->n = fl_dense_vector_alloc(d);
+    if (k) e->T = fl_dense_matrix_alloc(d, k);
     if (!e->M || !e->dgap || !e->n || (k && !e->T)) {
         sys_free(e);
         return FL_FAIL(err, FL_ENOMEM, "out of memory");
@@ -779,7 +781,7 @@ fl_status fl_moreau_system_project(const fl_moreau_system *sys, const gsl_vector
     sys_eval e;
     FL_TRY(sys_at(sys, q, &e, err));
     e.p.v = v;
-    gsl_vector *r = gsl_vector_alloc(sys->d);
+    gsl_vector *r = fl_dense_vector_alloc(sys->d);
     fl_status st = r ? fl_moreau_project(&e.p, opt, u, r, res, err)
                      : FL_FAIL(err, FL_ENOMEM, "out of memory");
     gsl_vector_free(r);
@@ -799,8 +801,8 @@ fl_status fl_moreau_step(const fl_moreau_system *sys, const fl_moreau_options *o
     if (!(h > 0) || !isfinite(h) || !isfinite(t))
         return FL_FAIL(err, FL_EINVAL, "step h = %g must be finite and > 0", h);
     const size_t d = sys->d;
-    gsl_vector *qn = gsl_vector_alloc(d), *f = gsl_vector_alloc(d), *v = gsl_vector_alloc(d),
-               *un = gsl_vector_alloc(d), *rn = gsl_vector_alloc(d);
+    gsl_vector *qn = fl_dense_vector_alloc(d), *f = fl_dense_vector_alloc(d), *v = fl_dense_vector_alloc(d),
+               *un = fl_dense_vector_alloc(d), *rn = fl_dense_vector_alloc(d);
     fl_status st = FL_OK;
     sys_eval e;
     int have_e = 0;

@@ -356,7 +356,7 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs: U must have length %zu", p->m);
     size_t *perm = malloc(p->nc * sizeof *perm);
-    gsl_vector *Ut = gsl_vector_alloc(p->m);
+    gsl_vector *Ut = fl_dense_vector_alloc(p->m);
     if (!perm || !Ut) {
         free(perm);
         if (Ut) gsl_vector_free(Ut);
@@ -431,8 +431,8 @@ fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, 
     FL_TRY(fl_spd_alloc(g->M, &spd, err));
     fl_local_problem *p = NULL;
     fl_status s = fl_local_problem_alloc(g->nc, g->dim, 1, &p, err);
-    gsl_matrix *X = gsl_matrix_alloc(g->n, g->m);    /* X = M^-1 H^T */
-    gsl_vector *y = gsl_vector_alloc(g->n);
+    gsl_matrix *X = fl_dense_matrix_alloc(g->n, g->m);    /* X = M^-1 H^T */
+    gsl_vector *y = fl_dense_vector_alloc(g->n);
     if (s == FL_OK && (!X || !y)) s = FL_FAIL(err, FL_ENOMEM, "delassus: out of memory");
     if (s == FL_OK) {
         gsl_matrix_transpose_memcpy(X, g->H);

@@ -5,6 +5,7 @@
  * Derivations not printed in 001: proofs/p4_law.md.
  */
 #include "p4_law.h"
+#include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -39,10 +40,10 @@ fl_p4_step_result *fl_p4_step_result_alloc(size_t n, size_t m)
     }
     r->n = n;
     r->m = m;
-    r->v_plus = gsl_vector_calloc(n);
-    r->R = gsl_vector_calloc(n);
-    r->r_tau = gsl_vector_calloc(n);
-    r->lambda = m ? gsl_vector_calloc(m) : NULL;
+    r->v_plus = fl_dense_vector_calloc(n);
+    r->R = fl_dense_vector_calloc(n);
+    r->r_tau = fl_dense_vector_calloc(n);
+    r->lambda = m ? fl_dense_vector_calloc(m) : NULL;
     if (!r->v_plus || !r->R || !r->r_tau || (m && !r->lambda)) {
         fl_p4_step_result_free(r);
         return NULL;
@@ -104,17 +105,17 @@ static fl_status ws_init(p4_ws *w, const fl_p4_ops *ops, const fl_p4_problem *p,
     w->n = p->n;
     w->m = p->m;
     size_t n = p->n, m = p->m;
-    w->tn = gsl_vector_alloc(n);
-    w->tn2 = gsl_vector_alloc(n);
+    w->tn = fl_dense_vector_alloc(n);
+    w->tn2 = fl_dense_vector_alloc(n);
     w->off = calloc(m + 1, sizeof *w->off);
     if (!w->tn || !w->tn2 || !w->off) goto nomem;
     for (size_t a = 0; a < m; a++) w->off[a + 1] = w->off[a] + (size_t)set_dim(p, a);
     w->K = w->off[m];
     if (m == 0) return FL_OK;
-    w->tm = gsl_vector_alloc(m);
-    w->WDt = gsl_matrix_alloc(n, m);
-    w->G = gsl_matrix_alloc(m, m);
-    w->Gf = gsl_matrix_alloc(m, m);
+    w->tm = fl_dense_vector_alloc(m);
+    w->WDt = fl_dense_matrix_alloc(n, m);
+    w->G = fl_dense_matrix_alloc(m, m);
+    w->Gf = fl_dense_matrix_alloc(m, m);
     if (!w->tm || !w->WDt || !w->G || !w->Gf) goto nomem;
     for (size_t a = 0; a < m; a++) {                 /* WDt(:,a) = W dphi_a */
         gsl_vector_const_view d = gsl_matrix_const_row(p->D, a);
@@ -128,8 +129,8 @@ static fl_status ws_init(p4_ws *w, const fl_p4_ops *ops, const fl_p4_problem *p,
         return FL_FAIL(err, FL_ESINGULAR,
                        "constraint gradients dphi_alpha are linearly dependent (001 §5 independence)");
     if (w->K == 0) return FL_OK;
-    w->E = gsl_matrix_alloc(w->K, n);
-    w->WE = gsl_matrix_alloc(n, w->K);
+    w->E = fl_dense_matrix_alloc(w->K, n);
+    w->WE = fl_dense_matrix_alloc(n, w->K);
     if (!w->E || !w->WE) goto nomem;
     for (size_t a = 0; a < m; a++) {
         for (size_t j = 0; j < (size_t)set_dim(p, a); j++) {
@@ -178,9 +179,9 @@ static fl_status nonneg_qp(const gsl_matrix *G, const gsl_vector *b, gsl_vector 
 {
     size_t m = G->size1;
     int *basic = calloc(m, sizeof *basic);
-    gsl_matrix *S = gsl_matrix_alloc(m, m);
-    gsl_vector *rhs = gsl_vector_alloc(m);
-    gsl_vector *wv = gsl_vector_alloc(m);
+    gsl_matrix *S = fl_dense_matrix_alloc(m, m);
+    gsl_vector *rhs = fl_dense_vector_alloc(m);
+    gsl_vector *wv = fl_dense_vector_alloc(m);
     size_t *idx = calloc(m, sizeof *idx);
     fl_status st = FL_OK;
     if (!basic || !S || !rhs || !wv || !idx) {
@@ -244,8 +245,8 @@ static fl_status ws_split_reaction(p4_ws *w, const gsl_vector *r, gsl_vector *la
         if (r_tau) gsl_vector_memcpy(r_tau, r);
         return FL_OK;
     }
-    gsl_vector *b = gsl_vector_alloc(w->m);
-    gsl_vector *l = gsl_vector_alloc(w->m);
+    gsl_vector *b = fl_dense_vector_alloc(w->m);
+    gsl_vector *l = fl_dense_vector_alloc(w->m);
     if (!b || !l) {
         if (b) gsl_vector_free(b);
         if (l) gsl_vector_free(l);
@@ -437,7 +438,7 @@ static fl_status ws_newton(p4_ws *w, const fl_p4_impact_law *law, const gsl_vect
         gsl_vector_set_zero(F);
         return FL_OK;
     }
-    gsl_vector *u = gsl_vector_alloc(w->m);
+    gsl_vector *u = fl_dense_vector_alloc(w->m);
     if (!u) return FL_FAIL(err, FL_ENOMEM, "allocating Newton's law");
     gsl_blas_dgemv(CblasNoTrans, 1.0, w->p->D, v, 0.0, u);     /* u = D v */
     for (size_t a = 0; a < w->m; a++) {
@@ -460,7 +461,7 @@ static fl_status ws_inelastic(p4_ws *w, const gsl_vector *v, gsl_vector *F, fl_e
         gsl_vector_set_zero(F);
         return FL_OK;
     }
-    gsl_vector *b = gsl_vector_alloc(w->m), *mu = gsl_vector_alloc(w->m);
+    gsl_vector *b = fl_dense_vector_alloc(w->m), *mu = fl_dense_vector_alloc(w->m);
     fl_status st = FL_OK;
     if (!b || !mu) st = FL_FAIL(err, FL_ENOMEM, "allocating the inelastic law");
     if (st == FL_OK) {
@@ -508,8 +509,8 @@ static fl_status ws_kfrict_distance(p4_ws *w, const gsl_vector *r, double tol, i
                                     double *dist, fl_error *err)
 {
     size_t n = w->n, m = w->m, K = w->K;
-    gsl_vector *rt = gsl_vector_alloc(n), *lam = m ? gsl_vector_alloc(m) : NULL;
-    gsl_vector *Wr = gsl_vector_alloc(n);
+    gsl_vector *rt = fl_dense_vector_alloc(n), *lam = m ? fl_dense_vector_alloc(m) : NULL;
+    gsl_vector *Wr = fl_dense_vector_alloc(n);
     fl_status st = FL_OK;
     if (!rt || !Wr || (m && !lam)) {
         st = FL_FAIL(err, FL_ENOMEM, "allocating K_frict test");
@@ -527,8 +528,8 @@ static fl_status ws_kfrict_distance(p4_ws *w, const gsl_vector *r, double tol, i
     if (m) cut_rounding(w, lam, rstar);
     if (K > 0) {
         /* minimise 1/2 c^T (E W E^T) c - c^T (E W r_tau) */
-        gsl_matrix *H = gsl_matrix_alloc(K, K);
-        gsl_vector *g = gsl_vector_alloc(K), *c = gsl_vector_alloc(K);
+        gsl_matrix *H = fl_dense_matrix_alloc(K, K);
+        gsl_vector *g = fl_dense_vector_alloc(K), *c = fl_dense_vector_alloc(K);
         if (!H || !g || !c) {
             st = FL_FAIL(err, FL_ENOMEM, "allocating K_frict test");
         } else {
@@ -561,8 +562,8 @@ static fl_status ws_impact_check(p4_ws *w, const gsl_vector *v, const gsl_vector
     fl_p4_consistency c;
     memset(&c, 0, sizeof c);
     c.c2_domain_ok = 1;
-    gsl_vector *vn = gsl_vector_alloc(n), *Ft = gsl_vector_alloc(n), *sc = gsl_vector_alloc(n);
-    gsl_vector *r = gsl_vector_alloc(n), *mF = gsl_vector_alloc(n);
+    gsl_vector *vn = fl_dense_vector_alloc(n), *Ft = fl_dense_vector_alloc(n), *sc = fl_dense_vector_alloc(n);
+    gsl_vector *r = fl_dense_vector_alloc(n), *mF = fl_dense_vector_alloc(n);
     fl_status st = FL_OK;
     if (!vn || !Ft || !sc || !r || !mF) {
         st = FL_FAIL(err, FL_ENOMEM, "allocating the consistency check");
@@ -722,9 +723,9 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
     size_t n = p->n, m = p->m;
     p4_ws w;
     fl_status st = ws_init(&w, ops, p, err);
-    gsl_vector *vfree = gsl_vector_alloc(n), *vn = gsl_vector_alloc(n), *a = gsl_vector_alloc(n);
-    gsl_vector *sc = gsl_vector_alloc(n), *u = m ? gsl_vector_alloc(m) : NULL;
-    gsl_vector *lam = m ? gsl_vector_alloc(m) : NULL, *lc = m ? gsl_vector_alloc(m) : NULL;
+    gsl_vector *vfree = fl_dense_vector_alloc(n), *vn = fl_dense_vector_alloc(n), *a = fl_dense_vector_alloc(n);
+    gsl_vector *sc = fl_dense_vector_alloc(n), *u = m ? fl_dense_vector_alloc(m) : NULL;
+    gsl_vector *lam = m ? fl_dense_vector_alloc(m) : NULL, *lc = m ? fl_dense_vector_alloc(m) : NULL;
     gsl_matrix *H = NULL, *WQE = NULL;
     gsl_vector *g = NULL, *c = NULL;
     if (st < 0) goto done;
@@ -764,7 +765,7 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
             gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, vn, 0.0, u);     /* target D v^+ */
         } else {
             /* persistent contact: D v^+ = D v_free + G lc >= 0, lc >= 0, lc.D v^+ = 0 */
-            gsl_vector *b = gsl_vector_alloc(m);
+            gsl_vector *b = fl_dense_vector_alloc(m);
             if (!b) {
                 st = FL_FAIL(err, FL_ENOMEM, "allocating the contact LCP");
                 goto done;
@@ -804,10 +805,10 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
     gsl_vector_memcpy(res->v_plus, a);
     size_t K = w.K;
     if (K > 0) {
-        H = gsl_matrix_alloc(K, K);
-        WQE = gsl_matrix_alloc(n, K);
-        g = gsl_vector_alloc(K);
-        c = gsl_vector_alloc(K);
+        H = fl_dense_matrix_alloc(K, K);
+        WQE = fl_dense_matrix_alloc(n, K);
+        g = fl_dense_vector_alloc(K);
+        c = fl_dense_vector_alloc(K);
         if (!H || !WQE || !g || !c) {
             st = FL_FAIL(err, FL_ENOMEM, "allocating the tangential problem");
             goto done;
@@ -860,7 +861,7 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
         goto done;
     }
     if (m > 0) {
-        gsl_vector *du = gsl_vector_alloc(m);
+        gsl_vector *du = fl_dense_vector_alloc(m);
         if (!du) {
             st = FL_FAIL(err, FL_ENOMEM, "allocating");
             goto done;
@@ -994,7 +995,7 @@ fl_status fl_p4_split_reaction(const fl_p4_problem *p, const gsl_vector *r, gsl_
     if (p->m > 0) {
         /* the linear split of 001 §3.1 first: if its multipliers are >= 0 it
          * already satisfies (4.1) with D W r_tau = 0 (proofs/p4_law.md §1) */
-        gsl_vector *l = gsl_vector_alloc(p->m), *rt = gsl_vector_alloc(p->n);
+        gsl_vector *l = fl_dense_vector_alloc(p->m), *rt = fl_dense_vector_alloc(p->n);
         int done = 0;
         if (l && rt && fl_spd_split_reaction(env.spd, p->D, r, NULL, rt, l, NULL) == FL_OK &&
             gsl_vector_min(l) >= 0.0) {
@@ -1105,10 +1106,10 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
     fl_p4_sim_result r;
     memset(&r, 0, sizeof r);
     r.energy_violation = -INFINITY;
-    gsl_matrix *M = gsl_matrix_alloc(n, n);
-    gsl_vector *f = gsl_vector_alloc(n), *phi = nc ? gsl_vector_alloc(nc) : NULL;
-    gsl_vector *dphi = gsl_vector_alloc(n);
-    gsl_matrix *D = nc ? gsl_matrix_alloc(nc, n) : NULL;
+    gsl_matrix *M = fl_dense_matrix_alloc(n, n);
+    gsl_vector *f = fl_dense_vector_alloc(n), *phi = nc ? fl_dense_vector_alloc(nc) : NULL;
+    gsl_vector *dphi = fl_dense_vector_alloc(n);
+    gsl_matrix *D = nc ? fl_dense_matrix_alloc(nc, n) : NULL;
     fl_p4_friction *C = nc ? calloc(nc, sizeof *C) : NULL;
     gsl_matrix **Es = nc ? calloc(nc, sizeof *Es) : NULL;
     size_t *act = nc ? calloc(nc, sizeof *act) : NULL;
@@ -1146,7 +1147,7 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
                     C[m].E = Es[m];
                 } else {
                     fl_set_interval(&C[m].set, 0.0, 0.0, NULL);
-                    Es[m] = gsl_matrix_calloc(1, n);
+                    Es[m] = fl_dense_matrix_calloc(1, n);
                     C[m].E = Es[m];
                 }
                 act[m++] = a;

@@ -1,5 +1,6 @@
 /* plurality.c — clouds of Gauss–Seidel limits (003 §3–5).  See plurality.h. */
 #include "plurality.h"
+#include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -47,7 +48,7 @@ fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_opt
     if (s < 0) return res->status = s;
     const size_t m = p->m;
     fl_cloud *c = calloc(1, sizeof *c);
-    gsl_vector *r = gsl_vector_alloc(m);
+    gsl_vector *r = fl_dense_vector_alloc(m);
     if (c) {
         c->m = m;
         c->pts = malloc(opt->runs * m * sizeof *c->pts);

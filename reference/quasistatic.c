@@ -135,7 +135,7 @@ fl_status fl_qs_step(const fl_stab_system *s, const gsl_vector *f, const gsl_vec
     size_t *part;
     if ((st = fl_qs_roles(n, s->prescribed, s->np, s->iT, s->iN, s->mu, &role, &part, err)) != FL_OK)
         return res->status = st;
-    gsl_vector *rr = gsl_vector_alloc(n);
+    gsl_vector *rr = fl_dense_vector_alloc(n);
     if (!rr) {
         free(role); free(part);
         return res->status = FL_FAIL(err, FL_ENOMEM, "out of memory");

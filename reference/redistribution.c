@@ -77,7 +77,7 @@ fl_status fl_redistribution_alloc(const gsl_matrix *M, const gsl_matrix *R,
     fl_status s = FL_OK;
     if (kind != FL_REDIST_NONE) {
         size_t nc = Bnu->size1, m = kind == FL_REDIST_BOTH ? 2 * nc : nc;
-        rd->B = gsl_matrix_alloc(m, n);
+        rd->B = fl_dense_matrix_alloc(m, n);
         if (!rd->B) { s = FL_FAIL(err, FL_ENOMEM, "cannot allocate contact rows"); goto fail; }
         for (size_t i = 0; i < nc; i++) {
             gsl_vector_const_view a = gsl_matrix_const_row(Bnu, i);
@@ -93,18 +93,26 @@ fl_status fl_redistribution_alloc(const gsl_matrix *M, const gsl_matrix *R,
     if (R && kind != FL_REDIST_NONE) {
         if ((s = fl_check_finite_matrix(R, "preserved fields", err)) != FL_OK) goto fail;
         size_t k = R->size2;
-        gsl_matrix *Q = gsl_matrix_alloc(n, k), *MQ = gsl_matrix_alloc(n, k),
-                   *MR = gsl_matrix_alloc(n, k), *G = gsl_matrix_alloc(k, k),
-                   *G0 = gsl_matrix_alloc(k, k), *T = gsl_matrix_alloc(k, k);
-        rd->U = gsl_matrix_alloc(n, k);
-        rd->K = gsl_matrix_alloc(k, k);
+        gsl_matrix *Q = fl_dense_matrix_alloc(n, k), *MQ = fl_dense_matrix_alloc(n, k),
+                   *MR = fl_dense_matrix_alloc(n, k), *G = fl_dense_matrix_alloc(k, k),
+                   *G0 = fl_dense_matrix_alloc(k, k), *T = fl_dense_matrix_alloc(k, k);
+        rd->U = fl_dense_matrix_alloc(n, k);
+        rd->K = fl_dense_matrix_alloc(k, k);
         rd->k = k;
         if (!Q || !MQ || !MR || !G || !G0 || !T || !rd->U || !rd->K) {
             s = FL_FAIL(err, FL_ENOMEM, "cannot allocate redistribution workspaces");
         } else {
             /* Q = P R, column by column */
             gsl_matrix_memcpy(Q, R);
-            gsl_vector *col = gsl_vector_alloc(n);
+            gsl_vector *col = fl_dense_vector_alloc(n);
+            gsl_matrix *L = fl_dense_matrix_alloc(k, k);
+            if (!col || !L) {
+                gsl_vector_free(col); gsl_matrix_free(L);
+                gsl_matrix_free(Q); gsl_matrix_free(MQ); gsl_matrix_free(MR);
+                gsl_matrix_free(G); gsl_matrix_free(G0); gsl_matrix_free(T);
+                s = FL_FAIL(err, FL_ENOMEM, "cannot allocate redistribution workspaces");
+                goto fail;
+            }
             for (size_t c = 0; c < k; c++) {
                 gsl_matrix_get_col(col, Q, c);
                 fl_redistribution_project(rd, col->data);
@@ -116,7 +124,6 @@ fl_status fl_redistribution_alloc(const gsl_matrix *M, const gsl_matrix *R,
             gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, M, Q, 0.0, MQ);
             gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, Q, MQ, 0.0, G0);   /* G0 = Q^T M Q */
             /* G0 must be SPD: Cholesky with a relative pivot test */
-            gsl_matrix *L = gsl_matrix_alloc(k, k);
             gsl_matrix_memcpy(L, G0);
             double gmax = 0;
             for (size_t i = 0; i < k; i++) gmax = fmax(gmax, gsl_matrix_get(G0, i, i));
@@ -153,8 +160,9 @@ fl_status fl_redistribution_alloc(const gsl_matrix *M, const gsl_matrix *R,
                     }
                 /* U = P M Q */
                 gsl_matrix_memcpy(rd->U, MQ);
-                gsl_vector *uc = gsl_vector_alloc(n);
-                for (size_t c = 0; c < k; c++) {
+                gsl_vector *uc = fl_dense_vector_alloc(n);
+                if (!uc) s = FL_FAIL(err, FL_ENOMEM, "cannot allocate redistribution workspaces");
+                for (size_t c = 0; uc && c < k; c++) {
                     gsl_matrix_get_col(uc, rd->U, c);
                     fl_redistribution_project(rd, uc->data);
                     gsl_matrix_set_col(rd->U, c, uc);
@@ -182,12 +190,16 @@ fl_status fl_redistribution_dense(const fl_redistribution *rd, const gsl_matrix 
     if (!rd || !M || M->size1 != rd->n || M->size2 != rd->n)
         return FL_FAIL(err, FL_EDIM, "redistribution and mass matrix sizes differ");
     size_t n = rd->n;
-    gsl_matrix *X = gsl_matrix_alloc(n, n);
+    gsl_matrix *X = fl_dense_matrix_alloc(n, n);
     if (!X) return FL_FAIL(err, FL_ENOMEM, "cannot allocate M_r");
     gsl_matrix_memcpy(X, M);
     if (rd->B) {
         /* P M P: project columns, then rows (M symmetric) */
-        gsl_vector *c = gsl_vector_alloc(n);
+        gsl_vector *c = fl_dense_vector_alloc(n);
+        if (!c) {
+            gsl_matrix_free(X);
+            return FL_FAIL(err, FL_ENOMEM, "cannot allocate M_r");
+        }
         for (size_t j = 0; j < n; j++) {
             gsl_matrix_get_col(c, X, j);
             fl_redistribution_project(rd, c->data);
@@ -201,7 +213,11 @@ fl_status fl_redistribution_dense(const fl_redistribution *rd, const gsl_matrix 
         gsl_vector_free(c);
     }
     if (rd->k > 0) {
-        gsl_matrix *UK = gsl_matrix_alloc(n, rd->k);
+        gsl_matrix *UK = fl_dense_matrix_alloc(n, rd->k);
+        if (!UK) {
+            gsl_matrix_free(X);
+            return FL_FAIL(err, FL_ENOMEM, "cannot allocate M_r");
+        }
         gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, rd->U, rd->K, 0.0, UK);
         gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, UK, rd->U, 1.0, X);
         gsl_matrix_free(UK);

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -448,10 +449,10 @@ fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl
     FL_TRY(fl_check_finite_vector(r0, "r0", err));
     if (s->np > 12) return FL_FAIL(err, FL_EUNSUPPORTED, "jumps: more than 12 contact particles");
     size_t N2 = 2 * n;
-    gsl_matrix *S = gsl_matrix_alloc(N2, N2);
-    gsl_vector *b = gsl_vector_alloc(N2), *x = gsl_vector_alloc(N2);
-    gsl_permutation *perm = gsl_permutation_alloc(N2);
-    gsl_vector *v0 = gsl_vector_calloc(n);
+    gsl_matrix *S = fl_dense_matrix_alloc(N2, N2);
+    gsl_vector *b = fl_dense_vector_alloc(N2), *x = fl_dense_vector_alloc(N2);
+    gsl_permutation *perm = fl_dense_permutation_alloc(N2);
+    gsl_vector *v0 = fl_dense_vector_calloc(n);
     if (!S || !b || !x || !perm || !v0) {
         if (S) gsl_matrix_free(S);
         if (b) gsl_vector_free(b);
@@ -606,10 +607,10 @@ fl_status fl_stab_tangent_alloc(const fl_stab_system *s, const fl_stab_label *la
     }
     t->dof = malloc(ns * sizeof *t->dof);
     t->csign = malloc(ns * sizeof *t->csign);
-    t->Kstar = gsl_matrix_alloc(ns, ns);
-    t->Mstar = gsl_matrix_alloc(ns, ns);
-    t->KS = gsl_matrix_alloc(ns, ns);
-    t->MS = gsl_matrix_alloc(ns, ns);
+    t->Kstar = fl_dense_matrix_alloc(ns, ns);
+    t->Mstar = fl_dense_matrix_alloc(ns, ns);
+    t->KS = fl_dense_matrix_alloc(ns, ns);
+    t->MS = fl_dense_matrix_alloc(ns, ns);
     if (!t->dof || !t->csign || !t->Kstar || !t->Mstar || !t->KS || !t->MS) {
         free(in); free(cs); free(partner);
         fl_stab_tangent_free(t);
@@ -649,7 +650,7 @@ double fl_stab_form_star(const fl_stab_system *s, const gsl_matrix *A,
                          const fl_stab_label *labels, const gsl_vector *x,
                          const gsl_vector *y)
 {
-    gsl_vector *Ax = gsl_vector_alloc(s->n);
+    gsl_vector *Ax = fl_dense_vector_alloc(s->n);
     if (!Ax) return NAN;
     gsl_blas_dgemv(CblasNoTrans, 1.0, A, x, 0.0, Ax);
     double v;
@@ -667,9 +668,11 @@ fl_status fl_stab_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_e
     if (n == 0 || A->size2 != n || (v && v->size != n))
         return FL_FAIL(err, FL_EDIM, "symmetric eigenproblem: bad dimensions");
     FL_TRY(fl_check_finite_matrix(A, "symmetric matrix", err));
-    gsl_matrix *W = gsl_matrix_alloc(n, n), *E = gsl_matrix_alloc(n, n);
-    gsl_vector *ev = gsl_vector_alloc(n);
+    gsl_matrix *W = fl_dense_matrix_alloc(n, n), *E = fl_dense_matrix_alloc(n, n);
+    gsl_vector *ev = fl_dense_vector_alloc(n);
+    gsl_error_handler_t *old = fl_gsl_handler_off();      /* NULL, never an abort */
     gsl_eigen_symmv_workspace *w = gsl_eigen_symmv_alloc(n);
+    fl_gsl_handler_restore(old);
     fl_status st = FL_OK;
     if (!W || !E || !ev || !w) {
         st = FL_FAIL(err, FL_ENOMEM, "out of memory");
@@ -693,7 +696,7 @@ fl_status fl_stab_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_e
 /* 004 §5.4 method 2 (CATALOGUE D.6). */
 int fl_stab_cholesky_pd(const gsl_matrix *A)
 {
-    gsl_matrix *L = gsl_matrix_alloc(A->size1, A->size2);
+    gsl_matrix *L = fl_dense_matrix_alloc(A->size1, A->size2);
     if (!L) return 0;
     gsl_matrix_memcpy(L, A);
     fl_status st = fl_dense_cholesky(L, NULL);
@@ -732,7 +735,7 @@ fl_status fl_stab_cone_min(const gsl_matrix *A, const int *csign, size_t max_enu
                        "cone minimum: %zu constrained components exceed the enumeration limit %zu",
                        nc, max_enum);
     size_t *cidx = malloc((nc + 1) * sizeof *cidx), *keep = malloc(n * sizeof *keep);
-    gsl_vector *full = gsl_vector_alloc(n);
+    gsl_vector *full = fl_dense_vector_alloc(n);
     if (!cidx || !keep || !full) {
         free(cidx); free(keep); if (full) gsl_vector_free(full);
         return FL_FAIL(err, FL_ENOMEM, "out of memory");
@@ -750,8 +753,8 @@ fl_status fl_stab_cone_min(const gsl_matrix *A, const int *csign, size_t max_enu
             if (!zero) keep[m++] = k;
         }
         if (m == 0) continue;
-        gsl_matrix *R = gsl_matrix_alloc(m, m);
-        gsl_vector *y = gsl_vector_alloc(m);
+        gsl_matrix *R = fl_dense_matrix_alloc(m, m);
+        gsl_vector *y = fl_dense_vector_alloc(m);
         if (!R || !y) {
             if (R) gsl_matrix_free(R);
             if (y) gsl_vector_free(y);
@@ -831,11 +834,13 @@ fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_
         return FL_FAIL(err, FL_EDIM, "generalized eigenproblem: bad dimensions");
     FL_TRY(fl_check_finite_matrix(K, "K*", err));
     if (M) FL_TRY(fl_check_finite_matrix(M, "M*", err));
-    gsl_matrix *A = gsl_matrix_alloc(n, n), *B = gsl_matrix_alloc(n, n);
+    gsl_matrix *A = fl_dense_matrix_alloc(n, n), *B = fl_dense_matrix_alloc(n, n);
+    gsl_vector *beta = fl_dense_vector_alloc(n);
+    gsl_error_handler_t *old = fl_gsl_handler_off();      /* NULL, never an abort */
     gsl_vector_complex *alpha = gsl_vector_complex_alloc(n);
-    gsl_vector *beta = gsl_vector_alloc(n);
-    gsl_matrix_complex *V = gsl_matrix_complex_alloc(n, n);
+    gsl_matrix_complex *V = n <= SIZE_MAX / 16 / (n ? n : 1) ? gsl_matrix_complex_alloc(n, n) : NULL;
     gsl_eigen_genv_workspace *w = gsl_eigen_genv_alloc(n);
+    fl_gsl_handler_restore(old);
     size_t *perm = malloc(n * sizeof *perm);
     fl_status st = FL_OK;
     if (!A || !B || !alpha || !beta || !V || !w || !perm) {
@@ -844,7 +849,7 @@ fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_
     }
     gsl_matrix_memcpy(A, K);
     if (M) gsl_matrix_memcpy(B, M); else gsl_matrix_set_identity(B);
-    gsl_error_handler_t *old = fl_gsl_handler_off();
+    old = fl_gsl_handler_off();
     int rc = gsl_eigen_genv(A, B, alpha, beta, V, w);
     fl_gsl_handler_restore(old);
     if (rc != GSL_SUCCESS) {
@@ -892,10 +897,12 @@ fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alph
     FL_TRY(fl_check_finite_matrix(K, "K*", err));
     FL_TRY(fl_check_finite_matrix(M, "M*", err));
     size_t N = 2 * n;
-    gsl_matrix *A = gsl_matrix_calloc(N, N), *B = gsl_matrix_calloc(N, N);
+    gsl_matrix *A = fl_dense_matrix_calloc(N, N), *B = fl_dense_matrix_calloc(N, N);
+    gsl_vector *be = fl_dense_vector_alloc(N);
+    gsl_error_handler_t *old = fl_gsl_handler_off();      /* NULL, never an abort */
     gsl_vector_complex *al = gsl_vector_complex_alloc(N);
-    gsl_vector *be = gsl_vector_alloc(N);
     gsl_eigen_gen_workspace *w = gsl_eigen_gen_alloc(N);
+    fl_gsl_handler_restore(old);
     fl_status st = FL_OK;
     if (!A || !B || !al || !be || !w) {
         st = FL_FAIL(err, FL_ENOMEM, "out of memory");
@@ -911,7 +918,7 @@ fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alph
             gsl_matrix_set(B, n + i, n + j, m);
         }
     }
-    gsl_error_handler_t *old = fl_gsl_handler_off();
+    old = fl_gsl_handler_off();
     int rc = gsl_eigen_gen(A, B, al, be, w);
     fl_gsl_handler_restore(old);
     if (rc != GSL_SUCCESS) {
@@ -1015,12 +1022,12 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
     double t0 = now_s();
     size_t n = t->nstar;
     res->nstar = n;
-    res->ks_vec = gsl_vector_alloc(n);
+    res->ks_vec = fl_dense_vector_alloc(n);
     res->nlam = n;
     res->lam_re = malloc(n * sizeof(double));
     res->lam_im = malloc(n * sizeof(double));
-    gsl_matrix *E = gsl_matrix_alloc(n, n);
-    gsl_vector *tmp = gsl_vector_alloc(n);
+    gsl_matrix *E = fl_dense_matrix_alloc(n, n);
+    gsl_vector *tmp = fl_dense_vector_alloc(n);
     fl_status st = FL_OK;
     if (!res->ks_vec || !res->lam_re || !res->lam_im || !E || !tmp) {
         st = FL_FAIL(err, FL_ENOMEM, "out of memory");

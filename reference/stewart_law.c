@@ -61,10 +61,10 @@ fl_stewart_result *fl_stewart_result_alloc(size_t n, size_t nc, size_t dim,
     r->nc = nc;
     r->dim = dim;
     r->lcp_size = m;
-    r->v_plus = n ? gsl_vector_calloc(n) : NULL;
-    r->r = n ? gsl_vector_calloc(n) : NULL;
-    r->impulse = nc ? gsl_vector_calloc(dim * nc) : NULL;
-    r->z = m ? gsl_vector_calloc(m) : NULL;
+    r->v_plus = n ? fl_dense_vector_calloc(n) : NULL;
+    r->r = n ? fl_dense_vector_calloc(n) : NULL;
+    r->impulse = nc ? fl_dense_vector_calloc(dim * nc) : NULL;
+    r->z = m ? fl_dense_vector_calloc(m) : NULL;
     if (!r->v_plus || !r->r || (nc && (!r->impulse || !r->z))) {
         fl_stewart_result_free(r);
         return NULL;
@@ -166,9 +166,9 @@ fl_status fl_stewart_lcp_build(const fl_stewart_problem *p, const fl_stewart_opt
         return FL_FAIL(err, FL_EDIM, "Stewart LCP storage must be %zux%zu and %zu", m, m, m);
     fl_spd *spd;
     FL_TRY(fl_spd_alloc(p->M, &spd, err));
-    gsl_matrix *N = gsl_matrix_alloc(n, nc), *D = gsl_matrix_alloc(n, nb);
-    gsl_matrix *WN = gsl_matrix_alloc(n, nc), *WD = gsl_matrix_alloc(n, nb);
-    gsl_vector *vfree = gsl_vector_alloc(n);
+    gsl_matrix *N = fl_dense_matrix_alloc(n, nc), *D = fl_dense_matrix_alloc(n, nb);
+    gsl_matrix *WN = fl_dense_matrix_alloc(n, nc), *WD = fl_dense_matrix_alloc(n, nb);
+    gsl_vector *vfree = fl_dense_vector_alloc(n);
     fl_status s = FL_OK;
     if (!N || !D || !WN || !WD || !vfree) {
         s = FL_FAIL(err, FL_ENOMEM, "Stewart LCP workspace");
@@ -180,7 +180,7 @@ fl_status fl_stewart_lcp_build(const fl_stewart_problem *p, const fl_stewart_opt
     /* v_free = v^- + h W f */
     gsl_vector_memcpy(vfree, p->v);
     if (p->f) {
-        gsl_vector *Wf = gsl_vector_alloc(n);
+        gsl_vector *Wf = fl_dense_vector_alloc(n);
         if (!Wf) {
             s = FL_FAIL(err, FL_ENOMEM, "Stewart LCP workspace");
             goto done;
@@ -252,7 +252,7 @@ fl_status fl_stewart_lcp_recover(const fl_stewart_problem *p, const fl_stewart_o
         return FL_FAIL(err, FL_EDIM, "Stewart recovery: wrong output or z sizes");
     fl_spd *spd;
     FL_TRY(fl_spd_alloc(p->M, &spd, err));
-    gsl_vector *g = gsl_vector_calloc(n);
+    gsl_vector *g = fl_dense_vector_calloc(n);
     if (!g) {
         fl_spd_free(spd);
         return FL_FAIL(err, FL_ENOMEM, "Stewart recovery workspace");
@@ -283,7 +283,7 @@ fl_status fl_stewart_coulomb_violation(const fl_stewart_problem *p,
     if (!p->H) return FL_FAIL(err, FL_EINVAL, "the Coulomb check needs the dense H");
     if (!v_plus || v_plus->size != p->n)
         return FL_FAIL(err, FL_EDIM, "Coulomb check: v^+ must have length %zu", p->n);
-    gsl_vector *u = gsl_vector_alloc(p->dim * p->nc);
+    gsl_vector *u = fl_dense_vector_alloc(p->dim * p->nc);
     if (!u) return FL_FAIL(err, FL_ENOMEM, "Coulomb check workspace");
     gsl_blas_dgemv(CblasNoTrans, 1.0, p->H, v_plus, 0.0, u);      /* u = H v^+ */
     fl_status s = fl_stewart_coulomb_violation_local(p, opt, u, impulse, violation, err);
@@ -391,8 +391,8 @@ fl_status fl_stewart_step(const fl_stewart_problem *p, const fl_stewart_options 
         res->seconds = now_seconds() - t0;
         return s;
     }
-    gsl_matrix *A = gsl_matrix_alloc(m, m);
-    gsl_vector *b = gsl_vector_alloc(m);
+    gsl_matrix *A = fl_dense_matrix_alloc(m, m);
+    gsl_vector *b = fl_dense_vector_alloc(m);
     if (!A || !b) {
         s = FL_FAIL(err, FL_ENOMEM, "Stewart LCP of size %zu", m);
     } else {
@@ -437,9 +437,9 @@ fl_status fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_op
         return s;
     }
     size_t n = sys->n, nc = sys->nc, dim = sys->dim;
-    gsl_matrix *M = gsl_matrix_alloc(n, n);
-    gsl_matrix *H = nc ? gsl_matrix_alloc(dim * nc, n) : NULL;
-    gsl_vector *f = gsl_vector_calloc(n), *gap = nc ? gsl_vector_alloc(nc) : NULL;
+    gsl_matrix *M = fl_dense_matrix_alloc(n, n);
+    gsl_matrix *H = nc ? fl_dense_matrix_alloc(dim * nc, n) : NULL;
+    gsl_vector *f = fl_dense_vector_calloc(n), *gap = nc ? fl_dense_vector_alloc(nc) : NULL;
     fl_stewart_result *res = (dim == 2 || dim == 3) ? fl_stewart_result_alloc(n, nc, dim, &o) : NULL;
     if (!M || !f || !res || (nc && (!H || !gap))) {
         s = (dim == 2 || dim == 3) ? FL_FAIL(err, FL_ENOMEM, "integration workspace")

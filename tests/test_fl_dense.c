@@ -2,12 +2,14 @@
  * input, and the split identities of 001 §3.1 on random systems. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_eigen.h>
 
 #include "fl_dense.h"
 #include "fl_random.h"
+#include "reference/midpoint.h"
 
 static gsl_matrix *mat2(double a, double b, double c, double d)
 {
@@ -203,4 +205,43 @@ Test(dense, split_detects_dependent_constraints_and_bad_sizes)
     gsl_vector_free(v); gsl_vector_free(v2); gsl_vector_free(vn);
     gsl_matrix_free(D); gsl_matrix_free(D2); gsl_matrix_free(M);
     fl_spd_free(s);
+}
+
+/* The library never aborts (fl_dense.h, Allocation): a size no machine has
+ * (8 TB of doubles) or whose byte count overflows size_t comes back NULL /
+ * FL_ENOMEM with GSL's default (aborting) handler installed by the host, and
+ * the host's handler is left in place. */
+static int host_handler_calls;
+static void host_handler(const char *reason, const char *file, int line, int gsl_errno)
+{
+    (void)reason; (void)file; (void)line; (void)gsl_errno;
+    host_handler_calls++;
+}
+
+Test(dense, huge_allocations_fail_cleanly_and_keep_the_host_handler)
+{
+    gsl_set_error_handler(NULL);                       /* GSL's default: abort */
+    size_t huge = (size_t)1 << 40;
+    cr_assert_null(fl_dense_vector_alloc(huge));
+    cr_assert_null(fl_dense_vector_calloc(huge));
+    cr_assert_null(fl_dense_matrix_alloc(huge, 1));
+    cr_assert_null(fl_dense_matrix_calloc(1 << 20, 1 << 20));
+    cr_assert_null(fl_dense_matrix_alloc(SIZE_MAX / 2, 4));     /* n1 n2 overflows */
+    cr_assert_null(fl_dense_permutation_alloc(SIZE_MAX / 2));
+    fl_midpoint_state *st = NULL;
+    fl_error e;
+    fl_error_clear(&e);
+    cr_assert_eq(fl_midpoint_state_alloc(huge, 1, &st, &e), FL_ENOMEM);
+    cr_assert_null(st);
+    cr_assert_eq(e.status, FL_ENOMEM);
+    /* the handler the host installed is still there afterwards */
+    gsl_set_error_handler(host_handler);
+    cr_assert_null(fl_dense_vector_alloc(huge));
+    cr_assert_eq(host_handler_calls, 0);
+    cr_assert_eq(gsl_set_error_handler(NULL), host_handler);
+    /* and small sizes still work */
+    gsl_vector *v = fl_dense_vector_calloc(3);
+    cr_assert_not_null(v);
+    cr_assert_eq(gsl_vector_get(v, 2), 0.0);
+    gsl_vector_free(v);
 }

@@ -176,7 +176,7 @@ Test(json, missing_file_and_directory)
     s = fl_json_load(fixture(""), &doc, &err);     /* the directory itself */
     cr_assert_eq(s, FL_EIO);
     cr_assert_null(doc);
-    expect_in(&err, "cannot read: Is a directory");
+    expect_in(&err, "not a regular file (a directory)");
 }
 
 Test(json, truncated_file)
@@ -554,4 +554,60 @@ Test(json, finder_points_at_every_key_and_value)
         fl_json_free(doc);
     }
     cr_assert_gt(checked, 80, "only %d positions checked", checked);
+}
+
+/* ---- reproducers of the fuzzing campaign (fuzz/regression/json/) -------- */
+
+static const char *regression(const char *name)
+{
+    static char p[1024];
+    const char *root = getenv("FL_SOURCE_ROOT");
+    cr_assert_not_null(root, "FL_SOURCE_ROOT is not set (tests/meson.build passes it)");
+    snprintf(p, sizeof p, "%s/fuzz/regression/json/%s", root, name);
+    return p;
+}
+
+static void expect_load_refused(const char *name, fl_status want, int line, int col,
+                                const char *part)
+{
+    fl_json_doc *doc = (fl_json_doc *)1;
+    fl_error err;
+    fl_error_clear(&err);
+    fl_status s = fl_json_load(regression(name), &doc, &err);
+    cr_assert_null(doc, "%s: no document on error", name);
+    expect_err(s, &err, want, name, line, col, NULL);
+    if (part) expect_in(&err, part);
+}
+
+/* Tokens of any length are parsed whole (jansson keeps the whole literal)
+ * or refused; a NUL byte anywhere is refused, never a silent end of text. */
+Test(json, over_long_tokens_are_parsed_whole_or_refused)
+{
+    expect_load_refused("long_token_garbage.json", FL_EPARSE, 1, 217, "near 'garbage'");
+    expect_load_refused("long_token_nan.json", FL_EPARSE, 1, 212, "near 'nan'");
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    cr_assert_eq(fl_json_load(regression("long_number_whole.json"), &doc, &err), FL_OK,
+                 "%s", err.message);
+    double mu = 0;
+    cr_assert_eq(fl_json_number(doc, doc->root, "", "mu", &mu, &err), FL_OK);
+    cr_assert_eq(mu, 5e-201, "the whole 203-character literal: %g", mu);
+    fl_json_free(doc);
+}
+
+Test(json, nul_bytes_are_errors)
+{
+    expect_load_refused("nul_in_token.json", FL_EPARSE, 1, 9, "NUL byte");
+    expect_load_refused("nul_in_string.json", FL_EPARSE, 1, 12, "NUL byte");
+    expect_load_refused("nul_ends_number.json", FL_EPARSE, 1, 9, "NUL byte");
+    expect_load_refused("escaped_nul.json", FL_EPARSE, 1, 19, "\\u0000");
+}
+
+Test(json, non_regular_files_are_refused)
+{
+    fl_json_doc *doc = (fl_json_doc *)1;
+    fl_error err;
+    cr_assert_eq(fl_json_load("/dev/zero", &doc, &err), FL_EIO);
+    cr_assert_null(doc);
+    expect_in(&err, "/dev/zero: not a regular file (a device, pipe or socket)");
 }

@@ -156,7 +156,7 @@ Test(mm, missing_empty_and_directory)
 {
     expect_bad("no_such.mtx", FL_EIO, 0, "cannot open: No such file or directory");
     expect_bad("empty.mtx", FL_EPARSE, 0, "empty file");
-    expect_bad("", FL_EIO, 0, "cannot read: Is a directory");
+    expect_bad("", FL_EIO, 0, "not a regular file (a directory)");
 }
 
 Test(mm, banner)
@@ -352,4 +352,68 @@ Test(mm, write_refuses_bad_input_and_reports_io_errors)
     cr_assert_eq(fl_mm_write(&ctx, out_file("p.mtx"), P, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "need a real CHOLMOD matrix") != NULL, "%s", err.message);
     cholmod_free_sparse(&P, &ctx.cm);
+}
+
+/* ---- reproducers of the fuzzing campaign (fuzz/regression/mm/) ---------- */
+
+static char regression_path[1024];
+
+static const char *regression(const char *name)
+{
+    const char *root = getenv("FL_SOURCE_ROOT");
+    cr_assert_not_null(root, "FL_SOURCE_ROOT is not set (tests/meson.build passes it)");
+    snprintf(regression_path, sizeof regression_path, "%s/fuzz/regression/mm/%s", root, name);
+    return regression_path;
+}
+
+static void expect_refused(const char *path, fl_status want, int line, const char *part)
+{
+    cholmod_sparse *A = (cholmod_sparse *)1;
+    fl_error err;
+    fl_error_clear(&err);
+    fl_status s = fl_mm_read(&ctx, path, &A, &err);
+    cr_assert_eq(s, want, "%s: status %d, wanted %d: %s", path, s, want, err.message);
+    cr_assert_null(A);
+    cr_assert_eq(err.line, line, "%s: line %d, wanted %d: %s", path, err.line, line,
+                 err.message);
+    cr_assert_str_eq(err.file, path);
+    cr_assert(strstr(err.message, part) != NULL, "\"%s\" lacks \"%s\"", err.message, part);
+}
+
+/* Tokens are parsed whole or refused: "-1.000...000garbage" is not -1 and
+ * "0.000...nan" is not 0 (both were cut at 127 characters). */
+Test(mm, over_long_tokens_are_refused_not_cut)
+{
+    expect_refused(regression("long_token_garbage.mtx"), FL_EPARSE, 3, "is not a number");
+    expect_refused(regression("long_token_nan.mtx"), FL_EPARSE, 3, "(205 characters)");
+    expect_refused(regression("long_token_index.mtx"), FL_EPARSE, 3, "is not an integer");
+}
+
+Test(mm, nul_inside_a_token_is_an_error)
+{
+    expect_refused(regression("nul_in_token.mtx"), FL_EPARSE, 3, "NUL byte");
+}
+
+Test(mm, integer_file_holding_a_real_is_refused)
+{
+    expect_refused(regression("integer_holds_2_7.mtx"), FL_EPARSE, 3,
+                   "value \"2.7\" is not an integer");
+}
+
+/* A 60-byte file declaring 1 x 5e8 made CHOLMOD allocate 3.9 GB. */
+Test(mm, dimensions_are_bounded_by_the_file_size)
+{
+    expect_refused(regression("header_1x5e8.mtx"), FL_EINVAL, 2, "1 x 500000000");
+}
+
+/* Lines beyond Matrix Market's 1024 characters would reach CHOLMOD's reader
+ * in pieces: refused in pass 1. */
+Test(mm, lines_beyond_1024_characters_are_refused)
+{
+    expect_refused(regression("long_comment_line.mtx"), FL_EPARSE, 3, "longer than 1024");
+}
+
+Test(mm, non_regular_files_are_refused)
+{
+    expect_refused("/dev/zero", FL_EIO, 0, "not a regular file (a device, pipe or socket)");
 }

@@ -60,6 +60,16 @@ Test(framework, check_prints_one_line_and_counts, .init = cr_redirect_stdout)
                             "PASS sets.third ok\n");
 }
 
+Test(framework, note_prints_one_line_and_counts_nothing, .init = cr_redirect_stdout)
+{
+    fl_cli_ctx ctx = fresh();
+    fl_cli_note(&ctx, "poly.press", "thickness %.3f mm", 1.5);
+    cr_assert_eq(ctx.passed, 0);
+    cr_assert_eq(ctx.failed, 0);
+    fflush(stdout);
+    cr_assert_stdout_eq_str("NOTE poly.press thickness 1.500 mm\n");
+}
+
 Test(framework, progress_goes_to_stderr_and_ends_the_line, .init = cr_redirect_stderr)
 {
     fl_cli_ctx ctx = fresh();

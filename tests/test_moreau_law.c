@@ -147,6 +147,11 @@ Test(moreau_law, isotropic_and_disc_reduce_to_coulomb_for_identity_mass)
     const double v5[5] = {1, 2, 2, 0, -2};
     const double slide5[5] = {1.0 / 3, 2.0 / 3, 2.0 / 3, 0, 0};   /* 1 - 0.5*2/3 */
     coulomb_identity_case(5, 1, 1.0, v5, slide5);
+    /* mu = 0 (frictionless closed form of the local solve, 000 §1): the
+     * normal velocity is stopped, v_T is kept: u = (3, 4, 0) */
+    const double free3[3] = {3, 4, 0};
+    coulomb_identity_case(3, 1, 0.0, v3, free3);
+    coulomb_identity_case(3, 0, 0.0, v3, free3);
 }
 
 /* One-dimensional friction, M = I, asymmetric interval [lo, hi] = [-0.25, 1],

@@ -14,6 +14,7 @@
 #include "fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "reference/lemke.h"
 
 /* Random global problem from the shared generator: M SPD (cond <= 100),
  * H with full-rank rows (n >= m) so W is nonsingular, f Gaussian, mu from
@@ -417,4 +418,239 @@ Test(nsgs, local_solver_reports_no_exact_case)
     double W3[9] = {0}, b3[3] = {-1, 0, 0}, r3[3] = {0, 0, 0};
     cr_assert_eq(fl_nsgs_local_solve(3, 0.5, W3, b3, r3), 0);
     cr_assert(isfinite(r3[0]) && r3[0] >= 0 && hypot(r3[1], r3[2]) <= 0.5 * r3[0] + 1e-15);
+}
+
+/* ---- relaxation, and harder random systems checked by code that shares
+ * nothing with either twin -------------------------------------------------- */
+
+/* One contact: the local solve is exact, so one relaxed sweep from r = 0 is
+ * r = P_K((1 - omega) 0 + omega r*) = omega r* (K is a cone).  W = diag(2, 1),
+ * q = (-2, 0.2), mu = 0.5: stick, r* = (1, -0.2) (closed form, U = W r* + q = 0);
+ * 3D: W = I, q = (-1, 0.1, 0.2), mu = 1: stick, r* = (1, -0.1, -0.2). */
+Test(nsgs, relaxation_scales_the_first_sweep_by_omega)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (int dim = 2; dim <= 3; dim++) {
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_local_problem_alloc(1, dim, 1, &p, NULL), FL_OK);
+        double rstar[3];
+        if (dim == 2) {
+            gsl_matrix_set(p->W, 0, 0, 2.0);
+            gsl_matrix_set(p->W, 1, 1, 1.0);
+            gsl_vector_set(p->q, 0, -2.0);
+            gsl_vector_set(p->q, 1, 0.2);
+            p->mu[0] = 0.5;
+            rstar[0] = 1.0; rstar[1] = -0.2;
+        } else {
+            gsl_matrix_set_identity(p->W);
+            gsl_vector_set(p->q, 0, -1.0);
+            gsl_vector_set(p->q, 1, 0.1);
+            gsl_vector_set(p->q, 2, 0.2);
+            p->mu[0] = 1.0;
+            rstar[0] = 1.0; rstar[1] = -0.1; rstar[2] = -0.2;
+        }
+        p->ctx = &ctx;
+        cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+        const double omegas[3] = {0.5, 1.0, 1.5};
+        for (int k = 0; k < 2; k++)
+            for (int o = 0; o < 3; o++) {
+                fl_nsgs_options opt = fl_nsgs_options_default();
+                opt.omega = omegas[o];
+                opt.max_sweeps = 1;
+                opt.tol = 1e-300;
+                gsl_vector *r = gsl_vector_alloc(p->m);
+                fl_nsgs_result res;
+                fl_status s = impls[k](p, &opt, r, NULL, &res, NULL);
+                cr_assert(s == FL_OK || s == FL_WMAXITER, "%s dim %d omega %g: %d",
+                          impl_name[k], dim, omegas[o], s);
+                for (int i = 0; i < dim; i++)
+                    cr_assert_float_eq(gsl_vector_get(r, i), omegas[o] * rstar[i], 1e-14,
+                                       "%s dim %d omega %g: r[%d] = %.17g, want %.17g",
+                                       impl_name[k], dim, omegas[o], i, gsl_vector_get(r, i),
+                                       omegas[o] * rstar[i]);
+                gsl_vector_free(r);
+            }
+        fl_local_problem_free(p);
+    }
+    fl_sparse_finish(&ctx);
+}
+
+/* Coulomb's law contact by contact, written from its definition (003 §3:
+ * r in K_mu, U_N >= 0, r_N U_N = 0; r inside K: U_T = 0; r on the boundary
+ * with r_N > 0: U_N = 0 and U_T = -lambda r_T, lambda >= 0) with no call
+ * into the library: the largest violation, relative to the scales rs of r
+ * and us of U. */
+static double coulomb_by_definition(const fl_local_problem *p, const gsl_vector *r,
+                                    double *Uout)
+{
+    size_t m = p->m;
+    int dim = p->dim;
+    double rs = 1e-300, us = 1e-300, worst = 0;
+    for (size_t i = 0; i < m; i++) {
+        double u = gsl_vector_get(p->q, i);
+        for (size_t j = 0; j < m; j++) u += gsl_matrix_get(p->W, i, j) * gsl_vector_get(r, j);
+        Uout[i] = u;
+        rs = fmax(rs, fabs(gsl_vector_get(r, i)));
+        us = fmax(us, fabs(gsl_vector_get(p->q, i)));
+    }
+    for (size_t a = 0; a < p->nc; a++) {
+        const double *ra = r->data + dim * a, *Ua = Uout + dim * a;
+        double rn = ra[0], un = Ua[0], mu = p->mu[a];
+        double rt = dim == 2 ? fabs(ra[1]) : sqrt(ra[1] * ra[1] + ra[2] * ra[2]);
+        double ut = dim == 2 ? fabs(Ua[1]) : sqrt(Ua[1] * Ua[1] + Ua[2] * Ua[2]);
+        worst = fmax(worst, -rn / rs);                        /* r_N >= 0 */
+        worst = fmax(worst, (rt - mu * rn) / rs);             /* |r_T| <= mu r_N */
+        worst = fmax(worst, -un / us);                        /* U_N >= 0 */
+        worst = fmax(worst, fmin(fabs(rn) / rs, fabs(un) / us));   /* r_N U_N = 0 */
+        if (rt < mu * rn - 1e-7 * rs) {
+            worst = fmax(worst, ut / us);                     /* stick: U_T = 0 */
+        } else if (rn > 1e-7 * rs && rt > 1e-7 * rs) {
+            /* slide: U_T + (|U_T| / |r_T|) r_T = 0 (U_T opposite to r_T);
+             * mu r_N = |r_T| = 0 (mu = 0) leaves U_T free */
+            double e = 0;
+            for (int k = 1; k < dim; k++) {
+                double d = Ua[k] + (rt > 0 ? ut / rt : 0.0) * ra[k];
+                e += d * d;
+            }
+            worst = fmax(worst, sqrt(e) / us);
+        }
+    }
+    return worst;
+}
+
+/* Large (1000 contacts), badly conditioned (1e8), mu = 0, grazing and
+ * rank-deficient systems (tests/support/fl_random.h), both twins, checked by
+ * coulomb_by_definition; mu = 0 also against Lemke's method on the normal
+ * LCP (W_NN r_N + q_N >= 0, r_N >= 0, complementary; W_NN positive definite
+ * here, so the solution is unique and r_T = 0). */
+Test(nsgs, hard_random_systems_obey_coulomb_by_definition)
+{
+    gsl_rng *rng = fl_test_rng(1919);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    const fl_random_kind kinds[] = {FL_RANDOM_LARGE, FL_RANDOM_ILL_CONDITIONED,
+                                    FL_RANDOM_FRICTIONLESS, FL_RANDOM_GRAZING,
+                                    FL_RANDOM_RANK_DEFICIENT};
+    for (size_t kk = 0; kk < sizeof kinds / sizeof *kinds; kk++) {
+        fl_random_kind kind = kinds[kk];
+        int trials = kind == FL_RANDOM_LARGE ? 2 : 20, converged = 0;
+        for (int t = 0; t < trials; t++) {
+            int dim = 2 + t % 2;
+            size_t nc = kind == FL_RANDOM_LARGE ? 1000 : 1 + gsl_rng_uniform_int(rng, 5);
+            fl_local_problem *p = NULL;
+            cr_assert_eq(fl_random_local_problem(rng, kind, nc, dim, &ctx, &p), FL_OK);
+            gsl_vector *r[2];
+            for (int k = 0; k < 2; k++) {
+                fl_nsgs_options o = fl_nsgs_options_default();
+                o.tol = 1e-12;
+                o.max_sweeps = kind == FL_RANDOM_LARGE ? 500 : 5000;
+                r[k] = gsl_vector_calloc(p->m);
+                double *U = malloc(p->m * sizeof *U);
+                fl_nsgs_result res;
+                fl_status s = impls[k](p, &o, r[k], NULL, &res, NULL);
+                cr_assert(s == FL_OK || s == FL_WMAXITER, "%s %s system %d: status %d (%s)",
+                          fl_random_kind_name(kind), impl_name[k], t, s, fl_test_seed_note());
+                if (s == FL_OK) {
+                    converged++;
+                    double v = coulomb_by_definition(p, r[k], U);
+                    cr_assert_leq(v, 1e-6, "%s %s system %d (nc %zu, dim %d): Coulomb "
+                                  "violation %g (%s)", fl_random_kind_name(kind),
+                                  impl_name[k], t, nc, dim, v, fl_test_seed_note());
+                }
+                free(U);
+            }
+            if (kind == FL_RANDOM_FRICTIONLESS) {
+                /* Lemke on the normal rows */
+                gsl_matrix *WN = gsl_matrix_alloc(nc, nc);
+                gsl_vector *qN = gsl_vector_alloc(nc), *z = gsl_vector_alloc(nc);
+                for (size_t a = 0; a < nc; a++) {
+                    gsl_vector_set(qN, a, gsl_vector_get(p->q, dim * a));
+                    for (size_t b = 0; b < nc; b++)
+                        gsl_matrix_set(WN, a, b, gsl_matrix_get(p->W, dim * a, dim * b));
+                }
+                fl_lemke_options lo = fl_lemke_options_default();
+                cr_assert_eq(fl_lemke_solve(WN, qN, z, NULL, &lo, NULL, NULL), FL_OK);
+                for (int k = 0; k < 2; k++)
+                    for (size_t a = 0; a < nc; a++) {
+                        double zs = 1 + gsl_blas_dnrm2(z);
+                        cr_assert_leq(fabs(gsl_vector_get(r[k], dim * a) - gsl_vector_get(z, a)),
+                                      1e-8 * zs, "%s mu = 0 system %d: r_N[%zu] = %g, Lemke %g",
+                                      impl_name[k], t, a, gsl_vector_get(r[k], dim * a),
+                                      gsl_vector_get(z, a));
+                        for (int i = 1; i < dim; i++)
+                            cr_assert_eq(gsl_vector_get(r[k], dim * a + i), 0.0);
+                    }
+                gsl_matrix_free(WN);
+                gsl_vector_free(qN);
+                gsl_vector_free(z);
+            }
+            for (int k = 0; k < 2; k++) gsl_vector_free(r[k]);
+            fl_local_problem_free(p);
+        }
+        fprintf(stderr, "%s: %d of %d solves converged\n", fl_random_kind_name(kind), converged,
+                2 * trials);
+        /* every well-posed kind converges; rank-deficient and 1e8-conditioned
+         * systems may stall, but most must not */
+        int need = kind == FL_RANDOM_RANK_DEFICIENT || kind == FL_RANDOM_ILL_CONDITIONED
+                       ? trials : 2 * trials;
+        cr_assert_geq(converged, need, "%s: only %d of %d solves converged (%s)",
+                      fl_random_kind_name(kind), converged, 2 * trials, fl_test_seed_note());
+    }
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
+}
+
+/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w, by hand with w != 0 (the random
+ * systems above all have w = 0):  M = diag(2, 4), H = [1 1; 0 1], f = (2, 4),
+ * w = (0.5, -0.25):  M^-1 f = (1, 1), W = [0.75 0.25; 0.25 0.25],
+ * q = (2, 1) + w = (2.5, 0.75). */
+Test(nsgs, delassus_closed_form_with_w)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &g, NULL), FL_OK);
+    gsl_matrix_set(g->M, 0, 0, 2.0);
+    gsl_matrix_set(g->M, 1, 1, 4.0);
+    gsl_matrix_set(g->H, 0, 0, 1.0);
+    gsl_matrix_set(g->H, 0, 1, 1.0);
+    gsl_matrix_set(g->H, 1, 1, 1.0);
+    gsl_vector_set(g->f, 0, 2.0);
+    gsl_vector_set(g->f, 1, 4.0);
+    gsl_vector_set(g->w, 0, 0.5);
+    gsl_vector_set(g->w, 1, -0.25);
+    g->mu[0] = 0.5;
+    g->ctx = &ctx;
+    const double W[2][2] = {{0.75, 0.25}, {0.25, 0.25}}, q[2] = {2.5, 0.75};
+    for (int k = 0; k < 3; k++) {
+        fl_local_problem *p = NULL;
+        cholmod_factor *L = NULL;
+        fl_error err;
+        gsl_matrix *Wd = NULL;
+        if (k == 0) {
+            cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+        } else {
+            cr_assert_eq(fl_delassus_sparse(g, k == 1 ? FL_DELASSUS_SOLVES : FL_DELASSUS_TRAILING,
+                                            &L, &p, &err), FL_OK, "%s", err.message);
+            cr_assert_eq(fl_sparse_to_dense(&ctx, p->Ws, &Wd, NULL), FL_OK);
+        }
+        const gsl_matrix *Wk = k == 0 ? p->W : Wd;
+        for (int i = 0; i < 2; i++) {
+            cr_assert_float_eq(gsl_vector_get(p->q, i), q[i], 1e-14, "method %d q[%d] = %.17g", k,
+                               i, gsl_vector_get(p->q, i));
+            for (int j = 0; j < 2; j++)
+                cr_assert_float_eq(gsl_matrix_get(Wk, i, j), W[i][j], 1e-12,
+                                   "method %d W(%d,%d) = %.17g", k, i, j, gsl_matrix_get(Wk, i, j));
+        }
+        cr_assert_eq(p->mu[0], 0.5);
+        gsl_matrix_free(Wd);
+        fl_sparse_free_factor(&ctx, &L);
+        fl_local_problem_free(p);
+    }
+    fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
 }

@@ -189,3 +189,147 @@ int fl_random_coulomb_violation(gsl_rng *r, const fl_friction_set *C, double *rn
 {
     return fl_set_random_violation(r, C, rn, rt, v);
 }
+
+const char *fl_random_kind_name(fl_random_kind kind)
+{
+    switch (kind) {
+    case FL_RANDOM_PLAIN: return "plain";
+    case FL_RANDOM_LARGE: return "large";
+    case FL_RANDOM_ILL_CONDITIONED: return "ill-conditioned";
+    case FL_RANDOM_FRICTIONLESS: return "frictionless";
+    case FL_RANDOM_GRAZING: return "grazing";
+    case FL_RANDOM_RANK_DEFICIENT: return "rank-deficient";
+    }
+    return "unknown";
+}
+
+/* W = H M^-1 H^T and q = H M^-1 f + w for dense M (Cholesky by GSL). */
+static fl_status delassus_of(const gsl_matrix *M, const gsl_matrix *H, const gsl_vector *f,
+                             const gsl_vector *w, fl_local_problem *p)
+{
+    size_t n = M->size1, m = H->size1;
+    gsl_matrix *L = gsl_matrix_alloc(n, n), *X = gsl_matrix_alloc(n, m);
+    gsl_vector *y = gsl_vector_alloc(n);
+    if (!L || !X || !y) {
+        gsl_matrix_free(L); gsl_matrix_free(X); gsl_vector_free(y);
+        return FL_ENOMEM;
+    }
+    gsl_matrix_memcpy(L, M);
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    int rc = gsl_linalg_cholesky_decomp1(L);
+    gsl_set_error_handler(old);
+    if (rc == 0) {
+        gsl_matrix_transpose_memcpy(X, H);
+        for (size_t j = 0; j < m; j++) {
+            gsl_vector_view c = gsl_matrix_column(X, j);
+            gsl_linalg_cholesky_svx(L, &c.vector);
+        }
+        gsl_vector_memcpy(y, f);
+        gsl_linalg_cholesky_svx(L, y);
+        gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, H, X, 0.0, p->W);
+        for (size_t i = 0; i < m; i++)          /* exact symmetry */
+            for (size_t j = 0; j < i; j++) {
+                double a = 0.5 * (gsl_matrix_get(p->W, i, j) + gsl_matrix_get(p->W, j, i));
+                gsl_matrix_set(p->W, i, j, a);
+                gsl_matrix_set(p->W, j, i, a);
+            }
+        gsl_vector_memcpy(p->q, w);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, H, y, 1.0, p->q);
+    }
+    gsl_matrix_free(L); gsl_matrix_free(X); gsl_vector_free(y);
+    return rc == 0 ? FL_OK : FL_ENOTSPD;
+}
+
+/* LARGE: M diagonal, H with three entries per row; W = H M^-1 H^T formed
+ * column of H by column of H (each column touches few rows). */
+static void large_system(gsl_rng *r, fl_local_problem *p)
+{
+    size_t m = p->m, n = m;
+    int *cols = malloc(3 * m * sizeof *cols);
+    double *vals = malloc(3 * m * sizeof *vals), *minv = malloc(n * sizeof *minv);
+    double *f = malloc(n * sizeof *f);
+    size_t *count = calloc(n, sizeof *count), *start = calloc(n + 1, sizeof *start);
+    size_t *rows = malloc(3 * m * sizeof *rows);
+    double *hv = malloc(3 * m * sizeof *hv);
+    if (!cols || !vals || !minv || !f || !count || !start || !rows || !hv) abort();
+    for (size_t k = 0; k < n; k++) {
+        minv[k] = 1.0 / fl_rng_loguniform(r, 1.0, 10.0);
+        f[k] = gsl_ran_gaussian(r, 1.0);
+    }
+    for (size_t i = 0; i < m; i++) {
+        cols[3 * i] = (int)i;
+        vals[3 * i] = gsl_rng_uniform(r) < 0.5 ? -1.0 : 1.0;
+        for (int e = 1; e < 3; e++) {
+            size_t j;
+            do j = gsl_rng_uniform_int(r, n); while (j == i || (e == 2 && (int)j == cols[3 * i + 1]));
+            cols[3 * i + e] = (int)j;
+            vals[3 * i + e] = 0.3 * (2.0 * gsl_rng_uniform(r) - 1.0);
+        }
+        for (int e = 0; e < 3; e++) count[cols[3 * i + e]]++;
+    }
+    for (size_t k = 0; k < n; k++) start[k + 1] = start[k] + count[k];
+    for (size_t k = 0; k < n; k++) count[k] = 0;
+    for (size_t i = 0; i < m; i++)
+        for (int e = 0; e < 3; e++) {
+            size_t k = (size_t)cols[3 * i + e], at = start[k] + count[k]++;
+            rows[at] = i;
+            hv[at] = vals[3 * i + e];
+        }
+    gsl_matrix_set_zero(p->W);
+    gsl_vector_set_zero(p->q);
+    for (size_t k = 0; k < n; k++)
+        for (size_t a = start[k]; a < start[k + 1]; a++) {
+            *gsl_vector_ptr(p->q, rows[a]) += hv[a] * minv[k] * f[k];
+            for (size_t b = start[k]; b < start[k + 1]; b++)
+                *gsl_matrix_ptr(p->W, rows[a], rows[b]) += hv[a] * minv[k] * hv[b];
+        }
+    free(cols); free(vals); free(minv); free(f); free(count); free(start); free(rows); free(hv);
+}
+
+fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, int dim,
+                                  fl_sparse_ctx *ctx, fl_local_problem **out)
+{
+    *out = NULL;
+    fl_local_problem *p = NULL;
+    FL_TRY(fl_local_problem_alloc(nc, dim, 1, &p, NULL));
+    size_t m = p->m;
+    fl_status s = FL_OK;
+    if (kind == FL_RANDOM_LARGE) {
+        large_system(r, p);
+    } else {
+        size_t n = kind == FL_RANDOM_RANK_DEFICIENT ? (m > (size_t)dim ? m - (size_t)dim : 1)
+                                                   : m + 2;
+        gsl_matrix *M = gsl_matrix_alloc(n, n), *H = gsl_matrix_alloc(m, n);
+        gsl_vector *f = gsl_vector_alloc(n), *w = gsl_vector_calloc(m);
+        if (!M || !H || !f || !w) s = FL_ENOMEM;
+        if (s == FL_OK) {
+            fl_random_spd(r, kind == FL_RANDOM_ILL_CONDITIONED ? 1e8 : 100.0, 1.0, M);
+            if (kind == FL_RANDOM_RANK_DEFICIENT) {
+                /* m > n: the transpose of n independent rows of length m */
+                gsl_matrix *Ht = gsl_matrix_alloc(n, m);
+                fl_random_full_rank_rows(r, 10.0, Ht);
+                gsl_matrix_transpose_memcpy(H, Ht);
+                gsl_matrix_free(Ht);
+            } else {
+                fl_random_full_rank_rows(r, 10.0, H);
+            }
+            fl_random_vector(r, 1.0, f);
+            s = delassus_of(M, H, f, w, p);
+        }
+        gsl_matrix_free(M); gsl_matrix_free(H); gsl_vector_free(f); gsl_vector_free(w);
+    }
+    for (size_t a = 0; a < nc; a++) {
+        p->mu[a] = kind == FL_RANDOM_FRICTIONLESS ? 0.0 : fl_random_mu(r);
+        if (kind == FL_RANDOM_GRAZING && a % 2 == 0) gsl_vector_set(p->q, (size_t)dim * a, 0.0);
+    }
+    if (s == FL_OK && ctx) {
+        p->ctx = ctx;
+        s = fl_sparse_from_dense(ctx, p->W, 0, 0.0, &p->Ws, NULL);
+    }
+    if (s != FL_OK) {
+        fl_local_problem_free(p);
+        return s;
+    }
+    *out = p;
+    return FL_OK;
+}

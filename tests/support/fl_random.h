@@ -16,6 +16,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "fl_friction_set.h"
+#include "fl_problem.h"
 #include "fl_sparse.h"
 
 /* Seed from $FL_SEED or `fallback`; the seed is remembered for the note. */
@@ -56,6 +57,42 @@ void fl_random_frame(gsl_rng *r, gsl_matrix *frame);
 
 /* Friction coefficient log-uniform in [1e-2, 10] (CATALOGUE.md B.0). */
 double fl_random_mu(gsl_rng *r);
+
+/* ---- local contact problems of every difficulty (CATALOGUE B.0) ----
+ *
+ * W = H M^-1 H^T, q = H M^-1 f + w, built in the test harness from M, H, f,
+ * w drawn as below (no library routine forms W), in dense (p->W) and, when
+ * ctx is given, sparse (p->Ws) form with the same numbers:
+ *   PLAIN            n = m + 2, M cond 100, H rows cond 10, mu fl_random_mu
+ *   LARGE            nc as asked (1000 in the tests), n = m, M diagonal in
+ *                    [1, 10], H with 3 entries per row (a diagonal one of
+ *                    size 1 and two couplings of size <= 0.3): W sparse,
+ *                    diagonally dominant
+ *   ILL_CONDITIONED  as PLAIN with M of condition number 1e8 (W inherits
+ *                    up to 1e8)
+ *   FRICTIONLESS     as PLAIN with mu = 0 on every contact
+ *   GRAZING          as PLAIN, then for every other contact q_N = 0
+ *                    exactly (free normal velocity zero: the contact is
+ *                    grazing, on the boundary between open and closed)
+ *   RANK_DEFICIENT   n = m - dim (fewer dofs than contact unknowns): W is
+ *                    PSD of rank n < m, w = 0 so q lies in range(H) and a
+ *                    solution exists (not unique) */
+typedef enum fl_random_kind {
+    FL_RANDOM_PLAIN,
+    FL_RANDOM_LARGE,
+    FL_RANDOM_ILL_CONDITIONED,
+    FL_RANDOM_FRICTIONLESS,
+    FL_RANDOM_GRAZING,
+    FL_RANDOM_RANK_DEFICIENT
+} fl_random_kind;
+
+/* Name of a kind ("plain", "large", ...), for messages. */
+const char *fl_random_kind_name(fl_random_kind kind);
+
+/* A local problem of `kind` with nc contacts in dimension dim (2 or 3);
+ * dense W always, sparse Ws too when ctx != NULL.  FL_OK or an error. */
+fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, int dim,
+                                  fl_sparse_ctx *ctx, fl_local_problem **out);
 
 /* ---- friction sets (001 §2.1, §3.2, §6.2; the draws of core/fl_set_random.h,
  * shared with `frictionlab crosscheck --law sets`) ---- */

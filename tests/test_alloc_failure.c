@@ -1,0 +1,338 @@
+/* test_alloc_failure.c — the library never aborts and never crashes when
+ * memory runs out (fl_dense.h, Allocation): every allocation the library
+ * makes itself (malloc, calloc, realloc and GSL's matrix, vector and
+ * permutation allocators, reached through the fl_dense_*alloc wrappers) is
+ * made to fail in turn, the k-th one for k = 1, 2, ... until a call makes
+ * fewer than k allocations.  Each failing run must return an error status
+ * (FL_ENOMEM, or the error a caller turns it into) and leave its
+ * out-pointer NULL, or, when the allocation was optional, the status of
+ * the run without failure; it must never crash (Criterion reports it).
+ *
+ * The calls are intercepted with the linker's --wrap (tests/meson.build):
+ * only references from this program and from the static library are
+ * redirected, so GSL's, CHOLMOD's and Criterion's own allocations are not
+ * touched. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_permutation.h>
+#include <gsl/gsl_vector.h>
+
+#include "fl_dense.h"
+#include "fl_json.h"
+#include "fl_mm.h"
+#include "fl_random.h"
+#include "reference/enumerate.h"
+#include "reference/lemke.h"
+#include "reference/midpoint.h"
+#include "reference/moreau_law.h"
+#include "reference/nsgs.h"
+#include "reference/stability.h"
+
+/* ---- the interposed allocators ------------------------------------------ */
+
+static long fail_at;      /* 0: never fail; k: the k-th allocation fails */
+static long count;        /* allocations seen since arm() */
+
+static int should_fail(void)
+{
+    if (fail_at <= 0) return 0;
+    return ++count == fail_at;
+}
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t s);
+void *__real_realloc(void *p, size_t n);
+gsl_matrix *__real_gsl_matrix_alloc(size_t a, size_t b);
+gsl_matrix *__real_gsl_matrix_calloc(size_t a, size_t b);
+gsl_vector *__real_gsl_vector_alloc(size_t n);
+gsl_vector *__real_gsl_vector_calloc(size_t n);
+gsl_permutation *__real_gsl_permutation_alloc(size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t s);
+void *__wrap_realloc(void *p, size_t n);
+gsl_matrix *__wrap_gsl_matrix_alloc(size_t a, size_t b);
+gsl_matrix *__wrap_gsl_matrix_calloc(size_t a, size_t b);
+gsl_vector *__wrap_gsl_vector_alloc(size_t n);
+gsl_vector *__wrap_gsl_vector_calloc(size_t n);
+gsl_permutation *__wrap_gsl_permutation_alloc(size_t n);
+
+void *__wrap_malloc(size_t n) { return should_fail() ? NULL : __real_malloc(n); }
+void *__wrap_calloc(size_t n, size_t s) { return should_fail() ? NULL : __real_calloc(n, s); }
+void *__wrap_realloc(void *p, size_t n) { return should_fail() ? NULL : __real_realloc(p, n); }
+gsl_matrix *__wrap_gsl_matrix_alloc(size_t a, size_t b)
+{
+    return should_fail() ? NULL : __real_gsl_matrix_alloc(a, b);
+}
+gsl_matrix *__wrap_gsl_matrix_calloc(size_t a, size_t b)
+{
+    return should_fail() ? NULL : __real_gsl_matrix_calloc(a, b);
+}
+gsl_vector *__wrap_gsl_vector_alloc(size_t n)
+{
+    return should_fail() ? NULL : __real_gsl_vector_alloc(n);
+}
+gsl_vector *__wrap_gsl_vector_calloc(size_t n)
+{
+    return should_fail() ? NULL : __real_gsl_vector_calloc(n);
+}
+gsl_permutation *__wrap_gsl_permutation_alloc(size_t n)
+{
+    return should_fail() ? NULL : __real_gsl_permutation_alloc(n);
+}
+
+/* Run `call` with the k-th allocation failing, k = 1, 2, ... until a run
+ * makes fewer than k allocations (then it must succeed).  `call` returns
+ * its status; every run with an injected failure must return < 0. */
+typedef fl_status (*scenario)(void *data);
+
+static void fail_each_allocation(const char *name, scenario call, void *data)
+{
+    fail_at = 0;
+    fl_status plain = call(data);
+    cr_assert(plain >= 0, "%s: status %d without any failure", name, plain);
+    long k;
+    for (k = 1; k < 100000; k++) {
+        count = 0;
+        fail_at = k;
+        fl_status s = call(data);
+        long made = count;
+        fail_at = 0;
+        if (made < k) {
+            cr_assert(s >= 0, "%s: status %d with no allocation failing", name, s);
+            break;
+        }
+        /* an error, or the same answer when the allocation was optional
+         * (e.g. Lemke's final polish is skipped) */
+        cr_assert(s < 0 || s == plain, "%s: allocation %ld of %ld failed, status %d "
+                  "(an error or %d expected)", name, k, made, s, plain);
+    }
+    cr_assert_gt(k, 1, "%s: made no allocation at all", name);
+}
+
+/* ---- scenarios ---------------------------------------------------------- */
+
+static const char *fixture(const char *sub)
+{
+    static char p[1024];
+    const char *root = getenv("FL_SOURCE_ROOT");
+    cr_assert_not_null(root, "FL_SOURCE_ROOT is not set (tests/meson.build passes it)");
+    snprintf(p, sizeof p, "%s/tests/data/%s", root, sub);
+    return p;
+}
+
+static fl_status json_read(void *data)
+{
+    (void)data;
+    fl_json_doc *doc = NULL;
+    fl_error e;
+    fl_status s = fl_json_load(fixture("json/good.json"), &doc, &e);
+    if (s < 0) {
+        cr_assert_null(doc);
+        return s;
+    }
+    const json_t *params = NULL;
+    gsl_vector *q = NULL;
+    gsl_matrix *M = NULL;
+    s = fl_json_object(doc, doc->root, "", "params", &params, &e);
+    if (s == FL_OK) s = fl_json_vector(doc, params, "params", "q", 3, &q, &e);
+    if (s == FL_OK) s = fl_json_matrix(doc, params, "params", "M", 3, 3, &M, &e);
+    gsl_vector_free(q);
+    gsl_matrix_free(M);
+    fl_json_free(doc);
+    return s;
+}
+
+static fl_status mm_read(void *data)
+{
+    fl_sparse_ctx *ctx = data;
+    cholmod_sparse *A = NULL;
+    fl_status s = fl_mm_read(ctx, fixture("mm/general.mtx"), &A, NULL);
+    if (s < 0) cr_assert_null(A);
+    fl_sparse_free(ctx, &A);
+    return s;
+}
+
+static fl_status nsgs_both(void *data)
+{
+    fl_local_problem *p = data;
+    gsl_vector *r = gsl_vector_calloc(p->m), *U = gsl_vector_calloc(p->m);
+    if (!r || !U) {
+        gsl_vector_free(r);
+        gsl_vector_free(U);
+        return FL_ENOMEM;
+    }
+    fl_nsgs_options o = fl_nsgs_options_default();
+    fl_status s = fl_nsgs_solve(p, &o, r, U, NULL, NULL);
+    if (s >= 0) s = fl_nsgs_sparse_solve(p, &o, r, U, NULL, NULL);
+    gsl_vector_free(r);
+    gsl_vector_free(U);
+    return s;
+}
+
+static fl_status enumerate(void *data)
+{
+    fl_local_problem *p = data;
+    fl_enum_result *e = NULL;
+    fl_status s = fl_enumerate_solutions(p, 1e-10, &e, NULL);
+    if (s < 0) cr_assert_null(e);
+    fl_enum_result_free(e);
+    return s;
+}
+
+typedef struct global_case {
+    fl_global_problem *g;
+} global_case;
+
+static fl_status delassus_all(void *data)
+{
+    global_case *c = data;
+    fl_local_problem *p = NULL;
+    fl_status s = fl_delassus_dense(c->g, &p, NULL);
+    if (s < 0) {
+        cr_assert_null(p);
+        return s;
+    }
+    fl_local_problem_free(p);
+    p = NULL;
+    cholmod_factor *L = NULL;
+    s = fl_delassus_sparse(c->g, FL_DELASSUS_SOLVES, &L, &p, NULL);
+    if (s >= 0) {
+        fl_local_problem_free(p);
+        p = NULL;
+        s = fl_delassus_sparse(c->g, FL_DELASSUS_TRAILING, &L, &p, NULL);
+    }
+    if (s < 0) cr_assert_null(p);
+    fl_local_problem_free(p);
+    fl_sparse_free_factor(c->g->ctx, &L);
+    return s;
+}
+
+static fl_status lemke(void *data)
+{
+    (void)data;
+    const double Md[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2}, qd[3] = {-1, 0.5, -2};
+    gsl_matrix_const_view M = gsl_matrix_const_view_array(Md, 3, 3);
+    gsl_vector_const_view q = gsl_vector_const_view_array(qd, 3);
+    double zd[3], wd[3];
+    gsl_vector_view z = gsl_vector_view_array(zd, 3), w = gsl_vector_view_array(wd, 3);
+    fl_lemke_options o = fl_lemke_options_default();
+    return fl_lemke_solve(&M.matrix, &q.vector, &z.vector, &w.vector, &o, NULL, NULL);
+}
+
+static fl_status triangle(void *data)
+{
+    (void)data;
+    double sols[32];
+    size_t ns = 0;
+    return fl_midpoint_triangle_002(1.0, 1.0, 1.0, 1.0, 0.1, 0.5, 0.3, -1.0, 0.2, 8, sols, &ns,
+                                    NULL);
+}
+
+static fl_status eigen(void *data)
+{
+    (void)data;
+    const double Kd[9] = {2, -1, 0, -1, 2, -1, 0, -1, 2}, Md[9] = {1, 0, 0, 0, 2, 0, 0, 0, 1};
+    gsl_matrix_const_view K = gsl_matrix_const_view_array(Kd, 3, 3);
+    gsl_matrix_const_view M = gsl_matrix_const_view_array(Md, 3, 3);
+    double re[3], im[3], lmin;
+    fl_status s = fl_stab_gen_eig(&K.matrix, &M.matrix, re, im, NULL, NULL);
+    if (s >= 0) s = fl_stab_sym_min(&K.matrix, &lmin, NULL, NULL);
+    return s;
+}
+
+static fl_status spd_splits(void *data)
+{
+    (void)data;
+    const double Md[9] = {4, 1, 0, 1, 3, 0.5, 0, 0.5, 2}, Dd[6] = {1, 0, 1, 0, 1, -1};
+    const double vd[3] = {1, -2, 0.5};
+    gsl_matrix_const_view M = gsl_matrix_const_view_array(Md, 3, 3);
+    gsl_matrix_const_view D = gsl_matrix_const_view_array(Dd, 2, 3);
+    gsl_vector_const_view v = gsl_vector_const_view_array(vd, 3);
+    double a[3], b[3], l[2];
+    gsl_vector_view va = gsl_vector_view_array(a, 3), vb = gsl_vector_view_array(b, 3);
+    gsl_vector_view vl = gsl_vector_view_array(l, 2);
+    fl_spd *spd = NULL;
+    fl_status s = fl_spd_alloc(&M.matrix, &spd, NULL);
+    if (s < 0) {
+        cr_assert_null(spd);
+        return s;
+    }
+    s = fl_spd_split_velocity(spd, &D.matrix, &v.vector, &va.vector, &vb.vector, NULL);
+    if (s >= 0)
+        s = fl_spd_split_reaction(spd, &D.matrix, &v.vector, &va.vector, &vb.vector, &vl.vector,
+                                  NULL);
+    fl_spd_free(spd);
+    return s;
+}
+
+/* Moreau's law (000 §2) with a set (disc of the tangent plane) and with the
+ * isotropic ball, M = [2 .5 0; .5 2 0; 0 0 1], a collision (gap < 0). */
+static fl_status moreau(void *data)
+{
+    (void)data;
+    const double Md[9] = {2, 0.5, 0, 0.5, 2, 0, 0, 0, 1}, nd[3] = {0, 0, 1};
+    const double vd[3] = {3, 4, -1}, Td[6] = {1, 0, 0, 1, 0, 0};
+    gsl_matrix_const_view M = gsl_matrix_const_view_array(Md, 3, 3);
+    gsl_matrix_const_view T = gsl_matrix_const_view_array(Td, 3, 2);
+    gsl_vector_const_view n = gsl_vector_const_view_array(nd, 3), v = gsl_vector_const_view_array(vd, 3);
+    double ud[3], rd[3];
+    gsl_vector_view u = gsl_vector_view_array(ud, 3), r = gsl_vector_view_array(rd, 3);
+    fl_friction_set C;
+    cr_assert_eq(fl_set_disc(&C, 2, 0.5, NULL), FL_OK);
+    fl_status s = FL_OK;
+    for (int iso = 0; iso <= 1 && s >= 0; iso++) {
+        fl_moreau_problem p = {.d = 3, .M = &M.matrix, .gap = -0.5, .dgap = &n.vector,
+                               .friction = iso ? FL_MOREAU_ISOTROPIC : FL_MOREAU_SET,
+                               .mu = 0.5, .tangent = iso ? NULL : &T.matrix,
+                               .C = iso ? NULL : &C, .v = &v.vector};
+        fl_moreau_result res;
+        s = fl_moreau_law(&p, NULL, &u.vector, &r.vector, &res, NULL);
+    }
+    fl_set_release(&C);
+    return s;
+}
+
+/* ---- tests -------------------------------------------------------------- */
+
+Test(alloc_failure, readers)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fail_each_allocation("fl_json_load + members", json_read, NULL);
+    fail_each_allocation("fl_mm_read", mm_read, &ctx);
+    fl_sparse_finish(&ctx);
+}
+
+Test(alloc_failure, dense_kernels)
+{
+    fail_each_allocation("fl_spd_alloc + splits", spd_splits, NULL);
+    fail_each_allocation("fl_lemke_solve", lemke, NULL);
+    fail_each_allocation("fl_stab_gen_eig + sym_min", eigen, NULL);
+    fail_each_allocation("fl_midpoint_triangle_002", triangle, NULL);
+    fail_each_allocation("fl_moreau_law", moreau, NULL);
+}
+
+Test(alloc_failure, contact_dynamics)
+{
+    gsl_rng *rng = fl_test_rng(5);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (int dim = 2; dim <= 3; dim++) {
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_random_local_problem(rng, FL_RANDOM_PLAIN, 3, dim, &ctx, &p), FL_OK);
+        fail_each_allocation("fl_nsgs_solve + sparse", nsgs_both, p);
+        if (dim == 2) fail_each_allocation("fl_enumerate_solutions", enumerate, p);
+        fl_local_problem_free(p);
+        global_case c = {NULL};
+        cr_assert_eq(fl_global_problem_random(rng, 8, 2, dim, 0.1, 1.0, &c.g, NULL), FL_OK);
+        c.g->ctx = &ctx;
+        fail_each_allocation("fl_delassus_dense + sparse", delassus_all, &c);
+        fl_global_problem_free(c.g);
+    }
+    fl_sparse_finish(&ctx);
+    gsl_rng_free(rng);
+}
