@@ -49,6 +49,24 @@ static void scales(const fl_local_problem *p, double *rs, double *us)
     *rs = wmax > 0 ? *us / wmax : *us;
 }
 
+/* Largest diagonal entry of contact a's block of W. */
+static double diag_max(const fl_local_problem *p, size_t a)
+{
+    double w = 0;
+    for (int c = 0; c < p->dim; c++) {
+        size_t i = a * (size_t)p->dim + (size_t)c;
+        if (p->W) {
+            w = fmax(w, gsl_matrix_get(p->W, i, i));
+        } else {
+            const int *Wp = p->Ws->p, *Wi = p->Ws->i;
+            const double *Wx = p->Ws->x;
+            for (int k = Wp[i]; k < Wp[i + 1]; k++)
+                if ((size_t)Wi[k] == i) w = fmax(w, Wx[k]);
+        }
+    }
+    return w;
+}
+
 /* ------------------------------------------------------------------ */
 /* our solver and the certified answer                                 */
 /* ------------------------------------------------------------------ */
@@ -167,14 +185,20 @@ fl_status fl_xval_law_measure(const fl_local_problem *p, const double *r, fl_xva
     out->error = fl_residual_natural_map(p->dim, p->nc, p->mu, r, U->data, nq, FL_RESIDUAL_NORM_Q);
     out->cone = 0;
     out->complementarity = 0;
+    out->coulomb = 0;
     for (size_t a = 0; a < p->nc; a++) {
         const double *ra = r + a * (size_t)p->dim, *Ua = U->data + a * (size_t)p->dim;
+        /* impulse scale of contact a: the impulse that changes its own
+         * velocity by us (rs_a = us / max diag W_aa), so that a badly
+         * scaled W (soft and stiff contacts) is judged on velocities */
+        double wa = diag_max(p, a), rsa = wa > 0 ? us / wa : rs;
         double t = p->dim == 2 ? fabs(ra[1]) : hypot(ra[1], ra[2]);
-        out->cone = fmax(out->cone, fmax(-ra[0], t - p->mu[a] * ra[0]) / rs);
+        out->cone = fmax(out->cone, fmax(-ra[0], t - p->mu[a] * ra[0]) / rsa);
         out->complementarity = fmax(out->complementarity,
-                                    fmax(-Ua[0] / us, fmin(ra[0] / rs, Ua[0] / us)));
+                                    fmax(-Ua[0] / us, fmin(ra[0] / rsa, Ua[0] / us)));
+        out->coulomb = fmax(out->coulomb,
+                            fl_coulomb_violation(p->dim, 1, p->mu + a, ra, Ua, rsa, us));
     }
-    out->coulomb = fl_coulomb_violation(p->dim, p->nc, p->mu, r, U->data, rs, us);
     gsl_vector_free(U);
     return FL_OK;
 }

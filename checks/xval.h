@@ -14,7 +14,10 @@
  *   4. measures the law on (r, U): the natural-map error of
  *      core/fl_residual.h (/||q||), the cone violation, the Signorini
  *      complementarity and the whole Coulomb law (fl_coulomb_violation),
- *      all made dimensionless by the problem scales of fl_enum_scales,
+ *      all dimensionless: velocities by us = ||q||, the impulse of contact
+ *      a by rs_a = us / max diag(W_aa) (the impulse that changes its own
+ *      velocity by us; one global impulse scale would judge the soft
+ *      contacts of a badly scaled W by the stiff ones' scale),
  *   5. where our certified answer is known to be the unique solution,
  *      the distance |r - r*|_inf / max(|r*|_inf, rs).
  *
@@ -129,12 +132,12 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
 void fl_xval_certificate_clear(fl_xval_certificate *c);
 
 /* Law measures of an impulse r (length m) for p, dimensionless by the
- * problem scales (fl_enum_scales). */
+ * scales us = ||q|| and rs_a = us / max diag(W_aa) (above). */
 typedef struct fl_xval_law {
     double error;           /* natural-map error /||q|| (fl_residual.h) */
-    double cone;            /* max_a max(-r_N, |r_T| - mu r_N) / rs */
-    double complementarity; /* max_a max(-U_N/us, min(r_N/rs, U_N/us)) */
-    double coulomb;         /* fl_coulomb_violation */
+    double cone;            /* max_a max(-r_N, |r_T| - mu r_N) / rs_a */
+    double complementarity; /* max_a max(-U_N/us, min(r_N/rs_a, U_N/us)) */
+    double coulomb;         /* max_a fl_coulomb_violation of contact a (rs_a, us) */
 } fl_xval_law;
 
 fl_status fl_xval_law_measure(const fl_local_problem *p, const double *r, fl_xval_law *out,
