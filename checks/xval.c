@@ -404,9 +404,9 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
     if (!(res->law.complementarity <= tol))
         say(reason, rlen, "Signorini complementarity violated by %.2e (> %.0e)",
             res->law.complementarity, tol);
-    if (!(res->law.coulomb <= tol))
+    if (!(res->law.coulomb <= opt->coulomb_tol))
         say(reason, rlen, "Coulomb law (stick/slide) violated by %.2e (> %.0e)",
-            res->law.coulomb, tol);
+            res->law.coulomb, opt->coulomb_tol);
     if (!isnan(res->dist) && !(res->dist <= opt->dist_tol))
         say(reason, rlen, "distance %.2e to the unique solution (> %.0e)", res->dist,
             opt->dist_tol);

@@ -61,7 +61,11 @@ const char *fl_xval_family_name(fl_xval_family f);
 fl_status fl_xval_family_parse(const char *list, unsigned *mask, fl_error *err);
 
 typedef struct fl_xval_options {
-    double tol;             /* accepted natural-map error and violations, default 1e-6 */
+    double tol;             /* accepted natural-map error, cone and complementarity
+                               violations, default 1e-6 */
+    double coulomb_tol;     /* accepted fl_coulomb_violation, default 1e-3 = sqrt(tol):
+                               near a stick/slip transition the slip direction is
+                               fixed only to sqrt(error) (proofs/xval.md) */
     double dist_tol;        /* accepted distance to a unique certified answer, 1e-4 */
     double timeout;         /* seconds per problem (wall), default 60 */
     long per_family;        /* random/feblock/discs problems per family, default 8 */

@@ -60,6 +60,7 @@ fl_xval_options fl_xval_options_default(void)
     fl_xval_options o;
     memset(&o, 0, sizeof o);
     o.tol = 1e-6;
+    o.coulomb_tol = 1e-3;
     o.dist_tol = 1e-4;
     o.timeout = 60;
     o.per_family = 8;
@@ -87,8 +88,8 @@ typedef struct rung {
 } rung;
 
 /* random: sizes interleaved 2D/3D, growing. */
-static const rung random_quick[] = {{2, 1}, {3, 1}, {2, 2}, {3, 4}, {2, 4}, {3, 16}, {2, 6},
-                                    {3, 64}, {2, 20}};
+static const rung random_quick[] = {{2, 1}, {3, 1}, {2, 2}, {3, 4}, {2, 4}, {3, 8}, {2, 6},
+                                    {3, 24}, {2, 12}};
 static const rung random_full[] = {{2, 1},  {3, 1},   {2, 2},   {3, 3},   {2, 4},    {3, 10},
                                    {2, 6},  {3, 30},  {2, 10},  {3, 100}, {2, 30},   {3, 300},
                                    {2, 100}, {3, 1000}, {2, 300}, {2, 1000}};

@@ -25,6 +25,14 @@ typedef struct row {
     double user_t, our_t;   /* +inf when not solved */
 } row;
 
+/* CSV field text: double quotes become single quotes (the field is quoted). */
+static const char *csv_text(char *s)
+{
+    for (char *c = s; *c; c++)
+        if (*c == '"' || *c == '\n') *c = '\'';
+    return s;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -203,7 +211,7 @@ int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
             if (!c.p) {
                 fl_cli_check(ctx, 0, c.name, "%s", c.error);
                 fprintf(csv, "%s,%s,,,unavailable,,,,,,,,,,,,,,\"%s\"\n", c.name,
-                        fl_xval_family_name((fl_xval_family)fam), c.error);
+                        fl_xval_family_name((fl_xval_family)fam), csv_text(c.error));
                 fl_xval_case_clear(&c);
                 continue;
             }
@@ -224,10 +232,10 @@ int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
                 if (res.pass)
                     fl_cli_check(ctx, 1, c.name,
                                  "dim %d nc %zu: exit 0 in %.3g s, natural-map error %.2e, cone "
-                                 "%.1e, complementarity %.1e, Coulomb %.1e (tol %.0e)%s; "
+                                 "%.1e, complementarity %.1e (tol %.0e), Coulomb %.1e (tol %.0e)%s; "
                                  "certified: %s",
                                  p->dim, p->nc, res.run.seconds, res.law.error, res.law.cone,
-                                 res.law.complementarity, res.law.coulomb, opt.tol, dist,
+                                 res.law.complementarity, opt.tol, res.law.coulomb, opt.coulomb_tol, dist,
                                  cert.note);
                 else
                     fl_cli_check(ctx, 0, c.name, "dim %d nc %zu: %s; certified: %s", p->dim,
@@ -240,7 +248,7 @@ int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
                         res.run.seconds, res.law.error, res.law.cone, res.law.complementarity,
                         res.law.coulomb, res.dist, cert.unique, method_name[cert.method],
                         cert.method ? cert.error : NAN, res.ours_seconds, res.ours_solved,
-                        res.reason);
+                        csv_text(res.reason));
             }
             fl_xval_certificate_clear(&cert);
             fl_xval_case_clear(&c);
