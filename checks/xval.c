@@ -71,6 +71,15 @@ static double diag_max(const fl_local_problem *p, size_t a)
 /* our solver and the certified answer                                 */
 /* ------------------------------------------------------------------ */
 
+/* Stops a sweep loop after FL_XVAL_OUR_BUDGET seconds. */
+static int budget_cb(void *data, int sweep, double residual, const gsl_vector *r)
+{
+    (void)sweep;
+    (void)residual;
+    (void)r;
+    return now() - *(const double *)data > FL_XVAL_OUR_BUDGET;
+}
+
 fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter, double *r,
                             double *error, int *iterations, double *seconds, fl_error *err)
 {
@@ -85,6 +94,8 @@ fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter,
     fl_nsgs_result res;
     memset(&res, 0, sizeof res);
     double t0 = now();
+    o.callback = budget_cb;
+    o.callback_data = &t0;
     fl_status s = p->Ws && p->ctx ? fl_nsgs_sparse_solve(p, &o, &rv.vector, NULL, &res, err)
                                   : fl_nsgs_solve(p, &o, &rv.vector, NULL, &res, err);
     if (seconds) *seconds = now() - t0;
