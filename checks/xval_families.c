@@ -16,6 +16,7 @@
 #include "fl_siconos_text.h"
 #include "reference/nsgs.h"
 #include "fclib_disclike.h"
+#include "fclib_discpacking.h"
 #include "fclib_feblock.h"
 
 static const char *family_names[FL_XVAL_NFAMILY] = {"random", "corpus", "feblock", "discs",
@@ -95,6 +96,8 @@ static const rung random_full[] = {{2, 1},  {3, 1},   {2, 2},   {3, 3},   {2, 4}
                                    {2, 100}, {3, 1000}, {2, 300}, {2, 1000}};
 static const size_t feblock_quick[] = {3, 6, 12}, feblock_full[] = {3, 10, 30, 100, 300};
 static const size_t discs_quick[] = {5, 20, 50}, discs_full[] = {10, 100, 300, 1000};
+/* real packings of the granular engine (number of discs) */
+static const size_t packing_quick[] = {12, 40}, packing_full[] = {40, 200, 800};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -190,6 +193,7 @@ fl_status fl_xval_family_count(fl_xval_family f, const fl_xval_options *opt, siz
         size_t L = opt->full ? NELEM(discs_full) : NELEM(discs_quick);
         *count = per < L ? per : L;
         if (opt->full) *count = L;
+        *count += opt->full ? NELEM(packing_full) : NELEM(packing_quick);
         return FL_OK;
     }
     case FL_XVAL_EDGE:
@@ -467,6 +471,50 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
     c->p = p;
 }
 
+/* A real packing of N discs (checks/fclib_discpacking.h): the engine
+ * builds its step's local problem on its own context; W is copied to ctx. */
+static void packing(gsl_rng *rng, size_t N, fl_sparse_ctx *ctx, fl_xval_case *c)
+{
+    fl_discs_work work;
+    fl_discs *d = NULL;
+    fl_disc_contact *dc = NULL;
+    fl_local_problem *p0 = NULL, *p = NULL;
+    if (fl_discs_work_init(&work, NULL) != FL_OK) {
+        snprintf(c->error, sizeof c->error, "the disc engine could not start");
+        return;
+    }
+    p0 = fl_discpacking_problem(rng, N, &work, &d, &dc);
+    fl_status s = p0 && p0->Ws ? FL_OK : FL_EINVAL;
+    if (s == FL_OK) s = fl_local_problem_alloc(p0->nc, p0->dim, 0, &p, NULL);
+    if (s == FL_OK) {
+        const cholmod_sparse *W = p0->Ws;
+        const int *Wp = W->p, *Wi = W->i;
+        const double *Wx = W->x;
+        size_t nnz = (size_t)Wp[W->ncol];
+        int *ri = malloc((nnz ? nnz : 1) * sizeof *ri), *ci = malloc((nnz ? nnz : 1) * sizeof *ci);
+        s = ri && ci ? FL_OK : FL_ENOMEM;
+        for (size_t j = 0; s == FL_OK && j < W->ncol; j++)
+            for (int k = Wp[j]; k < Wp[j + 1]; k++) ri[k] = Wi[k], ci[k] = (int)j;
+        if (s == FL_OK) s = fl_sparse_from_triplet(ctx, p->m, p->m, nnz, ri, ci, Wx, 0, &p->Ws, NULL);
+        free(ri);
+        free(ci);
+        p->ctx = ctx;
+        gsl_vector_memcpy(p->q, p0->q);
+        memcpy(p->mu, p0->mu, p->nc * sizeof *p->mu);
+    }
+    if (s == FL_OK && p->m <= 2000) s = fl_sparse_to_dense(ctx, p->Ws, &p->W, NULL);
+    if (s != FL_OK) {
+        fl_local_problem_free(p);
+        p = NULL;
+        snprintf(c->error, sizeof c->error, "the packing of %zu discs could not be built", N);
+    }
+    c->p = p;
+    fl_local_problem_free(p0);
+    free(dc);
+    fl_discs_free(d);
+    fl_discs_work_clear(&work);
+}
+
 /* ------------------------------------------------------------------ */
 /* one problem of a family                                             */
 /* ------------------------------------------------------------------ */
@@ -505,6 +553,13 @@ fl_status fl_xval_case_make(fl_xval_family f, size_t k, const fl_xval_options *o
         break;
     }
     case FL_XVAL_DISCS: {
+        size_t nl = count - (opt->full ? NELEM(packing_full) : NELEM(packing_quick));
+        if (k >= nl) {
+            size_t N = (opt->full ? packing_full : packing_quick)[k - nl];
+            snprintf(c->name, sizeof c->name, "discs.packing2d.n%04zu", N);
+            packing(rng, N, ctx, c);
+            break;
+        }
         size_t nc = (opt->full ? discs_full : discs_quick)[k];
         snprintf(c->name, sizeof c->name, "discs.3d.nc%04zu", nc);
         c->p = fl_disclike_problem(rng, ctx, nc);
