@@ -80,6 +80,11 @@ static int budget_cb(void *data, int sweep, double residual, const gsl_vector *r
     return now() - *(const double *)data > FL_XVAL_OUR_BUDGET;
 }
 
+const char *fl_xval_our_solver_name(void)
+{
+    return "nsgs";   /* keep in step with fl_xval_our_solve */
+}
+
 fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter, double *r,
                             double *error, int *iterations, double *seconds, fl_error *err)
 {
@@ -168,7 +173,8 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
     }
     c->method = FL_XVAL_SOLVER;
     c->unique = frictionless_spd(p);
-    snprintf(c->note, sizeof c->note, "our nsgs to %.0e: %s %.2e in %d sweeps%s", tight,
+    snprintf(c->note, sizeof c->note, "our %s to %.0e: %s %.2e in %d iterations%s",
+             fl_xval_our_solver_name(), tight,
              s == FL_OK ? "reached" : "NOT reached, error", c->error, c->iterations,
              c->unique ? "; unique (mu = 0, W SPD)" : "; uniqueness not decided, law only");
     if (s != FL_OK) c->unique = 0;   /* an unconverged answer certifies nothing */

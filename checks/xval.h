@@ -108,6 +108,8 @@ void fl_xval_case_clear(fl_xval_case *c);
  * FL_WMAXITER (tolerance not reached; *error says how far) or an error. */
 fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter, double *r,
                             double *error, int *iterations, double *seconds, fl_error *err);
+/* Its name on the PASS/FAIL lines and in the report ("nsgs"). */
+const char *fl_xval_our_solver_name(void);
 
 typedef enum fl_xval_method {
     FL_XVAL_NONE = 0,       /* no certified answer */

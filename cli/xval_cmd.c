@@ -119,8 +119,8 @@ static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
              "set ylabel 'fraction of problems solved'\nset yrange [0:1.05]\n"
              "set title 'Performance profile (Dolan-More), %zu problems'\n"
              "plot '%s' using 1:2 skip 1 with steps lw 2 title 'your solver', "
-             "'' using 1:3 skip 1 with steps lw 2 title 'ours (nsgs)'\n",
-             png, n, csv);
+             "'' using 1:3 skip 1 with steps lw 2 title 'ours (%s)'\n",
+             png, n, csv, fl_xval_our_solver_name());
     if (fl_cli_gnuplot(script) != 0)
         fprintf(stderr, "crosscheck --solver-cmd: no profile PNG (gnuplot failed)\n");
 }
@@ -172,7 +172,7 @@ int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
         fprintf(stderr, "crosscheck --solver-cmd: %s\n", err.message);
         return -1;
     }
-    static const char *method_name[3] = {"none", "enumeration", "nsgs"};
+    const char *method_name[3] = {"none", "enumeration", fl_xval_our_solver_name()};
     long failed0 = ctx->failed;
     row *rows = NULL;
     size_t nrows = 0, caprows = 0;
