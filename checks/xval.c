@@ -277,14 +277,14 @@ fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, f
     if (!(timeout > 0)) return FL_FAIL(err, FL_EINVAL, "xval spawn: timeout %g must be positive", timeout);
     memset(run, 0, sizeof *run);
     run->exit_code = -1;
-    fflush(NULL);   /* no buffered output duplicated into the child */
     double t0 = now();
     pid_t pid = fork();
     if (pid < 0) return FL_FAIL(err, FL_EEXTERNAL, "xval spawn: fork: %s", strerror(errno));
     if (pid == 0) {   /* child: own process group, output to the log */
         setpgid(0, 0);
-        if (log_path) {
+        if (log_path) {   /* the log, or nowhere: never the caller's stdout */
             int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0) fd = open("/dev/null", O_WRONLY);
             if (fd >= 0) {
                 dup2(fd, 1);
                 dup2(fd, 2);
