@@ -39,6 +39,13 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Median of x[0..n-1] (sorts x). */
+static double median(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
 /* Summary by family (text file and stderr) and the performance profile. */
 static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
 {
@@ -46,33 +53,44 @@ static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
     FILE *f = NULL;
     if (fl_cli_out_path(ctx, "xval_summary.txt", path, sizeof path) == 0) f = fopen(path, "w");
     if (f) fprintf(f, "crosscheck --solver-cmd \"%s\"\n", cmd);
-    const char *head = "family     problems  solved  failed  median time ratio (yours/ours, both solved)\n";
+    const char *head = "family     problems  solved  failed  median s yours  median s ours  "
+                       "median time ratio (yours/ours, both solved)\n";
     fputs(head, stderr);
     if (f) fputs(head, f);
     double *ratio = malloc((n ? n : 1) * sizeof *ratio);
-    for (int fam = 0; fam < FL_XVAL_NFAMILY && ratio; fam++) {
+    double *tu = malloc((n ? n : 1) * sizeof *tu), *to = malloc((n ? n : 1) * sizeof *to);
+    for (int fam = 0; fam < FL_XVAL_NFAMILY && ratio && tu && to; fam++) {
         size_t np = 0, ok = 0, nr = 0;
         for (size_t i = 0; i < n; i++) {
             if (rows[i].family != fam) continue;
             np++;
             if (isfinite(rows[i].user_t)) ok++;
-            if (isfinite(rows[i].user_t) && isfinite(rows[i].our_t) && rows[i].our_t > 0)
+            if (isfinite(rows[i].user_t) && isfinite(rows[i].our_t) && rows[i].our_t > 0) {
+                tu[nr] = rows[i].user_t;
+                to[nr] = rows[i].our_t;
                 ratio[nr++] = rows[i].user_t / rows[i].our_t;
+            }
         }
         if (np == 0) continue;
-        char med[64] = "-";
+        char med[160] = "     -              -  -";
         if (nr) {
-            qsort(ratio, nr, sizeof *ratio, cmp_double);
-            double m = nr % 2 ? ratio[nr / 2] : 0.5 * (ratio[nr / 2 - 1] + ratio[nr / 2]);
-            snprintf(med, sizeof med, "%.3g (%zu problems)", m, nr);
+            snprintf(med, sizeof med, "%14.3g %14.3g  %.3g (%zu problems)", median(tu, nr),
+                     median(to, nr), median(ratio, nr), nr);
         }
         char line[256];
-        snprintf(line, sizeof line, "%-10s %8zu %7zu %7zu  %s\n",
+        snprintf(line, sizeof line, "%-10s %8zu %7zu %7zu %s\n",
                  fl_xval_family_name((fl_xval_family)fam), np, ok, np - ok, med);
         fputs(line, stderr);
         if (f) fputs(line, f);
     }
     free(ratio);
+    free(tu);
+    free(to);
+    fl_xval_run base;
+    if (fl_xval_spawn("true", 10, NULL, &base, NULL) == FL_OK) {
+        fprintf(stderr, "(starting a command through /bin/sh alone takes %.3g s here)\n", base.seconds);
+        if (f) fprintf(f, "starting a command through /bin/sh alone takes %.3g s here\n", base.seconds);
+    }
     if (f) {
         fprintf(f, "times: yours = wall time of the command (process start and file I/O "
                    "included); ours = in-process solve to the same tolerance\n");
