@@ -8,8 +8,8 @@
  *
  * Reads the FCLIB local problem IN (our reader, fl_fclib.h), builds the
  * Siconos FrictionContactProblem (frictionContactProblem_new_with_data;
- * 3D: W as NM_SPARSE triplets, 2D: W dense column-major, as fc2d_driver's
- * NSGS wants), runs SICONOS_FRICTION_3D_NSGS / SICONOS_FRICTION_2D_NSGS
+ * 3D: W as NM_SPARSE triplets, 2D: W in 2 x 2 sparse-block storage
+ * (SBM_from_csparse), as fc2d_driver's NSGS wants), runs SICONOS_FRICTION_3D_NSGS / SICONOS_FRICTION_2D_NSGS
  * with its default local solvers at tolerance T (default 1e-8, Siconos's
  * own error measure) and at most N iterations (default 10000), and writes
  * IN's problem plus /solution (r from Siconos, u = W r + q recomputed).
@@ -24,6 +24,7 @@
 #include "NonSmoothDrivers.h"
 #include "NumericsMatrix.h"
 #include "SolverOptions.h"
+#include "SparseBlockMatrix.h"
 
 #include "fl_fclib.h"
 #include "fl_problem.h"
@@ -43,22 +44,21 @@ static FrictionContactProblem *to_siconos(const fl_local_problem *p)
     const cholmod_sparse *W = p->Ws;
     const int *Wp = W->p, *Wi = W->i;
     const double *Wx = W->x;
-    NumericsMatrix *M;
-    if (p->dim == 2) {
-        double *Md = calloc((size_t)m * (size_t)m, sizeof *Md);
-        if (!Md) {
+    NumericsMatrix *M = NM_create(NM_SPARSE, m, m);
+    NM_triplet_alloc(M, (CS_INT)Wp[W->ncol]);
+    for (size_t j = 0; j < W->ncol; j++)
+        for (int k = Wp[j]; k < Wp[j + 1]; k++) NM_entry(M, Wi[k], (int)j, Wx[k]);
+    if (p->dim == 2) {   /* fc2d's NSGS reads dense or sparse-block storage only */
+        NumericsMatrix *B = NM_create(NM_SPARSE_BLOCK, m, m);
+        int bad = SBM_from_csparse(2, NM_csc(M), B->matrix1) != 0;
+        NM_free(M);   /* frees the matrix and its storage */
+        if (bad) {
+            NM_free(B);
             free(q);
             free(mu);
             return NULL;
         }
-        for (size_t j = 0; j < W->ncol; j++)
-            for (int k = Wp[j]; k < Wp[j + 1]; k++) Md[(size_t)Wi[k] + j * (size_t)m] += Wx[k];
-        M = NM_create_from_data(NM_DENSE, m, m, Md);
-    } else {
-        M = NM_create(NM_SPARSE, m, m);
-        NM_triplet_alloc(M, (CS_INT)Wp[W->ncol]);
-        for (size_t j = 0; j < W->ncol; j++)
-            for (int k = Wp[j]; k < Wp[j + 1]; k++) NM_entry(M, Wi[k], (int)j, Wx[k]);
+        M = B;
     }
     return frictionContactProblem_new_with_data(p->dim, (int)p->nc, M, q, mu);
 }
