@@ -172,12 +172,11 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
         return FL_OK;
     }
     c->method = FL_XVAL_SOLVER;
-    c->unique = frictionless_spd(p);
+    c->unique = s == FL_OK && frictionless_spd(p);   /* an unconverged answer certifies nothing */
     snprintf(c->note, sizeof c->note, "our %s to %.0e: %s %.2e in %d iterations%s",
              fl_xval_our_solver_name(), tight,
              s == FL_OK ? "reached" : "NOT reached, error", c->error, c->iterations,
              c->unique ? "; unique (mu = 0, W SPD)" : "; uniqueness not decided, law only");
-    if (s != FL_OK) c->unique = 0;   /* an unconverged answer certifies nothing */
     return FL_OK;
 }
 
