@@ -8,6 +8,7 @@
 FL_PACKAGES="meson ninja-build pkg-config gcc libgsl-dev libsuitesparse-dev
 libjansson-dev libcriterion-dev gcovr valgrind gnuplot-nox
 libfclib-dev libhdf5-dev libsiconos-numerics-dev libarpack2-dev
+python3-h5py python3-numpy
 frama-c-base why3 z3 clang libclang-rt-14-dev"
 
 fl_missing_packages() {

@@ -61,6 +61,7 @@
 #include "reference/nsgs.h"
 #include "fclib_disclike.h"
 #include "fclib_feblock.h"
+#include "fclib_discpacking.h"
 #include "SparseBlockMatrix.h"
 #include "reference/discs.h"
 
@@ -159,43 +160,6 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
     return ok ? t : NAN;
 }
 
-/* N discs on a triangular lattice in a periodic band on the ground (see
- * the header comment); the step's local problem on work->ctx.  *d, *c owned
- * by the caller. */
-static fl_local_problem *packing_problem(gsl_rng *rng, size_t N, fl_discs_work *work,
-                                         fl_discs **dout, fl_disc_contact **c)
-{
-    fl_discs *d = NULL;
-    *dout = NULL;
-    if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
-    size_t cols = (size_t)ceil(sqrt((double)N));
-    if (cols < 8) cols = 8;
-    const double pi = 3.14159265358979323846;
-    d->periodic = 1;
-    d->a = (double)cols;
-    d->ground = 1;
-    d->margin = 0.1;
-    d->touch_tol = 0.05;
-    d->mu_grain = 0.3;
-    d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * pi / 180);
-    d->gy = -9.81 * cos(24 * pi / 180);
-    for (size_t i = 0; i < N; i++) {
-        size_t row = i / cols, col = i % cols;
-        double x = -d->a + 1 + 2.0 * (double)col + (row % 2 ? 1.0 : 0.0);
-        if (x >= d->a) x -= 2 * d->a;
-        fl_discs_set(d, i, x, 1 + sqrt(3.0) * (double)row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
-    }
-    *dout = d;
-    fl_discs_step_options o = fl_discs_step_options_default();
-    o.h = 1e-3;
-    o.impl = FL_IMPL_OPTIMIZED;
-    size_t nc = 0;
-    fl_local_problem *p = NULL;
-    if (fl_discs_local(d, &o, work, c, &nc, &p, NULL) != FL_OK) return NULL;
-    return p;
-}
-
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -268,7 +232,7 @@ int main(int argc, char **argv)
             fl_local_problem *p =
                 fam == 0   ? fl_disclike_problem(rng, &ctx, sizes[si])
                 : fam == 1 ? fl_feblock_problem(&ctx, sizes[si], rep ? 0.6 : 0.3)
-                           : packing_problem(rng, (quick ? dsmall : dfull)[si], &work, &discs, &dc);
+                           : fl_discpacking_problem(rng, (quick ? dsmall : dfull)[si], &work, &discs, &dc);
             if (!p) {
                 fprintf(stderr, "bench_fclib_siconos: problem generation failed\n");
                 return 2;

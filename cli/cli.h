@@ -19,7 +19,12 @@ typedef struct fl_cli_ctx {
     long systems;           /* crosscheck --systems N (random systems per check) */
     unsigned long seed;     /* crosscheck --seed S */
     const char *law;        /* crosscheck --law */
-    const char *solver_cmd; /* crosscheck --solver-cmd CMD (cli/solve.c), NULL if absent */
+    const char *solver_cmd; /* crosscheck --solver-cmd CMD (cli/xval_cmd.c), NULL if absent */
+    const char *family;     /* crosscheck --family F,G|all (with --solver-cmd), NULL: random */
+    double timeout;         /* crosscheck --timeout S per problem (with --solver-cmd), 0: 60 s */
+    int full;               /* crosscheck --full: full problem sizes (with --solver-cmd) */
+    int systems_set;        /* 1 if --systems was given */
+    const char *corpus_dir; /* crosscheck --corpus DIR (with --solver-cmd), NULL: default */
     long passed, failed;    /* counts of checks so far */
     int progress;           /* print progress on stderr */
     double progress_t0;     /* internal: start time of the current counter */

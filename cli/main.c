@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "solve.h"
+#include "xval_cmd.h"
 
 #ifndef FL_VERSION
 #define FL_VERSION "unknown"
@@ -33,10 +34,13 @@ static void usage(FILE *f)
         "  frictionlab bench [NAME ...|--all] [--out DIR] [--list]\n"
         "      benchmarks: reference vs optimized, ratios measured in one run\n"
         "  frictionlab solve FILE [--impl optimized|reference] [--out FILE] [--guess K] ...\n"
-        "      solve an FCLIB (.hdf5) or Siconos (.dat) problem (solve --help); crosscheck --solver-cmd CMD\n"
-        "      checks any solver command (\"CMD {in} {out}\") on random FCLIB problems\n"
+        "      solve an FCLIB (.hdf5) or Siconos (.dat) problem (solve --help)\n"
         "  frictionlab convert IN OUT\n"
         "      Siconos text (.dat) <-> FCLIB (.hdf5), local or global (convert --help)\n"
+        "  frictionlab crosscheck --solver-cmd \"CMD {in} {out}\" [--family F,G|all]\n"
+        "                         [--timeout S] [--systems N] [--full] [--corpus DIR] [--out DIR]\n"
+        "      check any solver command on FCLIB problems of the families random, corpus,\n"
+        "      feblock, discs, edge (default random); report (CSV, profile PNG) in DIR\n"
         "  frictionlab --help | --version\n"
         "\n"
         "reproduce and crosscheck print one PASS/FAIL line per check and end with\n"
@@ -120,6 +124,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
 {
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--list") == 0) { list_tasks(fl_crosscheck_tasks); return 0; }
+        if (strcmp(argv[i], "--full") == 0) { ctx->full = 1; continue; }
         if (i + 1 >= argc) {
             fprintf(stderr, "frictionlab crosscheck: '%s' needs a value or is unknown\n", argv[i]);
             return 2;
@@ -127,8 +132,14 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         long v;
         if (strcmp(argv[i], "--law") == 0) ctx->law = argv[++i];
         else if (strcmp(argv[i], "--solver-cmd") == 0) ctx->solver_cmd = argv[++i];
+        else if (strcmp(argv[i], "--family") == 0) ctx->family = argv[++i];
+        else if (strcmp(argv[i], "--corpus") == 0) ctx->corpus_dir = argv[++i];
+        else if (strcmp(argv[i], "--out") == 0) ctx->out_dir = argv[++i];
+        else if (strcmp(argv[i], "--timeout") == 0 && fl_cli_xval_parse_timeout(argv[i + 1], &ctx->timeout) == 0)
+            i++;
         else if (strcmp(argv[i], "--systems") == 0 && parse_long(argv[i + 1], &v) == 0 && v > 0) {
             ctx->systems = v;
+            ctx->systems_set = 1;
             i++;
         } else if (strcmp(argv[i], "--seed") == 0 && parse_long(argv[i + 1], &v) == 0) {
             ctx->seed = (unsigned long)v;
@@ -139,7 +150,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         }
     }
     if (ctx->solver_cmd) {
-        static const fl_cli_task t = {"solver_cmd", "any solver command on random FCLIB problems", fl_cli_solver_cmd_crosscheck};
+        static const fl_cli_task t = {"solver_cmd", "any solver command on families of FCLIB problems", fl_cli_xval_crosscheck};
         run_task(ctx, &t);
     } else if (strcmp(ctx->law, "all") == 0) {
         for (const fl_cli_task *t = fl_crosscheck_tasks; t->name; t++) run_task(ctx, t);

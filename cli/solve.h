@@ -1,6 +1,5 @@
-/* solve.h — `frictionlab solve FILE` and `frictionlab crosscheck
- * --solver-cmd CMD` (cli/solve.c): problem files in, FCLIB solutions out,
- * and the crosscheck of any solver command against the library. */
+/* solve.h — `frictionlab solve FILE` (cli/solve.c): problem files in,
+ * FCLIB solutions out. */
 #ifndef FL_CLI_SOLVE_H
 #define FL_CLI_SOLVE_H
 
@@ -29,11 +28,5 @@ int fl_cli_is_hdf5(const char *path);
 
 /* "500M", "4G", "123" -> bytes; -1 if not a positive size. */
 int fl_cli_parse_bytes(const char *s, size_t *out);
-
-/* crosscheck --solver-cmd CMD: ctx->systems random problems of ctx->law
- * (nsgs: Coulomb local problems) written as FCLIB files, CMD run on each
- * ({in}, {out} replaced by shell-quoted paths), solutions checked.  One
- * PASS/FAIL line per problem.  Returns 0, or -1 if it could not run. */
-int fl_cli_solver_cmd_crosscheck(fl_cli_ctx *ctx);
 
 #endif

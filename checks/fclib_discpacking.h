@@ -1,0 +1,55 @@
+/* fclib_discpacking.h — 2D frictional local problems of real disc
+ * packings from our granular engine (reference/discs.h, 003 §4-5, public
+ * API only), shared by bench/bench_fclib_siconos.c and the crosscheck
+ * `discs` family (checks/xval_families.c).  Header-only, static, as
+ * checks/fclib_feblock.h.  Returns NULL on failure (or when the packing
+ * has no contact). */
+#ifndef FL_FCLIB_DISCPACKING_H
+#define FL_FCLIB_DISCPACKING_H
+
+#include <math.h>
+#include <gsl/gsl_rng.h>
+
+#include "fl_problem.h"
+#include "reference/discs.h"
+
+/* N discs of radius in [0.98, 1] on a triangular lattice of spacing 2 in a
+ * periodic band on the ground under gravity (slope 24 degrees, mu 0.3
+ * grain-grain, 0.5 ground), the local problem of one Contact Dynamics step
+ * (fl_discs_local, h = 1e-3, sparse W); the step's local problem on
+ * work->ctx.  *d, *c owned by the caller. */
+static fl_local_problem *fl_discpacking_problem(gsl_rng *rng, size_t N, fl_discs_work *work,
+                                                fl_discs **dout, fl_disc_contact **c)
+{
+    fl_discs *d = NULL;
+    *dout = NULL;
+    if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
+    size_t cols = (size_t)ceil(sqrt((double)N));
+    if (cols < 8) cols = 8;
+    const double pi = 3.14159265358979323846;
+    d->periodic = 1;
+    d->a = (double)cols;
+    d->ground = 1;
+    d->margin = 0.1;
+    d->touch_tol = 0.05;
+    d->mu_grain = 0.3;
+    d->mu_wall = 0.5;
+    d->gx = 9.81 * sin(24 * pi / 180);
+    d->gy = -9.81 * cos(24 * pi / 180);
+    for (size_t i = 0; i < N; i++) {
+        size_t row = i / cols, col = i % cols;
+        double x = -d->a + 1 + 2.0 * (double)col + (row % 2 ? 1.0 : 0.0);
+        if (x >= d->a) x -= 2 * d->a;
+        fl_discs_set(d, i, x, 1 + sqrt(3.0) * (double)row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
+    }
+    *dout = d;
+    fl_discs_step_options o = fl_discs_step_options_default();
+    o.h = 1e-3;
+    o.impl = FL_IMPL_OPTIMIZED;
+    size_t nc = 0;
+    fl_local_problem *p = NULL;
+    if (fl_discs_local(d, &o, work, c, &nc, &p, NULL) != FL_OK) return NULL;
+    return p;
+}
+
+#endif

@@ -1,0 +1,450 @@
+/* xval.c — cross-validation of an outside solver command (see xval.h):
+ * running the command, measuring its answer, our certified answer, the
+ * performance profile.  The problem families are in xval_families.c. */
+#include "xval.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <float.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <gsl/gsl_blas.h>
+
+#include "fl_dense.h"
+#include "fl_fclib.h"
+#include "fl_residual.h"
+#include "reference/enumerate.h"
+#include "reference/nsgs.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The problem scales of fl_enum_scales (velocity us = ||q||, impulse
+ * rs = us / max_i W_ii), read from the dense or the sparse W. */
+static void scales(const fl_local_problem *p, double *rs, double *us)
+{
+    double nq = gsl_blas_dnrm2(p->q), wmax = 0;
+    if (p->W) {
+        for (size_t i = 0; i < p->m; i++) wmax = fmax(wmax, gsl_matrix_get(p->W, i, i));
+    } else if (p->Ws) {
+        const int *Wp = p->Ws->p, *Wi = p->Ws->i;
+        const double *Wx = p->Ws->x;
+        for (size_t j = 0; j < p->Ws->ncol; j++)
+            for (int k = Wp[j]; k < Wp[j + 1]; k++)
+                if ((size_t)Wi[k] == j) wmax = fmax(wmax, Wx[k]);
+    }
+    *us = fmax(nq, 1e-300);
+    *rs = wmax > 0 ? *us / wmax : *us;
+}
+
+/* Largest diagonal entry of contact a's block of W. */
+static double diag_max(const fl_local_problem *p, size_t a)
+{
+    double w = 0;
+    for (int c = 0; c < p->dim; c++) {
+        size_t i = a * (size_t)p->dim + (size_t)c;
+        if (p->W) {
+            w = fmax(w, gsl_matrix_get(p->W, i, i));
+        } else {
+            const int *Wp = p->Ws->p, *Wi = p->Ws->i;
+            const double *Wx = p->Ws->x;
+            for (int k = Wp[i]; k < Wp[i + 1]; k++)
+                if ((size_t)Wi[k] == i) w = fmax(w, Wx[k]);
+        }
+    }
+    return w;
+}
+
+/* ------------------------------------------------------------------ */
+/* our solver and the certified answer                                 */
+/* ------------------------------------------------------------------ */
+
+/* Stops a sweep loop after FL_XVAL_OUR_BUDGET seconds. */
+static int budget_cb(void *data, int sweep, double residual, const gsl_vector *r)
+{
+    (void)sweep;
+    (void)residual;
+    (void)r;
+    return now() - *(const double *)data > FL_XVAL_OUR_BUDGET;
+}
+
+const char *fl_xval_our_solver_name(void)
+{
+    return "nsgs";   /* keep in step with fl_xval_our_solve */
+}
+
+fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter, double *r,
+                            double *error, int *iterations, double *seconds, fl_error *err)
+{
+    /* The one place that says which of our solvers answers: today the
+     * nonlinear Gauss-Seidel of 003 §3 (reference/nsgs.h), sparse twin
+     * when the sparse W is present. */
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = tol;
+    o.max_sweeps = max_iter;
+    gsl_vector_view rv = gsl_vector_view_array(r, p->m);
+    gsl_vector_set_zero(&rv.vector);
+    fl_nsgs_result res;
+    memset(&res, 0, sizeof res);
+    double t0 = now();
+    o.callback = budget_cb;
+    o.callback_data = &t0;
+    fl_status s = p->Ws && p->ctx ? fl_nsgs_sparse_solve(p, &o, &rv.vector, NULL, &res, err)
+                                  : fl_nsgs_solve(p, &o, &rv.vector, NULL, &res, err);
+    if (seconds) *seconds = now() - t0;
+    if (error) *error = s >= 0 ? res.residual : INFINITY;
+    if (iterations) *iterations = res.iterations;
+    return s;
+}
+
+/* 1 if every mu is 0 and the symmetric W is positive definite (then the
+ * problem is an LCP on the principal W_NN, a P-matrix: one solution). */
+static int frictionless_spd(const fl_local_problem *p)
+{
+    for (size_t a = 0; a < p->nc; a++)
+        if (p->mu[a] != 0) return 0;
+    if (!p->W || fl_local_problem_check(p, NULL) != FL_OK) return 0;
+    fl_spd *spd = NULL;
+    int ok = fl_spd_alloc(p->W, &spd, NULL) == FL_OK;
+    fl_spd_free(spd);
+    return ok;
+}
+
+void fl_xval_certificate_clear(fl_xval_certificate *c)
+{
+    if (!c) return;
+    free(c->r);
+    memset(c, 0, sizeof *c);
+}
+
+fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_error *err)
+{
+    if (!p || !c) return FL_FAIL(err, FL_EINVAL, "xval certify: NULL argument");
+    memset(c, 0, sizeof *c);
+    c->r = calloc(p->m, sizeof *c->r);
+    if (!c->r) return FL_FAIL(err, FL_ENOMEM, "xval certify: out of memory");
+    double t0 = now();
+    fl_error e2;
+    fl_error_clear(&e2);
+    if (p->dim == 2 && p->nc <= FL_XVAL_ENUM_MAX && p->W) {
+        fl_enum_result *en = NULL;
+        fl_status s = fl_enumerate_solutions(p, 1e-9, &en, &e2);
+        if (s == FL_OK && en->nsol >= 1) {
+            memcpy(c->r, en->sol, p->m * sizeof *c->r);
+            c->method = FL_XVAL_ENUMERATION;
+            c->unique = en->nsol == 1 && en->singular == 0;
+            snprintf(c->note, sizeof c->note,
+                     "enumeration of 4^%zu statuses: %zu isolated solution(s), %zu singular "
+                     "assignment(s)%s", p->nc, en->nsol, en->singular,
+                     c->unique ? ": unique" : ": not unique, law only");
+        }
+        fl_enum_result_free(en);
+        if (c->method == FL_XVAL_ENUMERATION) {
+            gsl_vector_view rv = gsl_vector_view_array(c->r, p->m);
+            fl_residual_local(p, &rv.vector, NULL, FL_RESIDUAL_NORM_Q, &c->error, NULL);
+            c->seconds = now() - t0;
+            return FL_OK;
+        }
+    }
+    const double tight = 1e-10;
+    const int max_iter = p->m > 3000 ? 5000 : 20000;
+    fl_status s = fl_xval_our_solve(p, tight, max_iter, c->r, &c->error, &c->iterations, NULL,
+                                    &e2);
+    c->seconds = now() - t0;
+    if (s < 0) {
+        free(c->r);
+        c->r = NULL;
+        c->method = FL_XVAL_NONE;
+        snprintf(c->note, sizeof c->note, "no certified answer: our solver refused: %.200s",
+                 e2.message);
+        return FL_OK;
+    }
+    c->method = FL_XVAL_SOLVER;
+    c->unique = s == FL_OK && frictionless_spd(p);   /* an unconverged answer certifies nothing */
+    snprintf(c->note, sizeof c->note, "our %s to %.0e: %s %.2e in %d iterations%s",
+             fl_xval_our_solver_name(), tight,
+             s == FL_OK ? "reached" : "NOT reached, error", c->error, c->iterations,
+             c->unique ? "; unique (mu = 0, W SPD)" : "; uniqueness not decided, law only");
+    return FL_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* measuring the law                                                   */
+/* ------------------------------------------------------------------ */
+
+fl_status fl_xval_law_measure(const fl_local_problem *p, const double *r, fl_xval_law *out,
+                              fl_error *err)
+{
+    if (!p || !r || !out) return FL_FAIL(err, FL_EINVAL, "xval law: NULL argument");
+    gsl_vector *U = gsl_vector_alloc(p->m);
+    if (!U) return FL_FAIL(err, FL_ENOMEM, "xval law: out of memory");
+    gsl_vector_const_view rv = gsl_vector_const_view_array(r, p->m);
+    fl_status s = fl_local_problem_velocity(p, &rv.vector, U, err);
+    if (s != FL_OK) {
+        gsl_vector_free(U);
+        return s;
+    }
+    double rs, us, nq = gsl_blas_dnrm2(p->q);
+    scales(p, &rs, &us);
+    out->error = fl_residual_natural_map(p->dim, p->nc, p->mu, r, U->data, nq, FL_RESIDUAL_NORM_Q);
+    out->cone = 0;
+    out->complementarity = 0;
+    out->coulomb = 0;
+    for (size_t a = 0; a < p->nc; a++) {
+        const double *ra = r + a * (size_t)p->dim, *Ua = U->data + a * (size_t)p->dim;
+        /* impulse scale of contact a: the impulse that changes its own
+         * velocity by us (rs_a = us / max diag W_aa), so that a badly
+         * scaled W (soft and stiff contacts) is judged on velocities */
+        double wa = diag_max(p, a), rsa = wa > 0 ? us / wa : rs;
+        double t = p->dim == 2 ? fabs(ra[1]) : hypot(ra[1], ra[2]);
+        out->cone = fmax(out->cone, fmax(-ra[0], t - p->mu[a] * ra[0]) / rsa);
+        out->complementarity = fmax(out->complementarity,
+                                    fmax(-Ua[0] / us, fmin(ra[0] / rsa, Ua[0] / us)));
+        out->coulomb = fmax(out->coulomb,
+                            fl_coulomb_violation(p->dim, 1, p->mu + a, ra, Ua, rsa, us));
+    }
+    gsl_vector_free(U);
+    return FL_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* running the command                                                 */
+/* ------------------------------------------------------------------ */
+
+static int append_quoted(char *buf, size_t len, size_t *at, const char *s)
+{
+    if (*at + 1 >= len) return -1;
+    buf[(*at)++] = '\'';
+    for (; *s; s++) {
+        if (*s == '\'') {   /* ' -> '\'' */
+            if (*at + 4 >= len) return -1;
+            memcpy(buf + *at, "'\\''", 4);
+            *at += 4;
+        } else {
+            if (*at + 1 >= len) return -1;
+            buf[(*at)++] = *s;
+        }
+    }
+    if (*at + 1 >= len) return -1;
+    buf[(*at)++] = '\'';
+    buf[*at] = '\0';
+    return 0;
+}
+
+fl_status fl_xval_command(const char *tmpl, const char *in, const char *out, char *buf,
+                          size_t len, fl_error *err)
+{
+    if (!tmpl || !in || !out || !buf || len == 0)
+        return FL_FAIL(err, FL_EINVAL, "xval command: NULL argument");
+    size_t at = 0;
+    buf[0] = '\0';
+    while (*tmpl) {
+        int bad = 0;
+        if (strncmp(tmpl, "{in}", 4) == 0) {
+            bad = append_quoted(buf, len, &at, in);
+            tmpl += 4;
+        } else if (strncmp(tmpl, "{out}", 5) == 0) {
+            bad = append_quoted(buf, len, &at, out);
+            tmpl += 5;
+        } else if (at + 1 >= len) {
+            bad = 1;
+        } else {
+            buf[at++] = *tmpl++;
+            buf[at] = '\0';
+        }
+        if (bad) return FL_FAIL(err, FL_EINVAL, "xval command: longer than %zu bytes", len - 1);
+    }
+    return FL_OK;
+}
+
+fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, fl_xval_run *run,
+                        fl_error *err)
+{
+    if (!cmd || !run) return FL_FAIL(err, FL_EINVAL, "xval spawn: NULL argument");
+    if (!(timeout > 0)) return FL_FAIL(err, FL_EINVAL, "xval spawn: timeout %g must be positive", timeout);
+    memset(run, 0, sizeof *run);
+    run->exit_code = -1;
+    double t0 = now();
+    pid_t pid = fork();
+    if (pid < 0) return FL_FAIL(err, FL_EEXTERNAL, "xval spawn: fork: %s", strerror(errno));
+    if (pid == 0) {   /* child: own process group, output to the log */
+        setpgid(0, 0);
+        if (log_path) {   /* the log, or nowhere: never the caller's stdout */
+            int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd < 0) fd = open("/dev/null", O_WRONLY);
+            if (fd >= 0) {
+                dup2(fd, 1);
+                dup2(fd, 2);
+                close(fd);
+            }
+        }
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    setpgid(pid, pid);   /* also in the parent: no race with kill below */
+    int st = 0;
+    long nap_ns = 200000;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) {
+            kill(-pid, SIGKILL);
+            return FL_FAIL(err, FL_EEXTERNAL, "xval spawn: waitpid: %s", strerror(errno));
+        }
+        if (now() - t0 > timeout) {
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
+            run->timed_out = 1;
+            break;
+        }
+        struct timespec ts = {0, nap_ns};
+        nanosleep(&ts, NULL);
+        if (nap_ns < 20000000) nap_ns *= 2;
+    }
+    run->seconds = now() - t0;
+    kill(-pid, SIGKILL);   /* anything the command left running in its group */
+    run->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
+    return FL_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* one problem                                                         */
+/* ------------------------------------------------------------------ */
+
+/* Append ", what" to the reason. */
+static void say(char *buf, size_t len, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+    size_t at = strlen(buf);
+    if (at + 3 >= len) return;
+    if (at) {
+        buf[at++] = ';';
+        buf[at++] = ' ';
+        buf[at] = '\0';
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + at, len - at, fmt, ap);
+    va_end(ap);
+}
+
+fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
+                        const char *solver_cmd, const char *in_path, const char *out_path,
+                        const fl_xval_options *opt, fl_xval_result *res, fl_error *err)
+{
+    if (!c || !c->p || !cert || !solver_cmd || !in_path || !out_path || !opt || !res)
+        return FL_FAIL(err, FL_EINVAL, "xval check: NULL argument");
+    const fl_local_problem *p = c->p;
+    memset(res, 0, sizeof *res);
+    res->dist = NAN;
+    res->run.exit_code = -1;
+    res->law.error = res->law.cone = res->law.complementarity = res->law.coulomb = NAN;
+    char *reason = res->reason;
+    const size_t rlen = sizeof res->reason;
+    fl_error e2;
+    fl_error_clear(&e2);
+
+    /* our time to the same tolerance, for the performance profile */
+    double *rr = malloc(p->m * sizeof *rr);
+    if (!rr) return FL_FAIL(err, FL_ENOMEM, "xval check: out of memory");
+    fl_status os = fl_xval_our_solve(p, opt->tol, 20000, rr, NULL, NULL, &res->ours_seconds, NULL);
+    res->ours_solved = os == FL_OK;
+    free(rr);
+
+    remove(out_path);
+    if (fl_fclib_write_local(in_path, p, "frictionlab crosscheck", &e2) != FL_OK) {
+        say(reason, rlen, "could not write the problem to %s: %.300s", in_path, e2.message);
+        return FL_OK;
+    }
+    char cmd[8192], log[4096];
+    if (fl_xval_command(solver_cmd, in_path, out_path, cmd, sizeof cmd, &e2) != FL_OK) {
+        say(reason, rlen, "%.300s", e2.message);
+        return FL_OK;
+    }
+    snprintf(log, sizeof log, "%s.log", out_path);
+    if (fl_xval_spawn(cmd, opt->timeout, log, &res->run, &e2) != FL_OK) {
+        say(reason, rlen, "could not run the command: %.300s", e2.message);
+        return FL_OK;
+    }
+    if (res->run.timed_out) {
+        say(reason, rlen, "timed out after %.3g s (killed)", opt->timeout);
+        return FL_OK;
+    }
+    fl_fclib_solution *sol = NULL;
+    fl_error_clear(&e2);
+    if (fl_fclib_read_solution(out_path, &sol, &e2) != FL_OK || sol->m != p->m) {
+        say(reason, rlen, "exit %d; no solution read from %s: %.300s (command output: %s)",
+            res->run.exit_code, out_path, sol ? "wrong size" : e2.message, log);
+        fl_fclib_solution_free(sol);
+        return FL_OK;
+    }
+    res->have_solution = 1;
+    fl_status s = fl_xval_law_measure(p, sol->r, &res->law, &e2);
+    if (s == FL_OK && cert->method != FL_XVAL_NONE && cert->unique) {
+        double d = 0, nr = 0, rs, us;
+        scales(p, &rs, &us);
+        for (size_t i = 0; i < p->m; i++) {
+            d = fmax(d, fabs(sol->r[i] - cert->r[i]));
+            nr = fmax(nr, fabs(cert->r[i]));
+        }
+        res->dist = d / fmax(nr, rs);
+    }
+    fl_fclib_solution_free(sol);
+    if (s != FL_OK) {
+        say(reason, rlen, "could not measure the answer: %.300s", e2.message);
+        return FL_OK;
+    }
+    const double tol = opt->tol;
+    if (res->run.exit_code != 0) say(reason, rlen, "exit status %d", res->run.exit_code);
+    if (!(res->law.error <= tol))
+        say(reason, rlen, "natural-map error %.2e > %.0e", res->law.error, tol);
+    if (!(res->law.cone <= tol))
+        say(reason, rlen, "r outside the Coulomb cone by %.2e (> %.0e)", res->law.cone, tol);
+    if (!(res->law.complementarity <= tol))
+        say(reason, rlen, "Signorini complementarity violated by %.2e (> %.0e)",
+            res->law.complementarity, tol);
+    if (!(res->law.coulomb <= opt->coulomb_tol))
+        say(reason, rlen, "Coulomb law (stick/slide) violated by %.2e (> %.0e)",
+            res->law.coulomb, opt->coulomb_tol);
+    if (!isnan(res->dist) && !(res->dist <= opt->dist_tol))
+        say(reason, rlen, "distance %.2e to the unique solution (> %.0e)", res->dist,
+            opt->dist_tol);
+    res->pass = reason[0] == '\0';
+    return FL_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* performance profile                                                 */
+/* ------------------------------------------------------------------ */
+
+double fl_xval_profile_rho(const double *t, size_t np, int s, double tau)
+{
+    /* Dolan & Moré, Math. Program. 91 (2002) 201-213, eq. (1)-(2):
+     * r_{p,s} = t_{p,s} / min_s t_{p,s}, rho_s(tau) = #{p : r_{p,s} <= tau} / np. */
+    if (np == 0 || (s != 0 && s != 1)) return NAN;
+    size_t k = 0;
+    for (size_t i = 0; i < np; i++) {
+        double a = t[2 * i], b = t[2 * i + 1], best = fmin(a, b), mine = t[2 * i + s];
+        if (isinf(mine) || isnan(mine) || isinf(best)) continue;
+        double ratio = best > 0 ? mine / best : (mine > 0 ? INFINITY : 1.0);
+        if (ratio <= tau) k++;
+    }
+    return (double)k / (double)np;
+}

@@ -1,0 +1,289 @@
+/* xval_cmd.c — `frictionlab crosscheck --solver-cmd CMD`: prints one
+ * PASS/FAIL line per problem and writes the report files; the families,
+ * the certified answers and the measures are library code (checks/xval.h).
+ * See xval_cmd.h. */
+#include "xval_cmd.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checks/xval.h"
+
+int fl_cli_xval_parse_timeout(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (*s == '\0' || *end != '\0' || !(v > 0) || !isfinite(v)) return -1;
+    *out = v;
+    return 0;
+}
+
+typedef struct row {
+    int family;
+    double user_t, our_t;   /* +inf when not solved */
+} row;
+
+/* CSV field text: double quotes become single quotes (the field is quoted). */
+static const char *csv_text(char *s)
+{
+    for (char *c = s; *c; c++)
+        if (*c == '"' || *c == '\n') *c = '\'';
+    return s;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median of x[0..n-1] (sorts x). */
+static double median(double *x, size_t n)
+{
+    qsort(x, n, sizeof *x, cmp_double);
+    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
+}
+
+/* Summary by family (text file and stderr) and the performance profile. */
+static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
+{
+    char path[4096];
+    FILE *f = NULL;
+    if (fl_cli_out_path(ctx, "xval_summary.txt", path, sizeof path) == 0) f = fopen(path, "w");
+    if (f) fprintf(f, "crosscheck --solver-cmd \"%s\"\n", cmd);
+    const char *head = "family     problems  solved  failed  median s yours  median s ours  "
+                       "median time ratio (yours/ours, both solved)\n";
+    fputs(head, stderr);
+    if (f) fputs(head, f);
+    double *ratio = malloc((n ? n : 1) * sizeof *ratio);
+    double *tu = malloc((n ? n : 1) * sizeof *tu), *to = malloc((n ? n : 1) * sizeof *to);
+    for (int fam = 0; fam < FL_XVAL_NFAMILY && ratio && tu && to; fam++) {
+        size_t np = 0, ok = 0, nr = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (rows[i].family != fam) continue;
+            np++;
+            if (isfinite(rows[i].user_t)) ok++;
+            if (isfinite(rows[i].user_t) && isfinite(rows[i].our_t) && rows[i].our_t > 0) {
+                tu[nr] = rows[i].user_t;
+                to[nr] = rows[i].our_t;
+                ratio[nr++] = rows[i].user_t / rows[i].our_t;
+            }
+        }
+        if (np == 0) continue;
+        char med[160] = "     -              -  -";
+        if (nr) {
+            snprintf(med, sizeof med, "%14.3g %14.3g  %.3g (%zu problems)", median(tu, nr),
+                     median(to, nr), median(ratio, nr), nr);
+        }
+        char line[256];
+        snprintf(line, sizeof line, "%-10s %8zu %7zu %7zu %s\n",
+                 fl_xval_family_name((fl_xval_family)fam), np, ok, np - ok, med);
+        fputs(line, stderr);
+        if (f) fputs(line, f);
+    }
+    free(ratio);
+    free(tu);
+    free(to);
+    fl_xval_run base;
+    if (fl_xval_spawn("true", 10, NULL, &base, NULL) == FL_OK) {
+        fprintf(stderr, "(starting a command through /bin/sh alone takes %.3g s here)\n", base.seconds);
+        if (f) fprintf(f, "starting a command through /bin/sh alone takes %.3g s here\n", base.seconds);
+    }
+    if (f) {
+        fprintf(f, "times: yours = wall time of the command (process start and file I/O "
+                   "included); ours = in-process solve to the same tolerance\n");
+        fclose(f);
+    }
+
+    /* Dolan-More profile: rho_s(tau) on a log2 grid. */
+    double *t = malloc((n ? 2 * n : 2) * sizeof *t);
+    if (!t) return;
+    double tmax = 1;
+    for (size_t i = 0; i < n; i++) {
+        t[2 * i] = rows[i].user_t;
+        t[2 * i + 1] = rows[i].our_t;
+        double best = fmin(t[2 * i], t[2 * i + 1]);
+        for (int s = 0; s < 2; s++)
+            if (isfinite(t[2 * i + s]) && best > 0) tmax = fmax(tmax, t[2 * i + s] / best);
+    }
+    char csv[4096], png[4096];
+    if (fl_cli_out_path(ctx, "xval_profile.csv", csv, sizeof csv) != 0 ||
+        fl_cli_out_path(ctx, "xval_profile.png", png, sizeof png) != 0) {
+        free(t);
+        return;
+    }
+    FILE *c = fopen(csv, "w");
+    if (!c) {
+        fprintf(stderr, "crosscheck --solver-cmd: cannot write %s\n", csv);
+        free(t);
+        return;
+    }
+    fprintf(c, "log2_tau,rho_yours,rho_ours\n");
+    double top = ceil(log2(tmax)) + 1;
+    for (double l = 0; l <= top + 1e-9; l += top / 200) {
+        double tau = pow(2.0, l);
+        fprintf(c, "%.6g,%.6g,%.6g\n", l, fl_xval_profile_rho(t, n, 0, tau),
+                fl_xval_profile_rho(t, n, 1, tau));
+    }
+    fclose(c);
+    free(t);
+    char script[9000];
+    snprintf(script, sizeof script,
+             "set terminal pngcairo size 800,500\nset output '%s'\n"
+             "set datafile separator ','\nset key bottom right\n"
+             "set xlabel 'log2(tau): time within a factor tau of the faster'\n"
+             "set ylabel 'fraction of problems solved'\nset yrange [0:1.05]\n"
+             "set title 'Performance profile (Dolan-More), %zu problems'\n"
+             "plot '%s' using 1:2 skip 1 with steps lw 2 title 'your solver', "
+             "'' using 1:3 skip 1 with steps lw 2 title 'ours (%s)'\n",
+             png, n, csv, fl_xval_our_solver_name());
+    if (fl_cli_gnuplot(script) != 0)
+        fprintf(stderr, "crosscheck --solver-cmd: no profile PNG (gnuplot failed)\n");
+}
+
+int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
+{
+    fl_error err;
+    fl_error_clear(&err);
+    if (strcmp(ctx->law, "all") != 0 && strcmp(ctx->law, "nsgs") != 0) {
+        fprintf(stderr, "crosscheck --solver-cmd: law '%s' has no FCLIB problems; use --law nsgs\n",
+                ctx->law);
+        return -1;
+    }
+    unsigned mask = 0;
+    if (fl_xval_family_parse(ctx->family ? ctx->family : "random", &mask, &err) != FL_OK) {
+        fprintf(stderr, "crosscheck --solver-cmd: %s\n", err.message);
+        return -1;
+    }
+    fl_xval_options opt = fl_xval_options_default();
+    if (ctx->systems_set) opt.per_family = ctx->systems;
+    if (ctx->timeout > 0) opt.timeout = ctx->timeout;
+    opt.full = ctx->full;
+    opt.seed = ctx->seed;
+    char corpus[4096];
+    const char *root = getenv("FL_SOURCE_ROOT");
+    snprintf(corpus, sizeof corpus, "%s/tests/data/siconos", root ? root : ".");
+    opt.corpus_dir = ctx->corpus_dir ? ctx->corpus_dir : corpus;
+
+    char dir[] = "/tmp/frictionlab-crosscheck-XXXXXX";
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "crosscheck --solver-cmd: cannot create a directory under /tmp\n");
+        return -1;
+    }
+    fprintf(stderr, "crosscheck --solver-cmd: problems and solutions in %s\n", dir);
+    char csvpath[4096];
+    FILE *csv = NULL;
+    if (fl_cli_out_path(ctx, "xval.csv", csvpath, sizeof csvpath) == 0) csv = fopen(csvpath, "w");
+    if (!csv) {
+        fprintf(stderr, "crosscheck --solver-cmd: cannot write xval.csv in %s\n", ctx->out_dir);
+        return -1;
+    }
+    fprintf(csv, "problem,family,dim,nc,status,exit,timed_out,seconds,error,cone,"
+                 "complementarity,coulomb,dist,unique,certificate,cert_error,ours_seconds,"
+                 "ours_solved,reason\n");
+    fl_sparse_ctx sctx;
+    memset(&sctx, 0, sizeof sctx);
+    if (fl_sparse_start(&sctx, &err) != FL_OK) {
+        fclose(csv);
+        fprintf(stderr, "crosscheck --solver-cmd: %s\n", err.message);
+        return -1;
+    }
+    const char *method_name[3] = {"none", "enumeration", fl_xval_our_solver_name()};
+    long failed0 = ctx->failed;
+    row *rows = NULL;
+    size_t nrows = 0, caprows = 0;
+    int rc = 0;
+    for (int fam = 0; fam < FL_XVAL_NFAMILY && rc == 0; fam++) {
+        if (!(mask & (1u << fam))) continue;
+        size_t count = 0;
+        if (fl_xval_family_count((fl_xval_family)fam, &opt, &count, &err) != FL_OK) {
+            fl_cli_check(ctx, 0, fl_xval_family_name((fl_xval_family)fam),
+                         "family not available: %s", err.message);
+            continue;
+        }
+        for (size_t k = 0; k < count; k++) {
+            fl_xval_case c;
+            fl_xval_certificate cert;
+            fl_xval_result res;
+            memset(&cert, 0, sizeof cert);
+            if (fl_xval_case_make((fl_xval_family)fam, k, &opt, &sctx, &c, &err) != FL_OK) {
+                fl_cli_check(ctx, 0, fl_xval_family_name((fl_xval_family)fam),
+                             "problem %zu could not be made: %s", k, err.message);
+                continue;
+            }
+            if (nrows == caprows) {
+                caprows = caprows ? 2 * caprows : 64;
+                row *nr = realloc(rows, caprows * sizeof *nr);
+                if (!nr) {
+                    fl_xval_case_clear(&c);
+                    rc = -1;
+                    break;
+                }
+                rows = nr;
+            }
+            row *rw = &rows[nrows++];
+            rw->family = fam;
+            rw->user_t = rw->our_t = INFINITY;
+            if (!c.p) {
+                fl_cli_check(ctx, 0, c.name, "%s", c.error);
+                fprintf(csv, "%s,%s,,,unavailable,,,,,,,,,,,,,,\"%s\"\n", c.name,
+                        fl_xval_family_name((fl_xval_family)fam), csv_text(c.error));
+                fl_xval_case_clear(&c);
+                continue;
+            }
+            char in[4200], out[4200];
+            snprintf(in, sizeof in, "%s/%s.hdf5", dir, c.name);
+            snprintf(out, sizeof out, "%s/%s.solution.hdf5", dir, c.name);
+            fl_error_clear(&err);
+            fl_status s = fl_xval_certify(c.p, &cert, &err);
+            if (s == FL_OK)
+                s = fl_xval_check(&c, &cert, ctx->solver_cmd, in, out, &opt, &res, &err);
+            if (s != FL_OK) {
+                fl_cli_check(ctx, 0, c.name, "harness error: %s", err.message);
+            } else {
+                const fl_local_problem *p = c.p;
+                char dist[128] = "";
+                if (!isnan(res.dist))
+                    snprintf(dist, sizeof dist, ", distance %.2e to the unique solution", res.dist);
+                if (res.pass)
+                    fl_cli_check(ctx, 1, c.name,
+                                 "dim %d nc %zu: exit 0 in %.3g s, natural-map error %.2e, cone "
+                                 "%.1e, complementarity %.1e (tol %.0e), Coulomb %.1e (tol %.0e)%s; "
+                                 "certified: %s",
+                                 p->dim, p->nc, res.run.seconds, res.law.error, res.law.cone,
+                                 res.law.complementarity, opt.tol, res.law.coulomb, opt.coulomb_tol, dist,
+                                 cert.note);
+                else
+                    fl_cli_check(ctx, 0, c.name, "dim %d nc %zu: %s; certified: %s", p->dim,
+                                 p->nc, res.reason, cert.note);
+                if (res.pass) rw->user_t = res.run.seconds;
+                if (res.ours_solved) rw->our_t = res.ours_seconds;
+                fprintf(csv, "%s,%s,%d,%zu,%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%.6g,%.6g,%d,\"%s\"\n",
+                        c.name, fl_xval_family_name((fl_xval_family)fam), p->dim, p->nc,
+                        res.pass ? "pass" : "fail", res.run.exit_code, res.run.timed_out,
+                        res.run.seconds, res.law.error, res.law.cone, res.law.complementarity,
+                        res.law.coulomb, res.dist, cert.unique, method_name[cert.method],
+                        cert.method ? cert.error : NAN, res.ours_seconds, res.ours_solved,
+                        csv_text(res.reason));
+            }
+            fl_xval_certificate_clear(&cert);
+            fl_xval_case_clear(&c);
+            fl_cli_progress(ctx, fl_xval_family_name((fl_xval_family)fam), (long)k + 1,
+                            (long)count);
+        }
+    }
+    fclose(csv);
+    fl_sparse_finish(&sctx);
+    if (rc == 0) report(ctx, rows, nrows, ctx->solver_cmd);
+    free(rows);
+    if (ctx->failed == failed0) {
+        char rm[128];
+        snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+        if (system(rm) != 0) fprintf(stderr, "crosscheck --solver-cmd: could not remove %s\n", dir);
+    } else {
+        fprintf(stderr, "crosscheck --solver-cmd: failing problems kept in %s\n", dir);
+    }
+    return rc;
+}
