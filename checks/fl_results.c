@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -255,6 +256,29 @@ fl_status fl_result_task_figure_add(fl_result_task *t, const char *file, const c
 fl_status fl_result_task_file_add(fl_result_task *t, const char *file)
 {
     return file_list_add(&t->files, &t->nfiles, &t->cap_files, file, NULL);
+}
+
+static size_t drop_missing(fl_result_figure *items, size_t n, const char *base_dir)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", base_dir ? base_dir : ".", items[i].file);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+            items[m++] = items[i];
+        } else {
+            free(items[i].file);
+            free(items[i].caption);
+        }
+    }
+    return m;
+}
+
+void fl_result_task_drop_missing(fl_result_task *t, const char *base_dir)
+{
+    t->nfigures = drop_missing(t->figures, t->nfigures, base_dir);
+    t->nfiles = drop_missing(t->files, t->nfiles, base_dir);
 }
 
 fl_status fl_result_task_check_add(fl_result_task *t, const fl_result_check *c)

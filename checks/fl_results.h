@@ -124,6 +124,10 @@ fl_status fl_result_task_set_params(fl_result_task *t, const char *shown, const 
 fl_status fl_result_task_figure_add(fl_result_task *t, const char *file, const char *caption);
 fl_status fl_result_task_file_add(fl_result_task *t, const char *file);
 
+/* Drop the figures and files that do not exist under base_dir (a task
+ * names a file before writing it; a failed write leaves no file). */
+void fl_result_task_drop_missing(fl_result_task *t, const char *base_dir);
+
 /* Append a check (its strings are copied). */
 fl_status fl_result_task_check_add(fl_result_task *t, const fl_result_check *c);
 

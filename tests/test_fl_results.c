@@ -238,6 +238,21 @@ Test(fl_results, html_has_every_task_check_and_figure)
     fl_results_free(r);
 }
 
+Test(fl_results, drop_missing_keeps_written_files)
+{
+    fl_results *r = sample();
+    fl_result_task *t = r->tasks[0];
+    cr_assert_eq(fl_result_task_figure_add(t, "never.png", "004 Fig. 8"), FL_OK);
+    cr_assert_eq(fl_result_task_figure_add(t, "fig.png", NULL), FL_OK); /* keeps its caption */
+    cr_assert_eq(t->nfigures, 2);
+    fl_result_task_drop_missing(t, dir);
+    cr_assert_eq(t->nfigures, 1);
+    cr_assert_str_eq(t->figures[0].file, "fig.png");
+    cr_assert_str_eq(t->figures[0].caption, "004 Fig. 7");
+    cr_assert_eq(t->nfiles, 0, "004/example_3_15/data.csv was never written");
+    fl_results_free(r);
+}
+
 Test(fl_results, html_reports_an_unreadable_figure)
 {
     fl_results *r = fl_results_alloc("v", NULL);
