@@ -7,4 +7,7 @@ cd "$(dirname "$0")"
 fl_install_packages
 fl_configure build false
 ninja -C build
-./build/frictionlab reproduce --all --out out "$@"
+status=0
+./build/frictionlab reproduce --all --out out "$@" || status=$?
+echo "report: $PWD/out/report.html"
+exit $status

@@ -6,7 +6,7 @@
 # installed; otherwise the exact apt-get line is printed and we exit 2.
 
 FL_PACKAGES="meson ninja-build pkg-config gcc libgsl-dev libsuitesparse-dev
-libjansson-dev libcriterion-dev gcovr valgrind gnuplot-nox libssl-dev chromium
+libjansson-dev libcriterion-dev gcovr valgrind gnuplot-nox libssl-dev chromium man-db groff-base
 libfclib-dev libhdf5-dev libsiconos-numerics-dev libarpack2-dev
 frama-c-base why3 z3"
 
