@@ -179,6 +179,29 @@ static const fl_cli_task_info *find_info(const char *name)
     return NULL;
 }
 
+/* Every reproduce task has its report metadata (paper reference) in
+ * fl_reproduce_info, and every entry there names a task: checked by
+ * `reproduce --list` (a test), so a new task cannot miss the report. */
+static int check_info(void)
+{
+    int bad = 0;
+    for (const fl_cli_task *t = fl_reproduce_tasks; t->name; t++) {
+        const fl_cli_task_info *i = find_info(t->name);
+        if (!i || !i->paper) {
+            fprintf(stderr, "frictionlab: reproduce task '%s' has no paper reference in "
+                            "fl_reproduce_info (cli/registry.c)\n", t->name);
+            bad = 1;
+        }
+    }
+    for (const fl_cli_task_info *i = fl_reproduce_info; i->name; i++)
+        if (!find_task(fl_reproduce_tasks, i->name)) {
+            fprintf(stderr, "frictionlab: fl_reproduce_info names '%s', which is no reproduce "
+                            "task (cli/registry.c)\n", i->name);
+            bad = 1;
+        }
+    return bad;
+}
+
 static int parse_long(const char *s, long *out)
 {
     char *end;
@@ -353,7 +376,7 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
             }
             baseline_path = optarg;
             break;
-        case 'l': list_tasks(table); return 0;
+        case 'l': list_tasks(table); return reproduce ? check_info() : 0;
         case 'h': reproduce ? reproduce_help(stdout) : bench_help(stdout); return 0;
         default: return usage_error(cmd, short_usage, c, argc, argv);
         }
