@@ -383,6 +383,45 @@ Test(fl_results, status_change_missing_and_new_checks)
     fl_results_free(cur);
 }
 
+Test(fl_results, namesakes_are_matched_by_rank)
+{
+    /* one check name per parameter value (e.g. mu = 1, 2, 3): the second of
+     * three edited must be reported as name#2, the others unchanged */
+    fl_results *base = fl_results_alloc("v", NULL), *cur = fl_results_alloc("v", NULL);
+    fl_result_task *tb, *tc;
+    cr_assert_eq(fl_results_task_add(base, "t", NULL, NULL, &tb), FL_OK);
+    cr_assert_eq(fl_results_task_add(cur, "t", NULL, NULL, &tc), FL_OK);
+    for (int i = 0; i < 3; i++) {
+        fl_result_check c = fl_result_check_default();
+        c.name = "t.eq";
+        c.has_value = c.has_tolerance = 1;
+        c.value = i;
+        c.tolerance = 1e-12;
+        cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+        if (i == 1) c.value = 1.5;
+        cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    }
+    fl_result_comparison *c = compare(base, cur);
+    cr_assert_eq(c->ncompared, 3);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_str_eq(c->items[0].check, "t.eq#2");
+    cr_assert_eq(c->items[0].old_value, 1.0);
+    cr_assert_eq(c->items[0].new_value, 1.5);
+    fl_result_comparison_free(c);
+    /* a fourth namesake in the run only: new, as t.eq#4 */
+    fl_result_check x = fl_result_check_default();
+    x.name = "t.eq";
+    cr_assert_eq(fl_result_task_check_add(tc, &x), FL_OK);
+    c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_eq(c->nitems, 2);
+    cr_assert_eq(c->items[1].kind, FL_DRIFT_NEW);
+    cr_assert_str_eq(c->items[1].check, "t.eq#4");
+    fl_result_comparison_free(c);
+    fl_results_free(base);
+    fl_results_free(cur);
+}
+
 Test(fl_results, reader_names_file_and_field)
 {
     struct {
