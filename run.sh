@@ -9,5 +9,6 @@ fl_configure build false
 ninja -C build
 status=0
 ./build/frictionlab reproduce --all --out out "$@" || status=$?
+echo "run.sh: $((SECONDS / 60)) min $((SECONDS % 60)) s on $(nproc) cores"
 echo "report: $PWD/out/report.html"
 exit $status

@@ -337,6 +337,13 @@ static int write_results(fl_cli_ctx *ctx, const fl_results *baseline, const char
     return rc;
 }
 
+static int by_seconds_desc(const void *a, const void *b)
+{
+    double x = (*(const fl_result_task *const *)a)->seconds;
+    double y = (*(const fl_result_task *const *)b)->seconds;
+    return (x < y) - (x > y);
+}
+
 static void utc_now(char *buf, size_t len)
 {
     time_t now = time(NULL);
@@ -441,6 +448,23 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
         extra = write_results(ctx, baseline, baseline_path);
     }
     int rc = finish(ctx);
+    if (reproduce && ctx->results->ntasks > 1) {
+        /* where the time went, longest first (README's times come from here) */
+        size_t n = ctx->results->ntasks;
+        const fl_result_task **by = malloc(n * sizeof *by);
+        if (by) {
+            for (size_t i = 0; i < n; i++) by[i] = ctx->results->tasks[i];
+            qsort(by, n, sizeof *by, by_seconds_desc);
+            fprintf(stderr, "frictionlab reproduce: time per example:");
+            for (size_t i = 0; i < n; i++) {
+                char t[32];
+                fl_cli_duration(by[i]->seconds, t, sizeof t);
+                fprintf(stderr, "%s %s %s", i ? "," : "", by[i]->name, t);
+            }
+            fputc('\n', stderr);
+            free(by);
+        }
+    }
     if (reproduce) {
         char took[32];
         fl_cli_duration(ctx->results->seconds, took, sizeof took);
