@@ -232,7 +232,8 @@ typedef struct run_state {
     const fl_cli_task **list; /* the tasks of this run, in order (NULL: one task) */
     int index, count;         /* tasks started so far, and how many */
     double t0;                /* start of the run */
-    const fl_results *baseline;
+    const fl_results *timing;  /* earlier task times for the ETA, or NULL */
+    const char *timing_from;   /* "the baseline" or "the previous run" */
 } run_state;
 
 static void run_task(fl_cli_ctx *ctx, const fl_cli_task *t, run_state *rs, int reproduce)
@@ -240,20 +241,21 @@ static void run_task(fl_cli_ctx *ctx, const fl_cli_task *t, run_state *rs, int r
     char el[32], eta[64] = "";
     double t0 = fl_cli_now();
     fl_cli_duration(t0 - rs->t0, el, sizeof el);
-    if (rs->baseline && rs->list) {
-        /* ETA from the baseline's task times: the only honest estimate, since
-         * the tasks differ by orders of magnitude */
+    if (rs->timing && rs->list) {
+        /* ETA from an earlier run's task times (the baseline, else the
+         * results.json already in --out): the only honest estimate, since the
+         * tasks differ by orders of magnitude */
         double left = 0.0;
         int known = 1;
         for (int k = rs->index; k < rs->count && known; k++) {
-            const fl_result_task *b = fl_results_task_find(rs->baseline, rs->list[k]->name);
+            const fl_result_task *b = fl_results_task_find(rs->timing, rs->list[k]->name);
             if (b) left += b->seconds;
             else known = 0;
         }
         if (known) {
             char e[32];
             fl_cli_duration(left, e, sizeof e);
-            snprintf(eta, sizeof eta, ", ETA %s by the baseline", e);
+            snprintf(eta, sizeof eta, ", ETA %s by %s", e, rs->timing_from);
         }
     }
     rs->index++;
@@ -438,10 +440,20 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
         fl_results_free(baseline);
         return 1;
     }
-    run_state rs = {list, 0, all ? ntable : nnames, fl_cli_now(), baseline};
+    fl_results *previous = NULL;
+    if (reproduce && !baseline) {
+        /* the last run's results.json, if any: task times for the ETA only */
+        char prev[4096];
+        snprintf(prev, sizeof prev, "%s/results.json", ctx->out_dir);
+        if (access(prev, R_OK) == 0 && fl_results_read_json(prev, &previous, NULL) != FL_OK)
+            previous = NULL;
+    }
+    run_state rs = {list, 0, all ? ntable : nnames, fl_cli_now(), baseline ? baseline : previous,
+                    baseline ? "the baseline" : "the previous run"};
     for (int i = 0; i < rs.count; i++) list[i] = all ? &table[i] : find_task(table, names[i]);
     for (int i = 0; i < rs.count; i++) run_task(ctx, list[i], &rs, reproduce);
     free(list);
+    fl_results_free(previous);
     int extra = 0;
     if (reproduce) {
         ctx->results->seconds = fl_cli_now() - rs.t0;
@@ -537,7 +549,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         fputs(crosscheck_short, stderr);
         return EXIT_USAGE;
     }
-    run_state rs = {NULL, 0, 1, fl_cli_now(), NULL};
+    run_state rs = {NULL, 0, 1, fl_cli_now(), NULL, NULL};
     if (ctx->solver_cmd) {
         static const fl_cli_task t = {"solver_cmd", "any solver command on random FCLIB problems",
                                       fl_cli_solver_cmd_crosscheck};
