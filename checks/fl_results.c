@@ -775,6 +775,16 @@ static int html_inline_png(FILE *f, const char *base_dir, const char *file, cons
     return 0;
 }
 
+/* "3.2 s", "53 min 35 s", "1 h 02 min". */
+static void html_duration(FILE *f, double seconds)
+{
+    if (!(seconds >= 0.0)) seconds = 0.0;
+    long s = (long)(seconds + 0.5);
+    if (seconds < 60.0) fprintf(f, "%.1f s", seconds);
+    else if (s < 3600) fprintf(f, "%ld min %02ld s", s / 60, s % 60);
+    else fprintf(f, "%ld h %02ld min", s / 3600, (s % 3600) / 60);
+}
+
 static const char *status_class(fl_result_status s, const char *discrepancy)
 {
     if (discrepancy) return "disc";
@@ -814,7 +824,9 @@ static void html_task(FILE *f, const fl_result_task *t, const char *base_dir)
     } else {
         fputs("built into the task (no data file)", f);
     }
-    fprintf(f, ". Run time %.2f s.</p>\n", t->seconds);
+    fputs(". Run time ", f);
+    html_duration(f, t->seconds);
+    fputs(".</p>\n", f);
 
     long cnt[4] = {0, 0, 0, 0};
     for (size_t k = 0; k < t->nchecks; k++)
@@ -949,7 +961,9 @@ fl_status fl_results_write_html(const fl_results *r, const char *path, const cha
     html_text(f, r->commit ? r->commit : "unknown");
     fputs("</code>; started ", f);
     html_text(f, r->started ? r->started : "(unknown)");
-    fprintf(f, "; run time %.1f s.", r->seconds);
+    fputs("; run time ", f);
+    html_duration(f, r->seconds);
+    fputs(".", f);
     if (r->command) {
         fputs(" Command: <code>", f);
         html_text(f, r->command);

@@ -233,6 +233,7 @@ Test(fl_results, html_has_every_task_check_and_figure)
     cr_assert(strstr(html, "the paper rounds to 2.83") != NULL);
     cr_assert(strstr(html, "NOT RUN") != NULL);
     cr_assert(strstr(html, "commit <code>abc1234</code>") != NULL);
+    cr_assert(strstr(html, "run time 12.5 s.") != NULL);
     cr_assert(strstr(html, "2 passed") == NULL && strstr(html, "1 passed, 1 failed") != NULL);
     free(html);
     fl_results_free(r);
@@ -259,11 +260,15 @@ Test(fl_results, html_reports_an_unreadable_figure)
     fl_result_task *t;
     cr_assert_eq(fl_results_task_add(r, "a", NULL, "000 Theorem 1", &t), FL_OK);
     cr_assert_eq(fl_result_task_figure_add(t, "gone.png", "000 Fig. 1"), FL_OK);
+    r->seconds = 3215.0;
+    t->seconds = 4000.0;
     char path[256];
     snprintf(path, sizeof path, "%s/report.html", dir);
     cr_assert_eq(fl_results_write_html(r, path, dir, NULL), FL_OK);
     char *html = read_all(path);
     cr_assert(strstr(html, "figure gone.png could not be read") != NULL);
+    cr_assert(strstr(html, "run time 53 min 35 s.") != NULL);
+    cr_assert(strstr(html, "Run time 1 h 06 min.") != NULL);
     free(html);
     snprintf(path, sizeof path, "%s/no/such/dir/report.html", dir);
     fl_error err;
