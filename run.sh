@@ -7,4 +7,8 @@ cd "$(dirname "$0")"
 fl_install_packages
 fl_configure build false
 ninja -C build
-./build/frictionlab reproduce --all --out out "$@"
+status=0
+./build/frictionlab reproduce --all --out out "$@" || status=$?
+echo "run.sh: $((SECONDS / 60)) min $((SECONDS % 60)) s on $(nproc) cores"
+echo "report: $PWD/out/report.html"
+exit $status

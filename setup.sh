@@ -6,7 +6,7 @@
 # installed; otherwise the exact apt-get line is printed and we exit 2.
 
 FL_PACKAGES="meson ninja-build pkg-config gcc libgsl-dev libsuitesparse-dev
-libjansson-dev libcriterion-dev gcovr valgrind gnuplot-nox
+libjansson-dev libcriterion-dev gcovr valgrind gnuplot-nox libssl-dev chromium man-db groff-base
 libfclib-dev libhdf5-dev libsiconos-numerics-dev libarpack2-dev
 python3-h5py python3-numpy
 frama-c-base why3 z3 clang libclang-rt-14-dev"

@@ -52,4 +52,5 @@ awk '/Synthesis: Tested:/ {
      END { printf "[====] Synthesis: Tested: %d | Passing: %d | Failing: %d | Crashing: %d\n", t, p, f, c }' \
     build/meson-logs/testlog.txt
 
+echo "test.sh: $((SECONDS / 60)) min $((SECONDS % 60)) s on $(nproc) cores (README quotes this line)"
 exit $status

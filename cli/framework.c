@@ -3,6 +3,7 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,47 +18,272 @@ double fl_cli_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Format a detail text into a new string (NULL when out of memory). */
+static char *vformat(const char *fmt, va_list ap)
+{
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, aq);
+    va_end(aq);
+    if (n < 0) return NULL;
+    char *s = malloc((size_t)n + 1);
+    if (s) vsnprintf(s, (size_t)n + 1, fmt, ap);
+    return s;
+}
+
+/* A redrawn progress line is on the terminal: clear it before a line of
+ * output, so the two do not share a line. */
+static void progress_clear(fl_cli_ctx *ctx)
+{
+    if (!ctx->progress_open) return;
+    fputs("\r\033[K", stderr);
+    fflush(stderr);
+    ctx->progress_open = 0;
+}
+
+/* Print "<WORD> <name> <detail>[ suffix]" and record it under the current task. */
+static void emit(fl_cli_ctx *ctx, fl_result_status st, const char *name, const char *detail,
+                 const fl_result_check *numbers, const char *suffix)
+{
+    progress_clear(ctx);
+    printf("%s %s %s%s\n", fl_result_status_name(st), name, detail ? detail : "(out of memory)",
+           suffix ? suffix : "");
+    fflush(stdout);
+    if (!ctx->task) return;
+    fl_result_check c = numbers ? *numbers : fl_result_check_default();
+    c.name = (char *)name;
+    c.status = st;
+    c.detail = (char *)detail;
+    if (fl_result_task_check_add(ctx->task, &c) != FL_OK)
+        fprintf(stderr, "frictionlab: out of memory recording check %s\n", name);
+}
+
+static void count(fl_cli_ctx *ctx, fl_result_status st)
+{
+    switch (st) {
+    case FL_RESULT_PASS: ctx->passed++; break;
+    case FL_RESULT_FAIL: ctx->failed++; break;
+    case FL_RESULT_NOTE: ctx->notes++; break;
+    case FL_RESULT_NOT_RUN: ctx->not_run++; break;
+    }
+}
+
 int fl_cli_check(fl_cli_ctx *ctx, int ok, const char *name, const char *fmt, ...)
 {
     va_list ap;
-    printf("%s %s ", ok ? "PASS" : "FAIL", name);
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    char *detail = vformat(fmt, ap);
     va_end(ap);
-    putchar('\n');
-    fflush(stdout);
-    if (ok) ctx->passed++;
-    else ctx->failed++;
+    fl_result_status st = ok ? FL_RESULT_PASS : FL_RESULT_FAIL;
+    emit(ctx, st, name, detail, NULL, NULL);
+    free(detail);
+    count(ctx, st);
+    return ok;
+}
+
+/* Numbers of a check: NAN means "none". */
+static fl_result_check numbers(double value, double expected, double tol, const char *reference)
+{
+    fl_result_check c = fl_result_check_default();
+    c.has_value = 1;
+    c.value = value;
+    c.has_expected = !isnan(expected);
+    c.expected = expected;
+    c.has_tolerance = !isnan(tol);
+    c.tolerance = tol;
+    c.reference = (char *)reference;
+    return c;
+}
+
+int fl_cli_check_value(fl_cli_ctx *ctx, int ok, const char *name, double value,
+                       double expected, double tol, const char *reference,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *detail = vformat(fmt, ap);
+    va_end(ap);
+    fl_result_status st = ok ? FL_RESULT_PASS : FL_RESULT_FAIL;
+    fl_result_check c = numbers(value, expected, tol, reference);
+    emit(ctx, st, name, detail, &c, NULL);
+    free(detail);
+    count(ctx, st);
     return ok;
 }
 
 void fl_cli_note(fl_cli_ctx *ctx, const char *name, const char *fmt, ...)
 {
-    (void)ctx;
     va_list ap;
-    printf("NOTE %s ", name);
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    char *detail = vformat(fmt, ap);
     va_end(ap);
-    putchar('\n');
-    fflush(stdout);
+    emit(ctx, FL_RESULT_NOTE, name, detail, NULL, NULL);
+    free(detail);
+    count(ctx, FL_RESULT_NOTE);
+}
+
+void fl_cli_not_run(fl_cli_ctx *ctx, const char *name, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *detail = vformat(fmt, ap);
+    va_end(ap);
+    emit(ctx, FL_RESULT_NOT_RUN, name, detail, NULL, NULL);
+    free(detail);
+    count(ctx, FL_RESULT_NOT_RUN);
+}
+
+void fl_cli_discrepancy(fl_cli_ctx *ctx, const char *name, double value, double paper_value,
+                        const char *reference, const char *reason, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *detail = vformat(fmt, ap);
+    va_end(ap);
+    fl_result_check c = numbers(value, paper_value, NAN, reference);
+    c.discrepancy = (char *)reason;
+    char *suffix = NULL;
+    size_t n = strlen(reason) + 40;
+    if ((suffix = malloc(n))) snprintf(suffix, n, " (documented discrepancy: %s)", reason);
+    emit(ctx, FL_RESULT_NOTE, name, detail, &c, suffix);
+    free(suffix);
+    free(detail);
+    count(ctx, FL_RESULT_NOTE);
+}
+
+void fl_cli_task_paper(fl_cli_ctx *ctx, const char *paper)
+{
+    if (ctx->task && fl_result_task_set_paper(ctx->task, paper) != FL_OK)
+        fprintf(stderr, "frictionlab: out of memory recording the paper of %s\n", ctx->task->name);
+}
+
+/* The name of a file of the current task as the results record it. */
+static void task_file(const fl_cli_ctx *ctx, const char *file, char *buf, size_t len)
+{
+    if (ctx->task_dir[0]) snprintf(buf, len, "%s/%s", ctx->task_dir, file);
+    else snprintf(buf, len, "%s", file);
+}
+
+void fl_cli_figure(fl_cli_ctx *ctx, const char *file, const char *caption)
+{
+    if (!ctx->task) return;
+    char rel[1024];
+    task_file(ctx, file, rel, sizeof rel);
+    if (fl_result_task_figure_add(ctx->task, rel, caption) != FL_OK)
+        fprintf(stderr, "frictionlab: out of memory recording figure %s\n", file);
+}
+
+/* Find a parameter file named relative to the source tree ("data/004/x.json"):
+ * under FL_DATA_DIR (which stands for data/), FL_SOURCE_ROOT, then ".". */
+static int find_params(const char *rel, char *buf, size_t len)
+{
+    const char *data = getenv("FL_DATA_DIR");
+    const char *src = getenv("FL_SOURCE_ROOT");
+    struct stat st;
+    if (data && *data && strncmp(rel, "data/", 5) == 0) {
+        snprintf(buf, len, "%s/%s", data, rel + 5);
+        if (stat(buf, &st) == 0) return 0;
+    }
+    if (src && *src) {
+        snprintf(buf, len, "%s/%s", src, rel);
+        if (stat(buf, &st) == 0) return 0;
+    }
+    snprintf(buf, len, "%s", rel);
+    return stat(buf, &st) == 0 ? 0 : -1;
+}
+
+void fl_cli_task_begin(fl_cli_ctx *ctx, const char *name, const char *summary,
+                       const fl_cli_task_info *info)
+{
+    ctx->task = NULL;
+    ctx->info = info;
+    ctx->task_dir[0] = '\0';
+    if (!ctx->results) return;
+    const char *paper = info ? info->paper : NULL;
+    if (fl_results_task_add(ctx->results, name, summary, paper, &ctx->task) != FL_OK) {
+        fprintf(stderr, "frictionlab: out of memory recording task %s\n", name);
+        ctx->task = NULL;
+        return;
+    }
+    if (paper) {
+        /* out/<paper id>/<task>/: the paper id is the first word of the reference */
+        size_t n = strcspn(paper, " ");
+        snprintf(ctx->task_dir, sizeof ctx->task_dir, "%.*s/%s", (int)n, paper, name);
+    }
+    if (info && info->params) {
+        char path[4096];
+        fl_error err;
+        if (find_params(info->params, path, sizeof path) != 0 ||
+            fl_result_task_set_params(ctx->task, info->params, path, &err) != FL_OK)
+            fprintf(stderr, "frictionlab: %s: cannot read parameter file %s to record its hash\n",
+                    name, info->params);
+    }
+}
+
+void fl_cli_task_end(fl_cli_ctx *ctx, double seconds)
+{
+    if (ctx->task) {
+        ctx->task->seconds = seconds;
+        fl_result_task_drop_missing(ctx->task, ctx->out_dir ? ctx->out_dir : "out");
+    }
+    ctx->task = NULL;
+    ctx->info = NULL;
+    ctx->task_dir[0] = '\0';
+}
+
+void fl_cli_duration(double seconds, char *buf, size_t len)
+{
+    if (!(seconds >= 0.0)) seconds = 0.0;
+    long s = (long)(seconds + 0.5);
+    if (seconds < 10.0) snprintf(buf, len, "%.1f s", seconds);
+    else if (s < 60) snprintf(buf, len, "%ld s", s);
+    else if (s < 3600) snprintf(buf, len, "%ld min %02ld s", s / 60, s % 60);
+    else snprintf(buf, len, "%ld h %02ld min", s / 3600, (s % 3600) / 60);
 }
 
 void fl_cli_progress(fl_cli_ctx *ctx, const char *label, long done, long total)
 {
     if (!ctx->progress) return;
     double t = fl_cli_now();
-    if (done <= 1 || ctx->progress_t0 == 0.0) {
+    if (ctx->progress_t0 == 0.0 || done < ctx->progress_done0) {
         ctx->progress_t0 = t;
+        ctx->progress_done0 = done;
         ctx->progress_last = 0.0;
     }
-    if (done < total && t - ctx->progress_last < 0.2) return;
+    int last = done >= total;
+    double every = ctx->progress_tty ? 0.2 : 10.0;
+    if (!last && ctx->progress_last != 0.0 && t - ctx->progress_last < every) return;
     ctx->progress_last = t;
     double dt = t - ctx->progress_t0;
-    fprintf(stderr, "\r%s: %ld/%ld (%.0f/s)%s", label, done, total,
-            dt > 0 ? (double)done / dt : 0.0, done >= total ? "\n" : "");
+    long items = done - ctx->progress_done0;
+    char line[512];
+    int n = snprintf(line, sizeof line, "%s: %ld/%ld", label, done, total);
+    if (total > 0 && n > 0 && (size_t)n < sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, " (%.0f%%)", 100.0 * (double)done / (double)total);
+    /* a rate only when it means something: 2 s and 2 items measured */
+    if (dt >= 2.0 && items >= 2 && n > 0 && (size_t)n < sizeof line) {
+        double rate = (double)items / dt;
+        if (rate >= 10.0) n += snprintf(line + n, sizeof line - (size_t)n, ", %.0f/s", rate);
+        else if (rate >= 1.0) n += snprintf(line + n, sizeof line - (size_t)n, ", %.1f/s", rate);
+        else n += snprintf(line + n, sizeof line - (size_t)n, ", %.1f s each", 1.0 / rate);
+        if (!last && n > 0 && (size_t)n < sizeof line) {
+            char eta[32];
+            fl_cli_duration((double)(total - done) / rate, eta, sizeof eta);
+            n += snprintf(line + n, sizeof line - (size_t)n, ", ETA %s", eta);
+        } else if (last && n > 0 && (size_t)n < sizeof line) {
+            char took[32];
+            fl_cli_duration(dt, took, sizeof took);
+            n += snprintf(line + n, sizeof line - (size_t)n, ", %s", took);
+        }
+    }
+    if (ctx->progress_tty) {
+        fprintf(stderr, "\r%s\033[K%s", line, last ? "\n" : "");
+        ctx->progress_open = !last;
+    } else {
+        fprintf(stderr, "%s\n", line);
+    }
     fflush(stderr);
-    if (done >= total) ctx->progress_t0 = 0.0;
+    if (last) ctx->progress_t0 = 0.0;
 }
 
 static int mkdir_p(const char *dir)
@@ -82,18 +308,43 @@ static int mkdir_p(const char *dir)
     return 0;
 }
 
+static int is_png(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 4 && strcmp(name + n - 4, ".png") == 0;
+}
+
+/* The caption the task's info gives `file`, or NULL. */
+static const char *info_caption(const fl_cli_task_info *info, const char *file)
+{
+    if (!info) return NULL;
+    for (size_t i = 0; i < sizeof info->figures / sizeof *info->figures && info->figures[i].file; i++)
+        if (strcmp(info->figures[i].file, file) == 0) return info->figures[i].caption;
+    return NULL;
+}
+
 int fl_cli_out_path(fl_cli_ctx *ctx, const char *name, char *buf, size_t len)
 {
-    const char *dir = ctx->out_dir ? ctx->out_dir : "out";
-    if (mkdir_p(dir) != 0) {
+    const char *base = ctx->out_dir ? ctx->out_dir : "out";
+    char dir[4096];
+    int n = ctx->task_dir[0] ? snprintf(dir, sizeof dir, "%s/%s", base, ctx->task_dir)
+                             : snprintf(dir, sizeof dir, "%s", base);
+    if (n < 0 || (size_t)n >= sizeof dir || mkdir_p(dir) != 0) {
         fprintf(stderr, "frictionlab: cannot create output directory '%s': %s\n", dir,
                 strerror(errno));
         return -1;
     }
-    int n = snprintf(buf, len, "%s/%s", dir, name);
+    n = snprintf(buf, len, "%s/%s", dir, name);
     if (n < 0 || (size_t)n >= len) {
         fprintf(stderr, "frictionlab: output path too long: %s/%s\n", dir, name);
         return -1;
+    }
+    if (ctx->task) {
+        char rel[1024];
+        task_file(ctx, name, rel, sizeof rel);
+        fl_status s = is_png(name) ? fl_result_task_figure_add(ctx->task, rel, info_caption(ctx->info, name))
+                                   : fl_result_task_file_add(ctx->task, rel);
+        if (s != FL_OK) fprintf(stderr, "frictionlab: out of memory recording %s\n", rel);
     }
     return 0;
 }

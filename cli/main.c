@@ -1,25 +1,44 @@
 /* main.c — the frictionlab command (DESIGN.md, The command).
  *
- *   frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--list]
- *   frictionlab crosscheck [--law L|all] [--systems N] [--seed S] [--list]
+ *   frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--baseline FILE] [--list]
+ *   frictionlab crosscheck [--law L|all] [--systems N] [--seed S] [--solver-cmd CMD] [--list]
  *   frictionlab bench [NAME ...|--all] [--out DIR] [--list]
- *   frictionlab --help | --version
+ *   frictionlab solve FILE ...                  (cli/solve.c)
+ *   frictionlab help [SUB] | SUB --help | --help | --version
  *
- * Exit status: 0 when every check passed, 1 when a check failed, 2 on a
- * usage error.
+ * Options are parsed with getopt_long.  Exit status: 0 when every check
+ * passed, 1 when a check failed, 2 on a usage error, 3 when `reproduce
+ * --baseline` found a value or status that moved.  A usage error prints the
+ * subcommand's short usage on stderr.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cholmod.h>
+#include <gsl/gsl_version.h>
+#include <hdf5.h>
+#include <umfpack.h>
 
 #include "cli.h"
+#include "fl_commit.h"
 #include "solve.h"
 #include "xval_cmd.h"
 
 #ifndef FL_VERSION
 #define FL_VERSION "unknown"
 #endif
+#ifndef FL_FCLIB_VERSION
+#define FL_FCLIB_VERSION "unknown"
+#endif
+
+enum { EXIT_USAGE = 2, EXIT_DRIFT = 3 };
+
+/* ---- help texts ------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
@@ -27,8 +46,9 @@ static void usage(FILE *f)
         "frictionlab %s — verified laws of unilateral contact with Coulomb friction\n"
         "\n"
         "usage:\n"
-        "  frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--list]\n"
-        "      reproduce the papers' examples; figures (CSV, PNG) go to DIR (default out/)\n"
+        "  frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--baseline FILE] [--list]\n"
+        "      reproduce the papers' examples; writes DIR/report.html and DIR/results.json,\n"
+        "      figures (CSV, PNG) under DIR/<paper>/<example>/ (default DIR: out)\n"
         "  frictionlab crosscheck [--law LAW|all] [--systems N] [--seed S] [--list]\n"
         "      property checks of a law on N random systems (default 200, seed 1)\n"
         "  frictionlab bench [NAME ...|--all] [--out DIR] [--list]\n"
@@ -41,13 +61,120 @@ static void usage(FILE *f)
         "                         [--timeout S] [--systems N] [--full] [--corpus DIR] [--out DIR]\n"
         "      check any solver command on FCLIB problems of the families random, corpus,\n"
         "      feblock, discs, edge (default random); report (CSV, profile PNG) in DIR\n"
+        "  frictionlab help SUBCOMMAND     (or: frictionlab SUBCOMMAND --help)\n"
         "  frictionlab --help | --version\n"
         "\n"
         "reproduce and crosscheck print one PASS/FAIL line per check and end with\n"
         "'N passed, M failed'; the exit status is 0 only if every check passed.\n"
-        "Progress goes to stderr.  --list prints the registered names.\n",
+        "Progress goes to stderr.  --list prints the registered names.\n"
+        "See also: man frictionlab (doc/frictionlab.1).\n",
         FL_VERSION);
 }
+
+static const char reproduce_short[] =
+    "usage: frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--baseline FILE] [--list]\n"
+    "Try 'frictionlab reproduce --help'.\n";
+
+static void reproduce_help(FILE *f)
+{
+    fputs("usage: frictionlab reproduce [NAME ...|--all] [OPTIONS]\n"
+          "\n"
+          "Reproduce the examples and tables of the source papers.  One line per check on\n"
+          "stdout (PASS, FAIL, NOTE or NOT RUN), then 'N passed, M failed'.  Every run\n"
+          "writes DIR/results.json (for machines) and DIR/report.html (one offline page:\n"
+          "per paper and example the claim, our numbers beside the paper's, the figures\n"
+          "captioned with the paper figure they reproduce, every check, the parameter\n"
+          "file with its SHA-256, version, commit and run time).  Figures and data files\n"
+          "go to DIR/<paper>/<example>/, e.g. out/004/polyurethane/.\n"
+          "\n"
+          "options:\n"
+          "  --all              run every registered example (default: only the NAMEs given)\n"
+          "  --quick            the short variants the test suite runs (default: full runs)\n"
+          "  --out DIR          output directory (default: out)\n"
+          "  --baseline FILE    compare with the results.json of an earlier run: every value\n"
+          "                     that moved beyond its check's tolerance and every status that\n"
+          "                     changed is listed (DRIFT lines), exit status 3 (default: none)\n"
+          "  --list             print the example names and their papers, then exit\n"
+          "  -h, --help         print this help, then exit\n"
+          "\n"
+          "exit status: 0 every check passed (and no drift), 1 a check failed, 2 usage\n"
+          "error, 3 drift from the baseline.\n"
+          "\n"
+          "examples:\n"
+          "  frictionlab reproduce --all --out out\n"
+          "  frictionlab reproduce example_3_15 polyurethane --quick --out /tmp/r\n"
+          "  frictionlab reproduce --all --out out --baseline ci/results.json\n", f);
+}
+
+static const char crosscheck_short[] =
+    "usage: frictionlab crosscheck [--law LAW|all] [--systems N] [--seed S] [--list]\n"
+    "       frictionlab crosscheck --solver-cmd CMD [--family F,G|all] [--timeout S] [--full]\n"
+    "                              [--systems N] [--corpus DIR] [--out DIR]\n"
+    "Try 'frictionlab crosscheck --help'.\n";
+
+static void crosscheck_help(FILE *f)
+{
+    fputs("usage: frictionlab crosscheck [OPTIONS]\n"
+          "\n"
+          "Check a law's properties (the papers' propositions and lemmas, reference against\n"
+          "optimized, against brute force or enumeration) on random systems.  One line per\n"
+          "check on stdout, then 'N passed, M failed'.\n"
+          "\n"
+          "options:\n"
+          "  --law LAW          the law to check, or all (default: all); LAW is one of\n"
+          "                    ", f);
+    for (const fl_cli_task *t = fl_crosscheck_tasks; t->name; t++) fprintf(f, " %s", t->name);
+    fputs("\n"
+          "  --systems N        random systems per check, N >= 1 (default: 200)\n"
+          "  --seed S           seed of the random systems, S >= 0 (default: 1)\n"
+          "  --solver-cmd CMD   check an outside solver instead: CMD is run once per FCLIB\n"
+          "                     problem with {in} and {out} replaced by the problem and\n"
+          "                     solution files (default: none)\n"
+          "  --family F,G|all   with --solver-cmd: problem families among random, corpus,\n"
+          "                     feblock, discs, edge (default: random)\n"
+          "  --timeout S        with --solver-cmd: seconds per problem; the command is killed\n"
+          "                     and the problem fails (default: 60)\n"
+          "  --full             with --solver-cmd: the full sizes (random up to 1000 contacts)\n"
+          "  --corpus DIR       with --solver-cmd: the corpus directory (default: the installed\n"
+          "                     or source tests/data/siconos)\n"
+          "  --out DIR          with --solver-cmd: report (CSV, summary, profile PNG) (default: out)\n"
+          "  --list             print the law names, then exit\n"
+          "  -h, --help         print this help, then exit\n"
+          "\n"
+          "exit status: 0 every check passed, 1 a check failed, 2 usage error.\n"
+          "\n"
+          "examples:\n"
+          "  frictionlab crosscheck --law moreau --systems 1000 --seed 1\n"
+          "  frictionlab crosscheck --systems 30 --seed 3\n"
+          "  frictionlab crosscheck --family all --out xval --solver-cmd 'frictionlab solve {in} --out {out}'\n",
+          f);
+}
+
+static const char bench_short[] =
+    "usage: frictionlab bench [NAME ...|--all] [--out DIR] [--quick] [--list]\n"
+    "Try 'frictionlab bench --help'.\n";
+
+static void bench_help(FILE *f)
+{
+    fputs("usage: frictionlab bench [NAME ...|--all] [OPTIONS]\n"
+          "\n"
+          "Benchmarks: the dense reference against the sparse optimized twin, sizes from\n"
+          "1e2 upwards; the ratios are measured in one run.  CSV and PNG go to DIR.\n"
+          "\n"
+          "options:\n"
+          "  --all              run every benchmark (default: only the NAMEs given)\n"
+          "  --quick            smaller sizes, where the benchmark has them (default: full)\n"
+          "  --out DIR          output directory (default: out)\n"
+          "  --list             print the benchmark names, then exit\n"
+          "  -h, --help         print this help, then exit\n"
+          "\n"
+          "examples:\n"
+          "  frictionlab bench stability --out out/bench\n"
+          "  frictionlab bench midpoint nsgs\n"
+          "  frictionlab bench --all --out out/bench\n", f);
+}
+
+/* ---- small helpers ------------------------------------------------------ */
 
 static void list_tasks(const fl_cli_task *t)
 {
@@ -61,6 +188,36 @@ static const fl_cli_task *find_task(const fl_cli_task *t, const char *name)
     return NULL;
 }
 
+static const fl_cli_task_info *find_info(const char *name)
+{
+    for (const fl_cli_task_info *i = fl_reproduce_info; i->name; i++)
+        if (strcmp(i->name, name) == 0) return i;
+    return NULL;
+}
+
+/* Every reproduce task has its report metadata (paper reference) in
+ * fl_reproduce_info, and every entry there names a task: checked by
+ * `reproduce --list` (a test), so a new task cannot miss the report. */
+static int check_info(void)
+{
+    int bad = 0;
+    for (const fl_cli_task *t = fl_reproduce_tasks; t->name; t++) {
+        const fl_cli_task_info *i = find_info(t->name);
+        if (!i || !i->paper) {
+            fprintf(stderr, "frictionlab: reproduce task '%s' has no paper reference in "
+                            "fl_reproduce_info (cli/registry.c)\n", t->name);
+            bad = 1;
+        }
+    }
+    for (const fl_cli_task_info *i = fl_reproduce_info; i->name; i++)
+        if (!find_task(fl_reproduce_tasks, i->name)) {
+            fprintf(stderr, "frictionlab: fl_reproduce_info names '%s', which is no reproduce "
+                            "task (cli/registry.c)\n", i->name);
+            bad = 1;
+        }
+    return bad;
+}
+
 static int parse_long(const char *s, long *out)
 {
     char *end;
@@ -71,10 +228,58 @@ static int parse_long(const char *s, long *out)
     return 0;
 }
 
-static void run_task(fl_cli_ctx *ctx, const fl_cli_task *t)
+/* A getopt_long error ('?' or ':') as a message plus the short usage. */
+static int usage_error(const char *cmd, const char *short_usage, int c, int argc, char **argv)
 {
-    fprintf(stderr, "== %s: %s\n", t->name, t->summary);
+    const char *opt = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
+    if (c == ':')
+        fprintf(stderr, "frictionlab %s: '%s' needs a value\n", cmd, opt);
+    else if (optopt && optopt != '?')
+        fprintf(stderr, "frictionlab %s: unknown option '-%c'\n", cmd, optopt);
+    else
+        fprintf(stderr, "frictionlab %s: unknown option '%s'\n", cmd, opt);
+    fputs(short_usage, stderr);
+    return EXIT_USAGE;
+}
+
+/* ---- running tasks ---------------------------------------------------------- */
+
+typedef struct run_state {
+    const fl_cli_task **list; /* the tasks of this run, in order (NULL: one task) */
+    int index, count;         /* tasks started so far, and how many */
+    double t0;                /* start of the run */
+    const fl_results *timing;  /* earlier task times for the ETA, or NULL */
+    const char *timing_from;   /* "the baseline" or "the previous run" */
+} run_state;
+
+static void run_task(fl_cli_ctx *ctx, const fl_cli_task *t, run_state *rs, int reproduce)
+{
+    char el[32], eta[64] = "";
+    double t0 = fl_cli_now();
+    fl_cli_duration(t0 - rs->t0, el, sizeof el);
+    if (rs->timing && rs->list) {
+        /* ETA from an earlier run's task times (the baseline, else the
+         * results.json already in --out): the only honest estimate, since the
+         * tasks differ by orders of magnitude */
+        double left = 0.0;
+        int known = 1;
+        for (int k = rs->index; k < rs->count && known; k++) {
+            const fl_result_task *b = fl_results_task_find(rs->timing, rs->list[k]->name);
+            if (b) left += b->seconds;
+            else known = 0;
+        }
+        if (known) {
+            char e[32];
+            fl_cli_duration(left, e, sizeof e);
+            snprintf(eta, sizeof eta, ", ETA %s by %s", e, rs->timing_from);
+        }
+    }
+    rs->index++;
+    fprintf(stderr, "== [%d/%d, %s elapsed%s] %s: %s\n", rs->index, rs->count, el, eta, t->name,
+            t->summary);
+    if (reproduce) fl_cli_task_begin(ctx, t->name, t->summary, find_info(t->name));
     if (t->run(ctx) != 0) fl_cli_check(ctx, 0, t->name, "could not run (see stderr)");
+    if (reproduce) fl_cli_task_end(ctx, fl_cli_now() - t0);
 }
 
 static int finish(fl_cli_ctx *ctx)
@@ -83,86 +288,337 @@ static int finish(fl_cli_ctx *ctx)
     return ctx->failed == 0 ? 0 : 1;
 }
 
-/* reproduce / bench: positional names or --all. */
-static int run_named(fl_cli_ctx *ctx, const fl_cli_task *table, const char *cmd,
-                     int argc, char **argv)
+static char *join_args(int argc, char **argv)
 {
-    const char *names[256];
-    int nnames = 0, all = 0;
+    size_t n = 1;
+    for (int i = 0; i < argc; i++) n += strlen(argv[i]) + 1;
+    char *s = malloc(n);
+    if (!s) return NULL;
+    s[0] = '\0';
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--all") == 0) all = 1;
-        else if (strcmp(argv[i], "--quick") == 0) ctx->quick = 1;
-        else if (strcmp(argv[i], "--list") == 0) { list_tasks(table); return 0; }
-        else if (strcmp(argv[i], "--out") == 0) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "frictionlab %s: --out needs a directory\n", cmd);
-                return 2;
-            }
-            ctx->out_dir = argv[++i];
-        } else if (argv[i][0] == '-') {
-            fprintf(stderr, "frictionlab %s: unknown option '%s'\n", cmd, argv[i]);
-            return 2;
-        } else if (nnames < 256) names[nnames++] = argv[i];
+        if (i) strcat(s, " ");
+        strcat(s, argv[i]);
     }
+    return s;
+}
+
+/* Write results.json and report.html into the output directory; compare
+ * with the baseline.  Returns 0, 1 (could not write) or EXIT_DRIFT. */
+static int write_results(fl_cli_ctx *ctx, const fl_results *baseline, const char *baseline_path)
+{
+    fl_results *r = ctx->results;
+    char json[4096], html[4096];
+    ctx->task_dir[0] = '\0';
+    if (fl_cli_out_path(ctx, "results.json", json, sizeof json) != 0 ||
+        fl_cli_out_path(ctx, "report.html", html, sizeof html) != 0)
+        return 1;
+    fl_error err;
+    if (fl_results_write_json(r, json, &err) != FL_OK ||
+        fl_results_write_html(r, html, ctx->out_dir, &err) != FL_OK) {
+        fprintf(stderr, "frictionlab reproduce: %s\n", err.message);
+        return 1;
+    }
+    if (!baseline) return 0;
+    fl_result_comparison *c = NULL;
+    if (fl_results_compare(baseline, r, NULL, &c, &err) != FL_OK) {
+        fprintf(stderr, "frictionlab reproduce: %s\n", err.message);
+        return 1;
+    }
+    size_t nnew = 0;
+    for (size_t i = 0; i < c->nitems; i++) {
+        const fl_result_drift *d = &c->items[i];
+        switch (d->kind) {
+        case FL_DRIFT_VALUE:
+            printf("DRIFT %s value ", d->check);
+            if (d->has_old) printf("%.17g", d->old_value);
+            else printf("(none)");
+            printf(" -> ");
+            if (d->has_new) printf("%.17g", d->new_value);
+            else printf("(none)");
+            if (d->has_old && d->has_new)
+                printf(" (moved %.3g, tolerance %.3g)", d->new_value - d->old_value, d->tolerance);
+            printf(" [%s]\n", d->task);
+            break;
+        case FL_DRIFT_STATUS:
+            printf("DRIFT %s status %s -> %s [%s]\n", d->check, fl_result_status_name(d->old_status),
+                   fl_result_status_name(d->new_status), d->task);
+            break;
+        case FL_DRIFT_NEW:
+            nnew++;
+            break;
+        }
+    }
+    printf("baseline %s: %zu checks compared, %zu drifted, %zu new\n", baseline_path,
+           c->ncompared, c->ndrift, nnew);
+    int rc = c->ndrift > 0 ? EXIT_DRIFT : 0;
+    fl_result_comparison_free(c);
+    return rc;
+}
+
+static int by_seconds_desc(const void *a, const void *b)
+{
+    double x = (*(const fl_result_task *const *)a)->seconds;
+    double y = (*(const fl_result_task *const *)b)->seconds;
+    return (x < y) - (x > y);
+}
+
+static void utc_now(char *buf, size_t len)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    if (gmtime_r(&now, &tm)) strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    else snprintf(buf, len, "unknown");
+}
+
+/* reproduce / bench: positional names or --all; `line` is the command line. */
+static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int reproduce, int argc,
+                            char **argv, const char *line)
+{
+    const char *cmd = argv[0];
+    const char *short_usage = reproduce ? reproduce_short : bench_short;
+    static const struct option opts[] = {
+        {"all", no_argument, NULL, 'a'},
+        {"quick", no_argument, NULL, 'q'},
+        {"out", required_argument, NULL, 'o'},
+        {"baseline", required_argument, NULL, 'b'},
+        {"list", no_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int all = 0, c;
+    const char *baseline_path = NULL;
+
+    optind = 0; /* glibc: full re-initialisation */
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'a': all = 1; break;
+        case 'q': ctx->quick = 1; break;
+        case 'o': ctx->out_dir = optarg; break;
+        case 'b':
+            if (!reproduce) {
+                fprintf(stderr, "frictionlab %s: unknown option '--baseline' (reproduce only)\n", cmd);
+                fputs(short_usage, stderr);
+                return EXIT_USAGE;
+            }
+            baseline_path = optarg;
+            break;
+        case 'l': list_tasks(table); return reproduce ? check_info() : 0;
+        case 'h': reproduce ? reproduce_help(stdout) : bench_help(stdout); return 0;
+        default: return usage_error(cmd, short_usage, c, argc, argv);
+        }
+    }
+    int nnames = argc - optind;
+    char **names = argv + optind;
     if (!all && nnames == 0) {
         fprintf(stderr, "frictionlab %s: name a task or pass --all (see --list)\n", cmd);
-        return 2;
+        fputs(short_usage, stderr);
+        return EXIT_USAGE;
+    }
+    if (*ctx->out_dir == '\0') {
+        fprintf(stderr, "frictionlab %s: --out needs a directory\n", cmd);
+        fputs(short_usage, stderr);
+        return EXIT_USAGE;
     }
     for (int i = 0; i < nnames; i++)
         if (!find_task(table, names[i])) {
             fprintf(stderr, "frictionlab %s: unknown name '%s' (see --list)\n", cmd, names[i]);
-            return 2;
+            fputs(short_usage, stderr);
+            return EXIT_USAGE;
         }
-    if (all)
-        for (const fl_cli_task *t = table; t->name; t++) run_task(ctx, t);
-    else
-        for (int i = 0; i < nnames; i++) run_task(ctx, find_task(table, names[i]));
-    return finish(ctx);
+    fl_results *baseline = NULL;
+    if (baseline_path) {
+        fl_error err;
+        if (fl_results_read_json(baseline_path, &baseline, &err) != FL_OK) {
+            fprintf(stderr, "frictionlab %s: --baseline: %s\n", cmd, err.message);
+            return EXIT_USAGE;
+        }
+    }
+    if (reproduce) {
+        ctx->results = fl_results_alloc(FL_VERSION, FL_COMMIT);
+        char started[32];
+        utc_now(started, sizeof started);
+        if (!ctx->results || fl_results_set_started(ctx->results, started) != FL_OK ||
+            fl_results_set_command(ctx->results, line) != FL_OK) {
+            fprintf(stderr, "frictionlab %s: out of memory\n", cmd);
+            fl_results_free(ctx->results);
+            fl_results_free(baseline);
+            return 1;
+        }
+        for (const fl_cli_paper *p = fl_cli_papers; p->id; p++)
+            if (fl_results_paper_add(ctx->results, p->id, p->reference) != FL_OK)
+                fprintf(stderr, "frictionlab %s: out of memory recording paper %s\n", cmd, p->id);
+    }
+    int ntable = 0;
+    while (table[ntable].name) ntable++;
+    const fl_cli_task **list = malloc((size_t)(all ? ntable : nnames) * sizeof *list + 1);
+    if (!list) {
+        fprintf(stderr, "frictionlab %s: out of memory\n", cmd);
+        fl_results_free(ctx->results);
+        fl_results_free(baseline);
+        return 1;
+    }
+    fl_results *previous = NULL;
+    if (reproduce && !baseline) {
+        /* the last run's results.json, if any: task times for the ETA only */
+        char prev[4096];
+        snprintf(prev, sizeof prev, "%s/results.json", ctx->out_dir);
+        if (access(prev, R_OK) == 0 && fl_results_read_json(prev, &previous, NULL) != FL_OK)
+            previous = NULL;
+    }
+    run_state rs = {list, 0, all ? ntable : nnames, fl_cli_now(), baseline ? baseline : previous,
+                    baseline ? "the baseline" : "the previous run"};
+    for (int i = 0; i < rs.count; i++) list[i] = all ? &table[i] : find_task(table, names[i]);
+    for (int i = 0; i < rs.count; i++) run_task(ctx, list[i], &rs, reproduce);
+    free(list);
+    fl_results_free(previous);
+    int extra = 0;
+    if (reproduce) {
+        ctx->results->seconds = fl_cli_now() - rs.t0;
+        extra = write_results(ctx, baseline, baseline_path);
+    }
+    int rc = finish(ctx);
+    if (reproduce && ctx->results->ntasks > 1) {
+        /* where the time went, longest first (README's times come from here) */
+        size_t n = ctx->results->ntasks;
+        const fl_result_task **by = malloc(n * sizeof *by);
+        if (by) {
+            for (size_t i = 0; i < n; i++) by[i] = ctx->results->tasks[i];
+            qsort(by, n, sizeof *by, by_seconds_desc);
+            fprintf(stderr, "frictionlab reproduce: time per example:");
+            for (size_t i = 0; i < n; i++) {
+                char t[32];
+                fl_cli_duration(by[i]->seconds, t, sizeof t);
+                fprintf(stderr, "%s %s %s", i ? "," : "", by[i]->name, t);
+            }
+            fputc('\n', stderr);
+            free(by);
+        }
+    }
+    if (reproduce) {
+        char took[32];
+        fl_cli_duration(ctx->results->seconds, took, sizeof took);
+        fprintf(stderr, "frictionlab reproduce: %s; report: %s/report.html, results: %s/results.json\n",
+                took, ctx->out_dir, ctx->out_dir);
+    }
+    fl_results_free(ctx->results);
+    ctx->results = NULL;
+    fl_results_free(baseline);
+    if (rc != 0) return rc;
+    return extra;
+}
+
+static int run_named(fl_cli_ctx *ctx, const fl_cli_task *table, int reproduce, int argc,
+                     char **argv, int full_argc, char **full_argv)
+{
+    char *line = join_args(full_argc, full_argv); /* before getopt permutes argv */
+    if (!line) {
+        fprintf(stderr, "frictionlab %s: out of memory\n", argv[0]);
+        return 1;
+    }
+    int rc = run_named_parsed(ctx, table, reproduce, argc, argv, line);
+    free(line);
+    return rc;
 }
 
 static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
 {
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--list") == 0) { list_tasks(fl_crosscheck_tasks); return 0; }
-        if (strcmp(argv[i], "--full") == 0) { ctx->full = 1; continue; }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "frictionlab crosscheck: '%s' needs a value or is unknown\n", argv[i]);
-            return 2;
-        }
-        long v;
-        if (strcmp(argv[i], "--law") == 0) ctx->law = argv[++i];
-        else if (strcmp(argv[i], "--solver-cmd") == 0) ctx->solver_cmd = argv[++i];
-        else if (strcmp(argv[i], "--family") == 0) ctx->family = argv[++i];
-        else if (strcmp(argv[i], "--corpus") == 0) ctx->corpus_dir = argv[++i];
-        else if (strcmp(argv[i], "--out") == 0) ctx->out_dir = argv[++i];
-        else if (strcmp(argv[i], "--timeout") == 0 && fl_cli_xval_parse_timeout(argv[i + 1], &ctx->timeout) == 0)
-            i++;
-        else if (strcmp(argv[i], "--systems") == 0 && parse_long(argv[i + 1], &v) == 0 && v > 0) {
+    static const struct option opts[] = {
+        {"law", required_argument, NULL, 'L'},
+        {"systems", required_argument, NULL, 'n'},
+        {"seed", required_argument, NULL, 's'},
+        {"solver-cmd", required_argument, NULL, 'c'},
+        {"family", required_argument, NULL, 'F'},
+        {"corpus", required_argument, NULL, 'C'},
+        {"out", required_argument, NULL, 'o'},
+        {"timeout", required_argument, NULL, 'T'},
+        {"full", no_argument, NULL, 'f'},
+        {"list", no_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int c;
+    long v;
+    opterr = 0;
+    optind = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'L': ctx->law = optarg; break;
+        case 'c': ctx->solver_cmd = optarg; break;
+        case 'F': ctx->family = optarg; break;
+        case 'C': ctx->corpus_dir = optarg; break;
+        case 'o': ctx->out_dir = optarg; break;
+        case 'f': ctx->full = 1; break;
+        case 'T':
+            if (fl_cli_xval_parse_timeout(optarg, &ctx->timeout) != 0) {
+                fprintf(stderr, "frictionlab crosscheck: bad option '--timeout %s' (seconds > 0)\n", optarg);
+                fputs(crosscheck_short, stderr);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'n':
+            if (parse_long(optarg, &v) != 0 || v == 0) {
+                fprintf(stderr, "frictionlab crosscheck: bad option '--systems %s' (an integer >= 1)\n",
+                        optarg);
+                fputs(crosscheck_short, stderr);
+                return EXIT_USAGE;
+            }
             ctx->systems = v;
             ctx->systems_set = 1;
-            i++;
-        } else if (strcmp(argv[i], "--seed") == 0 && parse_long(argv[i + 1], &v) == 0) {
+            break;
+        case 's':
+            if (parse_long(optarg, &v) != 0) {
+                fprintf(stderr, "frictionlab crosscheck: bad option '--seed %s' (an integer >= 0)\n",
+                        optarg);
+                fputs(crosscheck_short, stderr);
+                return EXIT_USAGE;
+            }
             ctx->seed = (unsigned long)v;
-            i++;
-        } else {
-            fprintf(stderr, "frictionlab crosscheck: bad option '%s %s'\n", argv[i], argv[i + 1]);
-            return 2;
+            break;
+        case 'l': list_tasks(fl_crosscheck_tasks); return 0;
+        case 'h': crosscheck_help(stdout); return 0;
+        default: return usage_error("crosscheck", crosscheck_short, c, argc, argv);
         }
     }
+    if (optind < argc) {
+        fprintf(stderr, "frictionlab crosscheck: unexpected argument '%s' (use --law)\n", argv[optind]);
+        fputs(crosscheck_short, stderr);
+        return EXIT_USAGE;
+    }
+    run_state rs = {NULL, 0, 1, fl_cli_now(), NULL, NULL};
     if (ctx->solver_cmd) {
-        static const fl_cli_task t = {"solver_cmd", "any solver command on families of FCLIB problems", fl_cli_xval_crosscheck};
-        run_task(ctx, &t);
+        static const fl_cli_task t = {"solver_cmd", "any solver command on families of FCLIB problems",
+                                      fl_cli_xval_crosscheck};
+        run_task(ctx, &t, &rs, 0);
     } else if (strcmp(ctx->law, "all") == 0) {
-        for (const fl_cli_task *t = fl_crosscheck_tasks; t->name; t++) run_task(ctx, t);
+        rs.count = 0;
+        for (const fl_cli_task *t = fl_crosscheck_tasks; t->name; t++) rs.count++;
+        for (const fl_cli_task *t = fl_crosscheck_tasks; t->name; t++) run_task(ctx, t, &rs, 0);
     } else {
         const fl_cli_task *t = find_task(fl_crosscheck_tasks, ctx->law);
         if (!t) {
             fprintf(stderr, "frictionlab crosscheck: unknown law '%s' (see --list)\n", ctx->law);
-            return 2;
+            fputs(crosscheck_short, stderr);
+            return EXIT_USAGE;
         }
-        run_task(ctx, t);
+        run_task(ctx, t, &rs, 0);
     }
     return finish(ctx);
+}
+
+/* --version: ours, then the libraries linked, from their headers and, where
+ * they have one, their runtime version call. */
+static void version(void)
+{
+    int cv[3] = {0, 0, 0}, sv[3] = {0, 0, 0};
+    unsigned h5[3] = {0, 0, 0};
+    cholmod_version(cv);
+    SuiteSparse_version(sv);
+    H5get_libversion(&h5[0], &h5[1], &h5[2]);
+    printf("frictionlab %s\n", FL_VERSION);
+    printf("commit %s\n", FL_COMMIT);
+    printf("GSL %s\n", gsl_version);
+    printf("SuiteSparse %d.%d.%d (CHOLMOD %d.%d.%d, UMFPACK %d.%d.%d)\n", sv[0], sv[1], sv[2],
+           cv[0], cv[1], cv[2], UMFPACK_MAIN_VERSION, UMFPACK_SUB_VERSION, UMFPACK_SUBSUB_VERSION);
+    printf("HDF5 %u.%u.%u\n", h5[0], h5[1], h5[2]);
+    printf("FCLIB %s\n", FL_FCLIB_VERSION);
 }
 
 int main(int argc, char **argv)
@@ -174,29 +630,49 @@ int main(int argc, char **argv)
     ctx.seed = 1;
     ctx.law = "all";
     ctx.progress = 1;
+    ctx.progress_tty = isatty(STDERR_FILENO);
 
     if (argc < 2) {
         usage(stderr);
-        return 2;
+        return EXIT_USAGE;
     }
     const char *cmd = argv[1];
-    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+        (strcmp(cmd, "help") == 0 && argc == 2)) {
         usage(stdout);
         return 0;
     }
+    if (strcmp(cmd, "help") == 0) {
+        const char *sub = argv[2];
+        if (argc > 3) {
+            fprintf(stderr, "frictionlab help: one subcommand at a time\n");
+            return EXIT_USAGE;
+        }
+        if (strcmp(sub, "reproduce") == 0) reproduce_help(stdout);
+        else if (strcmp(sub, "crosscheck") == 0) crosscheck_help(stdout);
+        else if (strcmp(sub, "bench") == 0) bench_help(stdout);
+        else if (strcmp(sub, "solve") == 0) {
+            char *args[] = {"--help", NULL};
+            return fl_cli_solve(1, args);
+        } else {
+            fprintf(stderr, "frictionlab help: unknown subcommand '%s'\n\n", sub);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+        return 0;
+    }
     if (strcmp(cmd, "--version") == 0) {
-        printf("frictionlab %s\n", FL_VERSION);
+        version();
         return 0;
     }
     if (strcmp(cmd, "reproduce") == 0)
-        return run_named(&ctx, fl_reproduce_tasks, cmd, argc - 2, argv + 2);
+        return run_named(&ctx, fl_reproduce_tasks, 1, argc - 1, argv + 1, argc, argv);
     if (strcmp(cmd, "bench") == 0)
-        return run_named(&ctx, fl_bench_tasks, cmd, argc - 2, argv + 2);
+        return run_named(&ctx, fl_bench_tasks, 0, argc - 1, argv + 1, argc, argv);
     if (strcmp(cmd, "solve") == 0) return fl_cli_solve(argc - 2, argv + 2);
     if (strcmp(cmd, "convert") == 0) return fl_cli_convert(argc - 2, argv + 2);
-    if (strcmp(cmd, "crosscheck") == 0)
-        return crosscheck(&ctx, argc - 2, argv + 2);
+    if (strcmp(cmd, "crosscheck") == 0) return crosscheck(&ctx, argc - 1, argv + 1);
     fprintf(stderr, "frictionlab: unknown command '%s'\n\n", cmd);
     usage(stderr);
-    return 2;
+    return EXIT_USAGE;
 }

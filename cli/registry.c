@@ -46,3 +46,79 @@ const fl_cli_task fl_bench_tasks[] = {
     {"stewart", "Stewart-Trinkle step (001 §6.2): dense reference vs CHOLMOD Delassus, n = 1e2..1e5", fl_bench_stewart},
     {NULL, NULL, NULL}
 };
+
+/* The paper each reproduce task reproduces, its parameter file and the
+ * paper figure each of its PNG files reproduces (report.html, results.json).
+ * Files go to out/<paper id>/<task>/. */
+const fl_cli_task_info fl_reproduce_info[] = {
+    {"triangle_002", "002 §6 single triangle", "data/002/triangle_002.json",
+     {{"triangle_002_fig3_F_below_c_over_b.png", "002 Fig. 3 (structure of the solution, F in (0, c/b))"},
+      {"triangle_002_fig4_F_above_c_over_b.png", "002 Fig. 4 (structure of the solution, F > c/b)"},
+      {"triangle_002_fig5_F_equal_c_over_b.png", "002 Fig. 5 (structure of the solution, F = c/b)"},
+      {NULL, NULL}}},
+    {"square_block_002", "002 §7 square block, Figs. 7-10, Table 2", "data/002/square_block_002.json",
+     {{"square_block_002_fig7.png", "002 Fig. 7 (evolution of the energy, four situations)"},
+      {"square_block_002_fig8.png", "002 Fig. 8 (total energy minus the energy transferred by friction)"},
+      {"square_block_002_table2.png", "002 Fig. 9 and Table 2 (convergence, partial mass redistribution)"},
+      {"square_block_002_fig10_friction_at_origin.png", "002 Fig. 10 (friction force density at (0, 0))"},
+      {NULL, NULL}}},
+    {"discs_28", "003 §4 Fig. 2 (28 discs at equilibrium)", "data/003/discs_28.json",
+     {{"discs_28_clouds.png", "003 Fig. 2 (contact force indeterminacy)"}, {NULL, NULL}}},
+    {"slope_355", "003 §5 Figs. 3-5 (355 discs on a 24° slope)", "data/003/discs_355.json",
+     {{"slope_355_acc_step11.png", "003 Fig. 4 (acceleration vector indeterminacy at t = .00044)"},
+      {"slope_355_acc_step121.png", "003 Fig. 5 (acceleration vector indeterminacy at t = .00484)"},
+      {"slope_355_range.png", "003 §5 text: indeterminacy against time (no figure in the paper)"},
+      {NULL, NULL}}},
+    {"theorem1", "000 §3 Theorem 1", "data/000/theorem1_rod.json",
+     {{"theorem1_hausdorff.png", "000 Theorem 1: Hausdorff distance against eps (no figure in the paper)"},
+      {NULL, NULL}}},
+    {"wedged_rod", "003 §2 Fig. 1 (rod wedged between converging walls)", "data/003/wedged_rod.json",
+     {{"wedged_rod_forces.png", "003 Fig. 1 setting: contact forces of the wedged rod against time"},
+      {NULL, NULL}}},
+    {"painleve_p5", "001 §6.2 Painlevé bar under Stewart's P5", "data/001/painleve_p5.json",
+     {{"painleve_p5.png", "001 §6.2, Fig. 1 system: the Painlevé bar under P5"}, {NULL, NULL}}},
+    {"painleve_set", "001 §6.2 friction set of the Painlevé bar", "data/001/painleve_set.json",
+     {{"painleve_set.png", "001 §6.2: friction set C* built by §6.1 vs closed form"}, {NULL, NULL}}},
+    {"painleve_catastrophe", "001 §6.2 frictional catastrophe under P'3", "data/001/painleve_catastrophe.json",
+     {{"painleve_catastrophe.png", "001 §6.2: tangential impact then rest, and sliding to rest"}, {NULL, NULL}}},
+    {"painleve_grazing", "001 §6.2 grazing motion under P'3", "data/001/painleve_grazing.json",
+     {{NULL, NULL}}},
+    {"painleve_p5_vs_p3", "001 §6.2 P'3 and P5 agree for mu < -1/tan(theta0)", "data/001/painleve_p5_vs_p3.json",
+     {{"painleve_p5_vs_p3.png", "001 §6.2: the same motion under P'3 and P5"}, {NULL, NULL}}},
+    {"systems_1_2", "001 §6.3 systems 1 and 2 (Fig. 2)", "data/001/systems_1_2.json",
+     {{"systems_1_p6_family.png", "001 §6.3, Fig. 2 system 1: the P6 family of wedged solutions"}, {NULL, NULL}}},
+    {"kane", "001 §6.2 Kane's paradox", "data/001/kane.json", {{NULL, NULL}}},
+    {"example_3_14", "004 §3.5 Example 3.14", "data/004/example_3_14.json", {{NULL, NULL}}},
+    {"example_3_15", "004 §3.5 Example 3.15", "data/004/example_3_15.json",
+     {{"example_3_15.png", "004 §3.5 Example 3.15: min eig of K*_S against mu (threshold 2 sqrt 2)"},
+      {NULL, NULL}}},
+    {"example_4_6", "004 §4 Example 4.6 (Figs. 8-10)", "data/004/example_4_6.json",
+     {{"example_4_6_fig9.png", "004 Fig. 9 (phase plane of the tangential displacement and velocity of the pin)"},
+      {"example_4_6_fig10.png", "004 Fig. 10 (phase plane of the normal displacement and velocity of the pin)"},
+      {NULL, NULL}}},
+    {"polyurethane", "004 §5 polyurethane block, Table 1", "data/004/polyurethane.json", {{NULL, NULL}}},
+    {"polyurethane_damping", "004 §5.7 polyurethane block with Rayleigh damping (Figs. 18-19)",
+     "data/004/polyurethane.json",
+     {{"polyurethane_fig18.png", "004 Fig. 18 (frequency dependence of the damping ratios)"},
+      {"polyurethane_fig19.png", "004 Fig. 19 (prescribed U_T at which low-order flutter occurs, per damping level)"},
+      {NULL, NULL}}},
+    {NULL, NULL, NULL, {{NULL, NULL}}}
+};
+
+/* The source papers, cited in full (report.html headings). */
+const fl_cli_paper fl_cli_papers[] = {
+    {"000", "Asymptotic properties of Moreau's discrete contact law (Contact Dynamics time "
+            "stepping, one unilateral constraint, Coulomb friction)"},
+    {"001", "A. Charles, P. Ballard, The formulation of dynamical contact problems with friction "
+            "in the case of systems of rigid bodies and general discrete mechanical systems - "
+            "Painlevé and Kane paradoxes revisited, Zeitschrift für Angewandte Mathematik und Physik 67 (4) (2016)"},
+    {"002", "T. Ligurský, Y. Renard, A well-posed semi-discretization of elastodynamic contact "
+            "problems with friction, Quarterly Journal of Mechanics and Applied Mathematics 64 (2) "
+            "(2011) 215-238"},
+    {"003", "J. J. Moreau, Facing the plurality of solutions in nonsmooth mechanics, "
+            "Nonsmooth/Nonconvex Mechanics with Applications in Engineering, Thessaloniki (2006) 3-12"},
+    {"004", "J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa, Dynamic stability of "
+            "finite dimensional linearly elastic systems with unilateral contact and Coulomb "
+            "friction, Computer Methods in Applied Mechanics and Engineering 177 (3-4) (1999) 289-328"},
+    {NULL, NULL}
+};

@@ -5,6 +5,7 @@
  * cli_* and cli_expect_*). */
 #include <criterion/criterion.h>
 #include <criterion/redirect.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,25 +71,191 @@ Test(framework, note_prints_one_line_and_counts_nothing, .init = cr_redirect_std
     cr_assert_stdout_eq_str("NOTE poly.press thickness 1.500 mm\n");
 }
 
-Test(framework, progress_goes_to_stderr_and_ends_the_line, .init = cr_redirect_stderr)
+Test(framework, progress_on_a_terminal_redraws_one_line, .init = cr_redirect_stderr)
 {
     fl_cli_ctx ctx = fresh();
+    ctx.progress_tty = 1;
     fl_cli_progress(&ctx, "systems", 1, 3);   /* first call: drawn */
     ctx.progress_last = fl_cli_now() + 100.0; /* as if drawn just now */
     fl_cli_progress(&ctx, "systems", 2, 3);   /* within 0.2 s: skipped */
+    cr_assert_eq(ctx.progress_open, 1, "a redrawn line is open");
     fl_cli_progress(&ctx, "systems", 3, 3);   /* last: drawn, ends the line */
     cr_assert_eq(ctx.progress_t0, 0.0, "the counter is reset after done == total");
+    cr_assert_eq(ctx.progress_open, 0);
     ctx.progress = 0;
     fl_cli_progress(&ctx, "quiet", 1, 1);     /* progress off: nothing */
     fflush(stderr);
     char buf[512];
     slurp(cr_get_redirected_stderr(), buf, sizeof buf);
-    cr_assert(strncmp(buf, "\rsystems: 1/3 (", 15) == 0, "got \"%s\"", buf);
-    cr_assert(strstr(buf, "\rsystems: 3/3 (") != NULL, "got \"%s\"", buf);
+    cr_assert(strncmp(buf, "\rsystems: 1/3 (33%)", 19) == 0, "got \"%s\"", buf);
+    cr_assert(strstr(buf, "\rsystems: 3/3 (100%)") != NULL, "got \"%s\"", buf);
     cr_assert(strstr(buf, "2/3") == NULL, "redrawn within 0.2 s: \"%s\"", buf);
     cr_assert(strstr(buf, "quiet") == NULL, "printed with progress off: \"%s\"", buf);
+    cr_assert(strstr(buf, "/s") == NULL, "a rate after no time: \"%s\"", buf);
     size_t n = strlen(buf);
     cr_assert(n > 0 && buf[n - 1] == '\n', "the last draw ends the line: \"%s\"", buf);
+}
+
+Test(framework, progress_in_a_log_prints_plain_lines_with_rate_and_eta, .init = cr_redirect_stderr)
+{
+    fl_cli_ctx ctx = fresh();
+    ctx.progress_tty = 0;
+    fl_cli_progress(&ctx, "steps", 0, 100);   /* no rate at the start */
+    ctx.progress_t0 = fl_cli_now() - 10.0;    /* as if started 10 s ago at 0 */
+    ctx.progress_last = fl_cli_now() - 11.0;  /* last line 11 s ago: due */
+    fl_cli_progress(&ctx, "steps", 50, 100);  /* 50 items in 10 s: 5/s, 10 s left */
+    fl_cli_progress(&ctx, "steps", 60, 100);  /* within 10 s of the last: skipped */
+    fl_cli_progress(&ctx, "steps", 100, 100); /* last: printed */
+    fflush(stderr);
+    char buf[1024];
+    slurp(cr_get_redirected_stderr(), buf, sizeof buf);
+    cr_assert(strchr(buf, '\r') == NULL, "no carriage return in a log: \"%s\"", buf);
+    cr_assert(strncmp(buf, "steps: 0/100 (0%)\n", 18) == 0, "got \"%s\"", buf);
+    cr_assert(strstr(buf, "steps: 50/100 (50%), 5.0/s, ETA 10 s\n") != NULL, "got \"%s\"", buf);
+    cr_assert(strstr(buf, "60/100") == NULL, "got \"%s\"", buf);
+    cr_assert(strstr(buf, "steps: 100/100 (100%), 10.0/s, 10 s\n") != NULL, "got \"%s\"", buf);
+    cr_assert(strstr(buf, "(0/s)") == NULL);
+}
+
+Test(framework, progress_slow_items_show_seconds_each, .init = cr_redirect_stderr)
+{
+    fl_cli_ctx ctx = fresh();
+    fl_cli_progress(&ctx, "rows", 0, 10);
+    ctx.progress_t0 = fl_cli_now() - 8.0;
+    ctx.progress_last = 0.0;
+    fl_cli_progress(&ctx, "rows", 2, 10);     /* 4 s per row, 32 s left */
+    fflush(stderr);
+    char buf[512];
+    slurp(cr_get_redirected_stderr(), buf, sizeof buf);
+    cr_assert(strstr(buf, "rows: 2/10 (20%), 4.0 s each, ETA 32 s\n") != NULL, "got \"%s\"", buf);
+}
+
+Test(framework, duration_formats)
+{
+    char b[32];
+    fl_cli_duration(3.14, b, sizeof b);
+    cr_assert_str_eq(b, "3.1 s");
+    fl_cli_duration(42.4, b, sizeof b);
+    cr_assert_str_eq(b, "42 s");
+    fl_cli_duration(185.0, b, sizeof b);
+    cr_assert_str_eq(b, "3 min 05 s");
+    fl_cli_duration(3720.0, b, sizeof b);
+    cr_assert_str_eq(b, "1 h 02 min");
+    fl_cli_duration(-1.0, b, sizeof b);
+    cr_assert_str_eq(b, "0.0 s");
+}
+
+Test(framework, every_kind_of_line_is_printed_and_recorded, .init = cr_redirect_stdout)
+{
+    fl_cli_ctx ctx = fresh();
+    ctx.results = fl_results_alloc("v", "c");
+    cr_assert_not_null(ctx.results);
+    fl_cli_task_begin(&ctx, "t", "a claim", NULL);
+    cr_assert_not_null(ctx.task);
+    cr_assert_str_eq(ctx.task_dir, "", "no paper: files stay flat");
+    fl_cli_check(&ctx, 1, "t.a", "x = %d", 1);
+    fl_cli_check_value(&ctx, 0, "t.b", 1.5, 2.0, 0.1, "004 (86)", "b = %.1f", 1.5);
+    fl_cli_check_value(&ctx, 1, "t.c", 3.0, NAN, NAN, NULL, "no expected value");
+    fl_cli_note(&ctx, "t.d", "just so you know (%s)", "info");
+    fl_cli_not_run(&ctx, "t.e", "only without --quick");
+    fl_cli_discrepancy(&ctx, "t.f", -1.78, -1.82, "004 Table 1 row 3", "the paper's mesh is finer",
+                       "ours %.2f, paper %.2f", -1.78, -1.82);
+    fl_cli_task_paper(&ctx, "004 §5 Table 1");
+    fl_cli_task_end(&ctx, 1.25);
+    cr_assert_null(ctx.task);
+    cr_assert_eq(ctx.passed, 2);
+    cr_assert_eq(ctx.failed, 1);
+    cr_assert_eq(ctx.notes, 2);
+    cr_assert_eq(ctx.not_run, 1);
+    fflush(stdout);
+    cr_assert_stdout_eq_str("PASS t.a x = 1\n"
+                            "FAIL t.b b = 1.5\n"
+                            "PASS t.c no expected value\n"
+                            "NOTE t.d just so you know (info)\n"
+                            "NOT RUN t.e only without --quick\n"
+                            "NOTE t.f ours -1.78, paper -1.82 (documented discrepancy: the paper's mesh is finer)\n");
+    const fl_result_task *t = ctx.results->tasks[0];
+    cr_assert_str_eq(t->paper, "004 §5 Table 1");
+    cr_assert_eq(t->seconds, 1.25);
+    cr_assert_eq(t->nchecks, 6);
+    cr_assert_eq(t->checks[0].has_value, 0);
+    cr_assert_eq(t->checks[1].status, FL_RESULT_FAIL);
+    cr_assert(t->checks[1].has_value && t->checks[1].has_expected && t->checks[1].has_tolerance);
+    cr_assert_eq(t->checks[1].value, 1.5);
+    cr_assert_eq(t->checks[1].expected, 2.0);
+    cr_assert_eq(t->checks[1].tolerance, 0.1);
+    cr_assert_str_eq(t->checks[1].reference, "004 (86)");
+    cr_assert_str_eq(t->checks[1].detail, "b = 1.5");
+    cr_assert(t->checks[2].has_value && !t->checks[2].has_expected && !t->checks[2].has_tolerance);
+    cr_assert_eq(t->checks[3].status, FL_RESULT_NOTE);
+    cr_assert_eq(t->checks[4].status, FL_RESULT_NOT_RUN);
+    cr_assert_eq(t->checks[5].status, FL_RESULT_NOTE);
+    cr_assert_str_eq(t->checks[5].discrepancy, "the paper's mesh is finer");
+    cr_assert_eq(t->checks[5].expected, -1.82);
+    fl_results_free(ctx.results);
+}
+
+Test(framework, task_files_go_under_paper_and_task)
+{
+    static const fl_cli_task_info info = {
+        "ex", "004 §3.5 Example 3.15", "tests/data/does-not-exist.json",
+        {{"ex.png", "004 Fig. 7"}, {NULL, NULL}}};
+    fl_cli_ctx ctx = fresh();
+    ctx.out_dir = tmpdir;
+    ctx.results = fl_results_alloc("v", "c");
+    cr_redirect_stderr(); /* the missing parameter file is reported there */
+    fl_cli_task_begin(&ctx, "ex", "claim", &info);
+    cr_assert_str_eq(ctx.task_dir, "004/ex");
+    char png[256], csv[256], gone[256], want[256];
+    cr_assert_eq(fl_cli_out_path(&ctx, "ex.png", png, sizeof png), 0);
+    snprintf(want, sizeof want, "%s/004/ex/ex.png", tmpdir);
+    cr_assert_str_eq(png, want);
+    cr_assert_eq(fl_cli_out_path(&ctx, "ex.csv", csv, sizeof csv), 0);
+    cr_assert_eq(fl_cli_out_path(&ctx, "never.csv", gone, sizeof gone), 0);
+    fl_cli_figure(&ctx, "ex.png", "004 Fig. 7 (explicit)");
+    FILE *f = fopen(png, "w");
+    cr_assert_not_null(f);
+    fputs("png", f);
+    fclose(f);
+    f = fopen(csv, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    fl_cli_task_end(&ctx, 0.5);
+    const fl_result_task *t = ctx.results->tasks[0];
+    cr_assert_str_eq(t->paper, "004 §3.5 Example 3.15");
+    cr_assert_null(t->params_file, "a missing parameter file is not recorded");
+    cr_assert_eq(t->nfigures, 1);
+    cr_assert_str_eq(t->figures[0].file, "004/ex/ex.png");
+    cr_assert_str_eq(t->figures[0].caption, "004 Fig. 7 (explicit)");
+    cr_assert_eq(t->nfiles, 1, "never.csv was not written");
+    cr_assert_str_eq(t->files[0].file, "004/ex/ex.csv");
+    /* after the task, files are flat again */
+    cr_assert_eq(fl_cli_out_path(&ctx, "results.json", png, sizeof png), 0);
+    snprintf(want, sizeof want, "%s/results.json", tmpdir);
+    cr_assert_str_eq(png, want);
+    fl_results_free(ctx.results);
+}
+
+Test(framework, task_params_are_hashed)
+{
+    static const fl_cli_task_info info = {"ex", NULL, "params.json", {{NULL, NULL}}};
+    char path[128];
+    snprintf(path, sizeof path, "%s/params.json", tmpdir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("abc", f);
+    fclose(f);
+    cr_assert_eq(setenv("FL_SOURCE_ROOT", tmpdir, 1), 0);
+    fl_cli_ctx ctx = fresh();
+    ctx.results = fl_results_alloc("v", "c");
+    fl_cli_task_begin(&ctx, "ex", "claim", &info);
+    fl_cli_task_end(&ctx, 0.0);
+    const fl_result_task *t = ctx.results->tasks[0];
+    cr_assert_str_eq(t->params_file, "params.json");
+    /* SHA-256("abc"), FIPS 180-2 Appendix B.1 */
+    cr_assert_str_eq(t->params_sha256,
+                     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    fl_results_free(ctx.results);
 }
 
 Test(framework, out_path_creates_nested_directories)

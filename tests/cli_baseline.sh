@@ -1,0 +1,59 @@
+#!/bin/sh
+# cli_baseline.sh — `reproduce --baseline`: an identical run exits 0; a
+# baseline with one edited value or one changed status makes the run exit 3
+# and name that check with both values.
+#
+#   cli_baseline.sh FRICTIONLAB WORKDIR      (FL_SOURCE_ROOT: the source tree)
+set -u
+fl=$1
+work=$2
+rm -rf "$work"
+mkdir -p "$work" || exit 1
+fail() {
+    echo "cli_baseline: $*" >&2
+    for f in "$work"/*.out; do echo "--- $f" >&2; cat "$f" >&2; done
+    exit 1
+}
+run() { # run NAME BASELINE: reproduce into WORKDIR/NAME, stdout to NAME.out; prints the status
+    "$fl" reproduce example_3_15 theorem1 --quick --out "$work/$1" ${2:+--baseline "$2"} \
+        >"$work/$1.out" 2>"$work/$1.err"
+    echo $?
+}
+
+[ "$(run base "")" = 0 ] || fail "the first run failed"
+base=$work/base/results.json
+[ -s "$base" ] || fail "no results.json"
+
+# identical run: exit 0, every check compared, nothing drifted
+[ "$(run same "$base")" = 0 ] || fail "an identical run did not exit 0"
+grep -Eq "^baseline .*: [1-9][0-9]* checks compared, 0 drifted, 0 new$" "$work/same.out" ||
+    fail "no comparison line for the identical run"
+tail -n 1 "$work/same.out" | grep -Eq '^[0-9]+ passed, 0 failed$' || fail "summary line not last"
+
+# one status edited (the first PASS of example_3_15 becomes FAIL)
+# (the first one whose status is PASS: NOTE lines carry no pass/fail)
+name=$(awk '/^ *"name": / { n = $0; sub(/^ *"name": "/, "", n); sub(/".*/, "", n)
+                             if (n !~ /^example_3_15\./) n = "" }
+            /"status": "PASS"/ && n != "" { print n; exit }' "$base")
+[ -n "$name" ] || fail "no example_3_15 check in $base"
+awk -v n="$name" '{ if (!done && index($0, "\"name\": \"" n "\"")) hit = 1
+                     if (hit && sub(/"status": "PASS"/, "\"status\": \"FAIL\"")) { hit = 0; done = 1 }
+                     print }' "$base" >"$work/status.json"
+[ "$(run status "$work/status.json")" = 3 ] || fail "a changed status did not exit 3"
+# a name several checks share (one per parameter value) is reported as name#1
+grep -Eq "^DRIFT $name(#1)? status FAIL -> PASS " "$work/status.out" || fail "DRIFT line for $name missing"
+[ "$(grep -c '^DRIFT' "$work/status.out")" = 1 ] || fail "one edit, several DRIFT lines"
+
+# one value edited: the baseline says 0.5, the run has none (the check's
+# numbers moved or vanished); and two numeric values that differ
+awk -v n="$name" '{ if (!done && index($0, "\"name\": \"" n "\"")) hit = 1
+                     if (hit && sub(/"status": "PASS"/, "\"status\": \"PASS\", \"value\": 0.5")) { hit = 0; done = 1 }
+                     print }' "$base" >"$work/value.json"
+[ "$(run value "$work/value.json")" = 3 ] || fail "an edited value did not exit 3"
+grep -Eq "^DRIFT $name(#1)? value 0.5 -> [(]none[)] " "$work/value.out" || fail "DRIFT value line for $name missing"
+[ "$(grep -c '^DRIFT' "$work/value.out")" = 1 ] || fail "one edit, several DRIFT lines"
+
+# an unreadable baseline is a usage error naming the file
+[ "$(run missing "$work/no-such.json")" = 2 ] || fail "a missing baseline did not exit 2"
+grep -q "no-such.json" "$work/missing.err" || fail "the missing baseline is not named"
+echo "cli_baseline: identical run 0; status and value edits of $name caught (exit 3)"

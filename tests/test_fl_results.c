@@ -1,0 +1,475 @@
+/* test_fl_results.c — the results model of a reproduction run
+ * (checks/fl_results.c): results.json round trip, report.html content,
+ * baseline comparison, reader errors.
+ *
+ * Independent expected values: the SHA-256 of "abc" is the FIPS 180-2
+ * test vector (Appendix B.1); the base64 of "abc" is "YWJj" (RFC 4648 §10
+ * gives "Zm9v" for "foo"; "abc" = 0x616263 -> 011000 010110 001001 100011).
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "fl_results.h"
+
+static char dir[64];
+
+static void setup(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/fl_results_test_XXXXXX");
+    cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+TestSuite(fl_results, .init = setup, .fini = teardown);
+
+static void write_file(const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f, "%s", path);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    cr_assert_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Two tasks of two papers; every kind of field filled somewhere. */
+static fl_results *sample(void)
+{
+    fl_results *r = fl_results_alloc("0.1.0", "abc1234");
+    cr_assert_not_null(r);
+    cr_assert_eq(fl_results_set_started(r, "2026-11-25T12:00:00Z"), FL_OK);
+    cr_assert_eq(fl_results_set_command(r, "frictionlab reproduce --all"), FL_OK);
+    r->seconds = 12.5;
+    cr_assert_eq(fl_results_paper_add(r, "004", "Martins et al., CMAME 1999"), FL_OK);
+    cr_assert_eq(fl_results_paper_add(r, "002", "Ligursky & Renard, QJMAM 2011"), FL_OK);
+
+    write_file("params.json", "abc");
+    char params[256];
+    snprintf(params, sizeof params, "%s/params.json", dir);
+    fl_result_task *t = NULL;
+    cr_assert_eq(fl_results_task_add(r, "example_3_15", "K*, K*_S closed forms",
+                                     "004 §3.5 Example 3.15", &t), FL_OK);
+    cr_assert_eq(fl_result_task_set_params(t, "data/004/example_3_15.json", params, NULL), FL_OK);
+    t->seconds = 0.25;
+    write_file("fig.png", "abc");
+    cr_assert_eq(fl_result_task_figure_add(t, "fig.png", "004 Fig. 7"), FL_OK);
+    cr_assert_eq(fl_result_task_file_add(t, "004/example_3_15/data.csv"), FL_OK);
+    fl_result_check c = fl_result_check_default();
+    c.name = "example_3_15.min_eig";
+    c.has_value = c.has_expected = c.has_tolerance = 1;
+    c.value = -0.0811388300841898;
+    c.expected = -0.08113883008418966;
+    c.tolerance = 1e-12;
+    c.reference = "004 (86), closed form";
+    c.detail = "min eig = -0.08114 <ok>";
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_OK);
+    c = fl_result_check_default();
+    c.name = "example_3_15.threshold";
+    c.status = FL_RESULT_NOTE;
+    c.has_value = 1;
+    c.value = INFINITY;
+    c.discrepancy = "the paper rounds to 2.83";
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_OK);
+
+    cr_assert_eq(fl_results_task_add(r, "square_block_002", "Table 2", "002 §7 Table 2", &t),
+                 FL_OK);
+    c = fl_result_check_default();
+    c.name = "square_block.order";
+    c.status = FL_RESULT_FAIL;
+    c.has_value = 1;
+    c.value = NAN;
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_OK);
+    c = fl_result_check_default();
+    c.name = "square_block.skipped";
+    c.status = FL_RESULT_NOT_RUN;
+    c.detail = "only without --quick";
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_OK);
+    cr_assert_eq(fl_results_task_add(r, "loose", "no paper", NULL, NULL), FL_OK);
+    return r;
+}
+
+static void assert_same_str(const char *a, const char *b, const char *what)
+{
+    if (!a || !b) cr_assert(a == b, "%s: %s vs %s", what, a ? a : "NULL", b ? b : "NULL");
+    else cr_assert_str_eq(a, b, "%s", what);
+}
+
+Test(fl_results, status_names)
+{
+    fl_result_status s;
+    cr_assert_str_eq(fl_result_status_name(FL_RESULT_NOT_RUN), "NOT RUN");
+    cr_assert_eq(fl_result_status_parse("NOT RUN", &s), FL_OK);
+    cr_assert_eq(s, FL_RESULT_NOT_RUN);
+    cr_assert_eq(fl_result_status_parse("FAIL", &s), FL_OK);
+    cr_assert_eq(s, FL_RESULT_FAIL);
+    cr_assert_eq(fl_result_status_parse("pass", &s), FL_ENOTFOUND);
+    cr_assert_eq(fl_result_status_parse(NULL, &s), FL_ENOTFOUND);
+}
+
+Test(fl_results, sha256_matches_fips_180_2_vector)
+{
+    write_file("abc.txt", "abc");
+    char path[256], hex[65];
+    snprintf(path, sizeof path, "%s/abc.txt", dir);
+    cr_assert_eq(fl_results_sha256_file(path, hex, NULL), FL_OK);
+    cr_assert_str_eq(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    fl_error err;
+    snprintf(path, sizeof path, "%s/missing.txt", dir);
+    cr_assert_eq(fl_results_sha256_file(path, hex, &err), FL_EIO);
+    cr_assert(strstr(err.message, "missing.txt") != NULL, "%s", err.message);
+}
+
+Test(fl_results, json_round_trip)
+{
+    fl_results *r = sample();
+    char path[256];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    fl_error err;
+    cr_assert_eq(fl_results_write_json(r, path, &err), FL_OK, "%s", err.message);
+    fl_results *b = NULL;
+    cr_assert_eq(fl_results_read_json(path, &b, &err), FL_OK, "%s", err.message);
+    assert_same_str(b->version, "0.1.0", "version");
+    assert_same_str(b->commit, "abc1234", "commit");
+    assert_same_str(b->started, "2026-11-25T12:00:00Z", "started");
+    assert_same_str(b->command, r->command, "command");
+    cr_assert_eq(b->seconds, 12.5);
+    cr_assert_eq(b->npapers, 2);
+    assert_same_str(b->papers[1].reference, "Ligursky & Renard, QJMAM 2011", "paper");
+    cr_assert_eq(b->ntasks, r->ntasks);
+    for (size_t i = 0; i < r->ntasks; i++) {
+        const fl_result_task *x = r->tasks[i], *y = b->tasks[i];
+        assert_same_str(y->name, x->name, "task name");
+        assert_same_str(y->summary, x->summary, "summary");
+        assert_same_str(y->paper, x->paper, "paper");
+        assert_same_str(y->params_file, x->params_file, "params file");
+        assert_same_str(y->params_sha256, x->params_sha256, "params hash");
+        cr_assert_eq(y->seconds, x->seconds);
+        cr_assert_eq(y->nfigures, x->nfigures);
+        for (size_t k = 0; k < x->nfigures; k++) {
+            assert_same_str(y->figures[k].file, x->figures[k].file, "figure");
+            assert_same_str(y->figures[k].caption, x->figures[k].caption, "caption");
+        }
+        cr_assert_eq(y->nfiles, x->nfiles);
+        cr_assert_eq(y->nchecks, x->nchecks);
+        for (size_t k = 0; k < x->nchecks; k++) {
+            const fl_result_check *p = &x->checks[k], *q = &y->checks[k];
+            assert_same_str(q->name, p->name, "check name");
+            cr_assert_eq(q->status, p->status);
+            cr_assert_eq(q->has_value, p->has_value);
+            cr_assert_eq(q->has_expected, p->has_expected);
+            cr_assert_eq(q->has_tolerance, p->has_tolerance);
+            if (p->has_value) {
+                if (isnan(p->value)) cr_assert(isnan(q->value));
+                else cr_assert_eq(q->value, p->value, "%s: %.17g vs %.17g", p->name, q->value, p->value);
+            }
+            if (p->has_expected) cr_assert_eq(q->expected, p->expected);
+            if (p->has_tolerance) cr_assert_eq(q->tolerance, p->tolerance);
+            assert_same_str(q->reference, p->reference, "reference");
+            assert_same_str(q->detail, p->detail, "detail");
+            assert_same_str(q->discrepancy, p->discrepancy, "discrepancy");
+        }
+    }
+    cr_assert_str_eq(b->tasks[0]->params_sha256,
+                     "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    fl_results_free(b);
+    fl_results_free(r);
+}
+
+Test(fl_results, html_has_every_task_check_and_figure)
+{
+    fl_results *r = sample();
+    char path[256];
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    fl_error err;
+    cr_assert_eq(fl_results_write_html(r, path, dir, &err), FL_OK, "%s", err.message);
+    char *html = read_all(path);
+    for (size_t i = 0; i < r->ntasks; i++) {
+        const fl_result_task *t = r->tasks[i];
+        cr_assert(strstr(html, t->name) != NULL, "task %s missing", t->name);
+        if (t->paper) cr_assert(strstr(html, t->paper) != NULL, "paper %s missing", t->paper);
+        for (size_t k = 0; k < t->nchecks; k++)
+            cr_assert(strstr(html, t->checks[k].name) != NULL, "check %s missing",
+                      t->checks[k].name);
+        for (size_t k = 0; k < t->nfigures; k++)
+            cr_assert(strstr(html, t->figures[k].caption) != NULL, "caption missing");
+    }
+    /* the figure inlined (base64 of "abc"), the CSV linked, the hash shown */
+    cr_assert(strstr(html, "src=\"data:image/png;base64,YWJj\"") != NULL);
+    cr_assert(strstr(html, "href=\"004/example_3_15/data.csv\"") != NULL);
+    cr_assert(strstr(html, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"));
+    /* papers in their declared order, with their references */
+    char *p004 = strstr(html, "Paper 004: Martins et al., CMAME 1999");
+    char *p002 = strstr(html, "Paper 002: Ligursky &amp; Renard, QJMAM 2011");
+    cr_assert(p004 && p002 && p004 < p002);
+    cr_assert(strstr(html, "Tasks without a paper reference") != NULL);
+    /* text is escaped; a discrepancy shows as such with its reason */
+    cr_assert(strstr(html, "&lt;ok&gt;") != NULL);
+    cr_assert(strstr(html, "<ok>") == NULL);
+    cr_assert(strstr(html, "DISCREPANCY (NOTE)") != NULL);
+    cr_assert(strstr(html, "the paper rounds to 2.83") != NULL);
+    cr_assert(strstr(html, "NOT RUN") != NULL);
+    cr_assert(strstr(html, "commit <code>abc1234</code>") != NULL);
+    cr_assert(strstr(html, "run time 12.5 s.") != NULL);
+    cr_assert(strstr(html, "2 passed") == NULL && strstr(html, "1 passed, 1 failed") != NULL);
+    free(html);
+    fl_results_free(r);
+}
+
+Test(fl_results, drop_missing_keeps_written_files)
+{
+    fl_results *r = sample();
+    fl_result_task *t = r->tasks[0];
+    cr_assert_eq(fl_result_task_figure_add(t, "never.png", "004 Fig. 8"), FL_OK);
+    cr_assert_eq(fl_result_task_figure_add(t, "fig.png", NULL), FL_OK); /* keeps its caption */
+    cr_assert_eq(t->nfigures, 2);
+    fl_result_task_drop_missing(t, dir);
+    cr_assert_eq(t->nfigures, 1);
+    cr_assert_str_eq(t->figures[0].file, "fig.png");
+    cr_assert_str_eq(t->figures[0].caption, "004 Fig. 7");
+    cr_assert_eq(t->nfiles, 0, "004/example_3_15/data.csv was never written");
+    fl_results_free(r);
+}
+
+Test(fl_results, html_reports_an_unreadable_figure)
+{
+    fl_results *r = fl_results_alloc("v", NULL);
+    fl_result_task *t;
+    cr_assert_eq(fl_results_task_add(r, "a", NULL, "000 Theorem 1", &t), FL_OK);
+    cr_assert_eq(fl_result_task_figure_add(t, "gone.png", "000 Fig. 1"), FL_OK);
+    r->seconds = 3215.0;
+    t->seconds = 4000.0;
+    char path[256];
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    cr_assert_eq(fl_results_write_html(r, path, dir, NULL), FL_OK);
+    char *html = read_all(path);
+    cr_assert(strstr(html, "figure gone.png could not be read") != NULL);
+    cr_assert(strstr(html, "run time 53 min 35 s.") != NULL);
+    cr_assert(strstr(html, "Run time 1 h 06 min.") != NULL);
+    free(html);
+    snprintf(path, sizeof path, "%s/no/such/dir/report.html", dir);
+    fl_error err;
+    cr_assert_eq(fl_results_write_html(r, path, dir, &err), FL_EIO);
+    cr_assert(strstr(err.message, "report.html") != NULL);
+    fl_results_free(r);
+}
+
+/* Round trip through the file, then compare with the original. */
+static fl_result_comparison *compare(const fl_results *base, const fl_results *cur)
+{
+    fl_result_comparison *c = NULL;
+    fl_error err;
+    cr_assert_eq(fl_results_compare(base, cur, NULL, &c, &err), FL_OK, "%s", err.message);
+    return c;
+}
+
+Test(fl_results, baseline_identical_has_no_drift)
+{
+    fl_results *r = sample();
+    char path[256];
+    snprintf(path, sizeof path, "%s/results.json", dir);
+    cr_assert_eq(fl_results_write_json(r, path, NULL), FL_OK);
+    fl_results *b = NULL;
+    cr_assert_eq(fl_results_read_json(path, &b, NULL), FL_OK);
+    fl_result_comparison *c = compare(b, r);
+    cr_assert_eq(c->ndrift, 0);
+    cr_assert_eq(c->nitems, 0);
+    cr_assert_eq(c->ncompared, 4);
+    fl_result_comparison_free(c);
+    fl_results_free(b);
+    fl_results_free(r);
+}
+
+Test(fl_results, edited_value_is_a_drift_naming_the_check)
+{
+    fl_results *base = sample(), *cur = sample();
+    fl_result_check *c0 = &cur->tasks[0]->checks[0];
+    /* within the check's own tolerance (1e-12): no drift */
+    c0->value += 5e-13;
+    fl_result_comparison *c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 0);
+    fl_result_comparison_free(c);
+    /* beyond it: one VALUE drift with both values */
+    c0->value = base->tasks[0]->checks[0].value + 3e-12;
+    c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_eq(c->items[0].kind, FL_DRIFT_VALUE);
+    cr_assert_str_eq(c->items[0].check, "example_3_15.min_eig");
+    cr_assert_str_eq(c->items[0].task, "example_3_15");
+    cr_assert_eq(c->items[0].old_value, base->tasks[0]->checks[0].value);
+    cr_assert_eq(c->items[0].new_value, c0->value);
+    cr_assert_eq(c->items[0].tolerance, 1e-12);
+    fl_result_comparison_free(c);
+    /* a value without a tolerance compares to 1e-9 relative; inf vs finite drifts */
+    cur->tasks[0]->checks[1].value = 1e300;
+    c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 2);
+    cr_assert_str_eq(c->items[1].check, "example_3_15.threshold");
+    fl_result_comparison_free(c);
+    /* a value that disappears is a drift */
+    cur->tasks[0]->checks[1].value = INFINITY;
+    cur->tasks[0]->checks[0].has_value = 0;
+    c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_eq(c->items[0].has_old, 1);
+    cr_assert_eq(c->items[0].has_new, 0);
+    fl_result_comparison_free(c);
+    fl_results_free(base);
+    fl_results_free(cur);
+}
+
+Test(fl_results, status_change_missing_and_new_checks)
+{
+    fl_results *base = sample(), *cur = sample();
+    cur->tasks[1]->checks[0].status = FL_RESULT_PASS;   /* FAIL -> PASS */
+    fl_result_comparison *c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_eq(c->items[0].kind, FL_DRIFT_STATUS);
+    cr_assert_str_eq(c->items[0].check, "square_block.order");
+    cr_assert_eq(c->items[0].old_status, FL_RESULT_FAIL);
+    cr_assert_eq(c->items[0].new_status, FL_RESULT_PASS);
+    fl_result_comparison_free(c);
+    cur->tasks[1]->checks[0].status = FL_RESULT_FAIL;
+
+    /* a check the current run no longer has: PASS -> NOT RUN */
+    free(cur->tasks[0]->checks[0].name);
+    cur->tasks[0]->checks[0].name = strdup("example_3_15.renamed");
+    c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_eq(c->nitems, 2);
+    cr_assert_eq(c->items[0].kind, FL_DRIFT_STATUS);
+    cr_assert_str_eq(c->items[0].check, "example_3_15.min_eig");
+    cr_assert_eq(c->items[0].new_status, FL_RESULT_NOT_RUN);
+    cr_assert_eq(c->items[1].kind, FL_DRIFT_NEW);
+    cr_assert_str_eq(c->items[1].check, "example_3_15.renamed");
+    fl_result_comparison_free(c);
+
+    /* tasks the current run did not run are not compared */
+    fl_results *one = fl_results_alloc("v", NULL);
+    fl_result_task *t;
+    cr_assert_eq(fl_results_task_add(one, "square_block_002", NULL, NULL, &t), FL_OK);
+    for (size_t k = 0; k < base->tasks[1]->nchecks; k++)
+        cr_assert_eq(fl_result_task_check_add(t, &base->tasks[1]->checks[k]), FL_OK);
+    c = compare(base, one);
+    cr_assert_eq(c->ndrift, 0);
+    cr_assert_eq(c->ncompared, 2);
+    fl_result_comparison_free(c);
+    /* a task the baseline does not have: its checks are NEW, not drifts */
+    c = compare(one, base);
+    cr_assert_eq(c->ndrift, 0);
+    cr_assert_eq(c->nitems, 2);
+    cr_assert_eq(c->items[0].kind, FL_DRIFT_NEW);
+    fl_result_comparison_free(c);
+    fl_results_free(one);
+    fl_results_free(base);
+    fl_results_free(cur);
+}
+
+Test(fl_results, namesakes_are_matched_by_rank)
+{
+    /* one check name per parameter value (e.g. mu = 1, 2, 3): the second of
+     * three edited must be reported as name#2, the others unchanged */
+    fl_results *base = fl_results_alloc("v", NULL), *cur = fl_results_alloc("v", NULL);
+    fl_result_task *tb, *tc;
+    cr_assert_eq(fl_results_task_add(base, "t", NULL, NULL, &tb), FL_OK);
+    cr_assert_eq(fl_results_task_add(cur, "t", NULL, NULL, &tc), FL_OK);
+    for (int i = 0; i < 3; i++) {
+        fl_result_check c = fl_result_check_default();
+        c.name = "t.eq";
+        c.has_value = c.has_tolerance = 1;
+        c.value = i;
+        c.tolerance = 1e-12;
+        cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+        if (i == 1) c.value = 1.5;
+        cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    }
+    fl_result_comparison *c = compare(base, cur);
+    cr_assert_eq(c->ncompared, 3);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_str_eq(c->items[0].check, "t.eq#2");
+    cr_assert_eq(c->items[0].old_value, 1.0);
+    cr_assert_eq(c->items[0].new_value, 1.5);
+    fl_result_comparison_free(c);
+    /* a fourth namesake in the run only: new, as t.eq#4 */
+    fl_result_check x = fl_result_check_default();
+    x.name = "t.eq";
+    cr_assert_eq(fl_result_task_check_add(tc, &x), FL_OK);
+    c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_eq(c->nitems, 2);
+    cr_assert_eq(c->items[1].kind, FL_DRIFT_NEW);
+    cr_assert_str_eq(c->items[1].check, "t.eq#4");
+    fl_result_comparison_free(c);
+    fl_results_free(base);
+    fl_results_free(cur);
+}
+
+Test(fl_results, reader_names_file_and_field)
+{
+    struct {
+        const char *text;
+        fl_status status;
+        const char *msg;
+    } cases[] = {
+        {"{\"format\": \"frictionlab-results/1\", \"tasks\": [", FL_EPARSE, "r.json:1:"},
+        {"[1, 2]", FL_EPARSE, "(top level)"},
+        {"{\"tasks\": []}", FL_EPARSE, "field 'format': missing"},
+        {"{\"format\": \"other/2\", \"tasks\": []}", FL_EPARSE, "field 'format'"},
+        {"{\"format\": \"frictionlab-results/1\"}", FL_EPARSE, "field 'tasks': missing"},
+        {"{\"format\": \"frictionlab-results/1\", \"tasks\": [{\"name\": 3}]}", FL_EPARSE,
+         "field 'tasks[0].name': expected a string"},
+        {"{\"format\": \"frictionlab-results/1\", \"tasks\": [{\"name\": \"a\", \"checks\": "
+         "[{\"name\": \"c\", \"status\": \"OK\"}]}]}",
+         FL_EPARSE, "field 'tasks[0].checks[0].status'"},
+        {"{\"format\": \"frictionlab-results/1\", \"tasks\": [{\"name\": \"a\", \"checks\": "
+         "[{\"name\": \"c\", \"status\": \"PASS\", \"value\": \"big\"}]}]}",
+         FL_EPARSE, "field 'tasks[0].checks[0].value'"},
+        {"{\"format\": \"frictionlab-results/1\", \"tasks\": [{\"name\": \"a\", \"figures\": "
+         "[{\"caption\": \"x\"}]}]}",
+         FL_EPARSE, "field 'tasks[0].figures[0].file': missing"},
+        {"{\"format\": \"frictionlab-results/1\", \"tasks\": [{\"name\": \"a\", \"params\": 5}]}",
+         FL_EPARSE, "field 'tasks[0].params'"},
+        {"{\"format\": \"frictionlab-results/1\", \"tasks\": {}}", FL_EPARSE,
+         "field 'tasks': expected an array"},
+    };
+    char path[256];
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        write_file("r.json", cases[i].text);
+        fl_results *r = (fl_results *)1;
+        fl_error err;
+        fl_error_clear(&err);
+        cr_assert_eq(fl_results_read_json(path, &r, &err), cases[i].status, "case %zu", i);
+        cr_assert_null(r);
+        cr_assert(strstr(err.message, cases[i].msg) != NULL, "case %zu: \"%s\"", i, err.message);
+        cr_assert(strstr(err.message, "r.json") != NULL, "case %zu: \"%s\"", i, err.message);
+    }
+    fl_results *r;
+    fl_error err;
+    snprintf(path, sizeof path, "%s/none.json", dir);
+    cr_assert_eq(fl_results_read_json(path, &r, &err), FL_EIO);
+    cr_assert(strstr(err.message, "none.json") != NULL, "%s", err.message);
+}
