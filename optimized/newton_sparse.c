@@ -188,7 +188,7 @@ nomem:
 }
 
 /* Numeric values of K at the current D (row-major dim x dim per contact). */
-static void system_fill(newton_system *S, const double *Dall, const double *rho)
+static void system_fill(newton_system *S, const double *Dall, const double *rho, double reg)
 {
     const int dim = S->dim, n = S->n;
     memcpy(S->Kx, S->Kx0, (size_t)S->Kp[S->N] * sizeof *S->Kx);
@@ -206,7 +206,7 @@ static void system_fill(newton_system *S, const double *Dall, const double *rho)
         int a = j / dim, l = j % dim;
         const double *Da = Dall + 9 * a;
         double *x = S->Kx + S->posD[j];
-        for (int i = 0; i < dim; i++) x[i] += (i == l ? 1.0 : 0.0) - Da[i * dim + l];
+        for (int i = 0; i < dim; i++) x[i] += (i == l ? 1.0 + reg : 0.0) - Da[i * dim + l];
     }
     (void)n;
 }
@@ -302,8 +302,13 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
             csc_gaxpy(L->A, -1.0, z, rhs);
             csc_gaxpy(L->B, -1.0, r, rhs);
         }
-        system_fill(S, Dall, L->rho);
+        system_fill(S, Dall, L->rho, 0.0);
         int ok = system_solve(S, rhs, x, &s, err), stepped = ok;
+        if (!ok && s == FL_OK) {   /* singular J (rank-deficient W): regularised retry */
+            system_fill(S, Dall, L->rho, 1e-10);
+            ok = stepped = system_solve(S, rhs, x, &s, err);
+            if (ok) res->regularized++;
+        }
         if (s != FL_OK) break;
         double tmin = 1.0;
         if (ok) {

@@ -25,8 +25,11 @@
  * Globalisation: Armijo backtracking on the merit psi = |Phi|^2 / 2 along
  * the Newton direction d (J d = -Phi, so psi'(r; d) = -2 psi):
  *   accept t when psi(r + t d) <= (1 - 2 sigma t) psi(r),  t = 1, 1/2, ...
- *   (N5).  When no t >= 2^-ls_max is accepted, or the linear solve fails
- *   (singular J), the step "fails": on a local problem Gauss–Seidel
+ *   (N5).  A singular J (W rank-deficient and every contact sticking, so
+ *   J = rho W on those rows) is retried once with 1e-10 added to the
+ *   diagonal of its r-block (a Levenberg–Marquardt-type regularisation;
+ *   counted in regularized).  When no t >= 2^-ls_max is accepted, or the
+ *   linear solve still fails, the step "fails": on a local problem Gauss–Seidel
  *   (reference/nsgs.h, same twin) runs gs_sweeps sweeps from the current r
  *   and Newton resumes from its iterate; on a global problem the step with
  *   the smallest tried t is taken (the merit may increase; counted in
@@ -78,6 +81,7 @@ typedef struct fl_newton_result {
     int iterations;             /* Newton steps taken */
     int gs_sweeps;              /* Gauss–Seidel sweeps run by the fallback */
     int line_search_failures;   /* failed steps (line search or singular J) */
+    int regularized;            /* steps where J was singular and J + 1e-10 I_r was used */
     double residual;            /* final natural-map error (opt->norm) */
     double seconds;             /* wall time */
 } fl_newton_result;
