@@ -25,8 +25,11 @@
  *   ||r_new - r_old||_2 <= tol * ||r_new||_2
  * (both 0 passes).  The full natural-map error of core/fl_residual.h
  * (opt->norm, one product W r, O(nnz)) is computed only when the cheap test
- * passes, or every 10th sweep, or at the last allowed sweep, or at every
- * sweep when opt->callback is set; the iteration stops when that full error
+ * passes, or every opt->check_every-th sweep (default 10; 1 restores the
+ * reference's rule of stopping at the first sweep below tol, which the
+ * solution-set explorations of reference/plurality.c use so that both twins
+ * sample the same set), or at the last allowed sweep, or at every sweep
+ * when opt->callback is set; the iteration stops when that full error
  * is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
 #include "reference/nsgs.h"
@@ -270,7 +273,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
         }
         res->sweep_seconds += now_seconds() - ts;
         sweep++;
-        int full = opt->callback || dr2 <= opt->tol * opt->tol * r2 || sweep % 10 == 0 ||
+        int full = opt->callback || dr2 <= opt->tol * opt->tol * r2 || sweep % opt->check_every == 0 ||
                    sweep == opt->max_sweeps || !isfinite(dr2);
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);

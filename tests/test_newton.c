@@ -254,3 +254,46 @@ Test(newton, dispatcher_gs_newton_auto, .init = setup, .fini = teardown)
     fl_local_problem_free(p);
     gsl_rng_free(rng);
 }
+
+Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini = teardown)
+{
+    /* optimized/nsgs_sparse.c: whatever check_every, FL_OK means the full
+     * natural-map error recomputed from r is <= tol; check_every < 1 is
+     * refused by both twins; the sparse twin's 3D answer is the reference's
+     * where the solution is unique (one contact: the closed forms above). */
+    gsl_rng *rng = fl_rng_alloc(11UL);
+    for (int t = 0; t < 10; t++) {
+        fl_local_problem *p = random_local(rng, 6, 3);
+        gsl_vector *r = gsl_vector_alloc(p->m), *U = gsl_vector_alloc(p->m);
+        for (int every = 1; every <= 20; every += 19) {
+            fl_nsgs_options o = fl_nsgs_options_default();
+            o.tol = 1e-11;
+            o.max_sweeps = 20000;
+            o.check_every = every;
+            fl_nsgs_result res;
+            cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, &res, NULL), FL_OK);
+            double e;
+            cr_assert_eq(fl_residual_local(p, r, U, FL_RESIDUAL_NORM_Q, &e, NULL), FL_OK);
+            cr_assert(e <= 1e-11 && fabs(e - res.residual) <= 1e-15 + 1e-9 * e, "e %g res %g", e,
+                      res.residual);
+        }
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.check_every = 0;
+        cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
+        cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
+        gsl_vector_free(r);
+        gsl_vector_free(U);
+        fl_local_problem_free(p);
+    }
+    const double cases[3][6] = {{1, 2, 3, 0, 0, 0}, {-2, 0.2, 0, 2, -0.2, 0}, {-1, 3, 4, 1, -0.3, -0.4}};
+    for (int c = 0; c < 3; c++) {
+        fl_local_problem *p = one_contact(cases[c][0], cases[c][1], cases[c][2], 0.5);
+        gsl_vector *r = gsl_vector_alloc(3);
+        fl_nsgs_options o = fl_nsgs_options_default();
+        cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, NULL), FL_OK);
+        for (int i = 0; i < 3; i++) cr_assert(fabs(r->data[i] - cases[c][3 + i]) <= 1e-12);
+        gsl_vector_free(r);
+        fl_local_problem_free(p);
+    }
+    gsl_rng_free(rng);
+}
