@@ -30,7 +30,8 @@
  * optimized `auto`, and the best of our optimized solvers); the
  * Dolan–Moré performance profile (CSV + PNG by gnuplot).
  *
- *   bench_solvers [--data DIR] [--out DIR] [--tol T] [--quick] [FILE ...]
+ *   bench_solvers [--data DIR] [--out DIR] [--tol T] [--quick] [--rho R] [FILE ...]
+ * (--rho: a fixed Alart–Curnier rho for our Newton runs, default automatic)
  */
 #include <errno.h>
 #include <math.h>
@@ -66,6 +67,7 @@ enum { S_REF_GS, S_OPT_GS, S_REF_NEWTON, S_OPT_NEWTON, S_AUTO, S_SIC_NSGS, S_SIC
 static const char *sname[NSOLVER] = {"ref-gs", "opt-gs", "ref-newton", "opt-newton", "auto",
                                      "sic-nsgs", "sic-nsn"};
 enum { MAX_DENSE_M = 1200 };
+static double newton_rho = 0.0;   /* --rho: fixed Alart–Curnier rho (0: automatic) */
 
 static double now(void)
 {
@@ -358,6 +360,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
         opt.tol = tol;
         opt.max_iterations = 2000;
         opt.norm = FL_RESIDUAL_MAX_NORM;
+        opt.rho = newton_rho;
         fl_newton_result res;
         st = s == S_OPT_NEWTON ? fl_newton_sparse_solve(p, &opt, &rv.vector, NULL, &res, &err)
                                : fl_newton_solve(p, &opt, &rv.vector, NULL, &res, &err);
@@ -548,10 +551,11 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) out = argv[++i];
         else if (strcmp(argv[i], "--tol") == 0 && i + 1 < argc) tol = atof(argv[++i]);
         else if (strcmp(argv[i], "--quick") == 0) quick = 1;
+        else if (strcmp(argv[i], "--rho") == 0 && i + 1 < argc) newton_rho = atof(argv[++i]);
         else if (argv[i][0] != '-' && nfiles < MAXP) files[nfiles++] = argv[i];
         else {
             fprintf(stderr, "usage: bench_solvers [--data DIR] [--out DIR] [--tol T] [--quick] "
-                            "[FILE ...]\n");
+                            "[--rho R] [FILE ...]\n");
             return 2;
         }
     }

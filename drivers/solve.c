@@ -31,7 +31,7 @@ fl_solve_options fl_solve_options_default(void)
     o.norm = FL_RESIDUAL_NORM_Q;
     o.max_sweeps = 10000;
     o.max_newton = 500;
-    o.auto_gs_sweeps = 50;
+    o.auto_gs_sweeps = 20;
     o.warm = 0;
     return o;
 }
@@ -172,14 +172,17 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         s = run_newton(p, opt, opt->warm, r, res, err);
         break;
     default: {   /* AUTO: drivers/solve.h */
-        int first = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
-        if (p->dim == 3) {
-            s = run_newton(p, opt, opt->warm, r, res, err);
-            if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps)
-                s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, r, res, err);
-            break;
+        int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
+        s = run_gs(p, opt, chunk, opt->warm, r, res, err);
+        double e_prev = res->residual;
+        while (s == FL_WMAXITER && res->gs_sweeps + chunk <= opt->max_sweeps) {
+            s = run_gs(p, opt, chunk, 1, r, res, err);
+            if (s != FL_WMAXITER) break;
+            /* linear rate per chunk; keep sweeping if <= 4 more chunks suffice */
+            double rate = res->residual / e_prev;
+            e_prev = res->residual;
+            if (!(rate < 1) || log(opt->tol / res->residual) / log(rate) > 4.0) break;
         }
-        s = run_gs(p, opt, first, opt->warm, r, res, err);
         if (s != FL_WMAXITER) break;
         gsl_vector *rg = gsl_vector_alloc(p->m);
         if (!rg) {

@@ -7,15 +7,14 @@
  *
  * FL_SOLVER_AUTO is what gives a certified answer fastest on the problems
  * measured by bench/bench_solvers.c:
- *   local problem, dim 2: Gauss–Seidel for at most auto_gs_sweeps sweeps
- *                   (a 2D sweep is cheap); if the tolerance is not met,
- *                   Newton from the Gauss–Seidel iterate (warm start); if
- *                   Newton does not reach it either, Gauss–Seidel resumes
- *                   from the better of the two iterates for the rest of
- *                   max_sweeps.
- *   local problem, dim 3: Newton (with its own Gauss–Seidel fallback on
- *                   failed steps); if it does not reach the tolerance,
- *                   Gauss–Seidel from its iterate for the rest of max_sweeps.
+ *   local problem:  Gauss–Seidel in chunks of auto_gs_sweeps sweeps (warm
+ *                   started), kept while the error's rate over the last chunk
+ *                   predicts the tolerance within 4 more chunks (cheap sweeps,
+ *                   fast convergence: small and well-conditioned problems);
+ *                   otherwise Newton from the Gauss–Seidel iterate, with its
+ *                   own Gauss–Seidel fallback on failed steps; if Newton does
+ *                   not reach the tolerance either, Gauss–Seidel resumes from
+ *                   the better of the two iterates for the rest of max_sweeps.
  *   global problem: Newton on (v, r) without forming W.
  * FL_SOLVER_GS on a global problem forms W = H M^-1 H^T (fl_delassus_dense
  * or fl_delassus_sparse) and recovers v = M^-1 (f + H^T r).
@@ -53,7 +52,7 @@ typedef struct fl_solve_options {
     fl_residual_norm norm;    /* the norm of the stopping test, default NORM_Q */
     int max_sweeps;           /* Gauss–Seidel sweeps, default 10000 */
     int max_newton;           /* Newton steps, default 500 */
-    int auto_gs_sweeps;       /* AUTO: sweeps before Newton, default 50 */
+    int auto_gs_sweeps;       /* AUTO: Gauss–Seidel chunk, default 20 */
     int warm;                 /* 1: r on input is the starting point */
 } fl_solve_options;
 

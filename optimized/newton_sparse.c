@@ -438,7 +438,7 @@ fl_status fl_newton_sparse_solve(const fl_local_problem *p, const fl_newton_opti
                 for (int kk = Wp[j]; kk < Wp[j + 1]; kk++)
                     if ((size_t)Wi[kk] == j) tr += Wx[kk];
             }
-            rho[a] = tr > 0 && isfinite(tr) ? dim / tr : 1.0;
+            rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
         }
         double nq = 0;
         for (size_t i = 0; i < m; i++) nq += gsl_vector_get(p->q, i) * gsl_vector_get(p->q, i);
@@ -544,7 +544,7 @@ fl_status fl_newton_global_sparse_solve(const fl_global_problem *g,
                 rho[Hi[k] / dim] += mjj > 0 ? Hx[k] * Hx[k] / mjj : 0.0;
         }
         for (size_t a = 0; a < nc; a++)
-            rho[a] = rho[a] > 0 && isfinite(rho[a]) ? dim / rho[a] : 1.0;
+            rho[a] = opt->rho > 0 ? opt->rho : rho[a] > 0 && isfinite(rho[a]) ? dim / rho[a] : 1.0;
         s = system_build(&S, (int)n, (int)m, dim, A, B, H, err);
     }
     if (s == FL_OK) {

@@ -54,6 +54,8 @@ fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err)
     if (opt->max_fallbacks < 1)
         return FL_FAIL(err, FL_EINVAL, "newton: max_fallbacks = %d must be >= 1",
                        opt->max_fallbacks);
+    if (!(opt->rho >= 0) || !isfinite(opt->rho))
+        return FL_FAIL(err, FL_EINVAL, "newton: rho = %g must be >= 0 (0: automatic)", opt->rho);
     if (opt->start != FL_NEWTON_START_ZERO && opt->start != FL_NEWTON_START_WARM)
         return FL_FAIL(err, FL_EINVAL, "newton: unknown start %d", (int)opt->start);
     if ((int)opt->norm < 0 || (int)opt->norm > (int)FL_RESIDUAL_ABSOLUTE)
@@ -180,9 +182,9 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
     for (size_t a = 0; a < nc; a++) {
         double tr = 0;
         for (int k = 0; k < dim; k++) tr += gsl_matrix_get(p->W, dim * a + k, dim * a + k);
-        rho[a] = tr > 0 && isfinite(tr) ? dim / tr : 1.0;
+        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
     }
-    double normq = gsl_blas_dnrm2(p->q), e = INFINITY;
+    double e = INFINITY;
     int it = 0, fails_in_row = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
@@ -262,7 +264,6 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
             s = FL_FAIL(err, FL_ENOCONV, "newton: iterates became non-finite at step %d", it);
     }
     gsl_set_error_handler(old);
-    (void)normq;
     if (s == FL_OK && !(e <= opt->tol) && res->stop != FL_NEWTON_STOP_STALLED)
         res->stop = FL_NEWTON_STOP_MAXITER;
     finish(res, s, it, e, t0, opt);
@@ -354,7 +355,7 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
                 double h = gsl_matrix_get(g->H, dim * a + k, j);
                 tr += h * h / gsl_matrix_get(g->M, j, j);
             }
-        rho[a] = tr > 0 && isfinite(tr) ? dim / tr : 1.0;
+        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
     }
     /* q = H M^-1 f + w: the local problem's q, for the error normalisation */
     s = fl_spd_solve(spd, g->f, y);

@@ -73,6 +73,8 @@ typedef struct fl_newton_options {
     int ls_max;             /* halvings of t before the step fails, default 20 */
     int gs_sweeps;          /* Gauss–Seidel sweeps per failed step, default 20 */
     int max_fallbacks;      /* failed steps in a row before giving up, default 50 */
+    double rho;             /* > 0: the same rho for every contact; 0 (default):
+                               rho_a = dim / trace(W_aa) (see above) */
 } fl_newton_options;
 
 typedef struct fl_newton_result {
