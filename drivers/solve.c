@@ -123,9 +123,10 @@ static fl_newton_options newton_options(const fl_solve_options *o, int warm)
 }
 
 static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o, int warm,
-                            gsl_vector *r, fl_solve_result *res, fl_error *err)
+                            int max_fallbacks, gsl_vector *r, fl_solve_result *res, fl_error *err)
 {
     fl_newton_options n = newton_options(o, warm);
+    if (max_fallbacks > 0) n.max_fallbacks = max_fallbacks;
     fl_newton_result nr;
     fl_status s = o->optimized ? fl_newton_sparse_solve(p, &n, r, NULL, &nr, err)
                                : fl_newton_solve(p, &n, r, NULL, &nr, err);
@@ -169,7 +170,7 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         s = run_gs(p, opt, opt->max_sweeps, opt->warm, r, res, err);
         break;
     case FL_SOLVER_NEWTON:
-        s = run_newton(p, opt, opt->warm, r, res, err);
+        s = run_newton(p, opt, opt->warm, 0, r, res, err);
         break;
     default: {   /* AUTO: drivers/solve.h */
         int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
@@ -191,7 +192,7 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         }
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
-        s = run_newton(p, opt, 1, r, res, err);
+        s = run_newton(p, opt, 1, p->dim == 2 ? 5 : 0, r, res, err);
         if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
             if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
             s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, r, res, err);

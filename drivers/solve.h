@@ -12,7 +12,10 @@
  *                   predicts the tolerance within 4 more chunks (cheap sweeps,
  *                   fast convergence: small and well-conditioned problems);
  *                   otherwise Newton from the Gauss–Seidel iterate, with its
- *                   own Gauss–Seidel fallback on failed steps; if Newton does
+ *                   own Gauss–Seidel fallback on failed steps (in 2D, where
+ *                   sweeps are cheap and Newton only polishes, given up after
+ *                   5 failed steps in a row: on the rank-deficient W of disc
+ *                   packings its steps keep failing); if Newton does
  *                   not reach the tolerance either, Gauss–Seidel resumes from
  *                   the better of the two iterates for the rest of max_sweeps.
  *   global problem: Newton on (v, r) without forming W.
