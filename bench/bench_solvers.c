@@ -21,8 +21,12 @@
  * core/fl_residual.h divided by max(||r||, ||U||, ||q||) (what Siconos 4.4
  * reports, FL_RESIDUAL_MAX_NORM) must be <= tol; the FCLIB normalisation
  * (/||q||) is printed beside it.  All solvers stop on the MAX_NORM error.
- * Limits: 10000 Gauss–Seidel sweeps, 500 Newton steps; the dense references
- * run up to m = 1200 unknowns.
+ * Limits: 10000 Gauss–Seidel sweeps (30000 on the disc packings, for every
+ * Gauss–Seidel alike), 2000 Newton steps (Siconos NSN: 10000 iterations);
+ * the dense references run up to m = 1200 unknowns.  Our Newton alone is
+ * not run on the packings (N = 1000 and 2000 discs, 2,967 and 5,954
+ * contacts): its steps all fail on their rank-deficient W (measured: 51
+ * failed steps, 10 s and 103 s); `auto` runs there.
  *
  * Families: 2D, 3D small (nc < 50), 3D large (nc >= 50).  Printed: per file
  * and solver the time and whether it converged; the median time ratio
@@ -68,6 +72,7 @@ static const char *sname[NSOLVER] = {"ref-gs", "opt-gs", "ref-newton", "opt-newt
                                      "sic-nsgs", "sic-nsn"};
 enum { MAX_DENSE_M = 1200 };
 static double newton_rho = 0.0;   /* --rho: fixed Alart–Curnier rho (0: automatic) */
+static int max_sweeps = 10000;    /* Gauss–Seidel sweeps (ours and Siconos's) */
 
 static double now(void)
 {
@@ -349,7 +354,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
     if (s == S_REF_GS || s == S_OPT_GS) {
         fl_nsgs_options opt = fl_nsgs_options_default();
         opt.tol = tol;
-        opt.max_sweeps = 10000;
+        opt.max_sweeps = max_sweeps;
         opt.norm = FL_RESIDUAL_MAX_NORM;
         fl_nsgs_result res;
         st = s == S_OPT_GS ? fl_nsgs_sparse_solve(p, &opt, &rv.vector, NULL, &res, &err)
@@ -371,6 +376,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
         fl_solve_options opt = fl_solve_options_default();
         opt.tol = tol;
         opt.norm = FL_RESIDUAL_MAX_NORM;
+        opt.max_sweeps = max_sweeps;
         fl_solve_result res;
         st = fl_solve_local(p, &opt, &rv.vector, NULL, &res, &err);
         o->iterations = res.gs_sweeps + res.newton_steps;
@@ -383,7 +389,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
             p->dim == 2 ? SICONOS_FRICTION_2D_NSGS
                         : nsn ? SICONOS_FRICTION_3D_NSN_AC : SICONOS_FRICTION_3D_NSGS);
         so->dparam[SICONOS_DPARAM_TOL] = tol;
-        so->iparam[SICONOS_IPARAM_MAX_ITER] = 10000;
+        so->iparam[SICONOS_IPARAM_MAX_ITER] = nsn ? 10000 : max_sweeps;
         int info = p->dim == 2 ? fc2d_driver(b->sp, r, U, so) : fc3d_driver(b->sp, r, U, so);
         o->iterations = so->iparam[SICONOS_IPARAM_ITER_DONE];
         snprintf(o->note, sizeof o->note, "info %d, Siconos error %.3g", info,
@@ -595,8 +601,8 @@ int main(int argc, char **argv)
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     if (fl_sparse_start(&ctx, NULL) != FL_OK) return 2;
-    enum { NPACK = 3 };
-    static const size_t packN[NPACK] = {1000, 2000, 3400};
+    enum { NPACK = 2 };
+    static const size_t packN[NPACK] = {1000, 2000};
     int nprob = 0, npack = quick ? 1 : NPACK;
     int fam[MAXP + NPACK];
     char pname[MAXP + NPACK][256];
@@ -636,7 +642,12 @@ int main(int argc, char **argv)
         fam[nprob] = family;
         for (int s = 0; s < NSOLVER; s++) {
             outcome *o = &O[nprob][s];
+            max_sweeps = pack ? 30000 : 10000;
             if (quick && (s == S_REF_GS || s == S_REF_NEWTON) && b.p && b.p->m > 300) {
+                memset(o, 0, sizeof *o);
+            } else if (pack && s == S_OPT_NEWTON) {
+                /* measured: every step fails on the packings' rank-deficient W
+                 * (N = 1000: 51 failed steps, 10 s; N = 2000: 103 s) */
                 memset(o, 0, sizeof *o);
             } else if (b.p) {
                 run_local(s, &b, tol, o);
