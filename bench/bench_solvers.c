@@ -284,6 +284,12 @@ static int load(fl_sparse_ctx *ctx, const char *dir, const char *file, bproblem 
         snprintf(why, whylen, "conversion of the Siconos problem failed");
         return 1;
     }
+    if (b->p->dim == 2 && b->sp->M->storageType == NM_SPARSE) {
+        /* fc2d NSGS aborts on Siconos's plain sparse storage: give it the
+         * sparse-block storage it reads (local_to_siconos) */
+        frictionContactProblem_free(b->sp);
+        b->sp = local_to_siconos(b->p);
+    }
     return 0;
 }
 

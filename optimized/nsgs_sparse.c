@@ -22,8 +22,8 @@
  * certified fallback.  dim 2: the reference's closed-form cases.
  *
  * Stopping rule (per sweep).  Cheap test, O(m): the sweep's change
- *   ||r_new - r_old||_2 <= tol * ||r_new||_2
- * (both 0 passes).  The full natural-map error of core/fl_residual.h
+ *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
+ * (the second term, the problem's impulse scale, for r near 0).  The full natural-map error of core/fl_residual.h
  * (opt->norm, one product W r, O(nnz)) is computed only when the cheap test
  * passes, or every opt->check_every-th sweep (default 10; 1 restores the
  * reference's rule of stopping at the first sweep below tol, which the
@@ -240,7 +240,11 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
         has_inv[a] = dim == 3 && inv3(Wd + a * dd, Wi + a * dd);
     }
     fl_status s = fl_nsgs_prepare(p, opt, r, perm, err);
-    double e = INFINITY, normq = gsl_blas_dnrm2(p->q);
+    double e = INFINITY, normq = gsl_blas_dnrm2(p->q), wmax = 0;
+    for (size_t a = 0; a < nc; a++)
+        for (int i = 0; i < dim; i++) wmax = fmax(wmax, fabs(Wd[a * dd + i * dim + i]));
+    /* impulse scale of the problem (CATALOGUE B.0): |q| / max W_ii */
+    const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
     int sweep = 0;
     double *rr = r->data;
     const double *q = p->q->data;
@@ -273,7 +277,8 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
         }
         res->sweep_seconds += now_seconds() - ts;
         sweep++;
-        int full = opt->callback || dr2 <= opt->tol * opt->tol * r2 || sweep % opt->check_every == 0 ||
+        int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
+                   sweep % opt->check_every == 0 ||
                    sweep == opt->max_sweeps || !isfinite(dr2);
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);
