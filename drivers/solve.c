@@ -123,10 +123,12 @@ static fl_newton_options newton_options(const fl_solve_options *o, int warm)
 }
 
 static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o, int warm,
-                            int max_fallbacks, gsl_vector *r, fl_solve_result *res, fl_error *err)
+                            int max_fallbacks, int max_steps, gsl_vector *r, fl_solve_result *res,
+                            fl_error *err)
 {
     fl_newton_options n = newton_options(o, warm);
-    if (max_fallbacks > 0) n.max_fallbacks = max_fallbacks;
+    if (max_fallbacks > 0) n.max_fallbacks = max_fallbacks;   /* auto's Newton phase */
+    if (max_steps > 0 && max_steps < n.max_iterations) n.max_iterations = max_steps;
     fl_newton_result nr;
     fl_status s = o->optimized ? fl_newton_sparse_solve(p, &n, r, NULL, &nr, err)
                                : fl_newton_solve(p, &n, r, NULL, &nr, err);
@@ -170,7 +172,7 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         s = run_gs(p, opt, opt->max_sweeps, opt->warm, r, res, err);
         break;
     case FL_SOLVER_NEWTON:
-        s = run_newton(p, opt, opt->warm, 0, r, res, err);
+        s = run_newton(p, opt, opt->warm, 0, 0, r, res, err);
         break;
     default: {   /* AUTO: drivers/solve.h */
         int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
@@ -192,7 +194,7 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         }
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
-        s = run_newton(p, opt, 1, p->dim == 2 ? 5 : 0, r, res, err);
+        s = run_newton(p, opt, 1, p->dim == 2 ? 5 : 0, 200, r, res, err);
         if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
             if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
             s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, r, res, err);

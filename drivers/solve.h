@@ -15,7 +15,8 @@
  *                   own Gauss–Seidel fallback on failed steps (in 2D, where
  *                   sweeps are cheap and Newton only polishes, given up after
  *                   5 failed steps in a row: on the rank-deficient W of disc
- *                   packings its steps keep failing); if Newton does
+ *                   packings its steps keep failing; at most 200 steps: where
+ *                   Newton converges on the corpus it takes <= 60); if Newton does
  *                   not reach the tolerance either, Gauss–Seidel resumes from
  *                   the better of the two iterates for the rest of max_sweeps.
  *   global problem: Newton on (v, r) without forming W.
