@@ -31,6 +31,7 @@ const fl_cli_task fl_crosscheck_tasks[] = {
     {"sets", "friction sets: projections, support functions, Coulomb statements (001 §2.1, §3.2)", fl_crosscheck_sets},
     {"moreau", "000 §2 Moreau's discrete contact law: Prop. 1, minimality, ref vs sparse", fl_moreau_crosscheck},
     {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", fl_nsgs_crosscheck},
+    {"newton", "Alart-Curnier semismooth Newton and GS twins: law at tol, enumeration oracle, global without W, same refusals", fl_newton_crosscheck},
     {"stewart", "001 §6.2 Stewart P5: Lemke vs enumeration, Coulomb on real-world impulses, Painleve bar", fl_stewart_crosscheck},
     {"p4", "001 §3-§6 P'4: Prop. 5.1, splits, C1-C4, certificate, ref vs sparse, §6.1 sets, trajectories", fl_p4_crosscheck},
     {"stability", "004 §3.3/§5.4: partition, (84), orderings (ii)-(iii), Cholesky vs eig, constrained min", fl_stability_crosscheck},

@@ -11,6 +11,7 @@ int fl_crosscheck_sets(fl_cli_ctx *ctx);             /* cli/sets_checks.c */
 int fl_moreau_crosscheck(fl_cli_ctx *ctx);            /* cli/moreau_checks.c */
 int fl_stewart_crosscheck(fl_cli_ctx *ctx);           /* cli/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_cli_ctx *ctx);              /* cli/nsgs_checks.c */
+int fl_newton_crosscheck(fl_cli_ctx *ctx);            /* cli/newton_checks.c */
 
 int fl_p4_crosscheck(fl_cli_ctx *ctx);                /* cli/p4_checks.c */
 int fl_stability_crosscheck(fl_cli_ctx *ctx);         /* cli/stability_checks.c */

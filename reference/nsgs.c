@@ -31,6 +31,7 @@ fl_nsgs_options fl_nsgs_options_default(void)
     o.start = FL_NSGS_START_ZERO;
     o.random_scale = 1.0;
     o.norm = FL_RESIDUAL_NORM_Q;
+    o.check_every = 10;
     return o;
 }
 
@@ -276,6 +277,8 @@ fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
         return FL_FAIL(err, FL_EINVAL, "nsgs: relaxation omega = %g not in (0, 2)", opt->omega);
     if (opt->max_sweeps < 1)
         return FL_FAIL(err, FL_EINVAL, "nsgs: max_sweeps = %d must be >= 1", opt->max_sweeps);
+    if (opt->check_every < 1)
+        return FL_FAIL(err, FL_EINVAL, "nsgs: check_every = %d must be >= 1", opt->check_every);
     if ((opt->order == FL_NSGS_ORDER_RANDOM || opt->start == FL_NSGS_START_RANDOM) && !opt->rng)
         return FL_FAIL(err, FL_EINVAL, "nsgs: random ordering or start needs opt->rng");
     for (size_t a = 0; a < p->nc; a++) perm[a] = a;

@@ -63,6 +63,9 @@ fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_opt
     fl_nsgs_options o = opt->nsgs;
     o.order = opt->mode == FL_PLURALITY_RANDOM_ORDER ? FL_NSGS_ORDER_RANDOM : FL_NSGS_ORDER_NATURAL;
     o.start = opt->mode == FL_PLURALITY_RANDOM_ORDER ? FL_NSGS_START_ZERO : FL_NSGS_START_RANDOM;
+    /* a cloud dot is the first iterate below tol, as in the reference twin
+     * (optimized/nsgs_sparse.c, stopping rule): both twins sample the same set */
+    o.check_every = 1;
     for (size_t run = 0; run < opt->runs; run++) {
         fl_nsgs_result nr;
         s = opt->impl == FL_IMPL_OPTIMIZED ? fl_nsgs_sparse_solve(p, &o, r, NULL, &nr, err)

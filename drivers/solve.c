@@ -1,0 +1,361 @@
+/* solve.c — the solver dispatcher of drivers/solve.h: Gauss–Seidel (003 §3),
+ * semismooth Newton on the Alart–Curnier function (Alart & Curnier 1991),
+ * or the automatic choice, through the reference or the optimized twin. */
+#include "drivers/solve.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <gsl/gsl_blas.h>
+
+#include "fl_dense.h"
+#include "optimized/newton_sparse.h"
+#include "reference/newton.h"
+#include "reference/nsgs.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+fl_solve_options fl_solve_options_default(void)
+{
+    fl_solve_options o;
+    memset(&o, 0, sizeof o);
+    o.solver = FL_SOLVER_AUTO;
+    o.optimized = 1;
+    o.tol = 1e-8;
+    o.norm = FL_RESIDUAL_NORM_Q;
+    o.max_sweeps = 10000;
+    o.max_newton = 500;
+    o.auto_gs_sweeps = 20;
+    o.warm = 0;
+    return o;
+}
+
+fl_status fl_solve_parse_solver(const char *name, fl_solver_kind *out, fl_error *err)
+{
+    static const char *names[] = {"gs", "newton", "auto"};
+    for (int k = 0; k < 3; k++)
+        if (name && strcmp(name, names[k]) == 0) {
+            *out = (fl_solver_kind)k;
+            return FL_OK;
+        }
+    return FL_FAIL(err, FL_ENOTFOUND, "solver '%s' unknown (expected gs, newton or auto)",
+                   name ? name : "(null)");
+}
+
+const char *fl_solve_solver_name(fl_solver_kind k)
+{
+    switch (k) {
+    case FL_SOLVER_GS: return "gs";
+    case FL_SOLVER_NEWTON: return "newton";
+    case FL_SOLVER_AUTO: return "auto";
+    }
+    return "?";
+}
+
+const char *fl_solve_stop_name(fl_solve_stop s)
+{
+    switch (s) {
+    case FL_SOLVE_STOP_TOL: return "tolerance reached";
+    case FL_SOLVE_STOP_MAXITER: return "iteration limit";
+    case FL_SOLVE_STOP_STALLED: return "Newton stalled (failed steps in a row)";
+    case FL_SOLVE_STOP_ERROR: return "error";
+    }
+    return "?";
+}
+
+static fl_status check_options(const fl_solve_options *o, fl_error *err)
+{
+    if (!o) return FL_FAIL(err, FL_EINVAL, "solve: NULL options");
+    if (o->solver != FL_SOLVER_GS && o->solver != FL_SOLVER_NEWTON && o->solver != FL_SOLVER_AUTO)
+        return FL_FAIL(err, FL_EINVAL, "solve: unknown solver %d", (int)o->solver);
+    if (!(o->tol > 0) || !isfinite(o->tol))
+        return FL_FAIL(err, FL_EINVAL, "solve: tol = %g must be positive", o->tol);
+    if (o->max_sweeps < 1 || o->max_newton < 1 || o->auto_gs_sweeps < 1)
+        return FL_FAIL(err, FL_EINVAL, "solve: max_sweeps = %d, max_newton = %d, "
+                       "auto_gs_sweeps = %d must be >= 1", o->max_sweeps, o->max_newton,
+                       o->auto_gs_sweeps);
+    return FL_OK;
+}
+
+static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, int sweeps,
+                        int warm, gsl_vector *r, fl_solve_result *res, fl_error *err)
+{
+    fl_nsgs_options g = fl_nsgs_options_default();
+    g.tol = o->tol;
+    g.norm = o->norm;
+    g.max_sweeps = sweeps;
+    g.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
+    fl_nsgs_result gr;
+    fl_status s = o->optimized ? fl_nsgs_sparse_solve(p, &g, r, NULL, &gr, err)
+                               : fl_nsgs_solve(p, &g, r, NULL, &gr, err);
+    res->gs_sweeps += gr.iterations;
+    res->finished_by = FL_SOLVER_GS;
+    res->stop = s < 0 ? FL_SOLVE_STOP_ERROR : s == FL_OK ? FL_SOLVE_STOP_TOL : FL_SOLVE_STOP_MAXITER;
+    res->residual = gr.residual;
+    return s;
+}
+
+static fl_solve_stop newton_stop(fl_newton_stop s)
+{
+    switch (s) {
+    case FL_NEWTON_STOP_TOL: return FL_SOLVE_STOP_TOL;
+    case FL_NEWTON_STOP_MAXITER: return FL_SOLVE_STOP_MAXITER;
+    case FL_NEWTON_STOP_STALLED: return FL_SOLVE_STOP_STALLED;
+    case FL_NEWTON_STOP_ERROR: return FL_SOLVE_STOP_ERROR;
+    }
+    return FL_SOLVE_STOP_ERROR;
+}
+
+static fl_newton_options newton_options(const fl_solve_options *o, int warm)
+{
+    fl_newton_options n = fl_newton_options_default();
+    n.tol = o->tol;
+    n.norm = o->norm;
+    n.max_iterations = o->max_newton;
+    n.start = warm ? FL_NEWTON_START_WARM : FL_NEWTON_START_ZERO;
+    return n;
+}
+
+static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o, int warm,
+                            int max_fallbacks, int max_steps, gsl_vector *r, fl_solve_result *res,
+                            fl_error *err)
+{
+    fl_newton_options n = newton_options(o, warm);
+    if (max_fallbacks > 0) n.max_fallbacks = max_fallbacks;   /* auto's Newton phase */
+    if (max_steps > 0 && max_steps < n.max_iterations) n.max_iterations = max_steps;
+    fl_newton_result nr;
+    fl_status s = o->optimized ? fl_newton_sparse_solve(p, &n, r, NULL, &nr, err)
+                               : fl_newton_solve(p, &n, r, NULL, &nr, err);
+    res->newton_steps += nr.iterations;
+    res->gs_sweeps += nr.gs_sweeps;
+    res->finished_by = FL_SOLVER_NEWTON;
+    res->stop = newton_stop(nr.stop);
+    res->residual = nr.residual;
+    return s;
+}
+
+/* Both normalisations of the error at the returned r, recomputed here. */
+static fl_status local_errors(const fl_local_problem *p, const gsl_vector *r, gsl_vector *U,
+                              fl_solve_result *res, fl_error *err)
+{
+    FL_TRY(fl_residual_local(p, r, U, FL_RESIDUAL_NORM_Q, &res->residual_norm_q, err));
+    return fl_residual_local(p, r, U, FL_RESIDUAL_MAX_NORM, &res->residual_max_norm, err);
+}
+
+fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
+                         gsl_vector *r, gsl_vector *U, fl_solve_result *res, fl_error *err)
+{
+    double t0 = now_seconds();
+    fl_solve_result dummy;
+    if (!res) res = &dummy;
+    memset(res, 0, sizeof *res);
+    res->stop = FL_SOLVE_STOP_ERROR;
+    res->status = check_options(opt, err);
+    if (res->status == FL_OK) res->status = fl_local_problem_check(p, err);
+    if (res->status != FL_OK) return res->status;
+    if (!r || r->size != p->m || r->stride != 1)
+        return res->status = FL_FAIL(err, FL_EDIM, "solve: r must be a contiguous vector of "
+                                     "length %zu", p->m);
+    if (U && (U->size != p->m || U->stride != 1))
+        return res->status = FL_FAIL(err, FL_EDIM, "solve: U must have length %zu", p->m);
+    gsl_vector *Uw = gsl_vector_alloc(p->m);
+    if (!Uw) return res->status = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
+    fl_status s;
+    switch (opt->solver) {
+    case FL_SOLVER_GS:
+        s = run_gs(p, opt, opt->max_sweeps, opt->warm, r, res, err);
+        break;
+    case FL_SOLVER_NEWTON:
+        s = run_newton(p, opt, opt->warm, 0, 0, r, res, err);
+        break;
+    default: {   /* AUTO: drivers/solve.h */
+        int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
+        s = run_gs(p, opt, chunk, opt->warm, r, res, err);
+        double e_prev = res->residual;
+        while (s == FL_WMAXITER && res->gs_sweeps + chunk <= opt->max_sweeps) {
+            s = run_gs(p, opt, chunk, 1, r, res, err);
+            if (s != FL_WMAXITER) break;
+            /* linear rate per chunk; keep sweeping if <= 4 more chunks suffice */
+            double rate = res->residual / e_prev;
+            e_prev = res->residual;
+            if (!(rate < 1) || log(opt->tol / res->residual) / log(rate) > 4.0) break;
+        }
+        if (s != FL_WMAXITER) break;
+        gsl_vector *rg = gsl_vector_alloc(p->m);
+        if (!rg) {
+            s = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
+            break;
+        }
+        gsl_vector_memcpy(rg, r);
+        double eg = res->residual;
+        s = run_newton(p, opt, 1, p->dim == 2 ? 5 : 0, 200, r, res, err);
+        if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
+            if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
+            s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, r, res, err);
+        }
+        gsl_vector_free(rg);
+        break;
+    }
+    }
+    if (s >= 0) {
+        fl_status s2 = local_errors(p, r, Uw, res, err);
+        if (s2 != FL_OK) s = s2;
+        else if (U) gsl_vector_memcpy(U, Uw);
+    }
+    if (s < 0) res->stop = FL_SOLVE_STOP_ERROR;
+    gsl_vector_free(Uw);
+    res->status = s;
+    res->seconds = now_seconds() - t0;
+    return s;
+}
+
+/* ||q||, q = H M^-1 f + w, and both normalised errors of (r, U). */
+static fl_status global_errors(const fl_global_problem *g, int optimized, const gsl_vector *r,
+                               const gsl_vector *U, fl_solve_result *res, fl_error *err)
+{
+    gsl_vector *y = gsl_vector_alloc(g->n), *q = gsl_vector_alloc(g->m);
+    fl_status s = y && q ? FL_OK : FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
+    if (s == FL_OK && !optimized) {
+        fl_spd *spd = NULL;
+        s = fl_spd_alloc(g->M, &spd, err);
+        if (s == FL_OK) s = fl_spd_solve(spd, g->f, y);
+        fl_spd_free(spd);
+        if (s == FL_OK) {
+            gsl_vector_memcpy(q, g->w);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 1.0, q);
+        }
+    } else if (s == FL_OK) {
+        cholmod_factor *L = NULL;
+        s = fl_sparse_factor(g->ctx, g->Ms, &L, err);
+        if (s == FL_OK) s = fl_sparse_solve(g->ctx, L, g->f->data, y->data, err);
+        fl_sparse_free_factor(g->ctx, &L);
+        if (s == FL_OK) {
+            gsl_vector_memcpy(q, g->w);
+            s = fl_sparse_mv(g->ctx, g->Hs, 1.0, y->data, 1.0, q->data, err);
+        }
+    }
+    if (s == FL_OK) {
+        double nq = gsl_blas_dnrm2(q);
+        res->residual_norm_q = fl_residual_natural_map(g->dim, g->nc, g->mu, r->data, U->data,
+                                                       nq, FL_RESIDUAL_NORM_Q);
+        res->residual_max_norm = fl_residual_natural_map(g->dim, g->nc, g->mu, r->data,
+                                                         U->data, nq, FL_RESIDUAL_MAX_NORM);
+    }
+    if (y) gsl_vector_free(y);
+    if (q) gsl_vector_free(q);
+    return s;
+}
+
+/* The matrices the chosen twin reads must be present. */
+static fl_status global_check_required(const fl_global_problem *g, int optimized, fl_error *err)
+{
+    if (optimized && (!g->Ms || !g->Hs || !g->ctx))
+        return FL_FAIL(err, FL_EINVAL, "solve: the optimized solvers need sparse M and H");
+    if (!optimized && (!g->M || !g->H))
+        return FL_FAIL(err, FL_EINVAL, "solve: the reference solvers need dense M and H");
+    if (!g->f || !g->w || !g->mu || g->f->size != g->n || g->w->size != g->m)
+        return FL_FAIL(err, FL_EINVAL, "solve: f (length %zu) and w (length %zu) are required",
+                       g->n, g->m);
+    return FL_OK;
+}
+
+/* Gauss–Seidel on the Delassus problem of g, then v = M^-1 (f + H^T r). */
+static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o, gsl_vector *v,
+                           gsl_vector *r, gsl_vector *U, fl_solve_result *res, fl_error *err)
+{
+    fl_local_problem *p = NULL;
+    cholmod_factor *L = NULL;
+    fl_status s = o->optimized ? fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, err)
+                               : fl_delassus_dense(g, &p, err);
+    if (s == FL_OK) s = run_gs(p, o, o->max_sweeps, o->warm, r, res, err);
+    gsl_vector *y = s >= 0 ? gsl_vector_alloc(g->n) : NULL;
+    if (s >= 0 && !y) s = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
+    if (s >= 0) {
+        fl_status s2 = FL_OK;
+        gsl_vector_memcpy(y, g->f);
+        if (o->optimized) {
+            const cholmod_sparse *H = g->Hs;   /* y += H^T r */
+            const int *Hp = H->p, *Hi = H->i;
+            const double *Hx = H->x;
+            for (size_t j = 0; j < H->ncol; j++)
+                for (int k = Hp[j]; k < Hp[j + 1]; k++) y->data[j] += Hx[k] * r->data[Hi[k]];
+            s2 = fl_sparse_solve(g->ctx, L, y->data, v->data, err);
+        } else {
+            fl_spd *spd = NULL;
+            gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, y);
+            s2 = fl_spd_alloc(g->M, &spd, err);
+            if (s2 == FL_OK) s2 = fl_spd_solve(spd, y, v);
+            fl_spd_free(spd);
+        }
+        if (s2 == FL_OK) {
+            gsl_vector_memcpy(U, g->w);
+            if (o->optimized) s2 = fl_sparse_mv(g->ctx, g->Hs, 1.0, v->data, 1.0, U->data, err);
+            else gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, v, 1.0, U);
+        }
+        if (s2 != FL_OK) s = s2;
+    }
+    if (y) gsl_vector_free(y);
+    if (L) fl_sparse_free_factor(g->ctx, &L);
+    fl_local_problem_free(p);
+    return s;
+}
+
+fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *opt,
+                          gsl_vector *v, gsl_vector *r, gsl_vector *U, fl_solve_result *res,
+                          fl_error *err)
+{
+    double t0 = now_seconds();
+    fl_solve_result dummy;
+    if (!res) res = &dummy;
+    memset(res, 0, sizeof *res);
+    res->stop = FL_SOLVE_STOP_ERROR;
+    res->status = check_options(opt, err);
+    if (res->status != FL_OK) return res->status;
+    if (!g) return res->status = FL_FAIL(err, FL_EINVAL, "solve: NULL global problem");
+    if (!r || r->size != g->m || r->stride != 1)
+        return res->status = FL_FAIL(err, FL_EDIM, "solve: r must be a contiguous vector of "
+                                     "length %zu", g->m);
+    if ((v && (v->size != g->n || v->stride != 1)) || (U && (U->size != g->m || U->stride != 1)))
+        return res->status = FL_FAIL(err, FL_EDIM, "solve: v must have length %zu and U %zu",
+                                     g->n, g->m);
+    gsl_vector *vw = gsl_vector_alloc(g->n ? g->n : 1), *Uw = gsl_vector_alloc(g->m);
+    if (!vw || !Uw) {
+        if (vw) gsl_vector_free(vw);
+        if (Uw) gsl_vector_free(Uw);
+        return res->status = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
+    }
+    fl_status s;
+    if (opt->solver == FL_SOLVER_GS) {
+        s = global_check_required(g, opt->optimized, err);
+        if (s == FL_OK) s = global_gs(g, opt, vw, r, Uw, res, err);
+    } else {
+        fl_newton_options n = newton_options(opt, opt->warm);
+        fl_newton_result nr;
+        s = opt->optimized ? fl_newton_global_sparse_solve(g, &n, vw, r, Uw, &nr, err)
+                           : fl_newton_global_solve(g, &n, vw, r, Uw, &nr, err);
+        res->newton_steps = nr.iterations;
+        res->finished_by = FL_SOLVER_NEWTON;
+        res->stop = newton_stop(nr.stop);
+        res->residual = nr.residual;
+    }
+    if (s >= 0) {
+        fl_status s2 = global_errors(g, opt->optimized, r, Uw, res, err);
+        if (s2 != FL_OK) s = s2;
+        else {
+            if (v) gsl_vector_memcpy(v, vw);
+            if (U) gsl_vector_memcpy(U, Uw);
+        }
+    }
+    if (s < 0) res->stop = FL_SOLVE_STOP_ERROR;
+    gsl_vector_free(vw);
+    gsl_vector_free(Uw);
+    res->status = s;
+    res->seconds = now_seconds() - t0;
+    return s;
+}

@@ -1,0 +1,93 @@
+/* solve.h — one entry point for the frictional contact solvers of the
+ * library: nonlinear Gauss–Seidel (003 §3; reference/nsgs.h) and the
+ * semismooth Newton method on the Alart–Curnier function (Alart & Curnier
+ * 1991; reference/newton.h), each as the dense reference or the sparse
+ * optimized twin, on a local (W, q, mu) or a global (M, H, f, w, mu)
+ * problem.
+ *
+ * FL_SOLVER_AUTO is what gives a certified answer fastest on the problems
+ * measured by bench/bench_solvers.c:
+ *   local problem:  Gauss–Seidel in chunks of auto_gs_sweeps sweeps (warm
+ *                   started), kept while the error's rate over the last chunk
+ *                   predicts the tolerance within 4 more chunks (cheap sweeps,
+ *                   fast convergence: small and well-conditioned problems);
+ *                   otherwise Newton from the Gauss–Seidel iterate, with its
+ *                   own Gauss–Seidel fallback on failed steps (in 2D, where
+ *                   sweeps are cheap and Newton only polishes, given up after
+ *                   5 failed steps in a row: on the rank-deficient W of disc
+ *                   packings its steps keep failing; at most 200 steps: where
+ *                   Newton converges on the corpus it takes <= 60); if Newton does
+ *                   not reach the tolerance either, Gauss–Seidel resumes from
+ *                   the better of the two iterates for the rest of max_sweeps.
+ *   global problem: Newton on (v, r) without forming W.
+ * FL_SOLVER_GS on a global problem forms W = H M^-1 H^T (fl_delassus_dense
+ * or fl_delassus_sparse) and recovers v = M^-1 (f + H^T r).
+ * The result says which solver finished, why it stopped, and the error in
+ * both normalisations of core/fl_residual.h (NORM_Q: FCLIB; MAX_NORM: what
+ * Siconos 4.4 reports), recomputed from the returned r independently of the
+ * solver's own stopping test.
+ */
+#ifndef FL_SOLVE_H
+#define FL_SOLVE_H
+
+#include <gsl/gsl_vector.h>
+
+#include "fl_problem.h"
+#include "fl_residual.h"
+#include "fl_status.h"
+
+typedef enum fl_solver_kind {
+    FL_SOLVER_GS = 0,
+    FL_SOLVER_NEWTON = 1,
+    FL_SOLVER_AUTO = 2
+} fl_solver_kind;
+
+typedef enum fl_solve_stop {
+    FL_SOLVE_STOP_TOL = 0,        /* error <= tol */
+    FL_SOLVE_STOP_MAXITER = 1,    /* iteration limit */
+    FL_SOLVE_STOP_STALLED = 2,    /* Newton: failed steps in a row */
+    FL_SOLVE_STOP_ERROR = 3       /* an error status */
+} fl_solve_stop;
+
+typedef struct fl_solve_options {
+    fl_solver_kind solver;    /* default FL_SOLVER_AUTO */
+    int optimized;            /* 1: sparse twins (default), 0: dense references */
+    double tol;               /* default 1e-8 */
+    fl_residual_norm norm;    /* the norm of the stopping test, default NORM_Q */
+    int max_sweeps;           /* Gauss–Seidel sweeps, default 10000 */
+    int max_newton;           /* Newton steps, default 500 */
+    int auto_gs_sweeps;       /* AUTO: Gauss–Seidel chunk, default 20 */
+    int warm;                 /* 1: r on input is the starting point */
+} fl_solve_options;
+
+typedef struct fl_solve_result {
+    fl_status status;             /* FL_OK, FL_WMAXITER, or an error */
+    fl_solver_kind finished_by;   /* GS or NEWTON */
+    fl_solve_stop stop;
+    int gs_sweeps;                /* total Gauss–Seidel sweeps (incl. Newton fallback) */
+    int newton_steps;             /* total Newton steps */
+    double residual;              /* error in opt->norm */
+    double residual_norm_q;       /* FL_RESIDUAL_NORM_Q */
+    double residual_max_norm;     /* FL_RESIDUAL_MAX_NORM */
+    double seconds;
+} fl_solve_result;
+
+fl_solve_options fl_solve_options_default(void);
+
+/* "gs", "newton", "auto"; *out unchanged and FL_ENOTFOUND on another name. */
+fl_status fl_solve_parse_solver(const char *name, fl_solver_kind *out, fl_error *err);
+const char *fl_solve_solver_name(fl_solver_kind k);
+const char *fl_solve_stop_name(fl_solve_stop s);
+
+/* Local problem: the reference twins use p->W, the optimized p->Ws.
+ * r (length m): start if opt->warm, solution on output; U (may be NULL). */
+fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
+                         gsl_vector *r, gsl_vector *U, fl_solve_result *res, fl_error *err);
+
+/* Global problem: the reference uses g->M, g->H, the optimized g->Ms, g->Hs.
+ * v (length n, may be NULL), r (length m), U (length m, may be NULL). */
+fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *opt,
+                          gsl_vector *v, gsl_vector *r, gsl_vector *U, fl_solve_result *res,
+                          fl_error *err);
+
+#endif

@@ -1,0 +1,476 @@
+/* newton.c — reference semismooth Newton method on the Alart–Curnier
+ * function (Alart & Curnier 1991, §3; proofs/newton.md), dense, GSL LU.
+ * See newton.h for the conventions, the globalisation and the stopping
+ * rule. */
+#include "newton.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_permutation.h>
+
+#include "fl_dense.h"
+#include "nsgs.h"
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+fl_newton_options fl_newton_options_default(void)
+{
+    fl_newton_options o;
+    memset(&o, 0, sizeof o);
+    o.max_iterations = 200;
+    o.tol = 1e-10;
+    o.norm = FL_RESIDUAL_NORM_Q;
+    o.start = FL_NEWTON_START_ZERO;
+    o.ls_sigma = 1e-4;
+    o.ls_max = 20;
+    o.gs_sweeps = 20;
+    o.max_fallbacks = 50;
+    return o;
+}
+
+fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err)
+{
+    if (!opt) return FL_FAIL(err, FL_EINVAL, "newton: NULL options");
+    if (!(opt->tol > 0) || !isfinite(opt->tol))
+        return FL_FAIL(err, FL_EINVAL, "newton: tol = %g must be positive", opt->tol);
+    if (opt->max_iterations < 1)
+        return FL_FAIL(err, FL_EINVAL, "newton: max_iterations = %d must be >= 1",
+                       opt->max_iterations);
+    if (!(opt->ls_sigma > 0 && opt->ls_sigma < 0.5))
+        return FL_FAIL(err, FL_EINVAL, "newton: ls_sigma = %g not in (0, 1/2)", opt->ls_sigma);
+    if (opt->ls_max < 0 || opt->ls_max > 60)
+        return FL_FAIL(err, FL_EINVAL, "newton: ls_max = %d not in [0, 60]", opt->ls_max);
+    if (opt->gs_sweeps < 0)
+        return FL_FAIL(err, FL_EINVAL, "newton: gs_sweeps = %d must be >= 0", opt->gs_sweeps);
+    if (opt->max_fallbacks < 1)
+        return FL_FAIL(err, FL_EINVAL, "newton: max_fallbacks = %d must be >= 1",
+                       opt->max_fallbacks);
+    if (!(opt->rho >= 0) || !isfinite(opt->rho))
+        return FL_FAIL(err, FL_EINVAL, "newton: rho = %g must be >= 0 (0: automatic)", opt->rho);
+    if (opt->start != FL_NEWTON_START_ZERO && opt->start != FL_NEWTON_START_WARM)
+        return FL_FAIL(err, FL_EINVAL, "newton: unknown start %d", (int)opt->start);
+    if ((int)opt->norm < 0 || (int)opt->norm > (int)FL_RESIDUAL_ABSOLUTE)
+        return FL_FAIL(err, FL_EINVAL, "newton: unknown residual norm %d", (int)opt->norm);
+    return FL_OK;
+}
+
+/* Alart & Curnier 1991 §3 (proofs/newton.md (N1), (N2)). */
+void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const double *U,
+                          double *phi, double *D)
+{
+    double y[3];
+    for (int k = 0; k < dim; k++) y[k] = r[k] - rho * U[k];
+    for (int k = 0; k < dim * dim; k++) D[k] = 0.0;
+    double yn_plus = y[0] > 0 ? y[0] : 0.0;            /* max(0, y_N) */
+    phi[0] = r[0] - yn_plus;                             /* Phi_N */
+    if (y[0] > 0) D[0] = 1.0;
+    double R = mu * yn_plus;                             /* disc radius */
+    if (dim == 2) {
+        double yt = y[1], a = fabs(yt);
+        if (a < R) {                                     /* stick: P = y_T */
+            phi[1] = r[1] - yt;
+            D[3] = 1.0;
+        } else {                                         /* slide: P = R sign(y_T) */
+            double s = yt > 0 ? 1.0 : (yt < 0 ? -1.0 : 0.0);
+            phi[1] = r[1] - R * s;
+            if (y[0] > 0) D[2] = mu * s;
+        }
+        return;
+    }
+    double nt = hypot(y[1], y[2]);
+    if (nt < R) {                                        /* stick */
+        phi[1] = r[1] - y[1];
+        phi[2] = r[2] - y[2];
+        D[4] = D[8] = 1.0;
+    } else if (nt > 0) {                                 /* slide: P = R t, t = y_T/|y_T| */
+        double t1 = y[1] / nt, t2 = y[2] / nt, c = R / nt;
+        phi[1] = r[1] - R * t1;
+        phi[2] = r[2] - R * t2;
+        D[4] = c * (1.0 - t1 * t1);
+        D[5] = -c * t1 * t2;
+        D[7] = -c * t1 * t2;
+        D[8] = c * (1.0 - t2 * t2);
+        if (y[0] > 0) {
+            D[3] = mu * t1;
+            D[6] = mu * t2;
+        }
+    } else {                                             /* y_T = 0 = R: P = 0 */
+        phi[1] = r[1];
+        phi[2] = r[2];
+    }
+}
+
+double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho, const double *r,
+                       const double *U, double *phi)
+{
+    double s = 0.0, D[9], f[3];
+    for (size_t a = 0; a < nc; a++) {
+        double *pa = phi ? phi + dim * a : f;
+        fl_newton_ac_contact(dim, mu[a], rho[a], r + dim * a, U + dim * a, pa, D);
+        for (int k = 0; k < dim; k++) s += pa[k] * pa[k];
+    }
+    return 0.5 * s;
+}
+
+/* Initial r: zero or the warm start projected on the cones. */
+static fl_status start_r(int dim, size_t nc, const double *mu, const fl_newton_options *opt,
+                         gsl_vector *r, fl_error *err)
+{
+    if (opt->start == FL_NEWTON_START_ZERO) {
+        gsl_vector_set_zero(r);
+        return FL_OK;
+    }
+    FL_TRY(fl_check_finite_vector(r, "warm start r", err));
+    for (size_t a = 0; a < nc; a++)
+        fl_coulomb_cone_project(dim, mu[a], r->data + dim * a, r->data + dim * a);
+    return FL_OK;
+}
+
+static void finish(fl_newton_result *res, fl_status s, int it, double e, double t0,
+                   const fl_newton_options *opt)
+{
+    res->iterations = it;
+    res->residual = e;
+    if (s == FL_OK && !(e <= opt->tol)) s = FL_WMAXITER;
+    res->status = s;
+    if (s < 0) res->stop = FL_NEWTON_STOP_ERROR;
+    else if (s == FL_OK) res->stop = FL_NEWTON_STOP_TOL;
+    res->seconds = now_seconds() - t0;
+}
+
+/* Local problem, dense W, GSL LU of J = I - D + rho D W (N3). */
+fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *opt,
+                          gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err)
+{
+    double t0 = now_seconds();
+    fl_newton_result dummy;
+    if (!res) res = &dummy;
+    memset(res, 0, sizeof *res);
+    res->stop = FL_NEWTON_STOP_ERROR;
+    fl_status s = fl_local_problem_check(p, err);
+    if (s == FL_OK) s = fl_newton_check_options(opt, err);
+    if (s == FL_OK && !p->W) s = FL_FAIL(err, FL_EINVAL, "newton: reference needs a dense W");
+    if (s == FL_OK && (!r || r->size != p->m || r->stride != 1))
+        s = FL_FAIL(err, FL_EDIM, "newton: r must be a contiguous vector of length %zu", p->m);
+    if (s == FL_OK && U && (U->size != p->m || U->stride != 1))
+        s = FL_FAIL(err, FL_EDIM, "newton: U must have length %zu", p->m);
+    if (s == FL_OK) s = start_r(p->dim, p->nc, p->mu, opt, r, err);
+    if (s != FL_OK) return res->status = s;
+
+    const int dim = p->dim;
+    const size_t m = p->m, nc = p->nc;
+    double *rho = malloc(nc * sizeof *rho), *phi = malloc(m * sizeof *phi);
+    double *Dall = malloc(nc * 9 * sizeof *Dall);
+    gsl_vector *Uv = gsl_vector_alloc(m), *d = gsl_vector_alloc(m), *Wd = gsl_vector_alloc(m);
+    gsl_vector *rt = gsl_vector_alloc(m), *Ut = gsl_vector_alloc(m), *rhs = gsl_vector_alloc(m);
+    gsl_matrix *J = gsl_matrix_alloc(m, m);
+    gsl_permutation *perm = gsl_permutation_alloc(m);
+    if (!rho || !phi || !Dall || !Uv || !d || !Wd || !rt || !Ut || !rhs || !J || !perm) {
+        s = FL_FAIL(err, FL_ENOMEM, "newton: out of memory");
+        goto done;
+    }
+    /* rho_a = dim / trace(W_aa) */
+    for (size_t a = 0; a < nc; a++) {
+        double tr = 0;
+        for (int k = 0; k < dim; k++) tr += gsl_matrix_get(p->W, dim * a + k, dim * a + k);
+        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
+    }
+    double e = INFINITY;
+    int it = 0, fails_in_row = 0;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
+    while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
+        /* Phi, D at r (N1)-(N2); J = I - D + rho D W (N3) */
+        double psi = 0;
+        for (size_t a = 0; a < nc; a++) {
+            double *Da = Dall + 9 * a;
+            fl_newton_ac_contact(dim, p->mu[a], rho[a], r->data + dim * a, Uv->data + dim * a,
+                                 phi + dim * a, Da);
+            for (int k = 0; k < dim; k++) {
+                psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
+                gsl_vector_set(rhs, dim * a + k, -phi[dim * a + k]);
+                for (size_t j = 0; j < m; j++) {
+                    double acc = 0;
+                    for (int l = 0; l < dim; l++)
+                        acc += Da[k * dim + l] * gsl_matrix_get(p->W, dim * a + l, j);
+                    gsl_matrix_set(J, dim * a + k, j, rho[a] * acc);
+                }
+                for (int l = 0; l < dim; l++)
+                    *gsl_matrix_ptr(J, dim * a + k, dim * a + l) +=
+                        (k == l ? 1.0 : 0.0) - Da[k * dim + l];
+            }
+        }
+        int sign, ok = 0;
+        double tmin = 1.0;
+        if (gsl_linalg_LU_decomp(J, perm, &sign) == 0 && gsl_linalg_LU_solve(J, perm, rhs, d) == 0) {
+            ok = 1;
+            for (size_t i = 0; i < m && ok; i++) ok = isfinite(d->data[i]);
+        }
+        if (ok) {
+            /* Armijo backtracking on psi (N5); U(r + t d) = U + t W d */
+            gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, d, 0.0, Wd);
+            ok = 0;
+            double t = 1.0;
+            for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
+                gsl_vector_memcpy(rt, r);
+                gsl_blas_daxpy(t, d, rt);
+                gsl_vector_memcpy(Ut, Uv);
+                gsl_blas_daxpy(t, Wd, Ut);
+                double pt = fl_newton_merit(dim, nc, p->mu, rho, rt->data, Ut->data, NULL);
+                tmin = t;
+                if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
+                    ok = 1;
+                    break;
+                }
+            }
+        }
+        it++;
+        if (ok) {
+            fails_in_row = 0;
+            gsl_vector_memcpy(r, rt);
+        } else {
+            (void)tmin;
+            res->line_search_failures++;
+            if (++fails_in_row > opt->max_fallbacks) {
+                res->stop = FL_NEWTON_STOP_STALLED;
+                break;
+            }
+            if (opt->gs_sweeps > 0) {   /* Gauss–Seidel from the current r */
+                fl_nsgs_options go = fl_nsgs_options_default();
+                go.start = FL_NSGS_START_WARM;
+                go.max_sweeps = opt->gs_sweeps;
+                go.tol = opt->tol;
+                go.norm = opt->norm;
+                fl_nsgs_result gr;
+                fl_status gs = fl_nsgs_solve(p, &go, r, NULL, &gr, err);
+                res->gs_sweeps += gr.iterations;
+                if (gs < 0) {
+                    s = gs;
+                    break;
+                }
+            }
+        }
+        s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
+        if (s == FL_OK && !isfinite(e))
+            s = FL_FAIL(err, FL_ENOCONV, "newton: iterates became non-finite at step %d", it);
+    }
+    gsl_set_error_handler(old);
+    if (s == FL_OK && !(e <= opt->tol) && res->stop != FL_NEWTON_STOP_STALLED)
+        res->stop = FL_NEWTON_STOP_MAXITER;
+    finish(res, s, it, e, t0, opt);
+    s = res->status;
+    if (U && s >= 0) gsl_vector_memcpy(U, Uv);
+done:
+    free(rho);
+    free(phi);
+    free(Dall);
+    if (Uv) gsl_vector_free(Uv);
+    if (d) gsl_vector_free(d);
+    if (Wd) gsl_vector_free(Wd);
+    if (rt) gsl_vector_free(rt);
+    if (Ut) gsl_vector_free(Ut);
+    if (rhs) gsl_vector_free(rhs);
+    if (J) gsl_matrix_free(J);
+    if (perm) gsl_permutation_free(perm);
+    if (s < 0) res->status = s;
+    return s;
+}
+
+/* Checks shared by the global solvers' argument lists (dense part). */
+static fl_status global_check_dense(const fl_global_problem *g, fl_error *err)
+{
+    if (!g || !g->M || !g->H || !g->f || !g->w || !g->mu)
+        return FL_FAIL(err, FL_EINVAL, "newton global: dense M, H, f, w and mu are required");
+    if ((g->dim != 2 && g->dim != 3) || g->nc == 0 || g->m != (size_t)g->dim * g->nc)
+        return FL_FAIL(err, FL_EDIM, "newton global: dim = %d, nc = %zu, m = %zu inconsistent",
+                       g->dim, g->nc, g->m);
+    if (g->M->size1 != g->n || g->M->size2 != g->n || g->H->size1 != g->m ||
+        g->H->size2 != g->n || g->f->size != g->n || g->w->size != g->m)
+        return FL_FAIL(err, FL_EDIM, "newton global: M %zux%zu, H %zux%zu, f %zu, w %zu do "
+                       "not match n = %zu, m = %zu", g->M->size1, g->M->size2, g->H->size1,
+                       g->H->size2, g->f->size, g->w->size, g->n, g->m);
+    FL_TRY(fl_check_finite_matrix(g->H, "H", err));
+    FL_TRY(fl_check_finite_vector(g->f, "f", err));
+    FL_TRY(fl_check_finite_vector(g->w, "w", err));
+    for (size_t a = 0; a < g->nc; a++)
+        if (!(g->mu[a] >= 0) || !isfinite(g->mu[a]))
+            return FL_FAIL(err, FL_EINVAL, "newton global: mu[%zu] = %g must be finite and >= 0",
+                           a, g->mu[a]);
+    return FL_OK;
+}
+
+/* Global problem without W: Newton on (v, r), system (N4), GSL LU. */
+fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_options *opt,
+                                 gsl_vector *v, gsl_vector *r, gsl_vector *U,
+                                 fl_newton_result *res, fl_error *err)
+{
+    double t0 = now_seconds();
+    fl_newton_result dummy;
+    if (!res) res = &dummy;
+    memset(res, 0, sizeof *res);
+    res->stop = FL_NEWTON_STOP_ERROR;
+    fl_status s = global_check_dense(g, err);
+    if (s == FL_OK) s = fl_newton_check_options(opt, err);
+    if (s == FL_OK && (!r || r->size != g->m || r->stride != 1))
+        s = FL_FAIL(err, FL_EDIM, "newton global: r must be a contiguous vector of length %zu",
+                    g->m);
+    if (s == FL_OK && U && (U->size != g->m || U->stride != 1))
+        s = FL_FAIL(err, FL_EDIM, "newton global: U must have length %zu", g->m);
+    if (s == FL_OK && v && (v->size != g->n || v->stride != 1))
+        s = FL_FAIL(err, FL_EDIM, "newton global: v must have length %zu", g->n);
+    if (s == FL_OK) s = start_r(g->dim, g->nc, g->mu, opt, r, err);
+    if (s != FL_OK) return res->status = s;
+    fl_spd *spd = NULL;
+    s = fl_spd_alloc(g->M, &spd, err);
+    if (s != FL_OK) return res->status = s;
+
+    const int dim = g->dim;
+    const size_t m = g->m, n = g->n, nc = g->nc, N = n + m;
+    double *rho = malloc(nc * sizeof *rho), *phi = malloc(m * sizeof *phi);
+    double *Dall = malloc(nc * 9 * sizeof *Dall);
+    gsl_vector *vv = gsl_vector_alloc(n), *Uv = gsl_vector_alloc(m), *y = gsl_vector_alloc(n);
+    gsl_vector *qv = gsl_vector_alloc(m), *rhs = gsl_vector_alloc(N), *x = gsl_vector_alloc(N);
+    gsl_vector *rt = gsl_vector_alloc(m), *Ut = gsl_vector_alloc(m), *Hdv = gsl_vector_alloc(m);
+    gsl_matrix *K = gsl_matrix_alloc(N, N);
+    gsl_permutation *perm = gsl_permutation_alloc(N);
+    if (!rho || !phi || !Dall || !vv || !Uv || !y || !qv || !rhs || !x || !rt || !Ut || !Hdv ||
+        !K || !perm) {
+        s = FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
+        goto done;
+    }
+    /* rho_a = dim / trace(H_a diag(M)^-1 H_a^T) */
+    for (size_t a = 0; a < nc; a++) {
+        double tr = 0;
+        for (int k = 0; k < dim; k++)
+            for (size_t j = 0; j < n; j++) {
+                double h = gsl_matrix_get(g->H, dim * a + k, j);
+                tr += h * h / gsl_matrix_get(g->M, j, j);
+            }
+        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
+    }
+    /* q = H M^-1 f + w: the local problem's q, for the error normalisation */
+    s = fl_spd_solve(spd, g->f, y);
+    if (s == FL_OK) {
+        gsl_vector_memcpy(qv, g->w);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 1.0, qv);
+    }
+    /* v = M^-1 (f + H^T r), U = H v + w */
+    if (s == FL_OK) {
+        gsl_vector_memcpy(y, g->f);
+        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, y);
+        s = fl_spd_solve(spd, y, vv);
+    }
+    double normq = s == FL_OK ? gsl_blas_dnrm2(qv) : 0.0, e = INFINITY;
+    int it = 0, fails_in_row = 0;
+    gsl_error_handler_t *old = gsl_set_error_handler_off();
+    if (s == FL_OK) {
+        gsl_vector_memcpy(Uv, g->w);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, vv, 1.0, Uv);
+        e = fl_residual_natural_map(dim, nc, g->mu, r->data, Uv->data, normq, opt->norm);
+    }
+    while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
+        /* (N4): [M, -H^T; rho D H, I - D] [dv; dr] = -[M v - f - H^T r; Phi] */
+        double psi = 0;
+        gsl_matrix_set_zero(K);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) gsl_matrix_set(K, i, j, gsl_matrix_get(g->M, i, j));
+        for (size_t i = 0; i < m; i++)
+            for (size_t j = 0; j < n; j++) gsl_matrix_set(K, j, n + i, -gsl_matrix_get(g->H, i, j));
+        gsl_vector_view top = gsl_vector_subvector(rhs, 0, n);
+        gsl_vector_memcpy(&top.vector, g->f);               /* -(M v - f - H^T r) */
+        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, &top.vector);
+        gsl_blas_dgemv(CblasNoTrans, -1.0, g->M, vv, 1.0, &top.vector);
+        for (size_t a = 0; a < nc; a++) {
+            double *Da = Dall + 9 * a;
+            fl_newton_ac_contact(dim, g->mu[a], rho[a], r->data + dim * a, Uv->data + dim * a,
+                                 phi + dim * a, Da);
+            for (int k = 0; k < dim; k++) {
+                size_t row = n + dim * a + k;
+                psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
+                gsl_vector_set(rhs, row, -phi[dim * a + k]);
+                for (size_t j = 0; j < n; j++) {
+                    double acc = 0;
+                    for (int l = 0; l < dim; l++)
+                        acc += Da[k * dim + l] * gsl_matrix_get(g->H, dim * a + l, j);
+                    gsl_matrix_set(K, row, j, rho[a] * acc);
+                }
+                for (int l = 0; l < dim; l++)
+                    gsl_matrix_set(K, row, n + dim * a + l, (k == l ? 1.0 : 0.0) - Da[k * dim + l]);
+            }
+        }
+        int sign, ok = 0;
+        double tmin = 1.0;
+        if (gsl_linalg_LU_decomp(K, perm, &sign) == 0 && gsl_linalg_LU_solve(K, perm, rhs, x) == 0) {
+            ok = 1;
+            for (size_t i = 0; i < N && ok; i++) ok = isfinite(x->data[i]);
+        }
+        gsl_vector_view dv = gsl_vector_subvector(x, 0, n), dr = gsl_vector_subvector(x, n, m);
+        int stepped = 0;
+        if (ok) {
+            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, &dv.vector, 0.0, Hdv);
+            ok = 0;
+            double t = 1.0;
+            for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
+                gsl_vector_memcpy(rt, r);
+                gsl_blas_daxpy(t, &dr.vector, rt);
+                gsl_vector_memcpy(Ut, Uv);
+                gsl_blas_daxpy(t, Hdv, Ut);
+                double pt = fl_newton_merit(dim, nc, g->mu, rho, rt->data, Ut->data, NULL);
+                tmin = t;
+                if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
+                    ok = 1;
+                    break;
+                }
+            }
+            stepped = 1;
+        }
+        it++;
+        if (!ok) {
+            res->line_search_failures++;
+            if (++fails_in_row > opt->max_fallbacks || !stepped) {
+                res->stop = FL_NEWTON_STOP_STALLED;
+                break;
+            }
+        } else {
+            fails_in_row = 0;
+        }
+        /* take the accepted step, or the smallest tried one (newton.h) */
+        gsl_vector_memcpy(r, rt);
+        gsl_blas_daxpy(tmin, &dv.vector, vv);
+        gsl_vector_memcpy(Uv, Ut);
+        e = fl_residual_natural_map(dim, nc, g->mu, r->data, Uv->data, normq, opt->norm);
+        if (!isfinite(e))
+            s = FL_FAIL(err, FL_ENOCONV, "newton global: iterates became non-finite at step %d",
+                        it);
+    }
+    gsl_set_error_handler(old);
+    if (s == FL_OK && !(e <= opt->tol) && res->stop != FL_NEWTON_STOP_STALLED)
+        res->stop = FL_NEWTON_STOP_MAXITER;
+    finish(res, s, it, e, t0, opt);
+    s = res->status;
+    if (s >= 0) {
+        if (U) gsl_vector_memcpy(U, Uv);
+        if (v) gsl_vector_memcpy(v, vv);
+    }
+done:
+    fl_spd_free(spd);
+    free(rho);
+    free(phi);
+    free(Dall);
+    gsl_vector *vecs[] = {vv, Uv, y, qv, rhs, x, rt, Ut, Hdv};
+    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+        if (vecs[i]) gsl_vector_free(vecs[i]);
+    if (K) gsl_matrix_free(K);
+    if (perm) gsl_permutation_free(perm);
+    if (s < 0) res->status = s;
+    return s;
+}

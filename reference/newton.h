@@ -1,0 +1,125 @@
+/* newton.h — semismooth Newton method on the Alart–Curnier function for
+ * frictional contact (P. Alart and A. Curnier, "A mixed formulation for
+ * frictional contact problems prone to Newton like solution methods",
+ * Comput. Methods Appl. Mech. Engrg. 92 (1991) 353–375, §3; the form used by
+ * Siconos numerics' NSN_AC solver), reference (dense W or dense M, H, GSL LU:
+ * reference/newton.c) and optimized (sparse, UMFPACK LU of the generalized
+ * Jacobian with the symbolic analysis computed once: optimized/newton_sparse.c,
+ * declared in optimized/newton_sparse.h).  Derivation: proofs/newton.md.
+ *
+ * Library convention (fl_problem.h): r_N >= 0 compressive, U_N >= 0
+ * separating.  Per contact a, with a scalar rho_a > 0,
+ *   y   = r_a - rho_a U_a,                         (y_N, y_T)
+ *   Phi_N = r_N - max(0, y_N),
+ *   Phi_T = r_T - P_{D(mu max(0, y_N))}(y_T),      (projection on the disc,
+ *                                                   interval in dim 2)
+ * proofs/newton.md (N1).  Phi(r) = 0 iff (r, U) satisfies Coulomb's law.
+ * Local problem: U = W r + q and the generalized Jacobian is
+ *   J = I - D + rho D W   (D block diagonal, D_a = dP/dy at y_a),   (N3)
+ * W need not be symmetric.  Global problem (M v = f + H^T r, U = H v + w,
+ * without forming W): Newton on (v, r) with the linear block
+ *   [ M        -H^T  ] [dv]     [ M v - f - H^T r ]
+ *   [ rho D H   I - D] [dr] = - [ Phi             ]                  (N4)
+ * v is initialised to M^-1 (f + H^T r), so the first row stays satisfied.
+ *
+ * Globalisation: Armijo backtracking on the merit psi = |Phi|^2 / 2 along
+ * the Newton direction d (J d = -Phi, so psi'(r; d) = -2 psi):
+ *   accept t when psi(r + t d) <= (1 - 2 sigma t) psi(r),  t = 1, 1/2, ...
+ *   (N5).  A singular J (W rank-deficient and every contact sticking, so
+ *   J = rho W on those rows) is retried once with 1e-10 added to the
+ *   diagonal of its r-block (a Levenberg–Marquardt-type regularisation;
+ *   counted in regularized).  When no t >= 2^-ls_max is accepted, or the
+ *   linear solve still fails, the step "fails": on a local problem Gauss–Seidel
+ *   (reference/nsgs.h, same twin) runs gs_sweeps sweeps from the current r
+ *   and Newton resumes from its iterate; on a global problem the step with
+ *   the smallest tried t is taken (the merit may increase; counted in
+ *   line_search_failures).
+ *
+ * Stopping: the natural-map error of core/fl_residual.h (opt->norm) <= tol,
+ * evaluated at every iterate (O(nnz) per evaluation).  rho_a = dim /
+ * trace(W_aa) (local), with W_aa replaced by H_a diag(M)^-1 H_a^T on a
+ * global problem (no W is formed).
+ */
+#ifndef FL_NEWTON_H
+#define FL_NEWTON_H
+
+#include <stddef.h>
+#include <gsl/gsl_matrix.h>
+#include <gsl/gsl_vector.h>
+
+#include "fl_problem.h"
+#include "fl_residual.h"
+#include "fl_status.h"
+
+typedef enum fl_newton_start {
+    FL_NEWTON_START_ZERO = 0,   /* r = 0 */
+    FL_NEWTON_START_WARM = 1    /* the r passed in (projected on the cones) */
+} fl_newton_start;
+
+/* Why the iteration stopped (fl_newton_result.stop). */
+typedef enum fl_newton_stop {
+    FL_NEWTON_STOP_TOL = 0,         /* natural-map error <= tol */
+    FL_NEWTON_STOP_MAXITER = 1,     /* max_iterations Newton steps done */
+    FL_NEWTON_STOP_STALLED = 2,     /* max_fallbacks failed steps in a row */
+    FL_NEWTON_STOP_ERROR = 3        /* an error status was returned */
+} fl_newton_stop;
+
+typedef struct fl_newton_options {
+    int max_iterations;     /* Newton steps, default 200 */
+    double tol;             /* natural-map error target, default 1e-10 */
+    fl_residual_norm norm;  /* default FL_RESIDUAL_NORM_Q */
+    fl_newton_start start;  /* default zero */
+    double ls_sigma;        /* Armijo constant, default 1e-4, in (0, 1/2) */
+    int ls_max;             /* halvings of t before the step fails, default 20 */
+    int gs_sweeps;          /* Gauss–Seidel sweeps per failed step, default 20 */
+    int max_fallbacks;      /* failed steps in a row before giving up, default 50 */
+    double rho;             /* > 0: the same rho for every contact; 0 (default):
+                               rho_a = dim / trace(W_aa) (see above) */
+} fl_newton_options;
+
+typedef struct fl_newton_result {
+    fl_status status;           /* FL_OK, FL_WMAXITER, or an error */
+    fl_newton_stop stop;        /* why it stopped */
+    int iterations;             /* Newton steps taken */
+    int gs_sweeps;              /* Gauss–Seidel sweeps run by the fallback */
+    int line_search_failures;   /* failed steps (line search or singular J) */
+    int regularized;            /* steps where J was singular and J + 1e-10 I_r was used */
+    double residual;            /* final natural-map error (opt->norm) */
+    double seconds;             /* wall time */
+} fl_newton_result;
+
+fl_newton_options fl_newton_options_default(void);
+
+/* Local problem (U = W r + q), dense W (p->W), GSL LU.  r (length m): warm
+ * start on input if opt->start == FL_NEWTON_START_WARM, the impulses on
+ * output; U (length m, may be NULL): W r + q on output.  Errors: bad problem
+ * (fl_local_problem_check), bad options, dimension mismatch, non-finite
+ * warm start. */
+fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *opt,
+                          gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err);
+
+/* Global problem (M v = f + H^T r, U = H v + w) with dense g->M (SPD) and
+ * g->H, without forming W: Newton on (v, r), system (N4) by GSL LU.
+ * v (length n, may be NULL), r (length m; warm start as above), U (length m,
+ * may be NULL) on output.  The error is normalised with
+ * q = H M^-1 f + w (the q of the equivalent local problem, fl_residual.h). */
+fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_options *opt,
+                                 gsl_vector *v, gsl_vector *r, gsl_vector *U,
+                                 fl_newton_result *res, fl_error *err);
+
+/* --- shared by both twins (proofs/newton.md) --- */
+
+/* Check options; FL_EINVAL with a message naming the field. */
+fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err);
+
+/* The Alart–Curnier function of one contact (N1) and the block D = dP/dy
+ * (row-major dim x dim) of its generalized Jacobian (N2):
+ * J_a = (I - D) E_a + rho D dU_a/dr.  r, U, phi of length dim. */
+void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const double *U,
+                          double *phi, double *D);
+
+/* psi = |Phi|^2 / 2 over all contacts (phi may be NULL). */
+double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho,
+                       const double *r, const double *U, double *phi);
+
+#endif
