@@ -23,7 +23,7 @@
 #include "cli.h"
 #include "fl_rng.h"
 #include "fl_sparse.h"
-#include "reference/moreau_jean.h"
+#include "drivers/moreau_jean.h"
 #include "registry.h"
 
 /* Memory bandwidth in bytes/s: best of 5 copies of a 256 MB buffer. */

@@ -27,7 +27,7 @@
 #include "fl_json.h"
 #include "fl_rng.h"
 #include "reference/discs.h"
-#include "reference/plurality.h"
+#include "drivers/plurality.h"
 #include "registry.h"
 
 #define DISCS_PI 3.14159265358979323846

@@ -17,7 +17,7 @@
 #include "fl_json.h"
 #include "fl_rng.h"
 #include "reference/enumerate.h"
-#include "reference/plurality.h"
+#include "drivers/plurality.h"
 #include "registry.h"
 
 /* ------------------------------------------------------------------ */

@@ -17,7 +17,7 @@
 #include "fl_json.h"
 #include "fl_dense.h"
 #include "fl_problem.h"
-#include "reference/moreau_jean.h"
+#include "drivers/moreau_jean.h"
 #include "optimized/stability_sparse.h"
 #include "reference/stability.h"
 #include "registry.h"

@@ -52,7 +52,7 @@
 #include <stddef.h>
 #include <gsl/gsl_rng.h>
 
-#include "moreau_jean.h"
+#include "drivers/moreau_jean.h"
 
 typedef enum fl_disc_kind {
     FL_DISC_PAIR = 0,        /* disc i against disc j (possibly an image) */

@@ -8,7 +8,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_random.h"
-#include "reference/moreau_jean.h"
+#include "drivers/moreau_jean.h"
 
 static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim,
                                         fl_sparse_ctx *ctx)

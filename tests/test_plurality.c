@@ -10,7 +10,7 @@
 
 #include "fl_random.h"
 #include "reference/enumerate.h"
-#include "reference/plurality.h"
+#include "drivers/plurality.h"
 #include "reference/nsgs.h"
 
 Test(plurality, clouds_lie_in_the_enumerated_solution_set)

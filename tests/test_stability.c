@@ -847,7 +847,7 @@ Test(stability, lemma_2_6_vi_iff_member)
 /* ---- Proposition 3.1 (004 §3.1, CATALOGUE B.14): from rest (u'- = 0, pure
  * impact, w = 0) the Moreau-Jean rule gives u'+ = 0 and a zero impulse ---- */
 #include "fl_problem.h"
-#include "reference/moreau_jean.h"
+#include "drivers/moreau_jean.h"
 
 Test(stability, proposition_3_1_no_velocity_jump_from_rest)
 {

@@ -24,7 +24,7 @@
 #ifndef FL_MOREAU_JEAN_H
 #define FL_MOREAU_JEAN_H
 
-#include "nsgs.h"
+#include "reference/nsgs.h"
 
 typedef enum fl_impl {
     FL_IMPL_REFERENCE = 0,   /* dense W, fl_nsgs_solve */
