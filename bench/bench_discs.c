@@ -21,6 +21,7 @@
 #include "fl_rng.h"
 #include "reference/discs.h"
 #include "registry.h"
+#include "optimized/nsgs_sparse.h"
 
 /* bytes per second moved by memcpy of a 64 MB block (best of 4, 2 x size per copy) */
 static double discs_bandwidth(void)

@@ -63,6 +63,7 @@
 #include "fclib_feblock.h"
 #include "SparseBlockMatrix.h"
 #include "reference/discs.h"
+#include "optimized/nsgs_sparse.h"
 
 enum { NSOLVER = 3, NTOL = 2 };
 static const char *solver_name[NSOLVER] = {"reference", "optimized", "siconos"};

@@ -19,6 +19,7 @@
 #include "fl_sparse.h"
 #include "reference/stewart_law.h"
 #include "registry.h"
+#include "optimized/stewart_law_sparse.h"
 
 /* Sparse SPD M with the pattern of a 2D grid of bodies (couplings i+1 and
  * i+s, s = ceil(sqrt n)), random weights, diagonally dominant: CHOLMOD's

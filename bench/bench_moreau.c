@@ -19,6 +19,7 @@
 #include "fl_sparse.h"
 #include "reference/moreau_law.h"
 #include "registry.h"
+#include "optimized/moreau_law_sparse.h"
 
 /* Sparse SPD M with the pattern of a 2D finite-element mass/stiffness mix:
  * the 5-point grid stencil on a w x w grid (w = ceil(sqrt d)), random

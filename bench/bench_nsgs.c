@@ -25,6 +25,8 @@
 #include "fl_sparse.h"
 #include "drivers/moreau_jean.h"
 #include "registry.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
 
 /* Memory bandwidth in bytes/s: best of 5 copies of a 256 MB buffer. */
 static double bench_bandwidth(void)

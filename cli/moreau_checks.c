@@ -19,6 +19,7 @@
 #include "fl_rng.h"
 #include "fl_sparse.h"
 #include "registry.h"
+#include "optimized/moreau_law_sparse.h"
 
 /* ------------------------------------------------------------------ */
 /* Random systems (CATALOGUE B.0)                                       */

@@ -19,6 +19,8 @@
 #include "reference/enumerate.h"
 #include "drivers/plurality.h"
 #include "registry.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
 
 /* ------------------------------------------------------------------ */
 /* crosscheck --law nsgs                                               */

@@ -23,6 +23,7 @@
 #include "reference/p4_law.h"
 #include "reference/stewart_law.h"
 #include "registry.h"
+#include "optimized/p4_law_sparse.h"
 
 #define P4_PI 3.14159265358979323846
 

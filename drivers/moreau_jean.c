@@ -9,6 +9,8 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
 
 static double now_seconds(void)
 {

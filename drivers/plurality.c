@@ -1,5 +1,6 @@
 /* plurality.c — clouds of Gauss–Seidel limits (003 §3–5).  See plurality.h. */
 #include "plurality.h"
+#include "optimized/nsgs_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -16,7 +16,7 @@
  *                         while CHOLMOD reports K not positive definite.
  *                         (Derivation: proofs/contact_dynamics.md.)
  */
-#include "reference/nsgs.h"
+#include "optimized/delassus_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -12,7 +12,8 @@
  * optimized step (CHOLMOD H and Delassus W, sparse Gauss–Seidel) is
  * selected by fl_impl in reference/discs.c.
  */
-#include "reference/discs.h"
+#include "optimized/discs_sparse.h"
+#include "optimized/delassus_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -14,7 +14,7 @@
  * where the local problem is no longer small (use FL_MOREAU_SET with a
  * tangent basis of dimension 1 or 2).
  */
-#include "reference/moreau_law.h"
+#include "optimized/moreau_law_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>

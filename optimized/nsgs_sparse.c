@@ -8,7 +8,7 @@
  * is read off the dim columns of contact a: one sweep touches each stored
  * entry of W exactly once (8 nnz(W) bytes of values), O(nnz) per sweep.
  * The dim x dim diagonal blocks are extracted once per solve. */
-#include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>

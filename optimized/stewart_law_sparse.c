@@ -12,7 +12,7 @@
  * and the E / mu blocks as in the reference.  v^+ = v_free + M^-1 H^T P~ by
  * one more solve with the same factor.
  */
-#include "reference/stewart_law.h"
+#include "optimized/stewart_law_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>

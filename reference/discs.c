@@ -12,6 +12,8 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "optimized/nsgs_sparse.h"
+#include "optimized/discs_sparse.h"
 
 static double now_s(void)
 {

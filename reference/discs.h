@@ -107,9 +107,6 @@ fl_status fl_discs_check(const fl_discs *d, fl_error *err);
  * possibly NULL when *nc == 0. */
 fl_status fl_discs_detect(const fl_discs *d, fl_disc_contact **out, size_t *nc,
                           fl_error *err);
-/* Same contacts found with cell lists (optimized/discs_sparse.c). */
-fl_status fl_discs_detect_cells(const fl_discs *d, fl_disc_contact **out, size_t *nc,
-                                fl_error *err);
 /* Shared by both detectors: the obstacle contacts of disc i within the
  * margin (returns how many, <= 3), and the pair test of i < j with j seen
  * at x_j + 2 a shift (returns 1 and fills *c when gap <= margin). */
@@ -132,12 +129,6 @@ fl_status fl_discs_global(const fl_discs *d, const fl_disc_contact *c, size_t nc
                           int dense, fl_sparse_ctx *ctx, fl_global_problem **out,
                           fl_error *err);
 
-/* Delassus operator for the diagonal M of the discs (optimized/discs_sparse.c):
- * W = (H M^-1/2)(H M^-1/2)^T by CHOLMOD (linear in the contacts; no
- * factorisation is needed for a diagonal M), q = H M^-1 f + w; g must hold
- * the sparse H (g->Hs) on g->ctx.  Same W, q as fl_delassus_dense. */
-fl_status fl_discs_delassus_diag(const fl_discs *d, const fl_global_problem *g,
-                                 fl_local_problem **out, fl_error *err);
 
 /* u_f = M^-1 (f + H^T s), written as (vx, vy, w) triples (length 3N),
  * computed contact by contact (both implementations). */

@@ -84,9 +84,6 @@ fl_nsgs_options fl_nsgs_options_default(void);
  * uses p->Ws and gives the same iterates up to rounding. */
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);
-fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
-                               gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
-                               fl_error *err);
 
 /* The single-contact problem of one Gauss–Seidel step (CATALOGUE D.1, local
  * solver): given the dim x dim diagonal block Waa (row-major, SPD) and the
@@ -117,21 +114,5 @@ void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double 
 fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out,
                             fl_error *err);
 
-/* Sparse Delassus (optimized/delassus_sparse.c), same result with W held as
- * cholmod_sparse (entries |w_ij| <= droptol * max|w_ii| dropped, default 0).
- * M (g->Ms, stype 1) is factored once by CHOLMOD: pass a cache L with *L ==
- * NULL on the first call; later calls with the same M reuse *L (free it
- * with fl_sparse_free_factor).  method FL_DELASSUS_SOLVES forms
- * X = M^-1 H^T by sparse solves and W = H X; method FL_DELASSUS_TRAILING
- * factors the augmented SPD matrix [M H^T; H c I] with the contact unknowns
- * ordered last and reads W = c I - L22 L22^T off the trailing block of its
- * factor (no reuse of L for this method). */
-typedef enum fl_delassus_method {
-    FL_DELASSUS_SOLVES = 0,
-    FL_DELASSUS_TRAILING = 1
-} fl_delassus_method;
-
-fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
-                             cholmod_factor **L, fl_local_problem **out, fl_error *err);
 
 #endif

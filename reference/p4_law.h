@@ -164,12 +164,6 @@ fl_status fl_p4_step(const fl_p4_problem *p, const gsl_vector *v_minus,
                      const gsl_vector *impulse, const fl_p4_impact_law *law,
                      const fl_p4_options *opt, fl_p4_step_result *res, fl_error *err);
 
-/* ---- optimized (optimized/p4_law_sparse.c): same signature and result,
- * reads p->Ms and p->sctx (factor once per call, reused for every solve). */
-fl_status fl_p4_step_sparse(const fl_p4_problem *p, const gsl_vector *v_minus,
-                            const gsl_vector *impulse, const fl_p4_impact_law *law,
-                            const fl_p4_options *opt, fl_p4_step_result *res,
-                            fl_error *err);
 
 /* ---- operator form shared by both implementations (internal contract):
  * the step needs only x -> W x and x -> M x. */

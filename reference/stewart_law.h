@@ -134,11 +134,6 @@ fl_status fl_stewart_coulomb_violation_local(const fl_stewart_problem *p,
 fl_status fl_stewart_step(const fl_stewart_problem *p, const fl_stewart_options *opt,
                           fl_stewart_result *res, fl_error *err);
 
-/* Optimized twin (optimized/stewart_law_sparse.c): same signature and result;
- * the LCP matrix comes from the sparse Delassus operator H M^-1 H^T with one
- * CHOLMOD factorisation of M. */
-fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_options *opt,
-                                 fl_stewart_result *res, fl_error *err);
 
 /* ---- time stepping for a system given by callbacks ---- */
 

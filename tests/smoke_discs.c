@@ -7,6 +7,7 @@
 
 #include "fl_rng.h"
 #include "reference/discs.h"
+#include "optimized/discs_sparse.h"
 
 int main(void)
 {

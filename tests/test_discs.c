@@ -18,6 +18,8 @@
 #include "fl_random.h"
 #include "fl_rng.h"
 #include "reference/discs.h"
+#include "optimized/nsgs_sparse.h"
+#include "optimized/discs_sparse.h"
 
 #define PI 3.14159265358979323846
 

@@ -10,6 +10,7 @@
 #include "fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 /* W = [1 0.9; 0.9 1], q = (0.1, 0.5), mu = 2 (proofs/contact_dynamics.md):
  * open r = 0; stick r = -W^-1 q = (0.35, -0.41)/0.19;

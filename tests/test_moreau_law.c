@@ -17,6 +17,7 @@
 #include "fl_sparse.h"
 #include "moreau_checks.h"
 #include "reference/moreau_law.h"
+#include "optimized/moreau_law_sparse.h"
 
 /* ---- one harness for both implementations ---- */
 

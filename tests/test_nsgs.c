@@ -14,6 +14,8 @@
 #include "fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
 
 /* Random global problem from the shared generator: M SPD (cond <= 100),
  * H with full-rank rows (n >= m) so W is nonsingular, f Gaussian, mu from

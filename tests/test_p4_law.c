@@ -18,6 +18,7 @@
 #include "reference/friction_set_build.h"
 #include "reference/p4_law.h"
 #include "reference/stewart_law.h"
+#include "optimized/p4_law_sparse.h"
 
 typedef fl_status (*step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
                              const fl_p4_impact_law *, const fl_p4_options *,

@@ -46,6 +46,7 @@
 #include "fclib_disclike.h"
 #include "fclib_feblock.h"
 #include "fl_dense.h"
+#include "optimized/nsgs_sparse.h"
 #include <gsl/gsl_linalg.h>
 
 /* A Siconos problem holding a copy of p (dense, column-major). */

@@ -20,6 +20,7 @@
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
 #include "fl_random.h"
+#include "optimized/stewart_law_sparse.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
