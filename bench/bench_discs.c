@@ -19,7 +19,7 @@
 
 #include "cli.h"
 #include "fl_rng.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
 #include "registry.h"
 #include "optimized/nsgs_sparse.h"
 

@@ -62,7 +62,7 @@
 #include "fclib_disclike.h"
 #include "fclib_feblock.h"
 #include "SparseBlockMatrix.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
 #include "optimized/nsgs_sparse.h"
 
 enum { NSOLVER = 3, NTOL = 2 };

@@ -26,7 +26,7 @@
 #include "fl_dense.h"
 #include "fl_json.h"
 #include "fl_rng.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
 #include "drivers/plurality.h"
 #include "registry.h"
 

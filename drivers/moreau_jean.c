@@ -9,8 +9,6 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
-#include "optimized/delassus_sparse.h"
-#include "optimized/nsgs_sparse.h"
 
 static double now_seconds(void)
 {
@@ -71,14 +69,10 @@ fl_status fl_mj_local(const fl_global_problem *g, const gsl_vector *u_minus, dou
     fl_local_problem *p = NULL;
     cholmod_factor *Lpriv = NULL;
     fl_status s;
-    if (impl == FL_IMPL_REFERENCE) {
-        s = fl_delassus_dense(g, &p, err);
-    } else if (impl == FL_IMPL_OPTIMIZED) {
-        s = fl_delassus_sparse(g, FL_DELASSUS_SOLVES, L ? L : &Lpriv, &p, err);
-        if (Lpriv) fl_sparse_free_factor(g->ctx, &Lpriv);
-    } else {
-        return FL_FAIL(err, FL_EINVAL, "moreau_jean: unknown implementation %d", (int)impl);
-    }
+    const fl_nsgs_impl *im = fl_nsgs_impl_get(impl);
+    if (!im) return FL_FAIL(err, FL_EINVAL, "moreau_jean: unknown implementation %d", (int)impl);
+    s = im->delassus(g, L ? L : &Lpriv, &p, err);
+    if (Lpriv) fl_sparse_free_factor(g->ctx, &Lpriv);
     if (s != FL_OK) return s;
     double a = 0.5 * (1.0 + delta), c = 0.5 * (1.0 - delta);
     if (p->W) gsl_matrix_scale(p->W, a);
@@ -119,8 +113,8 @@ fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
     fl_status st = fl_mj_local(g, u_minus, opt->delta, opt->impl, Lc, &p, err);
     if (st != FL_OK) return res->status = st;
     fl_nsgs_result nr;
-    st = opt->impl == FL_IMPL_REFERENCE ? fl_nsgs_solve(p, &opt->nsgs, s, NULL, &nr, err)
-                                        : fl_nsgs_sparse_solve(p, &opt->nsgs, s, NULL, &nr, err);
+    const fl_nsgs_impl *im = fl_nsgs_impl_get(opt->impl);   /* checked by fl_mj_local */
+    st = im->solve(p, &opt->nsgs, s, NULL, &nr, err);
     res->iterations = nr.iterations;
     res->residual = nr.residual;
     fl_local_problem_free(p);
@@ -132,14 +126,7 @@ fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
         /* 004 (18): M u+ = f + H^T s */
         gsl_vector_memcpy(rhs, g->f);
         st2 = gmv(g, 1, 1, 1.0, s, 1.0, rhs, err);
-        if (st2 == FL_OK && opt->impl == FL_IMPL_REFERENCE) {
-            fl_spd *spd = NULL;
-            st2 = fl_spd_alloc(g->M, &spd, err);
-            if (st2 == FL_OK) st2 = fl_spd_solve(spd, rhs, u_plus);
-            fl_spd_free(spd);
-        } else if (st2 == FL_OK) {
-            st2 = fl_sparse_solve(g->ctx, *Lc, rhs->data, u_plus->data, err);
-        }
+        if (st2 == FL_OK) st2 = im->mass_solve(g, Lc, rhs, u_plus, err);
     }
     if (st >= 0 && st2 == FL_OK) {
         /* energies: T = 1/2 u.Mu */

@@ -24,12 +24,7 @@
 #ifndef FL_MOREAU_JEAN_H
 #define FL_MOREAU_JEAN_H
 
-#include "reference/nsgs.h"
-
-typedef enum fl_impl {
-    FL_IMPL_REFERENCE = 0,   /* dense W, fl_nsgs_solve */
-    FL_IMPL_OPTIMIZED = 1    /* sparse W (CHOLMOD), fl_nsgs_sparse_solve */
-} fl_impl;
+#include "drivers/nsgs_impl.h"   /* fl_impl and the implementation table */
 
 typedef struct fl_mj_options {
     double delta;            /* dissipation index in [0, 1], default 1 */

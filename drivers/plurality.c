@@ -1,6 +1,5 @@
 /* plurality.c — clouds of Gauss–Seidel limits (003 §3–5).  See plurality.h. */
 #include "plurality.h"
-#include "optimized/nsgs_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -44,6 +43,9 @@ fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_opt
                                      "plurality: runs > 0, dedup_tol > 0 and an rng are required");
     if (opt->mode != FL_PLURALITY_RANDOM_ORDER && opt->mode != FL_PLURALITY_RANDOM_START)
         return res->status = FL_FAIL(err, FL_EINVAL, "plurality: unknown mode %d", (int)opt->mode);
+    const fl_nsgs_impl *im = fl_nsgs_impl_get(opt->impl);
+    if (!im) return res->status = FL_FAIL(err, FL_EINVAL, "plurality: unknown implementation %d",
+                                          (int)opt->impl);
     fl_status s = fl_local_problem_check(p, err);
     if (s < 0) return res->status = s;
     const size_t m = p->m;
@@ -65,8 +67,7 @@ fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_opt
     o.start = opt->mode == FL_PLURALITY_RANDOM_ORDER ? FL_NSGS_START_ZERO : FL_NSGS_START_RANDOM;
     for (size_t run = 0; run < opt->runs; run++) {
         fl_nsgs_result nr;
-        s = opt->impl == FL_IMPL_OPTIMIZED ? fl_nsgs_sparse_solve(p, &o, r, NULL, &nr, err)
-                                           : fl_nsgs_solve(p, &o, r, NULL, &nr, err);
+        s = im->solve(p, &o, r, NULL, &nr, err);
         res->iterations += nr.iterations;
         if (s < 0) break;
         s = FL_OK;

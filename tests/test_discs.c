@@ -17,7 +17,7 @@
 
 #include "fl_random.h"
 #include "fl_rng.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/discs_sparse.h"
 
