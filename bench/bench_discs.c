@@ -22,6 +22,7 @@
 #include "drivers/discs_step.h"
 #include "registry.h"
 #include "optimized/nsgs_sparse.h"
+#include "fl_scalar.h"
 
 /* bytes per second moved by memcpy of a 64 MB block (best of 4, 2 x size per copy) */
 static double discs_bandwidth(void)
@@ -58,8 +59,8 @@ static fl_discs *lattice(size_t N, gsl_rng *rng)
     d->touch_tol = 0.05;
     d->mu_grain = 0.3;
     d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * 3.14159265358979323846 / 180);
-    d->gy = -9.81 * cos(24 * 3.14159265358979323846 / 180);
+    d->gx = 9.81 * sin(24 * FL_PI / 180);
+    d->gy = -9.81 * cos(24 * FL_PI / 180);
     for (size_t i = 0; i < N; i++) {
         size_t row = i / cols, col = i % cols;
         double x = -d->a + 1 + 2.0 * col + (row % 2 ? 1.0 : 0.0);

@@ -47,7 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <gsl/gsl_randist.h>
 
 #include "FrictionContactProblem.h"
@@ -64,17 +63,12 @@
 #include "SparseBlockMatrix.h"
 #include "drivers/discs_step.h"
 #include "optimized/nsgs_sparse.h"
+#include "fl_clock.h"
+#include "fl_scalar.h"
 
 enum { NSOLVER = 3, NTOL = 2 };
 static const char *solver_name[NSOLVER] = {"reference", "optimized", "siconos"};
 static const double tols[NTOL] = {1e-4, 1e-8};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Siconos problem with W in Siconos's sparse (triplet -> CSC) storage
  * (3D), or dense column-major from p->W (2D). */
@@ -136,10 +130,10 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
         opt.norm = FL_RESIDUAL_MAX_NORM;
         gsl_vector_view rv = gsl_vector_view_array(r, p->m), Uv = gsl_vector_view_array(U, p->m);
         fl_nsgs_result res;
-        double t0 = now();
+        double t0 = fl_clock_now();
         fl_status s = solver ? fl_nsgs_sparse_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL)
                              : fl_nsgs_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL);
-        t = now() - t0;
+        t = fl_clock_now() - t0;
         ok = s == FL_OK;
         *iters = res.iterations;
     } else {
@@ -147,9 +141,9 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
                                                              : SICONOS_FRICTION_3D_NSGS);
         o->dparam[SICONOS_DPARAM_TOL] = tol;
         o->iparam[SICONOS_IPARAM_MAX_ITER] = 5000;
-        double t0 = now();
+        double t0 = fl_clock_now();
         int info = p->dim == 2 ? fc2d_driver(sp, r, U, o) : fc3d_driver(sp, r, U, o);
-        t = now() - t0;
+        t = fl_clock_now() - t0;
         ok = info == 0;
         *iters = o->iparam[SICONOS_IPARAM_ITER_DONE];
         solver_options_delete(o);
@@ -171,16 +165,15 @@ static fl_local_problem *packing_problem(gsl_rng *rng, size_t N, fl_discs_work *
     if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
     size_t cols = (size_t)ceil(sqrt((double)N));
     if (cols < 8) cols = 8;
-    const double pi = 3.14159265358979323846;
-    d->periodic = 1;
+        d->periodic = 1;
     d->a = (double)cols;
     d->ground = 1;
     d->margin = 0.1;
     d->touch_tol = 0.05;
     d->mu_grain = 0.3;
     d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * pi / 180);
-    d->gy = -9.81 * cos(24 * pi / 180);
+    d->gx = 9.81 * sin(24 * FL_PI / 180);
+    d->gy = -9.81 * cos(24 * FL_PI / 180);
     for (size_t i = 0; i < N; i++) {
         size_t row = i / cols, col = i % cols;
         double x = -d->a + 1 + 2.0 * (double)col + (row % 2 ? 1.0 : 0.0);

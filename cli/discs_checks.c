@@ -29,8 +29,8 @@
 #include "drivers/discs_step.h"
 #include "drivers/plurality.h"
 #include "registry.h"
+#include "fl_scalar.h"
 
-#define DISCS_PI 3.14159265358979323846
 
 typedef struct param_ref {
     const char *key;
@@ -581,7 +581,7 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
     fl_cli_check(ctx, s >= 0, "slope.deposit", "%zu discs deposited in the band 2a = %g: %d steps "
                  "(%.1f s)", N, 2 * P.a, dsteps, fl_cli_now() - t0);
     /* the flow: tilted gravity, from rest (003 §5) */
-    double th = P.slope_deg * DISCS_PI / 180;
+    double th = P.slope_deg * FL_PI / 180;
     d->gx = P.g * sin(th);
     d->gy = -P.g * cos(th);
     d->margin = P.margin;

@@ -20,6 +20,7 @@
 #include "fl_sparse.h"
 #include "registry.h"
 #include "optimized/moreau_law_sparse.h"
+#include "fl_scalar.h"
 
 /* ------------------------------------------------------------------ */
 /* Random systems (CATALOGUE B.0)                                       */
@@ -111,19 +112,19 @@ static int random_polygon(gsl_rng *r, fl_friction_set *C)
     for (int attempt = 0; attempt < 100; attempt++) {
         size_t m = 3 + gsl_rng_uniform_int(r, 5);
         double ang[8], v[16];
-        for (size_t i = 0; i < m; i++) ang[i] = 2 * M_PI * gsl_rng_uniform(r);
+        for (size_t i = 0; i < m; i++) ang[i] = 2 * FL_PI * gsl_rng_uniform(r);
         for (size_t i = 1; i < m; i++)          /* insertion sort */
             for (size_t j = i; j > 0 && ang[j] < ang[j - 1]; j--) {
                 double t = ang[j]; ang[j] = ang[j - 1]; ang[j - 1] = t;
             }
-        double gap = ang[0] + 2 * M_PI - ang[m - 1];
+        double gap = ang[0] + 2 * FL_PI - ang[m - 1];
         for (size_t i = 1; i < m; i++) gap = fmax(gap, ang[i] - ang[i - 1]);
-        if (gap >= 0.9 * M_PI) continue;        /* 0 strictly inside */
+        if (gap >= 0.9 * FL_PI) continue;        /* 0 strictly inside */
         int close = 0;
         for (size_t i = 1; i < m; i++) if (ang[i] - ang[i - 1] < 0.05) close = 1;
-        if (close || ang[0] + 2 * M_PI - ang[m - 1] < 0.05) continue;
+        if (close || ang[0] + 2 * FL_PI - ang[m - 1] < 0.05) continue;
         double a1 = fl_rng_loguniform(r, 1e-2, 10), a2 = a1 * fl_rng_loguniform(r, 0.3, 3);
-        double rot = 2 * M_PI * gsl_rng_uniform(r);
+        double rot = 2 * FL_PI * gsl_rng_uniform(r);
         for (size_t i = 0; i < m; i++) {
             double x = a1 * cos(ang[i]), y = a2 * sin(ang[i]);
             v[2 * i] = cos(rot) * x - sin(rot) * y;
@@ -833,7 +834,7 @@ void fl_rod_case(int which, fl_rod *rod, double q[3], double um[3])
     switch (which) {
     case 0:                      /* gamma(q) < 0: mu = 2, theta = pi/4 */
         rod->mu0 = 2.0;
-        q[2] = M_PI / 4;
+        q[2] = FL_PI / 4;
         break;
     case 1:                      /* gamma(q) = 0, gamma > 0 for theta < theta* */
         rod->mu0 = 2.0;
@@ -842,8 +843,8 @@ void fl_rod_case(int which, fl_rod *rod, double q[3], double um[3])
     default:                     /* gamma(q) = 0, gamma <= 0 nearby */
         rod->kappa_c = 1.0;
         rod->kappa = 1.0;
-        rod->theta_ref = M_PI / 4;
-        q[2] = M_PI / 4;
+        rod->theta_ref = FL_PI / 4;
+        q[2] = FL_PI / 4;
         break;
     }
 }

@@ -21,6 +21,7 @@
 #include "registry.h"
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"
+#include "fl_scalar.h"
 
 /* ------------------------------------------------------------------ */
 /* crosscheck --law nsgs                                               */
@@ -283,7 +284,7 @@ static void wedge_defaults(wedge_params *w)
     w->L = 1.0;
     w->m = 1.0;
     w->g = 9.81;
-    w->beta = 5.0 * 3.141592653589793 / 180.0;
+    w->beta = 5.0 * FL_PI / 180.0;
     w->mu = 0.3;
     w->h = 1e-3;
     w->P_start = 1.5;
@@ -326,7 +327,7 @@ static int wedge_load(wedge_params *w, char *src, size_t len)
             return -1;
         }
         fl_json_free(doc);
-        w->beta = beta_deg * 3.141592653589793 / 180.0;
+        w->beta = beta_deg * FL_PI / 180.0;
         w->steps_up = (long)su;
         w->steps_down = (long)sd;
         snprintf(src, len, "%s", path);

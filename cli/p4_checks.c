@@ -24,8 +24,8 @@
 #include "reference/stewart_law.h"
 #include "registry.h"
 #include "optimized/p4_law_sparse.h"
+#include "fl_scalar.h"
 
-#define P4_PI 3.14159265358979323846
 
 /* ------------------------------------------------------------------ */
 /* Random systems (CATALOGUE B.0, B.3)                                 */
@@ -120,8 +120,8 @@ static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
         } else if (k == 2 && pick < 0.75) {
             double vert[10], ph = gsl_rng_uniform(r);          /* pentagon around 0 */
             for (int j = 0; j < 5; j++) {
-                vert[2 * j] = mu * cos(ph + 2 * P4_PI * j / 5);
-                vert[2 * j + 1] = mu * sin(ph + 2 * P4_PI * j / 5);
+                vert[2 * j] = mu * cos(ph + 2 * FL_PI * j / 5);
+                vert[2 * j + 1] = mu * sin(ph + 2 * FL_PI * j / 5);
             }
             fl_set_polygon(&s->C[a].set, 5, vert, 0, NULL, NULL);
         } else if (k == 2) {
@@ -403,7 +403,7 @@ int fl_p4_crosscheck(fl_cli_ctx *ctx)
         rand_spd(r, 100.0, M);
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
-        double th = 2 * P4_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
+        double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
         gsl_vector *dphi = gsl_vector_alloc(n);
         for (size_t i = 0; i < n; i++)
             gsl_vector_set(dphi, i, gsl_matrix_get(tl, i, 0) * nv[0] + gsl_matrix_get(tl, i, 1) * nv[1]);
@@ -1188,7 +1188,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
     double p[SK_N];
     char src[256];
     if (load_params("systems_1_2", SK_N, sys_keys, p, src, sizeof src) != 0) return -1;
-    double J = p[SK_J1], C0 = p[SK_C0], tt0 = p[SK_TT0] * P4_PI / 180.0, mu = p[SK_MU], l = p[SK_L];
+    double J = p[SK_J1], C0 = p[SK_C0], tt0 = p[SK_TT0] * FL_PI / 180.0, mu = p[SK_MU], l = p[SK_L];
     double T = ctx->quick ? p[SK_T] / 4 : p[SK_T], h = p[SK_H];
     long steps = (long)floor(T / h + 0.5);
     fl_error e;
@@ -1262,7 +1262,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
                  "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
                  l * (rt * cos(tt0) + rn * sin(tt0)));
     /* ---- system 2 under P'4: the reaction vanishes identically ---- */
-    s2 S2 = {p[SK_M2], p[SK_J2], p[SK_L2], p[SK_BETA] * P4_PI / 180.0, p[SK_MU2], p[SK_F2], {{0}, {0}}};
+    s2 S2 = {p[SK_M2], p[SK_J2], p[SK_L2], p[SK_BETA] * FL_PI / 180.0, p[SK_MU2], p[SK_F2], {{0}, {0}}};
     fl_p4_system sys2 = {3, 2, &S2, s2_mass, s2_force, s2_gap, s2_grad, s2_friction, 0.0};
     q = gsl_vector_calloc(3);
     v = gsl_vector_calloc(3);

@@ -33,8 +33,8 @@
 #include "reference/stability.h"
 #include "registry.h"
 #include "stability_checks.h"
+#include "fl_scalar.h"
 
-#define POLY_PI 3.14159265358979323846
 
 typedef struct poly {
     double L, H, E, nu, rho, mu, UN, dU, thick;
@@ -441,9 +441,9 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
     if (st == FL_OK) st = fl_stab_sparse_modes(&ps.ctx, ts, &so, 5000, &rs, &err);
     double w1 = NAN, w18 = NAN;
     if (st == FL_OK && rs.nlam >= 18) { w1 = sqrt(rs.lam_re[0]); w18 = sqrt(rs.lam_re[17]); }
-    fl_cli_check(ctx, st == FL_OK && nst == (int)b.nc && fabs(w1 / (2 * POLY_PI) - 454) < 0.01 * 454,
+    fl_cli_check(ctx, st == FL_OK && nst == (int)b.nc && fabs(w1 / (2 * FL_PI) - 454) < 0.01 * 454,
                  "polyurethane_damping.frequencies", "all %d nodes stuck after pressing; natural frequencies f_1 = %.1f Hz (L chosen for 004's 454 Hz), f_18 = %.1f Hz (004: 1530 Hz)",
-                 nst, w1 / (2 * POLY_PI), w18 / (2 * POLY_PI));
+                 nst, w1 / (2 * FL_PI), w18 / (2 * FL_PI));
     double alpha[POLY_LEVELS], beta[POLY_LEVELS];
     for (int l = 0; l < POLY_LEVELS; l++) rayleigh_coefficients(xi_levels[l], w1, w18, &alpha[l], &beta[l]);
     /* closed form of the proportional damping on the all-stuck state: the

@@ -18,8 +18,8 @@
 #include "fl_rng.h"
 #include "fl_set_random.h"
 #include "registry.h"
+#include "fl_scalar.h"
 
-#define SETS_PI 3.14159265358979323846
 
 static double nrm(int dim, const double *x)
 {
@@ -160,7 +160,7 @@ static void check_projections(fl_cli_ctx *ctx, gsl_rng *r, int metric)
  * golden-section refinement. */
 static void brute_disc(double mu, const double *G, const double *x, double *best)
 {
-    double bd = INFINITY, bt = 0, h = 2 * SETS_PI / 4000.0;
+    double bd = INFINITY, bt = 0, h = 2 * FL_PI / 4000.0;
     for (int k = 0; k < 4000; k++) {
         double t = h * k, c[2] = {mu * cos(t) - x[0], mu * sin(t) - x[1]};
         double g = gnorm(2, G, c);

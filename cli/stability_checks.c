@@ -22,6 +22,7 @@
 #include "reference/stability.h"
 #include "registry.h"
 #include "stability_checks.h"
+#include "fl_scalar.h"
 
 /* Open data/004/<name>.json under $FL_SOURCE_ROOT or "." */
 static fl_json_doc *load_004(const char *name)
@@ -263,7 +264,7 @@ int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx)
             for (size_t c = 0; c < gal->size; c++)
                 for (int it = 1; it <= (int)steps; it++) {
                     double mM = gsl_vector_get(gm, a), mu2 = gsl_vector_get(gmu, b);
-                    double fa = gsl_vector_get(gal, c), al2 = fa * mu2, th2 = it * (M_PI / 2) / (steps + 1);
+                    double fa = gsl_vector_get(gal, c), al2 = fa * mu2, th2 = it * (FL_PI / 2) / (steps + 1);
                     ex314_M(mM, 1.0, th2, M);
                     double MTT = gsl_matrix_get(M, 0, 0), MTN = gsl_matrix_get(M, 0, 1), MNN = gsl_matrix_get(M, 1, 1);
                     double det = MTT * MNN - MTN * MTN, g = MTT + al2 * MTN, gmu2 = MTT + mu2 * MTN;

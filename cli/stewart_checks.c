@@ -29,10 +29,8 @@
 #include "reference/stewart_law.h"
 #include "registry.h"
 #include "optimized/stewart_law_sparse.h"
+#include "fl_scalar.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 /* ------------------------------------------------------------------ */
 /* Lemke                                                                */
@@ -422,7 +420,7 @@ static double dist4(const double *a, const double *b)
 
 static void check_painleve(fl_cli_ctx *ctx)
 {
-    const double t0 = -M_PI / 6, h = 0.01, V0 = 1.0, C0 = -1.0;
+    const double t0 = -FL_PI / 6, h = 0.01, V0 = 1.0, C0 = -1.0;
     const double thr = -1.0 / tan(t0);
     fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, t0, 0.5, 0.0, 0.0};
     double sol[4][4];
@@ -566,7 +564,7 @@ static int p5_load(p5_params *P)
             return -1;
         }
         fl_json_free(doc);
-        P->theta0 = deg * M_PI / 180.0;
+        P->theta0 = deg * FL_PI / 180.0;
         P->steps = (long)steps;
         return 0;
     }
@@ -715,7 +713,7 @@ int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx)
              "'' using 2:(strcol(1) eq 'catastrophe_mu_large' ? $5 : 1/0) with lines lw 2 title 'mu = %g, C0 = %g (catastrophe)', "
              "'' using 2:(strcol(1) eq 'grazing_mu_small' ? $5 : 1/0) with lines dt 2 title 'mu = %g, f = 0 (grazing)', "
              "'' using 2:(strcol(1) eq 'grazing_mu_large' ? $5 : 1/0) with points pt 7 ps 0.4 title 'mu = %g, f = 0 (Lemke pick)'\n",
-             pngpath, P.theta0 * 180.0 / M_PI, thr, csvpath, P.mu_small, P.C0, P.mu_large, P.C0,
+             pngpath, P.theta0 * 180.0 / FL_PI, thr, csvpath, P.mu_small, P.C0, P.mu_large, P.C0,
              P.mu_small, P.mu_large);
     if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "painleve_p5: PNG not drawn (CSV written)\n");
     return rc;

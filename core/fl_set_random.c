@@ -8,8 +8,8 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_rng.h"
+#include "fl_scalar.h"
 
-#define FL_PI 3.14159265358979323846
 
 static double set_scale(gsl_rng *r)
 {

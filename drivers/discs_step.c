@@ -8,19 +8,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_blas.h>
 
 #include "optimized/discs_sparse.h"
 #include "optimized/nsgs_sparse.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + 1e-9 * ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 static fl_status delassus_dense(const fl_discs *d, const fl_global_problem *g,
                                 fl_local_problem **out, fl_error *err)
@@ -114,13 +107,13 @@ fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_
     fl_discs_step_result tmp;
     if (!res) res = &tmp;
     memset(res, 0, sizeof *res);
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     fl_disc_contact *c = NULL;
     size_t nc = 0;
     fl_local_problem *p = NULL;
     if (!d) return res->status = FL_FAIL(err, FL_EINVAL, "discs: NULL system");
     fl_status s = fl_discs_local(d, opt, work, &c, &nc, &p, err);
-    double t1 = now_s();
+    double t1 = fl_clock_now();
     res->ncontacts = nc;
     double *uf = malloc(3 * d->N * sizeof *uf);
     gsl_vector *r = nc ? gsl_vector_calloc(2 * nc) : NULL;
@@ -150,7 +143,7 @@ fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_
         res->residual = nr.residual;
         if (solve_s < 0) s = solve_s;
     }
-    res->solve_seconds = now_s() - t1;
+    res->solve_seconds = fl_clock_now() - t1;
     if (s == FL_OK) {
         double umax = 0;
         for (size_t k = 0; k < 2 * nc; k++) umax = fmax(umax, fabs(U->data[k]));
@@ -192,7 +185,7 @@ fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_
     if (p && p->Ws) fl_sparse_free(&work->ctx, &p->Ws);
     fl_local_problem_free(p);
     res->detect_seconds = t1 - t0;
-    res->seconds = now_s() - t0;
+    res->seconds = fl_clock_now() - t0;
     res->status = s == FL_OK ? solve_s : s;
     return res->status;
 }

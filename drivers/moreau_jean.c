@@ -5,17 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 fl_mj_options fl_mj_options_default(void)
 {
@@ -99,7 +92,7 @@ fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
                      const fl_mj_options *opt, cholmod_factor **L, gsl_vector *s,
                      gsl_vector *u_plus, fl_mj_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_mj_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -169,6 +162,6 @@ fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
     if (Lpriv) fl_sparse_free_factor(g->ctx, &Lpriv);
     if (st2 != FL_OK) st = st2;
     res->status = st;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     return st;
 }

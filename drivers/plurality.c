@@ -1,10 +1,11 @@
 /* plurality.c — clouds of Gauss–Seidel limits (003 §3–5).  See plurality.h. */
 #include "plurality.h"
 
+#include "fl_clock.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 fl_plurality_options fl_plurality_options_default(void)
 {
@@ -31,8 +32,7 @@ void fl_cloud_free(fl_cloud *c)
 fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_options *opt,
                                fl_cloud **out, fl_plurality_result *res, fl_error *err)
 {
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = fl_clock_now();
     fl_plurality_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -97,8 +97,7 @@ fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_opt
         c->count[k]++;
     }
     gsl_vector_free(r);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    res->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    res->seconds = fl_clock_now() - t0;
     if (s < 0) {
         fl_cloud_free(c);
         return res->status = s;

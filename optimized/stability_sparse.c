@@ -1,20 +1,13 @@
 /* stability_sparse.c — K*, M*, K*_S in CSC and the §5.4 searches with
  * CHOLMOD (004 (80)-(86), §5.4 methods 2-3).  See stability_sparse.h. */
 #include "optimized/stability_sparse.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <arpack.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void fl_stab_sparse_tangent_free(fl_sparse_ctx *ctx, fl_stab_sparse_tangent *t)
 {
@@ -175,7 +168,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
     memset(res, 0, sizeof *res);
     if (!t || t->nstar == 0 || !t->KS)
         return res->status = FL_FAIL(err, FL_EINVAL, "sparse analyse: empty tangent system");
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     size_t n = t->nstar;
     res->nstar = n;
     res->ks_cone_min = res->ms_min = res->lambda_real_min = res->min_re_lambda = NAN;
@@ -257,7 +250,7 @@ done:
     fl_sparse_free_factor(ctx, &L);
     if (F) cholmod_free_sparse(&F, &ctx->cm);
     free(lo); free(x); free(y);
-    res->seconds = now_s() - t0;
+    res->seconds = fl_clock_now() - t0;
     res->status = st;
     return st;
 }
@@ -371,7 +364,7 @@ fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent 
     size_t n = t ? t->nstar : 0, nev = clip_nev(o.nev, n);
     if (!t || !t->Kstar || !t->Mstar || nev == 0)
         return FL_FAIL(err, FL_EDIM, "lowest modes: need N* >= 3 and nev >= 1 (N* = %zu)", n);
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     op_ctx c = {.ctx = ctx, .K = t->Kstar, .M = t->Mstar, .n = n, .err = err};
     double *nr = malloc((nev + 1) * sizeof *nr), *ni = malloc((nev + 1) * sizeof *ni);
     double *Z = malloc(n * (nev + 1) * sizeof *Z);
@@ -416,7 +409,7 @@ done:
     if (E) gsl_matrix_free(E);
     fl_sparse_lu_free(c.lu);
     free(nr); free(ni); free(Z); free(perm); free(c.w);
-    res->seconds += now_s() - t0;
+    res->seconds += fl_clock_now() - t0;
     return st;
 }
 

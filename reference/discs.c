@@ -11,6 +11,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "fl_scalar.h"
 
 fl_status fl_discs_alloc(size_t N, fl_discs **out, fl_error *err)
 {
@@ -60,7 +61,7 @@ void fl_discs_set(fl_discs *d, size_t i, double x, double y, double R, double rh
     d->y[i] = y;
     d->theta[i] = 0;
     d->R[i] = R;
-    d->m[i] = rho * 3.14159265358979323846 * R * R;
+    d->m[i] = rho * FL_PI * R * R;
     d->I[i] = d->m[i] * R * R / 2;
     d->vx[i] = d->vy[i] = d->w[i] = 0;
 }

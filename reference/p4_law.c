@@ -5,20 +5,13 @@
  * Derivations not printed in 001: proofs/p4_law.md.
  */
 #include "p4_law.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 fl_p4_options fl_p4_options_default(void)
 {
@@ -709,7 +702,7 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
                          const fl_p4_impact_law *law, const fl_p4_options *opt_in,
                          fl_p4_step_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     FL_TRY(check_common(p, err));
     if (!res || res->n != p->n || res->m != p->m)
         return FL_FAIL(err, FL_EDIM, "step result must be allocated for n = %zu, m = %zu", p->n, p->m);
@@ -885,7 +878,7 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
     res->status = res->residual <= fmax(opt.tol, 1e-9) ? FL_OK : FL_WMAXITER;
     st = res->status;
 done:
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     if (st < 0) res->status = st;
     ws_free(&w);
     if (vfree) gsl_vector_free(vfree);
@@ -1092,7 +1085,7 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
                          fl_p4_observer obs, void *obs_data, fl_p4_sim_result *res,
                          fl_error *err)
 {
-    double tstart = now_seconds();
+    double tstart = fl_clock_now();
     if (!sys || !sys->mass || !sys->force || (sys->nc && (!sys->gap || !sys->gradient)))
         return FL_FAIL(err, FL_EINVAL, "system callbacks missing (mass, force, gap, gradient)");
     if (!(h > 0) || !isfinite(h) || nsteps < 0)
@@ -1193,7 +1186,7 @@ done:
     free(C);
     free(act);
     r.status = st;
-    r.seconds = now_seconds() - tstart;
+    r.seconds = fl_clock_now() - tstart;
     if (res) *res = r;
     return st;
 }

@@ -5,20 +5,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
 
 #include "fl_dense.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 static double sgn(double x) { return (x > 0.0) - (x < 0.0); }
 
@@ -1012,7 +1005,7 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
     memset(res, 0, sizeof *res);
     if (!t || t->nstar == 0)
         return res->status = FL_FAIL(err, FL_EINVAL, "analyse: empty tangent system");
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     size_t n = t->nstar;
     res->nstar = n;
     res->ks_vec = gsl_vector_alloc(n);
@@ -1057,7 +1050,7 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
 done:
     if (E) gsl_matrix_free(E);
     if (tmp) gsl_vector_free(tmp);
-    res->seconds = now_s() - t0;
+    res->seconds = fl_clock_now() - t0;
     res->status = st;
     return st;
 }

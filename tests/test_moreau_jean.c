@@ -204,6 +204,7 @@ Test(moreau_jean, bad_input)
 #include <stdlib.h>
 #include "fl_json.h"
 #include "reference/enumerate.h"
+#include "fl_scalar.h"
 
 Test(moreau_jean, wedged_rod_both_outcomes_from_data)
 {
@@ -223,7 +224,7 @@ Test(moreau_jean, wedged_rod_both_outcomes_from_data)
     cr_assert_eq(fl_json_number(doc, par, "params", "mu", &mu, &err), FL_OK);
     cr_assert_eq(fl_json_number(doc, par, "params", "h", &h, &err), FL_OK);
     fl_json_free(doc);
-    double b = bdeg * 3.141592653589793 / 180.0, cb = cos(b), sb = sin(b), l2 = L / 2, J = m * L * L / 12;
+    double b = bdeg * FL_PI / 180.0, cb = cos(b), sb = sin(b), l2 = L / 2, J = m * L * L / 12;
     fl_global_problem *g = NULL;
     cr_assert_eq(fl_global_problem_alloc(3, 2, 2, 1, &g, NULL), FL_OK);
     gsl_matrix_set(g->M, 0, 0, m);

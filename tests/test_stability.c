@@ -13,6 +13,7 @@
 
 #include "fl_random.h"
 #include "reference/stability.h"
+#include "fl_scalar.h"
 
 /* ---- Example 3.15 (004 §3.5, CATALOGUE C.8): dofs (D, F, T, N) ---------- */
 typedef struct ex315 {
@@ -538,8 +539,8 @@ Test(stability, example_3_14_jumps_match_closed_forms)
             for (size_t c = 0; c < 4; c++)
                 for (int it = 1; it < 24; it++)
                     for (int ik = 1; ik < 4; ik++) {
-                        double mM = mMs[a], mu = mus[b], al = fr[c] * mu, th = it * (M_PI / 2) / 24;
-                        double thK = ik * (M_PI / 2) / 4, KI = 2.0, KV = 1.0;
+                        double mM = mMs[a], mu = mus[b], al = fr[c] * mu, th = it * (FL_PI / 2) / 24;
+                        double thK = ik * (FL_PI / 2) / 4, KI = 2.0, KV = 1.0;
                         ex314_M(mM, 1.0, th, M);
                         gsl_matrix_set(K, 0, 0, KI * sin(thK) * sin(thK));
                         gsl_matrix_set(K, 0, 1, -KI * sin(thK) * cos(thK));

@@ -14,8 +14,8 @@
 
 #include "fl_random.h"
 #include "optimized/stability_sparse.h"
+#include "fl_scalar.h"
 
-#define FL_PI 3.14159265358979323846
 
 static double max_diff(const gsl_matrix *A, const gsl_matrix *B)
 {
