@@ -22,14 +22,15 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_dense.h"
 #include "fl_json.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
 #include "drivers/plurality.h"
-#include "registry.h"
+#include "checks/fl_tasks.h"
 #include "fl_scalar.h"
+#include "fl_clock.h"
 
 
 typedef struct param_ref {
@@ -37,34 +38,27 @@ typedef struct param_ref {
     double *val;
 } param_ref;
 
-/* Read the numbers of "params" in data/003/<file> (FL_SOURCE_ROOT or .);
- * the defaults already in the struct are kept when the file is absent. */
-static int load_params(const char *file, const param_ref *refs, size_t n, char *src, size_t len)
+/* Read the numbers of "params" in data/003/<file> (fl_check_data_path; a
+ * missing file or field is an error, there are no built-in values). */
+static int load_params(fl_check_ctx *ctx, const char *file, const param_ref *refs, size_t n,
+                       char *src, size_t len)
 {
-    const char *roots[2] = {getenv("FL_SOURCE_ROOT"), "."};
-    snprintf(src, len, "built-in defaults (data/003/%s not found)", file);
-    for (int k = 0; k < 2; k++) {
-        if (!roots[k]) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/data/003/%s", roots[k], file);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        fclose(f);
-        fl_json_doc *doc = NULL;
-        fl_error err;
-        const json_t *par = NULL;
-        int bad = fl_json_load(path, &doc, &err) != FL_OK ||
-                  fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK;
-        for (size_t i = 0; i < n && !bad; i++)
-            bad = fl_json_number(doc, par, "params", refs[i].key, refs[i].val, &err) != FL_OK;
-        fl_json_free(doc);
-        if (bad) {
-            fprintf(stderr, "discs: %s\n", err.message);
-            return -1;
-        }
-        snprintf(src, len, "%s", path);
-        return 0;
+    char rel[256], path[4096];
+    snprintf(rel, sizeof rel, "003/%s", file);
+    if (fl_check_data_path(ctx, rel, path, sizeof path) != 0) return -1;
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    const json_t *par = NULL;
+    int bad = fl_json_load(path, &doc, &err) != FL_OK ||
+              fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK;
+    for (size_t i = 0; i < n && !bad; i++)
+        bad = fl_json_number(doc, par, "params", refs[i].key, refs[i].val, &err) != FL_OK;
+    fl_json_free(doc);
+    if (bad) {
+        fl_check_message(ctx, "discs: %s", err.message);
+        return -1;
     }
+    snprintf(src, len, "%s", path);
     return 0;
 }
 
@@ -128,10 +122,9 @@ static void force_xy(const fl_disc_contact *c, const double *r, double *F)
     F[1] = r[0] * c->ny + r[1] * c->nx;
 }
 
-int fl_discs_reproduce_28(fl_cli_ctx *ctx)
+int fl_discs_reproduce_28(fl_check_ctx *ctx)
 {
-    d28_params P = {28, 0.8, 1.2, 1.0, 9.81, 11.0, 0.5, 0.5, 3, 0.01, 4000, 1e-5, 0.01, 1e-4,
-                    0.05, 200, 15, 1e-11, 200000};
+    d28_params P = {0};       /* every field from data/003/discs_28.json */
     param_ref refs[] = {{"N", &P.N}, {"R_min", &P.R_min}, {"R_max", &P.R_max}, {"rho", &P.rho},
                         {"g", &P.g}, {"width", &P.width}, {"mu_grain", &P.mu_grain},
                         {"mu_wall", &P.mu_wall}, {"seed", &P.seed}, {"h_deposit", &P.h_deposit},
@@ -140,11 +133,11 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
                         {"runs_quick", &P.runs_quick}, {"gs_tol", &P.gs_tol},
                         {"gs_sweeps", &P.gs_sweeps}};
     char src[4200];
-    if (load_params("discs_28.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
-        fl_cli_check(ctx, 0, "discs28.params", "cannot read data/003/discs_28.json");
+    if (load_params(ctx, "discs_28.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
+        fl_check_report(ctx, 0, "discs28.params", "cannot read data/003/discs_28.json");
         return 0;
     }
-    printf("discs_28: parameters from %s\n", src);
+    fl_check_text(ctx, "discs_28: parameters from %s\n", src);
     gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
     fl_discs *d = d28_build(&P, rng);
     fl_discs_step_options o = fl_discs_step_options_default();
@@ -158,7 +151,7 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
     double vmax = 0;
     for (size_t i = 0; i < d->N; i++)
         vmax = fmax(vmax, fmax(hypot(d->vx[i], d->vy[i]), fabs(d->w[i]) * d->R[i]));
-    fl_cli_check(ctx, s == FL_OK && vmax < P.v_tol * P.g * P.h_deposit, "discs28.deposit_settled",
+    fl_check_report(ctx, s == FL_OK && vmax < P.v_tol * P.g * P.h_deposit, "discs28.deposit_settled",
                  "%zu discs deposited under gravity in a box of width %g: %d CD steps, largest "
                  "speed %.2e < %.0e g h (generator, data/003/discs_28.json)",
                  d->N, P.width, steps, vmax, P.v_tol);
@@ -172,7 +165,7 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
     fl_local_problem *p = NULL;
     s = fl_discs_local(d, &o, &work, &c, &nc, &p, &err);
     if (s != FL_OK || !p) {
-        fl_cli_check(ctx, 0, "discs28.problem", "no local problem: %s", err.message);
+        fl_check_report(ctx, 0, "discs28.problem", "no local problem: %s", err.message);
         goto out;
     }
     size_t N = d->N, m = 2 * nc, n = 3 * N;
@@ -196,7 +189,7 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
         po.nsgs.random_scale = 2 * smax * N / 4;
         s = fl_plurality_explore(p, &po, &cl[mode], &pr[mode], &err);
         if (s < 0) {
-            fl_cli_check(ctx, 0, "discs28.explore", "mode %d: %s", mode, err.message);
+            fl_check_report(ctx, 0, "discs28.explore", "mode %d: %s", mode, err.message);
             goto out;
         }
     }
@@ -237,20 +230,20 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
         cl[mode]->npts = keep;
     }
     size_t neq = cl[0]->npts + cl[1]->npts;
-    fl_cli_check(ctx, dots > 0 && cl[0]->nfailed + cl[1]->nfailed == 0, "discs28.runs_converged",
+    fl_check_report(ctx, dots > 0 && cl[0]->nfailed + cl[1]->nfailed == 0, "discs28.runs_converged",
                  "%zu runs (random orderings from zero, random starts), %zu converged, "
                  "GS tol %.0e (003 §3)", 2 * runs, dots, P.gs_tol);
-    fl_cli_check(ctx, ufeq < 1e-6 && 10 * neq >= 9 * dots && cl[0]->npts > 0 && cl[1]->npts > 0,
+    fl_check_report(ctx, ufeq < 1e-6 && 10 * neq >= 9 * dots && cl[0]->npts > 0 && cl[1]->npts > 0,
                  "discs28.equilibrium_u_f_zero",
                  "%zu of %zu dots are equilibria, max |u_f| / (g h) = %.2e < 1e-6 (one step from "
                  "rest, 003 §3); the other %zu (zero start %zu, random start %zu) solve the step "
                  "with motion, |u_f| / (g h) >= %.2e (plurality as in 003 §2; at most 10%%, left "
                  "out of the force clouds)",
                  neq, dots, ufeq, dots - neq, moving[0], moving[1], dots > neq ? ufmove : 0.0);
-    fl_cli_check(ctx, viol < 1e-8, "discs28.coulomb",
+    fl_check_report(ctx, viol < 1e-8, "discs28.coulomb",
                  "every dot satisfies Coulomb's law: max violation %.2e < 1e-8 (CATALOGUE D.1)",
                  viol);
-    fl_cli_check(ctx, cone_out < 1e-9, "discs28.clouds_in_cones",
+    fl_check_report(ctx, cone_out < 1e-9, "discs28.clouds_in_cones",
                  "every dot of every contact lies in its Coulomb angular region C_alpha: max "
                  "excess %.2e < 1e-9 of the largest impulse (003 §4, B.18)", cone_out);
     /* dimensions: A (all touching contacts) and the cloud's affine hull */
@@ -277,7 +270,7 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
         }
     size_t rankH = svd_rank(Htt, 1e-10, NULL);
     long dimA = (long)(2 * kappa) - (long)rankH, dim_paper = 2 * (long)kappa - 3 * (long)N;
-    fl_cli_check(ctx, rankH == 3 * N && dimA == dim_paper, "discs28.dimension_A_2kappa_minus_3N",
+    fl_check_report(ctx, rankH == 3 * N && dimA == dim_paper, "discs28.dimension_A_2kappa_minus_3N",
                  "kappa = %zu touching contacts, N = %zu: rank H^T = %zu = 3N (independent "
                  "equilibrium equations), dim A = 2 kappa - rank = %ld = 2 kappa - 3N = %ld (003 §4)",
                  kappa, N, rankH, dimA, dim_paper);
@@ -328,12 +321,12 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
     }
     size_t rankB = svd_rank(B, 1e-10, NULL);
     size_t dim_kernel = m - rankB;
-    fl_cli_check(ctx, dim_cloud == dim_kernel && dim_kernel > 0, "discs28.dimension_cloud_equals_kernel",
+    fl_check_report(ctx, dim_cloud == dim_kernel && dim_kernel > 0, "discs28.dimension_cloud_equals_kernel",
                  "affine dimension of the %zu-dot cloud (SVD of the centred cloud, rel. tol 1e-7) "
                  "= %zu; kernel of H^T on the %zu active contacts (%zu never loaded, %zu always on a "
                  "cone edge) = %zu (proofs/discs.md §4); 2 kappa - 3N = %ld",
                  npts, dim_cloud, active, never, boundary, dim_kernel, dim_paper);
-    printf("discs_28: %zu distinct limits from random orderings, %zu from random starts; "
+    fl_check_text(ctx, "discs_28: %zu distinct limits from random orderings, %zu from random starts; "
            "%zu GS sweeps in all\n",
            cl[0]->ndistinct, cl[1]->ndistinct, (size_t)(pr[0].iterations + pr[1].iterations));
     /* CSVs and figure (Fig. 2): grains chosen by their contacts */
@@ -351,14 +344,14 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
     if (g_two == N) g_two = (g_many + 1) % N;
     char path[4096], pk[4096], pc[4096];
     FILE *f = NULL;
-    if (fl_cli_out_path(ctx, "discs_28_packing.csv", pk, sizeof pk) == 0 && (f = fopen(pk, "w"))) {
+    if (fl_check_out_path(ctx, "discs_28_packing.csv", pk, sizeof pk) == 0 && (f = fopen(pk, "w"))) {
         fprintf(f, "disc,x,y,R,contacts\n");
         for (size_t i = 0; i < N; i++)
             fprintf(f, "%zu,%.9g,%.9g,%.9g,%zu\n", i, d->x[i], d->y[i], d->R[i], deg[i]);
         fclose(f);
     }
     double fmaxF = 0;
-    if (fl_cli_out_path(ctx, "discs_28_clouds.csv", pc, sizeof pc) == 0 && (f = fopen(pc, "w"))) {
+    if (fl_check_out_path(ctx, "discs_28_clouds.csv", pc, sizeof pc) == 0 && (f = fopen(pc, "w"))) {
         fprintf(f, "mode,run,contact,grain,px,py,Fx,Fy,rN,rT\n");
         for (int mode = 0; mode < 2; mode++)
             for (size_t k = 0; k < cl[mode]->npts; k++)
@@ -379,7 +372,7 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
                 }
         fclose(f);
     }
-    if (fl_cli_out_path(ctx, "discs_28_clouds.png", path, sizeof path) == 0) {
+    if (fl_check_out_path(ctx, "discs_28_clouds.png", path, sizeof path) == 0) {
         double sc = 2.0 / fmax(fmaxF, 1e-300);
         char script[20000];
         snprintf(script, sizeof script,
@@ -393,7 +386,7 @@ int fl_discs_reproduce_28(fl_cli_ctx *ctx)
                  "'%s' using ($1==1 ? $5+%g*$7 : 1/0):($6+%g*$8) every ::1 with points pt 7 ps 0.4 "
                  "lc rgb 'red' title 'random starts'\n",
                  path, g_two, g_many, deg[g_many], sc, pk, pc, sc, sc, pc, sc, sc);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "discs_28: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "discs_28: no PNG (gnuplot failed)");
     }
     free(deg);
     free(mean);
@@ -530,10 +523,9 @@ static int dcmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
+int fl_discs_reproduce_slope(fl_check_ctx *ctx)
 {
-    slope_params P = {355, 0.08, 0.12, 1.0, 981, 24, 4.0, 0.3, 0.5, 0, 7, 2e-4, 1500, 300, 0.04,
-                      4e-5, 0.01, 1110, 121, 30, 10, 1e-9, 20000, 1e-6};
+    slope_params P = {0};     /* every field from data/003/discs_355.json */
     param_ref refs[] = {{"N", &P.N}, {"R_min", &P.R_min}, {"R_max", &P.R_max}, {"rho", &P.rho},
                         {"g", &P.g}, {"slope_deg", &P.slope_deg}, {"a", &P.a},
                         {"mu_grain", &P.mu_grain}, {"mu_ground", &P.mu_ground},
@@ -545,16 +537,16 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
                         {"runs_quick", &P.runs_quick}, {"gs_tol", &P.gs_tol},
                         {"gs_sweeps", &P.gs_sweeps}, {"step_gs_tol", &P.step_gs_tol}};
     char src[4200];
-    if (load_params("discs_355.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
-        fl_cli_check(ctx, 0, "slope.params", "cannot read data/003/discs_355.json");
+    if (load_params(ctx, "discs_355.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
+        fl_check_report(ctx, 0, "slope.params", "cannot read data/003/discs_355.json");
         return 0;
     }
-    printf("slope_355: parameters from %s\n", src);
+    fl_check_text(ctx, "slope_355: parameters from %s\n", src);
     gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
     fl_discs *d = NULL;
     fl_error err;
     if (fl_discs_alloc((size_t)P.N, &d, &err) != FL_OK) {
-        fl_cli_check(ctx, 0, "slope.alloc", "%s", err.message);
+        fl_check_report(ctx, 0, "slope.alloc", "%s", err.message);
         gsl_rng_free(rng);
         return 0;
     }
@@ -575,11 +567,11 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
     o.nsgs.tol = 1e-6;          /* deposition only builds the packing */
     o.nsgs.max_sweeps = 100;
     int dsteps = 0;
-    double t0 = fl_cli_now();
+    double t0 = fl_clock_now();
     fl_status s = fl_discs_deposit(d, &o, rng, (int)(ctx->quick ? P.deposit_steps_quick : P.deposit_steps),
                                    1e-3 * P.g * P.h_deposit, &dsteps, &err);
-    fl_cli_check(ctx, s >= 0, "slope.deposit", "%zu discs deposited in the band 2a = %g: %d steps "
-                 "(%.1f s)", N, 2 * P.a, dsteps, fl_cli_now() - t0);
+    fl_check_report(ctx, s >= 0, "slope.deposit", "%zu discs deposited in the band 2a = %g: %d steps "
+                 "(%.1f s)", N, 2 * P.a, dsteps, fl_clock_now() - t0);
     /* the flow: tilted gravity, from rest (003 §5) */
     double th = P.slope_deg * FL_PI / 180;
     d->gx = P.g * sin(th);
@@ -608,7 +600,7 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
     o.warm = 1;
     char path[4096];
     FILE *csv = NULL;
-    if (fl_cli_out_path(ctx, "slope_355_range.csv", path, sizeof path) == 0)
+    if (fl_check_out_path(ctx, "slope_355_range.csv", path, sizeof path) == 0)
         csv = fopen(path, "w");
     if (csv) fprintf(csv, "step,t,contacts_active,sticking_fraction,typical_range,typical_acc,"
                           "median_range,sigma2_over_sigma1,runs\n");
@@ -642,7 +634,7 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
                     char name[64], pc[4096];
                     snprintf(name, sizeof name, "slope_355_acc_step%ld.csv", k);
                     FILE *f = NULL;
-                    if (fl_cli_out_path(ctx, name, pc, sizeof pc) == 0 && (f = fopen(pc, "w"))) {
+                    if (fl_check_out_path(ctx, name, pc, sizeof pc) == 0 && (f = fopen(pc, "w"))) {
                         fprintf(f, "run,grain,x,y,R,ax,ay\n");
                         for (size_t q = 0; q < npts; q++)
                             for (size_t i = 0; i < N; i++)
@@ -652,7 +644,7 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
                         fclose(f);
                         snprintf(name, sizeof name, "slope_355_acc_step%ld.png", k);
                         char pp[4096], script[20000];
-                        if (fl_cli_out_path(ctx, name, pp, sizeof pp) == 0) {
+                        if (fl_check_out_path(ctx, name, pp, sizeof pp) == 0) {
                             /* 003 Figs. 4-5: acceleration vectors of every run drawn from the
                              * centres (scale: 0.3 R_max per unit of g) */
                             double sc = 2 * P.R_max / P.g;
@@ -674,8 +666,8 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
                                      "ps 0.8 lc rgb 'red'\nunset multiplot\n",
                                      pp, N, k == 11 ? 4 : 5, npts, k, k * P.h, sc, typ, pc, sc, sc,
                                      typ, sc, sc, typ, pc, typ);
-                            if (fl_cli_gnuplot(script) != 0)
-                                fprintf(stderr, "slope_355: no PNG (gnuplot failed)\n");
+                            if (fl_check_plot(ctx, script) != 0)
+                                fl_check_message(ctx, "slope_355: no PNG (gnuplot failed)");
                         }
                     }
                 }
@@ -689,13 +681,12 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
                 if (csv)
                     fprintf(csv, "%ld,%.6g,%zu,%.4f,%.6g,%.6g,%.6g,%.4g,%zu\n", k, k * P.h,
                             res.nactive, sf, rt, amag, med, sv[1] / fmax(sv[0], 1e-300), npts);
-                printf("[%.0f s] slope_355: step %ld t = %.5f: %zu active contacts, %.0f%% zero sliding, "
+                fl_check_text(ctx, "[%.0f s] slope_355: step %ld t = %.5f: %zu active contacts, %.0f%% zero sliding, "
                        "typical grain |a| = %.4g, range %.3g, median range %.3g\n",
-                       fl_cli_now() - t0, k, k * P.h, res.nactive, 100 * sf, amag, rt, med);
-                fflush(stdout);
+                       fl_clock_now() - t0, k, k * P.h, res.nactive, 100 * sf, amag, rt, med);
             } else {
                 ok_steps = 0;
-                fprintf(stderr, "slope_355: exploration failed: %s\n", err.message);
+                fl_check_message(ctx, "slope_355: exploration failed: %s", err.message);
             }
             free(acc);
             isamp++;
@@ -704,17 +695,17 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
         s = fl_discs_step(d, &o, &work, NULL, &err);
         if (s < 0) {
             ok_steps = 0;
-            fprintf(stderr, "slope_355: step %ld: %s\n", k, err.message);
+            fl_check_message(ctx, "slope_355: step %ld: %s", k, err.message);
             break;
         }
         if (k == 2) for (size_t i = 0; i < N; i++) vx0 += d->vx[i] / N;
-        fl_cli_progress(ctx, "slope_355 steps", k, steps);
+        fl_check_progress(ctx, "slope_355 steps", k, steps);
     }
     for (size_t i = 0; i < N; i++) vx1 += d->vx[i] / N;
     if (csv) fclose(csv);
-    if (csv && fl_cli_out_path(ctx, "slope_355_range.png", path, sizeof path) == 0) {
+    if (csv && fl_check_out_path(ctx, "slope_355_range.png", path, sizeof path) == 0) {
         char cp[4096], script[12000];
-        fl_cli_out_path(ctx, "slope_355_range.csv", cp, sizeof cp);
+        fl_check_out_path(ctx, "slope_355_range.csv", cp, sizeof cp);
         snprintf(script, sizeof script,
                  "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
                  "set logscale y\nset xlabel 't'\nset ylabel 'indetermination range of the "
@@ -723,23 +714,23 @@ int fl_discs_reproduce_slope(fl_cli_ctx *ctx)
                  "plot '%s' using 2:5 every ::1 with linespoints title 'typical grain', "
                  "'' using 2:7 every ::1 with linespoints title 'median over grains'\n",
                  path, cp);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "slope_355: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "slope_355: no PNG (gnuplot failed)");
     }
-    fl_cli_check(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates",
+    fl_check_report(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates",
                  "%ld steps of h = %g from rest: mean vx %.4g -> %.4g (the flow accelerates, 003 §5)",
                  steps, P.h, vx0, vx1);
-    fl_cli_check(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb",
+    fl_check_report(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb",
                  "%zu Gauss-Seidel runs from zero with random orderings, %zu did not reach the "
                  "tolerance %.0e within %.0f sweeps (at most 10%% allowed, left out of the clouds); "
                  "every limit satisfies Coulomb's law (max violation %.2e of |q| < 1e-6)",
                  total, failed, P.gs_tol, P.gs_sweeps, viol);
-    fl_cli_check(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
+    fl_check_report(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
                  "typical grain: range %.3g at step 11 -> %.3g at step %ld; median over grains "
                  "%.3g -> %.3g; smallest typical range after step 11: %.3g (not monotone when it "
                  "exceeds the last); cloud shape sigma2/sigma1 %.3g (step 11), %.3g (step 121, a "
                  "line when small) (003 §5: from a cloud to a line to numerical uncertainty)",
                  range11, range_last, samp[nsamp - 1], med11, med_last, range_min, line11, line121);
-    fl_cli_check(ctx, act11 > 0 && act121 > 0, "slope.contacts",
+    fl_check_report(ctx, act11 > 0 && act121 > 0, "slope.contacts",
                  "active contacts %zu (step 11), %zu (step 121); zero sliding %.0f%%, %.0f%% "
                  "(003 §5 reports 556 / 75%%, 544 / 70%% for its own packing)",
                  act11, act121, 100 * stick11, 100 * stick121);

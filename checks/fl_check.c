@@ -59,6 +59,17 @@ void fl_check_message(fl_check_ctx *ctx, const char *fmt, ...)
     ctx->io.message(ctx->io.data, text);
 }
 
+void fl_check_text(fl_check_ctx *ctx, const char *fmt, ...)
+{
+    if (!ctx->io.text) return;
+    char text[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    ctx->io.text(ctx->io.data, text);
+}
+
 void fl_check_progress(fl_check_ctx *ctx, const char *label, long done, long total)
 {
     if (ctx->io.progress) ctx->io.progress(ctx->io.data, label, done, total);
@@ -117,4 +128,26 @@ int fl_check_data_path(fl_check_ctx *ctx, const char *rel, char *buf, size_t len
         return -1;
     }
     return 0;
+}
+
+int fl_check_params_path(fl_check_ctx *ctx, const char *rel, char *buf, size_t len)
+{
+    if (!ctx->params) return fl_check_data_path(ctx, rel, buf, len);
+    int n = snprintf(buf, len, "%s", ctx->params);
+    if (n < 0 || (size_t)n >= len) {
+        fl_check_message(ctx, "frictionlab: --params path too long");
+        return -1;
+    }
+    struct stat st;
+    if (stat(buf, &st) != 0 || !S_ISREG(st.st_mode)) {
+        fl_check_message(ctx, "frictionlab: %s: %s (--params)", buf,
+                         errno ? strerror(errno) : "not a regular file");
+        return -1;
+    }
+    return 0;
+}
+
+int fl_check_user_params(const fl_check_ctx *ctx)
+{
+    return ctx->params != NULL;
 }

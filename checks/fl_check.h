@@ -33,6 +33,8 @@ typedef struct fl_check_io {
     void (*progress)(void *data, const char *label, long done, long total);
     /* a diagnostic for a person (the command prints it on stderr) */
     void (*message)(void *data, const char *text);
+    /* an informative table or summary (the command prints it on stdout) */
+    void (*text)(void *data, const char *text);
     /* draw a plot: script is a complete gnuplot program; returns 0 on
      * success.  Without it fl_check_plot returns -1 (no plot). */
     int (*plot)(void *data, const char *script);
@@ -74,6 +76,13 @@ void fl_check_message(fl_check_ctx *ctx, const char *fmt, ...)
 #endif
     ;
 
+/* An informative text (io.text), printf-style, printed as given. */
+void fl_check_text(fl_check_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Progress counter (io.progress). */
 void fl_check_progress(fl_check_ctx *ctx, const char *label, long done, long total);
 
@@ -88,5 +97,15 @@ int fl_check_plot(fl_check_ctx *ctx, const char *script);
  * with ctx->data_dir.  Returns 0, or -1 after a message naming the file
  * (a missing file is an error: there is no built-in fallback). */
 int fl_check_data_path(fl_check_ctx *ctx, const char *rel, char *buf, size_t len);
+
+/* The parameter file of an example: ctx->params (the user's file, same
+ * schema) when set, else the data file rel as fl_check_data_path.  Returns
+ * 0, or -1 after a message naming the file. */
+int fl_check_params_path(fl_check_ctx *ctx, const char *rel, char *buf, size_t len);
+
+/* 1 when the example runs on the user's parameters (--params): the checks
+ * tied to the paper's printed numbers are then not run; each says so with
+ * fl_check_note (not counted as passed). */
+int fl_check_user_params(const fl_check_ctx *ctx);
 
 #endif

@@ -13,8 +13,8 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort_vector.h>
 
-#include "cli.h"
-#include "registry.h"
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
 #include "fl_rng.h"
 #include "reference/fe2d.h"
 #include "reference/midpoint.h"
@@ -76,7 +76,7 @@ static int same4(const double *x, const double *y)
 }
 
 /* Random samples: enumeration through the stepper vs the branches. */
-static void triangle_branch_check(fl_cli_ctx *ctx, gsl_rng *r, long samples, const char *name)
+static void triangle_branch_check(fl_check_ctx *ctx, gsl_rng *r, long samples, const char *name)
 {
     long tested = 0, bad = 0, by_count[4] = {0};
     for (long s = 0; s < samples; s++) {
@@ -117,7 +117,7 @@ static void triangle_branch_check(fl_cli_ctx *ctx, gsl_rng *r, long samples, con
             if (!found) bad++;
         }
     }
-    fl_cli_check(ctx, bad == 0 && tested > samples / 2 && by_count[3] > 0, name,
+    fl_check_report(ctx, bad == 0 && tested > samples / 2 && by_count[3] > 0, name,
                  "%ld mismatches in %ld random (a,b,c,F,fhat,utk) off the boundaries; %ld with 1 solution, "
                  "%ld with 3 (002 §6 branches S1-S4, regions sigma1-sigma4)", bad, tested, by_count[1], by_count[3]);
 }
@@ -156,7 +156,7 @@ static double rel_diff(const double *a, const double *b, size_t n)
     return d / s;
 }
 
-int fl_midpoint_crosscheck(fl_cli_ctx *ctx)
+int fl_midpoint_crosscheck(fl_check_ctx *ctx)
 {
     gsl_rng *r = fl_rng_alloc(ctx->seed);
     if (!r) return -1;
@@ -169,7 +169,7 @@ int fl_midpoint_crosscheck(fl_cli_ctx *ctx)
     double worst_kernel = 0, worst_gram = 0, worst_mr = 0;
     long failures = 0, steps = 0;
     for (long sys = 0; sys < nblocks; sys++) {
-        fl_cli_progress(ctx, "midpoint blocks", sys + 1, nblocks);
+        fl_check_progress(ctx, "midpoint blocks", sys + 1, nblocks);
         fl_midpoint_block_params bp = random_block_params(r, (int)(sys % 3));
         fl_midpoint_block *d = NULL;
         fl_midpoint_block_sparse *s = NULL;
@@ -274,23 +274,23 @@ int fl_midpoint_crosscheck(fl_cli_ctx *ctx)
         fl_midpoint_block_sparse_free(s);
     }
     fl_sparse_finish(&sctx);
-    fl_cli_check(ctx, failures == 0, "midpoint.runs", "%ld random FE blocks x 40 steps, %ld failures", nblocks, failures);
-    fl_cli_check(ctx, worst_state < 1e-9, "midpoint.ref_vs_sparse",
+    fl_check_report(ctx, failures == 0, "midpoint.runs", "%ld random FE blocks x 40 steps, %ld failures", nblocks, failures);
+    fl_check_report(ctx, worst_state < 1e-9, "midpoint.ref_vs_sparse",
                  "max relative difference of u^{k+1} and (r_n, r_t) over %ld steps = %.2e (tol 1e-9)", steps, worst_state);
-    fl_cli_check(ctx, worst_identity < 1e-9, "midpoint.energy_identity",
+    fl_check_report(ctx, worst_identity < 1e-9, "midpoint.energy_identity",
                  "max |E^{k+1}-E^k - normal work - friction work| / scale = %.2e (tol 1e-9; [DERIVED] CATALOGUE B.10)",
                  worst_identity);
-    fl_cli_check(ctx, worst_friction <= 1e-12, "midpoint.prop5_1_friction_work",
+    fl_check_report(ctx, worst_friction <= 1e-12, "midpoint.prop5_1_friction_work",
                  "max friction work per step / scale = %.2e (<= 0 by 002 Prop. 5.1, tol 1e-12)", worst_friction);
-    fl_cli_check(ctx, worst_res < 1e-8, "midpoint.step_residual", "max natural-map residual = %.2e (tol 1e-8)", worst_res);
-    fl_cli_check(ctx, worst_kernel < 1e-12, "midpoint.redistribution_kernel",
+    fl_check_report(ctx, worst_res < 1e-8, "midpoint.step_residual", "max natural-map residual = %.2e (tol 1e-8)", worst_res);
+    fl_check_report(ctx, worst_kernel < 1e-12, "midpoint.redistribution_kernel",
                  "max |lambda_nc(M_r)|/lambda_max = %.2e with lambda_nc+1 > 1e-8 lambda_max (002 (6), tol 1e-12)",
                  worst_kernel);
-    fl_cli_check(ctx, worst_gram < 1e-12, "midpoint.redistribution_mass",
+    fl_check_report(ctx, worst_gram < 1e-12, "midpoint.redistribution_mass",
                  "max relative change of R^T M_r R (total mass, centre of gravity, moments of inertia) = %.2e "
                  "(proofs/redistribution.md (c), tol 1e-12)",
                  worst_gram);
-    fl_cli_check(ctx, worst_mr < 1e-11, "midpoint.redistribution_sparse",
+    fl_check_report(ctx, worst_mr < 1e-11, "midpoint.redistribution_sparse",
                  "max relative difference of Mr0 + U K U^T vs dense M_r = %.2e (tol 1e-11)", worst_mr);
     /* Lemma 4.1: Lipschitz ratios on random data */
     long lem = N / 4 > 10 ? N / 4 : 10, lem_bad = 0;
@@ -331,7 +331,7 @@ int fl_midpoint_crosscheck(fl_cli_ctx *ctx)
         gsl_vector_free(f); gsl_vector_free(w1); gsl_vector_free(w2);
         gsl_vector_free(g11); gsl_vector_free(g12); gsl_vector_free(g21); gsl_vector_free(g22);
     }
-    fl_cli_check(ctx, lem_bad == 0 && worst_ratio <= 1.0, "midpoint.lemma4_1_lipschitz",
+    fl_check_report(ctx, lem_bad == 0 && worst_ratio <= 1.0, "midpoint.lemma4_1_lipschitz",
                  "max ratio |g(w1)-g(w2)|/|w1-w2| / L over %ld systems = %.3f (<= 1; L1 = |A|/lmin(A_NN), "
                  "L2 = (1+|A_NN|/lmin)|A|, CATALOGUE B.7)", lem, worst_ratio);
     triangle_branch_check(ctx, r, N * 5 > 2000 ? N * 5 : 2000, "midpoint.triangle_branches");
@@ -342,7 +342,7 @@ int fl_midpoint_crosscheck(fl_cli_ctx *ctx)
 /* ------------------------------------------------------------------ */
 /* reproduce triangle_002                                               */
 
-int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
+int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
 {
     gsl_rng *r = fl_rng_alloc(602);
     if (!r) return -1;
@@ -358,11 +358,11 @@ int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
         char name[128];
         snprintf(name, sizeof name, "triangle_002_%s.csv", fig[f]);
         FILE *out = NULL;
-        if (fl_cli_out_path(ctx, name, path, sizeof path) == 0) out = fopen(path, "w");
+        if (fl_check_out_path(ctx, name, path, sizeof path) == 0) out = fopen(path, "w");
         if (out) fprintf(out, "fhat_nu,fhat_tau,solutions,expected\n");
         long mism = 0, counts[4] = {0}, tested = 0;
         for (int i = 0; i < G; i++) {
-            fl_cli_progress(ctx, fig[f], i + 1, G);
+            fl_check_progress(ctx, fig[f], i + 1, G);
             for (int j = 0; j < G; j++) {
                 double fn = -3 + 6.0 * i / (G - 1) + 1e-7, ft = -3 + 6.0 * j / (G - 1) + 1.3e-7;
                 double sols[32];
@@ -387,7 +387,7 @@ int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
             if (out) fputc('\n', out);
         }
         if (out) fclose(out);
-        fl_cli_check(ctx, mism == 0 && (f != 2 || counts[3] > 0) && (f == 2 || counts[3] == 0),
+        fl_check_report(ctx, mism == 0 && (f != 2 || counts[3] > 0) && (f == 2 || counts[3] == 0),
                      f == 0 ? "triangle_002.unique_below_c_over_b" : f == 1 ? "triangle_002.unique_off_sigma5"
                                                                           : "triangle_002.three_in_sigma4",
                      "(a,b,c) = (3,1,2), utk = 0.3, F = %.1f: %ld grid points off the boundaries, %ld with 1 "
@@ -395,7 +395,7 @@ int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
                      t.F, tested, counts[1], counts[3], mism);
         char png[4096], script[9000];
         snprintf(name, sizeof name, "triangle_002_%s.png", fig[f]);
-        if (out && fl_cli_out_path(ctx, name, png, sizeof png) == 0) {
+        if (out && fl_check_out_path(ctx, name, png, sizeof png) == 0) {
             snprintf(script, sizeof script,
                      "set terminal png noenhanced size 640,560\nset output '%s'\nset datafile separator ','\n"
                      "set title 'number of solutions of (23), F = %.1f, c/b = 2 (002 Fig. %d)'\n"
@@ -403,7 +403,7 @@ int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
                      "set palette defined (0 'white', 1 'light-grey', 2 'orange', 3 'red')\n"
                      "splot '%s' every ::1 using 1:2:3 with pm3d notitle\n",
                      png, t.F, f == 0 ? 3 : f == 1 ? 5 : 4, path);
-            fl_cli_gnuplot(script);
+            fl_check_plot(ctx, script);
         }
     }
     /* S5 at F = c/b: the ends are S1 and S2 */
@@ -420,7 +420,7 @@ int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
             f1 |= same4(sols + 4 * k, S1);
             f2 |= same4(sols + 4 * k, S2);
         }
-        fl_cli_check(ctx, f1 && f2, "triangle_002.S5_ends",
+        fl_check_report(ctx, f1 && f2, "triangle_002.S5_ends",
                      "F = c/b, fhat on sigma5: enumeration finds the ends S1 and S2 of the segment S5 (%zu points)", ns);
     }
     triangle_branch_check(ctx, r, ctx->quick ? 2000 : 20000, "triangle_002.branches_random");
@@ -449,7 +449,7 @@ int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
             fl_midpoint_triangle_002(lam, mu, 0, m2, w.dt, F, 0, 1.0, -0.5 * (F + w.c / w.b), 8, sols, &ns, NULL);
             if (ns != 3) bad++;
         }
-        fl_cli_check(ctx, bad == 0 && worst_margin > 0, "triangle_002.normal_redistribution_dt_bound",
+        fl_check_report(ctx, bad == 0 && worst_margin > 0, "triangle_002.normal_redistribution_dt_bound",
                      "m1 = 0, m2 > 0: %ld systems, unique for dt = 0.95 dt0, three solutions in Int sigma4 for "
                      "dt = 1.2 dt0, dt0 = sqrt(8 m2/(F(lam+mu)-(lam+3mu))) ([DERIVED] CATALOGUE C.4); %ld failures",
                      trials, bad);
@@ -465,7 +465,7 @@ int fl_midpoint_reproduce_triangle(fl_cli_ctx *ctx)
                 fl_midpoint_triangle_002(1, 1, both ? 0 : 0.7, 0, dts[k], 2.5, 0, 1.0, -2.25, 8, sols, &ns, NULL);
                 bad += ns != 3;
             }
-        fl_cli_check(ctx, bad == 0, "triangle_002.tangential_redistribution_never_unique",
+        fl_check_report(ctx, bad == 0, "triangle_002.tangential_redistribution_never_unique",
                      "m2 = 0 (m1 = 0.7 or 0), F = 2.5 > c/b = 2: three solutions at fhat = (1, -2.25) for dt = 1 .. 1e-8 "
                      "(002 §6, last paragraph); %d failures", bad);
     }
@@ -496,7 +496,7 @@ static void series_free(series *s)
 typedef void (*sample_fn)(void *user, double t, const gsl_vector *u);
 
 static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl_midpoint_contact where,
-                     int every, series *out, sample_fn cb, void *user, fl_cli_ctx *ctx, const char *label)
+                     int every, series *out, sample_fn cb, void *user, fl_check_ctx *ctx, const char *label)
 {
     memset(out, 0, sizeof *out);
     fl_sparse_ctx sctx;
@@ -505,7 +505,7 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
     fl_midpoint_block_sparse *b = NULL;
     fl_error e;
     if (fl_midpoint_block_sparse_alloc(&sctx, bp, 0, &b, &e)) {
-        fprintf(stderr, "square_block_002: %s\n", e.message);
+        fl_check_message(ctx, "square_block_002: %s", e.message);
         fl_sparse_finish(&sctx);
         return -1;
     }
@@ -517,7 +517,7 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
     fl_midpoint_state *st = NULL;
     int rc = -1;
     if (fl_midpoint_sparse_alloc(&b->prob, &o, &ms, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
-        fprintf(stderr, "square_block_002: %s\n", e.message);
+        fl_check_message(ctx, "square_block_002: %s", e.message);
         goto done;
     }
     {
@@ -575,7 +575,7 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
             j++;
         }
         if (cb) cb(user, st->t, st->u);
-        if (k % 200 == 0 || k == nsteps) fl_cli_progress(ctx, label, (long)k, (long)nsteps);
+        if (k % 200 == 0 || k == nsteps) fl_check_progress(ctx, label, (long)k, (long)nsteps);
     }
     rc = 0;
 done:
@@ -619,7 +619,7 @@ static double interp(const double *u, size_t nx, double L, double x, double y, i
     return ua + xi * (uc - ud) + eta * (ud - ua);                  /* triangle a c d */
 }
 
-static int square_convergence(fl_cli_ctx *ctx)
+static int square_convergence(fl_check_ctx *ctx)
 {
     /* Table 2 (CATALOGUE C.5): h = 2, 1, 0.5, 0.25 cm with dt = 1.6e-5 .. 2e-6 s,
      * reference h = 0.0625 cm, dt = 5e-7 s, partial redistribution, [0, 0.005] s.
@@ -678,7 +678,7 @@ static int square_convergence(fl_cli_ctx *ctx)
     double eL2[5] = {0}, eH1[5] = {0}, hcm[5];
     char path[4096];
     FILE *out = NULL;
-    if (fl_cli_out_path(ctx, "square_block_002_table2.csv", path, sizeof path) == 0) out = fopen(path, "w");
+    if (fl_check_out_path(ctx, "square_block_002_table2.csv", path, sizeof path) == 0) out = fopen(path, "w");
     if (out) fprintf(out, "experiment,h_cm,dt_s,max_L2,max_H1_semi\n");
     for (int e = e0; e < nexp; e++) {
         if (!runs[e].u) continue;
@@ -724,21 +724,21 @@ static int square_convergence(fl_cli_ctx *ctx)
      * L2 error decreases from each experiment to the next and both fitted
      * orders are positive; the orders are printed (the full run against
      * h = 0.0625 cm gives small orders, see the README) */
-    fl_cli_check(ctx, rc == 0 && decreasing && oL2 > 0 && oH1 > 0, "square_block_002.table2_convergence",
+    fl_check_report(ctx, rc == 0 && decreasing && oL2 > 0 && oH1 > 0, "square_block_002.table2_convergence",
                  "%s: max L2 errors %s, observed order L2 %.2f, H1-semi %.2f (002 §7 reports an order < 1; "
                  "reference h = %.4g cm, dt = %g s; errors in %s)",
                  ctx->quick ? "experiments 2-3 (quick)" : "experiments 1-4",
                  decreasing ? "decrease with h" : "do NOT decrease", oL2, oH1, 10.0 / (double)ref->nx, dts[iref],
                  "square_block_002_table2.csv");
     char png[4096], script[12288];
-    if (out && fl_cli_out_path(ctx, "square_block_002_table2.png", png, sizeof png) == 0) {
+    if (out && fl_check_out_path(ctx, "square_block_002_table2.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
                  "set terminal png noenhanced size 640,480\nset output '%s'\nset datafile separator ','\nset logscale xy\n"
                  "set key top left\nset xlabel 'h (cm), dt = 8e-6 h'\nset ylabel 'max over [0, 0.005 s]'\n"
                  "set title 'Convergence, partial redistribution (002 Fig. 9)'\n"
                  "plot '%s' every ::1 using 2:4 with linespoints title 'L2', '' every ::1 using 2:5 with linespoints "
                  "title 'H1 seminorm'\n", png, path);
-        fl_cli_gnuplot(script);
+        fl_check_plot(ctx, script);
     }
     free(err);
     free(tmp);
@@ -754,7 +754,7 @@ static int square_convergence(fl_cli_ctx *ctx)
     return rc;
 }
 
-int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
+int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
 {
     fl_midpoint_block_params bp = fl_midpoint_block_params_002();
     if (ctx->quick) bp.nx = bp.ny = 10;    /* h = 1 cm */
@@ -779,7 +779,7 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
     for (int s = 0; s < 4; s++) {
         char name[128], path[4096];
         snprintf(name, sizeof name, "square_block_002_%s.csv", sit[s]);
-        if (fl_cli_out_path(ctx, name, path, sizeof path) != 0) continue;
+        if (fl_check_out_path(ctx, name, path, sizeof path) != 0) continue;
         FILE *f = fopen(path, "w");
         if (!f) continue;
         fprintf(f, "t");
@@ -801,11 +801,11 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
         char png[4096], script[16384], csv[4][4096];
         char name[64];
         snprintf(name, sizeof name, "square_block_002_fig%d.png", fig);
-        if (fl_cli_out_path(ctx, name, png, sizeof png) != 0) continue;
+        if (fl_check_out_path(ctx, name, png, sizeof png) != 0) continue;
         for (int s = 0; s < 4; s++) {
             char n2[128];
             snprintf(n2, sizeof n2, "square_block_002_%s.csv", sit[s]);
-            fl_cli_out_path(ctx, n2, csv[s], sizeof csv[s]);
+            fl_check_out_path(ctx, n2, csv[s], sizeof csv[s]);
         }
         int len = snprintf(script, sizeof script,
                            "set terminal png noenhanced size 1000,800\nset output '%s'\nset datafile separator ','\n"
@@ -823,7 +823,7 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
         }
         if (len > 0 && (size_t)len < sizeof script) {
             strncat(script, "unset multiplot\n", sizeof script - strlen(script) - 1);
-            fl_cli_gnuplot(script);
+            fl_check_plot(ctx, script);
         }
     }
     /* Fig. 10 analog: friction force density at the corner node (0, 0),
@@ -832,7 +832,7 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
     {
         char path[4096], png[4096], script[9000];
         double hh = bp.lx / (double)bp.nx;
-        if (fl_cli_out_path(ctx, "square_block_002_fig10_friction_at_origin.csv", path, sizeof path) == 0) {
+        if (fl_check_out_path(ctx, "square_block_002_fig10_friction_at_origin.csv", path, sizeof path) == 0) {
             FILE *f = fopen(path, "w");
             if (f) {
                 fprintf(f, "t,normal_redistribution,both_redistribution\n");
@@ -841,21 +841,21 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
                     fprintf(f, "%.6g,%.8g,%.8g\n", S[1][2].t[j], S[1][2].lam_tau0[j] / (0.5 * hh),
                             S[2][2].lam_tau0[j] / (0.5 * hh));
                 fclose(f);
-                if (fl_cli_out_path(ctx, "square_block_002_fig10_friction_at_origin.png", png, sizeof png) == 0) {
+                if (fl_check_out_path(ctx, "square_block_002_fig10_friction_at_origin.png", png, sizeof png) == 0) {
                     snprintf(script, sizeof script,
                              "set terminal png noenhanced size 800,480\nset output '%s'\nset datafile separator ','\n"
                              "set xlabel 't (s)'\nset ylabel 'lambda_tau / (h/2) (N/m^2 per unit thickness)'\n"
                              "set title 'Friction force density at (0,0), dt = %g (002 Fig. 10)'\n"
                              "plot '%s' every ::1 using 1:2 with lines title 'normal only', '' every ::1 using 1:3 "
                              "with lines title 'both components'\n", png, dts[2], path);
-                    fl_cli_gnuplot(script);
+                    fl_check_plot(ctx, script);
                 }
             }
         }
     }
     /* the paper's observations */
     double d_std0 = S[0][0].max_drift, d_std2 = S[0][2].max_drift;
-    fl_cli_check(ctx, rc == 0 && d_std2 > d_std0 && d_std2 > 10 * S[1][2].max_drift,
+    fl_check_report(ctx, rc == 0 && d_std2 > d_std0 && d_std2 > 10 * S[1][2].max_drift,
                  "square_block_002.standard_unstable_worse_for_small_dt",
                  "standard discretisation: max |E - xi - E0| = %.3g J/m (dt = %g) -> %.3g (dt = %g), %.0fx the "
                  "partial redistribution's (002 §7, Fig. 7)", d_std0, dts[0], d_std2, dts[2],
@@ -865,7 +865,7 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
         snprintf(name, sizeof name, "square_block_002.%s_stable_and_converging", sit[s]);
         int ok = !S[s][0].blew_up && !S[s][2].blew_up && fabs(S[s][2].final_drift) < fabs(S[s][0].final_drift)
                  && S[s][2].max_drift < S[0][2].max_drift;
-        fl_cli_check(ctx, ok, name,
+        fl_check_report(ctx, ok, name,
                      "|E - xi - E0| at T: %.3g (dt = %g) -> %.3g (dt = %g): energy conservation approached as "
                      "dt -> 0 (002 §7, Fig. 8)", fabs(S[s][0].final_drift), dts[0], fabs(S[s][2].final_drift), dts[2]);
     }
@@ -875,7 +875,7 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
      * monotone (observed, reported in the detail) */
     int implicit_ok = !S[3][0].blew_up && !S[3][2].blew_up && S[3][0].final_drift < 0 && S[3][1].final_drift < 0
                       && S[3][2].final_drift < 0 && (ctx->quick || S[3][2].final_drift < S[3][0].final_drift);
-    fl_cli_check(ctx, implicit_ok, ctx->quick ? "square_block_002.implicit_stable_dissipative"
+    fl_check_report(ctx, implicit_ok, ctx->quick ? "square_block_002.implicit_stable_dissipative"
                                               : "square_block_002.implicit_dissipates_more_for_small_dt",
                  "implicit contact forces: E - xi - E0 at T = %.3g (dt = %g), %.3g (dt = %g), %.3g (dt = %g) J/m: "
                  "stable, dissipative%s (002 §7, Fig. 8)", S[3][0].final_drift, dts[0], S[3][1].final_drift, dts[1],
@@ -899,13 +899,13 @@ int fl_midpoint_reproduce_square_block(fl_cli_ctx *ctx)
                 double *full = malloc(2 * b->mesh->nnodes * sizeof(double));
                 fl_fe2d_expand(b->map, st->u->data, full);
                 char path[4096];
-                if (fl_cli_out_path(ctx, "square_block_002_t0.01.vtk", path, sizeof path) == 0)
+                if (fl_check_out_path(ctx, "square_block_002_t0.01.vtk", path, sizeof path) == 0)
                     ok = fl_fe2d_write_vtk(path, b->mesh, full, 100.0, NULL, NULL, NULL) == FL_OK;
                 free(full);
                 fl_midpoint_state_free(st);
                 fl_midpoint_free(mp);
             }
-            fl_cli_check(ctx, ok, "square_block_002.fig6_vtk",
+            fl_check_report(ctx, ok, "square_block_002.fig6_vtk",
                          "deformed mesh at t = 0.01 s (displacement x100) written as legacy VTK (002 Fig. 6)");
             fl_midpoint_block_free(b);
         }

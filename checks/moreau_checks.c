@@ -4,7 +4,7 @@
  * implementations, and the reproduction of Theorem 1 (000 §3) on the rod of
  * data/000/theorem1_rod.json.
  */
-#include "moreau_checks.h"
+#include "checks/moreau_checks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,11 +14,11 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_dense.h"
 #include "fl_rng.h"
 #include "fl_sparse.h"
-#include "registry.h"
+#include "checks/fl_tasks.h"
 #include "optimized/moreau_law_sparse.h"
 #include "fl_scalar.h"
 
@@ -680,7 +680,7 @@ int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats
 
 static void cli_progress(void *data, long done, long total)
 {
-    fl_cli_progress((fl_cli_ctx *)data, "moreau systems", done, total);
+    fl_check_progress((fl_check_ctx *)data, "moreau systems", done, total);
 }
 
 /* Tolerances of the property checks (normalised as in CATALOGUE B.0). */
@@ -690,7 +690,7 @@ static void cli_progress(void *data, long done, long total)
 #define MC_TOL_GRID 2e-3       /* min over samples - |u|_q: search resolution */
 #define MC_TOL_AGREE 1e-7      /* reference vs optimized */
 
-int fl_moreau_crosscheck(fl_cli_ctx *ctx)
+int fl_moreau_crosscheck(fl_check_ctx *ctx)
 {
     fl_moreau_harness_stats st;
     long n = ctx->systems;
@@ -701,7 +701,7 @@ int fl_moreau_crosscheck(fl_cli_ctx *ctx)
         const fl_moreau_harness_impl *im = &st.impl[k];
         const char *nm = impl_name[k];
 #define MC_CHECK(tag, ok, ...) do { snprintf(name, sizeof name, "moreau.%s.%s", nm, tag); \
-        fl_cli_check(ctx, ok, name, __VA_ARGS__); } while (0)
+        fl_check_report(ctx, ok, name, __VA_ARGS__); } while (0)
         MC_CHECK("runs_without_error", im->errors == 0 && im->runs == st.systems,
                  "%ld systems, %ld collisions, %ld errors, %ld unsupported (sparse: isotropic d > 64)",
                  im->runs, im->collisions, im->errors, im->unsupported);
@@ -736,7 +736,7 @@ int fl_moreau_crosscheck(fl_cli_ctx *ctx)
                  "max returned residual %.3g (tol 1e-8)", im->residual);
 #undef MC_CHECK
     }
-    fl_cli_check(ctx, st.agree_n > 0 && st.agree <= MC_TOL_AGREE, "moreau.reference_vs_optimized",
+    fl_check_report(ctx, st.agree_n > 0 && st.agree <= MC_TOL_AGREE, "moreau.reference_vs_optimized",
                  "max |u_ref - u_opt|/|v| = %.3g on %ld systems (tol %g)", st.agree, st.agree_n,
                  MC_TOL_AGREE);
     return 0;
@@ -853,7 +853,7 @@ void fl_rod_case(int which, fl_rod *rod, double q[3], double um[3])
 /* reproduce theorem1                                                   */
 /* ------------------------------------------------------------------ */
 
-int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
+int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
 {
     static const char *cname[3] = {"gamma_negative", "gamma_zero_positive_nearby",
                                    "gamma_zero_nonpositive_nearby"};
@@ -861,7 +861,7 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
     const int neps = ctx->quick ? 3 : 4;
     const size_t ns = ctx->quick ? 4000 : 20000, K = 400;
     char path[1024];
-    if (fl_cli_out_path(ctx, "theorem1_hausdorff.csv", path, sizeof path) != 0) return -1;
+    if (fl_check_out_path(ctx, "theorem1_hausdorff.csv", path, sizeof path) != 0) return -1;
     FILE *csv = fopen(path, "w");
     if (!csv) return -1;
     fprintf(csv, "case,eps,samples,collisions,e_Aeps_A,e_A_Aeps,dH_A_Aeps,dH_pair_Aeps\n");
@@ -880,7 +880,7 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
         fl_asym_set A;
         fl_error err;
         if (fl_asym_build(&sys, &qv.vector, &uv.vector, &opt, 1e-10, 0.0, &A, &err) != FL_OK) {
-            fprintf(stderr, "theorem1: %s\n", err.message);
+            fl_check_message(ctx, "theorem1: %s", err.message);
             rc = -1;
             break;
         }
@@ -888,18 +888,18 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
         snprintf(name, sizeof name, "theorem1.%s.gamma", cname[c]);
         int gok = fabs(A.gamma - g_closed) <= 1e-12 &&
                   (c == 0 ? A.gamma < -1e-3 : fabs(A.gamma) <= 1e-12);
-        fl_cli_check(ctx, gok, name, "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
+        fl_check_report(ctx, gok, name, "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
                      "= %.6g (tol 1e-12)", A.gamma, g_closed);
         /* the hypothesis on the neighbourhood (000 Theorem 1) */
         double gminus = fl_rod_gamma(&rod, q[2] - 1e-3), gplus = fl_rod_gamma(&rod, q[2] + 1e-3);
         snprintf(name, sizeof name, "theorem1.%s.neighbourhood", cname[c]);
         if (c == 0)
-            fl_cli_check(ctx, gminus < 0 && gplus < 0, name, "gamma(theta -+ 1e-3) = %.3g, %.3g < 0",
+            fl_check_report(ctx, gminus < 0 && gplus < 0, name, "gamma(theta -+ 1e-3) = %.3g, %.3g < 0",
                          gminus, gplus);
         else if (c == 1)
-            fl_cli_check(ctx, gminus > 0, name, "gamma(theta - 1e-3) = %.3g > 0", gminus);
+            fl_check_report(ctx, gminus > 0, name, "gamma(theta - 1e-3) = %.3g > 0", gminus);
         else
-            fl_cli_check(ctx, gminus <= 0 && gplus <= 0, name,
+            fl_check_report(ctx, gminus <= 0 && gplus <= 0, name,
                          "gamma(theta -+ 1e-3) = %.3g, %.3g <= 0", gminus, gplus);
         double span = 0;
         for (size_t i = 0; i < 3; i++) {
@@ -908,7 +908,7 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
         }
         span = sqrt(span);
         snprintf(name, sizeof name, "theorem1.%s.set_A", cname[c]);
-        fl_cli_check(ctx, span > 0.1 && A.segment == (c != 0), name,
+        fl_check_report(ctx, span > 0.1 && A.segment == (c != 0), name,
                      "A = %s u- = (%g, %g, %g), u~ = (%.6g, %.6g, %.6g), |u~ - u-| = %.4g",
                      A.segment ? "[u-, u~]," : "{u-, u~},", um[0], um[1], um[2],
                      gsl_vector_get(A.b, 0), gsl_vector_get(A.b, 1), gsl_vector_get(A.b, 2), span);
@@ -920,7 +920,7 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
             size_t nc = 0;
             if (fl_asym_sample(&sys, &qv.vector, &uv.vector, eps, ns, rng, &opt, S, &nc, &err)
                 != FL_OK) {
-                fprintf(stderr, "theorem1: %s\n", err.message);
+                fl_check_message(ctx, "theorem1: %s", err.message);
                 rc = -1;
                 break;
             }
@@ -931,29 +931,29 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
                          fl_asym_excess_set_to_samples(&pair, 2, S, ns));
             fprintf(csv, "%s,%g,%zu,%zu,%.6e,%.6e,%.6e,%.6e\n", cname[c], eps, ns, nc, eS[e], eA,
                     dH[e], dP[e]);
-            fl_cli_progress(ctx, "theorem1 eps", c * neps + e + 1, 3 * neps);
+            fl_check_progress(ctx, "theorem1 eps", c * neps + e + 1, 3 * neps);
         }
         if (rc) { fl_asym_set_release(&A); break; }
         const int last = neps - 1;
         snprintf(name, sizeof name, "theorem1.%s.consistency", cname[c]);
-        fl_cli_check(ctx, eS[last] <= 0.05 * span, name,
+        fl_check_report(ctx, eS[last] <= 0.05 * span, name,
                      "e(A_eps, A) = %.3g at eps = %g (000 (9), tol 0.05 |u~ - u-|)", eS[last],
                      eps_full[last]);
         if (c < 2) {
             snprintf(name, sizeof name, "theorem1.%s.dH_to_zero", cname[c]);
-            fl_cli_check(ctx, dH[last] <= 0.05 * span && dH[last] < 0.5 * dH[0], name,
+            fl_check_report(ctx, dH[last] <= 0.05 * span && dH[last] < 0.5 * dH[0], name,
                          "d_H(A_eps, A) = %.3g at eps = %g, %.3g at eps = %g (000 Theorem 1: -> 0; "
                          "tol 0.05 |u~ - u-| and halved)", dH[0], eps_full[0], dH[last],
                          eps_full[last]);
         } else {
             snprintf(name, sizeof name, "theorem1.%s.pair_dH_to_zero", cname[c]);
-            fl_cli_check(ctx, dP[last] <= 0.05 * span, name,
+            fl_check_report(ctx, dP[last] <= 0.05 * span, name,
                          "d_H({u-, u~}, A_eps) = %.3g at eps = %g (000 Theorem 1, tol 0.05 |u~ - u-|)",
                          dP[last], eps_full[last]);
             double mn = dH[0];
             for (int e = 1; e < neps; e++) mn = fmin(mn, dH[e]);
             snprintf(name, sizeof name, "theorem1.%s.dH_bounded_away", cname[c]);
-            fl_cli_check(ctx, mn >= 0.4 * span, name,
+            fl_check_report(ctx, mn >= 0.4 * span, name,
                          "min over eps of d_H(A, A_eps) = %.3g >= 0.4 |u~ - u-| = %.3g (000 "
                          "Theorem 1: does not tend to 0; limit |u~ - u-|/2)", mn, 0.4 * span);
         }
@@ -964,7 +964,7 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
     gsl_rng_free(rng);
     if (rc) return rc;
     char png[1024], script[4096];
-    if (fl_cli_out_path(ctx, "theorem1_hausdorff.png", png, sizeof png) == 0) {
+    if (fl_check_out_path(ctx, "theorem1_hausdorff.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
                  "set terminal png size 900,600 noenhanced\nset output '%s'\nset datafile separator ','\n"
                  "set logscale xy\nset key bottom right\nset xlabel 'eps'\n"
@@ -974,7 +974,7 @@ int fl_moreau_reproduce_theorem1(fl_cli_ctx *ctx)
                  "'' using ($2):(strcol(1) eq 'gamma_zero_nonpositive_nearby' ? $7 : 1/0) w lp t 'gamma=0, <=0 nearby: d_H(A,A_eps)', "
                  "'' using ($2):(strcol(1) eq 'gamma_zero_nonpositive_nearby' ? $8 : 1/0) w lp t 'gamma=0, <=0 nearby: d_H({u-,u~},A_eps)'\n",
                  png, path);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "theorem1: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "theorem1: no PNG (gnuplot failed)");
     }
     return 0;
 }

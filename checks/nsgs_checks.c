@@ -12,13 +12,13 @@
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_randist.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_dense.h"
 #include "fl_json.h"
 #include "fl_rng.h"
 #include "reference/enumerate.h"
 #include "drivers/plurality.h"
-#include "registry.h"
+#include "checks/fl_tasks.h"
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
@@ -212,7 +212,7 @@ done:
     return rc;
 }
 
-int fl_nsgs_crosscheck(fl_cli_ctx *ctx)
+int fl_nsgs_crosscheck(fl_check_ctx *ctx)
 {
     fl_sparse_ctx sctx;
     memset(&sctx, 0, sizeof sctx);
@@ -222,39 +222,39 @@ int fl_nsgs_crosscheck(fl_cli_ctx *ctx)
     long N = ctx->systems;
     for (long i = 0; i < N; i++) {
         nsgs_one_system(ctx->seed * 1000003UL + (unsigned long)i, &sctx, &st);
-        fl_cli_progress(ctx, "nsgs systems", i + 1, N);
+        fl_check_progress(ctx, "nsgs systems", i + 1, N);
     }
     fl_sparse_finish(&sctx);
-    fl_cli_check(ctx, st.errors == 0 && st.systems == N, "nsgs.no_errors",
+    fl_check_report(ctx, st.errors == 0 && st.systems == N, "nsgs.no_errors",
                  "%ld of %ld systems ran without an error status", st.systems, N);
     for (int k = 0; k < 2; k++)
-        fl_cli_check(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
+        fl_check_report(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
                      k ? "nsgs.coulomb_optimized" : "nsgs.coulomb_reference",
                      "max violation of Coulomb's law %.3g over %ld converged limits of %ld "
                      "(tol 1e-7, problem-scaled, CATALOGUE B.0; >= 95%% converged)",
                      st.viol[k], st.converged[k], N);
-    fl_cli_check(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
+    fl_check_report(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
                  "nsgs.reference_vs_optimized_unique",
                  "max |r_ref - r_opt|/(1+|r|) = %.3g on %ld 2D systems with a unique enumerated "
                  "solution, %ld limits off the enumerated one (tol 1e-6)",
                  st.unique_diff, st.unique, st.unique_disagree);
-    fl_cli_check(ctx, st.lemma_n > 0 && st.lemma_err <= 1e-8, "nsgs.lemma_2_4_identity",
+    fl_check_report(ctx, st.lemma_n > 0 && st.lemma_err <= 1e-8, "nsgs.lemma_2_4_identity",
                  "max |dT - (-delta/2 du.M du - sum mu s_N |U^a_T|)|/(T- + 1e-3) = %.3g over %ld "
                  "impacts (004 Lemma 2.4, tol 1e-8)", st.lemma_err, st.lemma_n);
-    fl_cli_check(ctx, st.lemma_n > 0 && st.dT_max <= 1e-8, "nsgs.lemma_2_4_dissipative",
+    fl_check_report(ctx, st.lemma_n > 0 && st.dT_max <= 1e-8, "nsgs.lemma_2_4_dissipative",
                  "max dT/(T- + 1e-3) = %.3g (004 Lemma 2.4: <= 0, tol 1e-8)", st.dT_max);
-    fl_cli_check(ctx, st.impact_viol <= 1e-7, "nsgs.impact_rule",
+    fl_check_report(ctx, st.impact_viol <= 1e-7, "nsgs.impact_rule",
                  "max violation of I in K_r(U^a) = %.3g (004 (19)-(20), tol 1e-7)", st.impact_viol);
-    fl_cli_check(ctx, st.cloud_dots > 0 && st.cloud_outside == 0, "nsgs.clouds_in_enumeration",
+    fl_check_report(ctx, st.cloud_dots > 0 && st.cloud_outside == 0, "nsgs.clouds_in_enumeration",
                  "%ld of %ld cloud dots (random orderings and random starts, 003 §3) not among "
                  "the enumerated solutions (CATALOGUE D.8)", st.cloud_outside, st.cloud_dots);
-    fl_cli_check(ctx, st.enum_solutions > 0 && st.fixed_fail == 0,
+    fl_check_report(ctx, st.enum_solutions > 0 && st.fixed_fail == 0,
                  "nsgs.enumerated_are_fixed_points",
                  "%ld of %ld enumerated solutions not kept by a warm-started sweep; "
                  "%ld reached by the clouds", st.fixed_fail, st.enum_solutions, st.enum_reached);
-    fl_cli_check(ctx, st.delassus_solves <= 1e-10, "nsgs.delassus_sparse_solves",
+    fl_check_report(ctx, st.delassus_solves <= 1e-10, "nsgs.delassus_sparse_solves",
                  "max relative |W_cholmod - W_dense| = %.3g (tol 1e-10)", st.delassus_solves);
-    fl_cli_check(ctx, st.delassus_trailing <= 1e-6, "nsgs.delassus_sparse_trailing",
+    fl_check_report(ctx, st.delassus_trailing <= 1e-6, "nsgs.delassus_sparse_trailing",
                  "max relative |W_trailing - W_dense| = %.3g (cI - L22 L22^T, tol 1e-6)",
                  st.delassus_trailing);
     return 0;
@@ -279,61 +279,40 @@ typedef struct wedge_params {
     long steps_up, steps_down;
 } wedge_params;
 
-static void wedge_defaults(wedge_params *w)
+/* The parameters of data/003/wedged_rod.json, or of the user's file of the
+ * same schema (reproduce wedged_rod --params FILE).  A missing file or
+ * field is an error: there are no built-in values. */
+static int wedge_load(fl_check_ctx *ctx, wedge_params *w, char *src, size_t len)
 {
-    w->L = 1.0;
-    w->m = 1.0;
-    w->g = 9.81;
-    w->beta = 5.0 * FL_PI / 180.0;
-    w->mu = 0.3;
-    w->h = 1e-3;
-    w->P_start = 1.5;
-    w->P_max = 4.0;
-    w->P_end = -4.0;
-    w->steps_up = 50;
-    w->steps_down = 400;
-}
-
-static int wedge_load(wedge_params *w, char *src, size_t len)
-{
-    wedge_defaults(w);
-    const char *roots[2] = {getenv("FL_SOURCE_ROOT"), "."};
-    for (int k = 0; k < 2; k++) {
-        if (!roots[k]) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/data/003/wedged_rod.json", roots[k]);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        fclose(f);
-        fl_json_doc *doc = NULL;
-        fl_error err;
-        const json_t *par = NULL;
-        double beta_deg = 0, su = 0, sd = 0;
-        if (fl_json_load(path, &doc, &err) != FL_OK ||
-            fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "L", &w->L, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "m", &w->m, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "g", &w->g, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "beta_deg", &beta_deg, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "mu", &w->mu, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "h", &w->h, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "P_start_mg", &w->P_start, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "P_max_mg", &w->P_max, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "P_end_mg", &w->P_end, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "steps_up", &su, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "steps_down", &sd, &err) != FL_OK) {
-            fprintf(stderr, "wedged_rod: %s\n", err.message);
-            fl_json_free(doc);
-            return -1;
-        }
+    memset(w, 0, sizeof *w);
+    char path[4096];
+    if (fl_check_params_path(ctx, "003/wedged_rod.json", path, sizeof path) != 0) return -1;
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    const json_t *par = NULL;
+    double beta_deg = 0, su = 0, sd = 0;
+    if (fl_json_load(path, &doc, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "L", &w->L, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "m", &w->m, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "g", &w->g, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "beta_deg", &beta_deg, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu", &w->mu, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "h", &w->h, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P_start_mg", &w->P_start, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P_max_mg", &w->P_max, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P_end_mg", &w->P_end, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "steps_up", &su, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "steps_down", &sd, &err) != FL_OK) {
+        fl_check_message(ctx, "wedged_rod: %s", err.message);
         fl_json_free(doc);
-        w->beta = beta_deg * FL_PI / 180.0;
-        w->steps_up = (long)su;
-        w->steps_down = (long)sd;
-        snprintf(src, len, "%s", path);
-        return 0;
+        return -1;
     }
-    snprintf(src, len, "built-in defaults (data/003/wedged_rod.json not found)");
+    fl_json_free(doc);
+    w->beta = beta_deg * FL_PI / 180.0;
+    w->steps_up = (long)su;
+    w->steps_down = (long)sd;
+    snprintf(src, len, "%s", path);
     return 0;
 }
 
@@ -379,22 +358,22 @@ static fl_status wedge_step(const wedge_params *w, double P, int warm, gsl_vecto
     return st;
 }
 
-int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
+int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
 {
     wedge_params w;
     char src[4200];
-    if (wedge_load(&w, src, sizeof src) != 0) return -1;
+    if (wedge_load(ctx, &w, src, sizeof src) != 0) return -1;
     if (ctx->quick) w.steps_down = w.steps_down / 4 > 10 ? w.steps_down / 4 : 10;
     const double mg = w.m * w.g, h = w.h, cb = cos(w.beta), sb = sin(w.beta);
     const double vtol = 1e-9 * w.g * h;        /* "u_f = 0" within this */
     gsl_vector *s = gsl_vector_alloc(4), *uf = gsl_vector_alloc(3);
-    fprintf(stderr, "wedged_rod: parameters from %s\n", src);
+    fl_check_message(ctx, "wedged_rod: parameters from %s", src);
 
     /* (1) one step from rest, P = 0, zero start: free fall s = 0, u_f = (0, -g h, 0) */
     wedge_step(&w, 0.0, 0, s, uf, NULL);
     double ff = fabs(gsl_vector_get(uf, 1) + w.g * h) + fabs(gsl_vector_get(uf, 0)) +
                 fabs(gsl_vector_get(uf, 2)) + gsl_blas_dnrm2(s);
-    fl_cli_check(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution",
+    fl_check_report(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution",
                  "zero start from rest: |s| + |u_f - (0,-g h,0)| = %.3g (closed form, tol 1e-12 g h)",
                  ff);
 
@@ -415,7 +394,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
         wedge_step(&w, 0.0, 1, s, uf, &sw);
         double kept = 0;
         for (int i = 0; i < 4; i++) kept = fmax(kept, fabs(s->data[i] - wedge_s[i]));
-        fl_cli_check(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
+        fl_check_report(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
                      "wedged_rod.wedged_solution",
                      "R_N = 2 R_N,min = %.4g N, R_T = %.4g N: a solution of the one-step problem "
                      "(%s), warm start keeps it (|ds| = %.2g, %d sweep, |u_f| = %.2g)",
@@ -426,7 +405,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
         fl_enumerate_solutions(p, 1e-10, &e, NULL);
         double zero[4] = {0, 0, 0, 0};
         int open_listed = e && fl_enum_find(e, zero, 1e-12) >= 0;
-        fl_cli_check(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration",
+        fl_check_report(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration",
                      "%zu isolated solution(s) incl. free fall (open/open), %zu singular status "
                      "systems carrying the wedged continuum (stick/stick: W has rank 3 < 4)",
                      e ? e->nsol : 0, e ? e->singular : 0);
@@ -451,7 +430,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
             }
         }
         char path[4096];
-        if (c && fl_cli_out_path(ctx, "wedged_rod_cloud.csv", path, sizeof path) == 0) {
+        if (c && fl_check_out_path(ctx, "wedged_rod_cloud.csv", path, sizeof path) == 0) {
             FILE *f = fopen(path, "w");
             if (f) {
                 fprintf(f, "run,RN_A,RT_A,RN_B,RT_B\n");
@@ -461,7 +440,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
                 fclose(f);
             }
         }
-        fl_cli_check(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes",
+        fl_check_report(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes",
                      "random initial guesses (003 §3): %ld free-fall and %ld wedged limits of %zu "
                      "runs, %ld not a solution", nfree, nwedge, c ? c->npts : 0, nbad);
         fl_cloud_free(c);
@@ -475,7 +454,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
      * decreases to P_end (pulling down); detachment when u_f != 0. */
     char path[4096];
     FILE *csv = NULL;
-    if (fl_cli_out_path(ctx, "wedged_rod_forces.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (fl_check_out_path(ctx, "wedged_rod_forces.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "step,P_over_mg,RN_A,RT_A,RN_B,RT_B,wedged,zero_start_falls\n");
     long nsteps = w.steps_up + w.steps_down;
     long wedged_until = -1, zero_falls = 0, zero_checked = 0, errors = 0;
@@ -511,7 +490,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
         if (csv)
             fprintf(csv, "%ld,%.6f,%.10g,%.10g,%.10g,%.10g,%d,%d\n", k, Pmg, s->data[0] / h,
                     s->data[1] / h, s->data[2] / h, s->data[3] / h, wedged, falls);
-        fl_cli_progress(ctx, "wedged_rod history", k + 1, nsteps + 1);
+        fl_check_progress(ctx, "wedged_rod history", k + 1, nsteps + 1);
         if (!wedged) {
             P_detach = Pmg;
             break;
@@ -527,29 +506,29 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
      * (proofs/contact_dynamics.md). */
     double Pd = (mg - 2.0 * X_rev * (w.mu * cb - sb) / (cb + w.mu * sb)) / mg;
     double dP = (w.P_max - w.P_end) / (double)w.steps_down;
-    fl_cli_check(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
+    fl_check_report(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
                  "wedged_rod.warm_start_keeps_wedge",
                  "warm-started NSGS keeps u_f = 0 through insertion (P/mg %.2f -> %.2f) and "
                  "unloading down to P/mg = %.4f, detaches at P/mg = %.4f (max %g sweeps/step)",
                  w.P_start, w.P_max, P_detach + dP, P_detach, sweeps_max);
-    fl_cli_check(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime",
+    fl_check_report(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime",
                  "insertion: max |R_T + mu R_N|/R_N = %.3g (lines of action imposed by Coulomb "
                  "law in sliding regime, 003 §2; tol 1e-9)", slide_dev);
-    fl_cli_check(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen",
+    fl_check_report(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen",
                  "unloading: max |X - X*|/X* = %.3g, X* = %.6g N the longitudinal component at "
                  "the reversal (003 §2; tol 1e-9)", X_dev, X_rev);
-    fl_cli_check(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9,
+    fl_check_report(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9,
                  "wedged_rod.detachment_load",
                  "detachment at P/mg = %.4f, first load step past the prediction m g - 2 X*(mu "
                  "cos b - sin b)/(cos b + mu sin b) = %.4f m g (003 §2; within one step %.3f)",
                  P_detach, Pd, dP);
-    fl_cli_check(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
+    fl_check_report(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
                  "at %ld unloading states with P < m g where the warm start stays wedged, the "
                  "zero start gives free fall in %ld (both outcomes are solutions, 003 §2)",
                  zero_checked, zero_falls);
-    if (csv && fl_cli_out_path(ctx, "wedged_rod_forces.png", path, sizeof path) == 0) {
+    if (csv && fl_check_out_path(ctx, "wedged_rod_forces.png", path, sizeof path) == 0) {
         char csvp[4096], script[12000];
-        fl_cli_out_path(ctx, "wedged_rod_forces.csv", csvp, sizeof csvp);
+        fl_check_out_path(ctx, "wedged_rod_forces.csv", csvp, sizeof csvp);
         snprintf(script, sizeof script,
                  "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
                  "set key autotitle columnhead noenhanced\nset xlabel 'load step'\nset ylabel 'force (N)'\n"
@@ -559,7 +538,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_cli_ctx *ctx)
                  "'' using 1:5 with lines dt 2, '' using 1:6 with lines dt 2, "
                  "'' using 1:2 axes x1y2 with lines lc rgb 'black'\n",
                  path, csvp);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "wedged_rod: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "wedged_rod: no PNG (gnuplot failed)");
     }
     gsl_vector_free(s0);
     gsl_vector_free(uf0);

@@ -4,7 +4,7 @@
  *   painleve_set, painleve_catastrophe, painleve_grazing, painleve_p5_vs_p3,
  *   systems_1_2, kane            (parameters: data/001/<name>.json, README there).
  */
-#include "p4_checks.h"
+#include "checks/p4_checks.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,7 +14,7 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_dense.h"
 #include "fl_json.h"
 #include "fl_rng.h"
@@ -22,7 +22,7 @@
 #include "reference/friction_set_build.h"
 #include "reference/p4_law.h"
 #include "reference/stewart_law.h"
-#include "registry.h"
+#include "checks/fl_tasks.h"
 #include "optimized/p4_law_sparse.h"
 #include "fl_scalar.h"
 
@@ -226,7 +226,7 @@ typedef struct traj_acc {
     gsl_vector *qprev, *vprev;
 } traj_acc;
 
-int fl_p4_crosscheck(fl_cli_ctx *ctx)
+int fl_p4_crosscheck(fl_check_ctx *ctx)
 {
     long N = ctx->systems;
     gsl_rng *r = fl_rng_alloc(ctx->seed);
@@ -337,28 +337,28 @@ int fl_p4_crosscheck(fl_cli_ctx *ctx)
         gsl_vector_free(v);
         gsl_vector_free(imp);
         rand_release(&s);
-        fl_cli_progress(ctx, "p4 steps", t + 1, N);
+        fl_check_progress(ctx, "p4 steps", t + 1, N);
     }
-    fl_cli_check(ctx, n_fail == 0, "p4.steps_run", "%ld of %ld systems failed%s%s (both implementations)",
+    fl_check_report(ctx, n_fail == 0, "p4.steps_run", "%ld of %ld systems failed%s%s (both implementations)",
                  n_fail, N, n_fail ? ": " : "", fail_msg);
-    fl_cli_check(ctx, n_rejected < N / 10 + 1, "p4.inelastic_law_c2_rejections",
+    fl_check_report(ctx, n_rejected < N / 10 + 1, "p4.inelastic_law_c2_rejections",
                  "%ld of %ld two-constraint systems rejected by C2 (unbounded C*, 001 §5; < 10%%)",
                  n_rejected, N);
-    fl_cli_check(ctx, w_energy <= 1e-10, "p4.prop51_step_energy",
+    fl_check_report(ctx, w_energy <= 1e-10, "p4.prop51_step_energy",
                  "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", w_energy);
-    fl_cli_check(ctx, n_impact > 0 && w_impact <= 1e-10, "p4.prop51_impact_energy",
+    fl_check_report(ctx, n_impact > 0 && w_impact <= 1e-10, "p4.prop51_impact_energy",
                  "max relative kinetic-energy change at %ld impacts = %.3g (001 Prop. 5.1: <= 0, tol 1e-10)",
                  n_impact, w_impact);
-    fl_cli_check(ctx, w_rtau <= 1e-9, "p4.rtau_vt_nonpositive",
+    fl_check_report(ctx, w_rtau <= 1e-9, "p4.rtau_vt_nonpositive",
                  "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", w_rtau);
-    fl_cli_check(ctx, w_split <= 1e-11, "p4.velocity_split",
+    fl_check_report(ctx, w_split <= 1e-11, "p4.velocity_split",
                  "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", w_split);
-    fl_cli_check(ctx, w_kkt <= 1e-10, "p4.cone_split_kkt",
+    fl_check_report(ctx, w_kkt <= 1e-10, "p4.cone_split_kkt",
                  "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", w_kkt);
-    fl_cli_check(ctx, w_gap <= 1e-7 && w_nres <= 1e-10, "p4.certificate",
+    fl_check_report(ctx, w_gap <= 1e-7 && w_nres <= 1e-10, "p4.certificate",
                  "max dissipation gap %.3g (tol 1e-7), max normal residual %.3g (tol 1e-10), %ld warnings",
                  w_gap, w_nres, n_warn);
-    fl_cli_check(ctx, w_diff1 <= 1e-9 && w_diff2 <= 1e-5, "p4.reference_vs_optimized",
+    fl_check_report(ctx, w_diff1 <= 1e-9 && w_diff2 <= 1e-5, "p4.reference_vs_optimized",
                  "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9), %.3g (m = 2, %ld systems, tol 1e-5)",
                  w_diff1, w_diff2, n_multi);
 
@@ -391,7 +391,7 @@ int fl_p4_crosscheck(fl_cli_ctx *ctx)
         gsl_vector_free(F);
         rand_release(&s);
     }
-    fl_cli_check(ctx, newton_bad == 0 && e_gt1_ok == 0, "p4.newton_consistency",
+    fl_check_report(ctx, newton_bad == 0 && e_gt1_ok == 0, "p4.newton_consistency",
                  "%ld systems: e in [0,1] failed C1-C4 %ld times; e > 1 not rejected by C4 %ld times "
                  "(001 §5 comment 1)", nn, newton_bad, e_gt1_ok);
 
@@ -438,7 +438,7 @@ int fl_p4_crosscheck(fl_cli_ctx *ctx)
         gsl_matrix_free(tl);
         gsl_vector_free(dphi);
     }
-    fl_cli_check(ctx, fs_bad == 0, "p4.fset_zero_and_unbounded",
+    fl_check_report(ctx, fs_bad == 0, "p4.fset_zero_and_unbounded",
                  "%ld planar cones (%ld with r_n < 0 edges): %ld failures of [0 in C*, unbounded <=> "
                  "r_n < 0 in G] (001 §6.1)", N, fs_unb, fs_bad);
 
@@ -477,9 +477,9 @@ int fl_p4_crosscheck(fl_cli_ctx *ctx)
         gsl_vector_free(L.c);
         gsl_vector_free(L.g);
         rand_release(&s);
-        fl_cli_progress(ctx, "p4 trajectories", t + 1, nt);
+        fl_check_progress(ctx, "p4 trajectories", t + 1, nt);
     }
-    fl_cli_check(ctx, traj_bad == 0 && w_traj <= 1e-10, "p4.trajectory_energy",
+    fl_check_report(ctx, traj_bad == 0 && w_traj <= 1e-10, "p4.trajectory_energy",
                  "%ld trajectories of 300 steps with spring + constant force: max step energy excess "
                  "1/2|v+|^2 - 1/2|v_k + h W f_k|^2 = %.3g (discrete Prop. 5.1, tol 1e-10)%s%s", nt, w_traj,
                  traj_bad ? "; " : "", traj_bad ? fail_msg : "");
@@ -491,56 +491,48 @@ int fl_p4_crosscheck(fl_cli_ctx *ctx)
 /* data/001 parameters                                                  */
 /* ------------------------------------------------------------------ */
 
-/* Read params.<keys[i]> of data/001/<name>.json into vals. */
-static int load_params(const char *name, size_t nk, const char *const *keys, double *vals,
-                       char *src, size_t len)
+/* Read params.<keys[i]> of data/001/<name>.json (or of the user's file of
+ * the same schema, --params) into vals.  A missing file or key is an error. */
+static int load_params(fl_check_ctx *ctx, const char *name, size_t nk, const char *const *keys,
+                       double *vals, char *src, size_t len)
 {
-    const char *roots[2] = {getenv("FL_SOURCE_ROOT"), "."};
-    for (int k = 0; k < 2; k++) {
-        if (!roots[k]) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/data/001/%s.json", roots[k], name);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        fclose(f);
-        fl_json_doc *doc = NULL;
-        fl_error err;
-        const json_t *par = NULL;
-        if (fl_json_load(path, &doc, &err) != FL_OK ||
-            fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK) {
-            fprintf(stderr, "%s: %s\n", name, err.message);
+    char rel[256], path[4096];
+    snprintf(rel, sizeof rel, "001/%s.json", name);
+    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return -1;
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    const json_t *par = NULL;
+    if (fl_json_load(path, &doc, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK) {
+        fl_check_message(ctx, "%s: %s", name, err.message);
+        fl_json_free(doc);
+        return -1;
+    }
+    for (size_t i = 0; i < nk; i++)
+        if (fl_json_number(doc, par, "params", keys[i], &vals[i], &err) != FL_OK) {
+            fl_check_message(ctx, "%s: %s", name, err.message);
             fl_json_free(doc);
             return -1;
         }
-        for (size_t i = 0; i < nk; i++)
-            if (fl_json_number(doc, par, "params", keys[i], &vals[i], &err) != FL_OK) {
-                fprintf(stderr, "%s: %s\n", name, err.message);
-                fl_json_free(doc);
-                return -1;
-            }
-        fl_json_free(doc);
-        snprintf(src, len, "data/001/%s.json", name);
-        return 0;
-    }
-    fprintf(stderr, "%s: data/001/%s.json not found (set FL_SOURCE_ROOT or run from the source tree)\n",
-            name, name);
-    return -1;
+    fl_json_free(doc);
+    snprintf(src, len, "%s", path);
+    return 0;
 }
 
-static FILE *open_out(fl_cli_ctx *ctx, const char *file, char *path, size_t len)
+static FILE *open_out(fl_check_ctx *ctx, const char *file, char *path, size_t len)
 {
-    if (fl_cli_out_path(ctx, file, path, len) != 0) return NULL;
+    if (fl_check_out_path(ctx, file, path, len) != 0) return NULL;
     FILE *f = fopen(path, "w");
-    if (!f) fprintf(stderr, "cannot write %s\n", path);
+    if (!f) fl_check_message(ctx, "cannot write %s", path);
     return f;
 }
 
-static void plot(fl_cli_ctx *ctx, const char *png, const char *body)
+static void plot(fl_check_ctx *ctx, const char *png, const char *body)
 {
     char path[4096], script[20480];
-    if (fl_cli_out_path(ctx, png, path, sizeof path) != 0) return;
+    if (fl_check_out_path(ctx, png, path, sizeof path) != 0) return;
     snprintf(script, sizeof script, "set terminal png size 800,500 noenhanced\nset output '%s'\n%s\n", path, body);
-    fl_cli_gnuplot(script);
+    fl_check_plot(ctx, script);
 }
 
 /* ------------------------------------------------------------------ */
@@ -682,11 +674,11 @@ static const char *const bar_keys[] = {"m", "J", "l", "theta0", "mu_small", "mu_
 enum { BK_M, BK_J, BK_L, BK_T0, BK_MUS, BK_MUL, BK_V0, BK_C0, BK_H, BK_T, BK_N };
 
 /* reproduce painleve_set: the friction set of 001 §6.2 built by §6.1 */
-int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx)
+int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
 {
     double p[BK_N];
-    char src[256];
-    if (load_params("painleve_set", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    char src[4200];
+    if (load_params(ctx, "painleve_set", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
     double t0 = p[BK_T0], l = p[BK_L], c = cos(t0), s = sin(t0), thr = -1.0 / tan(t0);
     /* the two catalogue fixtures (CATALOGUE C.1 item 1) */
     const double fix[2][3] = {{0.5, -0.8116548391, 0.4480184755}, {2.0, -INFINITY, 1.0717967697}};
@@ -694,12 +686,12 @@ int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx)
         bar b = {p[BK_M], p[BK_J], l, t0, fix[k][0], 0, 0, {0}};
         fl_error e;
         if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
-            fprintf(stderr, "painleve_set: %s\n", e.message);
+            fl_check_message(ctx, "painleve_set: %s", e.message);
             return -1;
         }
         int ok = fabs(b.fs.set.hi - fix[k][2]) < 1e-9 &&
                  (isinf(fix[k][1]) ? isinf(b.fs.set.lo) : fabs(b.fs.set.lo - fix[k][1]) < 1e-9);
-        fl_cli_check(ctx, ok, k ? "painleve_set.mu2_unbounded" : "painleve_set.mu05_bounded",
+        fl_check_report(ctx, ok, k ? "painleve_set.mu2_unbounded" : "painleve_set.mu05_bounded",
                      "mu = %g: C* = [%.10g, %.10g] (closed form 001 §6.2 / CATALOGUE C.1: [%.10g, %.10g], "
                      "tol 1e-9; %s)", fix[k][0], b.fs.set.lo, b.fs.set.hi, fix[k][1], fix[k][2], src);
         fl_fset_result_release(&b.fs);
@@ -726,10 +718,10 @@ int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx)
         fl_fset_result_release(&b.fs);
     }
     if (f) fclose(f);
-    fl_cli_check(ctx, worst <= 1e-10, "painleve_set.sweep_closed_form",
+    fl_check_report(ctx, worst <= 1e-10, "painleve_set.sweep_closed_form",
                  "%ld values of mu in [0.02, %.3g]: max relative deviation from 001 §6.2 = %.3g (tol 1e-10)",
                  ns, 2 * thr, worst);
-    fl_cli_check(ctx, switch_ok, "painleve_set.switch_at_threshold",
+    fl_check_report(ctx, switch_ok, "painleve_set.switch_at_threshold",
                  "bounded exactly for mu < -1/tan(theta0) = %.10g (001 §6.2)", thr);
     /* normalisation: C*_dphi = |dphi|* C*_n*, |dphi|* = 1/sqrt(J) */
     bar b1 = {p[BK_M], p[BK_J], l, t0, 0.5, 0, 0, {0}}, b2 = b1;
@@ -737,14 +729,14 @@ int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx)
     bar_fset(&b2, FL_FSET_BY_NSTAR, NULL);
     double dn = 1.0 / sqrt(p[BK_J]);
     double dev = fmax(fabs(b1.fs.set.lo - dn * b2.fs.set.lo), fabs(b1.fs.set.hi - dn * b2.fs.set.hi));
-    fl_cli_check(ctx, dev <= 1e-12, "painleve_set.normalisation",
+    fl_check_report(ctx, dev <= 1e-12, "painleve_set.normalisation",
                  "C*_dphi - |dphi|* C*_n* = %.3g (|dphi|* = 1/sqrt(J) = %.6g; proofs/p4_law.md §2, tol 1e-12)",
                  dev, dn);
     fl_fset_result_release(&b1.fs);
     fl_fset_result_release(&b2.fs);
     char body[12288];
     char csvp[4096];
-    if (fl_cli_out_path(ctx, "painleve_set.csv", csvp, sizeof csvp) == 0) {
+    if (fl_check_out_path(ctx, "painleve_set.csv", csvp, sizeof csvp) == 0) {
         snprintf(body, sizeof body,
                  "set datafile separator ','\nset key left top\nset xlabel 'mu'\nset ylabel 'end of C* (r_x / r_theta)'\n"
                  "set yrange [-6:6]\nset arrow from %g,-6 to %g,6 nohead dt 2\n"
@@ -761,11 +753,11 @@ int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx)
 
 /* reproduce painleve_catastrophe: tangential impact at t = 0 then rest (mu large);
  * sliding to rest in closed form (mu small) */
-int fl_p4_reproduce_painleve_catastrophe(fl_cli_ctx *ctx)
+int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
 {
     double p[BK_N];
-    char src[256];
-    if (load_params("painleve_catastrophe", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    char src[4200];
+    if (load_params(ctx, "painleve_catastrophe", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
     double h = p[BK_H], T = ctx->quick ? p[BK_T] / 5 : p[BK_T], V0 = p[BK_V0], C0 = p[BK_C0];
     long steps = (long)floor(T / h + 0.5);
     char path[4096];
@@ -773,7 +765,7 @@ int fl_p4_reproduce_painleve_catastrophe(fl_cli_ctx *ctx)
     /* mu >= -1/tan(theta0): unbounded C*, catastrophe */
     bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUL], 0.0, C0, {0}};
     if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
-        fprintf(stderr, "painleve_catastrophe: %s\n", e.message);
+        fl_check_message(ctx, "painleve_catastrophe: %s", e.message);
         return -1;
     }
     FILE *f = open_out(ctx, "painleve_catastrophe_mu_large.csv", path, sizeof path);
@@ -782,22 +774,22 @@ int fl_p4_reproduce_painleve_catastrophe(fl_cli_ctx *ctx)
     fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
     if (f) fclose(f);
     if (st != FL_OK) {
-        fprintf(stderr, "painleve_catastrophe: %s\n", e.message);
+        fl_check_message(ctx, "painleve_catastrophe: %s", e.message);
         fl_fset_result_release(&b.fs);
         gsl_vector_free(q);
         return -1;
     }
-    fl_cli_check(ctx, !b.fs.bounded && !tr.impact_seen, "painleve_catastrophe.unbounded_set_no_normal_impact",
+    fl_check_report(ctx, !b.fs.bounded && !tr.impact_seen, "painleve_catastrophe.unbounded_set_no_normal_impact",
                  "mu = %g >= -1/tan(theta0) = %.6g: C* = ]-inf, %.6g], theta'- = 0 (no normal impact; %s)",
                  b.mu, -1.0 / tan(b.theta0), b.fs.set.hi, src);
-    fl_cli_check(ctx, fabs(tr.first_Rx + b.m * V0) <= 1e-12 * b.m * V0,
+    fl_check_report(ctx, fabs(tr.first_Rx + b.m * V0) <= 1e-12 * b.m * V0,
                  "painleve_catastrophe.tangential_impact",
                  "first step: R_x = %.15g = -m V0 = %.15g (tangential impact, 001 §6.2 / CATALOGUE C.1 "
                  "item 2, tol 1e-12)", tr.first_Rx, -b.m * V0);
-    fl_cli_check(ctx, fabs(tr.first_lambda + h * C0) <= 1e-12 * fabs(h * C0),
+    fl_check_report(ctx, fabs(tr.first_lambda + h * C0) <= 1e-12 * fabs(h * C0),
                  "painleve_catastrophe.normal_impulse",
                  "first step: lambda = %.15g = -h C0 = %.15g (closed form, tol 1e-12)", tr.first_lambda, -h * C0);
-    fl_cli_check(ctx, tr.max_xdot_after <= 1e-14 * V0 && tr.max_theta_dev <= 1e-14 * fabs(h * C0 / b.J),
+    fl_check_report(ctx, tr.max_xdot_after <= 1e-14 * V0 && tr.max_theta_dev <= 1e-14 * fabs(h * C0 / b.J),
                  "painleve_catastrophe.rest_after_impact",
                  "%ld steps after t = 0: max |x'| = %.3g, max |theta'| = %.3g (immobility, 001 §6.2; tol 1e-14 V0)",
                  tr.steps - 1, tr.max_xdot_after, tr.max_theta_dev);
@@ -815,19 +807,19 @@ int fl_p4_reproduce_painleve_catastrophe(fl_cli_ctx *ctx)
     st = bar_run(&bs, V0, h, steps2, f, &tr, q, &e);
     if (f) fclose(f);
     double xend = gsl_vector_get(q, 0);
-    fl_cli_check(ctx, st == FL_OK && bs.fs.bounded && fabs(xend - xstop) <= 2 * V0 * h,
+    fl_check_report(ctx, st == FL_OK && bs.fs.bounded && fabs(xend - xstop) <= 2 * V0 * h,
                  "painleve_catastrophe.bounded_set_slides_to_rest",
                  "mu = %g: x(end) = %.9g, closed form V0 t*/2 = %.9g, t* = m V0/(C0 a) = %.6g (tol 2 V0 h = %.2g)",
                  bs.mu, xend, xstop, tstar, 2 * V0 * h);
-    fl_cli_check(ctx, st == FL_OK && tr.min_xdot >= 0.0 && tr.max_xdot <= V0,
+    fl_check_report(ctx, st == FL_OK && tr.min_xdot >= 0.0 && tr.max_xdot <= V0,
                  "painleve_catastrophe.bounded_set_no_catastrophe",
                  "x' decreases continuously from %.6g to %.3g, never below 0 (no tangential impact with a bounded "
                  "set, 001 §6.2)", V0, tr.min_xdot);
     fl_fset_result_release(&bs.fs);
     gsl_vector_free(q);
     char c1[4096], c2[4096], body[12288];
-    if (fl_cli_out_path(ctx, "painleve_catastrophe_mu_large.csv", c1, sizeof c1) == 0 &&
-        fl_cli_out_path(ctx, "painleve_catastrophe_mu_small.csv", c2, sizeof c2) == 0) {
+    if (fl_check_out_path(ctx, "painleve_catastrophe_mu_large.csv", c1, sizeof c1) == 0 &&
+        fl_check_out_path(ctx, "painleve_catastrophe_mu_small.csv", c2, sizeof c2) == 0) {
         snprintf(body, sizeof body,
                  "set datafile separator ','\nset xlabel 't'\nset ylabel \"x'\"\n"
                  "set title \"Painleve bar under P'3, f_theta = C0 < 0: tangential impact vs sliding\"\n"
@@ -840,11 +832,11 @@ int fl_p4_reproduce_painleve_catastrophe(fl_cli_ctx *ctx)
 
 /* reproduce painleve_grazing: C0 = 0, grazing x = V0 t is the unique P'3
  * motion; the P5 stop solution of the same step is refused by P'3 */
-int fl_p4_reproduce_painleve_grazing(fl_cli_ctx *ctx)
+int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
 {
     double p[BK_N];
-    char src[256];
-    if (load_params("painleve_grazing", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    char src[4200];
+    if (load_params(ctx, "painleve_grazing", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
     double h = p[BK_H], T = ctx->quick ? p[BK_T] / 5 : p[BK_T], V0 = p[BK_V0];
     long steps = (long)floor(T / h + 0.5);
     bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUL], 0.0, 0.0, {0}};
@@ -856,20 +848,20 @@ int fl_p4_reproduce_painleve_grazing(fl_cli_ctx *ctx)
     gsl_vector *q = gsl_vector_alloc(2);
     fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
     if (f) fclose(f);
-    fl_cli_check(ctx, st == FL_OK && tr.min_xdot == V0 && tr.max_xdot == V0 && tr.max_theta_dev == 0.0,
+    fl_check_report(ctx, st == FL_OK && tr.min_xdot == V0 && tr.max_xdot == V0 && tr.max_theta_dev == 0.0,
                  "painleve_grazing.unique_motion",
                  "%ld steps: x' in [%.15g, %.15g], theta' = 0: x = V0 t (001 §6.2: the unique P'3 solution; exact; %s)",
                  tr.steps, tr.min_xdot, tr.max_xdot, src);
-    fl_cli_check(ctx, st == FL_OK && fabs(gsl_vector_get(q, 0) - V0 * (double)steps * h) <= 1e-9 * V0 * T,
+    fl_check_report(ctx, st == FL_OK && fabs(gsl_vector_get(q, 0) - V0 * (double)steps * h) <= 1e-9 * V0 * T,
                  "painleve_grazing.position", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 relative)",
                  gsl_vector_get(q, 0), V0 * (double)steps * h);
-    fl_cli_check(ctx, st == FL_OK && tr.max_lambda_after == 0.0 && tr.first_lambda == 0.0,
+    fl_check_report(ctx, st == FL_OK && tr.max_lambda_after == 0.0 && tr.first_lambda == 0.0,
                  "painleve_grazing.zero_reaction", "r_theta = 0 at every step, hence r_x in 0 C* = {0}");
     /* the stop solution of a P5 step (CATALOGUE C.1 item 3): R~ = (-m V0, -m V0 tan t0) */
     double Rx = -b.m * V0, Ry = -b.m * V0 * tan(b.theta0), c = cos(b.theta0), s = sin(b.theta0);
     double rth = b.l * c * Ry - b.l * s * Rx;                      /* 001 (6.1) */
     int p5_ok = Ry >= 0 && fabs(Rx) <= b.mu * Ry * (1 + 1e-12);   /* Coulomb (stop: w+ = 0, any |R~x| <= mu R~y) */
-    fl_cli_check(ctx, p5_ok, "painleve_grazing.p5_stop_solution_exists",
+    fl_check_report(ctx, p5_ok, "painleve_grazing.p5_stop_solution_exists",
                  "P5 step: R~ = (%.6g, %.6g), |R~x| <= mu R~y (%.6g <= %.6g), x'+ = theta'+ = 0: the real-world "
                  "formulation may stop the bar at any step (001 §6.2 non-uniqueness)", Rx, Ry, fabs(Rx), b.mu * Ry);
     /* P'3 refuses it: r_theta = 0 but r_x != 0 is not in 0 C* = {0} */
@@ -884,7 +876,7 @@ int fl_p4_reproduce_painleve_grazing(fl_cli_ctx *ctx)
     gsl_vector_set(r, 1, rth);
     double dist = 0;
     fl_p4_kfrict_distance(&pr, r, &dist, NULL);
-    fl_cli_check(ctx, fabs(rth) <= 1e-12 * fabs(Rx) && dist > 1e-3 * fabs(Rx) / sqrt(b.m),
+    fl_check_report(ctx, fabs(rth) <= 1e-12 * fabs(Rx) && dist > 1e-3 * fabs(Rx) / sqrt(b.m),
                  "painleve_grazing.p5_stop_not_in_kfrict",
                  "its generalized impulse (r_x, r_theta) = (%.6g, %.3g) has W-distance %.6g to K_frict: not a P'3 "
                  "reaction", Rx, rth, dist);
@@ -939,11 +931,11 @@ static int p3_observe(void *data, long k, double t, const gsl_vector *q, const g
     return 0;
 }
 
-int fl_p4_reproduce_painleve_p5_vs_p3(fl_cli_ctx *ctx)
+int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
 {
     double p[BK_N];
-    char src[256];
-    if (load_params("painleve_p5_vs_p3", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    char src[4200];
+    if (load_params(ctx, "painleve_p5_vs_p3", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
     double h = p[BK_H], T = ctx->quick ? p[BK_T] / 4 : p[BK_T], V0 = p[BK_V0], C0 = p[BK_C0];
     long steps = (long)floor(T / h + 0.5);
     bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUS], 0.0, C0, {0}};
@@ -977,7 +969,7 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_cli_ctx *ctx)
     gsl_vector_set(v, 1, 0.0);
     if (st5 == FL_OK) st5 = fl_stewart_integrate(&ss, &so, 0.0, h, (size_t)steps, q, v, p5_observe, &r5, &run, &e);
     if (r5.csv) fclose(r5.csv);
-    if (st5 != FL_OK) fprintf(stderr, "painleve_p5_vs_p3: Stewart: %s\n", e.message);
+    if (st5 != FL_OK) fl_check_message(ctx, "painleve_p5_vs_p3: Stewart: %s", e.message);
     /* closed form (proofs/p4_law.md §5): r_theta = -C0, r_x = r_theta a, so
      * x' = V0 - (C0 a/m) t until t* = m V0 / (C0 a) */
     double a = b.fs.set.lo, acc = -C0 * a / b.m, tstar = -V0 / acc;
@@ -991,18 +983,18 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_cli_ctx *ctx)
         w5c = fmax(w5c, fabs(r5.xd[k] - xdc));
     }
     double tol = 4 * fabs(acc) * h;
-    fl_cli_check(ctx, st3 == FL_OK && st5 == FL_OK && nn == steps && w35 <= 1e-9 * V0,
+    fl_check_report(ctx, st3 == FL_OK && st5 == FL_OK && nn == steps && w35 <= 1e-9 * V0,
                  "painleve_p5_vs_p3.same_motion",
                  "mu = %g < -1/tan(theta0) = %.6g: max |x'_P'3 - x'_P5| = %.3g over %ld steps (Stewart-Trinkle "
                  "reference/stewart_law.c vs P'3 stepper; tol 1e-9 V0; %s)",
                  b.mu, -1.0 / tan(b.theta0), w35, nn, src);
-    fl_cli_check(ctx, st3 == FL_OK && w3c <= tol, "painleve_p5_vs_p3.p3_closed_form",
+    fl_check_report(ctx, st3 == FL_OK && w3c <= tol, "painleve_p5_vs_p3.p3_closed_form",
                  "max |x'_P'3 - closed form| = %.3g (x'' = -C0 a/m = %.6g, t* = %.6g; tol %.2g)", w3c, acc, tstar, tol);
-    fl_cli_check(ctx, st5 == FL_OK && w5c <= tol, "painleve_p5_vs_p3.p5_closed_form",
+    fl_check_report(ctx, st5 == FL_OK && w5c <= tol, "painleve_p5_vs_p3.p5_closed_form",
                  "max |x'_P5 - closed form| = %.3g (tol %.2g)", w5c, tol);
     char c1[4096], c2[4096], body[12288];
-    if (fl_cli_out_path(ctx, "painleve_p3.csv", c1, sizeof c1) == 0 &&
-        fl_cli_out_path(ctx, "painleve_p5.csv", c2, sizeof c2) == 0) {
+    if (fl_check_out_path(ctx, "painleve_p3.csv", c1, sizeof c1) == 0 &&
+        fl_check_out_path(ctx, "painleve_p5.csv", c2, sizeof c2) == 0) {
         snprintf(body, sizeof body,
                  "set datafile separator ','\nset xlabel 't'\nset ylabel \"x'\"\n"
                  "set title \"Painleve bar, mu < -1/tan(theta0): P'3 (generalized) and P5 (Stewart-Trinkle)\"\n"
@@ -1183,11 +1175,11 @@ static const char *const sys_keys[] = {"J1", "C0", "theta_tilde0_deg", "mu", "l"
                                        "m2", "J2", "l2", "beta_deg", "mu2", "F2"};
 enum { SK_J1, SK_C0, SK_TT0, SK_MU, SK_L, SK_T, SK_H, SK_M2, SK_J2, SK_L2, SK_BETA, SK_MU2, SK_F2, SK_N };
 
-int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
+int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
 {
     double p[SK_N];
-    char src[256];
-    if (load_params("systems_1_2", SK_N, sys_keys, p, src, sizeof src) != 0) return -1;
+    char src[4200];
+    if (load_params(ctx, "systems_1_2", SK_N, sys_keys, p, src, sizeof src) != 0) return -1;
     double J = p[SK_J1], C0 = p[SK_C0], tt0 = p[SK_TT0] * FL_PI / 180.0, mu = p[SK_MU], l = p[SK_L];
     double T = ctx->quick ? p[SK_T] / 4 : p[SK_T], h = p[SK_H];
     long steps = (long)floor(T / h + 0.5);
@@ -1201,7 +1193,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
     fl_p4_sim_result sr;
     fl_status st = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, lam_observe, &lr, &sr, &e);
     double Tn = (double)steps * h, thc = C0 * Tn * Tn / (2 * J);
-    fl_cli_check(ctx, st == FL_OK && lr.max_lambda == 0.0 && fabs(gsl_vector_get(q, 0) - thc) <= 1e-12 * thc,
+    fl_check_report(ctx, st == FL_OK && lr.max_lambda == 0.0 && fabs(gsl_vector_get(q, 0) - thc) <= 1e-12 * thc,
                  "systems_1_2.system1_p3_no_wedging",
                  "P'3: reaction 0 at all %ld steps, theta(T) = %.12g = C0 T^2/(2J) = %.12g (001 §6.3; tol 1e-12; %s)",
                  lr.steps, gsl_vector_get(q, 0), thc, src);
@@ -1254,11 +1246,11 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
         if (f) fprintf(f, "\n\n");
     }
     if (f) fclose(f);
-    fl_cli_check(ctx, allok && den > 0, "systems_1_2.system1_p6_family",
+    fl_check_report(ctx, allok && den > 0, "systems_1_2.system1_p6_family",
                  "%d members t0 in {0, T/4, .., T} each satisfy P6 at 201 times (equation of motion, unilateral "
                  "contact, Coulomb cone and inequality; max residual %.3g): r~_n = %.6g, r~_t = %.6g on [0,t0) "
                  "(001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
-    fl_cli_check(ctx, p3ok && l * (rt * cos(tt0) + rn * sin(tt0)) < 0, "systems_1_2.system1_p6_members_violate_p3",
+    fl_check_report(ctx, p3ok && l * (rt * cos(tt0) + rn * sin(tt0)) < 0, "systems_1_2.system1_p6_members_violate_p3",
                  "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
                  l * (rt * cos(tt0) + rn * sin(tt0)));
     /* ---- system 2 under P'4: the reaction vanishes identically ---- */
@@ -1269,7 +1261,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
     lam_rec l2 = {0, 0};
     st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
     double yc = S2.F * Tn * Tn / (2 * S2.m);
-    fl_cli_check(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
+    fl_check_report(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
                           gsl_vector_get(q, 0) == 0.0 && gsl_vector_get(q, 2) == 0.0,
                  "systems_1_2.system2_p4_zero_reaction",
                  "P'4, constant pull F = %g: reaction 0 at all %ld steps, y(T) = %.12g = F T^2/(2m) (001 §6.3)%s%s",
@@ -1285,7 +1277,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
     gsl_vector_set_zero(q);
     eq[2] = S2.l * fB[1] - S2.l * fA[1];                     /* moments about G (A at -l, B at +l) */
     int wedge_ok = Tw <= S2.mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2.F;
-    fl_cli_check(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family",
+    fl_check_report(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family",
                  "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
                  "balance residual %.2g: the bar may stay wedged until any t0, then fly off (001 §6.3)",
                  Nw, Nmin, Tw, S2.mu * Nw, fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]));
@@ -1305,7 +1297,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
     fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
     double dist = 0;
     fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
-    fl_cli_check(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m), "systems_1_2.system2_wedged_reaction_not_in_kfrict",
+    fl_check_report(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m), "systems_1_2.system2_wedged_reaction_not_in_kfrict",
                  "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
                  "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
     for (int a = 0; a < 2; a++) fl_fset_result_release(&S2.fs[a]);
@@ -1316,7 +1308,7 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
     gsl_vector_free(q);
     gsl_vector_free(v);
     char c1[4096], body[12288];
-    if (fl_cli_out_path(ctx, "systems_1_p6_family.csv", c1, sizeof c1) == 0) {
+    if (fl_check_out_path(ctx, "systems_1_p6_family.csv", c1, sizeof c1) == 0) {
         snprintf(body, sizeof body,
                  "set datafile separator ','\nset xlabel 't'\nset ylabel 'theta'\nset key left top\n"
                  "set title 'System 1: the P6 family (stuck until t0); P''3 keeps only t0 = 0'\n"
@@ -1333,11 +1325,11 @@ int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx)
 static const char *const kane_keys[] = {"m1", "m2", "L1", "L2", "theta1", "theta2", "omega1", "omega2", "mu", "e"};
 enum { KK_M1, KK_M2, KK_L1, KK_L2, KK_T1, KK_T2, KK_W1, KK_W2, KK_MU, KK_E, KK_N };
 
-int fl_p4_reproduce_kane(fl_cli_ctx *ctx)
+int fl_p4_reproduce_kane(fl_check_ctx *ctx)
 {
     double p[KK_N];
-    char src[256];
-    if (load_params("kane", KK_N, kane_keys, p, src, sizeof src) != 0) return -1;
+    char src[4200];
+    if (load_params(ctx, "kane", KK_N, kane_keys, p, src, sizeof src) != 0) return -1;
     double m1 = p[KK_M1], m2 = p[KK_M2], L1 = p[KK_L1], L2 = p[KK_L2], t1 = p[KK_T1], t2 = p[KK_T2];
     double mu = p[KK_MU], e = p[KK_E];
     /* uniform rods: link 1 about O, link 2 about the joint; absolute angles */
@@ -1405,7 +1397,7 @@ int fl_p4_reproduce_kane(fl_cli_ctx *ctx)
         gsl_vector_free(r);
         gsl_vector_free(dq);
     }
-    fl_cli_check(ctx, un < 0 && nsol >= 1 && Kmin > K0, "kane.real_world_energy_increase",
+    fl_check_report(ctx, un < 0 && nsol >= 1 && Kmin > K0, "kane.real_world_energy_increase",
                  "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
                  "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
     /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
@@ -1434,7 +1426,7 @@ int fl_p4_reproduce_kane(fl_cli_ctx *ctx)
         fl_p4_step_result_free(res);
         gsl_matrix_free(D);
     }
-    fl_cli_check(ctx, st == FL_OK && st2 == FL_OK && K1 <= K0 && fabs(unp + e * un) <= 1e-12 * fabs(un),
+    fl_check_report(ctx, st == FL_OK && st2 == FL_OK && K1 <= K0 && fabs(unp + e * un) <= 1e-12 * fabs(un),
                  "kane.p4_dissipative",
                  "P'4 (C* = %s[%.6g, %.6g] from 001 §6.1, Newton e = %g on the generalized normal velocity): "
                  "K- = %.9g, K+ = %.9g <= K- (Prop. 5.1); u_n+ = %.6g = -e u_n-",

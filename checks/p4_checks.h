@@ -3,14 +3,14 @@
 #ifndef FL_P4_CHECKS_H
 #define FL_P4_CHECKS_H
 
-#include "cli.h"
+#include "checks/fl_check.h"
 
-int fl_p4_crosscheck(fl_cli_ctx *ctx);
-int fl_p4_reproduce_painleve_set(fl_cli_ctx *ctx);
-int fl_p4_reproduce_painleve_catastrophe(fl_cli_ctx *ctx);
-int fl_p4_reproduce_painleve_grazing(fl_cli_ctx *ctx);
-int fl_p4_reproduce_painleve_p5_vs_p3(fl_cli_ctx *ctx);
-int fl_p4_reproduce_systems_1_2(fl_cli_ctx *ctx);
-int fl_p4_reproduce_kane(fl_cli_ctx *ctx);
+int fl_p4_crosscheck(fl_check_ctx *ctx);
+int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx);
+int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx);
+int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx);
+int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx);
+int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx);
+int fl_p4_reproduce_kane(fl_check_ctx *ctx);
 
 #endif

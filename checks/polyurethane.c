@@ -25,15 +25,16 @@
 
 #include <gsl/gsl_blas.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_dense.h"
 #include "optimized/stability_sparse.h"
 #include "reference/fe2d.h"
 #include "reference/quasistatic.h"
 #include "reference/stability.h"
-#include "registry.h"
-#include "stability_checks.h"
+#include "checks/fl_tasks.h"
+#include "checks/stability_checks.h"
 #include "fl_scalar.h"
+#include "fl_clock.h"
 
 
 typedef struct poly {
@@ -261,7 +262,7 @@ static const double poly_paper_ks[16] = {0.076, 0.071, 0.068, -0.130, -0.106, -0
 static const double poly_paper_lam[16] = {8.19e6, 7.91e6, 7.69e6, 7.43e6, 7.09e6, 6.26e6, 5.47e6, 6.76e6,
                                           5.37e6, 3.34e6, 3.08e6, 2.78e6, 2.78e6, 2.68e6, 2.30e6, 1.23e6};
 
-int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx)
+int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
 {
     fl_error err;
     poly b;
@@ -269,17 +270,17 @@ int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx)
     fl_status st = poly_init(&b, &err);
     if (st == FL_OK) st = poly_sparse_init(&ps, &b, &err);
     if (st != FL_OK) {
-        fprintf(stderr, "polyurethane: %s\n", err.message);
+        fl_check_message(ctx, "polyurethane: %s", err.message);
         poly_free(&b);
         return -1;
     }
-    fl_cli_check(ctx, 1, "polyurethane.press", "pressing by U_N = 0.5 mm: F_N = %.4g N per mm of thickness; thickness %.3f mm gives F_N^0 = -55 N (004 §5)",
+    fl_check_report(ctx, 1, "polyurethane.press", "pressing by U_N = 0.5 mm: F_N = %.4g N per mm of thickness; thickness %.3f mm gives F_N^0 = -55 N (004 §5)",
                  -55.0 / b.thick, b.thick);
     char path[1024];
     FILE *csv = NULL;
-    if (fl_cli_out_path(ctx, "polyurethane_table1.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (fl_check_out_path(ctx, "polyurethane_table1.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "U_T,stick,slip,no_contact,min_eig_KS,min_real_Lambda,flutter_mode,F_T,paper_stick,paper_slip,paper_noc,paper_min_eig_KS,paper_min_real_Lambda,paper_flutter_mode\n");
-    printf("  U_T    stick slip no-c | min eig K*_S   min real Lambda  flutter | paper: stick slip no-c  K*_S    Lambda   flutter\n");
+    fl_check_text(ctx, "  U_T    stick slip no-c | min eig K*_S   min real Lambda  flutter | paper: stick slip no-c  K*_S    Lambda   flutter\n");
     int row = 0, nrows = 16, maxg = 0, qs_ok = 1;
     int mono_bad = 0, prev_free = -1, div_any = 0, fl_bad = 0, nec_before2 = 0, twin_bad = 0, twin_n = 0;
     int states_bad = 0, mode_bad = 0, ks_bad = 0, lam_bad = 0, first_nec_row = -1, first_low_row = -1;
@@ -307,9 +308,9 @@ int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx)
         so.max_enum = 0;
         if (s2 == FL_OK) s2 = fl_stab_analyse(t, &so, &res, &err);
         if (s2 != FL_OK) {
-            fl_cli_check(ctx, 0, "polyurethane.row", "U_T = %.2f: %s", UT, err.message);
+            fl_check_report(ctx, 0, "polyurethane.row", "U_T = %.2f: %s", UT, err.message);
         } else {
-            printf("%6.2f  %5d %4d %4d | %12.4f  %15.4g  %7zu | %19d %4d %4d %7.3f %9.3g %7d\n", UT, nst, nsl, nfr, res.ks_min,
+            fl_check_text(ctx, "%6.2f  %5d %4d %4d | %12.4f  %15.4g  %7zu | %19d %4d %4d %7.3f %9.3g %7d\n", UT, nst, nsl, nfr, res.ks_min,
                    res.lambda_real_min, res.flutter_mode, poly_paper[row][0], poly_paper[row][1], poly_paper[row][2],
                    poly_paper_ks[row], poly_paper_lam[row], poly_paper[row][3]);
             if (csv) fprintf(csv, "%.2f,%d,%d,%d,%.8g,%.8g,%zu,%.6g,%d,%d,%d,%.3f,%.3g,%d\n", UT, nst, nsl, nfr, res.ks_min,
@@ -350,23 +351,23 @@ int fl_stability_reproduce_polyurethane(fl_cli_ctx *ctx)
         fl_stab_result_free(&rs);
         fl_stab_tangent_free(t);
         fl_stab_sparse_tangent_free(&ps.ctx, ts);
-        fl_cli_progress(ctx, "polyurethane rows", row + 1, nrows);
+        fl_check_progress(ctx, "polyurethane rows", row + 1, nrows);
         row++;
     }
-    fl_cli_check(ctx, qs_ok && maxg <= 60, "polyurethane.quasistatic", "%ld increments of %.2f mm by SORP + fixed point on g: all converged, at most %d g-iterations (004: usually < 8)", steps, b.dU, maxg);
-    fl_cli_check(ctx, mono_bad == 0 && done_rows > 0, "polyurethane.slip_zone_grows", "slip + no-contact count never decreases along the rows (004 §5.6: the slip zone grows, nodes lose contact)");
-    fl_cli_check(ctx, stick_last == 0, "polyurethane.final_sliding", "last row (U_T = -6.2): %d stuck nodes (004 Table 1: 0, steady sliding)", stick_last);
-    fl_cli_check(ctx, !div_any, "polyurethane.no_divergence", "no real Lambda <= 0 of M*^-1 K* with an admissible eigenvector at any row (004 §5.6)");
-    fl_cli_check(ctx, fl_bad == 0, "polyurethane.flutter_when_sliding", "complex Lambda (flutter) at every row with a sliding node (004 §5.6), %d exceptions", fl_bad);
-    fl_cli_check(ctx, ks_last <= 0 && nec_before2 == 0 && first_nec_row >= 0 && first_nec_row == first_low_row,
+    fl_check_report(ctx, qs_ok && maxg <= 60, "polyurethane.quasistatic", "%ld increments of %.2f mm by SORP + fixed point on g: all converged, at most %d g-iterations (004: usually < 8)", steps, b.dU, maxg);
+    fl_check_report(ctx, mono_bad == 0 && done_rows > 0, "polyurethane.slip_zone_grows", "slip + no-contact count never decreases along the rows (004 §5.6: the slip zone grows, nodes lose contact)");
+    fl_check_report(ctx, stick_last == 0, "polyurethane.final_sliding", "last row (U_T = -6.2): %d stuck nodes (004 Table 1: 0, steady sliding)", stick_last);
+    fl_check_report(ctx, !div_any, "polyurethane.no_divergence", "no real Lambda <= 0 of M*^-1 K* with an admissible eigenvector at any row (004 §5.6)");
+    fl_check_report(ctx, fl_bad == 0, "polyurethane.flutter_when_sliding", "complex Lambda (flutter) at every row with a sliding node (004 §5.6), %d exceptions", fl_bad);
+    fl_check_report(ctx, ks_last <= 0 && nec_before2 == 0 && first_nec_row >= 0 && first_nec_row == first_low_row,
                  "polyurethane.necessary_condition", "min eig K*_S > 0 while fewer than two nodes slide (%d exceptions); it first turns <= 0 at U_T = %.2f, where low-order flutter (mode <= 5) first appears (row %.2f); %.4f at the final state (004 §5.6)",
                  nec_before2, first_nec_row >= 0 ? poly_rows[first_nec_row] : NAN, first_low_row >= 0 ? poly_rows[first_low_row] : NAN, ks_last);
-    fl_cli_check(ctx, states_bad == 0 && done_rows > 0, "polyurethane.table1_states", "stick / slip / no-contact counts equal 004 Table 1 at %d of %d rows", done_rows - states_bad, done_rows);
-    fl_cli_check(ctx, mode_bad == 0 && done_rows > 0, "polyurethane.table1_flutter_mode", "lowest flutter mode equals 004 Table 1 at %d of %d rows (57, 11, 10, then 3, then 5)", done_rows - mode_bad, done_rows);
-    fl_cli_check(ctx, ks_bad == 0 && done_rows > 0, "polyurethane.table1_KS", "min eig K*_S per unit thickness within 0.002 of 004 Table 1 at %d of %d rows (largest difference %.4f)", done_rows - ks_bad, done_rows, ks_worst);
-    fl_cli_check(ctx, lam_bad <= 2 && done_rows > 0, "polyurethane.table1_Lambda", "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at %d of %d rows (largest %.2g%%); off: %s (CATALOGUE flags the -1.78 value as breaking the decreasing trend)",
+    fl_check_report(ctx, states_bad == 0 && done_rows > 0, "polyurethane.table1_states", "stick / slip / no-contact counts equal 004 Table 1 at %d of %d rows", done_rows - states_bad, done_rows);
+    fl_check_report(ctx, mode_bad == 0 && done_rows > 0, "polyurethane.table1_flutter_mode", "lowest flutter mode equals 004 Table 1 at %d of %d rows (57, 11, 10, then 3, then 5)", done_rows - mode_bad, done_rows);
+    fl_check_report(ctx, ks_bad == 0 && done_rows > 0, "polyurethane.table1_KS", "min eig K*_S per unit thickness within 0.002 of 004 Table 1 at %d of %d rows (largest difference %.4f)", done_rows - ks_bad, done_rows, ks_worst);
+    fl_check_report(ctx, lam_bad <= 2 && done_rows > 0, "polyurethane.table1_Lambda", "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at %d of %d rows (largest %.2g%%); off: %s (CATALOGUE flags the -1.78 value as breaking the decreasing trend)",
                  done_rows - lam_bad, done_rows, 100 * lam_worst, lam_bad ? lam_off : "none");
-    fl_cli_check(ctx, twin_bad == 0 && twin_n > 0, "polyurethane.ref_vs_sparse", "sparse twin (CHOLMOD inverse power, ARPACK + UMFPACK lowest 20 modes) vs dense reference at %d rows: %d disagreements in min eig K*_S, Cholesky, Lambda, flutter mode; analysis time %.3g s dense vs %.3g s sparse",
+    fl_check_report(ctx, twin_bad == 0 && twin_n > 0, "polyurethane.ref_vs_sparse", "sparse twin (CHOLMOD inverse power, ARPACK + UMFPACK lowest 20 modes) vs dense reference at %d rows: %d disagreements in min eig K*_S, Cholesky, Lambda, flutter mode; analysis time %.3g s dense vs %.3g s sparse",
                  twin_n, twin_bad, twin_s_ref, twin_s_opt);
     if (csv) fclose(csv);
     free(lab);
@@ -411,7 +412,7 @@ static int poly_signature_changed(const poly *b, const fl_stab_label *lab, int *
 #define POLY_LOW_MODE 5      /* "low order": the modes 004 reports (3 and 5) */
 #define POLY_NROOTS 24       /* damped roots computed: about the 12 lowest modes */
 
-int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
+int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
 {
     static const double xi_levels[POLY_LEVELS] = {0.05, 0.10, 0.14, 0.1475, 0.15, 0.165};
     fl_error err;
@@ -422,7 +423,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
     fl_stab_label *lab = malloc(b.nc * sizeof *lab);
     int *sig = malloc(b.nc * sizeof *sig);
     if (st != FL_OK || !lab || !sig) {
-        fprintf(stderr, "polyurethane_damping: %s\n", st != FL_OK ? err.message : "out of memory");
+        fl_check_message(ctx, "polyurethane_damping: %s", st != FL_OK ? err.message : "out of memory");
         free(lab); free(sig);
         poly_free(&b);
         return -1;
@@ -441,7 +442,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
     if (st == FL_OK) st = fl_stab_sparse_modes(&ps.ctx, ts, &so, 5000, &rs, &err);
     double w1 = NAN, w18 = NAN;
     if (st == FL_OK && rs.nlam >= 18) { w1 = sqrt(rs.lam_re[0]); w18 = sqrt(rs.lam_re[17]); }
-    fl_cli_check(ctx, st == FL_OK && nst == (int)b.nc && fabs(w1 / (2 * FL_PI) - 454) < 0.01 * 454,
+    fl_check_report(ctx, st == FL_OK && nst == (int)b.nc && fabs(w1 / (2 * FL_PI) - 454) < 0.01 * 454,
                  "polyurethane_damping.frequencies", "all %d nodes stuck after pressing; natural frequencies f_1 = %.1f Hz (L chosen for 004's 454 Hz), f_18 = %.1f Hz (004: 1530 Hz)",
                  nst, w1 / (2 * FL_PI), w18 / (2 * FL_PI));
     double alpha[POLY_LEVELS], beta[POLY_LEVELS];
@@ -456,7 +457,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
         if (s2 == FL_OK && n2 >= 36) { xi_1 = -l2[0] / fabs(i2[0]); xi_18 = -l2[35] / fabs(i2[35]); }
     }
     double want = xi_levels[POLY_LEVELS - 1];
-    fl_cli_check(ctx, fabs(xi_1 - want) < 1e-6 && fabs(xi_18 - want / 2) < 1e-6, "polyurethane_damping.rayleigh",
+    fl_check_report(ctx, fabs(xi_1 - want) < 1e-6 && fabs(xi_18 - want / 2) < 1e-6, "polyurethane_damping.rayleigh",
                  "xi = -Re/|Im| of the damped all-stuck roots: mode 1 %.8f (target %.4f), mode 18 %.8f (target %.4f) (004 §5.7 definition, proportional-damping closed form)",
                  xi_1, want, xi_18, want / 2);
     fl_stab_result_free(&rs);
@@ -492,15 +493,15 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
         }
         fl_stab_sparse_tangent_free(&ps.ctx, ts);
         ts = NULL;
-        fl_cli_progress(ctx, "damping scan (increments)", s, steps);
+        fl_check_progress(ctx, "damping scan (increments)", s, steps);
     }
-    fl_cli_progress(ctx, "damping scan (increments)", steps, steps);
-    printf("  xi(454 Hz)   alpha (1/s)   beta (s)      first U_T with a growing mode <= %d   mode\n", POLY_LOW_MODE);
-    printf("  %-10s   %-11s   %-11s   %10.2f\n", "0", "0", "0", onset_undamped);
+    fl_check_progress(ctx, "damping scan (increments)", steps, steps);
+    fl_check_text(ctx, "  xi(454 Hz)   alpha (1/s)   beta (s)      first U_T with a growing mode <= %d   mode\n", POLY_LOW_MODE);
+    fl_check_text(ctx, "  %-10s   %-11s   %-11s   %10.2f\n", "0", "0", "0", onset_undamped);
     for (int l = 0; l < POLY_LEVELS; l++)
-        printf("  %-10.4f   %-11.5g   %-11.5g   %10.2f   %zu\n", xi_levels[l], alpha[l], beta[l], onset[l], mode_at[l]);
-    fl_cli_check(ctx, qs_ok && an_ok && nsig > 1, "polyurethane_damping.scan", "%ld increments, %ld distinct contact states analysed (sparse K*, M*: ARPACK + UMFPACK)", steps, nsig);
-    fl_cli_check(ctx, !isnan(onset_undamped) && onset_zero == onset_undamped, "polyurethane_damping.undamped_onset",
+        fl_check_text(ctx, "  %-10.4f   %-11.5g   %-11.5g   %10.2f   %zu\n", xi_levels[l], alpha[l], beta[l], onset[l], mode_at[l]);
+    fl_check_report(ctx, qs_ok && an_ok && nsig > 1, "polyurethane_damping.scan", "%ld increments, %ld distinct contact states analysed (sparse K*, M*: ARPACK + UMFPACK)", steps, nsig);
+    fl_check_report(ctx, !isnan(onset_undamped) && onset_zero == onset_undamped, "polyurethane_damping.undamped_onset",
                  "no damping: low-order flutter first at U_T = %.2f from M*^-1 K* and at %.2f from the quadratic pencil with alpha = beta = 0",
                  onset_undamped, onset_zero);
     int mono = 1, later = 0;
@@ -511,11 +512,11 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
         prev = o;
     }
     later = (isnan(onset[POLY_LEVELS - 1]) ? -INFINITY : onset[POLY_LEVELS - 1]) < onset_undamped;
-    fl_cli_check(ctx, mono && later, "polyurethane_damping.delays_flutter",
+    fl_check_report(ctx, mono && later, "polyurethane_damping.delays_flutter",
                  "the onset of low-order flutter moves to larger |U_T| as xi grows, and the strongest damping (xi = %.3f) delays it from %.2f to %.2f mm (004 §5.7, Fig. 19)",
                  xi_levels[POLY_LEVELS - 1], onset_undamped, onset[POLY_LEVELS - 1]);
     /* 004 §5.7: "for xi = 0.1475 mode 3 is concerned and for 0.15 mode 5" */
-    fl_cli_check(ctx, xi_levels[3] == 0.1475 && xi_levels[4] == 0.15 && mode_at[3] == 3 && mode_at[4] == 5 &&
+    fl_check_report(ctx, xi_levels[3] == 0.1475 && xi_levels[4] == 0.15 && mode_at[3] == 3 && mode_at[4] == 5 &&
                           onset[4] < onset[3],
                  "polyurethane_damping.mode_switch", "xi = 0.1475: mode %zu at U_T = %.2f; xi = 0.15: mode %zu at U_T = %.2f (004 §5.7: mode 3, then mode 5 with a sudden delay)",
                  mode_at[3], onset[3], mode_at[4], onset[4]);
@@ -525,7 +526,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
         double *dre = NULL, *dim = NULL;
         int agree = 0;
         size_t md = 0, ms = 0, N = 0;
-        double t0 = fl_cli_now(), tdense = 0, tsparse = 0;
+        double t0 = fl_clock_now(), tdense = 0, tsparse = 0;
         st = fl_stab_tangent_alloc(&b.sf, lab, b.rfull, &t, &err);
         if (st == FL_OK) {
             N = 2 * t->nstar;
@@ -534,13 +535,13 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
             st = (dre && dim) ? fl_stab_rayleigh(t->Kstar, t->Mstar, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], dre, dim, &err)
                               : FL_FAIL(&err, FL_ENOMEM, "out of memory");
         }
-        tdense = fl_cli_now() - t0;
-        t0 = fl_cli_now();
+        tdense = fl_clock_now() - t0;
+        t0 = fl_clock_now();
         if (st == FL_OK) st = fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err);
         if (st == FL_OK) st = fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], POLY_NROOTS, 5000, lre, lim, &nr, &err);
-        tsparse = fl_cli_now() - t0;
+        tsparse = fl_clock_now() - t0;
         if (st == FL_OK) agree = fl_stability_damped_agree(N, dre, dim, nr, lre, lim, &md, &ms);
-        fl_cli_check(ctx, st == FL_OK && agree, "polyurethane_damping.ref_vs_sparse",
+        fl_check_report(ctx, st == FL_OK && agree, "polyurethane_damping.ref_vs_sparse",
                      "final state, xi = %.3f: the %zu damped roots of smallest modulus by ARPACK + UMFPACK equal the dense companion-pencil QZ's (1e-8), growing low mode %zu vs %zu; %.3g s dense (2N* = %zu) vs %.3g s sparse",
                      xi_levels[POLY_LEVELS - 1], nr, ms, md, tdense, N, tsparse);
         free(dre);
@@ -550,7 +551,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
         ts = NULL;
     }
     char path[1024], png[1024], script[4096];
-    if (fl_cli_out_path(ctx, "polyurethane_damping.csv", path, sizeof path) == 0) {
+    if (fl_check_out_path(ctx, "polyurethane_damping.csv", path, sizeof path) == 0) {
         FILE *csv = fopen(path, "w");
         if (csv) {
             fprintf(csv, "xi_454Hz,alpha,beta,onset_U_T,mode\n0,0,0,%.2f,\n", onset_undamped);
@@ -559,7 +560,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
                 else fprintf(csv, "%.4f,%.8g,%.8g,%.2f,%zu\n", xi_levels[l], alpha[l], beta[l], onset[l], mode_at[l]);
             }
             fclose(csv);
-            if (fl_cli_out_path(ctx, "polyurethane_fig19.png", png, sizeof png) == 0) {
+            if (fl_check_out_path(ctx, "polyurethane_fig19.png", png, sizeof png) == 0) {
                 snprintf(script, sizeof script,
                          "set terminal png size 800,600\nset output '%s'\nset datafile separator ','\n"
                          "set xlabel 'damping ratio xi at the first all-stuck frequency'\nset ylabel 'U_T at the first growing mode <= %d (mm)'\n"
@@ -567,11 +568,11 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
                          "set yrange [-6.4:0]\nset xrange [-0.01:0.18]\n"
                          "plot '%s' every ::1 u 1:4 w lp pt 7 t 'onset of low-order flutter (no point: none up to -6.2 mm)', '' every ::1 u 1:4:5 w labels offset 1,1 t '', -6.2 w l lt 0 t 'end of the loading'\n",
                          png, POLY_LOW_MODE, path);
-                fl_cli_gnuplot(script);
+                fl_check_plot(ctx, script);
             }
         }
     }
-    if (fl_cli_out_path(ctx, "polyurethane_fig18.png", png, sizeof png) == 0) {
+    if (fl_check_out_path(ctx, "polyurethane_fig18.png", png, sizeof png) == 0) {
         int k = snprintf(script, sizeof script,
                          "set terminal png size 800,600\nset output '%s'\nset xlabel 'frequency (Hz)'\nset ylabel 'xi = -Re/|Im|'\n"
                          "set title 'Rayleigh damping ratios of the six levels (cf. 004 Fig. 18)'\nset xrange [400:1700]\n"
@@ -582,7 +583,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_cli_ctx *ctx)
                           alpha[l], beta[l], xi_levels[l]);
         if (k > 0 && (size_t)k + 2 < sizeof script) {
             strcat(script, "\n");
-            fl_cli_gnuplot(script);
+            fl_check_plot(ctx, script);
         }
     }
     free(lab);

@@ -13,11 +13,11 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_friction_set.h"
 #include "fl_rng.h"
 #include "fl_set_random.h"
-#include "registry.h"
+#include "checks/fl_tasks.h"
 #include "fl_scalar.h"
 
 
@@ -92,9 +92,9 @@ typedef struct {
     long bad;   /* calls that failed outright (status, membership) */
 } stat;
 
-static void report(fl_cli_ctx *ctx, const stat *s, double tol, const char *what)
+static void report(fl_check_ctx *ctx, const stat *s, double tol, const char *what)
 {
-    fl_cli_check(ctx, s->bad == 0 && s->worst <= tol, s->name,
+    fl_check_report(ctx, s->bad == 0 && s->worst <= tol, s->name,
                  "worst %.3g over %ld systems%s (%s, tol %.0e)", s->worst, ctx->systems,
                  s->bad ? " with failed calls" : "", what, tol);
 }
@@ -109,13 +109,13 @@ static int draw(gsl_rng *r, fl_friction_set *C, stat *s)
     return 1;
 }
 
-static void check_projections(fl_cli_ctx *ctx, gsl_rng *r, int metric)
+static void check_projections(fl_check_ctx *ctx, gsl_rng *r, int metric)
 {
     stat cert = {metric ? "sets.proj_metric_certificate" : "sets.proj_certificate", 0, 0};
     stat idem = {metric ? "sets.proj_metric_idempotent" : "sets.proj_idempotent", 0, 0};
     stat lip = {metric ? "sets.proj_metric_nonexpansive" : "sets.proj_nonexpansive", 0, 0};
     for (long it = 0; it < ctx->systems; it++) {
-        fl_cli_progress(ctx, metric ? "sets: G-projections" : "sets: projections", it + 1,
+        fl_check_progress(ctx, metric ? "sets: G-projections" : "sets: projections", it + 1,
                         ctx->systems);
         fl_friction_set C;
         if (!draw(r, &C, &cert)) continue;
@@ -181,12 +181,12 @@ static void brute_disc(double mu, const double *G, const double *x, double *best
     best[1] = mu * sin((a + b) / 2);
 }
 
-static void check_disc_metric(fl_cli_ctx *ctx, gsl_rng *r)
+static void check_disc_metric(fl_check_ctx *ctx, gsl_rng *r)
 {
     stat s = {"sets.disc_metric_vs_brute_force", 0, 0};
     long n = ctx->systems < 200 ? ctx->systems : 200;
     for (long it = 0; it < n; it++) {
-        fl_cli_progress(ctx, "sets: disc G-projection vs brute force", it + 1, n);
+        fl_check_progress(ctx, "sets: disc G-projection vs brute force", it + 1, n);
         fl_friction_set C;
         if (fl_set_random_variant(r, FL_SETRAND_DISC2, &C, NULL) != FL_OK) {
             s.bad++;
@@ -202,18 +202,18 @@ static void check_disc_metric(fl_cli_ctx *ctx, gsl_rng *r)
         brute_disc(C.mu, G, x, b);
         s.worst = fmax(s.worst, hypot(p[0] - b[0], p[1] - b[1]) / C.mu);
     }
-    fl_cli_check(ctx, s.bad == 0 && s.worst <= 1e-6, s.name,
+    fl_check_report(ctx, s.bad == 0 && s.worst <= 1e-6, s.name,
                  "worst |p - p_brute|/mu = %.3g over %ld discs (Newton on 1/|c(lambda)| vs "
                  "4000 samples + golden section, cond(G) <= 1e3, tol 1e-6)", s.worst, n);
 }
 
-static void check_support(fl_cli_ctx *ctx, gsl_rng *r)
+static void check_support(fl_check_ctx *ctx, gsl_rng *r)
 {
     stat hom = {"sets.support_homogeneous", 0, 0}, sub = {"sets.support_subadditive", 0, 0};
     stat att = {"sets.support_attained", 0, 0}, rec = {"sets.support_recession", 0, 0};
     long ninf = 0;
     for (long it = 0; it < ctx->systems; it++) {
-        fl_cli_progress(ctx, "sets: support functions", it + 1, ctx->systems);
+        fl_check_progress(ctx, "sets: support functions", it + 1, ctx->systems);
         fl_friction_set C;
         if (!draw(r, &C, &hom)) continue;
         int dim = C.dim;
@@ -269,19 +269,19 @@ static void check_support(fl_cli_ctx *ctx, gsl_rng *r)
     report(ctx, &hom, 1e-13, "S(t y) = t S(y), 001 §2.1");
     report(ctx, &sub, 1e-13, "S(y + z) <= S(y) + S(z)");
     report(ctx, &att, 1e-13, "S(y) = c.y at the support point c in C, >= q.y for q in C");
-    fl_cli_check(ctx, rec.bad == 0 && ninf > 0, rec.name,
+    fl_check_report(ctx, rec.bad == 0 && ninf > 0, rec.name,
                  "%ld of %ld directions with S = +inf, %ld without a recession direction "
                  "d.y > 0 (001 §6.2 D(S), CATALOGUE D.9 recession test)", ninf, ctx->systems,
                  rec.bad);
 }
 
 /* y in dS_C(x) <=> x in N_C(y) (001 §2.1, Fenchel). */
-static void check_fenchel(fl_cli_ctx *ctx, gsl_rng *r)
+static void check_fenchel(fl_check_ctx *ctx, gsl_rng *r)
 {
     stat s = {"sets.fenchel_subdifferential", 0, 0};
     long nlean = 0;
     for (long it = 0; it < ctx->systems; it++) {
-        fl_cli_progress(ctx, "sets: Fenchel duality", it + 1, ctx->systems);
+        fl_check_progress(ctx, "sets: Fenchel duality", it + 1, ctx->systems);
         fl_friction_set C;
         if (!draw(r, &C, &s)) continue;
         int dim = C.dim;
@@ -308,20 +308,20 @@ static void check_fenchel(fl_cli_ctx *ctx, gsl_rng *r)
         }
         fl_set_release(&C);
     }
-    fl_cli_check(ctx, s.bad == 0 && s.worst <= 1e-12 && nlean * 20 <= ctx->systems, s.name,
+    fl_check_report(ctx, s.bad == 0 && s.worst <= 1e-12 && nlean * 20 <= ctx->systems, s.name,
                  "worst %.3g over %ld systems, %ld normals lost to rounding (S(x) = x.y for "
                  "x in N_C(y); P_C(c + w) = c for c in dS_C(w); 001 §2.1; tol 1e-12)",
                  s.worst, ctx->systems, nlean);
 }
 
-static void check_coulomb(fl_cli_ctx *ctx, gsl_rng *r)
+static void check_coulomb(fl_check_ctx *ctx, gsl_rng *r)
 {
     const double tol = 1e-10;
     long held[3] = {0, 0, 0}, failed[3] = {0, 0, 0}, nslide = 0, nstick = 0, nzero = 0;
     long modes[5] = {0};
     double vi_worst = 0.0;
     for (long it = 0; it < ctx->systems; it++) {
-        fl_cli_progress(ctx, "sets: Coulomb statements", it + 1, ctx->systems);
+        fl_check_progress(ctx, "sets: Coulomb statements", it + 1, ctx->systems);
         fl_friction_set C;
         if (fl_set_random(r, &C, NULL) != FL_OK) continue;
         int dim = C.dim;
@@ -353,27 +353,27 @@ static void check_coulomb(fl_cli_ctx *ctx, gsl_rng *r)
         fl_set_release(&C);
     }
     long N = ctx->systems;
-    fl_cli_check(ctx, held[0] == N && held[1] == N && held[2] == N, "sets.coulomb_agree",
+    fl_check_report(ctx, held[0] == N && held[1] == N && held[2] == N, "sets.coulomb_agree",
                  "(i) %ld, (ii) %ld, (iii) %ld of %ld law pairs hold (%ld sliding, %ld sticking, "
                  "%ld with rn = 0; 001 §2.1 (2.1), §3.2; tol %.0e)", held[0], held[1], held[2],
                  N, nslide, nstick, nzero, tol);
-    fl_cli_check(ctx, failed[0] == N && failed[1] == N && failed[2] == N,
+    fl_check_report(ctx, failed[0] == N && failed[1] == N && failed[2] == N,
                  "sets.coulomb_violations",
                  "(i) %ld, (ii) %ld, (iii) %ld of %ld perturbed pairs fail (r out of rn C: %ld, "
                  "dissipation deficit: %ld, rn = 0 with r != 0: %ld, S(-v) = +inf: %ld; "
                  "CATALOGUE B.6)", failed[0], failed[1], failed[2], N, modes[1], modes[2],
                  modes[3], modes[4]);
-    fl_cli_check(ctx, vi_worst <= 1e-10, "sets.coulomb_vi_sampled",
+    fl_check_report(ctx, vi_worst <= 1e-10, "sets.coulomb_vi_sampled",
                  "worst negative value %.3g of (iii) over 20 trial velocities per law pair "
                  "(001 §3.2 (iii), independent of its closed-form infimum; tol 1e-10)",
                  vi_worst);
 }
 
-static void check_cones(fl_cli_ctx *ctx, gsl_rng *r)
+static void check_cones(fl_check_ctx *ctx, gsl_rng *r)
 {
     stat mo = {"sets.cone_moreau", 0, 0}, tw = {"sets.cone_disc1_vs_interval", 0, 0};
     for (long it = 0; it < ctx->systems; it++) {
-        fl_cli_progress(ctx, "sets: cone projections", it + 1, ctx->systems);
+        fl_check_progress(ctx, "sets: cone projections", it + 1, ctx->systems);
         fl_friction_set C;
         if (fl_set_random_variant(r, (int)(it % FL_SETRAND_NVARIANTS), &C, NULL) != FL_OK) {
             mo.bad++;
@@ -437,7 +437,7 @@ static void check_cones(fl_cli_ctx *ctx, gsl_rng *r)
     report(ctx, &tw, 1e-13, "second-order cone of [-mu,mu] vs the interval wedge");
 }
 
-static void check_generator(fl_cli_ctx *ctx, gsl_rng *r)
+static void check_generator(fl_check_ctx *ctx, gsl_rng *r)
 {
     long seen[FL_SETRAND_NVARIANTS] = {0}, bad = 0;
     for (long it = 0; it < ctx->systems; it++) {
@@ -457,13 +457,13 @@ static void check_generator(fl_cli_ctx *ctx, gsl_rng *r)
     long kinds = 0;
     for (int k = 0; k < FL_SETRAND_NVARIANTS; k++) kinds += seen[k] > 0;
     long want = ctx->systems < FL_SETRAND_NVARIANTS ? ctx->systems : FL_SETRAND_NVARIANTS;
-    fl_cli_check(ctx, bad == 0 && kinds == want, "sets.generator",
+    fl_check_report(ctx, bad == 0 && kinds == want, "sets.generator",
                  "%ld of %d variants drawn (discs, [a,b], ]-inf,b], [a,inf[, R, polygons, "
                  "segments, 1 and 2 rays), %ld sets invalid or without 0 (001 §3.2: 0 in C*)",
                  kinds, FL_SETRAND_NVARIANTS, bad);
 }
 
-int fl_crosscheck_sets(fl_cli_ctx *ctx)
+int fl_crosscheck_sets(fl_check_ctx *ctx)
 {
     gsl_rng *r = fl_rng_alloc(ctx->seed);
     if (!r) return -1;

@@ -13,38 +13,31 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_json.h"
 #include "fl_dense.h"
 #include "fl_problem.h"
 #include "drivers/moreau_jean.h"
 #include "optimized/stability_sparse.h"
 #include "reference/stability.h"
-#include "registry.h"
-#include "stability_checks.h"
+#include "checks/fl_tasks.h"
+#include "checks/stability_checks.h"
 #include "fl_scalar.h"
 
-/* Open data/004/<name>.json under $FL_SOURCE_ROOT or "." */
-static fl_json_doc *load_004(const char *name)
+/* Open data/004/<name>.json (or the user's file of the same schema,
+ * --params).  A missing file is an error. */
+static fl_json_doc *load_004(fl_check_ctx *ctx, const char *name)
 {
-    const char *roots[2] = {getenv("FL_SOURCE_ROOT"), "."};
-    for (int k = 0; k < 2; k++) {
-        if (!roots[k]) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/data/004/%s.json", roots[k], name);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        fclose(f);
-        fl_json_doc *doc = NULL;
-        fl_error err;
-        if (fl_json_load(path, &doc, &err) != FL_OK) {
-            fprintf(stderr, "%s: %s\n", name, err.message);
-            return NULL;
-        }
-        return doc;
+    char rel[256], path[4096];
+    snprintf(rel, sizeof rel, "004/%s.json", name);
+    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return NULL;
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    if (fl_json_load(path, &doc, &err) != FL_OK) {
+        fl_check_message(ctx, "%s: %s", name, err.message);
+        return NULL;
     }
-    fprintf(stderr, "%s: data/004/%s.json not found (set FL_SOURCE_ROOT)\n", name, name);
-    return NULL;
+    return doc;
 }
 
 static void set4(gsl_matrix *A, const double a[4][4])
@@ -55,9 +48,9 @@ static void set4(gsl_matrix *A, const double a[4][4])
 
 /* ---- Example 3.15 -------------------------------------------------------- */
 
-int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
+int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004("example_3_15");
+    fl_json_doc *doc = load_004(ctx, "example_3_15");
     if (!doc) return -1;
     const json_t *par = NULL;
     gsl_vector *mus = NULL;
@@ -68,14 +61,14 @@ int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
         fl_json_number(doc, par, "params", "M", &Ms, &err) != FL_OK ||
         fl_json_number(doc, par, "params", "P", &P, &err) != FL_OK ||
         fl_json_vector(doc, par, "params", "mu", 0, &mus, &err) != FL_OK) {
-        fprintf(stderr, "example_3_15: %s\n", err.message);
+        fl_check_message(ctx, "example_3_15: %s", err.message);
         fl_json_free(doc);
         return -1;
     }
     fl_json_free(doc);
     char path[1024];
     FILE *csv = NULL;
-    if (fl_cli_out_path(ctx, "example_3_15.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (fl_check_out_path(ctx, "example_3_15.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "mu,min_eig_KS,closed_form,cholesky_pd,min_eig_Kstar\n");
     gsl_matrix *K = gsl_matrix_alloc(4, 4), *M = gsl_matrix_calloc(4, 4);
     const double k[4][4] = {{Ks, -Ks, 0, 0}, {-Ks, 2 * Ks, 0, -Ks}, {0, 0, Ks, 0}, {0, -Ks, 0, Ks}};
@@ -98,39 +91,39 @@ int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
         for (size_t i = 0; i < 4; i++) gsl_vector_set(r, i, gsl_vector_get(r, i) - f[i]);
         double e0 = fabs(gsl_vector_get(r, 0) - P) + fabs(gsl_vector_get(r, 1)) +
                     fabs(gsl_vector_get(r, 2) + mu * P) + fabs(gsl_vector_get(r, 3) + P);
-        fl_cli_check(ctx, e0 < 1e-14 * P, "example_3_15.equilibrium", "mu=%g |K u0 - f - r0| = %.1e (004 §3.5, tol 1e-14)", mu, e0);
+        fl_check_report(ctx, e0 < 1e-14 * P, "example_3_15.equilibrium", "mu=%g |K u0 - f - r0| = %.1e (004 §3.5, tol 1e-14)", mu, e0);
         fl_stab_label lab;
         fl_stab_tangent *t = NULL;
         fl_stab_result res = {0};
         if (fl_stab_partition(&s, u, r, 1e-12, &lab, &err) != FL_OK ||
             fl_stab_tangent_alloc(&s, &lab, r, &t, &err) != FL_OK ||
             fl_stab_analyse(t, NULL, &res, &err) != FL_OK) {
-            fl_cli_check(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
+            fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
             fl_stab_tangent_free(t);
             fl_stab_result_free(&res);
             continue;
         }
-        fl_cli_check(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state",
+        fl_check_report(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state",
                      "mu=%g particle in P_s, N* = %zu (expected 2: u_F, u_T)", mu, t->nstar);
         double kex[2][2] = {{2 * Ks, 0}, {mu * Ks, Ks}}, ek = 0;
         for (size_t a = 0; a < 2; a++)
             for (size_t b = 0; b < 2; b++) ek = fmax(ek, fabs(gsl_matrix_get(t->Kstar, a, b) - kex[a][b]));
-        fl_cli_check(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
+        fl_check_report(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
         double re[2], im[2];
         fl_stab_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
-        fl_cli_check(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
+        fl_check_report(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
                      "example_3_15.eig_Kstar", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
         double cf = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
-        fl_cli_check(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS",
+        fl_check_report(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS",
                      "mu=%g min eig K*_S = %.10g (closed form (3-sqrt(1+mu^2))K/2 = %.10g, tol 1e-12)", mu, res.ks_min, cf);
         int crit = mu >= 2.0 * sqrt(2.0);
-        fl_cli_check(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
+        fl_check_report(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
                      "mu=%g min eig K*_S %s 0, Cholesky %s (non-positive exactly for mu >= 2 sqrt 2)",
                      mu, res.ks_min <= 0 ? "<=" : ">", res.ks_cholesky_pd ? "succeeds" : "fails");
-        fl_cli_check(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
+        fl_check_report(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
                      "example_3_15.eigvec_118", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
                      mu, fabs(res.ks_cone_min - res.ks_min));
-        fl_cli_check(ctx, !res.divergence && !res.flutter && res.lambda_real_min > 0, "example_3_15.no_divergence_87",
+        fl_check_report(ctx, !res.divergence && !res.flutter && res.lambda_real_min > 0, "example_3_15.no_divergence_87",
                      "mu=%g smallest Lambda of M*^-1 K* = %.6g > 0 (closed form K/M), no complex Lambda", mu, res.lambda_real_min);
         /* the full system of Props. 3.6/3.9 (67): V in K_u'(u0, r0), lambda >= 0,
          * W = (lambda^2 M + K) V in K_r'(u0, r0, V) — no solution (CATALOGUE C.8).
@@ -156,7 +149,7 @@ int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
                     best = fmin(best, fl_stab_viol_Krdot(&s, &lab, r, V, W));
                 }
         }
-        fl_cli_check(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67",
+        fl_check_report(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67",
                      "mu=%g min violation of (67) over %ld (lambda, V) = %.3g > 0 (004 §3.5: no solution)", mu, scanned, best);
         if (csv) fprintf(csv, "%.10g,%.15g,%.15g,%d,%.15g\n", mu, res.ks_min, cf, res.ks_cholesky_pd, re[0]);
         fl_stab_result_free(&res);
@@ -165,7 +158,7 @@ int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
     if (csv) {
         fclose(csv);
         char png[1024], script[4096];
-        if (fl_cli_out_path(ctx, "example_3_15.png", png, sizeof png) == 0) {
+        if (fl_check_out_path(ctx, "example_3_15.png", png, sizeof png) == 0) {
             snprintf(script, sizeof script,
                      "set terminal png size 800,500\nset output '%s'\nset datafile separator ','\n"
                      "set xlabel 'mu'\nset ylabel 'eigenvalue / K'\nset key left bottom\n"
@@ -174,7 +167,7 @@ int fl_stability_reproduce_example_3_15(fl_cli_ctx *ctx)
                      "plot f(x) w l t '(3-sqrt(1+mu^2))/2', '%s' u 1:2 w p pt 7 t 'min eig K*_S (code)', "
                      "'%s' u 1:5 w lp t 'min eig K*', 0 w l lt 0 notitle\n",
                      png, path, path);
-            fl_cli_gnuplot(script);
+            fl_check_plot(ctx, script);
         }
     }
     gsl_vector_free(mus);
@@ -199,9 +192,9 @@ static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
     gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
 }
 
-int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx)
+int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004("example_3_14");
+    fl_json_doc *doc = load_004(ctx, "example_3_14");
     if (!doc) return -1;
     const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *grid = NULL;
     double Mb, m, th, mu, al, tol, e1aT, e1rN, e1rT, ebT, ebN, steps;
@@ -228,7 +221,7 @@ int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx)
         fl_json_vector(doc, grid, "grid", "mu", 0, &gmu, &err) != FL_OK ||
         fl_json_vector(doc, grid, "grid", "alpha_over_mu", 0, &gal, &err) != FL_OK ||
         fl_json_number(doc, grid, "grid", "theta_M_steps", &steps, &err) != FL_OK) {
-        fprintf(stderr, "example_3_14: %s\n", err.message);
+        fl_check_message(ctx, "example_3_14: %s", err.message);
         gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
         fl_json_free(doc);
         return -1;
@@ -254,7 +247,7 @@ int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx)
         else
             got1B = fabs(aT - ebT) < tol && fabs(aN - ebN) < tol && fabs(rT) + fabs(rN) < 1e-12;
     }
-    fl_cli_check(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture",
+    fl_check_report(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture",
                  "%zu jumps from (52) by enumeration: Case 1A (a_T %.7f, r_N %.7f) and 1B (a_T %.7f, a_N %.7f) (closed forms, tol %g)",
                  ns, e1aT, e1rN, ebT, ebN, tol);
     /* the grid: enumerated solutions == the closed forms of Cases 1A, 1B, 2B */
@@ -289,7 +282,7 @@ int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx)
                         }
                     }
                 }
-    fl_cli_check(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid",
+    fl_check_report(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid",
                  "%ld states (theta_M, m/M, mu, alpha): enumerated jumps = closed forms 1A (%ld), 1B (%ld), 2B (%ld); %ld mismatches; none towards right slip",
                  n, c1A, c1B, c2B, bad);
     /* Fig. 6: M_TT + mu M_NT = 0 — Case 2A, a family (degenerate branch) */
@@ -304,7 +297,7 @@ int fl_stability_reproduce_example_3_14(fl_cli_ctx *ctx)
         okf += fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)) < tol && st == FL_WDEGENERATE &&
                fabs(gsl_matrix_get(M, 0, 0) + mu2 * gsl_matrix_get(M, 1, 0)) < 1e-14;
     }
-    fl_cli_check(ctx, okf == 2, "example_3_14.fig6_case_2A",
+    fl_check_report(ctx, okf == 2, "example_3_14.fig6_case_2A",
                  "theta_M = %.7f, %.7f give M_TT + mu M_NT = 0 and a singular left-slip branch (infinitely many jumps, Prop. 3.13)",
                  gsl_vector_get(f6, 0), gsl_vector_get(f6, 1));
     gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
@@ -375,7 +368,7 @@ typedef struct ex46_run {
     int ok;
 } ex46_run;
 
-static int ex46_dynamic(fl_cli_ctx *ctx, ex46 *e, double uDd, double mg, double uth0, double dDT,
+static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, double uth0, double dDT,
                         double pert, double h, double tend, FILE *csv, ex46_run *out)
 {
     const double th = 0.5;
@@ -468,9 +461,9 @@ static int ex46_dynamic(fl_cli_ctx *ctx, ex46 *e, double uDd, double mg, double 
                     gsl_vector_get(q, 1) - uDd * tt, gsl_vector_get(v, 1) - uDd,
                     gsl_vector_get(q, 2), gsl_vector_get(v, 2), gsl_vector_get(q, 0),
                     -gsl_vector_get(s, 0) / h);
-        if (k % 5000 == 0) fl_cli_progress(ctx, "example_4_6 dynamics", k, steps);
+        if (k % 5000 == 0) fl_check_progress(ctx, "example_4_6 dynamics", k, steps);
     }
-    fl_cli_progress(ctx, "example_4_6 dynamics", steps, steps);
+    fl_check_progress(ctx, "example_4_6 dynamics", steps, steps);
     /* growth rate: least squares of log(peak) while below 1/10 of the final amplitude */
     double sx = 0, sy = 0, sxx = 0, sxy = 0;
     int m = 0;
@@ -503,9 +496,9 @@ static int ex46_dynamic(fl_cli_ctx *ctx, ex46 *e, double uDd, double mg, double 
     return ok ? 0 : -1;
 }
 
-int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
+int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004("example_4_6");
+    fl_json_doc *doc = load_004(ctx, "example_4_6");
     if (!doc) return -1;
     const json_t *par = NULL, *ex = NULL;
     double uDd, mu, mg, rb, hb, rm, hm, tol, r0N, u0th, dDT;
@@ -526,7 +519,7 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
         fl_json_number(doc, ex, "expected", "u0_D_minus_u0_T", &dDT, &err) != FL_OK ||
         fl_json_vector(doc, ex, "expected", "Lambda_sigma_minus", 2, &lm, &err) != FL_OK ||
         fl_json_vector(doc, ex, "expected", "Lambda_sigma_plus", 2, &lp, &err) != FL_OK) {
-        fprintf(stderr, "example_4_6: %s\n", err.message);
+        fl_check_message(ctx, "example_4_6: %s", err.message);
         gsl_vector_free(lm);
         fl_json_free(doc);
         return -1;
@@ -542,7 +535,7 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
     double rN = -mg / c;
     double uth = mus * mg * hb / (4.0 * c * rb * rb);
     double dt = -mus * mg * (1.0 + 0.25 * (hb / rb) * (hb / rb)) / c;
-    fl_cli_check(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
+    fl_check_report(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
                  "example_4_6.steady_state", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
                  rN, uth, dt, tol);
     /* K u0 = f + r0 with f = (0, 0, 0, Mg/EA), r0 = (., 0, mu r_N sigma, r_N)  (rows theta, T, N) */
@@ -553,37 +546,37 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
     double res_eq = fmax(fabs(gsl_vector_get(Ku, 1)),
                          fmax(fabs(gsl_vector_get(Ku, 2) - mu * rN * sig),
                               fabs(gsl_vector_get(Ku, 3) - (mg + rN))));
-    fl_cli_check(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium",
+    fl_check_report(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium",
                  "|K u0 - f - r0| on (theta, T, N) = %.1e with r_T = mu r_N sigma(u_T') (004 (16), tol 1e-14)", res_eq);
     gsl_vector_free(u0);
     gsl_vector_free(Ku);
     /* Fig. 9 state: flutter, Lambda = -lambda^2 from the biquadratic (108) */
     fl_stab_result res = {0};
     if (ex46_analyse(&e, sig, rN, &res, &err) == FL_OK) {
-        fl_cli_check(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
+        fl_check_report(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
                      fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)) < tol,
                      "example_4_6.fig9_flutter", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
                      res.lam_re[0], fabs(res.lam_im[0]), res.flutter_mode, gsl_vector_get(lm, 0), gsl_vector_get(lm, 1), tol);
         double lam = sqrt(0.5 * (hypot(res.lam_re[0], res.lam_im[0]) - res.lam_re[0]));
-        fl_cli_check(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate",
+        fl_check_report(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate",
                      "Re lambda = %.7f (CATALOGUE C.9: 0.0818374, tol %g)", lam, tol);
     } else {
-        fl_cli_check(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
+        fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
     }
     fl_stab_result_free(&res);
     if (ex46_analyse(&e, -sig, rN, &res, &err) == FL_OK) {
-        fl_cli_check(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
+        fl_check_report(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
                      fabs(res.lam_re[1] - gsl_vector_get(lp, 1)) < tol,
                      "example_4_6.fig9_reversed", "sigma = +1: Lambda = {%.7f, %.7f} real > 0 (closed form {%.7f, %.7f}): neutral",
                      res.lam_re[0], res.lam_re[1], gsl_vector_get(lp, 0), gsl_vector_get(lp, 1));
     } else {
-        fl_cli_check(ctx, 0, "example_4_6.fig9_reversed", "%s", err.message);
+        fl_check_report(ctx, 0, "example_4_6.fig9_reversed", "%s", err.message);
     }
     fl_stab_result_free(&res);
     /* the two inequalities of 004 §4 (H_M = 0) over a grid, both sigma */
     char path[1024];
     FILE *csv = NULL;
-    if (fl_cli_out_path(ctx, "example_4_6_grid.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (fl_check_out_path(ctx, "example_4_6_grid.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "mu,RB,HB,RM,sigma,flutter_formula,flutter_code,divergence_formula,divergence_code\n");
     long n = 0, bad = 0, nfl = 0, ndv = 0, wrong_side = 0;
     double step = ctx->quick ? 1.9 : 1.37;
@@ -609,10 +602,10 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
                         fl_stab_result_free(&res);
                     }
     if (csv) fclose(csv);
-    fl_cli_check(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities",
+    fl_check_report(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities",
                  "%ld states (H_M = 0): flutter iff discriminant < 0 (%ld), divergence iff 2 - 3 mu H_B sigma <= 0 (%ld), %ld mismatches (004 §4)",
                  n, nfl, ndv, bad);
-    fl_cli_check(ctx, wrong_side == 0, "example_4_6.sides",
+    fl_check_report(ctx, wrong_side == 0, "example_4_6.sides",
                  "flutter only with sigma = -1, divergence only with sigma = +1 (%ld exceptions)", wrong_side);
     /* dynamic run (Figs. 9-10): steady sliding kept without perturbation;
      * with one, flutter grows at Re lambda and settles on a limit cycle */
@@ -622,34 +615,34 @@ int fl_stability_reproduce_example_4_6(fl_cli_ctx *ctx)
         ex46_build(&d);
         ex46_run r0, r1;
         int a0 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 0.0, h, 20.0, NULL, &r0);
-        fl_cli_check(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
+        fl_check_report(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
                      "example_4_6.steady_run", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
                      h, r0.steady_dev);
         char cpath[1024];
         FILE *dc = NULL;
-        if (fl_cli_out_path(ctx, "example_4_6_dynamics.csv", cpath, sizeof cpath) == 0) dc = fopen(cpath, "w");
+        if (fl_check_out_path(ctx, "example_4_6_dynamics.csv", cpath, sizeof cpath) == 0) dc = fopen(cpath, "w");
         if (dc) fprintf(dc, "t,uT_minus_uDdot_t,uTdot_minus_uDdot,uN,uNdot,utheta,rN\n");
         int a1 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 1e-4, h, tend, dc, &r1);
         if (dc) fclose(dc);
-        fl_cli_check(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth",
+        fl_check_report(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth",
                      "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = 0.0818374, tol 0.01)", r1.rate);
-        fl_cli_check(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
+        fl_check_report(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
                      "example_4_6.limit_cycle", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",
                      r1.amp_a, r1.amp_b, tend, r1.lift_steps, r1.stick_steps);
         char png[1024], script[4096];
-        if (dc && fl_cli_out_path(ctx, "example_4_6_fig9.png", png, sizeof png) == 0) {
+        if (dc && fl_check_out_path(ctx, "example_4_6_fig9.png", png, sizeof png) == 0) {
             snprintf(script, sizeof script,
                      "set terminal png size 800,600\nset output '%s'\nset datafile separator ','\n"
                      "set xlabel 'u_T - v_D t'\nset ylabel 'du_T/dt - v_D'\nset title 'Example 4.6 (004 Fig. 9): tangential phase portrait'\n"
                      "plot '%s' every ::1 u 2:3 w l notitle\n", png, cpath);
-            fl_cli_gnuplot(script);
+            fl_check_plot(ctx, script);
         }
-        if (dc && fl_cli_out_path(ctx, "example_4_6_fig10.png", png, sizeof png) == 0) {
+        if (dc && fl_check_out_path(ctx, "example_4_6_fig10.png", png, sizeof png) == 0) {
             snprintf(script, sizeof script,
                      "set terminal png size 800,600\nset output '%s'\nset datafile separator ','\n"
                      "set xlabel 'u_N'\nset ylabel 'du_N/dt'\nset title 'Example 4.6 (004 Fig. 10): normal phase portrait'\n"
                      "plot '%s' every ::1 u 4:5 w l notitle\n", png, cpath);
-            fl_cli_gnuplot(script);
+            fl_check_plot(ctx, script);
         }
     }
     gsl_vector_free(lm);
@@ -714,7 +707,7 @@ int fl_stability_damped_agree(size_t N, double *dre, double *dim, size_t nr, con
     return agree;
 }
 
-int fl_stability_crosscheck(fl_cli_ctx *ctx)
+int fl_stability_crosscheck(fl_check_ctx *ctx)
 {
     gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(g, ctx->seed);
@@ -866,19 +859,19 @@ int fl_stability_crosscheck(fl_cli_ctx *ctx)
         free(iN);
         free(want);
         free(lab);
-        fl_cli_progress(ctx, "stability", it + 1, N);
+        fl_check_progress(ctx, "stability", it + 1, N);
     }
     gsl_rng_free(g);
-    fl_cli_check(ctx, part_bad == 0, "stability.partition", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
-    fl_cli_check(ctx, ord2 == 0 && used > 0, "stability.order_ii", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
-    fl_cli_check(ctx, ord3 == 0, "stability.order_iii", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
-    fl_cli_check(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
-    fl_cli_check(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
+    fl_check_report(ctx, part_bad == 0, "stability.partition", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
+    fl_check_report(ctx, ord2 == 0 && used > 0, "stability.order_ii", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
+    fl_check_report(ctx, ord3 == 0, "stability.order_iii", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
+    fl_check_report(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
+    fl_check_report(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
     fl_sparse_finish(&sctx);
-    fl_cli_check(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
+    fl_check_report(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
                  modes_cmp, sp_bad, used);
-    fl_cli_check(ctx, damp_bad == 0 && damp_cmp > 0, "stability.damped_ref_vs_sparse", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
+    fl_check_report(ctx, damp_bad == 0 && damp_cmp > 0, "stability.damped_ref_vs_sparse", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
                  damp_bad, damp_cmp, damp_grow);
-    fl_cli_check(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
+    fl_check_report(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
     return 0;
 }

@@ -20,14 +20,14 @@
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_randist.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_dense.h"
 #include "fl_json.h"
 #include "fl_rng.h"
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
-#include "registry.h"
+#include "checks/fl_tasks.h"
 #include "optimized/stewart_law_sparse.h"
 #include "fl_scalar.h"
 
@@ -36,7 +36,7 @@
 /* Lemke                                                                */
 /* ------------------------------------------------------------------ */
 
-static void check_lemke_small(fl_cli_ctx *ctx)
+static void check_lemke_small(fl_check_ctx *ctx)
 {
     gsl_matrix *M = gsl_matrix_alloc(2, 2);
     gsl_vector *q = gsl_vector_alloc(2), *z = gsl_vector_alloc(2);
@@ -48,7 +48,7 @@ static void check_lemke_small(fl_cli_ctx *ctx)
     gsl_vector_set(q, 1, -6);
     fl_status s = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
     double e = fmax(fabs(gsl_vector_get(z, 0) - 4.0 / 3.0), fabs(gsl_vector_get(z, 1) - 7.0 / 3.0));
-    fl_cli_check(ctx, s == FL_OK && e <= 1e-14, "lemke.closed_form_2x2",
+    fl_check_report(ctx, s == FL_OK && e <= 1e-14, "lemke.closed_form_2x2",
                  "M=[2 1;1 2], q=(-5,-6): |z - (4/3,7/3)| = %.2e (closed form M^-1(5,6), tol 1e-14)", e);
     gsl_vector_free(q);
     gsl_vector_free(z);
@@ -80,17 +80,17 @@ static void check_lemke_small(fl_cli_ctx *ctx)
     gsl_matrix_set(M, 0, 0, 2);
     gsl_matrix_set(M, 1, 1, 2);
     fl_status s3 = fl_lemke_solve(M, q, z, NULL, &o, NULL, NULL);
-    fl_cli_check(ctx, s1 == FL_ERAY && s2 == FL_ERAY, "lemke.ray_on_infeasible",
+    fl_check_report(ctx, s1 == FL_ERAY && s2 == FL_ERAY, "lemke.ray_on_infeasible",
                  "M=[-1],q=[-1] -> %s; M=[1 -1;-1 1],q=(-1,-1) -> %s (no solution exists, expect FL_ERAY)",
                  fl_strerror(s1), fl_strerror(s2));
-    fl_cli_check(ctx, s3 == FL_WMAXITER, "lemke.pivot_limit",
+    fl_check_report(ctx, s3 == FL_WMAXITER, "lemke.pivot_limit",
                  "max_pivots = 1 on a 2x2 needing 3 pivots -> %s (expect FL_WMAXITER)", fl_strerror(s3));
     gsl_matrix_free(M);
     gsl_vector_free(q);
     gsl_vector_free(z);
 }
 
-static void check_lemke_family(fl_cli_ctx *ctx, gsl_rng *rng, fl_lcp_family fam, const char *name)
+static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fam, const char *name)
 {
     long N = ctx->systems, bad = 0, nonunique = 0, notbasic = 0;
     double worst = 0.0, diff = 0.0;
@@ -120,11 +120,11 @@ static void check_lemke_family(fl_cli_ctx *ctx, gsl_rng *rng, fl_lcp_family fam,
         gsl_matrix_free(M);
         gsl_vector_free(q);
         gsl_vector_free(z);
-        fl_cli_progress(ctx, name, t + 1, N);
+        fl_check_progress(ctx, name, t + 1, N);
     }
     char check[64];
     snprintf(check, sizeof check, "lemke.vs_enumeration_%s", name);
-    fl_cli_check(ctx, bad == 0 && nonunique == 0 && notbasic == 0, check,
+    fl_check_report(ctx, bad == 0 && nonunique == 0 && notbasic == 0, check,
                  "%ld LCPs n<=8: %ld failed, max residual %.2e (tol 1e-9), %ld P-matrix LCPs not "
                  "uniquely solvable, %ld Lemke answers not among the enumerated, max distance %.2e "
                  "(tol 1e-7; enumeration of all 2^n complementary bases)",
@@ -238,7 +238,7 @@ static int distinct_physical(const fl_stewart_problem *p, const fl_stewart_optio
     return count;
 }
 
-static void check_stewart_random(fl_cli_ctx *ctx, gsl_rng *rng)
+static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
 {
     long N = ctx->systems, failed[2] = {0, 0}, agree = 0, enumerated = 0, notbasic = 0,
          enum_bad = 0, offvertex = 0;
@@ -310,23 +310,23 @@ static void check_stewart_random(fl_cli_ctx *ctx, gsl_rng *rng)
         fl_stewart_result_free(res[0]);
         fl_stewart_result_free(res[1]);
         rsys_free(&s);
-        fl_cli_progress(ctx, "stewart systems", t + 1, N);
+        fl_check_progress(ctx, "stewart systems", t + 1, N);
     }
     const char *impl[2] = {"reference", "optimized"};
     for (int i = 0; i < 2; i++) {
         char name[64];
         snprintf(name, sizeof name, "stewart.coulomb_real_world_%s", impl[i]);
-        fl_cli_check(ctx, failed[i] == 0 && coul[i] <= 1e-8 && bal[i] <= 1e-10, name,
+        fl_check_report(ctx, failed[i] == 0 && coul[i] <= 1e-8 && bal[i] <= 1e-10, name,
                      "%ld random systems (n<=6, nc<=3, 2D and 3D k=4,6,8): %ld failed, max Coulomb "
                      "violation %.2e (tol 1e-8: p>=0, |P_t| in mu p C_k, maximal dissipation, 001 §6.2 P5), "
                      "max momentum-balance defect %.2e (tol 1e-10)",
                      N, failed[i], coul[i], bal[i]);
     }
-    fl_cli_check(ctx, agree >= N - N / 20, "stewart.reference_vs_optimized",
+    fl_check_report(ctx, agree >= N - N / 20, "stewart.reference_vs_optimized",
                  "%ld of %ld steps agree (|v+ diff| <= 1e-8, max %.2e); the others are steps with "
                  "several solutions where rounding steers the pivots (need >= 95%%)",
                  agree, N, diff_agree);
-    fl_cli_check(ctx, enumerated > 0 && notbasic == 0 && enum_bad == 0, "stewart.lemke_vs_enumeration",
+    fl_check_report(ctx, enumerated > 0 && notbasic == 0 && enum_bad == 0, "stewart.lemke_vs_enumeration",
                  "%ld small Stewart LCPs (size <= 12) enumerated: %ld Lemke answers neither among the "
                  "solutions nor in a non-unique step (%ld inside a continuum), %ld enumerated solutions "
                  "violating Coulomb (tol 1e-8)",
@@ -418,7 +418,7 @@ static double dist4(const double *a, const double *b)
     return d;
 }
 
-static void check_painleve(fl_cli_ctx *ctx)
+static void check_painleve(fl_check_ctx *ctx)
 {
     const double t0 = -FL_PI / 6, h = 0.01, V0 = 1.0, C0 = -1.0;
     const double thr = -1.0 / tan(t0);
@@ -431,7 +431,7 @@ static void check_painleve(fl_cli_ctx *ctx)
     int c1 = physical_solutions(&b.p, sol);
     double g[4] = {V0, 0, 0, 0};
     double e1 = c1 == 1 ? dist4(sol[0], g) : INFINITY;
-    fl_cli_check(ctx, c1 == 1 && e1 <= 1e-12, "painleve.grazing_unique_mu_below",
+    fl_check_report(ctx, c1 == 1 && e1 <= 1e-12, "painleve.grazing_unique_mu_below",
                  "mu = 0.5 < -1/tan(theta0) = %.4f: %d physical solution(s), |(v+,P) - (V0,0,0,0)| = %.1e "
                  "(001 §6.2: P5 <=> P'3, unique; enumeration, tol 1e-12)", thr, c1, e1);
     bar_step_free(&b);
@@ -446,7 +446,7 @@ static void check_painleve(fl_cli_ctx *ctx)
         has_g |= dist4(sol[s], g) <= 1e-12;
         has_s |= dist4(sol[s], stop) <= 1e-12;
     }
-    fl_cli_check(ctx, c2 == 2 && has_g && has_s, "painleve.two_solutions_mu_above",
+    fl_check_report(ctx, c2 == 2 && has_g && has_s, "painleve.two_solutions_mu_above",
                  "mu = 2 >= %.4f, f = 0: %d physical solutions: grazing %s, stop (P_n = -m V0 tan theta0 "
                  "= %.4f, P_t = -m V0) %s (001 §6.2 non-uniqueness in P5; enumeration)",
                  thr, c2, has_g ? "found" : "MISSING", stop[2], has_s ? "found" : "MISSING");
@@ -463,7 +463,7 @@ static void check_painleve(fl_cli_ctx *ctx)
     double x3[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
                     gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
     double e3 = s3 == FL_OK ? dist4(x3, cat) : INFINITY;
-    fl_cli_check(ctx, c3 == 1 && e3 <= 1e-12, "painleve.frictional_catastrophe",
+    fl_check_report(ctx, c3 == 1 && e3 <= 1e-12, "painleve.frictional_catastrophe",
                  "C0 = -1, mu = 2: %d solution; Lemke |(v+,P) - (0,0,%.6f,-m V0)| = %.1e "
                  "(closed form P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0), CATALOGUE C.1 item 2, tol 1e-12)",
                  c3, pn, e3);
@@ -479,7 +479,7 @@ static void check_painleve(fl_cli_ctx *ctx)
     double x4[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
                     gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
     double e4 = s4 == FL_OK ? dist4(x4, sl) : INFINITY;
-    fl_cli_check(ctx, c4 == 1 && e4 <= 1e-12, "painleve.sliding_mu_below",
+    fl_check_report(ctx, c4 == 1 && e4 <= 1e-12, "painleve.sliding_mu_below",
                  "C0 = -1, mu = 0.5: %d solution; optimized |(v+,P) - closed form| = %.1e (J thetaddot = C0 + "
                  "l r_y (cos theta0 + mu sin theta0) = 0, 001 §6.2, tol 1e-12)", c4, e4);
     bar_step_free(&b);
@@ -501,7 +501,7 @@ static void check_painleve(fl_cli_ctx *ctx)
     fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
     size_t n2 = all ? all->count : 99;
     fl_lcp_solutions_free(all);
-    fl_cli_check(ctx, n0 == 0 && sr == FL_ERAY && n2 == 2, "painleve.acceleration_lcp",
+    fl_check_report(ctx, n0 == 0 && sr == FL_ERAY && n2 == 2, "painleve.acceleration_lcp",
                  "mu = 2: J thetaddot = C0 + l r_y (cos theta0 + mu sin theta0), 0 <= r_y _|_ thetaddot >= 0: "
                  "C0 < 0 -> %zu solutions (Lemke: %s), C0 > 0 -> %zu solutions (001 §6.2: inconsistency "
                  "and indeterminacy; expect 0, ray, 2)", n0, fl_strerror(sr), n2);
@@ -510,7 +510,7 @@ static void check_painleve(fl_cli_ctx *ctx)
     gsl_vector_free(z);
 }
 
-int fl_stewart_crosscheck(fl_cli_ctx *ctx)
+int fl_stewart_crosscheck(fl_check_ctx *ctx)
 {
     gsl_rng *rng = fl_rng_alloc(ctx->seed);
     if (!rng) return -1;
@@ -533,43 +533,36 @@ typedef struct p5_params {
     long steps;
 } p5_params;
 
-static int p5_load(p5_params *P)
+/* The parameters of data/001/painleve_p5.json (or the user's file of the
+ * same schema, --params).  A missing file or field is an error. */
+static int p5_load(fl_check_ctx *ctx, p5_params *P)
 {
-    const char *roots[2] = {getenv("FL_SOURCE_ROOT"), "."};
     fl_error err;
-    for (int k = 0; k < 2; k++) {
-        if (!roots[k]) continue;
-        char path[1024];
-        snprintf(path, sizeof path, "%s/data/001/painleve_p5.json", roots[k]);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        fclose(f);
-        fl_json_doc *doc = NULL;
-        const json_t *par = NULL;
-        double deg, steps;
-        if (fl_json_load(path, &doc, &err) != FL_OK ||
-            fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "m", &P->m, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "J", &P->J, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "l", &P->l, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "theta0_deg", &deg, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "V0", &P->V0, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "C0", &P->C0, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "h", &P->h, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "mu_small", &P->mu_small, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "mu_large", &P->mu_large, &err) != FL_OK ||
-            fl_json_number(doc, par, "params", "steps", &steps, &err) != FL_OK) {
-            fprintf(stderr, "painleve_p5: %s\n", err.message);
-            fl_json_free(doc);
-            return -1;
-        }
+    char path[4096];
+    if (fl_check_params_path(ctx, "001/painleve_p5.json", path, sizeof path) != 0) return -1;
+    fl_json_doc *doc = NULL;
+    const json_t *par = NULL;
+    double deg, steps;
+    if (fl_json_load(path, &doc, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "m", &P->m, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "J", &P->J, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "l", &P->l, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "theta0_deg", &deg, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "V0", &P->V0, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "C0", &P->C0, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "h", &P->h, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu_small", &P->mu_small, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu_large", &P->mu_large, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "steps", &steps, &err) != FL_OK) {
+        fl_check_message(ctx, "painleve_p5: %s", err.message);
         fl_json_free(doc);
-        P->theta0 = deg * FL_PI / 180.0;
-        P->steps = (long)steps;
-        return 0;
+        return -1;
     }
-    fprintf(stderr, "painleve_p5: data/001/painleve_p5.json not found (set FL_SOURCE_ROOT)\n");
-    return -1;
+    fl_json_free(doc);
+    P->theta0 = deg * FL_PI / 180.0;
+    P->steps = (long)steps;
+    return 0;
 }
 
 typedef struct p5_obs {
@@ -577,7 +570,7 @@ typedef struct p5_obs {
     const char *label;
     double *xdot;       /* per step */
     long cap;
-    fl_cli_ctx *ctx;
+    fl_check_ctx *ctx;
     long total;
 } p5_obs;
 
@@ -591,18 +584,18 @@ static int p5_record(void *data, size_t step, double t, const gsl_vector *q,
                 gsl_vector_get(q, 0), gsl_vector_get(q, 1), gsl_vector_get(r->v_plus, 0),
                 gsl_vector_get(r->v_plus, 1), gsl_vector_get(r->impulse, 0),
                 gsl_vector_get(r->impulse, 1));
-    fl_cli_progress(o->ctx, o->label, (long)step, o->total);
+    fl_check_progress(o->ctx, o->label, (long)step, o->total);
     return 0;
 }
 
-static int p5_run(fl_cli_ctx *ctx, const p5_params *P, double mu, double C0, const char *label,
+static int p5_run(fl_check_ctx *ctx, const p5_params *P, double mu, double C0, const char *label,
                   FILE *csv, double *xdot, long steps, double *theta_end, fl_stewart_run *run)
 {
     fl_painleve_bar bar = {P->m, P->J, P->l, P->theta0, mu, 0.0, C0};
     fl_stewart_system sys;
     fl_error err;
     if (fl_painleve_system(&bar, &sys, &err) != FL_OK) {
-        fprintf(stderr, "painleve_p5: %s\n", err.message);
+        fl_check_message(ctx, "painleve_p5: %s", err.message);
         return -1;
     }
     gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
@@ -619,24 +612,24 @@ static int p5_run(fl_cli_ctx *ctx, const p5_params *P, double mu, double C0, con
     gsl_vector_free(q);
     gsl_vector_free(v);
     if (s != FL_OK) {
-        fprintf(stderr, "painleve_p5 %s: %s\n", label, err.message);
+        fl_check_message(ctx, "painleve_p5 %s: %s", label, err.message);
         return -1;
     }
     return 0;
 }
 
-int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx)
+int fl_stewart_reproduce_painleve(fl_check_ctx *ctx)
 {
     p5_params P;
-    if (p5_load(&P) != 0) return -1;
+    if (p5_load(ctx, &P) != 0) return -1;
     long steps = ctx->quick ? P.steps / 4 : P.steps;
     char csvpath[1024], pngpath[1024];
-    if (fl_cli_out_path(ctx, "painleve_p5.csv", csvpath, sizeof csvpath) != 0 ||
-        fl_cli_out_path(ctx, "painleve_p5.png", pngpath, sizeof pngpath) != 0)
+    if (fl_check_out_path(ctx, "painleve_p5.csv", csvpath, sizeof csvpath) != 0 ||
+        fl_check_out_path(ctx, "painleve_p5.png", pngpath, sizeof pngpath) != 0)
         return -1;
     FILE *csv = fopen(csvpath, "w");
     if (!csv) {
-        fprintf(stderr, "painleve_p5: cannot write %s\n", csvpath);
+        fl_check_message(ctx, "painleve_p5: cannot write %s", csvpath);
         return -1;
     }
     fprintf(csv, "case,t,x,theta,xdot,thetadot,P_n,P_t\n");
@@ -661,7 +654,7 @@ int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx)
             if (ex == 0.0 && stop_step < 0) stop_step = k;
             err = fmax(err, fabs(xd[k - 1] - ex));
         }
-        fl_cli_check(ctx, err <= 1e-9 && fabs(th - P.theta0) <= 1e-12, "painleve_p5.slide_mu_small",
+        fl_check_report(ctx, err <= 1e-9 && fabs(th - P.theta0) <= 1e-12, "painleve_p5.slide_mu_small",
                      "mu = %g < %.4f, C0 = %g: max |xdot_k - max(0, V0 - k mu P_n/m)| = %.1e over %ld steps "
                      "(P_n = -h C0/(l(cos theta0 + mu sin theta0)) = %.6f; stops at step %ld), "
                      "|theta - theta0| = %.1e (closed form, tol 1e-9 / 1e-12); max Coulomb %.1e",
@@ -672,7 +665,7 @@ int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx)
     else {
         double m = 0.0;
         for (long k = 0; k < steps; k++) m = fmax(m, fabs(xd[k]));
-        fl_cli_check(ctx, m <= 1e-12, "painleve_p5.catastrophe_mu_large",
+        fl_check_report(ctx, m <= 1e-12, "painleve_p5.catastrophe_mu_large",
                      "mu = %g >= %.4f, C0 = %g: max |xdot| after the first step = %.1e (tangential impact "
                      "then immobility, 001 §6.2 Painlevé/Lecornu, tol 1e-12)", P.mu_large, thr, P.C0, m);
     }
@@ -681,7 +674,7 @@ int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx)
     else {
         double m = 0.0;
         for (long k = 0; k < steps; k++) m = fmax(m, fabs(xd[k] - P.V0));
-        fl_cli_check(ctx, m <= 1e-12, "painleve_p5.grazing_mu_small",
+        fl_check_report(ctx, m <= 1e-12, "painleve_p5.grazing_mu_small",
                      "mu = %g, f = 0: max |xdot - V0| = %.1e (unique solution of P5 = P'3, 001 §6.2, tol 1e-12)",
                      P.mu_small, m);
     }
@@ -697,7 +690,7 @@ int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx)
         double sol[4][4];
         int c = physical_solutions(&b.p, sol);
         bar_step_free(&b);
-        fl_cli_check(ctx, ok && c == 2, "painleve_p5.grazing_mu_large_indeterminate",
+        fl_check_report(ctx, ok && c == 2, "painleve_p5.grazing_mu_large_indeterminate",
                      "mu = %g, f = 0: every step is grazing (xdot = V0) or stop (xdot = 0); the grazing step "
                      "has %d solutions (enumeration; 001 §6.2: P5 not unique, any stopping time t0); Lemke "
                      "ends with xdot = %g", P.mu_large, c, xd[steps - 1]);
@@ -715,6 +708,6 @@ int fl_stewart_reproduce_painleve(fl_cli_ctx *ctx)
              "'' using 2:(strcol(1) eq 'grazing_mu_large' ? $5 : 1/0) with points pt 7 ps 0.4 title 'mu = %g, f = 0 (Lemke pick)'\n",
              pngpath, P.theta0 * 180.0 / FL_PI, thr, csvpath, P.mu_small, P.C0, P.mu_large, P.C0,
              P.mu_small, P.mu_large);
-    if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "painleve_p5: PNG not drawn (CSV written)\n");
+    if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "painleve_p5: PNG not drawn (CSV written)");
     return rc;
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_run.h"
 #include "cli.h"
 #include "solve.h"
 
@@ -162,6 +163,7 @@ int main(int argc, char **argv)
     ctx.law = "all";
     ctx.progress = 1;
 
+    if (fl_cli_global_options(&argc, argv) != 0) return 2;
     if (argc < 2) {
         usage(stderr);
         return 2;

@@ -15,7 +15,7 @@
 #include "fl_dense.h"
 #include "fl_random.h"
 #include "fl_rng.h"
-#include "moreau_checks.h"
+#include "checks/moreau_checks.h"
 #include "reference/asymptotics.h"
 #include "fl_scalar.h"
 

@@ -15,7 +15,7 @@
 #include "fl_dense.h"
 #include "fl_random.h"
 #include "fl_sparse.h"
-#include "moreau_checks.h"
+#include "checks/moreau_checks.h"
 #include "reference/moreau_law.h"
 #include "optimized/moreau_law_sparse.h"
 
