@@ -16,7 +16,7 @@
 #include "checks/fl_check.h"
 #include "fl_friction_set.h"
 #include "fl_rng.h"
-#include "fl_set_random.h"
+#include "testkit/fl_set_random.h"
 #include "checks/fl_tasks.h"
 #include "fl_scalar.h"
 

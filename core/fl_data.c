@@ -1,6 +1,6 @@
 /* fl_data.c — the data directory and the path of a data file.  See
- * fl_data.h.  FL_DATA_SOURCE_DIR, FL_DATA_BUILD_ROOT and
- * FL_DATA_INSTALL_DIR are set by meson (core/meson.build). */
+ * fl_data.h.  FL_DATA_SOURCE_DIR, FL_DATA_BUILD_ROOT, FL_DATA_INSTALL_DIR
+ * and FL_DATA_FROM_BINDIR are set by meson (core/meson.build). */
 #include "fl_data.h"
 
 #include <errno.h>
@@ -19,6 +19,9 @@
 #ifndef FL_DATA_INSTALL_DIR
 #error "FL_DATA_INSTALL_DIR must be defined by the build (core/meson.build)"
 #endif
+#ifndef FL_DATA_FROM_BINDIR
+#error "FL_DATA_FROM_BINDIR must be defined by the build (core/meson.build)"
+#endif
 
 /* 1 when /proc/self/exe lies under the build tree this library was built in. */
 static int run_from_build_tree(void)
@@ -29,6 +32,26 @@ static int run_from_build_tree(void)
     exe[n] = '\0';
     size_t b = strlen(FL_DATA_BUILD_ROOT);
     return (size_t)n > b && strncmp(exe, FL_DATA_BUILD_ROOT, b) == 0 && exe[b] == '/';
+}
+
+/* <directory of the running program>/FL_DATA_FROM_BINDIR when that is a
+ * directory (an installed program, wherever the installed tree was put, e.g.
+ * by `meson install --destdir`); NULL otherwise. */
+static const char *installed_next_to_program(void)
+{
+    static char dir[4096];
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) return NULL;
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (!slash) return NULL;
+    *slash = '\0';
+    int k = snprintf(dir, sizeof dir, "%s/%s", exe, FL_DATA_FROM_BINDIR);
+    if (k < 0 || (size_t)k >= sizeof dir) return NULL;
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) return NULL;
+    return dir;
 }
 
 const char *fl_data_dir(const char *dir, const char **why)
@@ -44,6 +67,8 @@ const char *fl_data_dir(const char *dir, const char **why)
     } else if (run_from_build_tree()) {
         d = FL_DATA_SOURCE_DIR;
         w = "source tree";
+    } else if ((d = installed_next_to_program()) != NULL) {
+        w = "installed";
     } else {
         d = FL_DATA_INSTALL_DIR;
         w = "installed";

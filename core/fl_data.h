@@ -6,7 +6,9 @@
  *   2. the environment variable FL_DATA_DIR, when set and not empty;
  *   3. the source tree's data/, when the running program lives in the
  *      build tree it was built in (a program run from build/);
- *   4. the installed <prefix>/share/frictionlab.
+ *   4. the installed share/frictionlab: next to the running program
+ *      (<bindir>/../share/frictionlab, so a staged or moved installation
+ *      finds its own data), else <prefix>/share/frictionlab.
  * A file that is not in the chosen directory is an error naming the file,
  * the directory and which of the four rules chose it: there is no second
  * directory tried and no built-in value to fall back to.

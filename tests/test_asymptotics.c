@@ -13,7 +13,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_dense.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
 #include "checks/moreau_checks.h"
 #include "reference/asymptotics.h"

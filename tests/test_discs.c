@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
 #include "optimized/nsgs_sparse.h"

@@ -11,7 +11,7 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/friction_set_build.h"
 #include "fl_scalar.h"
 

@@ -10,9 +10,9 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_friction_set.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
-#include "fl_set_random.h"
+#include "testkit/fl_set_random.h"
 #include "fl_scalar.h"
 
 #define NRAND 400

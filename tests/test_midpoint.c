@@ -14,7 +14,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "reference/midpoint.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
 
 /* ---------------- Lemma 4.1 ---------------- */

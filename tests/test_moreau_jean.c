@@ -7,7 +7,7 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "drivers/moreau_jean.h"
 
 static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim,

@@ -11,7 +11,7 @@
 
 #include "fl_dense.h"
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
 #include "optimized/delassus_sparse.h"

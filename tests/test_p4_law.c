@@ -14,7 +14,7 @@
 #include <gsl/gsl_linalg.h>
 
 #include "fl_json.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/friction_set_build.h"
 #include "reference/p4_law.h"
 #include "reference/stewart_law.h"

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/enumerate.h"
 #include "drivers/plurality.h"
 #include "reference/nsgs.h"

@@ -37,14 +37,14 @@
 #include "fc3d_compute_error.h"
 
 #include "fl_fclib.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "fl_siconos_text.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
-#include "fclib_disclike.h"
-#include "fclib_feblock.h"
+#include "testkit/fclib_disclike.h"
+#include "testkit/fclib_feblock.h"
 #include "fl_dense.h"
 #include "optimized/nsgs_sparse.h"
 #include <gsl/gsl_linalg.h>

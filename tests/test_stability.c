@@ -11,7 +11,7 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_sort_vector.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/stability.h"
 #include "fl_scalar.h"
 

@@ -12,7 +12,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_sort_vector.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "optimized/stability_sparse.h"
 #include "fl_scalar.h"
 

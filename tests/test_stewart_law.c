@@ -19,7 +19,7 @@
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "optimized/stewart_law_sparse.h"
 #include "fl_scalar.h"
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "reference/midpoint.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
 
 typedef struct tri {

@@ -1,5 +1,5 @@
 /* fl_random.c — random systems for property tests; see fl_random.h. */
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_rng.h"
-#include "fl_set_random.h"
+#include "testkit/fl_set_random.h"
 
 static unsigned long current_seed;
 static char seed_note[96];

@@ -1,6 +1,6 @@
 /* fl_set_random.c — random friction sets and Coulomb pairs; see
  * fl_set_random.h.  Constructions in proofs/friction_sets.md §6. */
-#include "fl_set_random.h"
+#include "testkit/fl_set_random.h"
 
 #include <math.h>
 #include <stdlib.h>
