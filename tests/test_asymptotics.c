@@ -12,6 +12,7 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
 
+#include "fl_data.h"
 #include "fl_dense.h"
 #include "testkit/fl_random.h"
 #include "fl_rng.h"
@@ -232,10 +233,10 @@ Test(asymptotics, rod_gamma_matches_closed_form)
  * gamma(q), kind of A and u~ (angular momentum about A, proofs/moreau_law.md). */
 Test(asymptotics, rod_cases_match_data_file)
 {
-    const char *root = getenv("FL_SOURCE_ROOT");
-    cr_assert_not_null(root, "FL_SOURCE_ROOT is not set (tests/meson.build passes it)");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/data/000/theorem1_rod.json", root);
+    char path[4096];
+    fl_error derr;
+    cr_assert_eq(fl_data_path(NULL, "000/theorem1_rod.json", path, sizeof path, &derr), FL_OK,
+                 "%s", derr.message);
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);
     cr_assert_not_null(doc, "%s: %s", path, jerr.text);

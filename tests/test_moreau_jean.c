@@ -7,6 +7,7 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
+#include "fl_data.h"
 #include "testkit/fl_random.h"
 #include "drivers/moreau_jean.h"
 
@@ -208,11 +209,11 @@ Test(moreau_jean, bad_input)
 
 Test(moreau_jean, wedged_rod_both_outcomes_from_data)
 {
-    const char *root = getenv("FL_SOURCE_ROOT");
     char path[4096];
-    snprintf(path, sizeof path, "%s/data/003/wedged_rod.json", root ? root : ".");
     fl_json_doc *doc = NULL;
     fl_error err;
+    cr_assert_eq(fl_data_path(NULL, "003/wedged_rod.json", path, sizeof path, &err), FL_OK,
+                 "%s", err.message);
     cr_assert_eq(fl_json_load(path, &doc, &err), FL_OK, "%s", err.message);
     const json_t *par = NULL;
     double L, m, grav, bdeg, mu, h;

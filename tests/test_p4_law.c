@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <gsl/gsl_linalg.h>
 
+#include "fl_data.h"
 #include "fl_json.h"
 #include "testkit/fl_random.h"
 #include "reference/friction_set_build.h"
@@ -900,11 +901,11 @@ Test(p4_law, sparse_twin_bad_input_and_strided_vectors)
 
 static void load_data(const char *name, size_t nk, const char *const *keys, double *vals)
 {
-    const char *root = getenv("FL_SOURCE_ROOT");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/data/001/%s.json", root ? root : ".", name);
+    char rel[256], path[4096];
     fl_json_doc *doc = NULL;
     fl_error e;
+    snprintf(rel, sizeof rel, "001/%s.json", name);
+    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &e), FL_OK, "%s", e.message);
     const json_t *par = NULL;
     cr_assert_eq(fl_json_load(path, &doc, &e), FL_OK, "%s", e.message);
     cr_assert_eq(fl_json_object(doc, doc->root, "", "params", &par, &e), FL_OK);
