@@ -139,11 +139,13 @@ int fl_check_params_path(fl_check_ctx *ctx, const char *rel, char *buf, size_t l
         return -1;
     }
     struct stat st;
+    errno = 0;
     if (stat(buf, &st) != 0 || !S_ISREG(st.st_mode)) {
         fl_check_message(ctx, "frictionlab: %s: %s (--params)", buf,
                          errno ? strerror(errno) : "not a regular file");
         return -1;
     }
+    ctx->params_read = 1;
     return 0;
 }
 

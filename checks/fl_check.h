@@ -49,6 +49,7 @@ typedef struct fl_check_ctx {
     unsigned long seed;      /* crosscheck --seed S */
     const char *law;         /* crosscheck --law */
     long passed, failed, noted;
+    int params_read;         /* set when a task read ctx->params (fl_check_params_path) */
     fl_check_io io;
 } fl_check_ctx;
 

@@ -1397,9 +1397,16 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         gsl_vector_free(r);
         gsl_vector_free(dq);
     }
-    fl_check_report(ctx, un < 0 && nsol >= 1 && Kmin > K0, "kane.real_world_energy_increase",
-                 "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
-                 "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
+    if (fl_check_user_params(ctx))
+        /* the gain is Kane's paradox for the paper's configuration, not a
+         * law: other parameters need not show it */
+        fl_check_note(ctx, "kane.real_world_energy_increase",
+                      "not run on --params: the energy gain (factor %.4g here) is the paper's "
+                      "configuration (001 §6.2 item 2), not a property of every system", Kmin / K0);
+    else
+        fl_check_report(ctx, un < 0 && nsol >= 1 && Kmin > K0, "kane.real_world_energy_increase",
+                     "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
+                     "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
     /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
     gsl_vector *dphi = gsl_vector_alloc(2);
     gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));

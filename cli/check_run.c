@@ -82,5 +82,9 @@ int fl_cli_run_check(fl_cli_ctx *cli, fl_cli_check_fn fn)
     c.io.message = on_message;
     c.io.text = on_text;
     c.io.plot = on_plot;
-    return fn(&c);
+    int rc = fn(&c);
+    if (rc == 0 && cli_params && !c.params_read)
+        fl_cli_check(cli, 0, "params.unused",
+                     "this task does not read --params %s (it runs on data/ only)", cli_params);
+    return rc;
 }
