@@ -5,7 +5,7 @@
  * growing size: time to reach the tolerances 1e-4 and 1e-8, ratios measured
  * in one run, and the Dolan–Moré performance profile at 1e-8.
  * Two families of problems (issue 11): the 3D disc-like problems below and
- * 2D FE blocks (bench/fclib_feblock.h: an elastic P1 layer clamped to a
+ * 2D FE blocks (testkit/fclib_feblock.h: an elastic P1 layer clamped to a
  * tilted, sheared plate and pressed on a rigid foundation, W = B A^-1 B^T
  * dense SPD, 100 to 1000 contacts, mu = 0.3 and 0.6), solved in 2D by
  * fc2d_driver (SICONOS_FRICTION_2D_NSGS, W given densely: Siconos's 2D NSGS

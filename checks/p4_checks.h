@@ -1,5 +1,5 @@
 /* p4_checks.h — crosscheck and reproduce tasks of the generalized friction
- * law P'4 (paper 001 §3–§6); see cli/p4_checks.c. */
+ * law P'4 (paper 001 §3–§6); see checks/p4_checks.c. */
 #ifndef FL_P4_CHECKS_H
 #define FL_P4_CHECKS_H
 

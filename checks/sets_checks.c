@@ -1,6 +1,6 @@
 /* sets_checks.c — `frictionlab crosscheck --law sets`: the friction sets
- * of reference/friction_sets.c on random sets of every kind (disc, interval
- * with infinite ends, polygons with 0..2 recession rays; core/fl_set_random.h)
+ * of core/fl_friction_set.c on random sets of every kind (disc, interval
+ * with infinite ends, polygons with 0..2 recession rays; testkit/fl_set_random.h)
  * against certificates and identities computed here independently:
  * projection optimality conditions (Euclidean and G metric), brute force on
  * the circle, support-function identities, Fenchel duality (001 §2.1), the

@@ -1,6 +1,6 @@
 /* stability_checks.h — comparisons of the sparse stability twin with the
  * dense reference (004 §5.4, §5.7), shared by the crosscheck
- * (cli/stability_checks.c) and the polyurethane tasks (cli/polyurethane.c). */
+ * (checks/stability_checks.c) and the polyurethane tasks (checks/polyurethane.c). */
 #ifndef FL_STABILITY_CHECKS_H
 #define FL_STABILITY_CHECKS_H
 

@@ -1,5 +1,5 @@
 /* fl_json.c — JSON input through jansson, with messages that point into the
- * file (core/fl_json.h, DESIGN.md data/).
+ * file (io/fl_json.h, DESIGN.md data/).
  *
  * jansson does all the parsing.  It keeps no source positions for values, so
  * when a member turns out to be missing, of the wrong type, non-finite or of
@@ -229,7 +229,7 @@ fl_status fl_json_error(const fl_json_doc *doc, const json_t *obj, const char *w
     return r;
 }
 
-/* Declared without an fl_error (core/fl_json.h): it can only return s. */
+/* Declared without an fl_error (io/fl_json.h): it can only return s. */
 /* ------------------------------------------------------------------------ */
 /* Loading.                                                                 */
 /* ------------------------------------------------------------------------ */

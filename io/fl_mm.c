@@ -1,4 +1,4 @@
-/* fl_mm.c — Matrix Market coordinate files (core/fl_mm.h, DESIGN.md data/).
+/* fl_mm.c — Matrix Market coordinate files (io/fl_mm.h, DESIGN.md data/).
  *
  * Reading is in two passes over the same FILE*:
  *   1. our own line-by-line check of the banner, the size line and every
@@ -307,7 +307,7 @@ fl_status fl_mm_write(fl_sparse_ctx *ctx, const char *path, const cholmod_sparse
                             strerror(errno));
     fprintf(f, "%%%%MatrixMarket matrix coordinate real %s\n",
             A->stype ? "symmetric" : "general");
-    fprintf(f, "%% written by frictionlab (core/fl_mm.c)\n");
+    fprintf(f, "%% written by frictionlab (io/fl_mm.c)\n");
     fprintf(f, "%zu %zu %ld\n", A->nrow, A->ncol, count);
     for (size_t j = 0; j < A->ncol; j++) {
         int end = A->packed ? Ap[j + 1] : Ap[j] + Anz[j];

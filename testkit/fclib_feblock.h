@@ -1,7 +1,7 @@
 /* fclib_feblock.h — 2D frictional local problems (FCLIB form W, q, mu) of
  * an elastic P1 finite-element block pressed on a rigid foundation, shared
  * by bench/bench_fclib_siconos.c and tests/test_siconos_fc.c (header-only,
- * static functions, as bench/fclib_disclike.h).
+ * static functions, as testkit/fclib_disclike.h).
  *
  * Block.  The rectangle [0, 1] x [0, ly], nx = nc - 1 square cells along x
  * and ny = min(nx, FL_FEBLOCK_NY_MAX) cells along y (ly = ny / nx: a thin

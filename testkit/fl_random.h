@@ -57,7 +57,7 @@ void fl_random_frame(gsl_rng *r, gsl_matrix *frame);
 /* Friction coefficient log-uniform in [1e-2, 10] (CATALOGUE.md B.0). */
 double fl_random_mu(gsl_rng *r);
 
-/* ---- friction sets (001 §2.1, §3.2, §6.2; the draws of core/fl_set_random.h,
+/* ---- friction sets (001 §2.1, §3.2, §6.2; the draws of testkit/fl_set_random.h,
  * shared with `frictionlab crosscheck --law sets`) ---- */
 
 /* A random friction set containing 0, every kind with equal probability:

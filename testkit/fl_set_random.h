@@ -4,7 +4,7 @@
  *
  * These live in the library (not only in tests/support) because the
  * frictionlab command draws the same random systems as the Criterion tests;
- * tests/support/fl_random.h wraps them as fl_random_friction_set & co.
+ * testkit/fl_random.h wraps them as fl_random_friction_set & co.
  * Randomness only through the gsl_rng passed in.
  *
  * Every set drawn contains 0 (the laws of 001 require 0 in C*).  Scales are
@@ -71,7 +71,7 @@ int fl_set_random_violation(gsl_rng *r, const fl_friction_set *C, double *rn, do
                             double *v);
 
 /* Scale of a set for relative tolerances in the property checks shared by
- * the crosscheck (cli/sets_checks.c) and the tests: 1 + mu for a disc,
+ * the crosscheck (checks/sets_checks.c) and the tests: 1 + mu for a disc,
  * 1 + |finite ends| for an interval, 1 + sum of |vertex| for a polygon. */
 double fl_set_random_scale(const fl_friction_set *C);
 

@@ -1,8 +1,8 @@
-/* test_friction_sets.c — friction sets (reference/friction_sets.c):
+/* test_friction_sets.c — friction sets (core/fl_friction_set.c):
  * closed forms computed by hand below (001 §2.1 (2.1), §3.2, §6.2;
  * proofs/friction_sets.md), exact certificates (vertex/ray optimality
  * conditions of a projection, brute force over the circle), properties on
- * random sets from the shared generator (tests/support/fl_random.h), and
+ * random sets from the shared generator (testkit/fl_random.h), and
  * bad input for every entry point. */
 #include <criterion/criterion.h>
 #include <math.h>

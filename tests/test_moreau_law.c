@@ -2,7 +2,7 @@
  * reference/moreau_law.c and optimized/moreau_law_sparse.c through one
  * harness (every test below runs both implementations where the law
  * applies).  Kinds: unit (closed forms written here or in
- * proofs/moreau_law.md), property (the harness of cli/moreau_checks.c on
+ * proofs/moreau_law.md), property (the harness of checks/moreau_checks.c on
  * random systems, brute force included), example (the rod of data/000),
  * bad input. */
 #include <criterion/criterion.h>

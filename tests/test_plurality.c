@@ -1,4 +1,4 @@
-/* test_plurality.c — clouds of Gauss–Seidel limits (reference/plurality.c,
+/* test_plurality.c — clouds of Gauss–Seidel limits (drivers/plurality.c,
  * 003 §3): on random small 2D problems, every dot of a cloud (random
  * orderings from zero, or random starts) is among the solutions found by
  * exhaustive enumeration (independent oracle), for both implementations;
