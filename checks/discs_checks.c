@@ -1,6 +1,5 @@
 /* discs_checks.c — `frictionlab reproduce discs_28` and `reproduce
- * slope_355`: Moreau's granular examples (003 §4, §5; CATALOGUE C.6 (b),
- * (c), D.1, B.18) with the discs of reference/discs.h.
+ * slope_355`: Moreau's granular examples (003 §3–§5) with the discs of reference/discs.h.
  *
  * discs_28: 28 frictional discs deposited under gravity in a box; one CD
  * step from rest; Gauss–Seidel runs from zero with random orderings and from
@@ -183,7 +182,7 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         po.nsgs.rng = rng;
         po.nsgs.tol = P.gs_tol;
         po.nsgs.max_sweeps = (int)P.gs_sweeps;
-        /* random guesses up to twice the largest impulse m g h (D.1 (b)) */
+        /* random guesses up to twice the largest impulse m g h (003 §3) */
         double smax = 0;
         for (size_t i = 0; i < N; i++) smax = fmax(smax, d->m[i] * P.g * P.h);
         po.nsgs.random_scale = 2 * smax * N / 4;
@@ -241,11 +240,11 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
                  "out of the force clouds)",
                  neq, dots, ufeq, dots - neq, moving[0], moving[1], dots > neq ? ufmove : 0.0);
     fl_check_report(ctx, viol < 1e-8, "discs28.coulomb",
-                 "every dot satisfies Coulomb's law: max violation %.2e < 1e-8 (CATALOGUE D.1)",
+                 "every dot satisfies Coulomb's law: max violation %.2e < 1e-8 (003 §3–5)",
                  viol);
     fl_check_report(ctx, cone_out < 1e-9, "discs28.clouds_in_cones",
                  "every dot of every contact lies in its Coulomb angular region C_alpha: max "
-                 "excess %.2e < 1e-9 of the largest impulse (003 §4, B.18)", cone_out);
+                 "excess %.2e < 1e-9 of the largest impulse (003 §4)", cone_out);
     /* dimensions: A (all touching contacts) and the cloud's affine hull */
     gsl_matrix *Ht = gsl_matrix_calloc(n, m);
     for (size_t a = 0; a < nc; a++) {

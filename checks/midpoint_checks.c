@@ -278,7 +278,7 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
     fl_check_report(ctx, worst_state < 1e-9, "midpoint.ref_vs_sparse",
                  "max relative difference of u^{k+1} and (r_n, r_t) over %ld steps = %.2e (tol 1e-9)", steps, worst_state);
     fl_check_report(ctx, worst_identity < 1e-9, "midpoint.energy_identity",
-                 "max |E^{k+1}-E^k - normal work - friction work| / scale = %.2e (tol 1e-9; [DERIVED] CATALOGUE B.10)",
+                 "max |E^{k+1}-E^k - normal work - friction work| / scale = %.2e (tol 1e-9; [DERIVED] 002 Proposition 5.1)",
                  worst_identity);
     fl_check_report(ctx, worst_friction <= 1e-12, "midpoint.prop5_1_friction_work",
                  "max friction work per step / scale = %.2e (<= 0 by 002 Prop. 5.1, tol 1e-12)", worst_friction);
@@ -333,7 +333,7 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
     }
     fl_check_report(ctx, lem_bad == 0 && worst_ratio <= 1.0, "midpoint.lemma4_1_lipschitz",
                  "max ratio |g(w1)-g(w2)|/|w1-w2| / L over %ld systems = %.3f (<= 1; L1 = |A|/lmin(A_NN), "
-                 "L2 = (1+|A_NN|/lmin)|A|, CATALOGUE B.7)", lem, worst_ratio);
+                 "L2 = (1+|A_NN|/lmin)|A|, 002 Lemma 4.1)", lem, worst_ratio);
     triangle_branch_check(ctx, r, N * 5 > 2000 ? N * 5 : 2000, "midpoint.triangle_branches");
     gsl_rng_free(r);
     return 0;
@@ -346,7 +346,7 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
 {
     gsl_rng *r = fl_rng_alloc(602);
     if (!r) return -1;
-    /* the catalogue's trial run: lam = mu = 1 (b = 1), m2 = 0 (c = 2), a = 3 */
+    /* a trial run (002 §6): lam = mu = 1 (b = 1), m2 = 0 (c = 2), a = 3 */
     tri t = {1.0, 1.0, 0.25, 0.0, 1.0, 0, 0.3, 0, 0, 0};
     tri_constants(&t);
     int G = ctx->quick ? 81 : 301;
@@ -451,7 +451,7 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
         }
         fl_check_report(ctx, bad == 0 && worst_margin > 0, "triangle_002.normal_redistribution_dt_bound",
                      "m1 = 0, m2 > 0: %ld systems, unique for dt = 0.95 dt0, three solutions in Int sigma4 for "
-                     "dt = 1.2 dt0, dt0 = sqrt(8 m2/(F(lam+mu)-(lam+3mu))) ([DERIVED] CATALOGUE C.4); %ld failures",
+                     "dt = 1.2 dt0, dt0 = sqrt(8 m2/(F(lam+mu)-(lam+3mu))) ([DERIVED] 002 §6); %ld failures",
                      trials, bad);
     }
     /* m2 = 0: multiple solutions whatever dt */
@@ -521,7 +521,7 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
         goto done;
     }
     {
-        /* initial state [MISSING in 002; CATALOGUE C.5]: the static
+        /* initial state [MISSING in 002; 002 §7]: the static
          * frictionless contact under the top compression, v = 0.  Computed by
          * one sparse step with F = 0 and dt = 1e6 s from rest, so that
          * S = (4/dt^2) M_r + A = A up to 4e-12 M_r: u^{1/2} is the static
@@ -621,7 +621,7 @@ static double interp(const double *u, size_t nx, double L, double x, double y, i
 
 static int square_convergence(fl_check_ctx *ctx)
 {
-    /* Table 2 (CATALOGUE C.5): h = 2, 1, 0.5, 0.25 cm with dt = 1.6e-5 .. 2e-6 s,
+    /* Table 2 (002 §7): h = 2, 1, 0.5, 0.25 cm with dt = 1.6e-5 .. 2e-6 s,
      * reference h = 0.0625 cm, dt = 5e-7 s, partial redistribution, [0, 0.005] s.
      * --quick: experiments 2-3 against experiment 4's (h, dt) as reference. */
     const size_t nxs[5] = {5, 10, 20, 40, 160};

@@ -23,7 +23,7 @@
 #include "fl_scalar.h"
 
 /* ------------------------------------------------------------------ */
-/* Random systems (CATALOGUE B.0)                                       */
+/* Random systems (proofs/README.md)                                       */
 /* ------------------------------------------------------------------ */
 
 enum { MH_FRICTIONLESS, MH_ISO_SMALL, MH_ISO_LARGE, MH_INTERVAL, MH_DISC2, MH_POLYGON, MH_NKIND };
@@ -59,7 +59,7 @@ static void gauss_vec(gsl_rng *r, double scale, gsl_vector *x)
     for (size_t i = 0; i < x->size; i++) gsl_vector_set(x, i, scale * gsl_ran_gaussian(r, 1.0));
 }
 
-/* M = Q diag(lambda) Q^T, lambda log-uniform in [1e-2, 1e2] (B.0). */
+/* M = Q diag(lambda) Q^T, lambda log-uniform in [1e-2, 1e2] (proofs/README.md). */
 static void random_spd(gsl_rng *r, gsl_matrix *M, double *lmin)
 {
     const size_t d = M->size1;
@@ -555,7 +555,7 @@ static void note_worst(fl_moreau_harness_impl *im, int which, double *field, dou
     }
 }
 
-/* One system through one implementation: the checks of CATALOGUE B.1. */
+/* One system through one implementation: the checks of 000 Proposition 1. */
 static void check_impl(const mh_sys *s, fl_moreau_law_fn law, int sparse, fl_sparse_ctx *ctx,
                        cholmod_sparse *Msp, fl_moreau_harness_impl *im, unsigned long sysid,
                        gsl_vector *u, double bf_min, int have_bf)
@@ -583,7 +583,7 @@ static void check_impl(const mh_sys *s, fl_moreau_law_fn law, int sparse, fl_spa
     Mui = gsl_blas_dnrm2(tmp);
     gsl_blas_dgemv(CblasNoTrans, 1.0, s->M, s->v, 0.0, tmp);
     Mv = gsl_blas_dnrm2(tmp);
-    const double scale = Mui + s->h * gsl_blas_dnrm2(s->f) + Mv;     /* B.0 */
+    const double scale = Mui + s->h * gsl_blas_dnrm2(s->f) + Mv;     /* proofs/README.md */
     const double nv = gsl_blas_dnrm2(s->v), kv = mh_knorm(s, s->v);
     /* r_{i+1} = M(u_{i+1} - u_i) - h f, computed here (Prop. 1) */
     gsl_vector_memcpy(tmp, u);
@@ -683,7 +683,7 @@ static void cli_progress(void *data, long done, long total)
     fl_check_progress((fl_check_ctx *)data, "moreau systems", done, total);
 }
 
-/* Tolerances of the property checks (normalised as in CATALOGUE B.0). */
+/* Tolerances of the property checks (normalised as in proofs/README.md). */
 #define MC_TOL_EXACT 1e-9      /* Prop. 1 (a), (b), normal velocity, frictionless */
 #define MC_TOL_NORM 1e-10      /* Prop. 1 (c) and |u|_q <= |v|_q, relative */
 #define MC_TOL_BRUTE 1e-9      /* |u|_q <= min over sampled feasible points */

@@ -13,7 +13,7 @@
 #include "reference/moreau_law.h"
 
 /* Maximum normalised violations over the random systems, for one
- * implementation (CATALOGUE B.0 normalisation by
+ * implementation (proofs/README.md normalisation by
  * s = |M u_i| + h |f| + |M v|). */
 typedef struct fl_moreau_harness_impl {
     long runs;           /* systems evaluated */

@@ -231,7 +231,7 @@ int fl_nsgs_crosscheck(fl_check_ctx *ctx)
         fl_check_report(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
                      k ? "nsgs.coulomb_optimized" : "nsgs.coulomb_reference",
                      "max violation of Coulomb's law %.3g over %ld converged limits of %ld "
-                     "(tol 1e-7, problem-scaled, CATALOGUE B.0; >= 95%% converged)",
+                     "(tol 1e-7, problem-scaled, proofs/README.md; >= 95%% converged)",
                      st.viol[k], st.converged[k], N);
     fl_check_report(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
                  "nsgs.reference_vs_optimized_unique",
@@ -247,7 +247,7 @@ int fl_nsgs_crosscheck(fl_check_ctx *ctx)
                  "max violation of I in K_r(U^a) = %.3g (004 (19)-(20), tol 1e-7)", st.impact_viol);
     fl_check_report(ctx, st.cloud_dots > 0 && st.cloud_outside == 0, "nsgs.clouds_in_enumeration",
                  "%ld of %ld cloud dots (random orderings and random starts, 003 §3) not among "
-                 "the enumerated solutions (CATALOGUE D.8)", st.cloud_outside, st.cloud_dots);
+                 "the enumerated solutions (exhaustive enumeration, proofs/contact_dynamics.md)", st.cloud_outside, st.cloud_dots);
     fl_check_report(ctx, st.enum_solutions > 0 && st.fixed_fail == 0,
                  "nsgs.enumerated_are_fixed_points",
                  "%ld of %ld enumerated solutions not kept by a warm-started sweep; "

@@ -28,7 +28,7 @@
 
 
 /* ------------------------------------------------------------------ */
-/* Random systems (CATALOGUE B.0, B.3)                                 */
+/* Random systems (proofs/README.md; 001 Proposition 5.1)                                 */
 /* ------------------------------------------------------------------ */
 
 typedef struct p4_rand {
@@ -40,7 +40,7 @@ typedef struct p4_rand {
     fl_p4_problem p;
 } p4_rand;
 
-/* M = Q diag(l) Q^T, l log-spaced in [1, cond] (B.0) */
+/* M = Q diag(l) Q^T, l log-spaced in [1, cond] (proofs/README.md) */
 static void rand_spd(gsl_rng *r, double cond, gsl_matrix *M)
 {
     size_t n = M->size1;
@@ -680,7 +680,7 @@ int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
     char src[4200];
     if (load_params(ctx, "painleve_set", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
     double t0 = p[BK_T0], l = p[BK_L], c = cos(t0), s = sin(t0), thr = -1.0 / tan(t0);
-    /* the two catalogue fixtures (CATALOGUE C.1 item 1) */
+    /* two fixtures (001 §6.2) */
     const double fix[2][3] = {{0.5, -0.8116548391, 0.4480184755}, {2.0, -INFINITY, 1.0717967697}};
     for (int k = 0; k < 2; k++) {
         bar b = {p[BK_M], p[BK_J], l, t0, fix[k][0], 0, 0, {0}};
@@ -692,7 +692,7 @@ int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
         int ok = fabs(b.fs.set.hi - fix[k][2]) < 1e-9 &&
                  (isinf(fix[k][1]) ? isinf(b.fs.set.lo) : fabs(b.fs.set.lo - fix[k][1]) < 1e-9);
         fl_check_report(ctx, ok, k ? "painleve_set.mu2_unbounded" : "painleve_set.mu05_bounded",
-                     "mu = %g: C* = [%.10g, %.10g] (closed form 001 §6.2 / CATALOGUE C.1: [%.10g, %.10g], "
+                     "mu = %g: C* = [%.10g, %.10g] (closed form 001 §6.2: [%.10g, %.10g], "
                      "tol 1e-9; %s)", fix[k][0], b.fs.set.lo, b.fs.set.hi, fix[k][1], fix[k][2], src);
         fl_fset_result_release(&b.fs);
     }
@@ -784,7 +784,7 @@ int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
                  b.mu, -1.0 / tan(b.theta0), b.fs.set.hi, src);
     fl_check_report(ctx, fabs(tr.first_Rx + b.m * V0) <= 1e-12 * b.m * V0,
                  "painleve_catastrophe.tangential_impact",
-                 "first step: R_x = %.15g = -m V0 = %.15g (tangential impact, 001 §6.2 / CATALOGUE C.1 "
+                 "first step: R_x = %.15g = -m V0 = %.15g (tangential impact, 001 §6.2 "
                  "item 2, tol 1e-12)", tr.first_Rx, -b.m * V0);
     fl_check_report(ctx, fabs(tr.first_lambda + h * C0) <= 1e-12 * fabs(h * C0),
                  "painleve_catastrophe.normal_impulse",
@@ -857,7 +857,7 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
                  gsl_vector_get(q, 0), V0 * (double)steps * h);
     fl_check_report(ctx, st == FL_OK && tr.max_lambda_after == 0.0 && tr.first_lambda == 0.0,
                  "painleve_grazing.zero_reaction", "r_theta = 0 at every step, hence r_x in 0 C* = {0}");
-    /* the stop solution of a P5 step (CATALOGUE C.1 item 3): R~ = (-m V0, -m V0 tan t0) */
+    /* the stop solution of a P5 step (001 §6.2): R~ = (-m V0, -m V0 tan t0) */
     double Rx = -b.m * V0, Ry = -b.m * V0 * tan(b.theta0), c = cos(b.theta0), s = sin(b.theta0);
     double rth = b.l * c * Ry - b.l * s * Rx;                      /* 001 (6.1) */
     int p5_ok = Ry >= 0 && fabs(Rx) <= b.mu * Ry * (1 + 1e-12);   /* Coulomb (stop: w+ = 0, any |R~x| <= mu R~y) */

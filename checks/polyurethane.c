@@ -2,7 +2,7 @@
  * the polyurethane block of 004 §5 (Villechaise & Zeghloul's experiment):
  * quasistatic tangential loading (§5.3), the stability analyses of §5.4 at
  * the Table 1 rows (dense reference and sparse twin side by side), and the
- * viscous damping study of §5.7 (Figs. 18-19).  CATALOGUE.md C.10.
+ * viscous damping study of §5.7 (Figs. 18-19).  004 §5.
  *
  * Model: plane stress P1 block L x H (H/L = 0.5, 20 x 10 cells each cut
  * into four triangles by its diagonals — the mesh keeps both symmetries, as
@@ -365,7 +365,7 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
     fl_check_report(ctx, states_bad == 0 && done_rows > 0, "polyurethane.table1_states", "stick / slip / no-contact counts equal 004 Table 1 at %d of %d rows", done_rows - states_bad, done_rows);
     fl_check_report(ctx, mode_bad == 0 && done_rows > 0, "polyurethane.table1_flutter_mode", "lowest flutter mode equals 004 Table 1 at %d of %d rows (57, 11, 10, then 3, then 5)", done_rows - mode_bad, done_rows);
     fl_check_report(ctx, ks_bad == 0 && done_rows > 0, "polyurethane.table1_KS", "min eig K*_S per unit thickness within 0.002 of 004 Table 1 at %d of %d rows (largest difference %.4f)", done_rows - ks_bad, done_rows, ks_worst);
-    fl_check_report(ctx, lam_bad <= 2 && done_rows > 0, "polyurethane.table1_Lambda", "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at %d of %d rows (largest %.2g%%); off: %s (CATALOGUE flags the -1.78 value as breaking the decreasing trend)",
+    fl_check_report(ctx, lam_bad <= 2 && done_rows > 0, "polyurethane.table1_Lambda", "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at %d of %d rows (largest %.2g%%); off: %s (the -1.78 value breaks the decreasing trend of its own column)",
                  done_rows - lam_bad, done_rows, 100 * lam_worst, lam_bad ? lam_off : "none");
     fl_check_report(ctx, twin_bad == 0 && twin_n > 0, "polyurethane.ref_vs_sparse", "sparse twin (CHOLMOD inverse power, ARPACK + UMFPACK lowest 20 modes) vs dense reference at %d rows: %d disagreements in min eig K*_S, Cholesky, Lambda, flutter mode; analysis time %.3g s dense vs %.3g s sparse",
                  twin_n, twin_bad, twin_s_ref, twin_s_opt);

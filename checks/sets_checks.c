@@ -271,7 +271,7 @@ static void check_support(fl_check_ctx *ctx, gsl_rng *r)
     report(ctx, &att, 1e-13, "S(y) = c.y at the support point c in C, >= q.y for q in C");
     fl_check_report(ctx, rec.bad == 0 && ninf > 0, rec.name,
                  "%ld of %ld directions with S = +inf, %ld without a recession direction "
-                 "d.y > 0 (001 §6.2 D(S), CATALOGUE D.9 recession test)", ninf, ctx->systems,
+                 "d.y > 0 (001 §6.2 D(S), [DERIVED] recession test)", ninf, ctx->systems,
                  rec.bad);
 }
 
@@ -361,7 +361,7 @@ static void check_coulomb(fl_check_ctx *ctx, gsl_rng *r)
                  "sets.coulomb_violations",
                  "(i) %ld, (ii) %ld, (iii) %ld of %ld perturbed pairs fail (r out of rn C: %ld, "
                  "dissipation deficit: %ld, rn = 0 with r != 0: %ld, S(-v) = +inf: %ld; "
-                 "CATALOGUE B.6)", failed[0], failed[1], failed[2], N, modes[1], modes[2],
+                 "001 §2.1, §3.2)", failed[0], failed[1], failed[2], N, modes[1], modes[2],
                  modes[3], modes[4]);
     fl_check_report(ctx, vi_worst <= 1e-10, "sets.coulomb_vi_sampled",
                  "worst negative value %.3g of (iii) over 20 trial velocities per law pair "

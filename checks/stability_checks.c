@@ -1,6 +1,6 @@
 /* stability_checks.c — `frictionlab reproduce example_3_15 example_4_6` and
  * `frictionlab crosscheck --law stability` (004 §3.3, §3.5, §4, §5.4;
- * CATALOGUE.md B.17, C.8, C.9).  Expected values come from the closed forms
+ * 004 §3.3 (i)–(iii), §5.4; 004 Example 3.15; 004 Example 4.6).  Expected values come from the closed forms
  * of proofs/stability.md and the data/004 files, never from the code. */
 #include <math.h>
 #include <stdio.h>
@@ -126,7 +126,7 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
         fl_check_report(ctx, !res.divergence && !res.flutter && res.lambda_real_min > 0, "example_3_15.no_divergence_87",
                      "mu=%g smallest Lambda of M*^-1 K* = %.6g > 0 (closed form K/M), no complex Lambda", mu, res.lambda_real_min);
         /* the full system of Props. 3.6/3.9 (67): V in K_u'(u0, r0), lambda >= 0,
-         * W = (lambda^2 M + K) V in K_r'(u0, r0, V) — no solution (CATALOGUE C.8).
+         * W = (lambda^2 M + K) V in K_r'(u0, r0, V) — no solution (004 Example 3.15).
          * Scan lambda, V_F, V_T; record the smallest violation found. */
         double best = INFINITY;
         int nl = ctx->quick ? 8 : 40, nab = ctx->quick ? 5 : 20;
@@ -559,7 +559,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
                      res.lam_re[0], fabs(res.lam_im[0]), res.flutter_mode, gsl_vector_get(lm, 0), gsl_vector_get(lm, 1), tol);
         double lam = sqrt(0.5 * (hypot(res.lam_re[0], res.lam_im[0]) - res.lam_re[0]));
         fl_check_report(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate",
-                     "Re lambda = %.7f (CATALOGUE C.9: 0.0818374, tol %g)", lam, tol);
+                     "Re lambda = %.7f (004 Example 4.6: 0.0818374, tol %g)", lam, tol);
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
     }

@@ -8,7 +8,7 @@
  * Stewart–Trinkle steps (reference/stewart_law.c, optimized/
  * stewart_law_sparse.c) on random systems: Coulomb's law on the real-world
  * impulses, momentum balance, reference vs optimized, Lemke vs enumeration;
- * the Painlevé bar closed forms of 001 §6.2 (CATALOGUE.md C.1).
+ * the Painlevé bar closed forms of 001 §6.2.
  *
  * reproduce painleve_p5: time stepping of the Painlevé bar under P5 with the
  * parameters of data/001/painleve_p5.json; CSV + PNG of xdot(t).
@@ -426,7 +426,7 @@ static void check_painleve(fl_check_ctx *ctx)
     double sol[4][4];
     bar_step b;
 
-    /* C.1 item 3, mu < -1/tan theta0: unique grazing step */
+    /* 001 §6.2, mu < -1/tan theta0: unique grazing step */
     bar_step_init(&b, &bar, V0, h);
     int c1 = physical_solutions(&b.p, sol);
     double g[4] = {V0, 0, 0, 0};
@@ -436,7 +436,7 @@ static void check_painleve(fl_check_ctx *ctx)
                  "(001 §6.2: P5 <=> P'3, unique; enumeration, tol 1e-12)", thr, c1, e1);
     bar_step_free(&b);
 
-    /* C.1 item 3, mu >= -1/tan theta0: grazing or frictional catastrophe */
+    /* 001 §6.2, mu >= -1/tan theta0: grazing or frictional catastrophe */
     bar.mu = 2.0;
     bar_step_init(&b, &bar, V0, h);
     int c2 = physical_solutions(&b.p, sol);
@@ -452,7 +452,7 @@ static void check_painleve(fl_check_ctx *ctx)
                  thr, c2, has_g ? "found" : "MISSING", stop[2], has_s ? "found" : "MISSING");
     bar_step_free(&b);
 
-    /* C.1 item 2: C0 < 0, mu = 2: unique tangential impact */
+    /* 001 §6.2: C0 < 0, mu = 2: unique tangential impact */
     bar.ftheta = C0;
     bar_step_init(&b, &bar, V0, h);
     int c3 = physical_solutions(&b.p, sol);
@@ -465,7 +465,7 @@ static void check_painleve(fl_check_ctx *ctx)
     double e3 = s3 == FL_OK ? dist4(x3, cat) : INFINITY;
     fl_check_report(ctx, c3 == 1 && e3 <= 1e-12, "painleve.frictional_catastrophe",
                  "C0 = -1, mu = 2: %d solution; Lemke |(v+,P) - (0,0,%.6f,-m V0)| = %.1e "
-                 "(closed form P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0), CATALOGUE C.1 item 2, tol 1e-12)",
+                 "(closed form P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0), 001 §6.2, tol 1e-12)",
                  c3, pn, e3);
     bar_step_free(&b);
 

@@ -1,4 +1,4 @@
-/* main.c — the frictionlab command (DESIGN.md, The command).
+/* main.c — the frictionlab command (README.md, The command).
  *
  *   frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--list]
  *   frictionlab crosscheck [--law L|all] [--systems N] [--seed S] [--list]

@@ -294,7 +294,7 @@ static int build_command(const char *tmpl, const char *in, const char *out, char
 }
 
 /* One random Coulomb local problem (seed-determined): a random global
- * problem (fl_global_problem_random, CATALOGUE B.0) and its Delassus data. */
+ * problem (fl_global_problem_random, proofs/README.md) and its Delassus data. */
 static fl_local_problem *random_problem(unsigned long seed)
 {
     gsl_rng *rng = fl_rng_alloc(seed);

@@ -1,5 +1,5 @@
 /* friction_sets.c — the friction sets every law uses (001 §2.1, §3.2, §6.2;
- * CATALOGUE.md A.3, B.6, D.9).  Contracts in core/fl_friction_set.h;
+ * 001 §2.1, §3.2; [DERIVED]).  Contracts in core/fl_friction_set.h;
  * derivations of every formula not printed in the papers in
  * proofs/friction_sets.md.
  *
@@ -499,7 +499,7 @@ int fl_set_contains(const fl_friction_set *C, const double *x, double tol)
 }
 
 /* ------------------------------------------------------------------ */
-/* support function (001 §2.1, §6.2; CATALOGUE.md D.9)                 */
+/* support function (001 §2.1, §6.2; [DERIVED])                 */
 
 #define FL_RAY_EPS (64 * 2.220446049250313e-16)
 
@@ -703,7 +703,7 @@ int fl_coulomb_max_dissipation(const fl_friction_set *C, double rn, const double
 }
 
 /* (iii) variational inequality, decided by its closed-form infimum
- * (CATALOGUE.md B.6; proofs/friction_sets.md §4):
+ * (001 §2.1, §3.2; proofs/friction_sets.md §4):
  *   inf_w [ r.(w - v) + rn (S_C(-w) - S_C(-v)) ]
  *     = -I_{rn C}(r) - r.v - rn S_C(-v),
  * because inf_w [r.w + S_{rn C}(-w)] = -S*_{rn C}(r) = -I_{rn C}(r).  It

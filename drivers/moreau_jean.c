@@ -44,7 +44,7 @@ static fl_status gmv(const fl_global_problem *g, int which_H, int trans, double 
     return FL_OK;
 }
 
-/* 004 (20) reduced (CATALOGUE A.7 item 1): W_a = (1+delta)/2 W,
+/* 004 (20) reduced (004 (18)–(21), 003 §3): W_a = (1+delta)/2 W,
  * q_a = H((1-delta)/2 u- + (1+delta)/2 M^-1 f) + w. */
 fl_status fl_mj_local(const fl_global_problem *g, const gsl_vector *u_minus, double delta,
                       fl_impl impl, cholmod_factor **L, fl_local_problem **out,

@@ -1,5 +1,5 @@
 /* moreau_jean.h — one Contact Dynamics step with the Moreau–Jean impact
- * rule (003 §3; 004 eqs. (18)–(21), Lemma 2.4; CATALOGUE.md A.7, A.12).
+ * rule (003 §3; 004 eqs. (18)–(21), Lemma 2.4; 004 (18)–(21), 003 §3).
  *
  * Global data g (fl_problem.h): M u+ = f + H^T s, where in a time step
  * f = M u- + h F (free momentum) and for a pure impact f = M u-.  The local
@@ -8,7 +8,7 @@
  *     U^a = H u^a + w,   u^a = (1-delta)/2 u- + (1+delta)/2 u+,
  * delta in [0, 1] the dissipation index (004 (21)); delta = 1 is the
  * perfectly inelastic CD scheme of 003 §3 (U^a = U at the end of the step).
- * Reduction to a local problem [DERIVED, CATALOGUE A.7 item 1,
+ * Reduction to a local problem [DERIVED, 004 (18)–(21), 003 §3,
  * proofs/contact_dynamics.md]:
  *     U^a = W_a s + q_a,  W_a = (1+delta)/2 H M^-1 H^T,
  *     q_a = H ((1-delta)/2 u- + (1+delta)/2 M^-1 f) + w.

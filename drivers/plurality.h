@@ -1,5 +1,5 @@
 /* plurality.h — Moreau's exploration of the solution set of the Contact
- * Dynamics core problem (003 §3–5; CATALOGUE.md D.1 modes (b), (c)).
+ * Dynamics core problem (003 §3–5 modes (b), (c)).
  *
  * "One possibility for this exploration is to execute a large number of
  * runs of the cyclic iteration process, each time with initial guess drawn

@@ -1,5 +1,5 @@
 /* fl_fclib.h — FCLIB files (HDF5) for frictional contact problems
- * (DESIGN.md, Vocabulary; 003 §3; CATALOGUE.md A.12, D.1).
+ * (README.md, Vocabulary; 003 §3; 003 §3–5).
  *
  * FCLIB (fclib.gforge.inria.fr, Debian libfclib-dev) stores
  *   local problems   W (m x m), q (m), mu (nc), spacedim  under /fclib_local,

@@ -1,5 +1,5 @@
 /* fl_json.c — JSON input through jansson, with messages that point into the
- * file (io/fl_json.h, DESIGN.md data/).
+ * file (io/fl_json.h, README.md data/).
  *
  * jansson does all the parsing.  It keeps no source positions for values, so
  * when a member turns out to be missing, of the wrong type, non-finite or of

@@ -1,4 +1,4 @@
-/* fl_json.h — JSON input through jansson (DESIGN.md, data/).
+/* fl_json.h — JSON input through jansson (README.md, data/).
  *
  * Every error names the file, a 1-based line:column and the field:
  * syntax errors carry jansson's position; type, range and dimension errors

@@ -1,4 +1,4 @@
-/* fl_mm.c — Matrix Market coordinate files (io/fl_mm.h, DESIGN.md data/).
+/* fl_mm.c — Matrix Market coordinate files (io/fl_mm.h, README.md data/).
  *
  * Reading is in two passes over the same FILE*:
  *   1. our own line-by-line check of the banner, the size line and every

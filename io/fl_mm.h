@@ -1,4 +1,4 @@
-/* fl_mm.h — Matrix Market input through CHOLMOD's reader (DESIGN.md, data/).
+/* fl_mm.h — Matrix Market input through CHOLMOD's reader (README.md, data/).
  *
  * fl_mm_read validates the banner and size line itself (so that the message
  * can say file:line and which field is wrong) and every entry line (index

@@ -1,6 +1,6 @@
 /* fl_siconos_text.h — the Siconos numerics text format (.dat) for
  * frictional contact problems (what frictionContact_printInFile writes and
- * frictionContact_newFromFile reads; DESIGN.md, Vocabulary; 003 §3).
+ * frictionContact_newFromFile reads; README.md, Vocabulary; 003 §3).
  *
  * Layout, whitespace-separated numbers:
  *   dim                      (2 or 3)

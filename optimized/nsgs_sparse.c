@@ -1,4 +1,4 @@
-/* nsgs_sparse.c — nonlinear Gauss–Seidel (003 §3; CATALOGUE.md D.1) over a
+/* nsgs_sparse.c — nonlinear Gauss–Seidel (003 §3–5) over a
  * sparse Delassus operator: the sparse twin of reference/nsgs.c, same
  * signature and iterates (up to rounding).
  *

@@ -1,6 +1,6 @@
 /* quasistatic_sparse.c — 004 §5.3 (115)-(117) with K in CSC: SORP on the
- * Tresca problem inside the fixed point g <- mu |r_N| (CATALOGUE A.11,
- * D.2).  See quasistatic_sparse.h; the dense original is
+ * Tresca problem inside the fixed point g <- mu |r_N| (004 §5.3 (112)–(117),
+ * (116)–(117)).  See quasistatic_sparse.h; the dense original is
  * reference/quasistatic.c, whose iterates this file reproduces. */
 #include "optimized/quasistatic_sparse.h"
 #include "fl_clock.h"

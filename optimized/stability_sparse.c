@@ -159,7 +159,7 @@ static int try_factor(fl_sparse_ctx *ctx, cholmod_sparse *KS, double sigma, chol
     return -1;
 }
 
-/* 004 §5.4 methods 2 and 3 (CATALOGUE D.5, D.6). */
+/* 004 §5.4 methods 2 and 3 (004 §5.4). */
 fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t,
                                  const fl_stab_options *opt, int max_iter,
                                  fl_stab_result *res, fl_error *err)
@@ -260,7 +260,7 @@ done:
  * §5.7: the eigenvalues of smallest modulus of a pencil are the dominant
  * ones of its inverse, so ARPACK's implicitly restarted Arnoldi (dnaupd,
  * regular mode, bmat = 'I', which = "LM") runs on OP = A^-1 B applied with
- * one UMFPACK LU of A (CATALOGUE D.4). */
+ * one UMFPACK LU of A (004 §5.4). */
 
 typedef struct op_ctx {
     fl_sparse_ctx *ctx;

@@ -1,5 +1,5 @@
-/* discs.c — rigid discs with Contact Dynamics (003 §3–§5, CATALOGUE A.12,
- * C.6, D.1): data, all-pairs contact detection with periodic images, the
+/* discs.c — rigid discs with Contact Dynamics (003 §3–§5):
+ * data, all-pairs contact detection with periodic images, the
  * global problem of a step (the step and the deposition are in
  * drivers/discs_step.c).  See discs.h for the model and proofs/discs.md for the derivations. */
 #include "discs.h"
@@ -137,7 +137,7 @@ static int clist_push(clist *l, fl_disc_contact c)
     return 0;
 }
 
-/* Obstacle contacts of disc i (003 §5 ground; C.6 (b) box): up to 3. */
+/* Obstacle contacts of disc i (003 §5 ground; 003 §4 box): up to 3. */
 size_t fl_discs_obstacle_contacts(const fl_discs *d, size_t i, fl_disc_contact c[3])
 {
     size_t k = 0;

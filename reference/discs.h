@@ -1,5 +1,5 @@
 /* discs.h — rigid discs in a vertical plane under gravity, with Contact
- * Dynamics time-stepping (003 §3–§5; CATALOGUE.md A.12, C.6 (b), (c), D.1).
+ * Dynamics time-stepping (003 §3–§5; 003 §3; 003 §2–5; 003 §3–5).
  *
  * Each disc i has centre (x_i, y_i), rotation theta_i, radius R_i, mass m_i
  * and moment of inertia I_i; its velocity is u_i = (vx_i, vy_i, w_i), so
@@ -20,10 +20,10 @@
  * these coefficients, and H^T r gives the generalised contact forces
  * (force r_N n + r_T t on i at its contact point, the opposite on j).
  *
- * One Contact Dynamics step (003 §3, CATALOGUE A.12), length h, from
+ * One Contact Dynamics step (003 §3, 003 §3), length h, from
  * velocities u_i and positions q_i:
  *   M (u_f - u_i) = h F + H^T s,   F = gravity,
- *   Coulomb's law (impulse form, D.1) between s_alpha and
+ *   Coulomb's law (impulse form, 003 §3) between s_alpha and
  *   U~_alpha = H_alpha u_f + w_alpha  with
  *     w_alpha = (g_alpha / h, 0)        for a gap g_alpha > touch_tol
  *               (the contact may close during the step: the end-of-step

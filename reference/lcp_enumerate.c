@@ -1,5 +1,5 @@
 /* lcp_enumerate.c — all solutions of a small LCP by enumerating complementary
- * bases (CATALOGUE.md D.8).  See lcp_enumerate.h. */
+ * bases (exhaustive enumeration, proofs/contact_dynamics.md).  See lcp_enumerate.h. */
 #include "lcp_enumerate.h"
 
 #include <math.h>
@@ -84,7 +84,7 @@ static int already_found(const fl_lcp_solutions *s, const double *z, double tol)
     return 0;
 }
 
-/* Enumeration of complementary bases, CATALOGUE.md D.8 for LCP(M, q). */
+/* Enumeration of complementary bases, exhaustive enumeration, proofs/contact_dynamics.md for LCP(M, q). */
 fl_status fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q,
                            const fl_lcp_enum_options *opt, fl_lcp_solutions **out,
                            fl_lcp_enum_result *res, fl_error *err)

@@ -1,5 +1,5 @@
 /* lemke.c — Lemke's complementary pivoting with lexicographic degeneracy
- * resolution (CATALOGUE.md D.3; 004 §5.3, ref. [19]).  See lemke.h.
+ * resolution (004 §5.3, ref. [19]).  See lemke.h.
  *
  * Tableau (dense, n rows, 2n + 2 columns), one row per basic variable:
  *
@@ -184,7 +184,7 @@ static int polish(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z,
     return kept;
 }
 
-/* Lemke's method, 004 §5.3 / ref. [19]; steps numbered as CATALOGUE.md D.3. */
+/* Lemke's method, 004 §5.3 / ref. [19]; steps numbered as 004 §5.3. */
 fl_status fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z,
                          gsl_vector *w, const fl_lemke_options *opt,
                          fl_lemke_result *res, fl_error *err)

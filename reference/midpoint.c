@@ -187,7 +187,7 @@ static int solve_state(const gsl_matrix *D, const gsl_vector *q, double mu, cons
     return 1;
 }
 
-/* CATALOGUE D.8: enumeration of the 4^nc states. */
+/* exhaustive enumeration, proofs/contact_dynamics.md: enumeration of the 4^nc states. */
 fl_status fl_midpoint_local_enumerate(const gsl_matrix *D, const gsl_vector *q, double mu,
                                       gsl_matrix *sols, size_t *nsol, fl_error *err)
 {

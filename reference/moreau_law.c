@@ -1,7 +1,7 @@
 /* moreau_law.c — Moreau's discrete contact law S(q,v) (000 §2), dense
  * reference, and the time-stepping scheme of 000 §2.
  *
- * Notation (CATALOGUE A.1): W = M^-1, n = dphi/|dphi| (library gap
+ * Notation (000 §1–2): W = M^-1, n = dphi/|dphi| (library gap
  * convention, see moreau_law.h), T(q) = n^perp, R(q) = R+(n + D_1(q)),
  * c0 = -<v, n>.  Derivations of every formula not printed in 000 are in
  * proofs/moreau_law.md (sections cited as [PM §k]).

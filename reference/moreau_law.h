@@ -6,7 +6,7 @@
  *   fl_moreau_law_sparse  optimized/moreau_law_sparse.c  CHOLMOD, factor once,
  *                         solves for M^-1 n and M^-1 t_j, small local problem
  *
- * Sign convention (DESIGN.md; CATALOGUE 0.1).  000 writes the constraint as
+ * Sign convention (README.md; README.md, Vocabulary).  000 writes the constraint as
  * g(q) <= 0 with n = -grad g/|grad g|.  The library stores the gap
  * phi(q) = -g(q) >= 0 (admissible) and its gradient dphi = -grad g, so
  *   n(q) = dphi/|dphi|  (Euclidean unit vector pointing into K),

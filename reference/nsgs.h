@@ -1,5 +1,5 @@
 /* nsgs.h — nonlinear (block) Gauss–Seidel for the Contact Dynamics core
- * problem (003 §3; CATALOGUE.md A.12, D.1), reference (dense W) and
+ * problem (003 §3; 003 §3–5), reference (dense W) and
  * optimized (sparse W, optimized/nsgs_sparse.c) with one signature, and the
  * Delassus operator W = H M^-1 H^T (dense here, sparse in
  * optimized/delassus_sparse.c).
@@ -17,7 +17,7 @@
  * for each run, the ordering of the cyclic review"), or given.
  * Initial guesses: zero, warm (the r passed in, e.g. the previous step's
  * impulses, 003 §3), random (r_N uniform in [0, random_scale], r_T uniform
- * in the disc mu r_N, CATALOGUE D.1 (b)).
+ * in the disc mu r_N, 003 §3–5).
  * Relaxation: r_a <- P_K((1 - omega) r_a + omega r_a^local), omega in (0, 2).
  */
 #ifndef FL_NSGS_H
@@ -85,7 +85,7 @@ fl_nsgs_options fl_nsgs_options_default(void);
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);
 
-/* The single-contact problem of one Gauss–Seidel step (CATALOGUE D.1, local
+/* The single-contact problem of one Gauss–Seidel step (003 §3–5, local
  * solver): given the dim x dim diagonal block Waa (row-major, SPD) and the
  * velocity b the contact would have without its own impulse, find r with
  * U = Waa r + b satisfying Coulomb's law.  All exact cases are tried —
@@ -109,7 +109,7 @@ fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
 void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double *ra);
 
 /* Dense Delassus operator and local data of the global problem g (003 §3,
- * CATALOGUE A.12): W = H M^-1 H^T, q = H M^-1 f + w; *out gets a new
+ * 003 §3): W = H M^-1 H^T, q = H M^-1 f + w; *out gets a new
  * local problem with dense W.  g->M must be SPD (FL_ENOTSPD otherwise). */
 fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out,
                             fl_error *err);

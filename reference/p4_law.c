@@ -165,7 +165,7 @@ static void ws_split_velocity(p4_ws *w, const gsl_vector *v, gsl_vector *vn, gsl
 
 /* min 1/2 x^T G x - b^T x over x >= 0, i.e. the LCP w = G x - b >= 0, x >= 0,
  * x.w = 0 with G symmetric positive definite (a P-matrix).  Murty's
- * least-index principal pivoting: finite for P-matrices (CATALOGUE D.9 NNLS,
+ * least-index principal pivoting: finite for P-matrices ([DERIVED] NNLS,
  * proofs/p4_law.md §1).  G is m x m, m small. */
 static fl_status nonneg_qp(const gsl_matrix *G, const gsl_vector *b, gsl_vector *x)
 {
@@ -444,7 +444,7 @@ static fl_status ws_newton(p4_ws *w, const fl_p4_impact_law *law, const gsl_vect
     return FL_OK;
 }
 
-/* Moreau's inelastic law (CATALOGUE B.4 positive fixture): v^+ = Proj_M(v, {D v >= 0})
+/* Moreau's inelastic law (001 §1.4, C1–C4 positive fixture): v^+ = Proj_M(v, {D v >= 0})
  * = v + W D^T mu with mu = argmin_{mu >= 0} 1/2 mu^T G mu + mu^T D v; F = its
  * normal part = v_n + W D^T mu. */
 static fl_status ws_inelastic(p4_ws *w, const gsl_vector *v, gsl_vector *F, fl_error *err)
@@ -496,7 +496,7 @@ static double m_norm(p4_ws *w, const gsl_vector *v, gsl_vector *scratch)
 }
 
 /* W-distance of r to K_frict: cone split, then min over c_alpha in
- * lambda_alpha C_alpha of |r_tau - sum E_alpha^T c_alpha|_W (CATALOGUE A.4). */
+ * lambda_alpha C_alpha of |r_tau - sum E_alpha^T c_alpha|_W (001 §3–§5). */
 static fl_status ws_kfrict_distance(p4_ws *w, const gsl_vector *r, double tol, int max_iter,
                                     double *dist, fl_error *err)
 {
@@ -1078,7 +1078,7 @@ fl_status fl_p4_step(const fl_p4_problem *p, const gsl_vector *v_minus, const gs
 }
 
 /* ------------------------------------------------------------------------
- * Time stepper (Moreau midpoint; 001 gives no scheme, CATALOGUE A.4)
+ * Time stepper (Moreau midpoint; 001 gives no scheme, 001 §3–§5)
  * ---------------------------------------------------------------------- */
 fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nsteps,
                          gsl_vector *q, gsl_vector *v, const fl_p4_options *opt,

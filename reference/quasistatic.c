@@ -1,5 +1,5 @@
 /* quasistatic.c — 004 §5.3 (115)-(117): SORP on the Tresca problem inside
- * a fixed point on the thresholds g (CATALOGUE A.11, D.2).  Dense K. */
+ * a fixed point on the thresholds g (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)).  Dense K. */
 #include "reference/quasistatic.h"
 
 #include <math.h>

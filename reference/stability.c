@@ -683,7 +683,7 @@ fl_status fl_stab_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_e
     return st;
 }
 
-/* 004 §5.4 method 2 (CATALOGUE D.6). */
+/* 004 §5.4 method 2 (004 §5.4). */
 int fl_stab_cholesky_pd(const gsl_matrix *A)
 {
     gsl_matrix *L = gsl_matrix_alloc(A->size1, A->size2);
@@ -814,7 +814,7 @@ fl_status fl_stab_sort_eig(size_t n, double *re, double *im, int order, size_t *
     return FL_OK;
 }
 
-/* 004 §5.4 (ii)-(iii), CATALOGUE D.4: generalized eigenproblem by QZ. */
+/* 004 §5.4 (ii)-(iii), 004 §5.4: generalized eigenproblem by QZ. */
 fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re,
                           double *lam_im, gsl_matrix *evec, fl_error *err)
 {
@@ -873,7 +873,7 @@ done:
 }
 
 /* 004 §5.7: (lambda^2 M + lambda C + K) V = 0 with C = alpha M + beta K,
- * as the pencil [0 I; -K -C] x = lambda [I 0; 0 M] x (CATALOGUE A.13). */
+ * as the pencil [0 I; -K -C] x = lambda [I 0; 0 M] x (004 §5.4, §5.7). */
 fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha,
                            double beta, double *lre, double *lim, fl_error *err)
 {

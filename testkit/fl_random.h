@@ -1,5 +1,5 @@
 /* fl_random.h — the one random-system generator every property test uses
- * (DESIGN.md, Tests; CATALOGUE.md B.0).
+ * (README.md, Tests; proofs/README.md).
  *
  * All draws go through the gsl_rng passed in.  A property test creates its
  * generator with fl_test_rng(), which reads FL_SEED from the environment
@@ -54,7 +54,7 @@ void fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D);
  * an orthonormal tangent basis. */
 void fl_random_frame(gsl_rng *r, gsl_matrix *frame);
 
-/* Friction coefficient log-uniform in [1e-2, 10] (CATALOGUE.md B.0). */
+/* Friction coefficient log-uniform in [1e-2, 10] (proofs/README.md). */
 double fl_random_mu(gsl_rng *r);
 
 /* ---- friction sets (001 §2.1, §3.2, §6.2; the draws of testkit/fl_set_random.h,

@@ -1,6 +1,6 @@
 /* fl_set_random.h — random friction sets and random pairs (r, v) that obey
  * (or violate) Coulomb's law, for property tests and `frictionlab
- * crosscheck --law sets` (CATALOGUE.md B.0, B.6).
+ * crosscheck --law sets` (proofs/README.md; 001 §2.1, §3.2).
  *
  * These live in the library (not only in tests/support) because the
  * frictionlab command draws the same random systems as the Criterion tests;

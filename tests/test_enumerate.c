@@ -1,5 +1,5 @@
 /* test_enumerate.c — exhaustive status enumeration (reference/enumerate.c,
- * CATALOGUE D.8): a closed-form single contact with three solutions, every
+ * exhaustive enumeration, proofs/contact_dynamics.md): a closed-form single contact with three solutions, every
  * enumerated solution satisfies Coulomb's law and is a fixed point of the
  * Gauss–Seidel sweep (both implementations), bad input. */
 #include <criterion/criterion.h>

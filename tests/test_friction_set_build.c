@@ -1,6 +1,6 @@
 /* test_friction_set_build.c — 001 §6.1 construction of C*_{alpha,q}:
  * the Painlevé closed form of 001 §6.2 on both sides of mu = -1/tan(theta0)
- * (CATALOGUE C.1 fixtures), the normalisation identity C*_dphi = |dphi|* C*_n*,
+ * (001 §6.2 fixtures), the normalisation identity C*_dphi = |dphi|* C*_n*,
  * 3D pyramids, bad input, and a property test on random planar systems:
  * C* in T*, 0 in C*, unbounded <=> the cone has elements with r_n < 0,
  * membership <=> r_t + N in G (decided independently by a 2x2 solve). */

@@ -95,7 +95,7 @@ Test(moreau_jean, lemma_2_4_energy_jump_both_implementations)
 }
 
 /* Binary collision, frictionless: a unit mass hitting a wall with speed v
- * rebounds with e = (1 - delta)/(1 + delta) (CATALOGUE A.7 item 3). */
+ * rebounds with e = (1 - delta)/(1 + delta) (004 (18)–(21), 003 §3). */
 Test(moreau_jean, restitution_of_a_binary_collision)
 {
     fl_global_problem *g = NULL;

@@ -245,7 +245,7 @@ Test(moreau_law, v_is_kept_on_V)
             cr_assert(memcmp(u->data, v->data, 2 * sizeof(double)) == 0);
             cr_assert(gsl_vector_isnull(r));
             /* gamma = (1 - mu |b|)/(1 - b^2) for M = [1 b; b 1] scaled by 2
-             * (CATALOGUE B.2): b = 1/2, mu = 3 -> (1 - 1.5)/(0.75)/2 */
+             * (000 Theorem 1): b = 1/2, mu = 3 -> (1 - 1.5)/(0.75)/2 */
             cr_assert_float_eq(res.gamma, (1 - 1.5) / 0.75 / 2, 1e-14);
         }
         gsl_vector_free(v);
@@ -256,7 +256,7 @@ Test(moreau_law, v_is_kept_on_V)
     gsl_vector_free(r);
 }
 
-/* u~ of CATALOGUE B.2 fixtures T2/T3: M = [1 b; b 1], n = e2, D_1 =
+/* u~ of 000 Theorem 1 fixtures T2/T3: M = [1 b; b 1], n = e2, D_1 =
  * [-2, 2] e1, u- = (-1, 0): u~ = (0, 0) for b = 0.5 and b = 0.6. */
 Test(moreau_law, project_tangential_velocity_catalogue_fixture)
 {

@@ -99,7 +99,7 @@ static gsl_vector *vec2(double a, double b)
 Test(p4_law, painleve_frictional_catastrophe_one_step)
 {
     /* unbounded C* = ]-inf, b], theta' = 0, x' = V0, f_theta = C0 < 0:
-     * lambda = -h C0, R_x = -m V0, v^+ = 0 (001 §6.2, CATALOGUE C.1 item 2) */
+     * lambda = -h C0, R_x = -m V0, v^+ = 0 (001 §6.2, 001 §6.2) */
     double mass = 2.0, J = 0.3, b = 1.0717967697, V0 = 1.5, C0 = -4.0, h = 1e-3;
     holder H;
     painleve(&H, mass, J, -INFINITY, b);

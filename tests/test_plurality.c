@@ -101,7 +101,7 @@ Test(plurality, bad_input)
 }
 
 /* 003 §3 says that with kappa contacts, zero start and random orderings, at
- * most (kappa - 1)! limits are attained (CATALOGUE B.18: the count of cyclic
+ * most (kappa - 1)! limits are attained (003 §2–5: the count of cyclic
  * orders, so rotations of one cyclic order would have to share a limit).
  * Counterexample found by the enumeration oracle (proofs/contact_dynamics.md
  * §9): kappa = 2 has one cyclic order, yet the orderings (0,1) and (1,0)

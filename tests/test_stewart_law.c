@@ -1,7 +1,7 @@
 /* test_stewart_law.c — Stewart's formulation P5 (reference/stewart_law.c and
  * optimized/stewart_law_sparse.c through one harness).
  *
- * Unit: the Painlevé bar of 001 §6.2 (closed forms of CATALOGUE.md C.1
+ * Unit: the Painlevé bar of 001 §6.2 (closed forms of 001 §6.2
  * items 2 and 3, re-derived in proofs/stewart_lcp.md §4), a particle on a
  * plane in 3D.  Enumeration (reference/lcp_enumerate.c, an independent
  * method) shows the number of physical solutions of each step: one for
@@ -118,7 +118,7 @@ static int has_solution(double sol[][4], size_t count, const double *x, double t
 
 Test(stewart_law, painleve_grazing_unique_below_threshold)
 {
-    /* C.1 item 3 with mu = 0.5 < -1/tan(theta0) = sqrt 3: the grazing motion
+    /* 001 §6.2 with mu = 0.5 < -1/tan(theta0) = sqrt 3: the grazing motion
      * xdot+ = V0, P~ = 0 is the only solution (001 §6.2: P5 <=> P'3). */
     bar_case b;
     bar_setup(&b, 0.5, 0.0, 1.0, 0.01);
@@ -137,7 +137,7 @@ Test(stewart_law, painleve_grazing_unique_below_threshold)
 
 Test(stewart_law, painleve_grazing_two_solutions_above_threshold)
 {
-    /* C.1 item 3 with mu = 2 >= sqrt 3: grazing (P~ = 0) and the frictional
+    /* 001 §6.2 with mu = 2 >= sqrt 3: grazing (P~ = 0) and the frictional
      * catastrophe P~ = (normal -m V0 tan theta0, tangent -m V0), v+ = 0;
      * no other solution (cos theta0 + mu sin theta0 != 0). */
     bar_case b;
@@ -163,7 +163,7 @@ Test(stewart_law, painleve_grazing_two_solutions_above_threshold)
 
 Test(stewart_law, painleve_frictional_catastrophe_closed_form)
 {
-    /* C.1 item 2 (001 §6.2, "non-existence of a smooth solution"): C0 < 0,
+    /* 001 §6.2 ( "non-existence of a smooth solution"): C0 < 0,
      * mu = 2 > sqrt 3.  The unique step solution is the tangential impact:
      * v+ = 0, P~_t = -m V0, P~_n = (-h C0 - l sin theta0 m V0)/(l cos theta0). */
     bar_case b;
