@@ -5,6 +5,7 @@
  * data/000/theorem1_rod.json.
  */
 #include "checks/moreau_checks.h"
+#include "testkit/fl_random.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -59,39 +60,6 @@ static void gauss_vec(gsl_rng *r, double scale, gsl_vector *x)
     for (size_t i = 0; i < x->size; i++) gsl_vector_set(x, i, scale * gsl_ran_gaussian(r, 1.0));
 }
 
-/* M = Q diag(lambda) Q^T, lambda log-uniform in [1e-2, 1e2] (proofs/README.md). */
-static void random_spd(gsl_rng *r, gsl_matrix *M, double *lmin)
-{
-    const size_t d = M->size1;
-    gsl_matrix *A = gsl_matrix_alloc(d, d), *Q = gsl_matrix_alloc(d, d);
-    gsl_vector *tau = gsl_vector_alloc(d);
-    for (size_t i = 0; i < d; i++)
-        for (size_t j = 0; j < d; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
-    gsl_linalg_QR_decomp(A, tau);
-    gsl_matrix *R = gsl_matrix_alloc(d, d);
-    gsl_linalg_QR_unpack(A, tau, Q, R);
-    *lmin = INFINITY;
-    gsl_matrix_set_zero(M);
-    for (size_t l = 0; l < d; l++) {
-        double lam = fl_rng_loguniform(r, 1e-2, 1e2);
-        *lmin = fmin(*lmin, lam);
-        for (size_t i = 0; i < d; i++)
-            for (size_t j = 0; j < d; j++)
-                gsl_matrix_set(M, i, j, gsl_matrix_get(M, i, j) +
-                               lam * gsl_matrix_get(Q, i, l) * gsl_matrix_get(Q, j, l));
-    }
-    for (size_t i = 0; i < d; i++)
-        for (size_t j = i + 1; j < d; j++) {
-            double a = 0.5 * (gsl_matrix_get(M, i, j) + gsl_matrix_get(M, j, i));
-            gsl_matrix_set(M, i, j, a);
-            gsl_matrix_set(M, j, i, a);
-        }
-    gsl_matrix_free(A);
-    gsl_matrix_free(Q);
-    gsl_matrix_free(R);
-    gsl_vector_free(tau);
-}
-
 static void mh_solve(const mh_sys *s, const gsl_vector *b, gsl_vector *x)
 {
     gsl_vector_memcpy(x, b);
@@ -111,7 +79,7 @@ static int random_polygon(gsl_rng *r, fl_friction_set *C)
 {
     for (int attempt = 0; attempt < 100; attempt++) {
         size_t m = 3 + gsl_rng_uniform_int(r, 5);
-        double ang[8], v[16];
+        double ang[8] = {0}, v[16];   /* = {0}: gcc cannot see m >= 3 */
         for (size_t i = 0; i < m; i++) ang[i] = 2 * FL_PI * gsl_rng_uniform(r);
         for (size_t i = 1; i < m; i++)          /* insertion sort */
             for (size_t j = i; j > 0 && ang[j] < ang[j - 1]; j--) {
@@ -158,7 +126,7 @@ static int mh_draw(gsl_rng *r, long i, mh_sys *s)
     s->ui = gsl_vector_alloc(d);
     s->f = gsl_vector_alloc(d);
     s->v = gsl_vector_alloc(d);
-    random_spd(r, s->M, &s->lmin);
+    fl_random_spd_loguniform(r, 1e-2, 1e2, s->M, &s->lmin);
     gsl_matrix_memcpy(s->L, s->M);
     gsl_linalg_cholesky_decomp1(s->L);
     gauss_vec(r, fl_rng_loguniform(r, 0.1, 10), s->dgap);

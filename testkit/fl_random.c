@@ -189,3 +189,27 @@ int fl_random_coulomb_violation(gsl_rng *r, const fl_friction_set *C, double *rn
 {
     return fl_set_random_violation(r, C, rn, rt, v);
 }
+
+void fl_random_spd_loguniform(gsl_rng *r, double lo, double hi, gsl_matrix *M, double *lmin)
+{
+    size_t n = M->size1;
+    gsl_matrix *Q = gsl_matrix_alloc(n, n);
+    gsl_matrix *QD = gsl_matrix_alloc(n, n);
+    fl_random_orthogonal(r, Q);
+    double least = INFINITY;
+    for (size_t j = 0; j < n; j++) {
+        double lam = fl_rng_loguniform(r, lo, hi);
+        least = fmin(least, lam);
+        for (size_t i = 0; i < n; i++) gsl_matrix_set(QD, i, j, gsl_matrix_get(Q, i, j) * lam);
+    }
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, QD, Q, 0.0, M);
+    for (size_t i = 0; i < n; i++)                         /* exact symmetry */
+        for (size_t j = i + 1; j < n; j++) {
+            double a = 0.5 * (gsl_matrix_get(M, i, j) + gsl_matrix_get(M, j, i));
+            gsl_matrix_set(M, i, j, a);
+            gsl_matrix_set(M, j, i, a);
+        }
+    if (lmin) *lmin = least;
+    gsl_matrix_free(Q);
+    gsl_matrix_free(QD);
+}

@@ -35,6 +35,10 @@ void fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q);
  * smallest is exactly 1, the largest exactly cond) times `scale`, Q random
  * orthogonal: the 2-norm condition number is exactly `cond`. */
 void fl_random_spd(gsl_rng *r, double cond, double scale, gsl_matrix *M);
+/* Dense SPD M = Q diag(l) Q^T, Q = fl_random_orthogonal, eigenvalues l
+ * independent and log-uniform in [lo, hi]; *lmin (may be NULL) receives the
+ * smallest. */
+void fl_random_spd_loguniform(gsl_rng *r, double lo, double hi, gsl_matrix *M, double *lmin);
 
 /* Sparse SPD n x n of chosen condition number (approximately `cond`):
  * a random banded/graph-Laplacian pattern with about `per_row` off-diagonal

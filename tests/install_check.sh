@@ -37,12 +37,15 @@ cc=${CC:-cc}
 "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
     "$src/examples/fclib_solve.c" $(pkg-config --cflags --libs frictionlab) \
     -o "$stage/fclib_solve"
-# the same program against the static library
+# the same program against the static library (a coverage build's archive
+# needs the gcov runtime, which the shared library carries itself)
+gcov=
+if nm "$libdir/libfrictionlab.a" 2>/dev/null | grep -q __gcov_init; then gcov=--coverage; fi
 # shellcheck disable=SC2046
 "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
     "$src/examples/fclib_solve.c" $(pkg-config --cflags frictionlab) \
     "$libdir/libfrictionlab.a" $(pkg-config --libs --static frictionlab | sed 's/-lfrictionlab//') \
-    -o "$stage/fclib_solve_static"
+    $gcov -o "$stage/fclib_solve_static"
 export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 (cd / && "$stage/fclib_solve" "$src/tests/data/fclib/global_small.hdf5")
 (cd / && "$bin" solve "$src/tests/data/siconos/two_contacts_3d.dat" --out "$stage/local.hdf5" > /dev/null)
