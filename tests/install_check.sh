@@ -38,9 +38,10 @@ cc=${CC:-cc}
     "$src/examples/fclib_solve.c" $(pkg-config --cflags --libs frictionlab) \
     -o "$stage/fclib_solve"
 # the same program against the static library (a coverage build's archive
-# needs the gcov runtime, which the shared library carries itself)
+# needs the gcov runtime, which the shared library carries itself; grep
+# without -q reads all of nm's output, so pipefail sees no SIGPIPE)
 gcov=
-if nm "$libdir/libfrictionlab.a" 2>/dev/null | grep -q __gcov_init; then gcov=--coverage; fi
+if nm "$libdir/libfrictionlab.a" 2>/dev/null | grep __gcov_init > /dev/null; then gcov=--coverage; fi
 # shellcheck disable=SC2046
 "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
     "$src/examples/fclib_solve.c" $(pkg-config --cflags frictionlab) \
