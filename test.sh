@@ -36,6 +36,9 @@ fi
 echo "== valgrind setup (plain programs and command runs)"
 meson test -C build --setup valgrind --num-processes 2 --print-errorlogs || status=1
 
+echo "== install: staged meson install, pkg-config consumer, installed command from /"
+tests/install_check.sh . build || status=1
+
 echo "== coverage (gcovr, floor in gcovr.cfg)"
 gcovr --config gcovr.cfg build || status=1
 

@@ -17,10 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_rng.h"
-#include "reference/discs.h"
-#include "registry.h"
+#include "drivers/discs_step.h"
+#include "bench.h"
+#include "optimized/nsgs_sparse.h"
+#include "fl_scalar.h"
+#include "fl_clock.h"
 
 /* bytes per second moved by memcpy of a 64 MB block (best of 4, 2 x size per copy) */
 static double discs_bandwidth(void)
@@ -32,9 +35,9 @@ static double discs_bandwidth(void)
         memset(src, 3, n);
         memset(dst, 0, n);
         for (int rep = 0; rep < 4; rep++) {
-            double t = fl_cli_now();
+            double t = fl_clock_now();
             memcpy(dst, src, n);
-            t = fl_cli_now() - t;
+            t = fl_clock_now() - t;
             if (t < best) best = t;
             src[rep] ^= dst[n - 1 - (size_t)rep];
         }
@@ -57,8 +60,8 @@ static fl_discs *lattice(size_t N, gsl_rng *rng)
     d->touch_tol = 0.05;
     d->mu_grain = 0.3;
     d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * 3.14159265358979323846 / 180);
-    d->gy = -9.81 * cos(24 * 3.14159265358979323846 / 180);
+    d->gx = 9.81 * sin(24 * FL_PI / 180);
+    d->gy = -9.81 * cos(24 * FL_PI / 180);
     for (size_t i = 0; i < N; i++) {
         size_t row = i / cols, col = i % cols;
         double x = -d->a + 1 + 2.0 * col + (row % 2 ? 1.0 : 0.0);
@@ -68,12 +71,12 @@ static fl_discs *lattice(size_t N, gsl_rng *rng)
     return d;
 }
 
-int fl_bench_discs(fl_cli_ctx *ctx)
+int fl_bench_discs(fl_check_ctx *ctx)
 {
     const size_t sizes[] = {100, 300, 1000, 10000, 100000};
     size_t nsizes = ctx->quick ? 3 : sizeof sizes / sizeof sizes[0];
     char path[4096];
-    if (fl_cli_out_path(ctx, "bench_discs.csv", path, sizeof path) != 0) return -1;
+    if (fl_check_out_path(ctx, "bench_discs.csv", path, sizeof path) != 0) return -1;
     FILE *csv = fopen(path, "w");
     if (!csv) return -1;
     double bw = discs_bandwidth();
@@ -102,9 +105,9 @@ int fl_bench_discs(fl_cli_ctx *ctx)
             fl_disc_contact *c = NULL;
             size_t nc = 0;
             fl_local_problem *p = NULL;
-            double t0 = fl_cli_now();
+            double t0 = fl_clock_now();
             fl_status s = fl_discs_local(d, &o, &work, &c, &nc, &p, NULL);
-            double t_local = fl_cli_now() - t0;
+            double t_local = fl_clock_now() - t0;
             double sweep = NAN, bound = NAN;
             size_t nnz = 0;
             if (s == FL_OK && p) {
@@ -155,7 +158,7 @@ int fl_bench_discs(fl_cli_ctx *ctx)
     fclose(csv);
     gsl_rng_free(rng);
     char png[4096], script[12000];
-    if (rc == 0 && fl_cli_out_path(ctx, "bench_discs.png", png, sizeof png) == 0) {
+    if (rc == 0 && fl_check_out_path(ctx, "bench_discs.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
                  "set terminal png size 1000,600\nset output '%s'\nset datafile separator ','\n"
                  "set logscale xy\nset xlabel 'discs N'\nset ylabel 'seconds'\nset key left top\n"
@@ -168,7 +171,7 @@ int fl_bench_discs(fl_cli_ctx *ctx)
                  "(strcol(3) eq 'optimized' ? $1 : 1/0):11 every ::1 with lines dt 2 title "
                  "'bandwidth bound of a sweep'\n",
                  png, path);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "discs: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "discs: no PNG (gnuplot failed)");
     }
     return rc;
 }

@@ -5,7 +5,7 @@
  * growing size: time to reach the tolerances 1e-4 and 1e-8, ratios measured
  * in one run, and the Dolan–Moré performance profile at 1e-8.
  * Two families of problems (issue 11): the 3D disc-like problems below and
- * 2D FE blocks (bench/fclib_feblock.h: an elastic P1 layer clamped to a
+ * 2D FE blocks (testkit/fclib_feblock.h: an elastic P1 layer clamped to a
  * tilted, sheared plate and pressed on a rigid foundation, W = B A^-1 B^T
  * dense SPD, 100 to 1000 contacts, mu = 0.3 and 0.6), solved in 2D by
  * fc2d_driver (SICONOS_FRICTION_2D_NSGS, W given densely: Siconos's 2D NSGS
@@ -47,7 +47,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <gsl/gsl_randist.h>
 
 #include "FrictionContactProblem.h"
@@ -59,22 +58,18 @@
 #include "fl_problem.h"
 #include "fl_rng.h"
 #include "reference/nsgs.h"
-#include "fclib_disclike.h"
-#include "fclib_feblock.h"
-#include "fclib_discpacking.h"
+#include "testkit/fclib_disclike.h"
+#include "testkit/fclib_feblock.h"
+#include "checks/fclib_discpacking.h"
 #include "SparseBlockMatrix.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
+#include "optimized/nsgs_sparse.h"
+#include "fl_clock.h"
+#include "fl_scalar.h"
 
 enum { NSOLVER = 3, NTOL = 2 };
 static const char *solver_name[NSOLVER] = {"reference", "optimized", "siconos"};
 static const double tols[NTOL] = {1e-4, 1e-8};
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Siconos problem with W in Siconos's sparse (triplet -> CSC) storage
  * (3D), or dense column-major from p->W (2D). */
@@ -136,10 +131,10 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
         opt.norm = FL_RESIDUAL_MAX_NORM;
         gsl_vector_view rv = gsl_vector_view_array(r, p->m), Uv = gsl_vector_view_array(U, p->m);
         fl_nsgs_result res;
-        double t0 = now();
+        double t0 = fl_clock_now();
         fl_status s = solver ? fl_nsgs_sparse_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL)
                              : fl_nsgs_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL);
-        t = now() - t0;
+        t = fl_clock_now() - t0;
         ok = s == FL_OK;
         *iters = res.iterations;
     } else {
@@ -147,9 +142,9 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
                                                              : SICONOS_FRICTION_3D_NSGS);
         o->dparam[SICONOS_DPARAM_TOL] = tol;
         o->iparam[SICONOS_IPARAM_MAX_ITER] = 5000;
-        double t0 = now();
+        double t0 = fl_clock_now();
         int info = p->dim == 2 ? fc2d_driver(sp, r, U, o) : fc3d_driver(sp, r, U, o);
-        t = now() - t0;
+        t = fl_clock_now() - t0;
         ok = info == 0;
         *iters = o->iparam[SICONOS_IPARAM_ITER_DONE];
         solver_options_delete(o);

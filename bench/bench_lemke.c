@@ -14,11 +14,13 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_rng.h"
 #include "fl_sparse.h"
 #include "reference/stewart_law.h"
-#include "registry.h"
+#include "bench.h"
+#include "optimized/stewart_law_sparse.h"
+#include "fl_clock.h"
 
 /* Sparse SPD M with the pattern of a 2D grid of bodies (couplings i+1 and
  * i+s, s = ceil(sqrt n)), random weights, diagonally dominant: CHOLMOD's
@@ -63,22 +65,22 @@ static double time_step(step_fn f, const fl_stewart_problem *p, const fl_stewart
                         fl_stewart_result *r, int *ok)
 {
     int reps = 0;
-    double t0 = fl_cli_now(), t;
+    double t0 = fl_clock_now(), t;
     do {
         *ok = f(p, o, r, NULL) == FL_OK;
         reps++;
-        t = fl_cli_now() - t0;
+        t = fl_clock_now() - t0;
     } while (t < 0.3 && reps < 1000);
     return t / reps;
 }
 
-int fl_bench_stewart(fl_cli_ctx *ctx)
+int fl_bench_stewart(fl_check_ctx *ctx)
 {
     const size_t dims[4] = {100, 1000, 10000, 100000};
     const size_t ref_max = ctx->quick ? 1000 : 3000, opt_max = ctx->quick ? 10000 : 100000;
     const size_t nc = 4, dim = 3;
     char csvpath[1024], png[1024], script[4096];
-    if (fl_cli_out_path(ctx, "bench_stewart.csv", csvpath, sizeof csvpath) != 0) return -1;
+    if (fl_check_out_path(ctx, "bench_stewart.csv", csvpath, sizeof csvpath) != 0) return -1;
     FILE *csv = fopen(csvpath, "w");
     if (!csv) return -1;
     fprintf(csv, "n,nnz,lcp_size,reference_s,optimized_s,ratio,agreement\n");
@@ -141,7 +143,7 @@ int fl_bench_stewart(fl_cli_ctx *ctx)
                 tref / topt, agree);
         char name[64];
         snprintf(name, sizeof name, "stewart.bench.n%zu", n);
-        fl_cli_check(ctx, ok1 && r1->coulomb <= 1e-8 && (n > ref_max || (ok0 && agree <= 1e-7)),
+        fl_check_report(ctx, ok1 && r1->coulomb <= 1e-8 && (n > ref_max || (ok0 && agree <= 1e-7)),
                      name, "step solved (Coulomb violation %.2g); reference vs optimized "
                      "|dv+|/|v+| = %.3g (tol 1e-7; same solution when unique)", r1->coulomb, agree);
         gsl_matrix_free(Md);
@@ -152,12 +154,12 @@ int fl_bench_stewart(fl_cli_ctx *ctx)
         fl_stewart_result_free(r1);
         fl_sparse_free(&sctx, &Ms);
         fl_sparse_free(&sctx, &Hs);
-        fl_cli_progress(ctx, "stewart bench", i + 1, 4);
+        fl_check_progress(ctx, "stewart bench", i + 1, 4);
     }
     fclose(csv);
     gsl_rng_free(rng);
     fl_sparse_finish(&sctx);
-    if (fl_cli_out_path(ctx, "bench_stewart.png", png, sizeof png) == 0) {
+    if (fl_check_out_path(ctx, "bench_stewart.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
                  "set terminal png size 900,600 noenhanced\nset output '%s'\nset datafile separator ','\n"
                  "set logscale xy\nset key top left\nset xlabel 'n (degrees of freedom)'\n"
@@ -166,7 +168,7 @@ int fl_bench_stewart(fl_cli_ctx *ctx)
                  "plot '%s' every ::1 using 1:4 w lp t 'reference (dense)', '' every ::1 using 1:5 w lp t "
                  "'optimized (CHOLMOD Delassus)'\n",
                  png, csvpath);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "bench stewart: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "bench stewart: no PNG (gnuplot failed)");
     }
     return 0;
 }

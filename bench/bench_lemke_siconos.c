@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "LinearComplementarityProblem.h"
 #include "NonSmoothDrivers.h"
@@ -30,13 +29,7 @@
 #include "fl_rng.h"
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 /* One Siconos solve; returns info. */
 static int siconos_solve(const gsl_matrix *M, const gsl_vector *q, double *z)
@@ -114,13 +107,13 @@ int main(int argc, char **argv)
                 fl_lcp_random(rng, (fl_lcp_family)fam, 0, M, q, NULL);
                 /* ours */
                 int reps = 0;
-                double t0 = now(), t1;
+                double t0 = fl_clock_now(), t1;
                 fl_lemke_result lr;
                 fl_status s;
                 do {
                     s = fl_lemke_solve(M, q, z, NULL, NULL, &lr, NULL);
                     reps++;
-                    t1 = now();
+                    t1 = fl_clock_now();
                 } while (t1 - t0 < 0.02);
                 t_ours += (t1 - t0) / reps;
                 piv += (double)lr.iterations;
@@ -130,11 +123,11 @@ int main(int argc, char **argv)
                 /* Siconos */
                 reps = 0;
                 int info;
-                t0 = now();
+                t0 = fl_clock_now();
                 do {
                     info = siconos_solve(M, q, zs->data);
                     reps++;
-                    t1 = now();
+                    t1 = fl_clock_now();
                 } while (t1 - t0 < 0.02);
                 t_sic += (t1 - t0) / reps;
                 double rs = fl_lcp_residual(M, q, zs, NULL);

@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli.h"
-#include "registry.h"
+#include "checks/fl_check.h"
+#include "bench.h"
 #include "reference/midpoint.h"
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
@@ -41,7 +41,7 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static int bench_dense(size_t nx, bench_row *row, fl_cli_ctx *ctx)
+static int bench_dense(size_t nx, bench_row *row, fl_check_ctx *ctx)
 {
     fl_midpoint_block_params bp = fl_midpoint_block_params_002();
     bp.nx = bp.ny = nx;
@@ -49,7 +49,7 @@ static int bench_dense(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     fl_midpoint_block *b;
     fl_error e;
     if (fl_midpoint_block_alloc(&bp, &b, &e)) {
-        fprintf(stderr, "bench midpoint (dense, nx=%zu): %s\n", nx, e.message);
+        fl_check_message(ctx, "bench midpoint (dense, nx=%zu): %s", nx, e.message);
         return -1;
     }
     fl_midpoint_options o = fl_midpoint_options_default();
@@ -58,7 +58,7 @@ static int bench_dense(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     fl_midpoint *mp;
     fl_midpoint_state *st;
     if (fl_midpoint_alloc(&b->prob, &o, &mp, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
-        fprintf(stderr, "bench midpoint (dense, nx=%zu): %s\n", nx, e.message);
+        fl_check_message(ctx, "bench midpoint (dense, nx=%zu): %s", nx, e.message);
         fl_midpoint_block_free(b);
         return -1;
     }
@@ -68,9 +68,9 @@ static int bench_dense(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     while (steps < 3 || (cpu_now() - t1 < 1.0 && steps < 200)) {
         fl_midpoint_step(mp, st, NULL, NULL);
         steps++;
-        fl_cli_progress(ctx, "dense steps", steps, 200);
+        fl_check_progress(ctx, "dense steps", steps, 200);
     }
-    fl_cli_progress(ctx, "dense steps", 200, 200);
+    fl_check_progress(ctx, "dense steps", 200, 200);
     row->ref_step = (cpu_now() - t1) / steps;
     row->ref_steps = steps;
     fl_midpoint_state_free(st);
@@ -79,7 +79,7 @@ static int bench_dense(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     return 0;
 }
 
-static int bench_sparse(size_t nx, bench_row *row, fl_cli_ctx *ctx)
+static int bench_sparse(size_t nx, bench_row *row, fl_check_ctx *ctx)
 {
     fl_midpoint_block_params bp = fl_midpoint_block_params_002();
     bp.nx = bp.ny = nx;
@@ -91,7 +91,7 @@ static int bench_sparse(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     fl_error e;
     int rc = -1;
     if (fl_midpoint_block_sparse_alloc(&sctx, &bp, 0, &b, &e)) {
-        fprintf(stderr, "bench midpoint (sparse, nx=%zu): %s\n", nx, e.message);
+        fl_check_message(ctx, "bench midpoint (sparse, nx=%zu): %s", nx, e.message);
         fl_sparse_finish(&sctx);
         return -1;
     }
@@ -103,7 +103,7 @@ static int bench_sparse(size_t nx, bench_row *row, fl_cli_ctx *ctx)
     fl_midpoint_sparse *mp = NULL;
     fl_midpoint_state *st = NULL;
     if (fl_midpoint_sparse_alloc(&b->prob, &o, &mp, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
-        fprintf(stderr, "bench midpoint (sparse, nx=%zu): %s\n", nx, e.message);
+        fl_check_message(ctx, "bench midpoint (sparse, nx=%zu): %s", nx, e.message);
         goto done;
     }
     row->opt_setup = cpu_now() - t0;
@@ -129,7 +129,7 @@ done:
     return rc;
 }
 
-int fl_bench_midpoint(fl_cli_ctx *ctx)
+int fl_bench_midpoint(fl_check_ctx *ctx)
 {
     /* free dofs n = 2 nx (nx + 1) - 0 (top row fixed): nx = 7, 22, 70, 223 give
      * about 1.1e2, 1.0e3, 1.0e4, 1.0e5 */
@@ -154,7 +154,7 @@ int fl_bench_midpoint(fl_cli_ctx *ctx)
         fflush(stdout);
     }
     char csv[4096], png[4096];
-    if (fl_cli_out_path(ctx, "bench_midpoint.csv", csv, sizeof csv) == 0) {
+    if (fl_check_out_path(ctx, "bench_midpoint.csv", csv, sizeof csv) == 0) {
         FILE *f = fopen(csv, "w");
         if (f) {
             fprintf(f, "n,nc,ref_s_per_step,ref_setup_s,opt_s_per_step,opt_setup_s,gs_sweeps_per_step,ratio\n");
@@ -163,7 +163,7 @@ int fl_bench_midpoint(fl_cli_ctx *ctx)
                         rows[k].ref_setup, rows[k].opt_step, rows[k].opt_setup, rows[k].gs_sweeps,
                         rows[k].ref_step > 0 ? rows[k].ref_step / rows[k].opt_step : NAN);
             fclose(f);
-            if (fl_cli_out_path(ctx, "bench_midpoint.png", png, sizeof png) == 0) {
+            if (fl_check_out_path(ctx, "bench_midpoint.png", png, sizeof png) == 0) {
                 char script[9000];
                 snprintf(script, sizeof script,
                          "set terminal png noenhanced size 640,480\nset output '%s'\nset datafile separator ','\n"
@@ -171,7 +171,7 @@ int fl_bench_midpoint(fl_cli_ctx *ctx)
                          "set ylabel 'CPU seconds per step'\nset title 'midpoint scheme (002), square block, dt = 4e-6 s'\n"
                          "plot '%s' every ::1 using 1:($3 > 0 ? $3 : 1/0) with linespoints title 'dense reference', "
                          "'' every ::1 using 1:5 with linespoints title 'CHOLMOD'\n", png, csv);
-                fl_cli_gnuplot(script);
+                fl_check_plot(ctx, script);
             }
         }
     }

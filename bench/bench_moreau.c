@@ -14,11 +14,13 @@
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_randist.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_rng.h"
 #include "fl_sparse.h"
 #include "reference/moreau_law.h"
-#include "registry.h"
+#include "bench.h"
+#include "optimized/moreau_law_sparse.h"
+#include "fl_clock.h"
 
 /* Sparse SPD M with the pattern of a 2D finite-element mass/stiffness mix:
  * the 5-point grid stencil on a w x w grid (w = ceil(sqrt d)), random
@@ -62,22 +64,22 @@ static double time_law(fl_moreau_law_fn law, const fl_moreau_problem *p, gsl_vec
                        gsl_vector *r, int *ok)
 {
     int reps = 0;
-    double t0 = fl_cli_now(), t;
+    double t0 = fl_clock_now(), t;
     do {
         fl_moreau_result res;
         *ok = law(p, NULL, u, r, &res, NULL) == FL_OK && res.branch == FL_MOREAU_COLLISION;
         reps++;
-        t = fl_cli_now() - t0;
+        t = fl_clock_now() - t0;
     } while (t < 0.3 && reps < 1000);
     return t / reps;
 }
 
-int fl_bench_moreau(fl_cli_ctx *ctx)
+int fl_bench_moreau(fl_check_ctx *ctx)
 {
     const size_t dims[4] = {100, 1000, 10000, 100000};
     const size_t ref_max = ctx->quick ? 1000 : 10000, opt_max = ctx->quick ? 10000 : 100000;
     char csvpath[1024], png[1024], script[4096];
-    if (fl_cli_out_path(ctx, "bench_moreau.csv", csvpath, sizeof csvpath) != 0) return -1;
+    if (fl_check_out_path(ctx, "bench_moreau.csv", csvpath, sizeof csvpath) != 0) return -1;
     FILE *csv = fopen(csvpath, "w");
     if (!csv) return -1;
     fprintf(csv, "d,nnz,reference_s,optimized_s,ratio,agreement\n");
@@ -130,7 +132,7 @@ int fl_bench_moreau(fl_cli_ctx *ctx)
         fprintf(csv, "%zu,%zu,%.6e,%.6e,%.6e,%.3e\n", d, nnz, tref, topt, tref / topt, agree);
         char name[64];
         snprintf(name, sizeof name, "moreau.bench.d%zu", d);
-        fl_cli_check(ctx, ok1 && (d > ref_max || (ok0 && agree <= 1e-7)), name,
+        fl_check_report(ctx, ok1 && (d > ref_max || (ok0 && agree <= 1e-7)), name,
                      "collision solved; reference vs optimized |du|/|v| = %.3g (tol 1e-7)", agree);
         gsl_matrix_free(Md);
         gsl_matrix_free(T);
@@ -145,14 +147,14 @@ int fl_bench_moreau(fl_cli_ctx *ctx)
     fl_set_release(&C);
     gsl_rng_free(rng);
     fl_sparse_finish(&sctx);
-    if (fl_cli_out_path(ctx, "bench_moreau.png", png, sizeof png) == 0) {
+    if (fl_check_out_path(ctx, "bench_moreau.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
                  "set terminal png size 900,600 noenhanced\nset output '%s'\nset datafile separator ','\n"
                  "set logscale xy\nset key top left\nset xlabel 'd'\nset ylabel 'seconds per S(q,v)'\n"
                  "set title 'Moreau law (000 §2): dense reference vs CHOLMOD'\n"
                  "plot '%s' every ::1 using 1:3 w lp t 'reference (dense)', '' every ::1 using 1:4 w lp t 'optimized (CHOLMOD)'\n",
                  png, csvpath);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "bench moreau: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "bench moreau: no PNG (gnuplot failed)");
     }
     return 0;
 }

@@ -20,11 +20,14 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_rng.h"
 #include "fl_sparse.h"
-#include "reference/moreau_jean.h"
-#include "registry.h"
+#include "drivers/moreau_jean.h"
+#include "bench.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
+#include "fl_clock.h"
 
 /* Memory bandwidth in bytes/s: best of 5 copies of a 256 MB buffer. */
 static double bench_bandwidth(void)
@@ -40,9 +43,9 @@ static double bench_bandwidth(void)
     memset(b, 2, n);
     double best = INFINITY;
     for (int k = 0; k < 5; k++) {
-        double t0 = fl_cli_now();
+        double t0 = fl_clock_now();
         memcpy(k % 2 ? a : b, k % 2 ? b : a, n);
-        best = fmin(best, fl_cli_now() - t0);
+        best = fmin(best, fl_clock_now() - t0);
     }
     volatile char sink = a[n / 2] + b[n / 3];
     (void)sink;
@@ -119,13 +122,13 @@ static fl_global_problem *bench_problem(gsl_rng *r, fl_sparse_ctx *ctx, size_t n
     return g;
 }
 
-int fl_bench_nsgs(fl_cli_ctx *ctx)
+int fl_bench_nsgs(fl_check_ctx *ctx)
 {
     const size_t sizes[] = {100, 300, 1000, 3000, 10000};
     const size_t nsizes = ctx->quick ? 2 : sizeof sizes / sizeof sizes[0];
     const size_t dense_max = 1000;
     char path[4096];
-    if (fl_cli_out_path(ctx, "bench_nsgs.csv", path, sizeof path) != 0) return -1;
+    if (fl_check_out_path(ctx, "bench_nsgs.csv", path, sizeof path) != 0) return -1;
     FILE *csv = fopen(path, "w");
     if (!csv) return -1;
     double bw = bench_bandwidth();
@@ -152,12 +155,12 @@ int fl_bench_nsgs(fl_cli_ctx *ctx)
         /* forming W: sparse solves (factor reused on the second call) vs trailing block */
         cholmod_factor *L = NULL;
         fl_local_problem *p = NULL, *pt = NULL;
-        double t0 = fl_cli_now();
+        double t0 = fl_clock_now();
         fl_status s = fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, NULL);
-        double t_solves = fl_cli_now() - t0;
-        t0 = fl_cli_now();
+        double t_solves = fl_clock_now() - t0;
+        t0 = fl_clock_now();
         fl_status s2 = fl_delassus_sparse(g, FL_DELASSUS_TRAILING, &L, &pt, NULL);
-        double t_trail = fl_cli_now() - t0;
+        double t_trail = fl_clock_now() - t0;
         fl_local_problem_free(pt);
         if (s != FL_OK) {
             ok = 0;
@@ -199,14 +202,14 @@ int fl_bench_nsgs(fl_cli_ctx *ctx)
         mo.nsgs.tol = 1e-8;
         mo.nsgs.max_sweeps = 200;
         mo.impl = FL_IMPL_OPTIMIZED;
-        t0 = fl_cli_now();
+        t0 = fl_clock_now();
         fl_mj_step(g, u0, &mo, &L, rr, up, NULL, NULL);
-        double step_opt = fl_cli_now() - t0;
+        double step_opt = fl_clock_now() - t0;
         if (dense) {
             mo.impl = FL_IMPL_REFERENCE;
-            t0 = fl_cli_now();
+            t0 = fl_clock_now();
             fl_mj_step(g, u0, &mo, NULL, rr, up, NULL, NULL);
-            step_ref = fl_cli_now() - t0;
+            step_ref = fl_clock_now() - t0;
         }
         double bound = 8.0 * nnzW / bw;
         ratio_last = sweep_opt / bound;
@@ -224,7 +227,7 @@ int fl_bench_nsgs(fl_cli_ctx *ctx)
         fl_local_problem_free(p);
         fl_sparse_free_factor(&sctx, &L);
         fl_global_problem_free(g);
-        fl_cli_progress(ctx, "bench nsgs", (long)k + 1, (long)nsizes);
+        fl_check_progress(ctx, "bench nsgs", (long)k + 1, (long)nsizes);
     }
     fclose(csv);
     gsl_rng_free(r);
@@ -232,7 +235,7 @@ int fl_bench_nsgs(fl_cli_ctx *ctx)
     printf("nsgs: optimized sweep time / bandwidth bound at %zu contacts = %.2f\n",
            sizes[nsizes - 1], ratio_last);
     char png[4096], script[10000];
-    if (fl_cli_out_path(ctx, "bench_nsgs.png", png, sizeof png) == 0) {
+    if (fl_check_out_path(ctx, "bench_nsgs.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
                  "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
                  "set logscale xy\nset format y '%%g'\nset key top left noenhanced\nset xlabel 'contacts'\n"
@@ -244,7 +247,7 @@ int fl_bench_nsgs(fl_cli_ctx *ctx)
                  "'' using 1:5 with linespoints title 'step, reference', "
                  "'' using 1:6 with linespoints title 'step, optimized'\n",
                  png, path);
-        if (fl_cli_gnuplot(script) != 0) fprintf(stderr, "bench nsgs: no PNG (gnuplot failed)\n");
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "bench nsgs: no PNG (gnuplot failed)");
     }
     return ok ? 0 : -1;
 }

@@ -63,9 +63,10 @@
 #include "fl_siconos_text.h"
 #include "drivers/solve.h"
 #include "optimized/newton_sparse.h"
-#include "reference/discs.h"
+#include "checks/fclib_discpacking.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 enum { S_REF_GS, S_OPT_GS, S_REF_NEWTON, S_OPT_NEWTON, S_AUTO, S_SIC_NSGS, S_SIC_NSN, NSOLVER };
 static const char *sname[NSOLVER] = {"ref-gs", "opt-gs", "ref-newton", "opt-newton", "auto",
@@ -491,42 +492,6 @@ static void run_global(int s, bproblem *b, double tol, outcome *o)
     free(U);
 }
 
-/* ---------- disc packings (bench/bench_fclib_siconos.c) ---------- */
-
-static fl_local_problem *packing_problem(gsl_rng *rng, size_t N, fl_discs_work *work,
-                                         fl_discs **dout, fl_disc_contact **c)
-{
-    fl_discs *d = NULL;
-    *dout = NULL;
-    if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
-    size_t cols = (size_t)ceil(sqrt((double)N));
-    if (cols < 8) cols = 8;
-    const double pi = 3.14159265358979323846;
-    d->periodic = 1;
-    d->a = (double)cols;
-    d->ground = 1;
-    d->margin = 0.1;
-    d->touch_tol = 0.05;
-    d->mu_grain = 0.3;
-    d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * pi / 180);
-    d->gy = -9.81 * cos(24 * pi / 180);
-    for (size_t i = 0; i < N; i++) {
-        size_t row = i / cols, col = i % cols;
-        double x = -d->a + 1 + 2.0 * (double)col + (row % 2 ? 1.0 : 0.0);
-        if (x >= d->a) x -= 2 * d->a;
-        fl_discs_set(d, i, x, 1 + sqrt(3.0) * (double)row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
-    }
-    *dout = d;
-    fl_discs_step_options o = fl_discs_step_options_default();
-    o.h = 1e-3;
-    o.impl = FL_IMPL_OPTIMIZED;
-    size_t nc = 0;
-    fl_local_problem *p = NULL;
-    if (fl_discs_local(d, &o, work, c, &nc, &p, NULL) != FL_OK) return NULL;
-    return p;
-}
-
 /* ---------- summary ---------- */
 
 static int cmp_double(const void *a, const void *b)
@@ -626,7 +591,7 @@ int main(int argc, char **argv)
         if (pack) {
             memset(&b, 0, sizeof b);
             if (fl_discs_work_init(&work, NULL) != FL_OK) return 2;
-            b.p = packing_problem(rng, packN[f - nfiles], &work, &discs, &dc);
+            b.p = fl_discpacking_problem(rng, packN[f - nfiles], &work, &discs, &dc);
             if (!b.p) return 2;
             b.sp = local_to_siconos(b.p);
             b.reader = "generated";

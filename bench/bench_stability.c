@@ -15,13 +15,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
+#include "checks/fl_check.h"
 #include "fl_sparse.h"
 #include "optimized/fe2d_sparse.h"
 #include "optimized/stability_sparse.h"
 #include "reference/fe2d.h"
 #include "reference/stability.h"
-#include "registry.h"
+#include "bench.h"
+#include "fl_clock.h"
 
 /* The polyurethane block of 004 §5 at growing size: plane stress P1 on an
  * nx x nx/2 grid (diagonals one way), K and M in CSC upper storage; the top
@@ -38,13 +39,13 @@ static fl_status fe_block(fl_sparse_ctx *ctx, size_t nx, cholmod_sparse **K, cho
     return FL_OK;
 }
 
-int fl_bench_stability(fl_cli_ctx *ctx)
+int fl_bench_stability(fl_check_ctx *ctx)
 {
     size_t nxs[] = {6, 10, 20, 30, 60, 100, 140};
     size_t nw = sizeof nxs / sizeof *nxs, dense_max = ctx->quick ? 500 : 2000, sparse_max = ctx->quick ? 2000 : 25000;
     char path[1024];
     FILE *csv = NULL;
-    if (fl_cli_out_path(ctx, "bench_stability.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (fl_check_out_path(ctx, "bench_stability.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "n,dense_KS_seconds,sparse_KS_seconds,dense_modes_seconds,sparse_modes_seconds,ks_min_dense,ks_min_sparse,lambda1_dense,lambda1_sparse\n");
     fl_sparse_ctx sc = {0};
     if (fl_sparse_start(&sc, NULL) != FL_OK) { if (csv) fclose(csv); return -1; }
@@ -56,7 +57,7 @@ int fl_bench_stability(fl_cli_ctx *ctx)
         fl_fe2d_mesh *mesh = NULL;
         fl_error err;
         if (fe_block(&sc, nx, &K, &M, &mesh, &err) != FL_OK) {
-            fprintf(stderr, "bench stability: %s\n", err.message);
+            fl_check_message(ctx, "bench stability: %s", err.message);
             fl_sparse_free(&sc, &K);
             fl_fe2d_mesh_free(mesh);
             bad++;
@@ -79,16 +80,16 @@ int fl_bench_stability(fl_cli_ctx *ctx)
         fl_stab_sparse_system ss = {.n = n, .K = K, .M = M, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
         fl_stab_options o = fl_stab_options_default();
         o.nev = 0;                                   /* methods 2-3 alone, then the modes */
-        double t0 = fl_cli_now();
+        double t0 = fl_clock_now();
         fl_stab_sparse_tangent *ts = NULL;
         fl_stab_result rs = {0};
         fl_status st = fl_stab_sparse_tangent_alloc(&sc, &ss, lab, r, &ts, &err);
         if (st == FL_OK) st = fl_stab_sparse_analyse(&sc, ts, &o, 20000, &rs, &err);
-        double tsp = fl_cli_now() - t0;
+        double tsp = fl_clock_now() - t0;
         o.nev = 20;
-        t0 = fl_cli_now();
+        t0 = fl_clock_now();
         if (st == FL_OK) st = fl_stab_sparse_modes(&sc, ts, &o, 5000, &rs, &err);
-        double tsm = fl_cli_now() - t0;
+        double tsm = fl_clock_now() - t0;
         double l1s = rs.nlam ? hypot(rs.lam_re[0], rs.lam_im[0]) : NAN;
         double tde = NAN, tdm = NAN, kd = NAN, l1d = NAN;
         if (n <= dense_max && st == FL_OK) {
@@ -97,7 +98,7 @@ int fl_bench_stability(fl_cli_ctx *ctx)
             fl_sparse_to_dense(&sc, M, &Md, NULL);
             gsl_vector_view rv = gsl_vector_view_array(r, n);
             fl_stab_system sd = {.n = n, .K = Kd, .M = Md, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
-            t0 = fl_cli_now();
+            t0 = fl_clock_now();
             fl_stab_tangent *td = NULL;
             if (fl_stab_tangent_alloc(&sd, lab, &rv.vector, &td, NULL) == FL_OK) {
                 gsl_vector *v = gsl_vector_alloc(td->nstar);
@@ -105,11 +106,11 @@ int fl_bench_stability(fl_cli_ctx *ctx)
                 (void)fl_stab_cholesky_pd(td->KS);
                 (void)fl_stab_admissible(v, td->csign, 1e-10);
                 gsl_vector_free(v);
-                tde = fl_cli_now() - t0;
+                tde = fl_clock_now() - t0;
                 double *re = malloc(td->nstar * sizeof *re), *im = malloc(td->nstar * sizeof *im);
-                t0 = fl_cli_now();
+                t0 = fl_clock_now();
                 if (re && im && fl_stab_gen_eig(td->Kstar, td->Mstar, re, im, NULL, NULL) == FL_OK) l1d = hypot(re[0], im[0]);
-                tdm = fl_cli_now() - t0;
+                tdm = fl_clock_now() - t0;
                 free(re);
                 free(im);
             }
@@ -135,13 +136,13 @@ int fl_bench_stability(fl_cli_ctx *ctx)
         free(lab);
         free(r);
         free(pres);
-        fl_cli_progress(ctx, "bench stability sizes", (long)k + 1, (long)nw);
+        fl_check_progress(ctx, "bench stability sizes", (long)k + 1, (long)nw);
     }
     fl_sparse_finish(&sc);
     if (csv) {
         fclose(csv);
         char png[1024], script[4096];
-        if (fl_cli_out_path(ctx, "bench_stability.png", png, sizeof png) == 0) {
+        if (fl_check_out_path(ctx, "bench_stability.png", png, sizeof png) == 0) {
             snprintf(script, sizeof script,
                      "set terminal png size 800,500\nset output '%s'\nset datafile separator ','\n"
                      "set logscale xy\nset xlabel 'dofs n'\nset ylabel 'seconds'\nset key left top\n"
@@ -149,9 +150,9 @@ int fl_bench_stability(fl_cli_ctx *ctx)
                      "plot '%s' every ::1 u 1:2 w lp t 'min eig K*_S: dense (gsl_eigen_symmv)', '' every ::1 u 1:3 w lp t 'min eig K*_S: CHOLMOD inverse power', "
                      "'' every ::1 u 1:4 w lp t '20 lowest Lambda: dense QZ', '' every ::1 u 1:5 w lp t '20 lowest Lambda: ARPACK + UMFPACK'\n",
                      png, path);
-            fl_cli_gnuplot(script);
+            fl_check_plot(ctx, script);
         }
     }
-    fl_cli_check(ctx, bad == 0 && ran > 0, "bench.stability_agree", "dense and sparse min eig K*_S (1e-8 (1 + mu) max|K|) and |Lambda_1| (1e-8 relative) agree at the %d sizes where both ran", ran);
+    fl_check_report(ctx, bad == 0 && ran > 0, "bench.stability_agree", "dense and sparse min eig K*_S (1e-8 (1 + mu) max|K|) and |Lambda_1| (1e-8 relative) agree at the %d sizes where both ran", ran);
     return 0;
 }

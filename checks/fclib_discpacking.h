@@ -2,7 +2,7 @@
  * packings from our granular engine (reference/discs.h, 003 §4-5, public
  * API only), shared by bench/bench_fclib_siconos.c and the crosscheck
  * `discs` family (checks/xval_families.c).  Header-only, static, as
- * checks/fclib_feblock.h.  Returns NULL on failure (or when the packing
+ * testkit/fclib_feblock.h.  Returns NULL on failure (or when the packing
  * has no contact). */
 #ifndef FL_FCLIB_DISCPACKING_H
 #define FL_FCLIB_DISCPACKING_H
@@ -11,7 +11,8 @@
 #include <gsl/gsl_rng.h>
 
 #include "fl_problem.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
+#include "fl_scalar.h"
 
 /* N discs of radius in [0.98, 1] on a triangular lattice of spacing 2 in a
  * periodic band on the ground under gravity (slope 24 degrees, mu 0.3
@@ -26,7 +27,6 @@ static fl_local_problem *fl_discpacking_problem(gsl_rng *rng, size_t N, fl_discs
     if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
     size_t cols = (size_t)ceil(sqrt((double)N));
     if (cols < 8) cols = 8;
-    const double pi = 3.14159265358979323846;
     d->periodic = 1;
     d->a = (double)cols;
     d->ground = 1;
@@ -34,8 +34,8 @@ static fl_local_problem *fl_discpacking_problem(gsl_rng *rng, size_t N, fl_discs
     d->touch_tol = 0.05;
     d->mu_grain = 0.3;
     d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * pi / 180);
-    d->gy = -9.81 * cos(24 * pi / 180);
+    d->gx = 9.81 * sin(24 * FL_PI / 180);
+    d->gy = -9.81 * cos(24 * FL_PI / 180);
     for (size_t i = 0; i < N; i++) {
         size_t row = i / cols, col = i % cols;
         double x = -d->a + 1 + 2.0 * (double)col + (row % 2 ? 1.0 : 0.0);

@@ -23,6 +23,7 @@
 #include "fl_residual.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 static double now(void)
 {

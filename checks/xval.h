@@ -24,8 +24,8 @@
  * Families (named, selectable):
  *   random   sparse random systems of growing size, 2D and 3D
  *   corpus   every problem file of a directory (Siconos text or FCLIB)
- *   feblock  elastic P1 blocks on a rigid foundation (checks/fclib_feblock.h)
- *   discs    disc-like rigid-body packings (checks/fclib_disclike.h)
+ *   feblock  elastic P1 blocks on a rigid foundation (testkit/fclib_feblock.h)
+ *   discs    disc-like rigid-body packings (testkit/fclib_disclike.h)
  *   edge     mu = 0, very large mu, zero contacts, nonsymmetric W,
  *            rank-deficient W (continuum of solutions), badly scaled W
  *            (1e6 spread of diagonal blocks), an almost-grazing contact

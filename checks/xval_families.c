@@ -15,9 +15,10 @@
 #include "fl_rng.h"
 #include "fl_siconos_text.h"
 #include "reference/nsgs.h"
-#include "fclib_disclike.h"
+#include "testkit/fclib_disclike.h"
 #include "fclib_discpacking.h"
-#include "fclib_feblock.h"
+#include "testkit/fclib_feblock.h"
+#include "optimized/delassus_sparse.h"
 
 static const char *family_names[FL_XVAL_NFAMILY] = {"random", "corpus", "feblock", "discs",
                                                     "edge"};

@@ -1,4 +1,4 @@
-/* cli.h — the frictionlab command's check framework (DESIGN.md, The command).
+/* cli.h — the frictionlab command's check framework (README.md, The command).
  *
  * `reproduce` and `crosscheck` run registered tasks.  A task reports each
  * check with fl_cli_check() (free text) or fl_cli_check_value() (a number,

@@ -1,5 +1,5 @@
 /* framework.c — PASS/FAIL lines, progress, output files and plots for the
- * frictionlab command (DESIGN.md, The command). */
+ * frictionlab command (README.md, The command). */
 #include "cli.h"
 
 #include <errno.h>

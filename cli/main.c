@@ -1,4 +1,4 @@
-/* main.c — the frictionlab command (DESIGN.md, The command).
+/* main.c — the frictionlab command (README.md, The command).
  *
  *   frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--baseline FILE] [--list]
  *   frictionlab crosscheck [--law L|all] [--systems N] [--seed S] [--solver-cmd CMD] [--list]
@@ -24,6 +24,7 @@
 #include <hdf5.h>
 #include <umfpack.h>
 
+#include "check_run.h"
 #include "cli.h"
 #include "fl_commit.h"
 #include "solve.h"
@@ -632,6 +633,7 @@ int main(int argc, char **argv)
     ctx.progress = 1;
     ctx.progress_tty = isatty(STDERR_FILENO);
 
+    if (fl_cli_global_options(&argc, argv) != 0) return 2;
     if (argc < 2) {
         usage(stderr);
         return EXIT_USAGE;

@@ -30,6 +30,7 @@
 #include "reference/enumerate.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 enum { NSOLV = 4 };   /* ref GS, opt GS, ref Newton, opt Newton */
 static const char *solv_name[NSOLV] = {"gs_reference", "gs_optimized", "newton_reference",

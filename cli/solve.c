@@ -34,6 +34,8 @@
 #include "fl_siconos_text.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
 
 /* ------------------------------------------------------------------ */
 /* solve FILE                                                          */

@@ -1,6 +1,6 @@
-/* fl_dense.h — dense linear-algebra helpers on GSL (DESIGN.md, Vocabulary).
+/* fl_dense.h — dense linear-algebra helpers on GSL (README.md, Vocabulary).
  *
- * Notation (CATALOGUE.md A): W = M^-1; ||v||_M = sqrt(v.Mv) is the kinetic
+ * Notation (001 §3.1): W = M^-1; ||v||_M = sqrt(v.Mv) is the kinetic
  * norm, ||f||*_M = sqrt(f.M^-1 f) the dual norm.  Rows of a constraint
  * matrix D are the covectors dphi_alpha (001 §3.1).
  *

@@ -1,5 +1,5 @@
 /* fl_friction_set.h — the friction sets every law uses (001 §2.1, §3.2,
- * §6.2; 004 (10)-(11)).  Implemented in reference/friction_sets.c.
+ * §6.2; 004 (10)-(11)).  Implemented in core/fl_friction_set.c.
  *
  * A friction set C lives in a tangent space of dimension 1 or 2 (the
  * coordinates of a tangential reaction in a chosen tangent basis):

@@ -1,11 +1,11 @@
 /* fl_problem.h — frictional contact problems in FCLIB's two forms
- * (DESIGN.md, Vocabulary; 003 §3; CATALOGUE.md A.12, D.1).
+ * (README.md, Vocabulary; 003 §3; 003 §3–5).
  *
- * Library sign convention (DESIGN.md): per contact the local velocity is
+ * Library sign convention (README.md): per contact the local velocity is
  * U = (U_N, U_T) with U_N >= 0 admissible (separating), the local reaction
  * or impulse r = (r_N, r_T) with r_N >= 0 compressive.  Per contact the
  * components are stored [N, T] (dim 2) or [N, T1, T2] (dim 3), contact after
- * contact, as in FCLIB / Siconos.  Coulomb's law (impulse form, D.1):
+ * contact, as in FCLIB / Siconos.  Coulomb's law (impulse form, 003 §3):
  *   r in K_mu = { |r_T| <= mu r_N },  U_N >= 0,  r_N U_N = 0,
  *   |r_T| < mu r_N => U_T = 0,   U_T != 0 => r_T = -mu r_N U_T/|U_T|.
  *
@@ -16,7 +16,7 @@
  *
  * Global form (FCLIB "global"):  M v = f + H^T r,  U = H v + w.
  * Here H is the m x n matrix of the local kinematics (U = H u, 003 §3 /
- * CATALOGUE D.1); FCLIB stores its transpose (n x m).  Then
+ * 003 §3–5); FCLIB stores its transpose (n x m).  Then
  *   W = H M^-1 H^T  (the Delassus operator),   q = H M^-1 f + w.
  * In a Contact Dynamics step (003 §3) f = M u_i + h F (free momentum).
  *
@@ -146,9 +146,9 @@ fl_status fl_local_problem_velocity(const fl_local_problem *p, const gsl_vector 
                                     gsl_vector *U, fl_error *err);
 
 /* Per-contact violation of Coulomb's law (library convention, impulse form
- * of CATALOGUE D.1) by an impulse r and a velocity U, both length m.  Each
+ * of 003 §3–5) by an impulse r and a velocity U, both length m.  Each
  * term is made dimensionless by the caller's problem scales rs > 0 (impulse)
- * and us > 0 (velocity) (CATALOGUE B.0: normalise by problem scales, not by
+ * and us > 0 (velocity) (proofs/README.md: normalise by problem scales, not by
  * the quantity tested); the result is the largest of
  *   max(0,-r_N)/rs, max(0,|r_T| - mu r_N)/rs, max(0,-U_N)/us,
  *   min(r_N/rs, U_N/us)                      (Signorini complementarity),
@@ -160,7 +160,7 @@ double fl_coulomb_violation(int dim, size_t nc, const double *mu, const double *
 /* A random dense global problem for property checks and benchmarks:
  * M = B B^T / n + I/10 (B Gaussian n x n, SPD), H Gaussian m x n scaled by
  * 1/sqrt(n), f Gaussian, w = 0, mu log-uniform in [mu_lo, mu_hi]
- * (CATALOGUE B.0).  With n >= m, W = H M^-1 H^T is nonsingular with
+ * (proofs/README.md).  With n >= m, W = H M^-1 H^T is nonsingular with
  * probability one.  Randomness only through r. */
 fl_status fl_global_problem_random(gsl_rng *r, size_t n, size_t nc, int dim, double mu_lo,
                                    double mu_hi, fl_global_problem **out, fl_error *err);

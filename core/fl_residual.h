@@ -1,5 +1,5 @@
 /* fl_residual.h — the Siconos / FCLIB natural-map error for frictional
- * contact (DESIGN.md, Vocabulary: "Residual").
+ * contact (README.md, Vocabulary: "Residual").
  *
  * Per contact alpha, with the library convention of fl_problem.h (r_N >= 0
  * compressive, U_N >= 0 separating), De Saxcé's modified velocity is

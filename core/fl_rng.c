@@ -1,4 +1,4 @@
-/* fl_rng.c — seeded generators (DESIGN.md: no srand, no global state). */
+/* fl_rng.c — seeded generators (README.md: no srand, no global state). */
 #include "fl_rng.h"
 
 #include <math.h>

@@ -23,6 +23,9 @@
 #ifndef FL_SCALAR_H
 #define FL_SCALAR_H
 
+/* pi, the library's one definition of it (C11 has no M_PI). */
+#define FL_PI 3.14159265358979323846
+
 /*@ // Logic layer: the kernels written as logic functions (real numbers).
     // The closed interval C = {c : lo <= c if has_lo, c <= hi if has_hi}.
     predicate fl_in_interval(real c, integer has_lo, real lo,

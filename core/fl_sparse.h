@@ -1,4 +1,4 @@
-/* fl_sparse.h — sparse helpers on CHOLMOD (DESIGN.md, Vocabulary).
+/* fl_sparse.h — sparse helpers on CHOLMOD (README.md, Vocabulary).
  *
  * One fl_sparse_ctx (one cholmod_common) per context: a solver, a test, a
  * command.  The context also owns the solve workspaces reused by

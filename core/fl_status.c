@@ -1,4 +1,4 @@
-/* fl_status.c — status strings and error records (DESIGN.md, Vocabulary). */
+/* fl_status.c — status strings and error records (README.md, Vocabulary). */
 #include "fl_status.h"
 
 #include <stdio.h>

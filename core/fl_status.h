@@ -1,6 +1,6 @@
 /* fl_status.h — status codes and error reports shared by every module.
  *
- * Convention (DESIGN.md, Vocabulary): 0 is success, negative codes are
+ * Convention (README.md, Vocabulary): 0 is success, negative codes are
  * errors, positive codes are warnings (the result is usable but the caller
  * should know).  The library never exits, aborts or prints: it returns a
  * status and, when the caller passes a non-NULL fl_error, fills it.

@@ -13,6 +13,8 @@
 #include "optimized/newton_sparse.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
+#include "optimized/delassus_sparse.h"
 
 static double now_seconds(void)
 {

@@ -1,6 +1,6 @@
 /* delassus_sparse.c — the Delassus operator W = H M^-1 H^T and the local
  * data q = H M^-1 f + w of the Contact Dynamics core problem (003 §3;
- * CATALOGUE.md A.12, A.7 "factor M once"), with CHOLMOD: the sparse twin of
+ * 003 §3; 004 (18)–(21), 003 §3 "factor M once"), with CHOLMOD: the sparse twin of
  * fl_delassus_dense (reference/nsgs.c); W is returned as a cholmod_sparse in
  * full storage.  Two ways are offered so the bench can measure both:
  *
@@ -16,7 +16,7 @@
  *                         while CHOLMOD reports K not positive definite.
  *                         (Derivation: proofs/contact_dynamics.md.)
  */
-#include "reference/nsgs.h"
+#include "optimized/delassus_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -203,7 +203,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     return s;
 }
 
-/* 003 §3 / CATALOGUE A.12: W = H M^-1 H^T, q = H M^-1 f + w, with CHOLMOD. */
+/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w, with CHOLMOD. */
 fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
                              cholmod_factor **L, fl_local_problem **out, fl_error *err)
 {

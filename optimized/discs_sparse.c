@@ -1,5 +1,5 @@
 /* discs_sparse.c — cell-list contact detection for the discs of
- * reference/discs.h (003 §5 periodic band; CATALOGUE C.6 (c), D.1).
+ * reference/discs.h (003 §5 periodic band; 003 §2–5; 003 §3–5).
  *
  * Cells of side c = 2 max R + margin cover the centres; two discs closer
  * than the margin lie in the same or in adjacent cells, so each disc i is
@@ -12,7 +12,8 @@
  * optimized step (CHOLMOD H and Delassus W, sparse Gauss–Seidel) is
  * selected by fl_impl in reference/discs.c.
  */
-#include "reference/discs.h"
+#include "optimized/discs_sparse.h"
+#include "optimized/delassus_sparse.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -134,7 +135,7 @@ oom:
     return FL_FAIL(err, FL_ENOMEM, "discs: out of memory in cell-list detection");
 }
 
-/* Delassus operator of the discs (003 §3, CATALOGUE A.12) for the diagonal
+/* Delassus operator of the discs (003 §3, 003 §3) for the diagonal
  * mass matrix: W = H M^-1 H^T = (H D)(H D)^T with D = M^-1/2 (CHOLMOD's
  * A A^T, linear in the number of contacts), q = H M^-1 f + w.  Same W and q
  * as fl_delassus_dense / fl_delassus_sparse (tests/test_discs.c). */

@@ -6,18 +6,11 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
 
 #include "fl_dense.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 static void dense_view(cholmod_dense *X, double *x, size_t n)
 {
@@ -267,7 +260,7 @@ double fl_midpoint_sparse_energy(fl_midpoint_sparse *mp, const gsl_vector *u, co
 fl_status fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st,
                                   fl_midpoint_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     const fl_midpoint_problem *p = mp->p;
     size_t n = p->n, nc = p->nc, m = 2 * nc;
     fl_midpoint_result r;
@@ -330,7 +323,7 @@ fl_status fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st,
     st->t += dt;
     r.energy = fl_midpoint_sparse_energy(mp, st->u, st->v);
     if (!isfinite(r.energy)) r.status = FL_ENONFINITE;
-    r.seconds = now_seconds() - t0;
+    r.seconds = fl_clock_now() - t0;
     if (res) *res = r;
     return r.status < 0 ? FL_FAIL(err, r.status, "non-finite state after the step") : r.status;
 }

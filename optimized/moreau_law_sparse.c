@@ -14,23 +14,16 @@
  * where the local problem is no longer small (use FL_MOREAU_SET with a
  * tangent basis of dimension 1 or 2).
  */
-#include "reference/moreau_law.h"
+#include "optimized/moreau_law_sparse.h"
 #include "fl_dense.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 
 #include "fl_sparse.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 fl_status fl_moreau_law_sparse(const fl_moreau_problem *p, const fl_moreau_options *opt,
                                gsl_vector *u, gsl_vector *r, fl_moreau_result *res,
@@ -40,7 +33,7 @@ fl_status fl_moreau_law_sparse(const fl_moreau_problem *p, const fl_moreau_optio
     if (!res) res = &tmp;
     memset(res, 0, sizeof *res);
     fl_moreau_options o = opt ? *opt : fl_moreau_options_default();
-    const double t0 = now_seconds();
+    const double t0 = fl_clock_now();
     fl_status st = fl_moreau_check(p, 0, err);
     if (st == FL_OK && (!u || !r || u->size != p->d || r->size != p->d))
         st = FL_FAIL(err, FL_EDIM, "u and r must have length d = %zu", p->d);
@@ -146,6 +139,6 @@ out:
     free(G);
     gsl_matrix_free(Tb);
     res->status = st;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     return st;
 }

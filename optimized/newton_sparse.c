@@ -14,6 +14,7 @@
 
 #include "fl_dense.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 static double now_seconds(void)
 {

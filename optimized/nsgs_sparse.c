@@ -1,4 +1,4 @@
-/* nsgs_sparse.c — nonlinear Gauss–Seidel (003 §3; CATALOGUE.md D.1) over a
+/* nsgs_sparse.c — nonlinear Gauss–Seidel (003 §3–5) over a
  * sparse Delassus operator: the sparse twin of reference/nsgs.c, same
  * signature and options.  The twins share the law, not the iterates (the
  * local solver and the stopping test below differ from the reference's).
@@ -32,7 +32,7 @@
  * when opt->callback is set; the iteration stops when that full error
  * is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
-#include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 #include "reference/newton.h"
 
 #include <math.h>

@@ -7,7 +7,7 @@
  * largest dense objects are n x (m + K), K = sum of the friction-set
  * dimensions.
  */
-#include "reference/p4_law.h"
+#include "optimized/p4_law_sparse.h"
 #include "fl_dense.h"
 
 #include <string.h>

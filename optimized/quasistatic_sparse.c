@@ -1,19 +1,12 @@
 /* quasistatic_sparse.c — 004 §5.3 (115)-(117) with K in CSC: SORP on the
- * Tresca problem inside the fixed point g <- mu |r_N| (CATALOGUE A.11,
- * D.2).  See quasistatic_sparse.h; the dense original is
+ * Tresca problem inside the fixed point g <- mu |r_N| (004 §5.3 (112)–(117),
+ * (116)–(117)).  See quasistatic_sparse.h; the dense original is
  * reference/quasistatic.c, whose iterates this file reproduces. */
 #include "optimized/quasistatic_sparse.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Rows of K as CSC columns.  Symmetric storage: the full symmetric matrix
  * (cholmod_copy, both triangles), column i = row i.  Unsymmetric storage:
@@ -101,7 +94,7 @@ fl_status fl_qs_sparse_step(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s,
     res->iterations = res->g_iterations = 0;
     res->residual = 0.0;
     res->seconds = 0.0;
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     if (!ctx || !ctx->started || !s || !s->K)
         return res->status = FL_FAIL(err, FL_EINVAL, "sparse quasistatic step: missing context, system or K");
     size_t n = s->n;
@@ -179,6 +172,6 @@ done:
     free(w);
     free(role);
     free(part);
-    res->seconds = now_s() - t0;
+    res->seconds = fl_clock_now() - t0;
     return res->status = st;
 }

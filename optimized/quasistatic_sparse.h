@@ -1,6 +1,6 @@
 /* quasistatic_sparse.h — sparse twin of reference/quasistatic.h: one
  * increment of the quasistatic frictional contact problem of 004 §5.3
- * (115)-(117) (CATALOGUE A.11, D.2) with K in CHOLMOD CSC storage.
+ * (115)-(117) (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)) with K in CHOLMOD CSC storage.
  *
  * Same algorithm, options, result struct (fl_qs_options, fl_qs_result),
  * stopping rules and sign convention (004's: u_N <= 0 admissible, r_N <= 0

@@ -2,20 +2,13 @@
  * CHOLMOD (004 (80)-(86), §5.4 methods 2-3).  See stability_sparse.h. */
 #include "optimized/stability_sparse.h"
 #include "fl_dense.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <arpack.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void fl_stab_sparse_tangent_free(fl_sparse_ctx *ctx, fl_stab_sparse_tangent *t)
 {
@@ -167,7 +160,7 @@ static int try_factor(fl_sparse_ctx *ctx, cholmod_sparse *KS, double sigma, chol
     return -1;
 }
 
-/* 004 §5.4 methods 2 and 3 (CATALOGUE D.5, D.6). */
+/* 004 §5.4 methods 2 and 3 (004 §5.4). */
 fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t,
                                  const fl_stab_options *opt, int max_iter,
                                  fl_stab_result *res, fl_error *err)
@@ -176,7 +169,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
     memset(res, 0, sizeof *res);
     if (!t || t->nstar == 0 || !t->KS)
         return res->status = FL_FAIL(err, FL_EINVAL, "sparse analyse: empty tangent system");
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     size_t n = t->nstar;
     res->nstar = n;
     res->ks_cone_min = res->ms_min = res->lambda_real_min = res->min_re_lambda = NAN;
@@ -258,7 +251,7 @@ done:
     fl_sparse_free_factor(ctx, &L);
     if (F) cholmod_free_sparse(&F, &ctx->cm);
     free(lo); free(x); free(y);
-    res->seconds = now_s() - t0;
+    res->seconds = fl_clock_now() - t0;
     res->status = st;
     return st;
 }
@@ -268,7 +261,7 @@ done:
  * §5.7: the eigenvalues of smallest modulus of a pencil are the dominant
  * ones of its inverse, so ARPACK's implicitly restarted Arnoldi (dnaupd,
  * regular mode, bmat = 'I', which = "LM") runs on OP = A^-1 B applied with
- * one UMFPACK LU of A (CATALOGUE D.4). */
+ * one UMFPACK LU of A (004 §5.4). */
 
 typedef struct op_ctx {
     fl_sparse_ctx *ctx;
@@ -372,7 +365,7 @@ fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent 
     size_t n = t ? t->nstar : 0, nev = clip_nev(o.nev, n);
     if (!t || !t->Kstar || !t->Mstar || nev == 0)
         return FL_FAIL(err, FL_EDIM, "lowest modes: need N* >= 3 and nev >= 1 (N* = %zu)", n);
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     op_ctx c = {.ctx = ctx, .K = t->Kstar, .M = t->Mstar, .n = n, .err = err};
     double *nr = malloc((nev + 1) * sizeof *nr), *ni = malloc((nev + 1) * sizeof *ni);
     double *Z = malloc(n * (nev + 1) * sizeof *Z);
@@ -417,7 +410,7 @@ done:
     if (E) gsl_matrix_free(E);
     fl_sparse_lu_free(c.lu);
     free(nr); free(ni); free(Z); free(perm); free(c.w);
-    res->seconds += now_s() - t0;
+    res->seconds += fl_clock_now() - t0;
     return st;
 }
 

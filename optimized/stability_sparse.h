@@ -2,7 +2,7 @@
  * tangent matrices (004 (80)-(86)) and the §5.4 searches that scale:
  * method 2 (Cholesky failure of K*_S, from CHOLMOD's status) and method 3
  * (smallest eigenvalue of K*_S with its eigenvector and the check (118)) by
- * the shifted inverse power method of 004 §5.4 (CATALOGUE D.5) on CHOLMOD
+ * the shifted inverse power method of 004 §5.4 on CHOLMOD
  * factors of K*_S - sigma I, every shift certified below the spectrum by a
  * successful Cholesky factorisation.
  *

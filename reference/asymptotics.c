@@ -1,5 +1,5 @@
 /* asymptotics.c — gamma(q), A(q,u-), A_eps(q,u-) and Hausdorff distances
- * (000 §3, (8)-(10), Theorem 1); estimation procedure of CATALOGUE D.7. */
+ * (000 §3, (8)-(10), Theorem 1); estimation procedure of 000 §3. */
 #include "asymptotics.h"
 
 #include <math.h>
@@ -141,7 +141,7 @@ double fl_asym_excess_samples_to_set(const gsl_matrix *S, size_t ns, const fl_as
     return e;
 }
 
-/* 000 (10): sup_{v in A} dist(v, A_eps), A discretised (CATALOGUE D.7). */
+/* 000 (10): sup_{v in A} dist(v, A_eps), A discretised (000 §3). */
 double fl_asym_excess_set_to_samples(const fl_asym_set *A, size_t K, const gsl_matrix *S,
                                      size_t ns)
 {

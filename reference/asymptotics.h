@@ -1,7 +1,7 @@
 /* asymptotics.h — asymptotic consistency and indeterminacy of Moreau's
  * discrete contact law (000 §3): gamma(q), the set A(q, u-), the sampled
  * set A_eps(q, u-), excesses and Hausdorff distances (000 (8)-(10)).
- * Dense reference only (d is small in these studies; DESIGN.md).
+ * Dense reference only (d is small in these studies; README.md).
  *
  * Distances are Euclidean, as in 000 §3.  Point clouds are gsl_matrix rows.
  */
@@ -55,7 +55,7 @@ double fl_asym_excess_samples_to_set(const gsl_matrix *S, size_t ns, const fl_as
  * the segment; the two points otherwise) of the distance to the nearest
  * sample: indeterminacy (000 (10)).  Over-estimates the excess of A from
  * the true A_eps by the sampling gap, under-estimates it by at most half the
- * grid spacing (CATALOGUE D.7). */
+ * grid spacing (000 §3). */
 double fl_asym_excess_set_to_samples(const fl_asym_set *A, size_t K, const gsl_matrix *S,
                                      size_t ns);
 

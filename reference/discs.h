@@ -1,5 +1,5 @@
 /* discs.h — rigid discs in a vertical plane under gravity, with Contact
- * Dynamics time-stepping (003 §3–§5; CATALOGUE.md A.12, C.6 (b), (c), D.1).
+ * Dynamics time-stepping (003 §3–§5; 003 §3; 003 §2–5; 003 §3–5).
  *
  * Each disc i has centre (x_i, y_i), rotation theta_i, radius R_i, mass m_i
  * and moment of inertia I_i; its velocity is u_i = (vx_i, vy_i, w_i), so
@@ -20,10 +20,10 @@
  * these coefficients, and H^T r gives the generalised contact forces
  * (force r_N n + r_T t on i at its contact point, the opposite on j).
  *
- * One Contact Dynamics step (003 §3, CATALOGUE A.12), length h, from
+ * One Contact Dynamics step (003 §3, 003 §3), length h, from
  * velocities u_i and positions q_i:
  *   M (u_f - u_i) = h F + H^T s,   F = gravity,
- *   Coulomb's law (impulse form, D.1) between s_alpha and
+ *   Coulomb's law (impulse form, 003 §3) between s_alpha and
  *   U~_alpha = H_alpha u_f + w_alpha  with
  *     w_alpha = (g_alpha / h, 0)        for a gap g_alpha > touch_tol
  *               (the contact may close during the step: the end-of-step
@@ -39,7 +39,7 @@
  * contact with g >= 0 stays >= 0, that of one with g < 0 does not decrease
  * (up to the solver tolerance); ground and walls are linear.
  *
- * Two implementations, one signature (fl_impl of moreau_jean.h):
+ * Two implementations, one signature (drivers/discs_step.h, fl_discs_impl):
  * reference: all-pairs detection, dense M, H, W (fl_delassus_dense) and
  * fl_nsgs_solve; optimized (optimized/discs_sparse.c): cell-list detection,
  * CHOLMOD H and W = (H M^-1/2)(H M^-1/2)^T (fl_discs_delassus_diag) and
@@ -52,7 +52,8 @@
 #include <stddef.h>
 #include <gsl/gsl_rng.h>
 
-#include "moreau_jean.h"
+#include "fl_problem.h"
+#include "fl_sparse.h"
 
 typedef enum fl_disc_kind {
     FL_DISC_PAIR = 0,        /* disc i against disc j (possibly an image) */
@@ -107,9 +108,6 @@ fl_status fl_discs_check(const fl_discs *d, fl_error *err);
  * possibly NULL when *nc == 0. */
 fl_status fl_discs_detect(const fl_discs *d, fl_disc_contact **out, size_t *nc,
                           fl_error *err);
-/* Same contacts found with cell lists (optimized/discs_sparse.c). */
-fl_status fl_discs_detect_cells(const fl_discs *d, fl_disc_contact **out, size_t *nc,
-                                fl_error *err);
 /* Shared by both detectors: the obstacle contacts of disc i within the
  * margin (returns how many, <= 3), and the pair test of i < j with j seen
  * at x_j + 2 a shift (returns 1 and fills *c when gap <= margin). */
@@ -132,78 +130,16 @@ fl_status fl_discs_global(const fl_discs *d, const fl_disc_contact *c, size_t nc
                           int dense, fl_sparse_ctx *ctx, fl_global_problem **out,
                           fl_error *err);
 
-/* Delassus operator for the diagonal M of the discs (optimized/discs_sparse.c):
- * W = (H M^-1/2)(H M^-1/2)^T by CHOLMOD (linear in the contacts; no
- * factorisation is needed for a diagonal M), q = H M^-1 f + w; g must hold
- * the sparse H (g->Hs) on g->ctx.  Same W, q as fl_delassus_dense. */
-fl_status fl_discs_delassus_diag(const fl_discs *d, const fl_global_problem *g,
-                                 fl_local_problem **out, fl_error *err);
 
 /* u_f = M^-1 (f + H^T s), written as (vx, vy, w) triples (length 3N),
  * computed contact by contact (both implementations). */
 void fl_discs_end_velocity(const fl_discs *d, const fl_disc_contact *c, size_t nc,
                            double h, const double *s, double *uf);
 
-typedef struct fl_discs_step_options {
-    double h;                /* time step, > 0 */
-    fl_impl impl;            /* reference or optimized */
-    int warm;                /* warm start from the previous step's impulses (003 §3) */
-    fl_nsgs_options nsgs;    /* Gauss–Seidel options (start is set from warm) */
-} fl_discs_step_options;
-
-typedef struct fl_discs_step_result {
-    fl_status status;
-    int iterations;
-    double residual;
-    double seconds, solve_seconds;
-    double detect_seconds;   /* detection, assembly of H and the Delassus operator */
-    size_t ncontacts;        /* detected */
-    size_t nactive;          /* s_N > 0 */
-    size_t nsticking;        /* s_N > 0 and zero sliding |U_T| <= stick_tol */
-} fl_discs_step_result;
-
-fl_discs_step_options fl_discs_step_options_default(void);
-
-/* Work space carried from step to step: the previous contacts and impulses
- * (warm start) and the CHOLMOD context.  L is not used by the steps (M is
- * diagonal: fl_discs_delassus_diag needs no factor); it is freed if set. */
-typedef struct fl_discs_work {
-    fl_disc_contact *c;      /* contacts of the last step */
-    size_t nc;
-    double *s;               /* impulses of the last step (length 2 nc) */
-    fl_sparse_ctx ctx;
-    cholmod_factor *L;
-    int started;
-} fl_discs_work;
-
-fl_status fl_discs_work_init(fl_discs_work *w, fl_error *err);
-void fl_discs_work_clear(fl_discs_work *w);
-
-/* The local problem of the step at the current state of d (detection,
- * global problem, Delassus) without solving it: *c, *nc as fl_discs_detect,
- * *p a new local problem (dense W or sparse W on work->ctx).  *p is NULL
- * when there is no contact. */
-fl_status fl_discs_local(const fl_discs *d, const fl_discs_step_options *opt,
-                         fl_discs_work *work, fl_disc_contact **c, size_t *nc,
-                         fl_local_problem **p, fl_error *err);
-
-/* One Contact Dynamics step (003 §3): detection, solve, q_f = q_i + h u_f,
- * periodic wrap.  work->c / work->s receive the step's contacts and
- * impulses.  Zero sliding: |U_T| <= max(1e-9 (1 + max |U|), 10 tol |q|), tol the
- * Gauss–Seidel tolerance (its natural-map error bounds the error of U_T). */
-fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_work *work,
-                        fl_discs_step_result *res, fl_error *err);
-
 /* Periodic wrap of the centres into -a <= x < a (003 §5). */
 void fl_discs_wrap(fl_discs *d);
 
-/* Deposition under gravity (generator of packings): the N discs of d (radii,
- * masses set by the caller) are placed on a loose grid above the ground
- * (spacing 2.2 max R, rows filled left to right across the walls or the
- * band, random jitter of 0.05 max R from rng), then steps of opt are run
- * until the largest speed is below v_tol or max_steps is reached.
- * Requires the ground and walls or a periodic band.  *steps: steps done. */
-fl_status fl_discs_deposit(fl_discs *d, const fl_discs_step_options *opt, gsl_rng *rng,
-                           int max_steps, double v_tol, int *steps, fl_error *err);
+/* The canonical contact order as a qsort / bsearch comparator. */
+int fl_discs_contact_cmp(const void *pa, const void *pb);
 
 #endif

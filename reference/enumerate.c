@@ -1,5 +1,5 @@
 /* enumerate.c — exhaustive status enumeration for small 2D frictional
- * contact problems (CATALOGUE.md D.8; 003 §3–4).  See enumerate.h. */
+ * contact problems (exhaustive enumeration, proofs/contact_dynamics.md; 003 §3–4).  See enumerate.h. */
 #include "enumerate.h"
 
 #include <math.h>
@@ -56,7 +56,7 @@ void fl_enum_result_free(fl_enum_result *e)
     free(e);
 }
 
-/* CATALOGUE D.8: one linear system per status assignment. */
+/* exhaustive enumeration, proofs/contact_dynamics.md: one linear system per status assignment. */
 fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
                                  fl_error *err)
 {

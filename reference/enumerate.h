@@ -1,5 +1,5 @@
 /* enumerate.h — exhaustive enumeration of the solutions of a small 2D
- * frictional contact problem (CATALOGUE.md D.8; an independent oracle of
+ * frictional contact problem (exhaustive enumeration, proofs/contact_dynamics.md; an independent oracle of
  * the whole solution set explored by 003 §3–4).
  *
  * Each contact takes one of four statuses; each assignment of statuses

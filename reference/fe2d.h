@@ -18,7 +18,7 @@
  *   - legacy VTK output of the deformed mesh for ParaView.
  *
  * Sign convention at this boundary.  002 writes u_N = nu_i^T u <= 0 with
- * nu_i the OUTWARD unit normal of the body.  The library (DESIGN.md) stores
+ * nu_i the OUTWARD unit normal of the body.  The library (README.md) stores
  * gap >= 0 and compressive reaction >= 0: gap_i = -nu_i^T u and
  * r_n,i = -lambda_nu,i.  fe2d only builds nu_i and tau_i as in 002 (3); the
  * conversion is done in reference/midpoint.c.  tau_i is nu_i rotated by +90

@@ -10,8 +10,8 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "fl_scalar.h"
 
-#define FSB_PI 3.14159265358979323846
 
 fl_fset_options fl_fset_options_default(void)
 {
@@ -103,7 +103,7 @@ static fl_status generators(size_t n, size_t nc, const fl_fset_contact *c, int f
                 double s = k == 0 ? 1.0 : -1.0;
                 for (int j = 0; j < 2; j++) rw[j] = nv[j] + s * c[i].mu * t1[j];
             } else {
-                double ph = 2.0 * FSB_PI * (double)k / (double)nk;
+                double ph = 2.0 * FL_PI * (double)k / (double)nk;
                 for (int j = 0; j < 3; j++)
                     rw[j] = nv[j] + c[i].mu * (cos(ph) * t1[j] + sin(ph) * t2[j]);
             }
@@ -200,18 +200,18 @@ static fl_status polygon_from(double *P, size_t np, double *R, size_t nr, fl_fri
     double best = -1.0;
     for (size_t j = 0; j < nr; j++) {
         /* gap from ray j counter-clockwise to the next ray */
-        double gmin = 2 * FSB_PI + 1;
+        double gmin = 2 * FL_PI + 1;
         size_t nxt = j;
         for (size_t l = 0; l < nr; l++) {
             if (l == j) continue;
             double g = ang[l] - ang[j];
-            while (g <= 1e-12) g += 2 * FSB_PI;
+            while (g <= 1e-12) g += 2 * FL_PI;
             if (g < gmin) {
                 gmin = g;
                 nxt = l;
             }
         }
-        if (nr == 1 || gmin > 2 * FSB_PI) gmin = 2 * FSB_PI;
+        if (nr == 1 || gmin > 2 * FL_PI) gmin = 2 * FL_PI;
         if (gmin > best) {
             best = gmin;
             ib = j;       /* the cone ends at j ... */
@@ -219,7 +219,7 @@ static fl_status polygon_from(double *P, size_t np, double *R, size_t nr, fl_fri
         }
     }
     free(ang);
-    if (best < FSB_PI - 1e-12)
+    if (best < FL_PI - 1e-12)
         return FL_FAIL(err, FL_EUNSUPPORTED, "the section contains a line or a half-plane: "
                                              "not representable as fl_friction_set");
     double ra[2] = {R[2 * ia], R[2 * ia + 1]}, rb[2] = {R[2 * ib], R[2 * ib + 1]};

@@ -1,16 +1,16 @@
 /* lcp_enumerate.c — all solutions of a small LCP by enumerating complementary
- * bases (CATALOGUE.md D.8).  See lcp_enumerate.h. */
+ * bases (exhaustive enumeration, proofs/contact_dynamics.md).  See lcp_enumerate.h. */
 #include "lcp_enumerate.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_permutation.h>
 
 #include "fl_dense.h"
 #include "lemke.h"
+#include "fl_clock.h"
 
 fl_lcp_enum_options fl_lcp_enum_options_default(void)
 {
@@ -27,13 +27,6 @@ void fl_lcp_solutions_free(fl_lcp_solutions *s)
     if (!s) return;
     free(s->z);
     free(s);
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* LU of the principal submatrix M_{alpha alpha} (k x k, alpha = idx[0..k-1])
@@ -91,12 +84,12 @@ static int already_found(const fl_lcp_solutions *s, const double *z, double tol)
     return 0;
 }
 
-/* Enumeration of complementary bases, CATALOGUE.md D.8 for LCP(M, q). */
+/* Enumeration of complementary bases, exhaustive enumeration, proofs/contact_dynamics.md for LCP(M, q). */
 fl_status fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q,
                            const fl_lcp_enum_options *opt, fl_lcp_solutions **out,
                            fl_lcp_enum_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_lcp_enum_result rr = {FL_OK, 0, 0, 0.0, 0.0};
     fl_lcp_enum_options o = opt ? *opt : fl_lcp_enum_options_default();
     if (out) *out = NULL;
@@ -186,7 +179,7 @@ done:
     }
     *out = sol;
     rr.status = s;
-    rr.seconds = now_seconds() - t0;
+    rr.seconds = fl_clock_now() - t0;
     if (res) *res = rr;
     return s;
 }

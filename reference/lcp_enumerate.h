@@ -1,5 +1,5 @@
 /* lcp_enumerate.h — all solutions of a small LCP by enumeration of the
- * complementary bases (CATALOGUE.md D.8, applied to LCP(M, q) of D.3).
+ * complementary bases (exhaustive enumeration, proofs/contact_dynamics.md, applied to LCP(M, q) of 004 §5.3).
  *
  * For every index set alpha of {0..n-1} (2^n sets) the principal system
  *     M_{alpha alpha} z_alpha = -q_alpha,   z_j = 0 (j not in alpha)
@@ -51,7 +51,7 @@ typedef struct fl_lcp_enum_result {
     double seconds;
 } fl_lcp_enum_result;
 
-/* All solutions of LCP(M, q) (CATALOGUE.md D.8).  *out receives a new list
+/* All solutions of LCP(M, q) (exhaustive enumeration, proofs/contact_dynamics.md).  *out receives a new list
  * (possibly with count 0: the LCP has no solution with a nonsingular
  * support).  opt and res may be NULL. */
 fl_status fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q,

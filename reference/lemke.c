@@ -1,5 +1,5 @@
 /* lemke.c — Lemke's complementary pivoting with lexicographic degeneracy
- * resolution (CATALOGUE.md D.3; 004 §5.3, ref. [19]).  See lemke.h.
+ * resolution (004 §5.3, ref. [19]).  See lemke.h.
  *
  * Tableau (dense, n rows, 2n + 2 columns), one row per basic variable:
  *
@@ -18,11 +18,11 @@
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_permutation.h>
 
 #include "fl_dense.h"
+#include "fl_clock.h"
 
 fl_lemke_options fl_lemke_options_default(void)
 {
@@ -31,13 +31,6 @@ fl_lemke_options fl_lemke_options_default(void)
     o.pivot_tol = 1e-11;
     o.verify_tol = 1e-9;
     return o;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 fl_status fl_lcp_check(const gsl_matrix *M, const gsl_vector *q, fl_error *err)
@@ -191,12 +184,12 @@ static int polish(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z,
     return kept;
 }
 
-/* Lemke's method, 004 §5.3 / ref. [19]; steps numbered as CATALOGUE.md D.3. */
+/* Lemke's method, 004 §5.3 / ref. [19]; steps numbered as 004 §5.3. */
 fl_status fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z,
                          gsl_vector *w, const fl_lemke_options *opt,
                          fl_lemke_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_lemke_result rr = {FL_OK, 0, NAN, 0.0, 0.0};
     fl_lemke_options o = opt ? *opt : fl_lemke_options_default();
     fl_status s = fl_lcp_check(M, q, err);
@@ -218,7 +211,7 @@ fl_status fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z
     if (qmin >= 0.0) {
         gsl_vector_set_zero(z);
         rr.residual = fl_lcp_residual(M, q, z, w);
-        rr.seconds = now_seconds() - t0;
+        rr.seconds = fl_clock_now() - t0;
         if (res) *res = rr;
         return FL_OK;
     }
@@ -302,7 +295,7 @@ fl_status fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z
                          "Lemke solution fails verification: residual %g > %g (ill-conditioned pivots)",
                          rr.residual, o.verify_tol);
     rr.status = status;
-    rr.seconds = now_seconds() - t0;
+    rr.seconds = fl_clock_now() - t0;
     if (res) *res = rr;
     return status;
 }

@@ -1,5 +1,5 @@
 /* lemke.h — Lemke's complementary pivoting for the linear complementarity
- * problem (CATALOGUE.md D.3; 004 §5.3 and its ref. [19]; used by Stewart's
+ * problem (004 §5.3 and its ref. [19]; used by Stewart's
  * formulation P5 of 001 §6.2, reference/stewart_law.c).
  *
  *   LCP(M, q):  find z in R^n with  w = M z + q,  z >= 0,  w >= 0,  z.w = 0.
@@ -43,7 +43,7 @@ typedef struct fl_lemke_result {
     double z0;           /* artificial variable at termination (0 at a solution) */
 } fl_lemke_result;
 
-/* Solve LCP(M, q) (004 §5.3, ref. [19]; CATALOGUE.md D.3).
+/* Solve LCP(M, q) (004 §5.3, ref. [19]; 004 §5.3).
  * M is n x n (any matrix), q, z, w have length n; w may be NULL.
  * On FL_OK, z is a verified solution and w = M z + q.
  * On FL_ERAY (ray termination: no solution found; for copositive-plus M this

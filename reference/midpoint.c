@@ -5,12 +5,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
 
 #include "fl_dense.h"
 #include "fl_scalar.h"
+#include "fl_clock.h"
 
 fl_midpoint_options fl_midpoint_options_default(void)
 {
@@ -22,13 +22,6 @@ fl_midpoint_options fl_midpoint_options_default(void)
     o.max_iter = 5000;
     o.enum_max_contacts = 6;
     return o;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 fl_status fl_midpoint_state_alloc(size_t n, size_t nc, fl_midpoint_state **out, fl_error *err)
@@ -195,7 +188,7 @@ static int solve_state(const gsl_matrix *D, const gsl_vector *q, double mu, cons
     return 1;
 }
 
-/* CATALOGUE D.8: enumeration of the 4^nc states. */
+/* exhaustive enumeration, proofs/contact_dynamics.md: enumeration of the 4^nc states. */
 fl_status fl_midpoint_local_enumerate(const gsl_matrix *D, const gsl_vector *q, double mu,
                                       gsl_matrix *sols, size_t *nsol, fl_error *err)
 {
@@ -446,7 +439,7 @@ fl_status fl_midpoint_half_step(const fl_midpoint *mp, const gsl_vector *y, gsl_
 fl_status fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_midpoint_result *res,
                            fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     const fl_midpoint_problem *p = mp->p;
     size_t n = p->n, nc = p->nc;
     fl_midpoint_result r;
@@ -521,7 +514,7 @@ fl_status fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_midpoint_r
     st->t += dt;
     r.energy = fl_midpoint_energy(p, st->u, st->v);
     if (!isfinite(r.energy)) r.status = FL_ENONFINITE;
-    r.seconds = now_seconds() - t0;
+    r.seconds = fl_clock_now() - t0;
     if (res) *res = r;
     return r.status < 0 ? FL_FAIL(err, r.status, "non-finite state after the step") : r.status;
 }

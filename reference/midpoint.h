@@ -8,14 +8,14 @@
  * with n dofs, nc contact nodes, rows nu_i, tau_i orthonormal (002 (4)).
  *
  * Sign convention.  002 writes nu_i^T u <= 0 and lambda_nu <= 0.  The library
- * (DESIGN.md) uses gap >= 0 and compressive reaction >= 0.  At this module's
+ * (README.md) uses gap >= 0 and compressive reaction >= 0.  At this module's
  * boundary:
  *     gap_i = -nu_i^T u,   r_n,i = -lambda_nu,i >= 0,   r_t,i = lambda_tau,i,
  * i.e. the contact force on the body is  -r_n,i nu_i + r_t,i tau_i.  States
  * and results carry (r_n, r_t); the formulas inside midpoint.c are the
  * paper's, with lambda = (-r_n, r_t).  The foundation may slide along tau_i
  * with velocity v_found (002 §7: 20 m/s); the slip velocity is then
- * tau_i^T u' - v_found [SUGGESTED in CATALOGUE A.10; 002 does not print it].
+ * tau_i^T u' - v_found [SUGGESTED in 002 §2–4, §6; 002 does not print it].
  *
  * One step.  With S = (4/dt^2) M_r + A (SPD since A is), 002 (22)-(23):
  *     S u^{k+1/2} = fhat + H^T y,  fhat = f + (4/dt^2) M_r u^k + (2/dt) M_r v^k,
@@ -54,7 +54,7 @@ typedef enum fl_midpoint_contact {
 
 typedef enum fl_midpoint_local {
     FL_MIDPOINT_LOCAL_GS = 0,      /* block Gauss-Seidel over contacts, exact 2x2 blocks */
-    FL_MIDPOINT_LOCAL_ENUM = 1     /* enumeration of 4^nc contact states (CATALOGUE D.8) */
+    FL_MIDPOINT_LOCAL_ENUM = 1     /* enumeration of 4^nc contact states (exhaustive enumeration, proofs/contact_dynamics.md) */
 } fl_midpoint_local;
 
 typedef struct fl_midpoint_options {
@@ -122,7 +122,7 @@ double fl_midpoint_local_residual(const gsl_matrix *D, const gsl_vector *q, doub
                                   const gsl_vector *y);
 
 /* All solutions by enumeration of the 4^nc states {open, stick, slide+,
- * slide-} (CATALOGUE D.8): one linear system each, inequalities checked
+ * slide-} (exhaustive enumeration, proofs/contact_dynamics.md): one linear system each, inequalities checked
  * with a relative tolerance 1e-9, duplicates merged.  Solutions go to the
  * rows of sols (at most sols->size1 kept; *nsol counts all distinct ones).
  * Singular state systems (e.g. F = c/b in 002 §6, a continuum) are
@@ -212,7 +212,7 @@ void fl_midpoint_block_free(fl_midpoint_block *b);
  * w in N,  nu_i^T u_N <= 0,  lambda_nu,i nu_i^T u_N = 0.  With
  * u_N = -B_nu^T y, lambda_nu = -z this is the LCP  z = b + A_NN y,
  * y, z >= 0, y^T z = 0,  A_NN = B_nu A B_nu^T (SPD),  b = B_nu (f - A u_perp)
- * [DERIVED, CATALOGUE B.7], solved by projected Gauss-Seidel to 1e-15.
+ * [DERIVED, 002 Lemma 4.1], solved by projected Gauss-Seidel to 1e-15.
  * g1(u_perp) = u_N (n entries), g2(u_perp) = lambda_nu (nc entries). */
 fl_status fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *f, const gsl_matrix *Bnu,
                               const gsl_vector *uperp, gsl_vector *uN, gsl_vector *lam_nu,

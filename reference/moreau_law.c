@@ -1,7 +1,7 @@
 /* moreau_law.c — Moreau's discrete contact law S(q,v) (000 §2), dense
  * reference, and the time-stepping scheme of 000 §2.
  *
- * Notation (CATALOGUE A.1): W = M^-1, n = dphi/|dphi| (library gap
+ * Notation (000 §1–2): W = M^-1, n = dphi/|dphi| (library gap
  * convention, see moreau_law.h), T(q) = n^perp, R(q) = R+(n + D_1(q)),
  * c0 = -<v, n>.  Derivations of every formula not printed in 000 are in
  * proofs/moreau_law.md (sections cited as [PM §k]).
@@ -11,12 +11,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_eigen.h>
 
 #include "fl_dense.h"
 #include "fl_scalar.h"
+#include "fl_clock.h"
 
 fl_moreau_options fl_moreau_options_default(void)
 {
@@ -24,13 +24,6 @@ fl_moreau_options fl_moreau_options_default(void)
     o.tol = 1e-15;
     o.max_iter = 200;
     return o;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* ------------------------------------------------------------------ */
@@ -629,7 +622,7 @@ fl_status fl_moreau_project(const fl_moreau_problem *p, const fl_moreau_options 
     if (!res) res = &tmp;
     result_init(res);
     fl_moreau_options o = opt ? *opt : fl_moreau_options_default();
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_status st = fl_moreau_check(p, 1, err);
     if (st == FL_OK && (!u || !r || u->size != p->d || r->size != p->d))
         st = FL_FAIL(err, FL_EDIM, "u and r must have length d = %zu", p->d);
@@ -643,7 +636,7 @@ fl_status fl_moreau_project(const fl_moreau_problem *p, const fl_moreau_options 
         }
     }
     res->status = st;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     return st;
 }
 
@@ -658,7 +651,7 @@ fl_status fl_moreau_law(const fl_moreau_problem *p, const fl_moreau_options *opt
     if (!res) res = &tmp;
     result_init(res);
     fl_moreau_options o = opt ? *opt : fl_moreau_options_default();
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_status st = fl_moreau_check(p, 1, err);
     if (st == FL_OK && (!u || !r || u->size != p->d || r->size != p->d))
         st = FL_FAIL(err, FL_EDIM, "u and r must have length d = %zu", p->d);
@@ -679,7 +672,7 @@ fl_status fl_moreau_law(const fl_moreau_problem *p, const fl_moreau_options *opt
     }
     dense_free(&c);
     res->status = st;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     return st;
 }
 

@@ -6,7 +6,7 @@
  *   fl_moreau_law_sparse  optimized/moreau_law_sparse.c  CHOLMOD, factor once,
  *                         solves for M^-1 n and M^-1 t_j, small local problem
  *
- * Sign convention (DESIGN.md; CATALOGUE 0.1).  000 writes the constraint as
+ * Sign convention (README.md; README.md, Vocabulary).  000 writes the constraint as
  * g(q) <= 0 with n = -grad g/|grad g|.  The library stores the gap
  * phi(q) = -g(q) >= 0 (admissible) and its gradient dphi = -grad g, so
  *   n(q) = dphi/|dphi|  (Euclidean unit vector pointing into K),
@@ -95,12 +95,6 @@ typedef fl_status (*fl_moreau_law_fn)(const fl_moreau_problem *p,
 fl_status fl_moreau_law(const fl_moreau_problem *p, const fl_moreau_options *opt,
                         gsl_vector *u, gsl_vector *r, fl_moreau_result *res,
                         fl_error *err);
-/* The sparse law handles the isotropic ball (local problem of size d) up to
- * this dimension and returns FL_EUNSUPPORTED above. */
-#define FL_MOREAU_SPARSE_BALL_MAX 64
-fl_status fl_moreau_law_sparse(const fl_moreau_problem *p, const fl_moreau_options *opt,
-                               gsl_vector *u, gsl_vector *r, fl_moreau_result *res,
-                               fl_error *err);
 
 /* Proj_q(0, (v + M^-1 R(q)) ∩ T(q)) with R(q) = R+(n + D_1) whatever the gap
  * and the sign of <v,n>, provided <v,n> <= 0 (FL_EINVAL otherwise: the set is

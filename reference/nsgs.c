@@ -1,5 +1,5 @@
 /* nsgs.c — reference nonlinear Gauss–Seidel for the Contact Dynamics core
- * problem on a dense Delassus operator (003 §3; CATALOGUE.md A.12, D.1).
+ * problem on a dense Delassus operator (003 §3; 003 §3–5).
  * See nsgs.h for the conventions. */
 #include "nsgs.h"
 
@@ -35,7 +35,7 @@ fl_nsgs_options fl_nsgs_options_default(void)
     return o;
 }
 
-/* ---- the single-contact problem (CATALOGUE D.1, local solver) ---- */
+/* ---- the single-contact problem (003 §3–5, local solver) ---- */
 
 typedef struct cand_list {
     int n;
@@ -217,7 +217,7 @@ static int local2(double mu, const double *W, const double *b, double *r)
 }
 
 /* 003 §3 (single-contact problem of the Gauss–Seidel review); cases of
- * CATALOGUE D.1 steps 2-4, extended to dim 3. */
+ * 003 §3–5 steps 2-4, extended to dim 3. */
 int fl_nsgs_local_solve(int dim, double mu, const double *Waa, const double *b, double *r)
 {
     if (dim == 2) return local2(mu, Waa, b, r);
@@ -414,7 +414,7 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
     return s;
 }
 
-/* 003 §3 / CATALOGUE A.12: W = H M^-1 H^T, q = H M^-1 f + w. */
+/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w. */
 fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err)
 {
     if (!out) return FL_FAIL(err, FL_EINVAL, "delassus: NULL output");

@@ -1,5 +1,5 @@
 /* nsgs.h — nonlinear (block) Gauss–Seidel for the Contact Dynamics core
- * problem (003 §3; CATALOGUE.md A.12, D.1), reference (dense W) and
+ * problem (003 §3; 003 §3–5), reference (dense W) and
  * optimized (sparse W, optimized/nsgs_sparse.c) with one signature, and the
  * Delassus operator W = H M^-1 H^T (dense here, sparse in
  * optimized/delassus_sparse.c).
@@ -17,7 +17,7 @@
  * for each run, the ordering of the cyclic review"), or given.
  * Initial guesses: zero, warm (the r passed in, e.g. the previous step's
  * impulses, 003 §3), random (r_N uniform in [0, random_scale], r_T uniform
- * in the disc mu r_N, CATALOGUE D.1 (b)).
+ * in the disc mu r_N, 003 §3–5).
  * Relaxation: r_a <- P_K((1 - omega) r_a + omega r_a^local), omega in (0, 2).
  */
 #ifndef FL_NSGS_H
@@ -88,11 +88,8 @@ fl_nsgs_options fl_nsgs_options_default(void);
  * uses p->Ws and gives the same iterates up to rounding. */
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);
-fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
-                               gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
-                               fl_error *err);
 
-/* The single-contact problem of one Gauss–Seidel step (CATALOGUE D.1, local
+/* The single-contact problem of one Gauss–Seidel step (003 §3–5, local
  * solver): given the dim x dim diagonal block Waa (row-major, SPD) and the
  * velocity b the contact would have without its own impulse, find r with
  * U = Waa r + b satisfying Coulomb's law.  All exact cases are tried —
@@ -116,26 +113,10 @@ fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
 void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double *ra);
 
 /* Dense Delassus operator and local data of the global problem g (003 §3,
- * CATALOGUE A.12): W = H M^-1 H^T, q = H M^-1 f + w; *out gets a new
+ * 003 §3): W = H M^-1 H^T, q = H M^-1 f + w; *out gets a new
  * local problem with dense W.  g->M must be SPD (FL_ENOTSPD otherwise). */
 fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out,
                             fl_error *err);
 
-/* Sparse Delassus (optimized/delassus_sparse.c), same result with W held as
- * cholmod_sparse (entries |w_ij| <= droptol * max|w_ii| dropped, default 0).
- * M (g->Ms, stype 1) is factored once by CHOLMOD: pass a cache L with *L ==
- * NULL on the first call; later calls with the same M reuse *L (free it
- * with fl_sparse_free_factor).  method FL_DELASSUS_SOLVES forms
- * X = M^-1 H^T by sparse solves and W = H X; method FL_DELASSUS_TRAILING
- * factors the augmented SPD matrix [M H^T; H c I] with the contact unknowns
- * ordered last and reads W = c I - L22 L22^T off the trailing block of its
- * factor (no reuse of L for this method). */
-typedef enum fl_delassus_method {
-    FL_DELASSUS_SOLVES = 0,
-    FL_DELASSUS_TRAILING = 1
-} fl_delassus_method;
-
-fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
-                             cholmod_factor **L, fl_local_problem **out, fl_error *err);
 
 #endif

@@ -6,20 +6,13 @@
  */
 #include "p4_law.h"
 #include "fl_dense.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 fl_p4_options fl_p4_options_default(void)
 {
@@ -173,7 +166,7 @@ static void ws_split_velocity(p4_ws *w, const gsl_vector *v, gsl_vector *vn, gsl
 
 /* min 1/2 x^T G x - b^T x over x >= 0, i.e. the LCP w = G x - b >= 0, x >= 0,
  * x.w = 0 with G symmetric positive definite (a P-matrix).  Murty's
- * least-index principal pivoting: finite for P-matrices (CATALOGUE D.9 NNLS,
+ * least-index principal pivoting: finite for P-matrices ([DERIVED] NNLS,
  * proofs/p4_law.md §1).  G is m x m, m small. */
 static fl_status nonneg_qp(const gsl_matrix *G, const gsl_vector *b, gsl_vector *x)
 {
@@ -452,7 +445,7 @@ static fl_status ws_newton(p4_ws *w, const fl_p4_impact_law *law, const gsl_vect
     return FL_OK;
 }
 
-/* Moreau's inelastic law (CATALOGUE B.4 positive fixture): v^+ = Proj_M(v, {D v >= 0})
+/* Moreau's inelastic law (001 §1.4, C1–C4 positive fixture): v^+ = Proj_M(v, {D v >= 0})
  * = v + W D^T mu with mu = argmin_{mu >= 0} 1/2 mu^T G mu + mu^T D v; F = its
  * normal part = v_n + W D^T mu. */
 static fl_status ws_inelastic(p4_ws *w, const gsl_vector *v, gsl_vector *F, fl_error *err)
@@ -504,7 +497,7 @@ static double m_norm(p4_ws *w, const gsl_vector *v, gsl_vector *scratch)
 }
 
 /* W-distance of r to K_frict: cone split, then min over c_alpha in
- * lambda_alpha C_alpha of |r_tau - sum E_alpha^T c_alpha|_W (CATALOGUE A.4). */
+ * lambda_alpha C_alpha of |r_tau - sum E_alpha^T c_alpha|_W (001 §3–§5). */
 static fl_status ws_kfrict_distance(p4_ws *w, const gsl_vector *r, double tol, int max_iter,
                                     double *dist, fl_error *err)
 {
@@ -710,7 +703,7 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
                          const fl_p4_impact_law *law, const fl_p4_options *opt_in,
                          fl_p4_step_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     FL_TRY(check_common(p, err));
     if (!res || res->n != p->n || res->m != p->m)
         return FL_FAIL(err, FL_EDIM, "step result must be allocated for n = %zu, m = %zu", p->n, p->m);
@@ -886,7 +879,7 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
     res->status = res->residual <= fmax(opt.tol, 1e-9) ? FL_OK : FL_WMAXITER;
     st = res->status;
 done:
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     if (st < 0) res->status = st;
     ws_free(&w);
     if (vfree) gsl_vector_free(vfree);
@@ -1086,14 +1079,14 @@ fl_status fl_p4_step(const fl_p4_problem *p, const gsl_vector *v_minus, const gs
 }
 
 /* ------------------------------------------------------------------------
- * Time stepper (Moreau midpoint; 001 gives no scheme, CATALOGUE A.4)
+ * Time stepper (Moreau midpoint; 001 gives no scheme, 001 §3–§5)
  * ---------------------------------------------------------------------- */
 fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nsteps,
                          gsl_vector *q, gsl_vector *v, const fl_p4_options *opt,
                          fl_p4_observer obs, void *obs_data, fl_p4_sim_result *res,
                          fl_error *err)
 {
-    double tstart = now_seconds();
+    double tstart = fl_clock_now();
     if (!sys || !sys->mass || !sys->force || (sys->nc && (!sys->gap || !sys->gradient)))
         return FL_FAIL(err, FL_EINVAL, "system callbacks missing (mass, force, gap, gradient)");
     if (!(h > 0) || !isfinite(h) || nsteps < 0)
@@ -1194,7 +1187,7 @@ done:
     free(C);
     free(act);
     r.status = st;
-    r.seconds = now_seconds() - tstart;
+    r.seconds = fl_clock_now() - tstart;
     if (res) *res = r;
     return st;
 }

@@ -4,7 +4,7 @@
  * optimized/p4_law_sparse.c (CHOLMOD).  Both take the same fl_p4_problem
  * and fill the same fl_p4_step_result, so one harness runs both.
  *
- * Notation (001 §3.1, §5; CATALOGUE.md A.4).  n degrees of freedom, m
+ * Notation (001 §3.1, §5; 001 §3–§5).  n degrees of freedom, m
  * active constraints J(q); D is the m x n matrix whose rows are the
  * covectors dphi_alpha; W = M^-1.
  *   velocity split   v = v_n + v_t,  v_n in span{grad phi_alpha = W dphi_alpha},
@@ -20,7 +20,7 @@
  *                    multiplies C*_alpha, 001 P'4);  0 in C*_alpha required;
  *   support          S_{C*}(v) = S_set(E v) (+inf allowed);
  *   K_frict          { r : r_tau in closure(sum lambda_alpha C*_alpha) }
- *                    (CATALOGUE A.4, by duality; 0 C* = {0}).
+ *                    (001 §3–§5, by duality; 0 C* = {0}).
  *
  * Sign convention: phi >= 0 admissible, lambda >= 0 compressive.
  *
@@ -150,7 +150,7 @@ fl_status fl_p4_impact_check(const fl_p4_problem *p, const gsl_vector *v_minus,
                              const gsl_vector *F, double tol, fl_p4_consistency *rep,
                              fl_error *err);
 
-/* One step of P'4 (CATALOGUE A.4 "one step", proofs/p4_law.md §3):
+/* One step of P'4 (001 §3–§5 "one step", proofs/p4_law.md §3):
  *   v_free = v^- + W impulse   (impulse = h f(t, q, v^-): f at v^-, 001 §3)
  *   normal part: impact (some D_alpha v^- < 0): v^+_n = F(q, v_free), checked
  *       against C1–C4; otherwise (persistent contact) the contact condition
@@ -164,12 +164,6 @@ fl_status fl_p4_step(const fl_p4_problem *p, const gsl_vector *v_minus,
                      const gsl_vector *impulse, const fl_p4_impact_law *law,
                      const fl_p4_options *opt, fl_p4_step_result *res, fl_error *err);
 
-/* ---- optimized (optimized/p4_law_sparse.c): same signature and result,
- * reads p->Ms and p->sctx (factor once per call, reused for every solve). */
-fl_status fl_p4_step_sparse(const fl_p4_problem *p, const gsl_vector *v_minus,
-                            const gsl_vector *impulse, const fl_p4_impact_law *law,
-                            const fl_p4_options *opt, fl_p4_step_result *res,
-                            fl_error *err);
 
 /* ---- operator form shared by both implementations (internal contract):
  * the step needs only x -> W x and x -> M x. */

@@ -1,21 +1,14 @@
 /* quasistatic.c — 004 §5.3 (115)-(117): SORP on the Tresca problem inside
- * a fixed point on the thresholds g (CATALOGUE A.11, D.2).  Dense K. */
+ * a fixed point on the thresholds g (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)).  Dense K. */
 #include "reference/quasistatic.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 fl_qs_options fl_qs_options_default(void)
 {
@@ -122,7 +115,7 @@ fl_status fl_qs_step(const fl_stab_system *s, const gsl_vector *f, const gsl_vec
     res->iterations = res->g_iterations = 0;
     res->residual = 0.0;
     res->seconds = 0.0;
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     fl_status st = fl_stab_system_check(s, err);
     if (st != FL_OK) return res->status = st;
     size_t n = s->n;
@@ -165,6 +158,6 @@ fl_status fl_qs_step(const fl_stab_system *s, const gsl_vector *f, const gsl_vec
     free(role);
     free(part);
     gsl_vector_free(rr);
-    res->seconds = now_s() - t0;
+    res->seconds = fl_clock_now() - t0;
     return res->status = st;
 }

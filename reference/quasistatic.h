@@ -1,5 +1,5 @@
 /* quasistatic.h — one increment of the quasistatic frictional contact
- * problem of 004 §5.3 (115)-(117) (CATALOGUE A.11, D.2):
+ * problem of 004 §5.3 (115)-(117) (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)):
  *   find u^{k+1} in K_u minimising, for fixed Tresca thresholds g,
  *     J(v) = 1/2 K v.v - f^{k+1}.v + sum_p g_p |v_Tp - u^k_Tp|      (116)
  *   by projected over-relaxation (SORP), then the fixed point

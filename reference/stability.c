@@ -6,20 +6,13 @@
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
-#include <time.h>
 
 #include <gsl/gsl_eigen.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
 
 #include "fl_dense.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "fl_clock.h"
 
 static double sgn(double x) { return (x > 0.0) - (x < 0.0); }
 
@@ -693,7 +686,7 @@ fl_status fl_stab_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_e
     return st;
 }
 
-/* 004 §5.4 method 2 (CATALOGUE D.6). */
+/* 004 §5.4 method 2 (004 §5.4). */
 int fl_stab_cholesky_pd(const gsl_matrix *A)
 {
     gsl_matrix *L = fl_dense_matrix_alloc(A->size1, A->size2);
@@ -824,7 +817,7 @@ fl_status fl_stab_sort_eig(size_t n, double *re, double *im, int order, size_t *
     return FL_OK;
 }
 
-/* 004 §5.4 (ii)-(iii), CATALOGUE D.4: generalized eigenproblem by QZ. */
+/* 004 §5.4 (ii)-(iii), 004 §5.4: generalized eigenproblem by QZ. */
 fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re,
                           double *lam_im, gsl_matrix *evec, fl_error *err)
 {
@@ -885,7 +878,7 @@ done:
 }
 
 /* 004 §5.7: (lambda^2 M + lambda C + K) V = 0 with C = alpha M + beta K,
- * as the pencil [0 I; -K -C] x = lambda [I 0; 0 M] x (CATALOGUE A.13). */
+ * as the pencil [0 I; -K -C] x = lambda [I 0; 0 M] x (004 §5.4, §5.7). */
 fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha,
                            double beta, double *lre, double *lim, fl_error *err)
 {
@@ -1019,7 +1012,7 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
     memset(res, 0, sizeof *res);
     if (!t || t->nstar == 0)
         return res->status = FL_FAIL(err, FL_EINVAL, "analyse: empty tangent system");
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     size_t n = t->nstar;
     res->nstar = n;
     res->ks_vec = fl_dense_vector_alloc(n);
@@ -1064,7 +1057,7 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
 done:
     if (E) gsl_matrix_free(E);
     if (tmp) gsl_vector_free(tmp);
-    res->seconds = now_s() - t0;
+    res->seconds = fl_clock_now() - t0;
     res->status = st;
     return st;
 }

@@ -1,11 +1,11 @@
 /* stability.h — dynamic stability of an equilibrium (or of steady sliding)
  * of a discrete elastic system with unilateral contact and Coulomb friction
- * (004 §2.3, §3.3, §4, §5.4, §5.7; CATALOGUE.md A.8, A.9, A.13, B.17).
+ * (004 §2.3, §3.3, §4, §5.4, §5.7; 004 §2.1–2.3; 004 (51), (66), (79)–(86); 004 §5.4, §5.7; 004 §3.3 (i)–(iii), §5.4).
  *
  * Sign convention: 004's OWN, since every quantity here is defined there —
  * u_Np <= 0 is admissible (the normal axis points into the obstacle) and
  * r_Np <= 0 is compressive; the friction cone is |r_Tp| <= -mu r_Np.
- * (The library-wide convention of DESIGN.md is the opposite; convert at the
+ * (The library-wide convention of README.md is the opposite; convert at the
  * boundary: u_N^004 = -gap, r_N^004 = -r_N^library.)
  *
  * The system (004 (1)): M u'' + K u = f + r with n dofs.  Each dof is either
@@ -162,7 +162,7 @@ double fl_stab_vi29_value(const fl_stab_system *s, const fl_stab_label *labels,
  * (gsl_eigen_symmv).  v may be NULL. */
 fl_status fl_stab_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_error *err);
 
-/* 004 §5.4 method 2 (CATALOGUE D.6): 1 if the Cholesky factorisation of the
+/* 004 §5.4 method 2 (004 §5.4): 1 if the Cholesky factorisation of the
  * symmetric A succeeds (A positive definite), 0 if it fails. */
 int fl_stab_cholesky_pd(const gsl_matrix *A);
 

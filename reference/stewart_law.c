@@ -5,14 +5,12 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "fl_clock.h"
+#include "fl_scalar.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 fl_stewart_options fl_stewart_options_default(void)
 {
@@ -21,13 +19,6 @@ fl_stewart_options fl_stewart_options_default(void)
     o.lemke = fl_lemke_options_default();
     o.coulomb_tol = 1e-8;
     return o;
-}
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 size_t fl_stewart_directions(size_t dim, const fl_stewart_options *opt)
@@ -47,7 +38,7 @@ size_t fl_stewart_lcp_size(const fl_stewart_problem *p, const fl_stewart_options
 double fl_stewart_direction(size_t dim, size_t K, size_t j, size_t i)
 {
     if (dim == 2) return j == 0 ? 1.0 : -1.0;
-    double a = 2.0 * M_PI * (double)j / (double)K;
+    double a = 2.0 * FL_PI * (double)j / (double)K;
     return i == 0 ? cos(a) : sin(a);
 }
 
@@ -330,8 +321,8 @@ fl_status fl_stewart_coulomb_violation_local(const fl_stewart_problem *p,
         } else {
             cone = -INFINITY;
             for (size_t i = 0; i < K; i++) {
-                double a = (2.0 * (double)i + 1.0) * M_PI / (double)K;
-                cone = fmax(cone, pt[0] * cos(a) + pt[1] * sin(a) - mu * pn * cos(M_PI / (double)K));
+                double a = (2.0 * (double)i + 1.0) * FL_PI / (double)K;
+                cone = fmax(cone, pt[0] * cos(a) + pt[1] * sin(a) - mu * pn * cos(FL_PI / (double)K));
             }
         }
         e = fmax(e, fmax(0.0, cone) / pscale);
@@ -369,7 +360,7 @@ static fl_status finish_step(const fl_stewart_problem *p, const fl_stewart_optio
 fl_status fl_stewart_step(const fl_stewart_problem *p, const fl_stewart_options *opt,
                           fl_stewart_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_stewart_options o = opt ? *opt : fl_stewart_options_default();
     fl_status s = fl_stewart_problem_check(p, &o, err);
     if (s == FL_OK && (!res || res->n != p->n || res->nc != p->nc || res->dim != p->dim ||
@@ -388,7 +379,7 @@ fl_status fl_stewart_step(const fl_stewart_problem *p, const fl_stewart_options 
     if (m == 0) {                                     /* no contact: v^+ = v_free */
         s = fl_stewart_lcp_recover(p, &o, NULL, res->v_plus, NULL, res->r, err);
         res->status = s;
-        res->seconds = now_seconds() - t0;
+        res->seconds = fl_clock_now() - t0;
         return s;
     }
     gsl_matrix *A = fl_dense_matrix_alloc(m, m);
@@ -410,7 +401,7 @@ fl_status fl_stewart_step(const fl_stewart_problem *p, const fl_stewart_options 
     gsl_matrix_free(A);
     gsl_vector_free(b);
     res->status = s;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     return s;
 }
 
@@ -421,7 +412,7 @@ fl_status fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_op
                                fl_stewart_observer obs, void *obs_data, fl_stewart_run *run,
                                fl_error *err)
 {
-    double tstart = now_seconds();
+    double tstart = fl_clock_now();
     fl_stewart_run rr = {FL_OK, 0, 0, 0.0, 0.0, 0.0};
     fl_stewart_options o = opt ? *opt : fl_stewart_options_default();
     fl_status s = FL_OK;
@@ -473,7 +464,7 @@ done:
     if (gap) gsl_vector_free(gap);
     fl_stewart_result_free(res);
     rr.status = s;
-    rr.seconds = now_seconds() - tstart;
+    rr.seconds = fl_clock_now() - tstart;
     if (run) *run = rr;
     return s;
 }
@@ -529,7 +520,7 @@ fl_status fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys,
         !isfinite(bar->m) || !isfinite(bar->J) || !isfinite(bar->l) || !isfinite(bar->mu) ||
         !isfinite(bar->fx) || !isfinite(bar->ftheta))
         return FL_FAIL(err, FL_EINVAL, "Painlevé bar needs finite m, J, l > 0, mu >= 0, forces");
-    if (!(bar->theta0 > -M_PI / 2 && bar->theta0 < 0.0))
+    if (!(bar->theta0 > -FL_PI / 2 && bar->theta0 < 0.0))
         return FL_FAIL(err, FL_EINVAL, "Painlevé bar needs -pi/2 < theta0 < 0 (001 §6.2), got %g",
                        bar->theta0);
     sys->n = 2;

@@ -1,4 +1,4 @@
-/* stewart_law.h — Stewart's formulation P5 (001 §6.2; CATALOGUE.md A.6, C.1):
+/* stewart_law.h — Stewart's formulation P5 (001 §6.2):
  * Coulomb's law applied to the real-world contact reactions, in the
  * velocity–impulse time step of Stewart and Trinkle with completely inelastic
  * impacts, written as a linear complementarity problem and solved by Lemke's
@@ -10,7 +10,7 @@
  * contact point (rate of the gap, gap >= 0 admissible) and rows dim c + 1 ..
  * dim c + dim - 1 to its tangential velocity in an orthonormal tangent basis.
  * The generalized reaction of a real-world impulse P~ is H^T P~ (001 (6.1):
- * r = ^t l . r~).  Sign convention (CATALOGUE.md 0.1): gap >= 0 admissible,
+ * r = ^t l . r~).  Sign convention (README.md, Vocabulary): gap >= 0 admissible,
  * normal impulse >= 0 compressive.
  *
  * Step (h > 0, v^- given, f the applied generalized force):
@@ -134,11 +134,6 @@ fl_status fl_stewart_coulomb_violation_local(const fl_stewart_problem *p,
 fl_status fl_stewart_step(const fl_stewart_problem *p, const fl_stewart_options *opt,
                           fl_stewart_result *res, fl_error *err);
 
-/* Optimized twin (optimized/stewart_law_sparse.c): same signature and result;
- * the LCP matrix comes from the sparse Delassus operator H M^-1 H^T with one
- * CHOLMOD factorisation of M. */
-fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_options *opt,
-                                 fl_stewart_result *res, fl_error *err);
 
 /* ---- time stepping for a system given by callbacks ---- */
 
@@ -178,7 +173,7 @@ fl_status fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_op
                                fl_stewart_observer obs, void *obs_data, fl_stewart_run *run,
                                fl_error *err);
 
-/* ---- the Painlevé bar of 001 §6.2 (CATALOGUE.md A.6, C.1) ---- */
+/* ---- the Painlevé bar of 001 §6.2 ---- */
 
 /* q = (x, theta): abscissa of G and angle of the bar; M = diag(m, J); the
  * end A = G + l (cos theta, sin theta) with G at height -l sin theta0 so A

@@ -6,7 +6,7 @@
 #include <gsl/gsl_matrix.h>
 
 #include "fl_dense.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_sparse.h"
 
 int main(void)

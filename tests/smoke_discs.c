@@ -6,7 +6,8 @@
 #include <stdlib.h>
 
 #include "fl_rng.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
+#include "optimized/discs_sparse.h"
 
 int main(void)
 {

@@ -29,6 +29,8 @@
 #include "reference/moreau_law.h"
 #include "reference/nsgs.h"
 #include "reference/stability.h"
+#include "optimized/nsgs_sparse.h"
+#include "optimized/delassus_sparse.h"
 
 /* ---- the interposed allocators ------------------------------------------ */
 

@@ -12,11 +12,13 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_randist.h>
 
+#include "fl_data.h"
 #include "fl_dense.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
-#include "moreau_checks.h"
+#include "checks/moreau_checks.h"
 #include "reference/asymptotics.h"
+#include "fl_scalar.h"
 
 static gsl_vector *vec(size_t n, const double *a)
 {
@@ -158,8 +160,8 @@ Test(asymptotics, gamma_closed_forms_match_brute_force)
                 double c[2] = {0, 0};
                 if (kind == 1) c[0] = C.lo + (C.hi - C.lo) * s / 19999.0;
                 else if (kind == 2) {
-                    c[0] = mu * cos(2 * M_PI * s / 20000.0);
-                    c[1] = mu * sin(2 * M_PI * s / 20000.0);
+                    c[0] = mu * cos(2 * FL_PI * s / 20000.0);
+                    c[1] = mu * sin(2 * FL_PI * s / 20000.0);
                 } else {
                     size_t e = (size_t)s % 5;
                     double t = (double)(s / 5) / 3999.0;   /* grid, vertices included */
@@ -215,7 +217,7 @@ Test(asymptotics, rod_gamma_matches_closed_form)
         fl_moreau_system sys;
         fl_rod_system(&rod, &sys);
         for (int i = 1; i < 40; i++) {
-            q[2] = i * (M_PI / 2) / 40;
+            q[2] = i * (FL_PI / 2) / 40;
             gsl_vector_view qv = gsl_vector_view_array(q, 3);
             double g;
             cr_assert_eq(fl_moreau_system_gamma(&sys, &qv.vector, &g, NULL), FL_OK);
@@ -231,10 +233,10 @@ Test(asymptotics, rod_gamma_matches_closed_form)
  * gamma(q), kind of A and u~ (angular momentum about A, proofs/moreau_law.md). */
 Test(asymptotics, rod_cases_match_data_file)
 {
-    const char *root = getenv("FL_SOURCE_ROOT");
-    cr_assert_not_null(root, "FL_SOURCE_ROOT is not set (tests/meson.build passes it)");
-    char path[1024];
-    snprintf(path, sizeof path, "%s/data/000/theorem1_rod.json", root);
+    char path[4096];
+    fl_error derr;
+    cr_assert_eq(fl_data_path(NULL, "000/theorem1_rod.json", path, sizeof path, &derr), FL_OK,
+                 "%s", derr.message);
     json_error_t jerr;
     json_t *doc = json_load_file(path, 0, &jerr);
     cr_assert_not_null(doc, "%s: %s", path, jerr.text);

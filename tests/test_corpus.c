@@ -23,6 +23,7 @@
 #include "fl_residual.h"
 #include "fl_siconos_text.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 #include <FrictionContactProblem.h>
 #include <GlobalFrictionContactProblem.h>

@@ -15,11 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
-#include "reference/discs.h"
+#include "drivers/discs_step.h"
+#include "optimized/nsgs_sparse.h"
+#include "optimized/discs_sparse.h"
+#include "fl_scalar.h"
 
-#define PI 3.14159265358979323846
 
 /* A random polydisperse system: N discs, radii in [0.5, 1], band or box. */
 static fl_discs *random_system(gsl_rng *rng, size_t N, int periodic, double e)
@@ -38,8 +40,8 @@ static fl_discs *random_system(gsl_rng *rng, size_t N, int periodic, double e)
     if (periodic) {
         d->periodic = 1;
         d->a = 4.5 + gsl_rng_uniform_int(rng, 4);
-        d->gx = 10 * sin(24 * PI / 180);
-        d->gy = -10 * cos(24 * PI / 180);
+        d->gx = 10 * sin(24 * FL_PI / 180);
+        d->gy = -10 * cos(24 * FL_PI / 180);
     } else {
         d->walls = 1;
         d->wall_left = -4.5;
@@ -108,7 +110,7 @@ Test(discs, rows_are_the_contact_point_velocity)
     cr_assert(fabs(U[0] - (-rel[0])) < 1e-14, "U_N %g vs %g", U[0], -rel[0]);
     cr_assert(fabs(U[1] - (-rel[1])) < 1e-14, "U_T %g vs %g", U[1], -rel[1]);
     /* mass and inertia of a uniform disc */
-    cr_assert(fabs(d->m[1] - PI * 2.25) < 1e-12 && fabs(d->I[1] - d->m[1] * 2.25 / 2) < 1e-12);
+    cr_assert(fabs(d->m[1] - FL_PI * 2.25) < 1e-12 && fabs(d->I[1] - d->m[1] * 2.25 / 2) < 1e-12);
     free(c);
     fl_discs_free(d);
 }

@@ -1,5 +1,5 @@
 /* test_enumerate.c — exhaustive status enumeration (reference/enumerate.c,
- * CATALOGUE D.8): a closed-form single contact with three solutions, every
+ * exhaustive enumeration, proofs/contact_dynamics.md): a closed-form single contact with three solutions, every
  * enumerated solution satisfies Coulomb's law and is a fixed point of the
  * Gauss–Seidel sweep (both implementations), bad input. */
 #include <criterion/criterion.h>
@@ -7,9 +7,10 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 /* W = [1 0.9; 0.9 1], q = (0.1, 0.5), mu = 2 (proofs/contact_dynamics.md):
  * open r = 0; stick r = -W^-1 q = (0.35, -0.41)/0.19;

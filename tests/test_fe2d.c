@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "reference/fe2d.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 
 static const fl_fe2d_material steel = {300.0, 150.0, 1000.0, FL_FE2D_PLANE_STRAIN};
 

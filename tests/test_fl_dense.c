@@ -8,7 +8,7 @@
 #include <gsl/gsl_eigen.h>
 
 #include "fl_dense.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/midpoint.h"
 
 static gsl_matrix *mat2(double a, double b, double c, double d)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fl_fclib.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 
 static char dir[64];
 

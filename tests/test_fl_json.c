@@ -1,4 +1,4 @@
-/* test_fl_json.c — JSON input (core/fl_json.c): values of a good file, and
+/* test_fl_json.c — JSON input (io/fl_json.c): values of a good file, and
  * for every kind of bad input the status AND the message (file, line:column,
  * field path).  Expected positions are read off the fixtures in
  * tests/data/json/ by hand (line and column of the key or element, columns

@@ -1,4 +1,4 @@
-/* test_fl_mm.c — Matrix Market input and output (core/fl_mm.c).  Good files
+/* test_fl_mm.c — Matrix Market input and output (io/fl_mm.c).  Good files
  * against the matrices written in them (tests/data/mm/, read by hand); bad
  * files: status AND message (file name, file line, field or entry). */
 #include <criterion/criterion.h>

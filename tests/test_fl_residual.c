@@ -5,7 +5,7 @@
 #include <math.h>
 #include <gsl/gsl_randist.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_residual.h"
 
 Test(fl_residual, cone_projection_closed_forms)

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <gsl/gsl_rng.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_scalar.h"
 
 Test(scalar, clamp_closed_form)

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_siconos_text.h"
 
 static void fixture(char *buf, size_t len, const char *name)

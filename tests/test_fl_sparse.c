@@ -6,7 +6,7 @@
 #include <gsl/gsl_eigen.h>
 
 #include "fl_dense.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_sparse.h"
 
 static fl_sparse_ctx ctx;

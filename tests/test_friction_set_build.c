@@ -1,6 +1,6 @@
 /* test_friction_set_build.c — 001 §6.1 construction of C*_{alpha,q}:
  * the Painlevé closed form of 001 §6.2 on both sides of mu = -1/tan(theta0)
- * (CATALOGUE C.1 fixtures), the normalisation identity C*_dphi = |dphi|* C*_n*,
+ * (001 §6.2 fixtures), the normalisation identity C*_dphi = |dphi|* C*_n*,
  * 3D pyramids, bad input, and a property test on random planar systems:
  * C* in T*, 0 in C*, unbounded <=> the cone has elements with r_n < 0,
  * membership <=> r_t + N in G (decided independently by a 2x2 solve). */
@@ -11,10 +11,10 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/friction_set_build.h"
+#include "fl_scalar.h"
 
-#define PI 3.14159265358979323846
 
 /* Painlevé bar: q = (x, theta), M = diag(m, J), dphi = (0, 1); the contact
  * point A maps a real-world force (rx, ry) to (rx, l cos t0 ry - l sin t0 rx)
@@ -49,14 +49,14 @@ Test(friction_set_build, painleve_catalogue_fixtures)
     gsl_matrix_set(E, 0, 0, 1.0);                      /* coordinate = r_x */
     fl_fset_result r;
     /* theta0 = -pi/6, l = 1, threshold -1/tan = sqrt 3; mu = 0.5: bounded */
-    painleve_build(2.0, 0.3, 1.0, -PI / 6, 0.5, FL_FSET_BY_DPHI, E, &r, FL_OK);
+    painleve_build(2.0, 0.3, 1.0, -FL_PI / 6, 0.5, FL_FSET_BY_DPHI, E, &r, FL_OK);
     cr_assert_eq(r.set.kind, FL_SET_INTERVAL);
     cr_assert(fabs(r.set.lo - (-0.8116548391)) < 1e-9, "lo %.12g", r.set.lo);
     cr_assert(fabs(r.set.hi - 0.4480184755) < 1e-9, "hi %.12g", r.set.hi);
     cr_assert(r.bounded && r.contains_zero && !r.negative_rn);
     fl_fset_result_release(&r);
     /* mu = 2: ]-inf, 1.0717967697] */
-    painleve_build(2.0, 0.3, 1.0, -PI / 6, 2.0, FL_FSET_BY_DPHI, E, &r, FL_OK);
+    painleve_build(2.0, 0.3, 1.0, -FL_PI / 6, 2.0, FL_FSET_BY_DPHI, E, &r, FL_OK);
     cr_assert(isinf(r.set.lo) && r.set.lo < 0);
     cr_assert(fabs(r.set.hi - 1.0717967697) < 1e-9, "hi %.12g", r.set.hi);
     cr_assert(!r.bounded && r.contains_zero && r.negative_rn);
@@ -282,7 +282,7 @@ Test(friction_set_build, property_random_planar, .timeout = 60)
         fl_random_spd(rng, 100.0, 1.0, M);
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(rng, 1.0));
-        double th = 2 * PI * gsl_rng_uniform(rng);
+        double th = 2 * FL_PI * gsl_rng_uniform(rng);
         double nv[2] = {cos(th), sin(th)};
         gsl_vector *dphi = gsl_vector_alloc(n);
         for (size_t i = 0; i < n; i++)

@@ -1,8 +1,8 @@
-/* test_friction_sets.c — friction sets (reference/friction_sets.c):
+/* test_friction_sets.c — friction sets (core/fl_friction_set.c):
  * closed forms computed by hand below (001 §2.1 (2.1), §3.2, §6.2;
  * proofs/friction_sets.md), exact certificates (vertex/ray optimality
  * conditions of a projection, brute force over the circle), properties on
- * random sets from the shared generator (tests/support/fl_random.h), and
+ * random sets from the shared generator (testkit/fl_random.h), and
  * bad input for every entry point. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -10,12 +10,12 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_friction_set.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
-#include "fl_set_random.h"
+#include "testkit/fl_set_random.h"
+#include "fl_scalar.h"
 
 #define NRAND 400
-#define PI 3.14159265358979323846
 
 static double nrm(int dim, const double *x)
 {
@@ -730,14 +730,14 @@ static void brute_disc(double mu, const double *G, const double *x, double *best
 {
     double bd = INFINITY, bt = 0;
     for (int k = 0; k < 20000; k++) {
-        double t = 2 * PI * k / 20000.0, c[2] = {mu * cos(t), mu * sin(t)};
+        double t = 2 * FL_PI * k / 20000.0, c[2] = {mu * cos(t), mu * sin(t)};
         double d[2] = {c[0] - x[0], c[1] - x[1]}, g = gnorm(2, G, d);
         if (g < bd) {
             bd = g;
             bt = t;
         }
     }
-    double h = 2 * PI / 20000.0;   /* golden-section refinement on [bt-h, bt+h] */
+    double h = 2 * FL_PI / 20000.0;   /* golden-section refinement on [bt-h, bt+h] */
     double a = bt - h, b = bt + h, phi = (sqrt(5.0) - 1) / 2;
     for (int it = 0; it < 100; it++) {
         double t1 = b - phi * (b - a), t2 = a + phi * (b - a);

@@ -9,7 +9,7 @@
 
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 
 static gsl_matrix *matn(size_t n, const double *a)
 {

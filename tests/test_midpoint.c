@@ -14,7 +14,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "reference/midpoint.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
 
 /* ---------------- Lemma 4.1 ---------------- */
@@ -107,7 +107,7 @@ Test(midpoint, lemma_4_1_unique_and_lipschitz)
         fl_random_spd(r, 1e2, 1.0, A);
         random_rows(r, nc, n, Bnu, NULL);
         fl_random_vector(r, 1.0, f);
-        /* A_NN and the derived bounds (CATALOGUE B.7) */
+        /* A_NN and the derived bounds (002 Lemma 4.1) */
         gsl_matrix *AB = gsl_matrix_alloc(n, nc), *ANN = gsl_matrix_alloc(nc, nc);
         gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, A, Bnu, 0.0, AB);
         gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Bnu, AB, 0.0, ANN);

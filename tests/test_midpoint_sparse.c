@@ -12,7 +12,7 @@
 
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
 
 static fl_midpoint_block_params random_params(gsl_rng *r, fl_redist_kind kind)

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
-#include "fl_random.h"
-#include "reference/moreau_jean.h"
+#include "fl_data.h"
+#include "testkit/fl_random.h"
+#include "drivers/moreau_jean.h"
 
 static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim,
                                         fl_sparse_ctx *ctx)
@@ -94,7 +95,7 @@ Test(moreau_jean, lemma_2_4_energy_jump_both_implementations)
 }
 
 /* Binary collision, frictionless: a unit mass hitting a wall with speed v
- * rebounds with e = (1 - delta)/(1 + delta) (CATALOGUE A.7 item 3). */
+ * rebounds with e = (1 - delta)/(1 + delta) (004 (18)–(21), 003 §3). */
 Test(moreau_jean, restitution_of_a_binary_collision)
 {
     fl_global_problem *g = NULL;
@@ -204,14 +205,15 @@ Test(moreau_jean, bad_input)
 #include <stdlib.h>
 #include "fl_json.h"
 #include "reference/enumerate.h"
+#include "fl_scalar.h"
 
 Test(moreau_jean, wedged_rod_both_outcomes_from_data)
 {
-    const char *root = getenv("FL_SOURCE_ROOT");
     char path[4096];
-    snprintf(path, sizeof path, "%s/data/003/wedged_rod.json", root ? root : ".");
     fl_json_doc *doc = NULL;
     fl_error err;
+    cr_assert_eq(fl_data_path(NULL, "003/wedged_rod.json", path, sizeof path, &err), FL_OK,
+                 "%s", err.message);
     cr_assert_eq(fl_json_load(path, &doc, &err), FL_OK, "%s", err.message);
     const json_t *par = NULL;
     double L, m, grav, bdeg, mu, h;
@@ -223,7 +225,7 @@ Test(moreau_jean, wedged_rod_both_outcomes_from_data)
     cr_assert_eq(fl_json_number(doc, par, "params", "mu", &mu, &err), FL_OK);
     cr_assert_eq(fl_json_number(doc, par, "params", "h", &h, &err), FL_OK);
     fl_json_free(doc);
-    double b = bdeg * 3.141592653589793 / 180.0, cb = cos(b), sb = sin(b), l2 = L / 2, J = m * L * L / 12;
+    double b = bdeg * FL_PI / 180.0, cb = cos(b), sb = sin(b), l2 = L / 2, J = m * L * L / 12;
     fl_global_problem *g = NULL;
     cr_assert_eq(fl_global_problem_alloc(3, 2, 2, 1, &g, NULL), FL_OK);
     gsl_matrix_set(g->M, 0, 0, m);

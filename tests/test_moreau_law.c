@@ -2,7 +2,7 @@
  * reference/moreau_law.c and optimized/moreau_law_sparse.c through one
  * harness (every test below runs both implementations where the law
  * applies).  Kinds: unit (closed forms written here or in
- * proofs/moreau_law.md), property (the harness of cli/moreau_checks.c on
+ * proofs/moreau_law.md), property (the harness of checks/moreau_checks.c on
  * random systems, brute force included), example (the rod of data/000),
  * bad input. */
 #include <criterion/criterion.h>
@@ -13,10 +13,11 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_dense.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_sparse.h"
-#include "moreau_checks.h"
+#include "checks/moreau_checks.h"
 #include "reference/moreau_law.h"
+#include "optimized/moreau_law_sparse.h"
 
 /* ---- one harness for both implementations ---- */
 
@@ -249,7 +250,7 @@ Test(moreau_law, v_is_kept_on_V)
             cr_assert(memcmp(u->data, v->data, 2 * sizeof(double)) == 0);
             cr_assert(gsl_vector_isnull(r));
             /* gamma = (1 - mu |b|)/(1 - b^2) for M = [1 b; b 1] scaled by 2
-             * (CATALOGUE B.2): b = 1/2, mu = 3 -> (1 - 1.5)/(0.75)/2 */
+             * (000 Theorem 1): b = 1/2, mu = 3 -> (1 - 1.5)/(0.75)/2 */
             cr_assert_float_eq(res.gamma, (1 - 1.5) / 0.75 / 2, 1e-14);
         }
         gsl_vector_free(v);
@@ -260,7 +261,7 @@ Test(moreau_law, v_is_kept_on_V)
     gsl_vector_free(r);
 }
 
-/* u~ of CATALOGUE B.2 fixtures T2/T3: M = [1 b; b 1], n = e2, D_1 =
+/* u~ of 000 Theorem 1 fixtures T2/T3: M = [1 b; b 1], n = e2, D_1 =
  * [-2, 2] e1, u- = (-1, 0): u~ = (0, 0) for b = 0.5 and b = 0.6. */
 Test(moreau_law, project_tangential_velocity_catalogue_fixture)
 {

@@ -11,14 +11,16 @@
 
 #include "fl_dense.h"
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
 #include "reference/lemke.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
 
 /* Random global problem from the shared generator: M SPD (cond <= 100),
  * H with full-rank rows (n >= m) so W is nonsingular, f Gaussian, mu from
- * fl_random_mu (CATALOGUE B.0). */
+ * fl_random_mu (proofs/README.md). */
 static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim,
                                         fl_sparse_ctx *ctx)
 {
@@ -57,7 +59,7 @@ static double coulomb_violation_of(const fl_local_problem *p, const gsl_vector *
 
 Test(nsgs, local_2d_closed_forms)
 {
-    /* W = diag(2, 1), mu = 0.5 (CATALOGUE D.1 with W_NT = 0: exactly one case). */
+    /* W = diag(2, 1), mu = 0.5 (003 §3–5 with W_NT = 0: exactly one case). */
     double W[4] = {2, 0, 0, 1}, r[2];
     double b_open[2] = {1.0, 3.0};
     r[0] = r[1] = 0;

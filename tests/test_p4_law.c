@@ -13,11 +13,14 @@
 #include <stdlib.h>
 #include <gsl/gsl_linalg.h>
 
+#include "fl_data.h"
 #include "fl_json.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/friction_set_build.h"
 #include "reference/p4_law.h"
 #include "reference/stewart_law.h"
+#include "optimized/p4_law_sparse.h"
+#include "fl_scalar.h"
 
 typedef fl_status (*step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
                              const fl_p4_impact_law *, const fl_p4_options *,
@@ -96,7 +99,7 @@ static gsl_vector *vec2(double a, double b)
 Test(p4_law, painleve_frictional_catastrophe_one_step)
 {
     /* unbounded C* = ]-inf, b], theta' = 0, x' = V0, f_theta = C0 < 0:
-     * lambda = -h C0, R_x = -m V0, v^+ = 0 (001 §6.2, CATALOGUE C.1 item 2) */
+     * lambda = -h C0, R_x = -m V0, v^+ = 0 (001 §6.2, 001 §6.2) */
     double mass = 2.0, J = 0.3, b = 1.0717967697, V0 = 1.5, C0 = -4.0, h = 1e-3;
     holder H;
     painleve(&H, mass, J, -INFINITY, b);
@@ -378,8 +381,8 @@ static void random_problem(gsl_rng *rng, holder *h)
             double vert[10];
             double ph = gsl_rng_uniform(rng);
             for (int j = 0; j < 5; j++) {
-                vert[2 * j] = mu * cos(ph + 2 * 3.14159265358979 * j / 5);
-                vert[2 * j + 1] = mu * sin(ph + 2 * 3.14159265358979 * j / 5);
+                vert[2 * j] = mu * cos(ph + 2 * FL_PI * j / 5);
+                vert[2 * j + 1] = mu * sin(ph + 2 * FL_PI * j / 5);
             }
             if (gsl_rng_uniform(rng) < 0.5) {
                 cr_assert_eq(fl_set_polygon(&h->C[a].set, 5, vert, 0, NULL, NULL), FL_OK);
@@ -571,9 +574,8 @@ Test(p4_law, newton_two_constraints_acute_and_obtuse)
     /* normals at 150 degrees (the admissible wedge is acute, 30 degrees): G^-1 has
      * positive off-diagonal entries, so Newton's percussion -(1+e) G^-1 D v is a
      * nonnegative combination for every approaching v: consistent (001 §4) */
-    const double PI_ = 3.14159265358979;
-    holder H;
-    two_planes(&H, 5 * PI_ / 6, 0.0);
+        holder H;
+    two_planes(&H, 5 * FL_PI / 6, 0.0);
     gsl_vector *v = vec2(-2.0, -1.0);                    /* D v = (-1, -1 + 0.866) < 0: both approach */
     fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, 0.5, NULL, NULL, NULL};
     cr_assert_eq(fl_p4_impact_eval(&H.p, &law, v, F, NULL), FL_OK);
@@ -583,8 +585,8 @@ Test(p4_law, newton_two_constraints_acute_and_obtuse)
     /* normals at 60 degrees (obtuse admissible region, 120 degrees): with
      * -D v = (1, 0.1), beta = (1+e) G^-1 (1, 0.1) has a negative entry: the
      * percussion pulls on constraint 2, C3 fails; the inelastic law passes */
-    two_planes(&H, PI_ / 3, 0.0);
-    gsl_vector_set(v, 0, 0.4 / sin(PI_ / 3));
+    two_planes(&H, FL_PI / 3, 0.0);
+    gsl_vector_set(v, 0, 0.4 / sin(FL_PI / 3));
     gsl_vector_set(v, 1, -1.0);
     cr_assert_eq(fl_p4_impact_eval(&H.p, &law, v, F, NULL), FL_OK);
     st = fl_p4_impact_check(&H.p, v, F, 1e-9, &rep, &e);
@@ -596,7 +598,7 @@ Test(p4_law, newton_two_constraints_acute_and_obtuse)
     cr_assert_eq(fl_p4_impact_check(&H.p, v, F, 1e-9, &rep, &e), FL_OK, "%s", e.message);
     /* with friction the step through the inelastic law stays dissipative */
     holder_close(&H);
-    two_planes(&H, PI_ / 3, 0.7);
+    two_planes(&H, FL_PI / 3, 0.7);
     fl_p4_step_result *r = fl_p4_step_result_alloc(2, 2);
     cr_assert_eq(fl_p4_step(&H.p, v, NULL, &in, NULL, r, &e), FL_OK, "%s", e.message);
     cr_assert(r->impact && r->energy_plus <= r->energy_minus);
@@ -899,11 +901,11 @@ Test(p4_law, sparse_twin_bad_input_and_strided_vectors)
 
 static void load_data(const char *name, size_t nk, const char *const *keys, double *vals)
 {
-    const char *root = getenv("FL_SOURCE_ROOT");
-    char path[4096];
-    snprintf(path, sizeof path, "%s/data/001/%s.json", root ? root : ".", name);
+    char rel[256], path[4096];
     fl_json_doc *doc = NULL;
     fl_error e;
+    snprintf(rel, sizeof rel, "001/%s.json", name);
+    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &e), FL_OK, "%s", e.message);
     const json_t *par = NULL;
     cr_assert_eq(fl_json_load(path, &doc, &e), FL_OK, "%s", e.message);
     cr_assert_eq(fl_json_object(doc, doc->root, "", "params", &par, &e), FL_OK);
@@ -1195,7 +1197,7 @@ Test(p4_law, example_system1_no_wedging_and_p6_family)
     const char *keys[] = {"J1", "C0", "theta_tilde0_deg", "mu", "l", "T", "h"};
     double p[7];
     load_data("systems_1_2", 7, keys, p);
-    double J = p[0], C0 = p[1], tt = p[2] * 3.14159265358979323846 / 180.0, mu = p[3], l = p[4], T = p[5], h = p[6];
+    double J = p[0], C0 = p[1], tt = p[2] * FL_PI / 180.0, mu = p[3], l = p[4], T = p[5], h = p[6];
     double data[2] = {J, C0}, worst = 0.0;
     fl_p4_system sys = {1, 1, data, s1m, s1f, s1g, s1d, NULL, 0.5};
     gsl_vector *q = gsl_vector_calloc(1), *v = gsl_vector_calloc(1);

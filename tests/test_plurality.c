@@ -1,4 +1,4 @@
-/* test_plurality.c — clouds of Gauss–Seidel limits (reference/plurality.c,
+/* test_plurality.c — clouds of Gauss–Seidel limits (drivers/plurality.c,
  * 003 §3): on random small 2D problems, every dot of a cloud (random
  * orderings from zero, or random starts) is among the solutions found by
  * exhaustive enumeration (independent oracle), for both implementations;
@@ -8,9 +8,9 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/enumerate.h"
-#include "reference/plurality.h"
+#include "drivers/plurality.h"
 #include "reference/nsgs.h"
 
 Test(plurality, clouds_lie_in_the_enumerated_solution_set)
@@ -101,7 +101,7 @@ Test(plurality, bad_input)
 }
 
 /* 003 §3 says that with kappa contacts, zero start and random orderings, at
- * most (kappa - 1)! limits are attained (CATALOGUE B.18: the count of cyclic
+ * most (kappa - 1)! limits are attained (003 §2–5: the count of cyclic
  * orders, so rotations of one cyclic order would have to share a limit).
  * Counterexample found by the enumeration oracle (proofs/contact_dynamics.md
  * §9): kappa = 2 has one cyclic order, yet the orderings (0,1) and (1,0)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <gsl/gsl_blas.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/quasistatic.h"
 
 static void one_particle(double kT, double kN, double fT, double fN, double c, double mu,

@@ -10,7 +10,7 @@
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_randist.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "optimized/quasistatic_sparse.h"
 
 static double max_abs(const gsl_vector *a)

@@ -13,7 +13,7 @@
 
 #include "reference/fe2d.h"
 #include "reference/redistribution.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 
 /* Sorted eigenvalues of a symmetric matrix. */
 static gsl_vector *eigs(const gsl_matrix *A)

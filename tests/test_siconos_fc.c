@@ -7,9 +7,9 @@
  *
  * Problems: random local problems of growing size (fl_global_problem_random
  * + the dense Delassus operator, the generator of the nsgs crosscheck) and
- * disc-like granular problems (bench/fclib_disclike.h), 2D FE blocks (an
+ * disc-like granular problems (testkit/fclib_disclike.h), 2D FE blocks (an
  * elastic P1 layer pressed and sheared on a rigid foundation,
- * bench/fclib_feblock.h),
+ * testkit/fclib_feblock.h),
  * written to FCLIB and read back, and the Siconos-format fixtures of
  * tests/data/siconos.  Checks: both solvers reach the tolerance by both
  * error functions (ours, core/fl_residual.h, and Siconos's on the same
@@ -39,15 +39,16 @@
 #include "fc3d_compute_error.h"
 
 #include "fl_fclib.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "fl_siconos_text.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
-#include "fclib_disclike.h"
-#include "fclib_feblock.h"
+#include "testkit/fclib_disclike.h"
+#include "testkit/fclib_feblock.h"
 #include "fl_dense.h"
+#include "optimized/nsgs_sparse.h"
 #include <gsl/gsl_linalg.h>
 
 /* A Siconos problem holding a copy of p (dense, column-major). */
@@ -471,7 +472,7 @@ Test(siconos_fc, siconos_reads_our_global_text_and_reformulates_alike)
     remove(out);
 }
 
-/* Disc-like granular problems (bench/fclib_disclike.h: rigid bodies with
+/* Disc-like granular problems (testkit/fclib_disclike.h: rigid bodies with
  * unit mass, neighbour and ground contacts, W = H H^T sparse), written to
  * FCLIB and read back with the sparse W only, then cross-validated. */
 Test(siconos_fc, disclike_problems_through_fclib_files)
@@ -514,7 +515,7 @@ Test(siconos_fc, disclike_problems_through_fclib_files)
     gsl_rng_free(rng);
 }
 
-/* 2D FE blocks (bench/fclib_feblock.h: P1 elastic layer clamped to a tilted,
+/* 2D FE blocks (testkit/fclib_feblock.h: P1 elastic layer clamped to a tilted,
  * sheared plate on a rigid foundation; open, sliding and sticking contacts;
  * W = B A^-1 B^T dense SPD), written to FCLIB and read back, then
  * cross-validated: both tolerances reached, and for nc <= 6 enumeration

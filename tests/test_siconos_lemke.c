@@ -24,7 +24,7 @@
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
 #include <gsl/gsl_randist.h>
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 
 /* Siconos's Lemke on LCP(M, q); returns the driver's info, z filled. */
 static int siconos_lemke(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z,

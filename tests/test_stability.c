@@ -1,5 +1,5 @@
 /* test_stability.c — reference/stability.c: Example 3.15 and Example 4.6 of
- * 004 (closed forms in CATALOGUE C.8, C.9 and proofs/stability.md), the
+ * 004 (closed forms in 004 Example 3.15; 004 Example 4.6 and proofs/stability.md), the
  * orderings of 004 §3.3 (ii)-(iii) and the identity (84) on random systems,
  * the three §5.4 searches against each other and against sampling, Rayleigh
  * damping against the modal closed form, and bad input. */
@@ -11,10 +11,11 @@
 #include <gsl/gsl_math.h>
 #include <gsl/gsl_sort_vector.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "reference/stability.h"
+#include "fl_scalar.h"
 
-/* ---- Example 3.15 (004 §3.5, CATALOGUE C.8): dofs (D, F, T, N) ---------- */
+/* ---- Example 3.15 (004 §3.5, 004 Example 3.15): dofs (D, F, T, N) ---------- */
 typedef struct ex315 {
     gsl_matrix *K, *M;
     gsl_vector *u, *r;
@@ -112,7 +113,7 @@ Test(stability, example_3_15_closed_forms)
     }
 }
 
-/* ---- Example 4.6 (004 §4, CATALOGUE C.9): dofs (D, theta, T, N) ---------- */
+/* ---- Example 4.6 (004 §4, 004 Example 4.6): dofs (D, theta, T, N) ---------- */
 typedef struct ex46 {
     gsl_matrix *K, *M;
     unsigned char pres[4];
@@ -173,7 +174,7 @@ Test(stability, example_4_6_fig9_eigenvalues)
     ex46_init(&e, 2.2, 0.07, 0.1, 0.15, 0.05);
     fl_stab_result res;
     ex46_analyse(&e, -1.0, &res);
-    /* Lambda = -lambda^2 = 1.0629778 -+ 0.1692809 i (CATALOGUE C.9, from the
+    /* Lambda = -lambda^2 = 1.0629778 -+ 0.1692809 i (004 Example 4.6, from the
      * characteristic polynomial 0.0225 s^2 + 0.047834 s + 0.026068) */
     cr_assert(res.flutter);
     cr_assert_eq(res.flutter_mode, 1);
@@ -407,7 +408,7 @@ Test(stability, rayleigh_modal_damping_ratio)
 {
     /* K, M SPD, C = alpha M + beta K: each mode omega has
      * zeta = (alpha + beta omega^2)/(2 omega), xi = zeta / sqrt(1 - zeta^2)
-     * (CATALOGUE A.13, proofs/stability.md §3). */
+     * (004 §5.4, §5.7, proofs/stability.md §3). */
     gsl_rng *g = fl_test_rng(5007);
     size_t n = 5;
     gsl_matrix *K = gsl_matrix_alloc(n, n), *M = gsl_matrix_alloc(n, n);
@@ -514,7 +515,7 @@ Test(stability, bad_input)
     ex315_free(&e);
 }
 
-/* ---- Example 3.14 (004 §3.5, CATALOGUE C.7): jumps by enumeration vs the
+/* ---- Example 3.14 (004 §3.5, 004 Example 3.14): jumps by enumeration vs the
  * closed forms of Cases 1A, 1B, 2A, 2B ------------------------------------- */
 static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
 {
@@ -538,8 +539,8 @@ Test(stability, example_3_14_jumps_match_closed_forms)
             for (size_t c = 0; c < 4; c++)
                 for (int it = 1; it < 24; it++)
                     for (int ik = 1; ik < 4; ik++) {
-                        double mM = mMs[a], mu = mus[b], al = fr[c] * mu, th = it * (M_PI / 2) / 24;
-                        double thK = ik * (M_PI / 2) / 4, KI = 2.0, KV = 1.0;
+                        double mM = mMs[a], mu = mus[b], al = fr[c] * mu, th = it * (FL_PI / 2) / 24;
+                        double thK = ik * (FL_PI / 2) / 4, KI = 2.0, KV = 1.0;
                         ex314_M(mM, 1.0, th, M);
                         gsl_matrix_set(K, 0, 0, KI * sin(thK) * sin(thK));
                         gsl_matrix_set(K, 0, 1, -KI * sin(thK) * cos(thK));
@@ -678,7 +679,7 @@ Test(stability, rate_set_predicates)
     gsl_matrix_free(I3);
 }
 
-/* ---- Lemmas 2.6 and 2.7 (004 §2.2-2.3, CATALOGUE B.12): the variational
+/* ---- Lemmas 2.6 and 2.7 (004 §2.2-2.3, 004 Lemmas 2.6, 2.7, 2.9): the variational
  * inequality holds exactly for the members of the set it characterises ---- */
 static double pick(gsl_rng *g, double scale)
 {   /* zero with probability 0.3, else Gaussian */
@@ -844,10 +845,10 @@ Test(stability, lemma_2_6_vi_iff_member)
     gsl_rng_free(g);
 }
 
-/* ---- Proposition 3.1 (004 §3.1, CATALOGUE B.14): from rest (u'- = 0, pure
+/* ---- Proposition 3.1 (004 §3.1, 004 Propositions 3.1–3.5): from rest (u'- = 0, pure
  * impact, w = 0) the Moreau-Jean rule gives u'+ = 0 and a zero impulse ---- */
 #include "fl_problem.h"
-#include "reference/moreau_jean.h"
+#include "drivers/moreau_jean.h"
 
 Test(stability, proposition_3_1_no_velocity_jump_from_rest)
 {
@@ -877,7 +878,7 @@ Test(stability, proposition_3_1_no_velocity_jump_from_rest)
     gsl_rng_free(g);
 }
 
-/* ---- Lemma 2.8 (004 §2.3, CATALOGUE B.13): a straight quasistatic path
+/* ---- Lemma 2.8 (004 §2.3, 004 Lemma 2.8): a straight quasistatic path
  * u0(t) = u0 + V (t - tau), r0(t) = r0 + W (t - tau) with K V = f' + W,
  * V in K_u'(u0, r0) (34), W in K_r'(u0, r0, V) (35) stays an equilibrium
  * (30) for t - tau < Delta0 (the first crossing time of the listed strict

@@ -12,10 +12,10 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_sort_vector.h>
 
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "optimized/stability_sparse.h"
+#include "fl_scalar.h"
 
-#define FL_PI 3.14159265358979323846
 
 static double max_diff(const gsl_matrix *A, const gsl_matrix *B)
 {

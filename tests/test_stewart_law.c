@@ -1,7 +1,7 @@
 /* test_stewart_law.c — Stewart's formulation P5 (reference/stewart_law.c and
  * optimized/stewart_law_sparse.c through one harness).
  *
- * Unit: the Painlevé bar of 001 §6.2 (closed forms of CATALOGUE.md C.1
+ * Unit: the Painlevé bar of 001 §6.2 (closed forms of 001 §6.2
  * items 2 and 3, re-derived in proofs/stewart_lcp.md §4), a particle on a
  * plane in 3D.  Enumeration (reference/lcp_enumerate.c, an independent
  * method) shows the number of physical solutions of each step: one for
@@ -19,11 +19,10 @@
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
+#include "optimized/stewart_law_sparse.h"
+#include "fl_scalar.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
 
 typedef fl_status (*step_fn)(const fl_stewart_problem *, const fl_stewart_options *,
                              fl_stewart_result *, fl_error *);
@@ -41,7 +40,7 @@ typedef struct bar_case {
 
 static void bar_setup(bar_case *b, double mu, double C0, double V0, double h)
 {
-    b->bar = (fl_painleve_bar){1.0, 1.0 / 3.0, 1.0, -M_PI / 6, mu, 0.0, C0};
+    b->bar = (fl_painleve_bar){1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, mu, 0.0, C0};
     cr_assert_eq(fl_painleve_system(&b->bar, &b->sys, NULL), FL_OK);
     b->M = gsl_matrix_alloc(2, 2);
     b->H = gsl_matrix_alloc(2, 2);
@@ -119,7 +118,7 @@ static int has_solution(double sol[][4], size_t count, const double *x, double t
 
 Test(stewart_law, painleve_grazing_unique_below_threshold)
 {
-    /* C.1 item 3 with mu = 0.5 < -1/tan(theta0) = sqrt 3: the grazing motion
+    /* 001 §6.2 with mu = 0.5 < -1/tan(theta0) = sqrt 3: the grazing motion
      * xdot+ = V0, P~ = 0 is the only solution (001 §6.2: P5 <=> P'3). */
     bar_case b;
     bar_setup(&b, 0.5, 0.0, 1.0, 0.01);
@@ -138,7 +137,7 @@ Test(stewart_law, painleve_grazing_unique_below_threshold)
 
 Test(stewart_law, painleve_grazing_two_solutions_above_threshold)
 {
-    /* C.1 item 3 with mu = 2 >= sqrt 3: grazing (P~ = 0) and the frictional
+    /* 001 §6.2 with mu = 2 >= sqrt 3: grazing (P~ = 0) and the frictional
      * catastrophe P~ = (normal -m V0 tan theta0, tangent -m V0), v+ = 0;
      * no other solution (cos theta0 + mu sin theta0 != 0). */
     bar_case b;
@@ -157,14 +156,14 @@ Test(stewart_law, painleve_grazing_two_solutions_above_threshold)
     fl_stewart_result_free(r);
     /* exactly at the threshold mu = sqrt 3 the stop solution is admissible */
     bar_free(&b);
-    bar_setup(&b, -1.0 / tan(-M_PI / 6) + 1e-12, 0.0, 1.0, 0.01);
+    bar_setup(&b, -1.0 / tan(-FL_PI / 6) + 1e-12, 0.0, 1.0, 0.01);
     cr_assert_eq(physical_solutions(&b.p, sol), 2);
     bar_free(&b);
 }
 
 Test(stewart_law, painleve_frictional_catastrophe_closed_form)
 {
-    /* C.1 item 2 (001 §6.2, "non-existence of a smooth solution"): C0 < 0,
+    /* 001 §6.2 ( "non-existence of a smooth solution"): C0 < 0,
      * mu = 2 > sqrt 3.  The unique step solution is the tangential impact:
      * v+ = 0, P~_t = -m V0, P~_n = (-h C0 - l sin theta0 m V0)/(l cos theta0). */
     bar_case b;
@@ -223,7 +222,7 @@ Test(stewart_law, painleve_acceleration_lcp_inconsistent_or_indeterminate)
      * thetaddot >= 0: the LCP  a r~_y + C0/J, a = l (cos + mu sin)/J.  For
      * mu > sqrt 3, a < 0: C0 < 0 gives NO solution (Lemke: ray; enumeration:
      * 0), C0 > 0 gives TWO (r~_y = 0 and r~_y = -C0/(l (cos + mu sin))). */
-    double t0 = -M_PI / 6, mu = 2.0, l = 1.0, J = 1.0 / 3.0;
+    double t0 = -FL_PI / 6, mu = 2.0, l = 1.0, J = 1.0 / 3.0;
     double a = l * (cos(t0) + mu * sin(t0)) / J;
     cr_assert(a < 0.0);
     gsl_matrix *M = gsl_matrix_alloc(1, 1);
@@ -280,13 +279,13 @@ Test(stewart_law, particle_on_plane_3d_closed_form)
      * friction impulse is the maximal-dissipation one of the 8-gon,
      * -mu p (d_0 + d_1)/2 / ... checked through the Coulomb violation, and
      * its length lies between mu p cos(pi/8) and mu p. */
-    gsl_vector_set(v, 0, V * cos(M_PI / 8));
-    gsl_vector_set(v, 1, V * sin(M_PI / 8));
+    gsl_vector_set(v, 0, V * cos(FL_PI / 8));
+    gsl_vector_set(v, 1, V * sin(FL_PI / 8));
     fl_stewart_result *r = fl_stewart_result_alloc(3, 1, 3, NULL);
     cr_assert_eq(fl_stewart_step(&p, NULL, r, NULL), FL_OK);
     double pt = hypot(gsl_vector_get(r->impulse, 1), gsl_vector_get(r->impulse, 2));
     double pn = gsl_vector_get(r->impulse, 0);
-    cr_assert(pt <= mu * pn * (1 + 1e-12) && pt >= mu * pn * cos(M_PI / 8) * (1 - 1e-12));
+    cr_assert(pt <= mu * pn * (1 + 1e-12) && pt >= mu * pn * cos(FL_PI / 8) * (1 - 1e-12));
     cr_assert(r->coulomb <= 1e-12);
     fl_stewart_result_free(r);
     gsl_matrix_free(M);
@@ -471,7 +470,7 @@ Test(stewart_law, painleve_time_stepping_closed_forms)
     /* mu = 0.5 < sqrt 3, C0 < 0: every step keeps contact with the same
      * impulse P~_n = -h C0/(l (cos theta0 + mu sin theta0)), so xdot_k =
      * V0 - k mu P~_n / m until it reaches 0 (then sticking: xdot = 0). */
-    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -M_PI / 6, 0.5, 0.0, -1.0};
+    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, 0.5, 0.0, -1.0};
     fl_stewart_system sys;
     cr_assert_eq(fl_painleve_system(&bar, &sys, NULL), FL_OK);
     gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
@@ -528,7 +527,7 @@ static fl_status failing_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl
 
 Test(stewart_law, integrate_observer_stop_and_errors)
 {
-    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -M_PI / 6, 0.5, 0.0, 0.0};
+    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, 0.5, 0.0, 0.0};
     fl_stewart_system sys;
     cr_assert_eq(fl_painleve_system(&bar, &sys, NULL), FL_OK);
     gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2), *q3 = gsl_vector_alloc(3);
@@ -819,8 +818,8 @@ Test(stewart_law, particle_drop_and_slide_3d_time_stepping)
     double s = hypot(gsl_vector_get(v, 0), gsl_vector_get(v, 1));
     double lost = s0 - s, X = mu * pa.g * h * (double)N;
     cr_log_info("particle: speed lost %.6f of mu g h N = %.6f (ratio %.4f, cos(pi/8) = %.4f)", lost, X,
-                lost / X, cos(M_PI / 8));
-    cr_assert(s > 0.0 && lost <= X * (1 + 1e-12) && lost >= 0.9 * cos(M_PI / 8) * X,
+                lost / X, cos(FL_PI / 8));
+    cr_assert(s > 0.0 && lost <= X * (1 + 1e-12) && lost >= 0.9 * cos(FL_PI / 8) * X,
               "speed lost %g, mu g h N = %g", lost, X);
     cr_assert(run.coulomb <= 1e-9);
     /* long enough: rest (stick) */

@@ -2,7 +2,7 @@
  * general midpoint stepper (reference/midpoint.c, fl_midpoint_triangle_002):
  * every solution found by enumeration equals one of the closed-form
  * branches S1-S4 written below (002 §6, with the transcription fixes of
- * CATALOGUE 0.2), their number matches the regions sigma1-sigma4, F < c/b
+ * proofs/README.md), their number matches the regions sigma1-sigma4, F < c/b
  * gives one solution, the continuum S5 at F = c/b, and the two mass
  * redistribution claims.  Derivation: proofs/triangle_002.md. */
 #include <criterion/criterion.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "reference/midpoint.h"
-#include "fl_random.h"
+#include "testkit/fl_random.h"
 #include "fl_rng.h"
 
 typedef struct tri {
@@ -142,7 +142,7 @@ Test(triangle_002, enumeration_equals_the_branches_S1_to_S4)
     cr_assert_gt(counts[3], 20, "the sample must reach Int sigma4 (three solutions)");
 }
 
-/* The catalogue's trial run (C.4): (a,b,c) = (3,1,2), utk = 0.3. */
+/* A trial run (002 §6): (a,b,c) = (3,1,2), utk = 0.3. */
 Test(triangle_002, catalogue_trial_run)
 {
     /* lam = mu = 1 gives b = 1 and (lam+3mu)/2 = 2: m2 = 0 -> c = 2; a = 3 with

@@ -14,6 +14,7 @@
 
 #include "fl_fclib.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 int main(int argc, char **argv)
 {

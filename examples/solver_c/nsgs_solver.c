@@ -18,6 +18,7 @@
 #include "fl_problem.h"
 #include "fl_sparse.h"
 #include "reference/nsgs.h"
+#include "optimized/nsgs_sparse.h"
 
 int main(int argc, char **argv)
 {

@@ -1,0 +1,116 @@
+/* fl_check.h — how a check reports: the report context of checks/.
+ *
+ * The checks of checks/ (invariants of the papers' laws, independent
+ * oracles, the papers' examples) are library code: the command runs them,
+ * and so do the tests.  They never print.  A check states each result with
+ * fl_check_report(), which counts it and hands one line to the caller's
+ * callback; the command (cli/) prints it as
+ *   PASS <name> <detail>      or      FAIL <name> <detail>
+ * fl_check_note() states what was not checked and why (printed as
+ * `NOTE <name> <detail>`, counted neither as passed nor as failed).
+ * Progress, diagnostics and plots go through callbacks too, so that a
+ * caller without them (a test) gets silence.
+ *
+ * Ownership: the context does not own any pointer it holds.
+ */
+#ifndef FL_CHECK_H
+#define FL_CHECK_H
+
+#include <stddef.h>
+
+typedef enum fl_check_kind {
+    FL_CHECK_FAIL = 0,
+    FL_CHECK_PASS = 1,
+    FL_CHECK_NOTE = 2        /* not run (and why): neither passed nor failed */
+} fl_check_kind;
+
+/* What the caller supplies; every member may be NULL. */
+typedef struct fl_check_io {
+    void *data;              /* passed to every callback */
+    /* one result line: kind, name, detail (already formatted) */
+    void (*line)(void *data, fl_check_kind kind, const char *name, const char *detail);
+    /* progress counter (done == total ends it) */
+    void (*progress)(void *data, const char *label, long done, long total);
+    /* a diagnostic for a person (the command prints it on stderr) */
+    void (*message)(void *data, const char *text);
+    /* an informative table or summary (the command prints it on stdout) */
+    void (*text)(void *data, const char *text);
+    /* draw a plot: script is a complete gnuplot program; returns 0 on
+     * success.  Without it fl_check_plot returns -1 (no plot). */
+    int (*plot)(void *data, const char *script);
+    /* where an output file `name` goes (the command groups files by paper
+     * and example and records them in its results); returns 0 or -1.
+     * Without it fl_check_out_path uses out_dir/name. */
+    int (*out_path)(void *data, const char *name, char *buf, size_t len);
+} fl_check_io;
+
+typedef struct fl_check_ctx {
+    const char *out_dir;     /* where CSV/PNG/VTK files go (created on demand); NULL: "out" */
+    const char *data_dir;    /* data/ override (--data), NULL: fl_data_dir's rules */
+    const char *params;      /* reproduce NAME --params FILE: the user's parameters, or NULL */
+    int quick;               /* reproduce --quick: the fast variant */
+    long systems;            /* crosscheck --systems N (random systems per check) */
+    unsigned long seed;      /* crosscheck --seed S */
+    const char *law;         /* crosscheck --law */
+    long passed, failed, noted;
+    int params_read;         /* set when a task read ctx->params (fl_check_params_path) */
+    fl_check_io io;
+} fl_check_ctx;
+
+/* A context with no callbacks, out_dir "out", systems 200, seed 1. */
+fl_check_ctx fl_check_ctx_default(void);
+
+/* Count one result and hand its line to io.line.  Returns ok. */
+int fl_check_report(fl_check_ctx *ctx, int ok, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* Something that was not checked, and why (counted in ctx->noted only). */
+void fl_check_note(fl_check_ctx *ctx, const char *name, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* A diagnostic for a person (io.message), printf-style. */
+void fl_check_message(fl_check_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* An informative text (io.text), printf-style, printed as given. */
+void fl_check_text(fl_check_ctx *ctx, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* Progress counter (io.progress). */
+void fl_check_progress(fl_check_ctx *ctx, const char *label, long done, long total);
+
+/* buf = <out_dir>/<name>, creating out_dir (and its parents).  Returns 0,
+ * or -1 after a message saying why. */
+int fl_check_out_path(fl_check_ctx *ctx, const char *name, char *buf, size_t len);
+
+/* Draw a plot through io.plot; -1 when there is no plotter or it failed. */
+int fl_check_plot(fl_check_ctx *ctx, const char *script);
+
+/* buf = the path of data file rel ("001/painleve_p5.json") by fl_data_path
+ * with ctx->data_dir.  Returns 0, or -1 after a message naming the file
+ * (a missing file is an error: there is no built-in fallback). */
+int fl_check_data_path(fl_check_ctx *ctx, const char *rel, char *buf, size_t len);
+
+/* The parameter file of an example: ctx->params (the user's file, same
+ * schema) when set, else the data file rel as fl_check_data_path.  Returns
+ * 0, or -1 after a message naming the file. */
+int fl_check_params_path(fl_check_ctx *ctx, const char *rel, char *buf, size_t len);
+
+/* 1 when the example runs on the user's parameters (--params): the checks
+ * tied to the paper's printed numbers are then not run; each says so with
+ * fl_check_note (not counted as passed). */
+int fl_check_user_params(const fl_check_ctx *ctx);
+
+#endif

@@ -1,0 +1,72 @@
+/* moreau_checks.h — the one harness that runs Moreau's discrete contact law
+ * (000 §2) in both implementations on random systems, and the constructed
+ * rod system of Theorem 1 (000 §3; data/000/README.md).  Used by
+ * `frictionlab crosscheck --law moreau`, `frictionlab reproduce theorem1`
+ * and the Criterion tests (tests/test_moreau_law.c, tests/test_asymptotics.c).
+ */
+#ifndef FL_MOREAU_CHECKS_H
+#define FL_MOREAU_CHECKS_H
+
+#include <gsl/gsl_rng.h>
+
+#include "reference/asymptotics.h"
+#include "reference/moreau_law.h"
+
+/* Maximum normalised violations over the random systems, for one
+ * implementation (proofs/README.md normalisation by
+ * s = |M u_i| + h |f| + |M v|). */
+typedef struct fl_moreau_harness_impl {
+    long runs;           /* systems evaluated */
+    long collisions;     /* collision branches */
+    long errors;         /* unexpected error statuses */
+    long unsupported;    /* FL_EUNSUPPORTED (sparse, isotropic d > 64) */
+    long not_v;          /* non-collision branch with u != v (bitwise) */
+    double cone;         /* r in R(q): distance to R(q) / s */
+    double dissip;       /* max(0, <u, r>) / (s |v|) */
+    double norm_bound;   /* (|u|_q - |u_i|_q - h |M^-1/2| |f|) / bound */
+    double proj_norm;    /* collision: (|u|_q - |v|_q) / |v|_q */
+    double normal;       /* collision: |<u, n>| / |v| */
+    double frictionless; /* |u - closed form| / |v|, frictionless systems */
+    long frictionless_n;
+    double brute_lower;  /* (|u|_q - min over samples of the feasible set) / |v|_q */
+    double brute_gap;    /* (min over samples - |u|_q) / |v|_q, k <= 2 only */
+    long brute_n;
+    double residual;     /* largest optimality residual the law returned */
+    unsigned long worst_system[5]; /* seeds of the worst cone/dissip/norm/brute/gap */
+} fl_moreau_harness_impl;
+
+typedef struct fl_moreau_harness_stats {
+    long systems;
+    fl_moreau_harness_impl impl[2];   /* 0 reference, 1 optimized (sparse) */
+    double agree;                     /* max |u_ref - u_opt| / |v| */
+    long agree_n;
+} fl_moreau_harness_stats;
+
+/* Draw `nsys` random systems from `seed` (system i uses the generator seeded
+ * with seed + i and the kind i mod 6, so a failure is reproducible) and run every check on both
+ * implementations.  progress (may be NULL) is called every system. */
+int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats *out,
+                          void (*progress)(void *data, long done, long total), void *pdata);
+
+/* ---- the rod of Theorem 1 (data/000/theorem1_rod.json) ----
+ * A slender rigid rod in the plane, half-length l, mass m, inertia about
+ * its centre J; coordinates q = (x_A, y_A, theta) of its lower end A and its
+ * angle to the horizontal; obstacle y = 0; library gap phi(q) = y_A
+ * (000: g(q) = -y_A).  Friction along t = (1, 0, 0) with D_1(q) =
+ * [-mu(q), mu(q)] t, mu(q) = mu0 + kappa_c mu_c(theta) + kappa (theta -
+ * theta_ref)^2, mu_c the critical (Painlevé) coefficient. */
+typedef struct fl_rod {
+    double m, l, J;
+    double mu0, kappa_c, kappa, theta_ref;
+    fl_friction_set C;        /* scratch, updated by the friction callback */
+} fl_rod;
+
+void fl_rod_system(fl_rod *rod, fl_moreau_system *sys);
+/* gamma(q) in closed form: 1/m + l^2 cos^2/J - mu(q) l^2 |sin cos| / J. */
+double fl_rod_gamma(const fl_rod *rod, double theta);
+double fl_rod_mu(const fl_rod *rod, double theta);
+
+/* The three cases of 000 Theorem 1 (index 0, 1, 2), as in data/000. */
+void fl_rod_case(int which, fl_rod *rod, double q[3], double um[3]);
+
+#endif

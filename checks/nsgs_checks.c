@@ -1,0 +1,548 @@
+/* nsgs_checks.c — `frictionlab crosscheck --law nsgs` and `frictionlab
+ * reproduce wedged_rod`: the Contact Dynamics core problem (003 §3) solved
+ * by nonlinear Gauss–Seidel in both implementations on random systems
+ * (Coulomb conditions, agreement, 004 Lemma 2.4 and the impact rule,
+ * clouds against the enumerated solution set, sparse vs dense Delassus),
+ * and the rod wedged between two converging walls (003 §2, data/003/).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_randist.h>
+
+#include "checks/fl_check.h"
+#include "fl_dense.h"
+#include "fl_json.h"
+#include "fl_rng.h"
+#include "reference/enumerate.h"
+#include "drivers/plurality.h"
+#include "checks/fl_tasks.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/nsgs_sparse.h"
+#include "fl_scalar.h"
+
+/* ------------------------------------------------------------------ */
+/* crosscheck --law nsgs                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct nsgs_stats {
+    long systems, converged[2], unique, unique_disagree, errors;
+    double viol[2];           /* max Coulomb violation of the limits */
+    double unique_diff;       /* max |r_ref - r_opt| / (1 + |r_ref|) on unique systems */
+    double lemma_err;         /* max |dT - Lemma 2.4| / (T- + 1e-3) */
+    double dT_max;            /* max dT / (T- + 1e-3) */
+    double impact_viol;       /* max violation of 004 (19) with U^a */
+    long lemma_n;
+    long cloud_dots, cloud_outside, enum_solutions, enum_reached, fixed_fail;
+    double delassus_solves, delassus_trailing;
+} nsgs_stats;
+
+static double violation_scaled(const fl_local_problem *p, const gsl_vector *r,
+                               const gsl_vector *U)
+{
+    double us = fmax(gsl_blas_dnrm2(p->q), 1e-300), wmax = 0;
+    for (size_t i = 0; i < p->m; i++) wmax = fmax(wmax, gsl_matrix_get(p->W, i, i));
+    return fl_coulomb_violation(p->dim, p->nc, p->mu, r->data, U->data, us / wmax, us);
+}
+
+/* One random system (seed-determined): every check, both implementations. */
+static int nsgs_one_system(unsigned long seed, fl_sparse_ctx *ctx, nsgs_stats *st)
+{
+    gsl_rng *rng = fl_rng_alloc(seed);
+    if (!rng) return -1;
+    int dim = 2 + (int)(seed % 2);
+    size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
+    size_t n = dim * nc + gsl_rng_uniform_int(rng, 3);
+    double mu_hi = gsl_rng_uniform(rng) < 0.5 ? 1.0 : 10.0;
+    fl_global_problem *g = NULL;
+    fl_local_problem *p = NULL;
+    gsl_vector *r[2] = {NULL, NULL}, *U[2] = {NULL, NULL};
+    int rc = 0;
+    if (fl_global_problem_random(rng, n, nc, dim, 0.01, mu_hi, &g, NULL) != FL_OK ||
+        fl_delassus_dense(g, &p, NULL) != FL_OK) {
+        st->errors++;
+        rc = -1;
+        goto done;
+    }
+    g->ctx = ctx;
+    p->ctx = ctx;
+    if (fl_sparse_from_dense(ctx, p->W, 0, 0.0, &p->Ws, NULL) != FL_OK) {
+        st->errors++;
+        rc = -1;
+        goto done;
+    }
+    /* Delassus: CHOLMOD (both methods) against the dense reference */
+    for (int meth = 0; meth < 2; meth++) {
+        fl_local_problem *ps = NULL;
+        cholmod_factor *L = NULL;
+        gsl_matrix *Wd = NULL;
+        double wmax = gsl_matrix_max(p->W), diff = INFINITY;
+        if (fl_delassus_sparse(g, meth ? FL_DELASSUS_TRAILING : FL_DELASSUS_SOLVES, &L, &ps,
+                               NULL) == FL_OK &&
+            fl_sparse_to_dense(ctx, ps->Ws, &Wd, NULL) == FL_OK) {
+            diff = 0;
+            for (size_t i = 0; i < p->m; i++) {
+                diff = fmax(diff, fabs(gsl_vector_get(ps->q, i) - gsl_vector_get(p->q, i)) /
+                                      (1 + gsl_blas_dnrm2(p->q)));
+                for (size_t j = 0; j < p->m; j++)
+                    diff = fmax(diff, fabs(gsl_matrix_get(Wd, i, j) - gsl_matrix_get(p->W, i, j)) /
+                                          wmax);
+            }
+        }
+        if (Wd) gsl_matrix_free(Wd);
+        fl_sparse_free_factor(ctx, &L);
+        fl_local_problem_free(ps);
+        if (meth) st->delassus_trailing = fmax(st->delassus_trailing, diff);
+        else st->delassus_solves = fmax(st->delassus_solves, diff);
+    }
+    /* NSGS, both implementations, natural order, zero start */
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = 1e-12;
+    o.max_sweeps = 5000;
+    fl_nsgs_result res[2];
+    for (int k = 0; k < 2; k++) {
+        r[k] = gsl_vector_alloc(p->m);
+        U[k] = gsl_vector_alloc(p->m);
+        fl_status s = k ? fl_nsgs_sparse_solve(p, &o, r[k], U[k], &res[k], NULL)
+                        : fl_nsgs_solve(p, &o, r[k], U[k], &res[k], NULL);
+        if (s < 0) st->errors++;
+        if (s == FL_OK) {
+            st->converged[k]++;
+            st->viol[k] = fmax(st->viol[k], violation_scaled(p, r[k], U[k]));
+        }
+    }
+    if (dim == 2) {
+        fl_enum_result *e = NULL;
+        if (fl_enumerate_solutions(p, 1e-10, &e, NULL) == FL_OK) {
+            if (e->nsol == 1 && e->singular == 0 && res[0].status == FL_OK &&
+                res[1].status == FL_OK) {
+                double d0 = 0, nr = gsl_blas_dnrm2(r[0]);
+                for (size_t i = 0; i < p->m; i++)
+                    d0 = fmax(d0, fabs(gsl_vector_get(r[0], i) - gsl_vector_get(r[1], i)));
+                st->unique++;
+                st->unique_diff = fmax(st->unique_diff, d0 / (1 + nr));
+                if (fl_enum_find(e, r[0]->data, 1e-6) < 0) st->unique_disagree++;
+            }
+            /* clouds (random orderings from zero, random starts) against enumeration */
+            unsigned char seen[64] = {0};
+            for (int mode = 0; mode < 2; mode++) {
+                fl_plurality_options po = fl_plurality_options_default();
+                po.mode = mode ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
+                po.impl = mode ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+                po.runs = 8;
+                po.nsgs.rng = rng;
+                po.nsgs.tol = 1e-12;
+                po.nsgs.max_sweeps = 3000;
+                po.nsgs.random_scale = 3.0;
+                fl_cloud *c = NULL;
+                if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
+                    for (size_t k = 0; k < c->npts; k++) {
+                        long idx = fl_enum_find(e, c->pts + k * p->m, 1e-6);
+                        st->cloud_dots++;
+                        if (idx < 0) st->cloud_outside++;
+                        else if (idx < 64) seen[idx] = 1;
+                    }
+                }
+                fl_cloud_free(c);
+            }
+            /* every enumerated solution: a fixed point of a warm-started sweep */
+            for (size_t k = 0; k < e->nsol; k++) {
+                st->enum_solutions++;
+                if (k < 64 && seen[k]) st->enum_reached++;
+                fl_nsgs_options wo = fl_nsgs_options_default();
+                wo.start = FL_NSGS_START_WARM;
+                wo.max_sweeps = 1;
+                memcpy(r[1]->data, e->sol + k * p->m, p->m * sizeof(double));
+                fl_nsgs_solve(p, &wo, r[1], NULL, NULL, NULL);
+                if (fl_enum_find(e, r[1]->data, 1e-7) != (long)k) st->fixed_fail++;
+            }
+            fl_enum_result_free(e);
+        }
+    }
+    /* 004 Lemma 2.4: pure impact (f = M u-) with a random dissipation index */
+    {
+        gsl_vector *um = gsl_vector_alloc(n), *up = gsl_vector_alloc(n), *s = gsl_vector_alloc(g->m),
+                   *ua = gsl_vector_alloc(n), *Ua = gsl_vector_alloc(g->m);
+        for (size_t i = 0; i < n; i++) gsl_vector_set(um, i, gsl_ran_gaussian(rng, 1.0));
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->M, um, 0.0, g->f);
+        double delta = gsl_rng_uniform(rng);
+        for (int k = 0; k < 2; k++) {
+            fl_mj_options mo = fl_mj_options_default();
+            mo.delta = delta;
+            mo.impl = k ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+            mo.nsgs.tol = 1e-13;
+            mo.nsgs.max_sweeps = 20000;
+            fl_mj_result mr;
+            cholmod_factor *L = NULL;
+            fl_status s2 = fl_mj_step(g, um, &mo, &L, s, up, &mr, NULL);
+            fl_sparse_free_factor(ctx, &L);
+            if (s2 < 0) st->errors++;
+            if (s2 != FL_OK) continue;
+            st->lemma_n++;
+            st->lemma_err = fmax(st->lemma_err, fabs(mr.dT - mr.dT_lemma) / (mr.T_minus + 1e-3));
+            st->dT_max = fmax(st->dT_max, mr.dT / (mr.T_minus + 1e-3));
+            /* scales: |H u-| and |U^a| (velocities), |s| (impulses) */
+            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, um, 0.0, Ua);
+            double us = 1e-3 + gsl_blas_dnrm2(Ua), rs = 1e-3 + gsl_blas_dnrm2(s);
+            gsl_vector_memcpy(ua, um);
+            gsl_vector_scale(ua, 0.5 * (1 - delta));
+            gsl_blas_daxpy(0.5 * (1 + delta), up, ua);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, ua, 0.0, Ua);   /* U^a, 004 (20) */
+            us = fmax(us, 1e-3 + gsl_blas_dnrm2(Ua));
+            st->impact_viol = fmax(st->impact_viol,
+                                   fl_coulomb_violation(dim, nc, g->mu, s->data, Ua->data, rs, us));
+        }
+        gsl_vector_free(um);
+        gsl_vector_free(up);
+        gsl_vector_free(s);
+        gsl_vector_free(ua);
+        gsl_vector_free(Ua);
+    }
+    st->systems++;
+done:
+    for (int k = 0; k < 2; k++) {
+        if (r[k]) gsl_vector_free(r[k]);
+        if (U[k]) gsl_vector_free(U[k]);
+    }
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    gsl_rng_free(rng);
+    return rc;
+}
+
+int fl_nsgs_crosscheck(fl_check_ctx *ctx)
+{
+    fl_sparse_ctx sctx;
+    memset(&sctx, 0, sizeof sctx);
+    if (fl_sparse_start(&sctx, NULL) != FL_OK) return -1;
+    nsgs_stats st;
+    memset(&st, 0, sizeof st);
+    long N = ctx->systems;
+    for (long i = 0; i < N; i++) {
+        nsgs_one_system(ctx->seed * 1000003UL + (unsigned long)i, &sctx, &st);
+        fl_check_progress(ctx, "nsgs systems", i + 1, N);
+    }
+    fl_sparse_finish(&sctx);
+    fl_check_report(ctx, st.errors == 0 && st.systems == N, "nsgs.no_errors",
+                 "%ld of %ld systems ran without an error status", st.systems, N);
+    for (int k = 0; k < 2; k++)
+        fl_check_report(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
+                     k ? "nsgs.coulomb_optimized" : "nsgs.coulomb_reference",
+                     "max violation of Coulomb's law %.3g over %ld converged limits of %ld "
+                     "(tol 1e-7, problem-scaled, proofs/README.md; >= 95%% converged)",
+                     st.viol[k], st.converged[k], N);
+    fl_check_report(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
+                 "nsgs.reference_vs_optimized_unique",
+                 "max |r_ref - r_opt|/(1+|r|) = %.3g on %ld 2D systems with a unique enumerated "
+                 "solution, %ld limits off the enumerated one (tol 1e-6)",
+                 st.unique_diff, st.unique, st.unique_disagree);
+    fl_check_report(ctx, st.lemma_n > 0 && st.lemma_err <= 1e-8, "nsgs.lemma_2_4_identity",
+                 "max |dT - (-delta/2 du.M du - sum mu s_N |U^a_T|)|/(T- + 1e-3) = %.3g over %ld "
+                 "impacts (004 Lemma 2.4, tol 1e-8)", st.lemma_err, st.lemma_n);
+    fl_check_report(ctx, st.lemma_n > 0 && st.dT_max <= 1e-8, "nsgs.lemma_2_4_dissipative",
+                 "max dT/(T- + 1e-3) = %.3g (004 Lemma 2.4: <= 0, tol 1e-8)", st.dT_max);
+    fl_check_report(ctx, st.impact_viol <= 1e-7, "nsgs.impact_rule",
+                 "max violation of I in K_r(U^a) = %.3g (004 (19)-(20), tol 1e-7)", st.impact_viol);
+    fl_check_report(ctx, st.cloud_dots > 0 && st.cloud_outside == 0, "nsgs.clouds_in_enumeration",
+                 "%ld of %ld cloud dots (random orderings and random starts, 003 §3) not among "
+                 "the enumerated solutions (exhaustive enumeration, proofs/contact_dynamics.md)", st.cloud_outside, st.cloud_dots);
+    fl_check_report(ctx, st.enum_solutions > 0 && st.fixed_fail == 0,
+                 "nsgs.enumerated_are_fixed_points",
+                 "%ld of %ld enumerated solutions not kept by a warm-started sweep; "
+                 "%ld reached by the clouds", st.fixed_fail, st.enum_solutions, st.enum_reached);
+    fl_check_report(ctx, st.delassus_solves <= 1e-10, "nsgs.delassus_sparse_solves",
+                 "max relative |W_cholmod - W_dense| = %.3g (tol 1e-10)", st.delassus_solves);
+    fl_check_report(ctx, st.delassus_trailing <= 1e-6, "nsgs.delassus_sparse_trailing",
+                 "max relative |W_trailing - W_dense| = %.3g (cI - L22 L22^T, tol 1e-6)",
+                 st.delassus_trailing);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* reproduce wedged_rod (003 §2, Fig. 1; data/003/README.md)            */
+/* ------------------------------------------------------------------ */
+
+/* A rigid horizontal rod AB (length L, mass m, inertia m L^2/12, centre G
+ * at the origin) between two plane walls through A = (-L/2, 0) and
+ * B = (L/2, 0), each inclined by beta from the vertical so that they
+ * converge upward; Coulomb friction mu at A and B; gravity g; an upward
+ * force P applied at G.  Generalised velocity u = (vx, vy, omega).
+ * Contact frames (library signs: U_N > 0 separating):
+ *   n_A = ( cos b, -sin b), t_A = ( sin b, cos b)   (t up along the wall)
+ *   n_B = (-cos b, -sin b), t_B = (-sin b, cos b)
+ * and v_A = (vx, vy - omega L/2), v_B = (vx, vy + omega L/2). */
+typedef struct wedge_params {
+    double L, m, g, beta, mu, h;
+    double P_start, P_max, P_end;   /* in units of m g */
+    long steps_up, steps_down;
+} wedge_params;
+
+/* The parameters of data/003/wedged_rod.json, or of the user's file of the
+ * same schema (reproduce wedged_rod --params FILE).  A missing file or
+ * field is an error: there are no built-in values. */
+static int wedge_load(fl_check_ctx *ctx, wedge_params *w, char *src, size_t len)
+{
+    memset(w, 0, sizeof *w);
+    char path[4096];
+    if (fl_check_params_path(ctx, "003/wedged_rod.json", path, sizeof path) != 0) return -1;
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    const json_t *par = NULL;
+    double beta_deg = 0, su = 0, sd = 0;
+    if (fl_json_load(path, &doc, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "L", &w->L, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "m", &w->m, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "g", &w->g, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "beta_deg", &beta_deg, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu", &w->mu, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "h", &w->h, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P_start_mg", &w->P_start, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P_max_mg", &w->P_max, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P_end_mg", &w->P_end, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "steps_up", &su, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "steps_down", &sd, &err) != FL_OK) {
+        fl_check_message(ctx, "wedged_rod: %s", err.message);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    w->beta = beta_deg * FL_PI / 180.0;
+    w->steps_up = (long)su;
+    w->steps_down = (long)sd;
+    snprintf(src, len, "%s", path);
+    return 0;
+}
+
+/* Global problem of one CD step from velocity u_i under the push P:
+ * f = M u_i + h (0, P - m g, 0). */
+static fl_global_problem *wedge_problem(const wedge_params *w, const double *ui, double P)
+{
+    fl_global_problem *g = NULL;
+    if (fl_global_problem_alloc(3, 2, 2, 1, &g, NULL) != FL_OK) return NULL;
+    double cb = cos(w->beta), sb = sin(w->beta), l2 = 0.5 * w->L;
+    double J = w->m * w->L * w->L / 12.0;
+    gsl_matrix_set(g->M, 0, 0, w->m);
+    gsl_matrix_set(g->M, 1, 1, w->m);
+    gsl_matrix_set(g->M, 2, 2, J);
+    double H[4][3] = {{cb, -sb, sb * l2}, {sb, cb, -cb * l2},
+                      {-cb, -sb, -sb * l2}, {-sb, cb, cb * l2}};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++) gsl_matrix_set(g->H, i, j, H[i][j]);
+    double M[3] = {w->m, w->m, J};
+    for (int j = 0; j < 3; j++) gsl_vector_set(g->f, j, M[j] * ui[j]);
+    *gsl_vector_ptr(g->f, 1) += w->h * (P - w->m * w->g);
+    g->mu[0] = g->mu[1] = w->mu;
+    return g;
+}
+
+/* One step: returns the NSGS status; s in/out (warm start if warm), u_f out. */
+static fl_status wedge_step(const wedge_params *w, double P, int warm, gsl_vector *s,
+                            gsl_vector *uf, int *sweeps)
+{
+    double ui[3] = {0, 0, 0};
+    fl_global_problem *g = wedge_problem(w, ui, P);
+    if (!g) return FL_ENOMEM;
+    gsl_vector *u0 = gsl_vector_calloc(3);
+    fl_mj_options o = fl_mj_options_default();
+    o.nsgs.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
+    o.nsgs.tol = 1e-13;
+    o.nsgs.max_sweeps = 100000;
+    fl_mj_result res;
+    fl_status st = fl_mj_step(g, u0, &o, NULL, s, uf, &res, NULL);
+    if (sweeps) *sweeps = res.iterations;
+    gsl_vector_free(u0);
+    fl_global_problem_free(g);
+    return st;
+}
+
+int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
+{
+    wedge_params w;
+    char src[4200];
+    if (wedge_load(ctx, &w, src, sizeof src) != 0) return -1;
+    if (ctx->quick) w.steps_down = w.steps_down / 4 > 10 ? w.steps_down / 4 : 10;
+    const double mg = w.m * w.g, h = w.h, cb = cos(w.beta), sb = sin(w.beta);
+    const double vtol = 1e-9 * w.g * h;        /* "u_f = 0" within this */
+    gsl_vector *s = gsl_vector_alloc(4), *uf = gsl_vector_alloc(3);
+    fl_check_message(ctx, "wedged_rod: parameters from %s", src);
+
+    /* (1) one step from rest, P = 0, zero start: free fall s = 0, u_f = (0, -g h, 0) */
+    wedge_step(&w, 0.0, 0, s, uf, NULL);
+    double ff = fabs(gsl_vector_get(uf, 1) + w.g * h) + fabs(gsl_vector_get(uf, 0)) +
+                fabs(gsl_vector_get(uf, 2)) + gsl_blas_dnrm2(s);
+    fl_check_report(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution",
+                 "zero start from rest: |s| + |u_f - (0,-g h,0)| = %.3g (closed form, tol 1e-12 g h)",
+                 ff);
+
+    /* (2) the symmetric wedged impulses (closed form): vertical balance
+     * 2 (R_T cos b - R_N sin b) = m g with R_N = 2 R_N,min,
+     * R_N,min = m g / (2 (mu cos b - sin b)) (friction at its limit). */
+    double RNmin = mg / (2.0 * (w.mu * cb - sb));
+    double RN = 2.0 * RNmin, RT = (0.5 * mg + RN * sb) / cb;
+    double wedge_s[4] = {h * RN, h * RT, h * RN, h * RT};
+    {
+        double ui[3] = {0, 0, 0};
+        fl_global_problem *g = wedge_problem(&w, ui, 0.0);
+        fl_local_problem *p = NULL;
+        fl_delassus_dense(g, &p, NULL);
+        int is_sol = fl_enum_is_solution(p, wedge_s, 1e-10);
+        memcpy(s->data, wedge_s, sizeof wedge_s);
+        int sw = 0;
+        wedge_step(&w, 0.0, 1, s, uf, &sw);
+        double kept = 0;
+        for (int i = 0; i < 4; i++) kept = fmax(kept, fabs(s->data[i] - wedge_s[i]));
+        fl_check_report(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
+                     "wedged_rod.wedged_solution",
+                     "R_N = 2 R_N,min = %.4g N, R_T = %.4g N: a solution of the one-step problem "
+                     "(%s), warm start keeps it (|ds| = %.2g, %d sweep, |u_f| = %.2g)",
+                     RN, RT, is_sol ? "Coulomb holds" : "Coulomb FAILS", kept, sw,
+                     gsl_blas_dnrm2(uf));
+        /* (3) enumeration: isolated solutions and continua */
+        fl_enum_result *e = NULL;
+        fl_enumerate_solutions(p, 1e-10, &e, NULL);
+        double zero[4] = {0, 0, 0, 0};
+        int open_listed = e && fl_enum_find(e, zero, 1e-12) >= 0;
+        fl_check_report(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration",
+                     "%zu isolated solution(s) incl. free fall (open/open), %zu singular status "
+                     "systems carrying the wedged continuum (stick/stick: W has rank 3 < 4)",
+                     e ? e->nsol : 0, e ? e->singular : 0);
+        fl_enum_result_free(e);
+        /* (4) Moreau's exploration by random initial guesses: both outcomes */
+        gsl_rng *rng = fl_rng_alloc(ctx->seed);
+        fl_plurality_options po = fl_plurality_options_default();
+        po.mode = FL_PLURALITY_RANDOM_START;
+        po.runs = 200;
+        po.nsgs.rng = rng;
+        po.nsgs.tol = 1e-12;
+        po.nsgs.max_sweeps = 20000;
+        po.nsgs.random_scale = 4.0 * h * RN;
+        fl_cloud *c = NULL;
+        long nfree = 0, nwedge = 0, nbad = 0;
+        if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
+            for (size_t k = 0; k < c->npts; k++) {
+                const double *r = c->pts + 4 * k;
+                if (!fl_enum_is_solution(p, r, 1e-8)) nbad++;
+                else if (fabs(r[0]) + fabs(r[2]) <= 1e-12 * h * RN) nfree++;
+                else nwedge++;
+            }
+        }
+        char path[4096];
+        if (c && fl_check_out_path(ctx, "wedged_rod_cloud.csv", path, sizeof path) == 0) {
+            FILE *f = fopen(path, "w");
+            if (f) {
+                fprintf(f, "run,RN_A,RT_A,RN_B,RT_B\n");
+                for (size_t k = 0; k < c->npts; k++)
+                    fprintf(f, "%zu,%.10g,%.10g,%.10g,%.10g\n", k, c->pts[4 * k] / h,
+                            c->pts[4 * k + 1] / h, c->pts[4 * k + 2] / h, c->pts[4 * k + 3] / h);
+                fclose(f);
+            }
+        }
+        fl_check_report(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes",
+                     "random initial guesses (003 §3): %ld free-fall and %ld wedged limits of %zu "
+                     "runs, %ld not a solution", nfree, nwedge, c ? c->npts : 0, nbad);
+        fl_cloud_free(c);
+        gsl_rng_free(rng);
+        fl_local_problem_free(p);
+        fl_global_problem_free(g);
+    }
+
+    /* (5) insertion-extraction history with warm start (003 §2): P rises from
+     * P_start to P_max (pushing the rod up into the converging walls), then
+     * decreases to P_end (pulling down); detachment when u_f != 0. */
+    char path[4096];
+    FILE *csv = NULL;
+    if (fl_check_out_path(ctx, "wedged_rod_forces.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (csv) fprintf(csv, "step,P_over_mg,RN_A,RT_A,RN_B,RT_B,wedged,zero_start_falls\n");
+    long nsteps = w.steps_up + w.steps_down;
+    long wedged_until = -1, zero_falls = 0, zero_checked = 0, errors = 0;
+    double P_detach = NAN, X_rev = NAN, sweeps_max = 0, slide_dev = 0, X_dev = 0;
+    gsl_vector *s0 = gsl_vector_alloc(4), *uf0 = gsl_vector_alloc(3);
+    gsl_vector_set_zero(s);
+    for (long k = 0; k <= nsteps; k++) {
+        double Pmg = k <= w.steps_up
+                         ? w.P_start + (w.P_max - w.P_start) * (double)k / (double)w.steps_up
+                         : w.P_max + (w.P_end - w.P_max) * (double)(k - w.steps_up) /
+                                         (double)w.steps_down;
+        int sw = 0;
+        fl_status st = wedge_step(&w, Pmg * mg, k > 0, s, uf, &sw);
+        if (st != FL_OK) errors++;
+        sweeps_max = fmax(sweeps_max, sw);
+        int wedged = gsl_blas_dnrm2(uf) <= vtol;
+        /* longitudinal (along AB, horizontal) component of R_A: X = R_N cos b + R_T sin b */
+        double XA = (s->data[0] * cb + s->data[1] * sb) / h, XB = (s->data[2] * cb + s->data[3] * sb) / h;
+        if (wedged && k <= w.steps_up)   /* insertion: sliding regime, R_T = -mu R_N */
+            slide_dev = fmax(slide_dev, fmax(fabs(s->data[1] + w.mu * s->data[0]),
+                                             fabs(s->data[3] + w.mu * s->data[2])) / s->data[0]);
+        if (k == w.steps_up) X_rev = 0.5 * (XA + XB);
+        if (wedged && k > w.steps_up)
+            X_dev = fmax(X_dev, fmax(fabs(XA - X_rev), fabs(XB - X_rev)) / X_rev);
+        /* the same state with zero start: the other outcome when P < m g */
+        int falls = 0;
+        if (k > w.steps_up && wedged && Pmg < 1.0) {
+            wedge_step(&w, Pmg * mg, 0, s0, uf0, NULL);
+            falls = gsl_blas_dnrm2(s0) == 0.0 && gsl_vector_get(uf0, 1) < 0;
+            zero_checked++;
+            zero_falls += falls;
+        }
+        if (csv)
+            fprintf(csv, "%ld,%.6f,%.10g,%.10g,%.10g,%.10g,%d,%d\n", k, Pmg, s->data[0] / h,
+                    s->data[1] / h, s->data[2] / h, s->data[3] / h, wedged, falls);
+        fl_check_progress(ctx, "wedged_rod history", k + 1, nsteps + 1);
+        if (!wedged) {
+            P_detach = Pmg;
+            break;
+        }
+        wedged_until = k;
+    }
+    if (csv) fclose(csv);
+    /* 003 §2 (elastic refinement): "the longitudinal components of R_A and R_B
+     * keep the values they had at the instant of reversal".  With X* that
+     * component and R_y = (m g - P)/2 the vertical one (symmetry), R_N = X* cos b
+     * - R_y sin b and R_T = X* sin b + R_y cos b; the no-slide regime ends when
+     * R_T = mu R_N:  P_d = m g - 2 X* (mu cos b - sin b)/(cos b + mu sin b)
+     * (proofs/contact_dynamics.md). */
+    double Pd = (mg - 2.0 * X_rev * (w.mu * cb - sb) / (cb + w.mu * sb)) / mg;
+    double dP = (w.P_max - w.P_end) / (double)w.steps_down;
+    fl_check_report(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
+                 "wedged_rod.warm_start_keeps_wedge",
+                 "warm-started NSGS keeps u_f = 0 through insertion (P/mg %.2f -> %.2f) and "
+                 "unloading down to P/mg = %.4f, detaches at P/mg = %.4f (max %g sweeps/step)",
+                 w.P_start, w.P_max, P_detach + dP, P_detach, sweeps_max);
+    fl_check_report(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime",
+                 "insertion: max |R_T + mu R_N|/R_N = %.3g (lines of action imposed by Coulomb "
+                 "law in sliding regime, 003 §2; tol 1e-9)", slide_dev);
+    fl_check_report(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen",
+                 "unloading: max |X - X*|/X* = %.3g, X* = %.6g N the longitudinal component at "
+                 "the reversal (003 §2; tol 1e-9)", X_dev, X_rev);
+    fl_check_report(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9,
+                 "wedged_rod.detachment_load",
+                 "detachment at P/mg = %.4f, first load step past the prediction m g - 2 X*(mu "
+                 "cos b - sin b)/(cos b + mu sin b) = %.4f m g (003 §2; within one step %.3f)",
+                 P_detach, Pd, dP);
+    fl_check_report(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
+                 "at %ld unloading states with P < m g where the warm start stays wedged, the "
+                 "zero start gives free fall in %ld (both outcomes are solutions, 003 §2)",
+                 zero_checked, zero_falls);
+    if (csv && fl_check_out_path(ctx, "wedged_rod_forces.png", path, sizeof path) == 0) {
+        char csvp[4096], script[12000];
+        fl_check_out_path(ctx, "wedged_rod_forces.csv", csvp, sizeof csvp);
+        snprintf(script, sizeof script,
+                 "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
+                 "set key autotitle columnhead noenhanced\nset xlabel 'load step'\nset ylabel 'force (N)'\n"
+                 "set y2label 'P / m g'\nset y2tics\nset title 'Rod wedged between converging "
+                 "walls (003 §2): contact forces under insertion-extraction, warm start'\n"
+                 "plot '%s' using 1:3 with lines lw 2, '' using 1:4 with lines lw 2, "
+                 "'' using 1:5 with lines dt 2, '' using 1:6 with lines dt 2, "
+                 "'' using 1:2 axes x1y2 with lines lc rgb 'black'\n",
+                 path, csvp);
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "wedged_rod: no PNG (gnuplot failed)");
+    }
+    gsl_vector_free(s0);
+    gsl_vector_free(uf0);
+    gsl_vector_free(s);
+    gsl_vector_free(uf);
+    return 0;
+}

@@ -1,0 +1,1459 @@
+/* p4_checks.c — `frictionlab crosscheck --law p4` and the reproductions of
+ * paper 001 §6 for the generalized friction law P'4 (reference/p4_law.c,
+ * optimized/p4_law_sparse.c, reference/friction_set_build.c):
+ *   painleve_set, painleve_catastrophe, painleve_grazing, painleve_p5_vs_p3,
+ *   systems_1_2, kane            (parameters: data/001/<name>.json, README there).
+ */
+#include "checks/p4_checks.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_randist.h>
+
+#include "checks/fl_check.h"
+#include "fl_dense.h"
+#include "fl_json.h"
+#include "fl_rng.h"
+#include "fl_sparse.h"
+#include "reference/friction_set_build.h"
+#include "reference/p4_law.h"
+#include "reference/stewart_law.h"
+#include "checks/fl_tasks.h"
+#include "optimized/p4_law_sparse.h"
+#include "fl_scalar.h"
+
+
+/* ------------------------------------------------------------------ */
+/* Random systems (proofs/README.md; 001 Proposition 5.1)                                 */
+/* ------------------------------------------------------------------ */
+
+typedef struct p4_rand {
+    size_t n, m;
+    gsl_matrix *M, *D, *E[2];
+    fl_p4_friction C[2];
+    fl_sparse_ctx ctx;
+    cholmod_sparse *Ms;
+    fl_p4_problem p;
+} p4_rand;
+
+/* M = Q diag(l) Q^T, l log-spaced in [1, cond] (proofs/README.md) */
+static void rand_spd(gsl_rng *r, double cond, gsl_matrix *M)
+{
+    size_t n = M->size1;
+    gsl_matrix *A = gsl_matrix_alloc(n, n), *Q = gsl_matrix_alloc(n, n);
+    gsl_vector *tau = gsl_vector_alloc(n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
+    gsl_linalg_QR_decomp(A, tau);
+    gsl_matrix *R = gsl_matrix_alloc(n, n);
+    gsl_linalg_QR_unpack(A, tau, Q, R);
+    gsl_matrix_set_zero(M);
+    for (size_t k = 0; k < n; k++) {
+        double l = n > 1 ? pow(cond, (double)k / (double)(n - 1)) : 1.0;
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++)
+                gsl_matrix_set(M, i, j, gsl_matrix_get(M, i, j) +
+                               l * gsl_matrix_get(Q, i, k) * gsl_matrix_get(Q, j, k));
+    }
+    for (size_t i = 0; i < n; i++)                         /* exact symmetry */
+        for (size_t j = 0; j < i; j++) gsl_matrix_set(M, j, i, gsl_matrix_get(M, i, j));
+    gsl_matrix_free(A);
+    gsl_matrix_free(Q);
+    gsl_matrix_free(R);
+    gsl_vector_free(tau);
+}
+
+static void rand_release(p4_rand *s)
+{
+    for (int a = 0; a < 2; a++) {
+        fl_set_release(&s->C[a].set);
+        if (s->E[a]) gsl_matrix_free(s->E[a]);
+    }
+    if (s->M) gsl_matrix_free(s->M);
+    if (s->D) gsl_matrix_free(s->D);
+    fl_sparse_free(&s->ctx, &s->Ms);
+    fl_sparse_finish(&s->ctx);
+    memset(s, 0, sizeof *s);
+}
+
+/* n in [2, 7], m in {1, 2}, cond(M) <= 1e2, friction sets in T*_alpha:
+ * disc (dim 1 or 2), polygon (bounded pentagon or unbounded cup, dim 2) or
+ * interval with possibly one infinite end. */
+static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
+{
+    memset(s, 0, sizeof *s);
+    s->n = 2 + gsl_rng_uniform_int(r, 6);
+    s->m = force_m ? (size_t)force_m : 1 + gsl_rng_uniform_int(r, 2);
+    if (s->m >= s->n) s->m = 1;
+    size_t n = s->n, m = s->m;
+    s->M = gsl_matrix_alloc(n, n);
+    s->D = gsl_matrix_alloc(m, n);
+    rand_spd(r, fl_rng_loguniform(r, 1.0, 100.0), s->M);
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(s->D, i, j, gsl_ran_gaussian(r, 1.0));
+    if (fl_sparse_start(&s->ctx, NULL) != FL_OK) return -1;
+    fl_spd *spd;
+    if (fl_spd_alloc(s->M, &spd, NULL) != FL_OK) return -1;
+    gsl_vector *wd = gsl_vector_alloc(n), *e = gsl_vector_alloc(n);
+    for (size_t a = 0; a < m; a++) {
+        gsl_vector_const_view d = gsl_matrix_const_row(s->D, a);
+        fl_spd_solve(spd, &d.vector, wd);
+        double dwd;
+        gsl_blas_ddot(&d.vector, wd, &dwd);
+        int k = (n >= 3 && gsl_rng_uniform(r) < 0.4) ? 2 : 1;
+        s->E[a] = gsl_matrix_alloc((size_t)k, n);
+        for (int j = 0; j < k; j++) {
+            for (size_t i = 0; i < n; i++) gsl_vector_set(e, i, gsl_ran_gaussian(r, 1.0));
+            double ew;
+            gsl_blas_ddot(e, wd, &ew);
+            gsl_blas_daxpy(-ew / dwd, &d.vector, e);             /* e in T*_alpha */
+            gsl_matrix_set_row(s->E[a], (size_t)j, e);
+        }
+        double mu = fl_rng_loguniform(r, 1e-2, 10.0);
+        double pick = gsl_rng_uniform(r);
+        if (k == 2 && pick < 0.5) {
+            fl_set_disc(&s->C[a].set, 2, mu, NULL);
+        } else if (k == 2 && pick < 0.75) {
+            double vert[10], ph = gsl_rng_uniform(r);          /* pentagon around 0 */
+            for (int j = 0; j < 5; j++) {
+                vert[2 * j] = mu * cos(ph + 2 * FL_PI * j / 5);
+                vert[2 * j + 1] = mu * sin(ph + 2 * FL_PI * j / 5);
+            }
+            fl_set_polygon(&s->C[a].set, 5, vert, 0, NULL, NULL);
+        } else if (k == 2) {
+            /* unbounded cup: vertices (-mu,0), (0,-mu), (mu,0), rays (-0.3,1), (0.3,1) */
+            double v3[6] = {-mu, 0.0, 0.0, -mu, mu, 0.0}, r2[4] = {-0.3, 1.0, 0.3, 1.0};
+            fl_set_polygon(&s->C[a].set, 3, v3, 2, r2, NULL);
+        } else {
+            double u = gsl_rng_uniform(r), lo = -mu * (0.2 + gsl_rng_uniform(r)), hi = mu;
+            if (u < 0.25) lo = -INFINITY;
+            else if (u < 0.4) hi = INFINITY;
+            fl_set_interval(&s->C[a].set, lo, hi, NULL);
+        }
+        s->C[a].E = s->E[a];
+    }
+    gsl_vector_free(wd);
+    gsl_vector_free(e);
+    fl_spd_free(spd);
+    if (fl_sparse_from_dense(&s->ctx, s->M, 1, 0.0, &s->Ms, NULL) != FL_OK) return -1;
+    fl_p4_problem p = {n, m, s->M, s->Ms, &s->ctx, s->D, s->C};
+    s->p = p;
+    return 0;
+}
+
+static double mnorm(const gsl_matrix *M, const gsl_vector *v)
+{
+    gsl_vector *t = gsl_vector_alloc(v->size);
+    double s;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, M, v, 0.0, t);
+    gsl_blas_ddot(v, t, &s);
+    gsl_vector_free(t);
+    return sqrt(fmax(s, 0.0));
+}
+
+/* ------------------------------------------------------------------ */
+/* crosscheck --law p4                                                  */
+/* ------------------------------------------------------------------ */
+
+typedef fl_status (*p4_step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
+                                const fl_p4_impact_law *, const fl_p4_options *,
+                                fl_p4_step_result *, fl_error *);
+
+/* linear test system for the trajectories: constant M, phi_a(q) = D_a q + c_a,
+ * force f = -K q + g (conservative spring + constant), constant friction sets */
+typedef struct lin_sys {
+    const p4_rand *s;
+    gsl_vector *c, *g;
+    double k;
+} lin_sys;
+
+static fl_status lin_mass(void *d, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)q;
+    gsl_matrix_memcpy(M, ((lin_sys *)d)->s->M);
+    return FL_OK;
+}
+
+static fl_status lin_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
+{
+    (void)t;
+    (void)v;
+    lin_sys *L = d;
+    gsl_vector_memcpy(f, L->g);
+    gsl_blas_daxpy(-L->k, q, f);
+    return FL_OK;
+}
+
+static fl_status lin_gap(void *d, const gsl_vector *q, gsl_vector *phi)
+{
+    lin_sys *L = d;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, L->s->D, q, 0.0, phi);
+    gsl_vector_add(phi, L->c);
+    return FL_OK;
+}
+
+static fl_status lin_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
+{
+    (void)q;
+    gsl_vector_const_view r = gsl_matrix_const_row(((lin_sys *)d)->s->D, a);
+    gsl_vector_memcpy(dphi, &r.vector);
+    return FL_OK;
+}
+
+static fl_status lin_friction(void *d, const gsl_vector *q, size_t a, fl_friction_set *set,
+                              gsl_matrix **E, fl_error *err)
+{
+    (void)q;
+    const p4_rand *s = ((lin_sys *)d)->s;
+    FL_TRY(fl_set_copy(set, &s->C[a].set, err));
+    *E = gsl_matrix_alloc(s->E[a]->size1, s->E[a]->size2);
+    gsl_matrix_memcpy(*E, s->E[a]);
+    return FL_OK;
+}
+
+typedef struct traj_acc {
+    const gsl_matrix *M;
+    gsl_vector *f;       /* force impulse of the current step */
+    double bound;        /* running: 1/2|v_0|^2 + sum (<h f_k, v_k> + ...) */
+    double worst;        /* max (1/2 |v_k|^2 - bound_k) / scale */
+    double scale;
+    double h;
+    lin_sys *L;
+    gsl_vector *qprev, *vprev;
+} traj_acc;
+
+int fl_p4_crosscheck(fl_check_ctx *ctx)
+{
+    long N = ctx->systems;
+    gsl_rng *r = fl_rng_alloc(ctx->seed);
+    if (!r) return -1;
+    const p4_step_fn impl[2] = {fl_p4_step, fl_p4_step_sparse};
+    double w_energy = -INFINITY, w_impact = -INFINITY, w_rtau = 0, w_split = 0, w_kkt = 0, w_gap = 0, w_nres = 0;
+    double w_diff1 = 0, w_diff2 = 0;
+    long n_impact = 0, n_multi = 0, n_rejected = 0, n_fail = 0, n_warn = 0;
+    char fail_msg[600] = "";
+    for (long t = 0; t < N; t++) {
+        p4_rand s;
+        if (rand_make(r, &s, 0) != 0) {
+            rand_release(&s);
+            n_fail++;
+            continue;
+        }
+        size_t n = s.n, m = s.m;
+        gsl_vector *v = gsl_vector_alloc(n), *imp = gsl_vector_calloc(n);
+        for (size_t i = 0; i < n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
+        int with_force = t % 2;
+        if (with_force) {
+            for (size_t i = 0; i < n; i++) gsl_vector_set(imp, i, gsl_ran_gaussian(r, 0.3));
+        } else {
+            /* make constraint 0 approaching (an impact): reflect v if D_0 v > 0 */
+            gsl_vector_const_view d0 = gsl_matrix_const_row(s.D, 0);
+            double dv, dd;
+            gsl_blas_ddot(&d0.vector, v, &dv);
+            gsl_blas_ddot(&d0.vector, &d0.vector, &dd);
+            if (dv > 0) gsl_blas_daxpy(-2.0 * dv / dd, &d0.vector, v);
+        }
+        fl_p4_impact_law law = {m == 1 ? FL_P4_IMPACT_NEWTON : FL_P4_IMPACT_INELASTIC,
+                                gsl_rng_uniform(r), NULL, NULL, NULL};
+        fl_p4_step_result *res[2] = {fl_p4_step_result_alloc(n, m), fl_p4_step_result_alloc(n, m)};
+        int rejected = 0, bad = 0;
+        for (int i = 0; i < 2; i++) {
+            fl_error e;
+            fl_status st = impl[i](&s.p, v, imp, &law, NULL, res[i], &e);
+            if (m > 1 && st == FL_EINVAL && strstr(e.message, "C2 failed: <dphi_alpha, F> = 0")) {
+                rejected++;
+                continue;
+            }
+            if (st < 0) {
+                bad = 1;
+                snprintf(fail_msg, sizeof fail_msg, "system %ld: %s", t, e.message);
+                break;
+            }
+            if (st > 0) n_warn++;
+            double ef = fmax(res[i]->energy_free, 1e-300);
+            w_energy = fmax(w_energy, (res[i]->energy_plus - res[i]->energy_free) / ef);
+            w_gap = fmax(w_gap, res[i]->gap);
+            w_nres = fmax(w_nres, res[i]->normal_residual);
+        }
+        if (bad || rejected == 1) {
+            n_fail++;
+        } else if (rejected == 2) {
+            n_rejected++;
+        } else {
+            if (m > 1) n_multi++;
+            if (!with_force && res[0]->impact) {
+                n_impact++;
+                w_impact = fmax(w_impact, (res[0]->energy_plus - res[0]->energy_minus) /
+                                              fmax(res[0]->energy_minus, 1e-300));
+            }
+            gsl_vector *vn = gsl_vector_alloc(n), *vt = gsl_vector_alloc(n), *tmp = gsl_vector_alloc(n);
+            gsl_vector *dv = gsl_vector_alloc(m), *lam = gsl_vector_alloc(m), *rt = gsl_vector_alloc(n);
+            fl_p4_split_velocity(&s.p, res[0]->v_plus, vn, vt, NULL);
+            double rv, vs = mnorm(s.M, res[0]->v_plus), v0 = mnorm(s.M, v);
+            gsl_blas_ddot(res[0]->r_tau, vt, &rv);                       /* <r_tau, v_t^+> */
+            double sc = (vs + v0) * gsl_blas_dnrm2(res[0]->R) + 1e-13 * (vs * vs + v0 * v0) / 1e-9;
+            w_rtau = fmax(w_rtau, rv / fmax(sc, 1e-300));
+            gsl_blas_dgemv(CblasNoTrans, 1.0, s.M, vt, 0.0, tmp);          /* <v_n, v_t>_M */
+            double ip;
+            gsl_blas_ddot(vn, tmp, &ip);
+            w_split = fmax(w_split, fabs(ip) / fmax(vs * vs, 1e-300));
+            gsl_vector_add(vn, vt);
+            gsl_vector_sub(vn, res[0]->v_plus);
+            w_split = fmax(w_split, gsl_blas_dnrm2(vn) / fmax(gsl_blas_dnrm2(res[0]->v_plus), 1e-300));
+            /* cone split (4.1) of a random reaction: KKT residuals */
+            gsl_vector *rr = gsl_vector_alloc(n);
+            for (size_t i = 0; i < n; i++) gsl_vector_set(rr, i, gsl_ran_gaussian(r, 1.0));
+            fl_p4_split_reaction(&s.p, rr, lam, rt, NULL);
+            gsl_linalg_cholesky_decomp1(s.M);                           /* M now holds L */
+            gsl_vector_memcpy(tmp, rt);
+            gsl_linalg_cholesky_svx(s.M, tmp);                          /* W r_tau */
+            gsl_blas_dgemv(CblasNoTrans, 1.0, s.D, tmp, 0.0, dv);
+            double rn = gsl_blas_dnrm2(rr) * gsl_blas_dnrm2(tmp), compl = 0.0;
+            for (size_t a = 0; a < m; a++) {
+                w_kkt = fmax(w_kkt, fmax(-gsl_vector_get(lam, a), gsl_vector_get(dv, a)) / rn);
+                compl += gsl_vector_get(lam, a) * gsl_vector_get(dv, a);
+            }
+            w_kkt = fmax(w_kkt, fabs(compl) / rn);
+            gsl_vector_free(rr);
+            gsl_vector_memcpy(tmp, res[0]->v_plus);                     /* ref vs optimized */
+            gsl_vector_sub(tmp, res[1]->v_plus);
+            double diff = gsl_blas_dnrm2(tmp) /
+                          (gsl_blas_dnrm2(res[0]->v_plus) + gsl_blas_dnrm2(v));
+            if (m == 1) w_diff1 = fmax(w_diff1, diff);
+            else w_diff2 = fmax(w_diff2, diff);
+            gsl_vector_free(vn);
+            gsl_vector_free(vt);
+            gsl_vector_free(tmp);
+            gsl_vector_free(dv);
+            gsl_vector_free(lam);
+            gsl_vector_free(rt);
+        }
+        fl_p4_step_result_free(res[0]);
+        fl_p4_step_result_free(res[1]);
+        gsl_vector_free(v);
+        gsl_vector_free(imp);
+        rand_release(&s);
+        fl_check_progress(ctx, "p4 steps", t + 1, N);
+    }
+    fl_check_report(ctx, n_fail == 0, "p4.steps_run", "%ld of %ld systems failed%s%s (both implementations)",
+                 n_fail, N, n_fail ? ": " : "", fail_msg);
+    fl_check_report(ctx, n_rejected < N / 10 + 1, "p4.inelastic_law_c2_rejections",
+                 "%ld of %ld two-constraint systems rejected by C2 (unbounded C*, 001 §5; < 10%%)",
+                 n_rejected, N);
+    fl_check_report(ctx, w_energy <= 1e-10, "p4.prop51_step_energy",
+                 "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", w_energy);
+    fl_check_report(ctx, n_impact > 0 && w_impact <= 1e-10, "p4.prop51_impact_energy",
+                 "max relative kinetic-energy change at %ld impacts = %.3g (001 Prop. 5.1: <= 0, tol 1e-10)",
+                 n_impact, w_impact);
+    fl_check_report(ctx, w_rtau <= 1e-9, "p4.rtau_vt_nonpositive",
+                 "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", w_rtau);
+    fl_check_report(ctx, w_split <= 1e-11, "p4.velocity_split",
+                 "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", w_split);
+    fl_check_report(ctx, w_kkt <= 1e-10, "p4.cone_split_kkt",
+                 "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", w_kkt);
+    fl_check_report(ctx, w_gap <= 1e-7 && w_nres <= 1e-10, "p4.certificate",
+                 "max dissipation gap %.3g (tol 1e-7), max normal residual %.3g (tol 1e-10), %ld warnings",
+                 w_gap, w_nres, n_warn);
+    fl_check_report(ctx, w_diff1 <= 1e-9 && w_diff2 <= 1e-5, "p4.reference_vs_optimized",
+                 "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9), %.3g (m = 2, %ld systems, tol 1e-5)",
+                 w_diff1, w_diff2, n_multi);
+
+    /* consistency conditions: Newton's law, one constraint (001 §5 comment 1) */
+    long newton_bad = 0, e_gt1_ok = 0, nn = N / 4 + 1;
+    for (long t = 0; t < nn; t++) {
+        p4_rand s;
+        if (rand_make(r, &s, 1) != 0) {
+            rand_release(&s);
+            newton_bad++;
+            continue;
+        }
+        gsl_vector *v = gsl_vector_alloc(s.n), *F = gsl_vector_alloc(s.n);
+        for (size_t i = 0; i < s.n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
+        double e1 = gsl_rng_uniform(r), e2 = 1.0 + 1e-3 + gsl_rng_uniform(r);
+        fl_p4_impact_law good = {FL_P4_IMPACT_NEWTON, e1, NULL, NULL, NULL};
+        fl_p4_impact_law badl = {FL_P4_IMPACT_NEWTON, e2, NULL, NULL, NULL};
+        fl_error e;
+        fl_p4_impact_newton(&s.p, &good, v, F, NULL);
+        if (fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e) != FL_OK) newton_bad++;
+        fl_p4_impact_newton(&s.p, &badl, v, F, NULL);
+        gsl_vector_const_view d = gsl_matrix_const_row(s.D, 0);
+        double dv;
+        gsl_blas_ddot(&d.vector, v, &dv);
+        fl_status st = fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e);
+        /* departing v^-: Newton keeps v_n, consistent for any e */
+        if (dv < 0 && !(st == FL_EINVAL && strstr(e.message, "C4"))) e_gt1_ok++;
+        if (dv >= 0 && st != FL_OK) e_gt1_ok++;
+        gsl_vector_free(v);
+        gsl_vector_free(F);
+        rand_release(&s);
+    }
+    fl_check_report(ctx, newton_bad == 0 && e_gt1_ok == 0, "p4.newton_consistency",
+                 "%ld systems: e in [0,1] failed C1-C4 %ld times; e > 1 not rejected by C4 %ld times "
+                 "(001 §5 comment 1)", nn, newton_bad, e_gt1_ok);
+
+    /* friction sets from cones (001 §6.1): 0 in C*, unbounded <=> r_n < 0 in G */
+    long fs_bad = 0, fs_unb = 0;
+    for (long t = 0; t < N; t++) {
+        size_t n = 2 + gsl_rng_uniform_int(r, 5);
+        gsl_matrix *M = gsl_matrix_alloc(n, n), *tl = gsl_matrix_alloc(n, 2);
+        rand_spd(r, 100.0, M);
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
+        double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
+        gsl_vector *dphi = gsl_vector_alloc(n);
+        for (size_t i = 0; i < n; i++)
+            gsl_vector_set(dphi, i, gsl_matrix_get(tl, i, 0) * nv[0] + gsl_matrix_get(tl, i, 1) * nv[1]);
+        double mu = fl_rng_loguniform(r, 1e-2, 10.0);
+        fl_fset_contact c = {tl, {nv[0], nv[1], 0.0}, mu};
+        fl_fset_result fr;
+        /* independent sign test of r_n = g.W.dphi on the two edges */
+        fl_spd *spd;
+        fl_spd_alloc(M, &spd, NULL);
+        gsl_vector *wd = gsl_vector_alloc(n), *g = gsl_vector_alloc(n);
+        fl_spd_solve(spd, dphi, wd);
+        int neg = 0;
+        for (int sg = -1; sg <= 1; sg += 2) {
+            double rw[2] = {nv[0] - sg * mu * nv[1], nv[1] + sg * mu * nv[0]};
+            gsl_vector_const_view c0 = gsl_matrix_const_column(tl, 0), c1 = gsl_matrix_const_column(tl, 1);
+            gsl_vector_memcpy(g, &c0.vector);
+            gsl_vector_scale(g, rw[0]);
+            gsl_blas_daxpy(rw[1], &c1.vector, g);
+            double rn;
+            gsl_blas_ddot(g, wd, &rn);
+            if (rn < -1e-9 * fl_spd_dual_norm(spd, g) * fl_spd_dual_norm(spd, dphi)) neg = 1;
+        }
+        if (fl_fset_build(M, dphi, 1, &c, NULL, &fr, NULL) != FL_OK || !fr.contains_zero ||
+            (!fr.bounded) != neg)
+            fs_bad++;
+        fs_unb += neg;
+        fl_fset_result_release(&fr);
+        fl_spd_free(spd);
+        gsl_vector_free(wd);
+        gsl_vector_free(g);
+        gsl_matrix_free(M);
+        gsl_matrix_free(tl);
+        gsl_vector_free(dphi);
+    }
+    fl_check_report(ctx, fs_bad == 0, "p4.fset_zero_and_unbounded",
+                 "%ld planar cones (%ld with r_n < 0 edges): %ld failures of [0 in C*, unbounded <=> "
+                 "r_n < 0 in G] (001 §6.1)", N, fs_unb, fs_bad);
+
+    /* trajectories with forces: discrete Prop. 5.1 (constant M):
+     * 1/2|v_k+1|^2 <= 1/2|v_k|^2 + <h f_k, v_k> + h^2/2 |f_k|*^2 at every step */
+    long nt = N / 20 + 1;
+    double w_traj = -INFINITY;
+    long traj_bad = 0;
+    for (long t = 0; t < nt; t++) {
+        p4_rand s;
+        if (rand_make(r, &s, 0) != 0) {
+            rand_release(&s);
+            traj_bad++;
+            continue;
+        }
+        lin_sys L = {&s, gsl_vector_calloc(s.m), gsl_vector_alloc(s.n), 0.5 + gsl_rng_uniform(r)};
+        for (size_t i = 0; i < s.n; i++) gsl_vector_set(L.g, i, gsl_ran_gaussian(r, 2.0));
+        fl_p4_system sys = {s.n, s.m, &L, lin_mass, lin_force, lin_gap, lin_grad, lin_friction,
+                            gsl_rng_uniform(r)};
+        gsl_vector *q = gsl_vector_calloc(s.n), *v = gsl_vector_alloc(s.n);
+        for (size_t i = 0; i < s.n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
+        fl_p4_sim_result sr;
+        fl_error e;
+        fl_p4_options o = fl_p4_options_default();
+        if (fl_p4_simulate(&sys, 0.0, 1e-2, 300, q, v, &o, NULL, NULL, &sr, &e) != FL_OK) {
+            /* two constraints with unbounded sets may meet an inconsistent C2 */
+            if (!(s.m > 1 && strstr(e.message, "C2"))) {
+                traj_bad++;
+                snprintf(fail_msg, sizeof fail_msg, "trajectory %ld: %s", t, e.message);
+            }
+        } else {
+            w_traj = fmax(w_traj, sr.energy_violation);
+        }
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        gsl_vector_free(L.c);
+        gsl_vector_free(L.g);
+        rand_release(&s);
+        fl_check_progress(ctx, "p4 trajectories", t + 1, nt);
+    }
+    fl_check_report(ctx, traj_bad == 0 && w_traj <= 1e-10, "p4.trajectory_energy",
+                 "%ld trajectories of 300 steps with spring + constant force: max step energy excess "
+                 "1/2|v+|^2 - 1/2|v_k + h W f_k|^2 = %.3g (discrete Prop. 5.1, tol 1e-10)%s%s", nt, w_traj,
+                 traj_bad ? "; " : "", traj_bad ? fail_msg : "");
+    gsl_rng_free(r);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* data/001 parameters                                                  */
+/* ------------------------------------------------------------------ */
+
+/* Read params.<keys[i]> of data/001/<name>.json (or of the user's file of
+ * the same schema, --params) into vals.  A missing file or key is an error. */
+static int load_params(fl_check_ctx *ctx, const char *name, size_t nk, const char *const *keys,
+                       double *vals, char *src, size_t len)
+{
+    char rel[256], path[4096];
+    snprintf(rel, sizeof rel, "001/%s.json", name);
+    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return -1;
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    const json_t *par = NULL;
+    if (fl_json_load(path, &doc, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK) {
+        fl_check_message(ctx, "%s: %s", name, err.message);
+        fl_json_free(doc);
+        return -1;
+    }
+    for (size_t i = 0; i < nk; i++)
+        if (fl_json_number(doc, par, "params", keys[i], &vals[i], &err) != FL_OK) {
+            fl_check_message(ctx, "%s: %s", name, err.message);
+            fl_json_free(doc);
+            return -1;
+        }
+    fl_json_free(doc);
+    snprintf(src, len, "%s", path);
+    return 0;
+}
+
+static FILE *open_out(fl_check_ctx *ctx, const char *file, char *path, size_t len)
+{
+    if (fl_check_out_path(ctx, file, path, len) != 0) return NULL;
+    FILE *f = fopen(path, "w");
+    if (!f) fl_check_message(ctx, "cannot write %s", path);
+    return f;
+}
+
+static void plot(fl_check_ctx *ctx, const char *png, const char *body)
+{
+    char path[4096], script[20480];
+    if (fl_check_out_path(ctx, png, path, sizeof path) != 0) return;
+    snprintf(script, sizeof script, "set terminal png size 800,500 noenhanced\nset output '%s'\n%s\n", path, body);
+    fl_check_plot(ctx, script);
+}
+
+/* ------------------------------------------------------------------ */
+/* The Painlevé bar of 001 §6.2 under P'3 (friction set from §6.1)      */
+/* ------------------------------------------------------------------ */
+
+typedef struct bar {
+    double m, J, l, theta0, mu, fx, ftheta;
+    fl_fset_result fs;
+} bar;
+
+/* 001 (6.1): r = tl r~ at theta0, tl = [1 0; -l sin t0, l cos t0]; obstacle normal (0,1) */
+static fl_status bar_fset(bar *b, fl_fset_norm norm, fl_error *err)
+{
+    gsl_matrix *M = gsl_matrix_calloc(2, 2), *tl = gsl_matrix_calloc(2, 2), *E = gsl_matrix_calloc(1, 2);
+    gsl_vector *dphi = gsl_vector_calloc(2);
+    gsl_matrix_set(M, 0, 0, b->m);
+    gsl_matrix_set(M, 1, 1, b->J);
+    gsl_vector_set(dphi, 1, 1.0);
+    gsl_matrix_set(tl, 0, 0, 1.0);
+    gsl_matrix_set(tl, 1, 0, -b->l * sin(b->theta0));
+    gsl_matrix_set(tl, 1, 1, b->l * cos(b->theta0));
+    gsl_matrix_set(E, 0, 0, 1.0);                          /* coordinate r_x */
+    fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, b->mu};
+    fl_fset_options o = fl_fset_options_default();
+    o.norm = norm;
+    o.basis = E;
+    fl_status st = fl_fset_build(M, dphi, 1, &c, &o, &b->fs, err);
+    gsl_matrix_free(M);
+    gsl_matrix_free(tl);
+    gsl_matrix_free(E);
+    gsl_vector_free(dphi);
+    return st;
+}
+
+static fl_status bar_mass(void *d, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)q;
+    bar *b = d;
+    gsl_matrix_set_zero(M);
+    gsl_matrix_set(M, 0, 0, b->m);
+    gsl_matrix_set(M, 1, 1, b->J);
+    return FL_OK;
+}
+
+static fl_status bar_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
+{
+    (void)t;
+    (void)q;
+    (void)v;
+    bar *b = d;
+    gsl_vector_set(f, 0, b->fx);
+    gsl_vector_set(f, 1, b->ftheta);
+    return FL_OK;
+}
+
+static fl_status bar_gap(void *d, const gsl_vector *q, gsl_vector *phi)
+{
+    gsl_vector_set(phi, 0, gsl_vector_get(q, 1) - ((bar *)d)->theta0);   /* phi = theta - theta0 */
+    return FL_OK;
+}
+
+static fl_status bar_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
+{
+    (void)d;
+    (void)q;
+    (void)a;
+    gsl_vector_set(dphi, 0, 0.0);
+    gsl_vector_set(dphi, 1, 1.0);
+    return FL_OK;
+}
+
+static fl_status bar_friction(void *d, const gsl_vector *q, size_t a, fl_friction_set *set,
+                              gsl_matrix **E, fl_error *err)
+{
+    (void)q;
+    (void)a;
+    bar *b = d;
+    FL_TRY(fl_set_copy(set, &b->fs.set, err));
+    *E = gsl_matrix_alloc(1, 2);
+    gsl_matrix_memcpy(*E, b->fs.E);
+    return FL_OK;
+}
+
+typedef struct bar_trace {
+    FILE *csv;
+    long steps;
+    double max_xdot_after, max_theta_dev, first_Rx, first_lambda, max_lambda_after, min_xdot, max_xdot;
+    double xdot0;
+    int impact_seen;
+} bar_trace;
+
+static int bar_observe(void *data, long k, double t, const gsl_vector *q, const gsl_vector *v,
+                       const fl_p4_step_result *st)
+{
+    bar_trace *tr = data;
+    double xd = gsl_vector_get(v, 0);
+    if (k == 0) {
+        tr->first_Rx = gsl_vector_get(st->R, 0);
+        tr->first_lambda = st->m ? gsl_vector_get(st->lambda, 0) : 0.0;
+    } else {
+        tr->max_xdot_after = fmax(tr->max_xdot_after, fabs(xd));
+    }
+    tr->min_xdot = fmin(tr->min_xdot, xd);
+    tr->max_xdot = fmax(tr->max_xdot, xd);
+    tr->max_theta_dev = fmax(tr->max_theta_dev, fabs(gsl_vector_get(v, 1)));
+    if (st->m && k > 0) tr->max_lambda_after = fmax(tr->max_lambda_after, fabs(gsl_vector_get(st->lambda, 0)));
+    if (st->impact) tr->impact_seen = 1;
+    tr->steps = k + 1;
+    if (tr->csv)
+        fprintf(tr->csv, "%.9g,%.12g,%.12g,%.12g,%.12g,%.12g\n", t, gsl_vector_get(q, 0), gsl_vector_get(q, 1),
+                xd, gsl_vector_get(v, 1), st->m ? gsl_vector_get(st->lambda, 0) : 0.0);
+    return 0;
+}
+
+static fl_status bar_run(bar *b, double V0, double h, long steps, FILE *csv, bar_trace *tr,
+                         gsl_vector *qout, fl_error *err)
+{
+    fl_p4_system sys = {2, 1, b, bar_mass, bar_force, bar_gap, bar_grad, bar_friction, 0.0};
+    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, b->theta0);
+    gsl_vector_set(v, 0, V0);
+    gsl_vector_set(v, 1, 0.0);
+    memset(tr, 0, sizeof *tr);
+    tr->csv = csv;
+    tr->min_xdot = INFINITY;
+    tr->max_xdot = -INFINITY;
+    if (csv) fprintf(csv, "t,x,theta,xdot,thetadot,r_theta_impulse\n0,0,%.12g,%.12g,0,0\n", b->theta0, V0);
+    fl_p4_sim_result sr;
+    fl_status st = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, bar_observe, tr, &sr, err);
+    if (qout) gsl_vector_memcpy(qout, q);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    return st;
+}
+
+static const char *const bar_keys[] = {"m", "J", "l", "theta0", "mu_small", "mu_large", "V0", "C0", "h", "T"};
+enum { BK_M, BK_J, BK_L, BK_T0, BK_MUS, BK_MUL, BK_V0, BK_C0, BK_H, BK_T, BK_N };
+
+/* reproduce painleve_set: the friction set of 001 §6.2 built by §6.1 */
+int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
+{
+    double p[BK_N];
+    char src[4200];
+    if (load_params(ctx, "painleve_set", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    double t0 = p[BK_T0], l = p[BK_L], c = cos(t0), s = sin(t0), thr = -1.0 / tan(t0);
+    /* two fixtures (001 §6.2) */
+    const double fix[2][3] = {{0.5, -0.8116548391, 0.4480184755}, {2.0, -INFINITY, 1.0717967697}};
+    for (int k = 0; k < 2; k++) {
+        bar b = {p[BK_M], p[BK_J], l, t0, fix[k][0], 0, 0, {0}};
+        fl_error e;
+        if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
+            fl_check_message(ctx, "painleve_set: %s", e.message);
+            return -1;
+        }
+        int ok = fabs(b.fs.set.hi - fix[k][2]) < 1e-9 &&
+                 (isinf(fix[k][1]) ? isinf(b.fs.set.lo) : fabs(b.fs.set.lo - fix[k][1]) < 1e-9);
+        fl_check_report(ctx, ok, k ? "painleve_set.mu2_unbounded" : "painleve_set.mu05_bounded",
+                     "mu = %g: C* = [%.10g, %.10g] (closed form 001 §6.2: [%.10g, %.10g], "
+                     "tol 1e-9; %s)", fix[k][0], b.fs.set.lo, b.fs.set.hi, fix[k][1], fix[k][2], src);
+        fl_fset_result_release(&b.fs);
+    }
+    /* sweep mu across the threshold -1/tan(theta0) */
+    char path[4096];
+    FILE *f = open_out(ctx, "painleve_set.csv", path, sizeof path);
+    if (f) fprintf(f, "mu,lo_built,hi_built,lo_closed,hi_closed\n");
+    double worst = 0.0;
+    int switch_ok = 1;
+    long ns = ctx->quick ? 60 : 400;
+    for (long i = 0; i < ns; i++) {
+        double mu = 0.02 + (2.0 * thr) * (double)i / (double)(ns - 1);
+        if (fabs(mu - thr) < 1e-9) continue;
+        bar b = {p[BK_M], p[BK_J], l, t0, mu, 0, 0, {0}};
+        if (bar_fset(&b, FL_FSET_BY_DPHI, NULL) != FL_OK) return -1;
+        double hi = mu / (l * (c - mu * s)), lo = mu < thr ? -mu / (l * (c + mu * s)) : -INFINITY;
+        worst = fmax(worst, fabs(b.fs.set.hi - hi) / fabs(hi));
+        if (mu < thr) worst = fmax(worst, fabs(b.fs.set.lo - lo) / fabs(lo));
+        if ((mu < thr) != (b.fs.bounded != 0)) switch_ok = 0;
+        if (f)
+            fprintf(f, "%.9g,%.12g,%.12g,%.12g,%.12g\n", mu, isinf(b.fs.set.lo) ? -1e300 : b.fs.set.lo,
+                    b.fs.set.hi, isinf(lo) ? -1e300 : lo, hi);
+        fl_fset_result_release(&b.fs);
+    }
+    if (f) fclose(f);
+    fl_check_report(ctx, worst <= 1e-10, "painleve_set.sweep_closed_form",
+                 "%ld values of mu in [0.02, %.3g]: max relative deviation from 001 §6.2 = %.3g (tol 1e-10)",
+                 ns, 2 * thr, worst);
+    fl_check_report(ctx, switch_ok, "painleve_set.switch_at_threshold",
+                 "bounded exactly for mu < -1/tan(theta0) = %.10g (001 §6.2)", thr);
+    /* normalisation: C*_dphi = |dphi|* C*_n*, |dphi|* = 1/sqrt(J) */
+    bar b1 = {p[BK_M], p[BK_J], l, t0, 0.5, 0, 0, {0}}, b2 = b1;
+    bar_fset(&b1, FL_FSET_BY_DPHI, NULL);
+    bar_fset(&b2, FL_FSET_BY_NSTAR, NULL);
+    double dn = 1.0 / sqrt(p[BK_J]);
+    double dev = fmax(fabs(b1.fs.set.lo - dn * b2.fs.set.lo), fabs(b1.fs.set.hi - dn * b2.fs.set.hi));
+    fl_check_report(ctx, dev <= 1e-12, "painleve_set.normalisation",
+                 "C*_dphi - |dphi|* C*_n* = %.3g (|dphi|* = 1/sqrt(J) = %.6g; proofs/p4_law.md §2, tol 1e-12)",
+                 dev, dn);
+    fl_fset_result_release(&b1.fs);
+    fl_fset_result_release(&b2.fs);
+    char body[12288];
+    char csvp[4096];
+    if (fl_check_out_path(ctx, "painleve_set.csv", csvp, sizeof csvp) == 0) {
+        snprintf(body, sizeof body,
+                 "set datafile separator ','\nset key left top\nset xlabel 'mu'\nset ylabel 'end of C* (r_x / r_theta)'\n"
+                 "set yrange [-6:6]\nset arrow from %g,-6 to %g,6 nohead dt 2\n"
+                 "set title 'Painleve bar: friction set of 001 6.2 built by 6.1 (theta0 = %.3g)'\n"
+                 "plot '%s' every ::1 using 1:($2 < -1e299 ? 1/0 : $2) with lines lw 3 title 'lower end (built by 6.1)', "
+                 "'' every ::1 using 1:3 with lines lw 3 title 'upper end (built by 6.1)', "
+                 "'' every 12::1 using 1:($4 < -1e299 ? 1/0 : $4) with points pt 7 ps 0.8 lc rgb 'black' title 'closed form 6.2', "
+                 "'' every 12::1 using 1:5 with points pt 7 ps 0.8 lc rgb 'black' notitle\n",
+                 thr, thr, t0, csvp);
+        plot(ctx, "painleve_set.png", body);
+    }
+    return 0;
+}
+
+/* reproduce painleve_catastrophe: tangential impact at t = 0 then rest (mu large);
+ * sliding to rest in closed form (mu small) */
+int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
+{
+    double p[BK_N];
+    char src[4200];
+    if (load_params(ctx, "painleve_catastrophe", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    double h = p[BK_H], T = ctx->quick ? p[BK_T] / 5 : p[BK_T], V0 = p[BK_V0], C0 = p[BK_C0];
+    long steps = (long)floor(T / h + 0.5);
+    char path[4096];
+    fl_error e;
+    /* mu >= -1/tan(theta0): unbounded C*, catastrophe */
+    bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUL], 0.0, C0, {0}};
+    if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
+        fl_check_message(ctx, "painleve_catastrophe: %s", e.message);
+        return -1;
+    }
+    FILE *f = open_out(ctx, "painleve_catastrophe_mu_large.csv", path, sizeof path);
+    bar_trace tr;
+    gsl_vector *q = gsl_vector_alloc(2);
+    fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
+    if (f) fclose(f);
+    if (st != FL_OK) {
+        fl_check_message(ctx, "painleve_catastrophe: %s", e.message);
+        fl_fset_result_release(&b.fs);
+        gsl_vector_free(q);
+        return -1;
+    }
+    fl_check_report(ctx, !b.fs.bounded && !tr.impact_seen, "painleve_catastrophe.unbounded_set_no_normal_impact",
+                 "mu = %g >= -1/tan(theta0) = %.6g: C* = ]-inf, %.6g], theta'- = 0 (no normal impact; %s)",
+                 b.mu, -1.0 / tan(b.theta0), b.fs.set.hi, src);
+    fl_check_report(ctx, fabs(tr.first_Rx + b.m * V0) <= 1e-12 * b.m * V0,
+                 "painleve_catastrophe.tangential_impact",
+                 "first step: R_x = %.15g = -m V0 = %.15g (tangential impact, 001 §6.2 "
+                 "item 2, tol 1e-12)", tr.first_Rx, -b.m * V0);
+    fl_check_report(ctx, fabs(tr.first_lambda + h * C0) <= 1e-12 * fabs(h * C0),
+                 "painleve_catastrophe.normal_impulse",
+                 "first step: lambda = %.15g = -h C0 = %.15g (closed form, tol 1e-12)", tr.first_lambda, -h * C0);
+    fl_check_report(ctx, tr.max_xdot_after <= 1e-14 * V0 && tr.max_theta_dev <= 1e-14 * fabs(h * C0 / b.J),
+                 "painleve_catastrophe.rest_after_impact",
+                 "%ld steps after t = 0: max |x'| = %.3g, max |theta'| = %.3g (immobility, 001 §6.2; tol 1e-14 V0)",
+                 tr.steps - 1, tr.max_xdot_after, tr.max_theta_dev);
+    fl_fset_result_release(&b.fs);
+    /* mu < -1/tan(theta0): bounded C* = [a, b]: x'' = -C0 a / m until rest at
+     * t* = m V0 / (C0 a), x(t*) = V0 t* / 2 (proofs/p4_law.md §5) */
+    bar bs = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUS], 0.0, C0, {0}};
+    if (bar_fset(&bs, FL_FSET_BY_DPHI, &e) != FL_OK) {
+        gsl_vector_free(q);
+        return -1;
+    }
+    double a = bs.fs.set.lo, tstar = bs.m * V0 / (C0 * a), xstop = V0 * tstar / 2;
+    long steps2 = (long)floor(fmax(T, 1.5 * tstar) / h + 0.5);
+    f = open_out(ctx, "painleve_catastrophe_mu_small.csv", path, sizeof path);
+    st = bar_run(&bs, V0, h, steps2, f, &tr, q, &e);
+    if (f) fclose(f);
+    double xend = gsl_vector_get(q, 0);
+    fl_check_report(ctx, st == FL_OK && bs.fs.bounded && fabs(xend - xstop) <= 2 * V0 * h,
+                 "painleve_catastrophe.bounded_set_slides_to_rest",
+                 "mu = %g: x(end) = %.9g, closed form V0 t*/2 = %.9g, t* = m V0/(C0 a) = %.6g (tol 2 V0 h = %.2g)",
+                 bs.mu, xend, xstop, tstar, 2 * V0 * h);
+    fl_check_report(ctx, st == FL_OK && tr.min_xdot >= 0.0 && tr.max_xdot <= V0,
+                 "painleve_catastrophe.bounded_set_no_catastrophe",
+                 "x' decreases continuously from %.6g to %.3g, never below 0 (no tangential impact with a bounded "
+                 "set, 001 §6.2)", V0, tr.min_xdot);
+    fl_fset_result_release(&bs.fs);
+    gsl_vector_free(q);
+    char c1[4096], c2[4096], body[12288];
+    if (fl_check_out_path(ctx, "painleve_catastrophe_mu_large.csv", c1, sizeof c1) == 0 &&
+        fl_check_out_path(ctx, "painleve_catastrophe_mu_small.csv", c2, sizeof c2) == 0) {
+        snprintf(body, sizeof body,
+                 "set datafile separator ','\nset xlabel 't'\nset ylabel \"x'\"\n"
+                 "set title \"Painleve bar under P'3, f_theta = C0 < 0: tangential impact vs sliding\"\n"
+                 "plot '%s' every ::1 using 1:4 with lines lw 2 title 'mu >= -1/tan(theta0): catastrophe at t=0', "
+                 "'%s' every ::1 using 1:4 with lines lw 2 title 'mu < -1/tan(theta0): slides to rest'\n", c1, c2);
+        plot(ctx, "painleve_catastrophe.png", body);
+    }
+    return 0;
+}
+
+/* reproduce painleve_grazing: C0 = 0, grazing x = V0 t is the unique P'3
+ * motion; the P5 stop solution of the same step is refused by P'3 */
+int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
+{
+    double p[BK_N];
+    char src[4200];
+    if (load_params(ctx, "painleve_grazing", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    double h = p[BK_H], T = ctx->quick ? p[BK_T] / 5 : p[BK_T], V0 = p[BK_V0];
+    long steps = (long)floor(T / h + 0.5);
+    bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUL], 0.0, 0.0, {0}};
+    fl_error e;
+    if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) return -1;
+    char path[4096];
+    FILE *f = open_out(ctx, "painleve_grazing.csv", path, sizeof path);
+    bar_trace tr;
+    gsl_vector *q = gsl_vector_alloc(2);
+    fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
+    if (f) fclose(f);
+    fl_check_report(ctx, st == FL_OK && tr.min_xdot == V0 && tr.max_xdot == V0 && tr.max_theta_dev == 0.0,
+                 "painleve_grazing.unique_motion",
+                 "%ld steps: x' in [%.15g, %.15g], theta' = 0: x = V0 t (001 §6.2: the unique P'3 solution; exact; %s)",
+                 tr.steps, tr.min_xdot, tr.max_xdot, src);
+    fl_check_report(ctx, st == FL_OK && fabs(gsl_vector_get(q, 0) - V0 * (double)steps * h) <= 1e-9 * V0 * T,
+                 "painleve_grazing.position", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 relative)",
+                 gsl_vector_get(q, 0), V0 * (double)steps * h);
+    fl_check_report(ctx, st == FL_OK && tr.max_lambda_after == 0.0 && tr.first_lambda == 0.0,
+                 "painleve_grazing.zero_reaction", "r_theta = 0 at every step, hence r_x in 0 C* = {0}");
+    /* the stop solution of a P5 step (001 §6.2): R~ = (-m V0, -m V0 tan t0) */
+    double Rx = -b.m * V0, Ry = -b.m * V0 * tan(b.theta0), c = cos(b.theta0), s = sin(b.theta0);
+    double rth = b.l * c * Ry - b.l * s * Rx;                      /* 001 (6.1) */
+    int p5_ok = Ry >= 0 && fabs(Rx) <= b.mu * Ry * (1 + 1e-12);   /* Coulomb (stop: w+ = 0, any |R~x| <= mu R~y) */
+    fl_check_report(ctx, p5_ok, "painleve_grazing.p5_stop_solution_exists",
+                 "P5 step: R~ = (%.6g, %.6g), |R~x| <= mu R~y (%.6g <= %.6g), x'+ = theta'+ = 0: the real-world "
+                 "formulation may stop the bar at any step (001 §6.2 non-uniqueness)", Rx, Ry, fabs(Rx), b.mu * Ry);
+    /* P'3 refuses it: r_theta = 0 but r_x != 0 is not in 0 C* = {0} */
+    gsl_matrix *M = gsl_matrix_calloc(2, 2), *D = gsl_matrix_calloc(1, 2);
+    gsl_matrix_set(M, 0, 0, b.m);
+    gsl_matrix_set(M, 1, 1, b.J);
+    gsl_matrix_set(D, 0, 1, 1.0);
+    fl_p4_friction C = {b.fs.set, b.fs.E};
+    fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+    gsl_vector *r = gsl_vector_alloc(2);
+    gsl_vector_set(r, 0, Rx);
+    gsl_vector_set(r, 1, rth);
+    double dist = 0;
+    fl_p4_kfrict_distance(&pr, r, &dist, NULL);
+    fl_check_report(ctx, fabs(rth) <= 1e-12 * fabs(Rx) && dist > 1e-3 * fabs(Rx) / sqrt(b.m),
+                 "painleve_grazing.p5_stop_not_in_kfrict",
+                 "its generalized impulse (r_x, r_theta) = (%.6g, %.3g) has W-distance %.6g to K_frict: not a P'3 "
+                 "reaction", Rx, rth, dist);
+    gsl_vector_free(r);
+    gsl_matrix_free(M);
+    gsl_matrix_free(D);
+    gsl_vector_free(q);
+    fl_fset_result_release(&b.fs);
+    return 0;
+}
+
+/* reproduce painleve_p5_vs_p3: mu < -1/tan(theta0), P'3 and P5 give the same motion */
+typedef struct p5_trace {
+    FILE *csv;
+    double *x, *xd;
+    long n, cap;
+    double h;
+} p5_trace;
+
+static int p5_observe(void *data, size_t step, double t, const gsl_vector *q, const fl_stewart_result *sr)
+{
+    p5_trace *tr = data;
+    long k = (long)floor(t / tr->h + 0.5) - 1;              /* index by time: t = (k + 1) h */
+    (void)step;
+    if (k >= 0 && k < tr->cap) {
+        tr->x[k] = gsl_vector_get(q, 0);
+        tr->xd[k] = gsl_vector_get(sr->v_plus, 0);
+        tr->n = k + 1;
+    }
+    if (tr->csv)
+        fprintf(tr->csv, "%.9g,%.12g,%.12g\n", t, gsl_vector_get(q, 0), gsl_vector_get(sr->v_plus, 0));
+    return 0;
+}
+
+typedef struct p3_rec {
+    FILE *csv;
+    double *x, *xd;
+    long n, cap;
+} p3_rec;
+
+static int p3_observe(void *data, long k, double t, const gsl_vector *q, const gsl_vector *v,
+                      const fl_p4_step_result *st)
+{
+    (void)st;
+    p3_rec *tr = data;
+    if (k < tr->cap) {
+        tr->x[k] = gsl_vector_get(q, 0);
+        tr->xd[k] = gsl_vector_get(v, 0);
+        tr->n = k + 1;
+    }
+    if (tr->csv) fprintf(tr->csv, "%.9g,%.12g,%.12g\n", t, gsl_vector_get(q, 0), gsl_vector_get(v, 0));
+    return 0;
+}
+
+int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
+{
+    double p[BK_N];
+    char src[4200];
+    if (load_params(ctx, "painleve_p5_vs_p3", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
+    double h = p[BK_H], T = ctx->quick ? p[BK_T] / 4 : p[BK_T], V0 = p[BK_V0], C0 = p[BK_C0];
+    long steps = (long)floor(T / h + 0.5);
+    bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUS], 0.0, C0, {0}};
+    fl_error e;
+    if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) return -1;
+    char path[4096];
+    p3_rec r3 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps};
+    p5_trace r5 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps, h};
+    r3.csv = open_out(ctx, "painleve_p3.csv", path, sizeof path);
+    if (r3.csv) fprintf(r3.csv, "t,x,xdot\n");
+    fl_p4_system sys = {2, 1, &b, bar_mass, bar_force, bar_gap, bar_grad, bar_friction, 0.0};
+    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, b.theta0);
+    gsl_vector_set(v, 0, V0);
+    gsl_vector_set(v, 1, 0.0);
+    fl_p4_sim_result sr;
+    fl_status st3 = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, p3_observe, &r3, &sr, &e);
+    if (r3.csv) fclose(r3.csv);
+    /* P5: Stewart–Trinkle (reference/stewart_law.c) on the same bar */
+    fl_painleve_bar pb = {b.m, b.J, b.l, b.theta0, b.mu, 0.0, C0};
+    fl_stewart_system ss;
+    fl_status st5 = fl_painleve_system(&pb, &ss, &e);
+    r5.csv = open_out(ctx, "painleve_p5.csv", path, sizeof path);
+    if (r5.csv) fprintf(r5.csv, "t,x,xdot\n");
+    fl_stewart_options so = fl_stewart_options_default();
+    fl_stewart_run run;
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, b.theta0);
+    gsl_vector_set(v, 0, V0);
+    gsl_vector_set(v, 1, 0.0);
+    if (st5 == FL_OK) st5 = fl_stewart_integrate(&ss, &so, 0.0, h, (size_t)steps, q, v, p5_observe, &r5, &run, &e);
+    if (r5.csv) fclose(r5.csv);
+    if (st5 != FL_OK) fl_check_message(ctx, "painleve_p5_vs_p3: Stewart: %s", e.message);
+    /* closed form (proofs/p4_law.md §5): r_theta = -C0, r_x = r_theta a, so
+     * x' = V0 - (C0 a/m) t until t* = m V0 / (C0 a) */
+    double a = b.fs.set.lo, acc = -C0 * a / b.m, tstar = -V0 / acc;
+    double w35 = 0, w3c = 0, w5c = 0;
+    long nn = r3.n < r5.n ? r3.n : r5.n;
+    for (long k = 0; k < nn; k++) {
+        double t = (double)(k + 1) * h;
+        double xdc = t < tstar ? V0 + acc * t : 0.0;
+        w35 = fmax(w35, fabs(r3.xd[k] - r5.xd[k]));
+        w3c = fmax(w3c, fabs(r3.xd[k] - xdc));
+        w5c = fmax(w5c, fabs(r5.xd[k] - xdc));
+    }
+    double tol = 4 * fabs(acc) * h;
+    fl_check_report(ctx, st3 == FL_OK && st5 == FL_OK && nn == steps && w35 <= 1e-9 * V0,
+                 "painleve_p5_vs_p3.same_motion",
+                 "mu = %g < -1/tan(theta0) = %.6g: max |x'_P'3 - x'_P5| = %.3g over %ld steps (Stewart-Trinkle "
+                 "reference/stewart_law.c vs P'3 stepper; tol 1e-9 V0; %s)",
+                 b.mu, -1.0 / tan(b.theta0), w35, nn, src);
+    fl_check_report(ctx, st3 == FL_OK && w3c <= tol, "painleve_p5_vs_p3.p3_closed_form",
+                 "max |x'_P'3 - closed form| = %.3g (x'' = -C0 a/m = %.6g, t* = %.6g; tol %.2g)", w3c, acc, tstar, tol);
+    fl_check_report(ctx, st5 == FL_OK && w5c <= tol, "painleve_p5_vs_p3.p5_closed_form",
+                 "max |x'_P5 - closed form| = %.3g (tol %.2g)", w5c, tol);
+    char c1[4096], c2[4096], body[12288];
+    if (fl_check_out_path(ctx, "painleve_p3.csv", c1, sizeof c1) == 0 &&
+        fl_check_out_path(ctx, "painleve_p5.csv", c2, sizeof c2) == 0) {
+        snprintf(body, sizeof body,
+                 "set datafile separator ','\nset xlabel 't'\nset ylabel \"x'\"\n"
+                 "set title \"Painleve bar, mu < -1/tan(theta0): P'3 (generalized) and P5 (Stewart-Trinkle)\"\n"
+                 "plot '%s' every ::1 using 1:3 with lines lw 3 title \"P'3\", "
+                 "'%s' every ::1 using 1:3 with lines lw 1 dt 2 title 'P5'\n", c1, c2);
+        plot(ctx, "painleve_p5_vs_p3.png", body);
+    }
+    free(r3.x);
+    free(r3.xd);
+    free(r5.x);
+    free(r5.xd);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    fl_fset_result_release(&b.fs);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Systems 1 and 2 (001 §6.3)                                           */
+/* ------------------------------------------------------------------ */
+
+typedef struct s1 {
+    double J, C0;
+} s1;
+
+static fl_status s1_mass(void *d, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)q;
+    gsl_matrix_set(M, 0, 0, ((s1 *)d)->J);
+    return FL_OK;
+}
+
+static fl_status s1_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
+{
+    (void)t;
+    (void)q;
+    (void)v;
+    gsl_vector_set(f, 0, ((s1 *)d)->C0);
+    return FL_OK;
+}
+
+static fl_status s1_gap(void *d, const gsl_vector *q, gsl_vector *phi)
+{
+    (void)d;
+    gsl_vector_set(phi, 0, gsl_vector_get(q, 0));           /* phi = theta >= 0 */
+    return FL_OK;
+}
+
+static fl_status s1_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
+{
+    (void)d;
+    (void)q;
+    (void)a;
+    gsl_vector_set(dphi, 0, 1.0);
+    return FL_OK;
+}
+
+typedef struct lam_rec {
+    double max_lambda;
+    long steps;
+} lam_rec;
+
+static int lam_observe(void *data, long k, double t, const gsl_vector *q, const gsl_vector *v,
+                       const fl_p4_step_result *st)
+{
+    (void)t;
+    (void)q;
+    (void)v;
+    lam_rec *r = data;
+    for (size_t a = 0; a < st->m; a++) r->max_lambda = fmax(r->max_lambda, fabs(gsl_vector_get(st->lambda, a)));
+    r->max_lambda = fmax(r->max_lambda, gsl_blas_dnrm2(st->R));
+    r->steps = k + 1;
+    return 0;
+}
+
+/* system 2: bar AB, G = (x, y), angle theta (horizontal at 0), half-length l,
+ * A = G - l e(theta), B = G + l e(theta); V-shaped obstacle: A on the left
+ * wall (normal nL = (cos b, sin b)), B on the right wall (nR = (-cos b, sin b)),
+ * walls through A0 = (-l, 0) and B0 = (l, 0). */
+typedef struct s2 {
+    double m, J, l, beta, mu, F;
+    fl_fset_result fs[2];
+} s2;
+
+static void s2_points(const s2 *s, const gsl_vector *q, double A[2], double B[2])
+{
+    double x = gsl_vector_get(q, 0), y = gsl_vector_get(q, 1), th = gsl_vector_get(q, 2);
+    A[0] = x - s->l * cos(th);
+    A[1] = y - s->l * sin(th);
+    B[0] = x + s->l * cos(th);
+    B[1] = y + s->l * sin(th);
+}
+
+/* tl for a point P = G + s l e(theta): r = (r~x, r~y, moment about G) */
+static void s2_tl(const s2 *s, const gsl_vector *q, double sgn, gsl_matrix *tl)
+{
+    double th = gsl_vector_get(q, 2);
+    double px = sgn * s->l * cos(th), py = sgn * s->l * sin(th);   /* P - G */
+    gsl_matrix_set_zero(tl);
+    gsl_matrix_set(tl, 0, 0, 1.0);
+    gsl_matrix_set(tl, 1, 1, 1.0);
+    gsl_matrix_set(tl, 2, 0, -py);
+    gsl_matrix_set(tl, 2, 1, px);
+}
+
+static fl_status s2_mass(void *d, const gsl_vector *q, gsl_matrix *M)
+{
+    (void)q;
+    s2 *s = d;
+    gsl_matrix_set_zero(M);
+    gsl_matrix_set(M, 0, 0, s->m);
+    gsl_matrix_set(M, 1, 1, s->m);
+    gsl_matrix_set(M, 2, 2, s->J);
+    return FL_OK;
+}
+
+static fl_status s2_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
+{
+    (void)t;
+    (void)q;
+    (void)v;
+    gsl_vector_set_zero(f);
+    gsl_vector_set(f, 1, ((s2 *)d)->F);                      /* pulls the bar up, away */
+    return FL_OK;
+}
+
+static fl_status s2_gap(void *d, const gsl_vector *q, gsl_vector *phi)
+{
+    s2 *s = d;
+    double A[2], B[2], cb = cos(s->beta), sb = sin(s->beta);
+    s2_points(s, q, A, B);
+    gsl_vector_set(phi, 0, cb * (A[0] + s->l) + sb * A[1]);   /* nL.(A - A0) */
+    gsl_vector_set(phi, 1, -cb * (B[0] - s->l) + sb * B[1]);  /* nR.(B - B0) */
+    return FL_OK;
+}
+
+static fl_status s2_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
+{
+    s2 *s = d;
+    gsl_matrix *tl = gsl_matrix_alloc(3, 2);
+    s2_tl(s, q, a == 0 ? -1.0 : 1.0, tl);
+    double n[2] = {a == 0 ? cos(s->beta) : -cos(s->beta), sin(s->beta)};
+    for (size_t i = 0; i < 3; i++)
+        gsl_vector_set(dphi, i, gsl_matrix_get(tl, i, 0) * n[0] + gsl_matrix_get(tl, i, 1) * n[1]);
+    gsl_matrix_free(tl);
+    return FL_OK;
+}
+
+static fl_status s2_build(s2 *s, const gsl_vector *q, size_t a, fl_fset_result *fr, fl_error *err)
+{
+    gsl_matrix *M = gsl_matrix_alloc(3, 3), *tl = gsl_matrix_alloc(3, 2);
+    gsl_vector *dphi = gsl_vector_alloc(3);
+    s2_mass(s, q, M);
+    s2_tl(s, q, a == 0 ? -1.0 : 1.0, tl);
+    s2_grad(s, q, a, dphi);
+    fl_fset_contact c = {tl, {a == 0 ? cos(s->beta) : -cos(s->beta), sin(s->beta), 0.0}, s->mu};
+    fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, fr, err);
+    gsl_matrix_free(M);
+    gsl_matrix_free(tl);
+    gsl_vector_free(dphi);
+    return st;
+}
+
+static fl_status s2_friction(void *d, const gsl_vector *q, size_t a, fl_friction_set *set,
+                             gsl_matrix **E, fl_error *err)
+{
+    fl_fset_result fr;
+    FL_TRY(s2_build((s2 *)d, q, a, &fr, err));            /* 001 §6.1 at the current q */
+    *set = fr.set;
+    *E = fr.E;
+    fr.E = NULL;
+    memset(&fr.set, 0, sizeof fr.set);
+    fl_fset_result_release(&fr);
+    return FL_OK;
+}
+
+static const char *const sys_keys[] = {"J1", "C0", "theta_tilde0_deg", "mu", "l", "T", "h",
+                                       "m2", "J2", "l2", "beta_deg", "mu2", "F2"};
+enum { SK_J1, SK_C0, SK_TT0, SK_MU, SK_L, SK_T, SK_H, SK_M2, SK_J2, SK_L2, SK_BETA, SK_MU2, SK_F2, SK_N };
+
+int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
+{
+    double p[SK_N];
+    char src[4200];
+    if (load_params(ctx, "systems_1_2", SK_N, sys_keys, p, src, sizeof src) != 0) return -1;
+    double J = p[SK_J1], C0 = p[SK_C0], tt0 = p[SK_TT0] * FL_PI / 180.0, mu = p[SK_MU], l = p[SK_L];
+    double T = ctx->quick ? p[SK_T] / 4 : p[SK_T], h = p[SK_H];
+    long steps = (long)floor(T / h + 0.5);
+    fl_error e;
+    /* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
+    s1 S = {J, C0};
+    gsl_matrix *Ez = gsl_matrix_calloc(1, 1);
+    fl_p4_system sys = {1, 1, &S, s1_mass, s1_force, s1_gap, s1_grad, NULL, 0.5};
+    gsl_vector *q = gsl_vector_calloc(1), *v = gsl_vector_calloc(1);
+    lam_rec lr = {0, 0};
+    fl_p4_sim_result sr;
+    fl_status st = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, lam_observe, &lr, &sr, &e);
+    double Tn = (double)steps * h, thc = C0 * Tn * Tn / (2 * J);
+    fl_check_report(ctx, st == FL_OK && lr.max_lambda == 0.0 && fabs(gsl_vector_get(q, 0) - thc) <= 1e-12 * thc,
+                 "systems_1_2.system1_p3_no_wedging",
+                 "P'3: reaction 0 at all %ld steps, theta(T) = %.12g = C0 T^2/(2J) = %.12g (001 §6.3; tol 1e-12; %s)",
+                 lr.steps, gsl_vector_get(q, 0), thc, src);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    gsl_matrix_free(Ez);
+    /* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
+    double den = mu * cos(tt0) - sin(tt0);
+    double rn = C0 / den, rt = -mu * C0 / den;
+    char path[4096];
+    FILE *f = open_out(ctx, "systems_1_p6_family.csv", path, sizeof path);
+    if (f) fprintf(f, "t0,t,theta,r_n,r_t,r_theta\n");
+    int nmem = 0, allok = 1, p3ok = 1;
+    double worst = 0;
+    for (int k = 0; k <= 4; k++) {
+        double t0 = T * k / 4.0;
+        int ok = 1;
+        for (int i = 0; i <= 200; i++) {
+            double t = T * i / 200.0, th, thd, thdd, RN, RT;
+            if (t < t0) {
+                th = thd = thdd = 0.0;
+                RN = rn;
+                RT = rt;
+            } else {
+                th = C0 * (t - t0) * (t - t0) / (2 * J);
+                thd = C0 * (t - t0) / J;
+                thdd = C0 / J;
+                RN = RT = 0.0;
+            }
+            double rth = l * (RT * cos(tt0) + RN * sin(tt0));      /* 001 §6.3 (lever arm l) */
+            double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
+            double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
+            double cone = fmax(fabs(RT) - mu * RN, 0.0);
+            double unil = fmax(fmax(-th, -RN), fabs(th * RN));
+            /* Coulomb's variational inequality with v^ in {-2,-1,0,1,2}: integrand >= 0 */
+            double vi = 0.0;
+            for (int j = -2; j <= 2; j++) {
+                double vh = j;
+                vi = fmin(vi, RT * (vh - w) + mu * RN * (fabs(vh) - fabs(w)));
+            }
+            worst = fmax(worst, fmax(fmax(eqm, cone), fmax(unil, -vi)));
+            if (eqm > 1e-12 * C0 || cone > 1e-12 * C0 || unil > 1e-12 || vi < -1e-12 * C0) ok = 0;
+            if (t < t0 && !(rth < 0)) ok = 0;
+            if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
+        }
+        /* P'3 needs r_theta >= 0: only t0 = 0 is a P'3 solution */
+        if (t0 > 0 && !(l * (rt * cos(tt0) + rn * sin(tt0)) < 0)) p3ok = 0;
+        nmem++;
+        if (!ok) allok = 0;
+        if (f) fprintf(f, "\n\n");
+    }
+    if (f) fclose(f);
+    fl_check_report(ctx, allok && den > 0, "systems_1_2.system1_p6_family",
+                 "%d members t0 in {0, T/4, .., T} each satisfy P6 at 201 times (equation of motion, unilateral "
+                 "contact, Coulomb cone and inequality; max residual %.3g): r~_n = %.6g, r~_t = %.6g on [0,t0) "
+                 "(001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
+    fl_check_report(ctx, p3ok && l * (rt * cos(tt0) + rn * sin(tt0)) < 0, "systems_1_2.system1_p6_members_violate_p3",
+                 "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
+                 l * (rt * cos(tt0) + rn * sin(tt0)));
+    /* ---- system 2 under P'4: the reaction vanishes identically ---- */
+    s2 S2 = {p[SK_M2], p[SK_J2], p[SK_L2], p[SK_BETA] * FL_PI / 180.0, p[SK_MU2], p[SK_F2], {{0}, {0}}};
+    fl_p4_system sys2 = {3, 2, &S2, s2_mass, s2_force, s2_gap, s2_grad, s2_friction, 0.0};
+    q = gsl_vector_calloc(3);
+    v = gsl_vector_calloc(3);
+    lam_rec l2 = {0, 0};
+    st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
+    double yc = S2.F * Tn * Tn / (2 * S2.m);
+    fl_check_report(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
+                          gsl_vector_get(q, 0) == 0.0 && gsl_vector_get(q, 2) == 0.0,
+                 "systems_1_2.system2_p4_zero_reaction",
+                 "P'4, constant pull F = %g: reaction 0 at all %ld steps, y(T) = %.12g = F T^2/(2m) (001 §6.3)%s%s",
+                 S2.F, l2.steps, gsl_vector_get(q, 1), st == FL_OK ? "" : ": ", st == FL_OK ? "" : e.message);
+    /* real-world: wedged equilibrium forces exist (mu > tan beta); the
+     * generalized reaction of a wedged state is not in K_frict */
+    double b = S2.beta, Nmin = S2.F / (2 * (S2.mu * cos(b) - sin(b))), Nw = 2 * Nmin;
+    double Tw = (S2.F + 2 * Nw * sin(b)) / (2 * cos(b));
+    /* forces on the bar: normal N and friction T along each wall, pointing down */
+    double fA[2] = {Nw * cos(b) + Tw * sin(b), Nw * sin(b) - Tw * cos(b)};    /* N nL + T (sin b, -cos b) */
+    double fB[2] = {-Nw * cos(b) - Tw * sin(b), Nw * sin(b) - Tw * cos(b)};   /* N nR + T (-sin b, -cos b) */
+    double eq[3] = {fA[0] + fB[0], fA[1] + fB[1] + S2.F, 0.0};
+    gsl_vector_set_zero(q);
+    eq[2] = S2.l * fB[1] - S2.l * fA[1];                     /* moments about G (A at -l, B at +l) */
+    int wedge_ok = Tw <= S2.mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2.F;
+    fl_check_report(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family",
+                 "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
+                 "balance residual %.2g: the bar may stay wedged until any t0, then fly off (001 §6.3)",
+                 Nw, Nmin, Tw, S2.mu * Nw, fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]));
+    /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
+    gsl_matrix *M = gsl_matrix_alloc(3, 3), *D = gsl_matrix_alloc(2, 3);
+    s2_mass(&S2, q, M);
+    gsl_vector *dphi = gsl_vector_alloc(3), *r = gsl_vector_calloc(3);
+    fl_p4_friction C[2];
+    for (size_t a = 0; a < 2; a++) {
+        s2_grad(&S2, q, a, dphi);
+        gsl_matrix_set_row(D, a, dphi);
+        s2_build(&S2, q, a, &S2.fs[a], NULL);
+        C[a].set = S2.fs[a].set;
+        C[a].E = S2.fs[a].E;
+    }
+    gsl_vector_set(r, 1, -S2.F);
+    fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
+    double dist = 0;
+    fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
+    fl_check_report(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m), "systems_1_2.system2_wedged_reaction_not_in_kfrict",
+                 "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
+                 "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
+    for (int a = 0; a < 2; a++) fl_fset_result_release(&S2.fs[a]);
+    gsl_matrix_free(M);
+    gsl_matrix_free(D);
+    gsl_vector_free(dphi);
+    gsl_vector_free(r);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    char c1[4096], body[12288];
+    if (fl_check_out_path(ctx, "systems_1_p6_family.csv", c1, sizeof c1) == 0) {
+        snprintf(body, sizeof body,
+                 "set datafile separator ','\nset xlabel 't'\nset ylabel 'theta'\nset key left top\n"
+                 "set title 'System 1: the P6 family (stuck until t0); P''3 keeps only t0 = 0'\n"
+                 "plot for [i=0:4] '%s' index i every ::1 using 2:3 with lines lw 2 title sprintf('member %%d', i)\n", c1);
+        plot(ctx, "systems_1_p6_family.png", body);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kane's paradox (001 §6.2 item 2): double pendulum hitting a floor    */
+/* ------------------------------------------------------------------ */
+
+static const char *const kane_keys[] = {"m1", "m2", "L1", "L2", "theta1", "theta2", "omega1", "omega2", "mu", "e"};
+enum { KK_M1, KK_M2, KK_L1, KK_L2, KK_T1, KK_T2, KK_W1, KK_W2, KK_MU, KK_E, KK_N };
+
+int fl_p4_reproduce_kane(fl_check_ctx *ctx)
+{
+    double p[KK_N];
+    char src[4200];
+    if (load_params(ctx, "kane", KK_N, kane_keys, p, src, sizeof src) != 0) return -1;
+    double m1 = p[KK_M1], m2 = p[KK_M2], L1 = p[KK_L1], L2 = p[KK_L2], t1 = p[KK_T1], t2 = p[KK_T2];
+    double mu = p[KK_MU], e = p[KK_E];
+    /* uniform rods: link 1 about O, link 2 about the joint; absolute angles */
+    gsl_matrix *M = gsl_matrix_alloc(2, 2), *Jc = gsl_matrix_alloc(2, 2), *tl = gsl_matrix_alloc(2, 2);
+    gsl_matrix_set(M, 0, 0, m1 * L1 * L1 / 3 + m2 * L1 * L1);
+    gsl_matrix_set(M, 0, 1, m2 * L1 * L2 / 2 * cos(t1 - t2));
+    gsl_matrix_set(M, 1, 0, m2 * L1 * L2 / 2 * cos(t1 - t2));
+    gsl_matrix_set(M, 1, 1, m2 * L2 * L2 / 3);
+    /* tip velocity u = Jc qdot: row 0 tangential (x), row 1 normal (y, floor normal up) */
+    gsl_matrix_set(Jc, 0, 0, -L1 * sin(t1));
+    gsl_matrix_set(Jc, 0, 1, -L2 * sin(t2));
+    gsl_matrix_set(Jc, 1, 0, L1 * cos(t1));
+    gsl_matrix_set(Jc, 1, 1, L2 * cos(t2));
+    gsl_matrix_transpose_memcpy(tl, Jc);                   /* r = tl r~ = Jc^T r~ */
+    gsl_vector *qd = gsl_vector_alloc(2), *u = gsl_vector_alloc(2);
+    gsl_vector_set(qd, 0, p[KK_W1]);
+    gsl_vector_set(qd, 1, p[KK_W2]);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, qd, 0.0, u);
+    double un = gsl_vector_get(u, 1), ut = gsl_vector_get(u, 0);
+    double K0 = 0.5 * pow(mnorm(M, qd), 2);
+    /* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
+     * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
+     * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases. */
+    gsl_matrix *W = gsl_matrix_alloc(2, 2), *A = gsl_matrix_alloc(2, 2), *tmp = gsl_matrix_alloc(2, 2);
+    gsl_matrix_memcpy(W, M);
+    gsl_linalg_cholesky_decomp1(W);
+    gsl_linalg_cholesky_invert(W);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Jc, W, 0.0, tmp);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, tmp, Jc, 0.0, A);
+    double a00 = gsl_matrix_get(A, 0, 0), a01 = gsl_matrix_get(A, 0, 1), a11 = gsl_matrix_get(A, 1, 1);
+    double tn = -e * un;
+    int nsol = 0;
+    double Kmin = INFINITY, Kmax = -INFINITY;
+    const char *kinds = "";
+    char desc[512] = "";
+    for (int c = 0; c < 3; c++) {
+        double Pt, Pn, s = c == 1 ? 1.0 : -1.0;
+        if (c == 0) {                                       /* stick: A P = (-ut, tn - un) */
+            double det = a00 * a11 - a01 * a01;
+            Pt = (a11 * (-ut) - a01 * (tn - un)) / det;
+            Pn = (-a01 * (-ut) + a00 * (tn - un)) / det;
+            if (!(Pn >= 0 && fabs(Pt) <= mu * Pn)) continue;
+        } else {                                             /* slide with sign s of u_t+ */
+            double dd = a11 - mu * s * a01;
+            if (dd == 0) continue;
+            Pn = (tn - un) / dd;
+            Pt = -mu * s * Pn;
+            double utp = ut + a00 * Pt + a01 * Pn;
+            if (!(Pn >= 0 && utp * s > 0)) continue;
+        }
+        gsl_vector *P = gsl_vector_alloc(2), *r = gsl_vector_alloc(2), *dq = gsl_vector_alloc(2);
+        gsl_vector_set(P, 0, Pt);
+        gsl_vector_set(P, 1, Pn);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, tl, P, 0.0, r);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, W, r, 0.0, dq);
+        gsl_vector_add(dq, qd);
+        double K1 = 0.5 * pow(mnorm(M, dq), 2);
+        Kmin = fmin(Kmin, K1);
+        Kmax = fmax(Kmax, K1);
+        nsol++;
+        kinds = c == 0 ? "stick" : (c == 1 ? "slide+" : "slide-");
+        snprintf(desc + strlen(desc), sizeof desc - strlen(desc), "%s P~ = (%.6g, %.6g) K+ = %.9g; ", kinds, Pt,
+                 Pn, K1);
+        gsl_vector_free(P);
+        gsl_vector_free(r);
+        gsl_vector_free(dq);
+    }
+    if (fl_check_user_params(ctx))
+        /* the gain is Kane's paradox for the paper's configuration, not a
+         * law: other parameters need not show it */
+        fl_check_note(ctx, "kane.real_world_energy_increase",
+                      "not run on --params: the energy gain (factor %.4g here) is the paper's "
+                      "configuration (001 §6.2 item 2), not a property of every system", Kmin / K0);
+    else
+        fl_check_report(ctx, un < 0 && nsol >= 1 && Kmin > K0, "kane.real_world_energy_increase",
+                     "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
+                     "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
+    /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
+    gsl_vector *dphi = gsl_vector_alloc(2);
+    gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));
+    gsl_vector_set(dphi, 1, gsl_matrix_get(Jc, 1, 1));
+    fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, mu};
+    fl_fset_result fr;
+    fl_error err;
+    fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, &fr, &err);
+    double K1 = NAN, unp = NAN;
+    fl_status st2 = FL_EINVAL;
+    if (st == FL_OK) {
+        gsl_matrix *D = gsl_matrix_alloc(1, 2);
+        gsl_matrix_set_row(D, 0, dphi);
+        fl_p4_friction C = {fr.set, fr.E};
+        fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+        fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
+        fl_p4_step_result *res = fl_p4_step_result_alloc(2, 1);
+        st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
+        K1 = res->energy_plus;
+        gsl_vector *up = gsl_vector_alloc(2);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
+        unp = gsl_vector_get(up, 1);
+        gsl_vector_free(up);
+        fl_p4_step_result_free(res);
+        gsl_matrix_free(D);
+    }
+    fl_check_report(ctx, st == FL_OK && st2 == FL_OK && K1 <= K0 && fabs(unp + e * un) <= 1e-12 * fabs(un),
+                 "kane.p4_dissipative",
+                 "P'4 (C* = %s[%.6g, %.6g] from 001 §6.1, Newton e = %g on the generalized normal velocity): "
+                 "K- = %.9g, K+ = %.9g <= K- (Prop. 5.1); u_n+ = %.6g = -e u_n-",
+                 fr.bounded ? "" : "unbounded ", fr.set.lo, fr.set.hi, e, K0, K1, unp);
+    char path[4096];
+    FILE *f = open_out(ctx, "kane.csv", path, sizeof path);
+    if (f) {
+        fprintf(f, "formulation,K_minus,K_plus\nreal_world_coulomb_newton,%.12g,%.12g\np4,%.12g,%.12g\n", K0, Kmin,
+                K0, K1);
+        fclose(f);
+    }
+    fl_fset_result_release(&fr);
+    gsl_matrix_free(M);
+    gsl_matrix_free(Jc);
+    gsl_matrix_free(tl);
+    gsl_matrix_free(W);
+    gsl_matrix_free(A);
+    gsl_matrix_free(tmp);
+    gsl_vector_free(qd);
+    gsl_vector_free(u);
+    gsl_vector_free(dphi);
+    return 0;
+}

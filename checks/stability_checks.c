@@ -1,0 +1,877 @@
+/* stability_checks.c — `frictionlab reproduce example_3_15 example_4_6` and
+ * `frictionlab crosscheck --law stability` (004 §3.3, §3.5, §4, §5.4;
+ * 004 §3.3 (i)–(iii), §5.4; 004 Example 3.15; 004 Example 4.6).  Expected values come from the closed forms
+ * of proofs/stability.md and the data/004 files, never from the code. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_math.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+
+#include "checks/fl_check.h"
+#include "fl_json.h"
+#include "fl_dense.h"
+#include "fl_problem.h"
+#include "drivers/moreau_jean.h"
+#include "optimized/stability_sparse.h"
+#include "reference/stability.h"
+#include "checks/fl_tasks.h"
+#include "checks/stability_checks.h"
+#include "fl_scalar.h"
+
+/* Open data/004/<name>.json (or the user's file of the same schema,
+ * --params).  A missing file is an error. */
+static fl_json_doc *load_004(fl_check_ctx *ctx, const char *name)
+{
+    char rel[256], path[4096];
+    snprintf(rel, sizeof rel, "004/%s.json", name);
+    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return NULL;
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    if (fl_json_load(path, &doc, &err) != FL_OK) {
+        fl_check_message(ctx, "%s: %s", name, err.message);
+        return NULL;
+    }
+    return doc;
+}
+
+static void set4(gsl_matrix *A, const double a[4][4])
+{
+    for (size_t i = 0; i < 4; i++)
+        for (size_t j = 0; j < 4; j++) gsl_matrix_set(A, i, j, a[i][j]);
+}
+
+/* ---- Example 3.15 -------------------------------------------------------- */
+
+int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
+{
+    fl_json_doc *doc = load_004(ctx, "example_3_15");
+    if (!doc) return -1;
+    const json_t *par = NULL;
+    gsl_vector *mus = NULL;
+    double Ks, Ms, P;
+    fl_error err;
+    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "K", &Ks, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "M", &Ms, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "P", &P, &err) != FL_OK ||
+        fl_json_vector(doc, par, "params", "mu", 0, &mus, &err) != FL_OK) {
+        fl_check_message(ctx, "example_3_15: %s", err.message);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    char path[1024];
+    FILE *csv = NULL;
+    if (fl_check_out_path(ctx, "example_3_15.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (csv) fprintf(csv, "mu,min_eig_KS,closed_form,cholesky_pd,min_eig_Kstar\n");
+    gsl_matrix *K = gsl_matrix_alloc(4, 4), *M = gsl_matrix_calloc(4, 4);
+    const double k[4][4] = {{Ks, -Ks, 0, 0}, {-Ks, 2 * Ks, 0, -Ks}, {0, 0, Ks, 0}, {0, -Ks, 0, Ks}};
+    set4(K, k);
+    for (size_t i = 0; i < 4; i++) gsl_matrix_set(M, i, i, Ms);
+    unsigned char pres[4] = {1, 0, 0, 0};
+    size_t iT = 2, iN = 3;
+    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
+    gsl_vector *V = gsl_vector_calloc(4), *W = gsl_vector_alloc(4);
+    gsl_matrix *A = gsl_matrix_alloc(4, 4);
+    for (size_t q = 0; q < mus->size; q++) {
+        double mu = gsl_vector_get(mus, q);
+        fl_stab_system s = {.n = 4, .K = K, .M = M, .prescribed = pres, .np = 1,
+                            .iT = &iT, .iN = &iN, .mu = mu};
+        /* homogenised equilibrium: u0 = (0, P/K, 0, 0), r0 = K u0 - f = (P, 0, -mu P, -P),
+         * f = Phi - K Psi = (-2P, 2P, mu P, 0) */
+        double f[4] = {-2 * P, 2 * P, mu * P, 0};
+        gsl_vector_set(u, 1, P / Ks);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, K, u, 0.0, r);
+        for (size_t i = 0; i < 4; i++) gsl_vector_set(r, i, gsl_vector_get(r, i) - f[i]);
+        double e0 = fabs(gsl_vector_get(r, 0) - P) + fabs(gsl_vector_get(r, 1)) +
+                    fabs(gsl_vector_get(r, 2) + mu * P) + fabs(gsl_vector_get(r, 3) + P);
+        fl_check_note(ctx, "example_3_15.equilibrium", "mu=%g |K u0 - f - r0| = %.1e (004 §3.5, tol 1e-14)", mu, e0);
+        fl_stab_label lab;
+        fl_stab_tangent *t = NULL;
+        fl_stab_result res = {0};
+        if (fl_stab_partition(&s, u, r, 1e-12, &lab, &err) != FL_OK ||
+            fl_stab_tangent_alloc(&s, &lab, r, &t, &err) != FL_OK ||
+            fl_stab_analyse(t, NULL, &res, &err) != FL_OK) {
+            fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
+            fl_stab_tangent_free(t);
+            fl_stab_result_free(&res);
+            continue;
+        }
+        fl_check_report(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state",
+                     "mu=%g particle in P_s, N* = %zu (expected 2: u_F, u_T)", mu, t->nstar);
+        double kex[2][2] = {{2 * Ks, 0}, {mu * Ks, Ks}}, ek = 0;
+        for (size_t a = 0; a < 2; a++)
+            for (size_t b = 0; b < 2; b++) ek = fmax(ek, fabs(gsl_matrix_get(t->Kstar, a, b) - kex[a][b]));
+        fl_check_report(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
+        double re[2], im[2];
+        fl_stab_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
+        fl_check_report(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
+                     "example_3_15.eig_Kstar", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
+        double cf = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
+        fl_check_report(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS",
+                     "mu=%g min eig K*_S = %.10g (closed form (3-sqrt(1+mu^2))K/2 = %.10g, tol 1e-12)", mu, res.ks_min, cf);
+        int crit = mu >= 2.0 * sqrt(2.0);
+        fl_check_report(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
+                     "mu=%g min eig K*_S %s 0, Cholesky %s (non-positive exactly for mu >= 2 sqrt 2)",
+                     mu, res.ks_min <= 0 ? "<=" : ">", res.ks_cholesky_pd ? "succeeds" : "fails");
+        fl_check_report(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
+                     "example_3_15.eigvec_118", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
+                     mu, fabs(res.ks_cone_min - res.ks_min));
+        fl_check_report(ctx, !res.divergence && !res.flutter && res.lambda_real_min > 0, "example_3_15.no_divergence_87",
+                     "mu=%g smallest Lambda of M*^-1 K* = %.6g > 0 (closed form K/M), no complex Lambda", mu, res.lambda_real_min);
+        /* the full system of Props. 3.6/3.9 (67): V in K_u'(u0, r0), lambda >= 0,
+         * W = (lambda^2 M + K) V in K_r'(u0, r0, V) — no solution (004 Example 3.15).
+         * Scan lambda, V_F, V_T; record the smallest violation found. */
+        double best = INFINITY;
+        int nl = ctx->quick ? 8 : 40, nab = ctx->quick ? 5 : 20;
+        long scanned = 0;
+        for (int il = 0; il <= nl; il++) {
+            double lam = 5.0 * il / nl;
+            gsl_matrix_memcpy(A, M);
+            gsl_matrix_scale(A, lam * lam);
+            gsl_matrix_add(A, K);
+            for (int a = -nab; a <= nab; a++)
+                for (int b = 0; b <= nab; b++) {
+                    if (a == 0 && b == 0) continue;
+                    double vF = (double)a / nab, vT = (double)b / nab, nv = hypot(vF, vT);
+                    scanned++;
+                    gsl_vector_set_zero(V);
+                    gsl_vector_set(V, 1, vF / nv);
+                    gsl_vector_set(V, 2, vT / nv);
+                    if (fl_stab_viol_Kudot(&s, &lab, r, V) > 0) continue;
+                    gsl_blas_dgemv(CblasNoTrans, 1.0, A, V, 0.0, W);
+                    best = fmin(best, fl_stab_viol_Krdot(&s, &lab, r, V, W));
+                }
+        }
+        fl_check_report(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67",
+                     "mu=%g min violation of (67) over %ld (lambda, V) = %.3g > 0 (004 §3.5: no solution)", mu, scanned, best);
+        if (csv) fprintf(csv, "%.10g,%.15g,%.15g,%d,%.15g\n", mu, res.ks_min, cf, res.ks_cholesky_pd, re[0]);
+        fl_stab_result_free(&res);
+        fl_stab_tangent_free(t);
+    }
+    if (csv) {
+        fclose(csv);
+        char png[1024], script[4096];
+        if (fl_check_out_path(ctx, "example_3_15.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 800,500\nset output '%s'\nset datafile separator ','\n"
+                     "set xlabel 'mu'\nset ylabel 'eigenvalue / K'\nset key left bottom\n"
+                     "set title 'Example 3.15 (004): min eig K*_S vs min eig K*'\n"
+                     "f(x) = (3 - sqrt(1 + x*x))/2\nset xrange [0:5.2]\n"
+                     "plot f(x) w l t '(3-sqrt(1+mu^2))/2', '%s' u 1:2 w p pt 7 t 'min eig K*_S (code)', "
+                     "'%s' u 1:5 w lp t 'min eig K*', 0 w l lt 0 notitle\n",
+                     png, path, path);
+            fl_check_plot(ctx, script);
+        }
+    }
+    gsl_vector_free(mus);
+    gsl_matrix_free(K);
+    gsl_matrix_free(M);
+    gsl_matrix_free(A);
+    gsl_vector_free(u);
+    gsl_vector_free(r);
+    gsl_vector_free(V);
+    gsl_vector_free(W);
+    return 0;
+}
+
+/* ---- Example 3.14 -------------------------------------------------------- */
+
+static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
+{
+    double sn = sin(th), cs = cos(th);
+    gsl_matrix_set(M, 0, 0, m + Mb * sn * sn);
+    gsl_matrix_set(M, 0, 1, -Mb * sn * cs);
+    gsl_matrix_set(M, 1, 0, -Mb * sn * cs);
+    gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
+}
+
+int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
+{
+    fl_json_doc *doc = load_004(ctx, "example_3_14");
+    if (!doc) return -1;
+    const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *grid = NULL;
+    double Mb, m, th, mu, al, tol, e1aT, e1rN, e1rT, ebT, ebN, steps;
+    gsl_vector *f6 = NULL, *gm = NULL, *gmu = NULL, *gal = NULL;
+    fl_error err;
+    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "grid", &grid, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "M", &Mb, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "m", &m, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "theta_M", &th, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "alpha", &al, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
+        fl_json_object(doc, ex, "expected", "case_1A", &c1a, &err) != FL_OK ||
+        fl_json_object(doc, ex, "expected", "case_1B", &c1b, &err) != FL_OK ||
+        fl_json_number(doc, c1a, "expected.case_1A", "a_T", &e1aT, &err) != FL_OK ||
+        fl_json_number(doc, c1a, "expected.case_1A", "r_N", &e1rN, &err) != FL_OK ||
+        fl_json_number(doc, c1a, "expected.case_1A", "r_T", &e1rT, &err) != FL_OK ||
+        fl_json_number(doc, c1b, "expected.case_1B", "a_T", &ebT, &err) != FL_OK ||
+        fl_json_number(doc, c1b, "expected.case_1B", "a_N", &ebN, &err) != FL_OK ||
+        fl_json_vector(doc, ex, "expected", "fig6_theta_M", 2, &f6, &err) != FL_OK ||
+        fl_json_vector(doc, grid, "grid", "m_over_M", 0, &gm, &err) != FL_OK ||
+        fl_json_vector(doc, grid, "grid", "mu", 0, &gmu, &err) != FL_OK ||
+        fl_json_vector(doc, grid, "grid", "alpha_over_mu", 0, &gal, &err) != FL_OK ||
+        fl_json_number(doc, grid, "grid", "theta_M_steps", &steps, &err) != FL_OK) {
+        fl_check_message(ctx, "example_3_14: %s", err.message);
+        gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    gsl_matrix *M = gsl_matrix_alloc(2, 2), *K = gsl_matrix_alloc(2, 2);
+    gsl_matrix_set_identity(K);      /* K does not enter (52) */
+    gsl_matrix *As = gsl_matrix_alloc(2, 4), *Rs = gsl_matrix_alloc(2, 4);
+    gsl_vector *u0 = gsl_vector_calloc(2), *r0 = gsl_vector_alloc(2);
+    size_t iT = 0, iN = 1, ns = 0;
+    /* the fixture */
+    ex314_M(m, Mb, th, M);
+    gsl_vector_set(r0, 0, al);
+    gsl_vector_set(r0, 1, -1.0);
+    fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
+    fl_status st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
+    int got1A = 0, got1B = 0;
+    for (size_t k = 0; k < ns && k < 4; k++) {
+        double aT = gsl_matrix_get(As, 0, k), aN = gsl_matrix_get(As, 1, k);
+        double rT = gsl_matrix_get(Rs, 0, k), rN = gsl_matrix_get(Rs, 1, k);
+        if (fabs(aN) < 1e-13)
+            got1A = fabs(aT - e1aT) < tol && fabs(rN - e1rN) < tol && fabs(rT - e1rT) < tol;
+        else
+            got1B = fabs(aT - ebT) < tol && fabs(aN - ebN) < tol && fabs(rT) + fabs(rN) < 1e-12;
+    }
+    fl_check_report(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture",
+                 "%zu jumps from (52) by enumeration: Case 1A (a_T %.7f, r_N %.7f) and 1B (a_T %.7f, a_N %.7f) (closed forms, tol %g)",
+                 ns, e1aT, e1rN, ebT, ebN, tol);
+    /* the grid: enumerated solutions == the closed forms of Cases 1A, 1B, 2B */
+    long n = 0, bad = 0, c1A = 0, c1B = 0, c2B = 0;
+    for (size_t a = 0; a < gm->size; a++)
+        for (size_t b = 0; b < gmu->size; b++)
+            for (size_t c = 0; c < gal->size; c++)
+                for (int it = 1; it <= (int)steps; it++) {
+                    double mM = gsl_vector_get(gm, a), mu2 = gsl_vector_get(gmu, b);
+                    double fa = gsl_vector_get(gal, c), al2 = fa * mu2, th2 = it * (FL_PI / 2) / (steps + 1);
+                    ex314_M(mM, 1.0, th2, M);
+                    double MTT = gsl_matrix_get(M, 0, 0), MTN = gsl_matrix_get(M, 0, 1), MNN = gsl_matrix_get(M, 1, 1);
+                    double det = MTT * MNN - MTN * MTN, g = MTT + al2 * MTN, gmu2 = MTT + mu2 * MTN;
+                    if (fabs(g) < 1e-9 || fabs(gmu2) < 1e-9) continue;
+                    gsl_vector_set(r0, 0, al2);
+                    s.mu = mu2;
+                    if (fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err) != FL_OK) { bad++; continue; }
+                    int w1A = fa < 1.0 && g < 0, wB = g < 0;
+                    n++;
+                    if ((int)ns != w1A + wB) { bad++; continue; }
+                    for (size_t k = 0; k < ns; k++) {
+                        double aT = gsl_matrix_get(As, 0, k), aN = gsl_matrix_get(As, 1, k);
+                        double rT = gsl_matrix_get(Rs, 0, k), rN = gsl_matrix_get(Rs, 1, k);
+                        if (fabs(aN) < 1e-13) {
+                            if (!(w1A && fabs(aT - (mu2 - al2) / gmu2) < 1e-9 * (1 + fabs(aT)) &&
+                                  fabs(rN + g / gmu2) < 1e-9 && fabs(rT + mu2 * rN) < 1e-9)) bad++;
+                            c1A++;
+                        } else {
+                            if (!(fabs(aT + (MTN + al2 * MNN) / det) < 1e-9 * (1 + fabs(aT)) &&
+                                  fabs(aN - g / det) < 1e-9 * (1 + fabs(aN)) && fabs(rT) + fabs(rN) < 1e-12)) bad++;
+                            if (fa < 1.0) c1B++; else c2B++;
+                        }
+                    }
+                }
+    fl_check_report(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid",
+                 "%ld states (theta_M, m/M, mu, alpha): enumerated jumps = closed forms 1A (%ld), 1B (%ld), 2B (%ld); %ld mismatches; none towards right slip",
+                 n, c1A, c1B, c2B, bad);
+    /* Fig. 6: M_TT + mu M_NT = 0 — Case 2A, a family (degenerate branch) */
+    long okf = 0;
+    for (int sg = -1; sg <= 1; sg += 2) {
+        double mu2 = 1.0, mM = 0.05;
+        double t6 = 0.5 * (atan(mu2) + sg * acos((2 * mM + 1) / sqrt(1 + mu2 * mu2)));
+        ex314_M(mM, 1.0, t6, M);
+        gsl_vector_set(r0, 0, mu2);
+        s.mu = mu2;
+        st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
+        okf += fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)) < tol && st == FL_WDEGENERATE &&
+               fabs(gsl_matrix_get(M, 0, 0) + mu2 * gsl_matrix_get(M, 1, 0)) < 1e-14;
+    }
+    fl_check_report(ctx, okf == 2, "example_3_14.fig6_case_2A",
+                 "theta_M = %.7f, %.7f give M_TT + mu M_NT = 0 and a singular left-slip branch (infinitely many jumps, Prop. 3.13)",
+                 gsl_vector_get(f6, 0), gsl_vector_get(f6, 1));
+    gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
+    gsl_matrix_free(M); gsl_matrix_free(K); gsl_matrix_free(As); gsl_matrix_free(Rs);
+    gsl_vector_free(u0); gsl_vector_free(r0);
+    return 0;
+}
+
+/* ---- Example 4.6 -------------------------------------------------------- */
+
+typedef struct ex46 {
+    double mu, rb, hb, rm, hm;
+    gsl_matrix *K, *M;
+    unsigned char pres[4];
+    size_t iT, iN;
+    fl_stab_system s;
+} ex46;
+
+/* 004 §4 (Fig. 8): the non-dimensional M and K over (u_D, u_theta, u_T, u_N). */
+static void ex46_build(ex46 *e)
+{
+    double rb = e->rb, hb = e->hb, hm = e->hm, rm = e->rm;
+    const double K[4][4] = {{1, hb, -1, 0},
+                            {hb, 4 * rb * rb + hb * hb, -hb, 6 * rb * rb},
+                            {-1, -hb, 1, 0},
+                            {0, 6 * rb * rb, 0, 12 * rb * rb}};
+    const double M[4][4] = {{1, 0, 0, 0}, {0, hm * hm + rm * rm, -hm, 0}, {0, -hm, 1, 0}, {0, 0, 0, 1}};
+    set4(e->K, K);
+    set4(e->M, M);
+    memset(e->pres, 0, 4);
+    e->pres[0] = 1;        /* u_D prescribed (steady sliding at uD_dot) */
+    e->iT = 2;
+    e->iN = 3;
+    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
+                            .iT = &e->iT, .iN = &e->iN, .mu = e->mu};
+}
+
+/* Analyse steady sliding with sigma(u_T') = sig and normal reaction rN < 0. */
+static fl_status ex46_analyse(ex46 *e, double sig, double rN, fl_stab_result *res, fl_error *err)
+{
+    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
+    gsl_vector_set(r, 3, rN);
+    gsl_vector_set(r, 2, e->mu * rN * sig);     /* r_T = mu r_N sigma(u_T') (16) */
+    fl_stab_label lab;
+    fl_stab_tangent *t = NULL;
+    fl_status st = fl_stab_partition(&e->s, u, r, 1e-12, &lab, err);
+    if (st == FL_OK) st = fl_stab_tangent_alloc(&e->s, &lab, r, &t, err);
+    if (st == FL_OK) st = fl_stab_analyse(t, NULL, res, err);
+    fl_stab_tangent_free(t);
+    gsl_vector_free(u);
+    gsl_vector_free(r);
+    return st;
+}
+
+/* ---- Example 4.6, dynamic run (Figs. 9-10) ---------------------------------
+ * Moreau-Jean with delta = 1 (impacts perfectly plastic, 004 (18)-(21)) and
+ * the theta-method (theta = 1/2) on the elastic forces, on q = (u_theta, u_T,
+ * u_N) with u_D(t) = uD_dot t prescribed.  Library contact convention:
+ * U_N = -u_N' (gap = -u_N), U_T = u_T', so H = [[0, 0, -1], [0, 1, 0]] and the
+ * 004 reaction is r_N = -s_N / h.  Values 004 omits (stated in
+ * data/004/example_4_6.json): step h, length, perturbation of u_theta. */
+typedef struct ex46_run {
+    double rate;        /* growth rate fitted on the early peaks of |u_theta - u0_theta| */
+    double amp_a, amp_b;/* max |u_theta - u0_theta| over the two last windows */
+    double steady_dev;  /* max |u_theta - u0_theta| over the run */
+    long lift_steps;    /* steps with u_N < -1e-9 (loss of contact, Fig. 10) */
+    long stick_steps;   /* steps with |u_T'| <= 1e-9 (stick) */
+    int ok;
+} ex46_run;
+
+static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, double uth0, double dDT,
+                        double pert, double h, double tend, FILE *csv, ex46_run *out)
+{
+    const double th = 0.5;
+    size_t n = 3;
+    fl_global_problem *g = NULL;
+    fl_error err;
+    memset(out, 0, sizeof *out);
+    if (fl_global_problem_alloc(n, 1, 2, 1, &g, &err) != FL_OK) return -1;
+    gsl_matrix *Mq = gsl_matrix_alloc(n, n), *Kq = gsl_matrix_alloc(n, n);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) {
+            gsl_matrix_set(Mq, i, j, gsl_matrix_get(e->M, i + 1, j + 1));
+            gsl_matrix_set(Kq, i, j, gsl_matrix_get(e->K, i + 1, j + 1));
+        }
+    /* theta-method: q_theta = q + h theta (theta v+ + (1 - theta) v), so
+     * (M + h^2 theta^2 K) v+ = M v + h F(t + theta h) - h K (q + h theta (1 - theta) v) + H^T s */
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            gsl_matrix_set(g->M, i, j, gsl_matrix_get(Mq, i, j) + h * h * th * th * gsl_matrix_get(Kq, i, j));
+    gsl_matrix_set_zero(g->H);
+    gsl_matrix_set(g->H, 0, 2, -1.0);
+    gsl_matrix_set(g->H, 1, 1, 1.0);
+    g->mu[0] = e->mu;
+    fl_spd *spd = NULL;
+    if (fl_spd_alloc(g->M, &spd, &err) != FL_OK) {
+        gsl_matrix_free(Mq);
+        gsl_matrix_free(Kq);
+        fl_global_problem_free(g);
+        return -1;
+    }
+    gsl_vector *q = gsl_vector_alloc(n), *v = gsl_vector_alloc(n), *vp = gsl_vector_alloc(n);
+    gsl_vector *s = gsl_vector_calloc(2), *tmp = gsl_vector_alloc(n);
+    /* steady sliding (004 §4) with u_D(0) = 0: u_T(0) = -(u0_D - u0_T) */
+    gsl_vector_set(q, 0, uth0 + pert);
+    gsl_vector_set(q, 1, -dDT);
+    gsl_vector_set(q, 2, 0.0);
+    gsl_vector_set(v, 0, 0.0);
+    gsl_vector_set(v, 1, uDd);
+    gsl_vector_set(v, 2, 0.0);
+    fl_mj_options o = fl_mj_options_default();
+    o.delta = 1.0;
+    o.nsgs.tol = 1e-13;
+    long steps = (long)(tend / h + 0.5);
+    enum { NPK = 8192 };
+    double *peak_t = malloc(NPK * sizeof(double)), *peak_a = malloc(NPK * sizeof(double));
+    int npk = 0;
+    double prev2 = 0, prev1 = 0, amp_a = 0, amp_b = 0, dev = 0;
+    long lift = 0, stick = 0;
+    int ok = peak_t && peak_a;
+    for (long k = 0; k < steps && ok; k++) {
+        double t = k * h, tm = t + th * h;
+        /* F(t) = f - K_{q,D} u_D(t), f = (0, 0, Mg/EA) */
+        double uD = uDd * tm;
+        double F[3] = {-gsl_matrix_get(e->K, 1, 0) * uD, -gsl_matrix_get(e->K, 2, 0) * uD,
+                       mg - gsl_matrix_get(e->K, 3, 0) * uD};
+        /* free momentum: M v + h (F - K (q + h theta (1 - theta) v)) */
+        gsl_vector_memcpy(tmp, q);
+        gsl_blas_daxpy(h * th * (1 - th), v, tmp);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, Mq, v, 0.0, g->f);
+        gsl_blas_dgemv(CblasNoTrans, -h, Kq, tmp, 1.0, g->f);
+        for (size_t i = 0; i < n; i++) gsl_vector_set(g->f, i, gsl_vector_get(g->f, i) + h * F[i]);
+        /* the contact enters when the predicted gap closes */
+        double gap = -(gsl_vector_get(q, 2) + h * gsl_vector_get(v, 2));
+        if (gap <= 1e-12) {
+            fl_mj_result r;
+            if (fl_mj_step(g, v, &o, NULL, s, vp, &r, &err) < 0) { ok = 0; break; }
+        } else {
+            fl_spd_solve(spd, g->f, vp);
+            gsl_vector_set_zero(s);
+        }
+        /* q+ = q + h (theta v+ + (1 - theta) v) */
+        gsl_blas_daxpy(h * th, vp, q);
+        gsl_blas_daxpy(h * (1 - th), v, q);
+        gsl_vector_memcpy(v, vp);
+        double a = gsl_vector_get(q, 0) - uth0, tt = (double)(k + 1) * h;
+        dev = fmax(dev, fabs(a));
+        if (gsl_vector_get(q, 2) < -1e-9) lift++;
+        if (fabs(gsl_vector_get(v, 1)) <= 1e-9) stick++;
+        if (k > 1 && fabs(prev1) > fabs(prev2) && fabs(prev1) >= fabs(a) && npk < NPK) {
+            peak_t[npk] = tt - h;
+            peak_a[npk] = fabs(prev1);
+            npk++;
+        }
+        prev2 = prev1;
+        prev1 = a;
+        if (tt > tend - 100.0 && tt <= tend - 50.0) amp_a = fmax(amp_a, fabs(a));
+        if (tt > tend - 50.0) amp_b = fmax(amp_b, fabs(a));
+        if (csv && k % 10 == 0)
+            fprintf(csv, "%.6f,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g\n", tt,
+                    gsl_vector_get(q, 1) - uDd * tt, gsl_vector_get(v, 1) - uDd,
+                    gsl_vector_get(q, 2), gsl_vector_get(v, 2), gsl_vector_get(q, 0),
+                    -gsl_vector_get(s, 0) / h);
+        if (k % 5000 == 0) fl_check_progress(ctx, "example_4_6 dynamics", k, steps);
+    }
+    fl_check_progress(ctx, "example_4_6 dynamics", steps, steps);
+    /* growth rate: least squares of log(peak) while below 1/10 of the final amplitude */
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    int m = 0;
+    for (int i = 0; ok && i < npk; i++)
+        if (peak_t[i] > 5.0 && peak_a[i] < 0.1 * amp_b) {
+            sx += peak_t[i];
+            sy += log(peak_a[i]);
+            sxx += peak_t[i] * peak_t[i];
+            sxy += peak_t[i] * log(peak_a[i]);
+            m++;
+        }
+    out->rate = m > 3 ? (m * sxy - sx * sy) / (m * sxx - sx * sx) : NAN;
+    out->amp_a = amp_a;
+    out->amp_b = amp_b;
+    out->steady_dev = dev;
+    out->lift_steps = lift;
+    out->stick_steps = stick;
+    out->ok = ok;
+    free(peak_t);
+    free(peak_a);
+    fl_spd_free(spd);
+    gsl_matrix_free(Mq);
+    gsl_matrix_free(Kq);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    gsl_vector_free(vp);
+    gsl_vector_free(s);
+    gsl_vector_free(tmp);
+    fl_global_problem_free(g);
+    return ok ? 0 : -1;
+}
+
+int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
+{
+    fl_json_doc *doc = load_004(ctx, "example_4_6");
+    if (!doc) return -1;
+    const json_t *par = NULL, *ex = NULL;
+    double uDd, mu, mg, rb, hb, rm, hm, tol, r0N, u0th, dDT;
+    gsl_vector *lm = NULL, *lp = NULL;
+    fl_error err;
+    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "uD_dot", &uDd, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "Mg_over_EA", &mg, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "RB_over_L", &rb, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "HB_over_L", &hb, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "RM_over_L", &rm, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "HM_over_L", &hm, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "r0_N", &r0N, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "u0_theta", &u0th, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "u0_D_minus_u0_T", &dDT, &err) != FL_OK ||
+        fl_json_vector(doc, ex, "expected", "Lambda_sigma_minus", 2, &lm, &err) != FL_OK ||
+        fl_json_vector(doc, ex, "expected", "Lambda_sigma_plus", 2, &lp, &err) != FL_OK) {
+        fl_check_message(ctx, "example_4_6: %s", err.message);
+        gsl_vector_free(lm);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    ex46 e = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm};
+    e.K = gsl_matrix_alloc(4, 4);
+    e.M = gsl_matrix_alloc(4, 4);
+    ex46_build(&e);
+    /* steady sliding state of 004 §4 (closed forms), sigma(uD_dot) = sign(uD_dot) */
+    double sig = uDd < 0 ? -1.0 : 1.0, mus = -sig * mu;   /* the printed forms are for sigma = -1 */
+    double c = 1.0 + 1.5 * mus * hb;
+    double rN = -mg / c;
+    double uth = mus * mg * hb / (4.0 * c * rb * rb);
+    double dt = -mus * mg * (1.0 + 0.25 * (hb / rb) * (hb / rb)) / c;
+    fl_check_report(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
+                 "example_4_6.steady_state", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
+                 rN, uth, dt, tol);
+    /* K u0 = f + r0 with f = (0, 0, 0, Mg/EA), r0 = (., 0, mu r_N sigma, r_N)  (rows theta, T, N) */
+    gsl_vector *u0 = gsl_vector_calloc(4), *Ku = gsl_vector_alloc(4);
+    gsl_vector_set(u0, 0, dt);             /* u_T(tau) = 0 chosen (one is arbitrary) */
+    gsl_vector_set(u0, 1, uth);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, e.K, u0, 0.0, Ku);
+    double res_eq = fmax(fabs(gsl_vector_get(Ku, 1)),
+                         fmax(fabs(gsl_vector_get(Ku, 2) - mu * rN * sig),
+                              fabs(gsl_vector_get(Ku, 3) - (mg + rN))));
+    fl_check_report(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium",
+                 "|K u0 - f - r0| on (theta, T, N) = %.1e with r_T = mu r_N sigma(u_T') (004 (16), tol 1e-14)", res_eq);
+    gsl_vector_free(u0);
+    gsl_vector_free(Ku);
+    /* Fig. 9 state: flutter, Lambda = -lambda^2 from the biquadratic (108) */
+    fl_stab_result res = {0};
+    if (ex46_analyse(&e, sig, rN, &res, &err) == FL_OK) {
+        fl_check_report(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
+                     fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)) < tol,
+                     "example_4_6.fig9_flutter", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
+                     res.lam_re[0], fabs(res.lam_im[0]), res.flutter_mode, gsl_vector_get(lm, 0), gsl_vector_get(lm, 1), tol);
+        double lam = sqrt(0.5 * (hypot(res.lam_re[0], res.lam_im[0]) - res.lam_re[0]));
+        fl_check_report(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate",
+                     "Re lambda = %.7f (004 Example 4.6: 0.0818374, tol %g)", lam, tol);
+    } else {
+        fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
+    }
+    fl_stab_result_free(&res);
+    if (ex46_analyse(&e, -sig, rN, &res, &err) == FL_OK) {
+        fl_check_report(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
+                     fabs(res.lam_re[1] - gsl_vector_get(lp, 1)) < tol,
+                     "example_4_6.fig9_reversed", "sigma = +1: Lambda = {%.7f, %.7f} real > 0 (closed form {%.7f, %.7f}): neutral",
+                     res.lam_re[0], res.lam_re[1], gsl_vector_get(lp, 0), gsl_vector_get(lp, 1));
+    } else {
+        fl_check_report(ctx, 0, "example_4_6.fig9_reversed", "%s", err.message);
+    }
+    fl_stab_result_free(&res);
+    /* the two inequalities of 004 §4 (H_M = 0) over a grid, both sigma */
+    char path[1024];
+    FILE *csv = NULL;
+    if (fl_check_out_path(ctx, "example_4_6_grid.csv", path, sizeof path) == 0) csv = fopen(path, "w");
+    if (csv) fprintf(csv, "mu,RB,HB,RM,sigma,flutter_formula,flutter_code,divergence_formula,divergence_code\n");
+    long n = 0, bad = 0, nfl = 0, ndv = 0, wrong_side = 0;
+    double step = ctx->quick ? 1.9 : 1.37;
+    for (double m = 0.1; m <= 12.0; m *= step)
+        for (double b = 0.03; b <= 0.2; b *= 1.6)
+            for (double h = 0.05; h <= 0.8; h *= 1.9)
+                for (double rr = 0.05; rr <= 0.4; rr *= 1.7)
+                    for (int q = 0; q < 2; q++) {
+                        double sg = q ? 1.0 : -1.0;
+                        double rho = b / rr, eta = h / rr, cc = 2.0 - 3.0 * m * h * sg;
+                        double a1 = 1 + 4 * rho * rho + eta * eta, disc = a1 * a1 - 8 * rho * rho * cc;
+                        if (fabs(disc) < 1e-6 * a1 * a1 || fabs(cc) < 1e-6) continue;
+                        ex46 g = {.mu = m, .rb = b, .hb = h, .rm = rr, .hm = 0.0, .K = e.K, .M = e.M};
+                        ex46_build(&g);
+                        if (ex46_analyse(&g, sg, -0.01, &res, &err) != FL_OK) { bad++; continue; }
+                        int fl = disc < 0, dv = cc <= 0;
+                        if (res.flutter != fl || res.divergence != dv) bad++;
+                        if ((fl && sg > 0) || (dv && sg < 0)) wrong_side++;
+                        nfl += fl;
+                        ndv += dv;
+                        n++;
+                        if (csv) fprintf(csv, "%g,%g,%g,%g,%g,%d,%d,%d,%d\n", m, b, h, rr, sg, fl, res.flutter, dv, res.divergence);
+                        fl_stab_result_free(&res);
+                    }
+    if (csv) fclose(csv);
+    fl_check_report(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities",
+                 "%ld states (H_M = 0): flutter iff discriminant < 0 (%ld), divergence iff 2 - 3 mu H_B sigma <= 0 (%ld), %ld mismatches (004 §4)",
+                 n, nfl, ndv, bad);
+    fl_check_report(ctx, wrong_side == 0, "example_4_6.sides",
+                 "flutter only with sigma = -1, divergence only with sigma = +1 (%ld exceptions)", wrong_side);
+    /* dynamic run (Figs. 9-10): steady sliding kept without perturbation;
+     * with one, flutter grows at Re lambda and settles on a limit cycle */
+    {
+        double h = 0.01, tend = ctx->quick ? 200.0 : 400.0;
+        ex46 d = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm, .K = e.K, .M = e.M};
+        ex46_build(&d);
+        ex46_run r0, r1;
+        int a0 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 0.0, h, 20.0, NULL, &r0);
+        fl_check_report(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
+                     "example_4_6.steady_run", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
+                     h, r0.steady_dev);
+        char cpath[1024];
+        FILE *dc = NULL;
+        if (fl_check_out_path(ctx, "example_4_6_dynamics.csv", cpath, sizeof cpath) == 0) dc = fopen(cpath, "w");
+        if (dc) fprintf(dc, "t,uT_minus_uDdot_t,uTdot_minus_uDdot,uN,uNdot,utheta,rN\n");
+        int a1 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 1e-4, h, tend, dc, &r1);
+        if (dc) fclose(dc);
+        fl_check_report(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth",
+                     "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = 0.0818374, tol 0.01)", r1.rate);
+        fl_check_report(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
+                     "example_4_6.limit_cycle", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",
+                     r1.amp_a, r1.amp_b, tend, r1.lift_steps, r1.stick_steps);
+        char png[1024], script[4096];
+        if (dc && fl_check_out_path(ctx, "example_4_6_fig9.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 800,600\nset output '%s'\nset datafile separator ','\n"
+                     "set xlabel 'u_T - v_D t'\nset ylabel 'du_T/dt - v_D'\nset title 'Example 4.6 (004 Fig. 9): tangential phase portrait'\n"
+                     "plot '%s' every ::1 u 2:3 w l notitle\n", png, cpath);
+            fl_check_plot(ctx, script);
+        }
+        if (dc && fl_check_out_path(ctx, "example_4_6_fig10.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 800,600\nset output '%s'\nset datafile separator ','\n"
+                     "set xlabel 'u_N'\nset ylabel 'du_N/dt'\nset title 'Example 4.6 (004 Fig. 10): normal phase portrait'\n"
+                     "plot '%s' every ::1 u 4:5 w l notitle\n", png, cpath);
+            fl_check_plot(ctx, script);
+        }
+    }
+    gsl_vector_free(lm);
+    gsl_vector_free(lp);
+    gsl_matrix_free(e.K);
+    gsl_matrix_free(e.M);
+    return 0;
+}
+
+/* ---- crosscheck --law stability ----------------------------------------- */
+
+/* Random state: SPD K (cond 1e3) and M, np particles with random labels. */
+/* Sparse twin vs reference on one state (004 §5.4): min eig K*_S
+ * (1e-8 max|K*_S|), the Cholesky verdict and, when the twin computed modes
+ * (N* >= 3), the k-th smallest |Lambda| (1e-8 relative to the largest
+ * compared), the flutter mode (exact when inside the computed range) and
+ * the smallest real Lambda.  Returns 1 if they agree. */
+int fl_stability_twin_agrees(const fl_stab_tangent *t, const fl_stab_result *rd, const fl_stab_result *rs)
+{
+    double kmax = 0;
+    for (size_t a = 0; a < t->nstar; a++)
+        for (size_t c = 0; c < t->nstar; c++) kmax = fmax(kmax, fabs(gsl_matrix_get(t->KS, a, c)));
+    if (fabs(rs->ks_min - rd->ks_min) > 1e-8 * kmax) return 0;
+    if (fabs(rd->ks_min) > 1e-10 * kmax && rs->ks_cholesky_pd != rd->ks_cholesky_pd) return 0;
+    if (t->nstar < 3) return rs->nlam == 0;
+    if (rs->nlam < 1) return 0;
+    double big = hypot(rd->lam_re[rs->nlam - 1], rd->lam_im[rs->nlam - 1]);
+    for (size_t k = 0; k < rs->nlam; k++)
+        if (fabs(hypot(rs->lam_re[k], rs->lam_im[k]) - hypot(rd->lam_re[k], rd->lam_im[k])) > 1e-8 * big) return 0;
+    if (rd->flutter_mode + 1 < rs->nlam && rs->flutter_mode != rd->flutter_mode) return 0;
+    if (rd->flutter_mode + 1 >= rs->nlam && rs->flutter_mode != 0 && rs->flutter_mode < rd->flutter_mode) return 0;
+    /* the smallest real Lambda, when the reference's is among the computed */
+    for (size_t k = 0; k + 1 < rs->nlam; k++)
+        if (rd->lam_re[k] == rd->lambda_real_min) return fabs(rs->lambda_real_min - rd->lambda_real_min) <= 1e-8 * big;
+    return 1;
+}
+
+/* 004 §5.7: the nr damped roots of the sparse twin (lre, lim) are the nr of
+ * smallest modulus among the reference's N (dre, dim: reordered here), to
+ * 1e-8 of the largest, and give the same lowest growing mode (*md dense,
+ * *ms sparse; the dense one over the roots of the same modulus range). */
+int fl_stability_damped_agree(size_t N, double *dre, double *dim, size_t nr, const double *lre,
+                              const double *lim, size_t *md, size_t *ms)
+{
+    double *dm = malloc(N * sizeof *dm), *sm = malloc((nr ? nr : 1) * sizeof *sm);
+    int agree = dm && sm && nr > 0;
+    if (agree) {
+        for (size_t k = 0; k < N; k++) dm[k] = hypot(dre[k], dim[k]);
+        for (size_t k = 0; k < nr; k++) sm[k] = hypot(lre[k], lim[k]);
+        gsl_sort(dm, 1, N);
+        gsl_sort(sm, 1, nr);
+        for (size_t k = 0; k < nr; k++) agree &= fabs(dm[k] - sm[k]) <= 1e-8 * sm[nr - 1];
+        size_t nd = 0;
+        for (size_t k = 0; k < N; k++)
+            if (hypot(dre[k], dim[k]) <= sm[nr - 1] * (1 + 1e-8)) { dre[nd] = dre[k]; dim[nd] = dim[k]; nd++; }
+        *md = fl_stab_damped_flutter_mode(nd, dre, dim, 1e-9, NULL);
+        *ms = fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
+        agree &= *md == *ms;
+    }
+    free(dm);
+    free(sm);
+    return agree;
+}
+
+int fl_stability_crosscheck(fl_check_ctx *ctx)
+{
+    gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(g, ctx->seed);
+    long N = ctx->systems, used = 0, part_bad = 0, ord2 = 0, ord3 = 0, chol = 0, cone = 0, f84 = 0,
+         samp = 0, neg = 0, sp_bad = 0, modes_cmp = 0, damp_bad = 0, damp_cmp = 0, damp_grow = 0;
+    fl_sparse_ctx sctx = {0};
+    fl_error serr;
+    if (fl_sparse_start(&sctx, &serr) != FL_OK) { gsl_rng_free(g); return -1; }
+    for (long it = 0; it < N; it++) {
+        size_t np = 1 + gsl_rng_uniform_int(g, 4), n = 2 * np + gsl_rng_uniform_int(g, 4);
+        gsl_matrix *K = gsl_matrix_alloc(n, n), *M = gsl_matrix_alloc(n, n);
+        gsl_matrix *Q = gsl_matrix_alloc(n, n), *T = gsl_matrix_alloc(n, n);
+        /* SPD by B B^T + shift (independent of the tests' generator) */
+        for (int w = 0; w < 2; w++) {
+            gsl_matrix *X = w ? M : K;
+            for (size_t i = 0; i < n; i++)
+                for (size_t j = 0; j < n; j++) gsl_matrix_set(Q, i, j, gsl_ran_gaussian(g, 1.0));
+            gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, Q, Q, 0.0, T);
+            gsl_matrix_memcpy(X, T);
+            for (size_t i = 0; i < n; i++) gsl_matrix_set(X, i, i, gsl_matrix_get(X, i, i) + (w ? 1.0 : 0.05));
+        }
+        double mu = exp(log(0.01) + gsl_rng_uniform(g) * log(1000.0));
+        size_t *iT = malloc(np * sizeof *iT), *iN = malloc(np * sizeof *iN);
+        fl_stab_label *want = malloc(np * sizeof *want), *lab = malloc(np * sizeof *lab);
+        gsl_vector *u = gsl_vector_calloc(n), *r = gsl_vector_calloc(n);
+        for (size_t p = 0; p < np; p++) {
+            iT[p] = 2 * p;
+            iN[p] = 2 * p + 1;
+            want[p] = (fl_stab_label)gsl_rng_uniform_int(g, 4);
+            double rN = -0.5 - gsl_rng_uniform(g);
+            if (want[p] == FL_STAB_PF) gsl_vector_set(u, iN[p], -0.1 - gsl_rng_uniform(g));
+            if (want[p] == FL_STAB_PD) {
+                gsl_vector_set(r, iN[p], rN);
+                gsl_vector_set(r, iT[p], -mu * rN * (1.8 * gsl_rng_uniform(g) - 0.9));
+            }
+            if (want[p] == FL_STAB_PS) {
+                gsl_vector_set(r, iN[p], rN);
+                gsl_vector_set(r, iT[p], (gsl_rng_uniform(g) < 0.5 ? 1 : -1) * mu * rN);
+            }
+        }
+        fl_stab_system s = {.n = n, .K = K, .M = M, .prescribed = NULL, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stab_tangent *t = NULL;
+        fl_stab_result res = {0};
+        fl_error err;
+        if (fl_stab_partition(&s, u, r, 1e-12, lab, &err) != FL_OK) part_bad++;
+        else {
+            for (size_t p = 0; p < np; p++) part_bad += lab[p] != want[p];
+            if (fl_stab_tangent_alloc(&s, lab, r, &t, &err) == FL_OK &&
+                fl_stab_analyse(t, NULL, &res, &err) == FL_OK) {
+                size_t ns = t->nstar;
+                used++;
+                double nK = 0;
+                for (size_t a = 0; a < ns; a++)
+                    for (size_t b = 0; b < ns; b++) nK = fmax(nK, fabs(gsl_matrix_get(t->Kstar, a, b)));
+                double *re = malloc(ns * sizeof *re), *im = malloc(ns * sizeof *im);
+                gsl_matrix *E = gsl_matrix_alloc(ns, ns);
+                fl_stab_gen_eig(t->Kstar, NULL, re, im, E, &err);
+                double minre = INFINITY;
+                for (size_t k = 0; k < ns; k++) minre = fmin(minre, re[k]);
+                if (res.ks_min > minre + 1e-12 * ns * nK) ord2++;            /* §3.3 (ii) */
+                for (size_t k = 0; k < ns; k++) {                            /* §3.3 (iii) */
+                    gsl_vector_view cv = gsl_matrix_column(E, k);
+                    if (im[k] == 0.0 && fl_stab_admissible(&cv.vector, t->csign, 1e-10) && re[k] < minre) ord3++;
+                }
+                if (fabs(res.ks_min) > 1e-10 * nK && res.ks_cholesky_pd != (res.ks_min > 0)) chol++;
+                if (res.ks_cone_min < res.ks_min - 1e-12 * nK ||
+                    (res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) > 1e-10 * nK)) cone++;
+                neg += res.ks_min <= 0;
+                gsl_vector *vs = gsl_vector_alloc(ns), *v = gsl_vector_calloc(n), *tmp = gsl_vector_alloc(ns);
+                for (int q = 0; q < 20; q++) {
+                    for (size_t k = 0; k < ns; k++) {
+                        double x = gsl_rng_uniform(g) - 0.5;
+                        if (t->csign[k] * x > 0) x = -x;
+                        gsl_vector_set(vs, k, x);
+                    }
+                    double nv = gsl_blas_dnrm2(vs);
+                    if (nv == 0) continue;
+                    gsl_vector_scale(vs, 1.0 / nv);
+                    double rq;
+                    gsl_blas_dgemv(CblasNoTrans, 1.0, t->KS, vs, 0.0, tmp);
+                    gsl_blas_ddot(tmp, vs, &rq);
+                    if (rq < res.ks_cone_min - 1e-10 * nK) samp++;
+                    /* (84) vs (66) */
+                    gsl_vector_set_zero(v);
+                    for (size_t k = 0; k < ns; k++) gsl_vector_set(v, t->dof[k], gsl_vector_get(vs, k));
+                    double a66 = fl_stab_form_star(&s, K, lab, v, v), a84 = rq;
+                    gsl_vector *Kv = gsl_vector_alloc(n);
+                    gsl_blas_dgemv(CblasNoTrans, 1.0, K, v, 0.0, Kv);
+                    for (size_t p = 0; p < np; p++)
+                        if (lab[p] == FL_STAB_PZ) a84 -= mu * gsl_vector_get(Kv, iN[p]) * fabs(gsl_vector_get(v, iT[p]));
+                    gsl_vector_free(Kv);
+                    if (fabs(a66 - a84) > 1e-10 * (1 + mu) * (1 + nK)) f84++;
+                    /* (34): v = (0, v*) is in K_u'(u, r) */
+                    if (fl_stab_viol_Kudot(&s, lab, r, v) > 0) f84++;
+                }
+                /* optimized twin: same K*, K*_S verdicts (004 §5.4 methods 2-3) */
+                {
+                    cholmod_sparse *Ks = NULL, *Ms = NULL;
+                    fl_stab_sparse_tangent *ts = NULL;
+                    fl_stab_result rs = {0};
+                    fl_stab_sparse_system ss = {.n = n, .K = NULL, .M = NULL, .prescribed = NULL,
+                                                .np = np, .iT = iT, .iN = iN, .mu = mu};
+                    int ok = fl_sparse_from_dense(&sctx, K, 1, 0.0, &Ks, &serr) == FL_OK &&
+                             fl_sparse_from_dense(&sctx, M, 0, 0.0, &Ms, &serr) == FL_OK;
+                    ss.K = Ks;
+                    ss.M = Ms;
+                    ok = ok && fl_stab_sparse_tangent_alloc(&sctx, &ss, lab, r->data, &ts, &serr) == FL_OK &&
+                         fl_stab_sparse_analyse(&sctx, ts, NULL, 5000, &rs, &serr) == FL_OK;
+                    if (!ok || !fl_stability_twin_agrees(t, &res, &rs)) sp_bad++;
+                    modes_cmp += ok && rs.nlam > 0;
+                    /* §5.7: damped roots, random Rayleigh coefficients */
+                    if (ok && ns >= 2) {      /* ARPACK needs 2 N* >= 3 */
+                        size_t N2 = 2 * ns, nr = 0, md = 0, msp = 0, nev = N2 - 2 < 10 ? N2 - 2 : 10;
+                        double al = gsl_rng_uniform(g), be = 0.1 * gsl_rng_uniform(g);
+                        double *dre = malloc(N2 * sizeof *dre), *dim = malloc(N2 * sizeof *dim);
+                        double lre[11], lim[11];
+                        fl_status sd = fl_stab_rayleigh(t->Kstar, t->Mstar, al, be, dre, dim, &serr);
+                        fl_status sr = fl_stab_sparse_rayleigh(&sctx, ts, al, be, nev, 5000, lre, lim, &nr, &serr);
+                        if (sd != FL_OK || (sr != FL_OK && sr != FL_ESINGULAR) ||
+                            (sr == FL_OK && !fl_stability_damped_agree(N2, dre, dim, nr, lre, lim, &md, &msp)))
+                            damp_bad++;
+                        damp_cmp += sr == FL_OK;
+                        damp_grow += sr == FL_OK && msp > 0;
+                        free(dre);
+                        free(dim);
+                    }
+                    fl_stab_result_free(&rs);
+                    fl_stab_sparse_tangent_free(&sctx, ts);
+                    fl_sparse_free(&sctx, &Ks);
+                    fl_sparse_free(&sctx, &Ms);
+                }
+                gsl_vector_free(vs);
+                gsl_vector_free(v);
+                gsl_vector_free(tmp);
+                gsl_matrix_free(E);
+                free(re);
+                free(im);
+            }
+        }
+        fl_stab_result_free(&res);
+        fl_stab_tangent_free(t);
+        gsl_matrix_free(K);
+        gsl_matrix_free(M);
+        gsl_matrix_free(Q);
+        gsl_matrix_free(T);
+        gsl_vector_free(u);
+        gsl_vector_free(r);
+        free(iT);
+        free(iN);
+        free(want);
+        free(lab);
+        fl_check_progress(ctx, "stability", it + 1, N);
+    }
+    gsl_rng_free(g);
+    fl_check_report(ctx, part_bad == 0, "stability.partition", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
+    fl_check_report(ctx, ord2 == 0 && used > 0, "stability.order_ii", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
+    fl_check_report(ctx, ord3 == 0, "stability.order_iii", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
+    fl_check_report(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
+    fl_check_report(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
+    fl_sparse_finish(&sctx);
+    fl_check_report(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
+                 modes_cmp, sp_bad, used);
+    fl_check_report(ctx, damp_bad == 0 && damp_cmp > 0, "stability.damped_ref_vs_sparse", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
+                 damp_bad, damp_cmp, damp_grow);
+    fl_check_report(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
+    return 0;
+}

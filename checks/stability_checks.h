@@ -1,0 +1,15 @@
+/* stability_checks.h — comparisons of the sparse stability twin with the
+ * dense reference (004 §5.4, §5.7), shared by the crosscheck
+ * (checks/stability_checks.c) and the polyurethane tasks (checks/polyurethane.c). */
+#ifndef FL_STABILITY_CHECKS_H
+#define FL_STABILITY_CHECKS_H
+
+#include <stddef.h>
+
+#include "reference/stability.h"
+
+int fl_stability_twin_agrees(const fl_stab_tangent *t, const fl_stab_result *rd, const fl_stab_result *rs);
+int fl_stability_damped_agree(size_t N, double *dre, double *dim, size_t nr, const double *lre,
+                              const double *lim, size_t *md, size_t *ms);
+
+#endif

@@ -1,0 +1,713 @@
+/* stewart_checks.c — `frictionlab crosscheck --law stewart` and
+ * `frictionlab reproduce painleve_p5`.
+ *
+ * crosscheck: Lemke (reference/lemke.c) on random LCPs of three families,
+ * verified by the natural map and compared with the enumeration of all
+ * complementary bases (reference/lcp_enumerate.c) — Siconos is not linked
+ * into the command; tests/test_siconos_lemke.c does that comparison;
+ * Stewart–Trinkle steps (reference/stewart_law.c, optimized/
+ * stewart_law_sparse.c) on random systems: Coulomb's law on the real-world
+ * impulses, momentum balance, reference vs optimized, Lemke vs enumeration;
+ * the Painlevé bar closed forms of 001 §6.2.
+ *
+ * reproduce painleve_p5: time stepping of the Painlevé bar under P5 with the
+ * parameters of data/001/painleve_p5.json; CSV + PNG of xdot(t).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_randist.h>
+
+#include "checks/fl_check.h"
+#include "fl_dense.h"
+#include "fl_json.h"
+#include "fl_rng.h"
+#include "reference/lcp_enumerate.h"
+#include "reference/lemke.h"
+#include "reference/stewart_law.h"
+#include "checks/fl_tasks.h"
+#include "optimized/stewart_law_sparse.h"
+#include "fl_scalar.h"
+
+
+/* ------------------------------------------------------------------ */
+/* Lemke                                                                */
+/* ------------------------------------------------------------------ */
+
+static void check_lemke_small(fl_check_ctx *ctx)
+{
+    gsl_matrix *M = gsl_matrix_alloc(2, 2);
+    gsl_vector *q = gsl_vector_alloc(2), *z = gsl_vector_alloc(2);
+    gsl_matrix_set(M, 0, 0, 2);
+    gsl_matrix_set(M, 0, 1, 1);
+    gsl_matrix_set(M, 1, 0, 1);
+    gsl_matrix_set(M, 1, 1, 2);
+    gsl_vector_set(q, 0, -5);
+    gsl_vector_set(q, 1, -6);
+    fl_status s = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+    double e = fmax(fabs(gsl_vector_get(z, 0) - 4.0 / 3.0), fabs(gsl_vector_get(z, 1) - 7.0 / 3.0));
+    fl_check_report(ctx, s == FL_OK && e <= 1e-14, "lemke.closed_form_2x2",
+                 "M=[2 1;1 2], q=(-5,-6): |z - (4/3,7/3)| = %.2e (closed form M^-1(5,6), tol 1e-14)", e);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+    gsl_matrix_free(M);
+
+    /* rays: M=[-1], q=[-1]; M=[1 -1;-1 1], q=(-1,-1) (w1 + w2 = -2 < 0) */
+    M = gsl_matrix_alloc(1, 1);
+    q = gsl_vector_alloc(1);
+    z = gsl_vector_alloc(1);
+    gsl_matrix_set(M, 0, 0, -1);
+    gsl_vector_set(q, 0, -1);
+    fl_status s1 = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+    gsl_matrix_free(M);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+    M = gsl_matrix_alloc(2, 2);
+    q = gsl_vector_alloc(2);
+    z = gsl_vector_alloc(2);
+    gsl_matrix_set(M, 0, 0, 1);
+    gsl_matrix_set(M, 0, 1, -1);
+    gsl_matrix_set(M, 1, 0, -1);
+    gsl_matrix_set(M, 1, 1, 1);
+    gsl_vector_set_all(q, -1);
+    fl_status s2 = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+    fl_lemke_options o = fl_lemke_options_default();
+    o.max_pivots = 1;
+    gsl_matrix_set(M, 0, 1, 1);
+    gsl_matrix_set(M, 1, 0, 1);
+    gsl_matrix_set(M, 0, 0, 2);
+    gsl_matrix_set(M, 1, 1, 2);
+    fl_status s3 = fl_lemke_solve(M, q, z, NULL, &o, NULL, NULL);
+    fl_check_report(ctx, s1 == FL_ERAY && s2 == FL_ERAY, "lemke.ray_on_infeasible",
+                 "M=[-1],q=[-1] -> %s; M=[1 -1;-1 1],q=(-1,-1) -> %s (no solution exists, expect FL_ERAY)",
+                 fl_strerror(s1), fl_strerror(s2));
+    fl_check_report(ctx, s3 == FL_WMAXITER, "lemke.pivot_limit",
+                 "max_pivots = 1 on a 2x2 needing 3 pivots -> %s (expect FL_WMAXITER)", fl_strerror(s3));
+    gsl_matrix_free(M);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+}
+
+static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fam, const char *name)
+{
+    long N = ctx->systems, bad = 0, nonunique = 0, notbasic = 0;
+    double worst = 0.0, diff = 0.0;
+    for (long t = 0; t < N; t++) {
+        size_t n = 1 + gsl_rng_uniform_int(rng, 8);
+        gsl_matrix *M = gsl_matrix_alloc(n, n);
+        gsl_vector *q = gsl_vector_alloc(n), *z = gsl_vector_alloc(n);
+        fl_lcp_random(rng, fam, (int)(t % 2), M, q, NULL);
+        fl_lemke_result r;
+        if (fl_lemke_solve(M, q, z, NULL, NULL, &r, NULL) != FL_OK) bad++;
+        else worst = fmax(worst, r.residual);
+        fl_lcp_solutions *all = NULL;
+        if (fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL) != FL_OK) {
+            bad++;
+        } else {
+            if (fam != FL_LCP_COPOSITIVE_PLUS && all->count != 1) nonunique++;
+            double best = INFINITY;
+            for (size_t k = 0; k < all->count; k++) {
+                double d = 0.0;
+                for (size_t j = 0; j < n; j++) d = fmax(d, fabs(all->z[k * n + j] - gsl_vector_get(z, j)));
+                best = fmin(best, d);
+            }
+            if (!(best <= 1e-7)) notbasic++;
+            else diff = fmax(diff, best);
+        }
+        fl_lcp_solutions_free(all);
+        gsl_matrix_free(M);
+        gsl_vector_free(q);
+        gsl_vector_free(z);
+        fl_check_progress(ctx, name, t + 1, N);
+    }
+    char check[64];
+    snprintf(check, sizeof check, "lemke.vs_enumeration_%s", name);
+    fl_check_report(ctx, bad == 0 && nonunique == 0 && notbasic == 0, check,
+                 "%ld LCPs n<=8: %ld failed, max residual %.2e (tol 1e-9), %ld P-matrix LCPs not "
+                 "uniquely solvable, %ld Lemke answers not among the enumerated, max distance %.2e "
+                 "(tol 1e-7; enumeration of all 2^n complementary bases)",
+                 N, bad, worst, nonunique, notbasic, diff);
+}
+
+/* ------------------------------------------------------------------ */
+/* Stewart steps on random systems                                      */
+/* ------------------------------------------------------------------ */
+
+typedef struct rsys {
+    size_t n, nc, dim;
+    gsl_matrix *M, *H;
+    gsl_vector *v, *f, *gap;
+    double mu[3];
+    fl_stewart_problem p;
+} rsys;
+
+/* System t: every fourth one is a single 2D contact, so that even a short
+ * run has small LCPs for the enumeration check. */
+static void rsys_draw(gsl_rng *r, long t, rsys *s)
+{
+    s->n = 2 + gsl_rng_uniform_int(r, 5);
+    s->nc = 1 + gsl_rng_uniform_int(r, 3);
+    s->dim = 2 + gsl_rng_uniform_int(r, 2);
+    if (t % 4 == 0) {
+        s->nc = 1;
+        s->dim = 2;
+    }
+    s->M = gsl_matrix_alloc(s->n, s->n);
+    s->H = gsl_matrix_alloc(s->dim * s->nc, s->n);
+    s->v = gsl_vector_alloc(s->n);
+    s->f = gsl_vector_alloc(s->n);
+    s->gap = gsl_vector_alloc(s->nc);
+    /* M = A A^T + I/10 (SPD), Gaussian H (rank-deficient when dim nc > n) */
+    gsl_matrix *A = gsl_matrix_alloc(s->n, s->n);
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t j = 0; j < s->n; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, A, A, 0.0, s->M);
+    for (size_t i = 0; i < s->n; i++) gsl_matrix_set(s->M, i, i, gsl_matrix_get(s->M, i, i) + 0.1);
+    gsl_matrix_free(A);
+    for (size_t i = 0; i < s->H->size1; i++)
+        for (size_t j = 0; j < s->n; j++) gsl_matrix_set(s->H, i, j, gsl_ran_gaussian(r, 1.0));
+    for (size_t i = 0; i < s->n; i++) {
+        gsl_vector_set(s->v, i, gsl_ran_gaussian(r, 1.0));
+        gsl_vector_set(s->f, i, gsl_ran_gaussian(r, 1.0));
+    }
+    for (size_t c = 0; c < s->nc; c++) {
+        gsl_vector_set(s->gap, c, gsl_rng_uniform(r) < 0.6 ? 0.0 : 0.01 * gsl_rng_uniform(r));
+        s->mu[c] = fl_rng_loguniform(r, 1e-2, 10.0);
+    }
+    s->p = (fl_stewart_problem){s->n, s->nc, s->dim, s->M, s->H, NULL, NULL, NULL, s->v, s->f,
+                                s->gap, s->mu, 0.01};
+}
+
+static void rsys_free(rsys *s)
+{
+    gsl_matrix_free(s->M);
+    gsl_matrix_free(s->H);
+    gsl_vector_free(s->v);
+    gsl_vector_free(s->f);
+    gsl_vector_free(s->gap);
+}
+
+static double balance(const fl_stewart_problem *p, const fl_stewart_result *r)
+{
+    gsl_vector *dv = gsl_vector_alloc(p->n), *g = gsl_vector_alloc(p->n);
+    gsl_vector_memcpy(dv, r->v_plus);
+    gsl_vector_sub(dv, p->v);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, p->M, dv, 0.0, g);
+    gsl_blas_daxpy(-p->h, p->f, g);
+    gsl_blas_dgemv(CblasTrans, -1.0, p->H, r->impulse, 1.0, g);
+    double d = 0.0, sc = 1.0;
+    for (size_t i = 0; i < p->n; i++) {
+        d = fmax(d, fabs(gsl_vector_get(g, i)));
+        sc = fmax(sc, fabs(gsl_vector_get(r->r, i)));
+    }
+    gsl_vector_free(dv);
+    gsl_vector_free(g);
+    return d / sc;
+}
+
+/* Number of distinct physical solutions (v+, P~) among the enumerated LCP
+ * solutions, capped at 2. */
+static int distinct_physical(const fl_stewart_problem *p, const fl_stewart_options *o,
+                             const fl_lcp_solutions *all, size_t m)
+{
+    size_t nv = p->n, np = p->dim * p->nc;
+    gsl_vector *v0 = gsl_vector_alloc(nv), *P0 = gsl_vector_alloc(np);
+    gsl_vector *vk = gsl_vector_alloc(nv), *Pk = gsl_vector_alloc(np);
+    int count = all->count > 0;
+    for (size_t k = 0; k < all->count && count < 2; k++) {
+        gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
+        fl_stewart_lcp_recover(p, o, &zk.vector, k ? vk : v0, k ? Pk : P0, NULL, NULL);
+        if (k == 0) continue;
+        double d = 0.0, sc = 1.0;
+        for (size_t i = 0; i < nv; i++) {
+            d = fmax(d, fabs(gsl_vector_get(vk, i) - gsl_vector_get(v0, i)));
+            sc = fmax(sc, fabs(gsl_vector_get(v0, i)));
+        }
+        for (size_t i = 0; i < np; i++) {
+            d = fmax(d, fabs(gsl_vector_get(Pk, i) - gsl_vector_get(P0, i)));
+            sc = fmax(sc, fabs(gsl_vector_get(P0, i)));
+        }
+        if (d > 1e-8 * sc) count = 2;
+    }
+    gsl_vector_free(v0);
+    gsl_vector_free(P0);
+    gsl_vector_free(vk);
+    gsl_vector_free(Pk);
+    return count;
+}
+
+static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
+{
+    long N = ctx->systems, failed[2] = {0, 0}, agree = 0, enumerated = 0, notbasic = 0,
+         enum_bad = 0, offvertex = 0;
+    double coul[2] = {0, 0}, bal[2] = {0, 0}, diff_agree = 0.0;
+    size_t Ks[3] = {4, 6, 8};
+    for (long t = 0; t < N; t++) {
+        rsys s;
+        rsys_draw(rng, t, &s);
+        fl_stewart_options o = fl_stewart_options_default();
+        o.k = Ks[t % 3];
+        fl_stewart_result *res[2];
+        for (int i = 0; i < 2; i++) {
+            res[i] = fl_stewart_result_alloc(s.n, s.nc, s.dim, &o);
+            fl_status st = i == 0 ? fl_stewart_step(&s.p, &o, res[i], NULL)
+                                  : fl_stewart_step_sparse(&s.p, &o, res[i], NULL);
+            if (st != FL_OK) {
+                failed[i]++;
+                continue;
+            }
+            coul[i] = fmax(coul[i], res[i]->coulomb);
+            bal[i] = fmax(bal[i], balance(&s.p, res[i]));
+        }
+        if (res[0]->status == FL_OK && res[1]->status == FL_OK) {
+            double d = 0.0;
+            for (size_t i = 0; i < s.n; i++)
+                d = fmax(d, fabs(gsl_vector_get(res[0]->v_plus, i) - gsl_vector_get(res[1]->v_plus, i)));
+            if (d <= 1e-8) {
+                agree++;
+                diff_agree = fmax(diff_agree, d);
+            }
+        }
+        size_t m = res[0]->lcp_size;
+        if (m <= 12 && res[0]->status == FL_OK) {
+            enumerated++;
+            gsl_matrix *A = gsl_matrix_alloc(m, m);
+            gsl_vector *b = gsl_vector_alloc(m);
+            gsl_vector *vp = gsl_vector_alloc(s.n), *P = gsl_vector_alloc(s.dim * s.nc);
+            fl_lcp_solutions *all = NULL;
+            if (fl_stewart_lcp_build(&s.p, &o, A, b, NULL) != FL_OK ||
+                fl_lcp_enumerate(A, b, NULL, &all, NULL, NULL) != FL_OK) {
+                enum_bad++;
+            } else {
+                int found = 0;
+                for (size_t k = 0; k < all->count; k++) {
+                    double dz = 0.0;
+                    for (size_t j = 0; j < m; j++)
+                        dz = fmax(dz, fabs(all->z[k * m + j] - gsl_vector_get(res[0]->z, j)));
+                    found |= dz <= 1e-7 * (1 + gsl_vector_max(res[0]->z));
+                    gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
+                    double viol = INFINITY;
+                    if (fl_stewart_lcp_recover(&s.p, &o, &zk.vector, vp, P, NULL, NULL) != FL_OK ||
+                        fl_stewart_coulomb_violation(&s.p, &o, vp, P, &viol, NULL) != FL_OK ||
+                        !(viol <= 1e-8))
+                        enum_bad++;
+                }
+                /* Lemke stops on a complementary basis; its z is one of the
+                 * enumerated vertices unless that basis is numerically
+                 * singular, which only happens inside a continuum of
+                 * solutions: then the step must be non-unique. */
+                if (!found && distinct_physical(&s.p, &o, all, m) < 2) notbasic++;
+                if (!found) offvertex++;
+            }
+            fl_lcp_solutions_free(all);
+            gsl_matrix_free(A);
+            gsl_vector_free(b);
+            gsl_vector_free(vp);
+            gsl_vector_free(P);
+        }
+        fl_stewart_result_free(res[0]);
+        fl_stewart_result_free(res[1]);
+        rsys_free(&s);
+        fl_check_progress(ctx, "stewart systems", t + 1, N);
+    }
+    const char *impl[2] = {"reference", "optimized"};
+    for (int i = 0; i < 2; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "stewart.coulomb_real_world_%s", impl[i]);
+        fl_check_report(ctx, failed[i] == 0 && coul[i] <= 1e-8 && bal[i] <= 1e-10, name,
+                     "%ld random systems (n<=6, nc<=3, 2D and 3D k=4,6,8): %ld failed, max Coulomb "
+                     "violation %.2e (tol 1e-8: p>=0, |P_t| in mu p C_k, maximal dissipation, 001 §6.2 P5), "
+                     "max momentum-balance defect %.2e (tol 1e-10)",
+                     N, failed[i], coul[i], bal[i]);
+    }
+    fl_check_report(ctx, agree >= N - N / 20, "stewart.reference_vs_optimized",
+                 "%ld of %ld steps agree (|v+ diff| <= 1e-8, max %.2e); the others are steps with "
+                 "several solutions where rounding steers the pivots (need >= 95%%)",
+                 agree, N, diff_agree);
+    fl_check_report(ctx, enumerated > 0 && notbasic == 0 && enum_bad == 0, "stewart.lemke_vs_enumeration",
+                 "%ld small Stewart LCPs (size <= 12) enumerated: %ld Lemke answers neither among the "
+                 "solutions nor in a non-unique step (%ld inside a continuum), %ld enumerated solutions "
+                 "violating Coulomb (tol 1e-8)",
+                 enumerated, notbasic, offvertex, enum_bad);
+}
+
+/* ------------------------------------------------------------------ */
+/* Painlevé bar, 001 §6.2                                               */
+/* ------------------------------------------------------------------ */
+
+typedef struct bar_step {
+    fl_painleve_bar bar;
+    fl_stewart_system sys;
+    gsl_matrix *M, *H;
+    gsl_vector *q, *v, *f, *gap;
+    fl_stewart_problem p;
+} bar_step;
+
+static int bar_step_init(bar_step *b, const fl_painleve_bar *bar, double V0, double h)
+{
+    b->bar = *bar;
+    if (fl_painleve_system(&b->bar, &b->sys, NULL) != FL_OK) return -1;
+    b->M = gsl_matrix_alloc(2, 2);
+    b->H = gsl_matrix_alloc(2, 2);
+    b->q = gsl_vector_alloc(2);
+    b->v = gsl_vector_alloc(2);
+    b->f = gsl_vector_alloc(2);
+    b->gap = gsl_vector_alloc(1);
+    gsl_vector_set(b->q, 0, 0.0);
+    gsl_vector_set(b->q, 1, bar->theta0);
+    gsl_vector_set(b->v, 0, V0);
+    gsl_vector_set(b->v, 1, 0.0);
+    b->sys.mass(b->sys.data, b->q, b->M, NULL);
+    b->sys.force(b->sys.data, 0.0, b->q, b->v, b->f, NULL);
+    b->sys.contacts(b->sys.data, b->q, b->gap, b->H, NULL);
+    b->p = (fl_stewart_problem){2, 1, 2, b->M, b->H, NULL, NULL, NULL, b->v, b->f, b->gap,
+                                b->sys.mu, h};
+    return 0;
+}
+
+static void bar_step_free(bar_step *b)
+{
+    gsl_matrix_free(b->M);
+    gsl_matrix_free(b->H);
+    gsl_vector_free(b->q);
+    gsl_vector_free(b->v);
+    gsl_vector_free(b->f);
+    gsl_vector_free(b->gap);
+}
+
+/* Distinct physical solutions (v+, P~) of one step, from all LCP solutions;
+ * up to 4 stored in sol; returns the count or -1. */
+static int physical_solutions(const fl_stewart_problem *p, double sol[4][4])
+{
+    size_t m = fl_stewart_lcp_size(p, NULL);
+    gsl_matrix *A = gsl_matrix_alloc(m, m);
+    gsl_vector *b = gsl_vector_alloc(m), *vp = gsl_vector_alloc(2), *P = gsl_vector_alloc(2);
+    fl_lcp_solutions *all = NULL;
+    int count = -1;
+    if (fl_stewart_lcp_build(p, NULL, A, b, NULL) == FL_OK &&
+        fl_lcp_enumerate(A, b, NULL, &all, NULL, NULL) == FL_OK) {
+        count = 0;
+        for (size_t k = 0; k < all->count; k++) {
+            gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
+            fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL);
+            double x[4] = {gsl_vector_get(vp, 0), gsl_vector_get(vp, 1), gsl_vector_get(P, 0),
+                           gsl_vector_get(P, 1)};
+            int dup = 0;
+            for (int s = 0; s < count && !dup; s++) {
+                double d = 0.0;
+                for (int i = 0; i < 4; i++) d = fmax(d, fabs(sol[s][i] - x[i]));
+                dup = d <= 1e-9;
+            }
+            if (!dup && count < 4) memcpy(sol[count++], x, sizeof x);
+        }
+    }
+    fl_lcp_solutions_free(all);
+    gsl_matrix_free(A);
+    gsl_vector_free(b);
+    gsl_vector_free(vp);
+    gsl_vector_free(P);
+    return count;
+}
+
+static double dist4(const double *a, const double *b)
+{
+    double d = 0.0;
+    for (int i = 0; i < 4; i++) d = fmax(d, fabs(a[i] - b[i]));
+    return d;
+}
+
+static void check_painleve(fl_check_ctx *ctx)
+{
+    const double t0 = -FL_PI / 6, h = 0.01, V0 = 1.0, C0 = -1.0;
+    const double thr = -1.0 / tan(t0);
+    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, t0, 0.5, 0.0, 0.0};
+    double sol[4][4];
+    bar_step b;
+
+    /* 001 §6.2, mu < -1/tan theta0: unique grazing step */
+    bar_step_init(&b, &bar, V0, h);
+    int c1 = physical_solutions(&b.p, sol);
+    double g[4] = {V0, 0, 0, 0};
+    double e1 = c1 == 1 ? dist4(sol[0], g) : INFINITY;
+    fl_check_report(ctx, c1 == 1 && e1 <= 1e-12, "painleve.grazing_unique_mu_below",
+                 "mu = 0.5 < -1/tan(theta0) = %.4f: %d physical solution(s), |(v+,P) - (V0,0,0,0)| = %.1e "
+                 "(001 §6.2: P5 <=> P'3, unique; enumeration, tol 1e-12)", thr, c1, e1);
+    bar_step_free(&b);
+
+    /* 001 §6.2, mu >= -1/tan theta0: grazing or frictional catastrophe */
+    bar.mu = 2.0;
+    bar_step_init(&b, &bar, V0, h);
+    int c2 = physical_solutions(&b.p, sol);
+    double stop[4] = {0, 0, -bar.m * V0 * tan(t0), -bar.m * V0};
+    int has_g = 0, has_s = 0;
+    for (int s = 0; s < c2; s++) {
+        has_g |= dist4(sol[s], g) <= 1e-12;
+        has_s |= dist4(sol[s], stop) <= 1e-12;
+    }
+    fl_check_report(ctx, c2 == 2 && has_g && has_s, "painleve.two_solutions_mu_above",
+                 "mu = 2 >= %.4f, f = 0: %d physical solutions: grazing %s, stop (P_n = -m V0 tan theta0 "
+                 "= %.4f, P_t = -m V0) %s (001 §6.2 non-uniqueness in P5; enumeration)",
+                 thr, c2, has_g ? "found" : "MISSING", stop[2], has_s ? "found" : "MISSING");
+    bar_step_free(&b);
+
+    /* 001 §6.2: C0 < 0, mu = 2: unique tangential impact */
+    bar.ftheta = C0;
+    bar_step_init(&b, &bar, V0, h);
+    int c3 = physical_solutions(&b.p, sol);
+    double pn = (-h * C0 - bar.l * sin(t0) * bar.m * V0) / (bar.l * cos(t0));
+    double cat[4] = {0, 0, pn, -bar.m * V0};
+    fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
+    fl_status s3 = fl_stewart_step(&b.p, NULL, r, NULL);
+    double x3[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
+                    gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
+    double e3 = s3 == FL_OK ? dist4(x3, cat) : INFINITY;
+    fl_check_report(ctx, c3 == 1 && e3 <= 1e-12, "painleve.frictional_catastrophe",
+                 "C0 = -1, mu = 2: %d solution; Lemke |(v+,P) - (0,0,%.6f,-m V0)| = %.1e "
+                 "(closed form P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0), 001 §6.2, tol 1e-12)",
+                 c3, pn, e3);
+    bar_step_free(&b);
+
+    /* mu < -1/tan theta0 with C0 < 0: sliding, P_n = -h C0/(l (cos + mu sin)) */
+    bar.mu = 0.5;
+    bar_step_init(&b, &bar, V0, h);
+    int c4 = physical_solutions(&b.p, sol);
+    double pn4 = -h * C0 / (bar.l * (cos(t0) + bar.mu * sin(t0)));
+    double sl[4] = {V0 - bar.mu * pn4 / bar.m, 0, pn4, -bar.mu * pn4};
+    fl_status s4 = fl_stewart_step_sparse(&b.p, NULL, r, NULL);
+    double x4[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
+                    gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
+    double e4 = s4 == FL_OK ? dist4(x4, sl) : INFINITY;
+    fl_check_report(ctx, c4 == 1 && e4 <= 1e-12, "painleve.sliding_mu_below",
+                 "C0 = -1, mu = 0.5: %d solution; optimized |(v+,P) - closed form| = %.1e (J thetaddot = C0 + "
+                 "l r_y (cos theta0 + mu sin theta0) = 0, 001 §6.2, tol 1e-12)", c4, e4);
+    bar_step_free(&b);
+    fl_stewart_result_free(r);
+
+    /* acceleration-level Painlevé LCP: a r_y + C0/J, a < 0 for mu > sqrt 3 */
+    double mu = 2.0, J = 1.0 / 3.0, a = (cos(t0) + mu * sin(t0)) / J;
+    gsl_matrix *M = gsl_matrix_alloc(1, 1);
+    gsl_vector *q = gsl_vector_alloc(1), *z = gsl_vector_alloc(1);
+    gsl_matrix_set(M, 0, 0, a);
+    gsl_vector_set(q, 0, -1.0 / J);
+    fl_lcp_solutions *all = NULL;
+    fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
+    size_t n0 = all ? all->count : 99;
+    fl_lcp_solutions_free(all);
+    fl_status sr = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+    gsl_vector_set(q, 0, 1.0 / J);
+    all = NULL;
+    fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
+    size_t n2 = all ? all->count : 99;
+    fl_lcp_solutions_free(all);
+    fl_check_report(ctx, n0 == 0 && sr == FL_ERAY && n2 == 2, "painleve.acceleration_lcp",
+                 "mu = 2: J thetaddot = C0 + l r_y (cos theta0 + mu sin theta0), 0 <= r_y _|_ thetaddot >= 0: "
+                 "C0 < 0 -> %zu solutions (Lemke: %s), C0 > 0 -> %zu solutions (001 §6.2: inconsistency "
+                 "and indeterminacy; expect 0, ray, 2)", n0, fl_strerror(sr), n2);
+    gsl_matrix_free(M);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+}
+
+int fl_stewart_crosscheck(fl_check_ctx *ctx)
+{
+    gsl_rng *rng = fl_rng_alloc(ctx->seed);
+    if (!rng) return -1;
+    check_lemke_small(ctx);
+    check_lemke_family(ctx, rng, FL_LCP_PD, "pd");
+    check_lemke_family(ctx, rng, FL_LCP_PMATRIX, "pmatrix");
+    check_lemke_family(ctx, rng, FL_LCP_COPOSITIVE_PLUS, "copositive_plus");
+    check_stewart_random(ctx, rng);
+    check_painleve(ctx);
+    gsl_rng_free(rng);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* reproduce painleve_p5                                                */
+/* ------------------------------------------------------------------ */
+
+typedef struct p5_params {
+    double m, J, l, theta0, V0, C0, h, mu_small, mu_large;
+    long steps;
+} p5_params;
+
+/* The parameters of data/001/painleve_p5.json (or the user's file of the
+ * same schema, --params).  A missing file or field is an error. */
+static int p5_load(fl_check_ctx *ctx, p5_params *P)
+{
+    fl_error err;
+    char path[4096];
+    if (fl_check_params_path(ctx, "001/painleve_p5.json", path, sizeof path) != 0) return -1;
+    fl_json_doc *doc = NULL;
+    const json_t *par = NULL;
+    double deg, steps;
+    if (fl_json_load(path, &doc, &err) != FL_OK ||
+        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "m", &P->m, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "J", &P->J, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "l", &P->l, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "theta0_deg", &deg, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "V0", &P->V0, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "C0", &P->C0, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "h", &P->h, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu_small", &P->mu_small, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "mu_large", &P->mu_large, &err) != FL_OK ||
+        fl_json_number(doc, par, "params", "steps", &steps, &err) != FL_OK) {
+        fl_check_message(ctx, "painleve_p5: %s", err.message);
+        fl_json_free(doc);
+        return -1;
+    }
+    fl_json_free(doc);
+    P->theta0 = deg * FL_PI / 180.0;
+    P->steps = (long)steps;
+    return 0;
+}
+
+typedef struct p5_obs {
+    FILE *csv;
+    const char *label;
+    double *xdot;       /* per step */
+    long cap;
+    fl_check_ctx *ctx;
+    long total;
+} p5_obs;
+
+static int p5_record(void *data, size_t step, double t, const gsl_vector *q,
+                     const fl_stewart_result *r)
+{
+    p5_obs *o = data;
+    if ((long)step <= o->cap) o->xdot[step - 1] = gsl_vector_get(r->v_plus, 0);
+    if (o->csv)
+        fprintf(o->csv, "%s,%.10g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", o->label, t,
+                gsl_vector_get(q, 0), gsl_vector_get(q, 1), gsl_vector_get(r->v_plus, 0),
+                gsl_vector_get(r->v_plus, 1), gsl_vector_get(r->impulse, 0),
+                gsl_vector_get(r->impulse, 1));
+    fl_check_progress(o->ctx, o->label, (long)step, o->total);
+    return 0;
+}
+
+static int p5_run(fl_check_ctx *ctx, const p5_params *P, double mu, double C0, const char *label,
+                  FILE *csv, double *xdot, long steps, double *theta_end, fl_stewart_run *run)
+{
+    fl_painleve_bar bar = {P->m, P->J, P->l, P->theta0, mu, 0.0, C0};
+    fl_stewart_system sys;
+    fl_error err;
+    if (fl_painleve_system(&bar, &sys, &err) != FL_OK) {
+        fl_check_message(ctx, "painleve_p5: %s", err.message);
+        return -1;
+    }
+    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
+    gsl_vector_set(q, 0, 0.0);
+    gsl_vector_set(q, 1, P->theta0);
+    gsl_vector_set(v, 0, P->V0);
+    gsl_vector_set(v, 1, 0.0);
+    if (csv)
+        fprintf(csv, "%s,0,0,%.17g,%.17g,0,0,0\n", label, P->theta0, P->V0);
+    p5_obs o = {csv, label, xdot, steps, ctx, steps};
+    fl_status s = fl_stewart_integrate(&sys, NULL, 0.0, P->h, (size_t)steps, q, v, p5_record, &o,
+                                       run, &err);
+    *theta_end = gsl_vector_get(q, 1);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+    if (s != FL_OK) {
+        fl_check_message(ctx, "painleve_p5 %s: %s", label, err.message);
+        return -1;
+    }
+    return 0;
+}
+
+int fl_stewart_reproduce_painleve(fl_check_ctx *ctx)
+{
+    p5_params P;
+    if (p5_load(ctx, &P) != 0) return -1;
+    long steps = ctx->quick ? P.steps / 4 : P.steps;
+    char csvpath[1024], pngpath[1024];
+    if (fl_check_out_path(ctx, "painleve_p5.csv", csvpath, sizeof csvpath) != 0 ||
+        fl_check_out_path(ctx, "painleve_p5.png", pngpath, sizeof pngpath) != 0)
+        return -1;
+    FILE *csv = fopen(csvpath, "w");
+    if (!csv) {
+        fl_check_message(ctx, "painleve_p5: cannot write %s", csvpath);
+        return -1;
+    }
+    fprintf(csv, "case,t,x,theta,xdot,thetadot,P_n,P_t\n");
+    double *xd = calloc((size_t)steps, sizeof *xd);
+    if (!xd) {
+        fclose(csv);
+        return -1;
+    }
+    const double thr = -1.0 / tan(P.theta0);
+    double th;
+    fl_stewart_run run;
+    int rc = 0;
+
+    /* A: mu < -1/tan theta0, C0 < 0: sliding with constant P_n per step */
+    if (p5_run(ctx, &P, P.mu_small, P.C0, "slide_mu_small", csv, xd, steps, &th, &run) != 0) rc = -1;
+    else {
+        double pn = -P.h * P.C0 / (P.l * (cos(P.theta0) + P.mu_small * sin(P.theta0)));
+        double err = 0.0;
+        long stop_step = -1;
+        for (long k = 1; k <= steps; k++) {
+            double ex = fmax(0.0, P.V0 - (double)k * P.mu_small * pn / P.m);
+            if (ex == 0.0 && stop_step < 0) stop_step = k;
+            err = fmax(err, fabs(xd[k - 1] - ex));
+        }
+        fl_check_report(ctx, err <= 1e-9 && fabs(th - P.theta0) <= 1e-12, "painleve_p5.slide_mu_small",
+                     "mu = %g < %.4f, C0 = %g: max |xdot_k - max(0, V0 - k mu P_n/m)| = %.1e over %ld steps "
+                     "(P_n = -h C0/(l(cos theta0 + mu sin theta0)) = %.6f; stops at step %ld), "
+                     "|theta - theta0| = %.1e (closed form, tol 1e-9 / 1e-12); max Coulomb %.1e",
+                     P.mu_small, thr, P.C0, err, steps, pn, stop_step, fabs(th - P.theta0), run.coulomb);
+    }
+    /* B: mu >= -1/tan theta0, C0 < 0: frictional catastrophe at step 1 */
+    if (p5_run(ctx, &P, P.mu_large, P.C0, "catastrophe_mu_large", csv, xd, steps, &th, &run) != 0) rc = -1;
+    else {
+        double m = 0.0;
+        for (long k = 0; k < steps; k++) m = fmax(m, fabs(xd[k]));
+        fl_check_report(ctx, m <= 1e-12, "painleve_p5.catastrophe_mu_large",
+                     "mu = %g >= %.4f, C0 = %g: max |xdot| after the first step = %.1e (tangential impact "
+                     "then immobility, 001 §6.2 Painlevé/Lecornu, tol 1e-12)", P.mu_large, thr, P.C0, m);
+    }
+    /* C: mu < -1/tan theta0, f = 0: the unique grazing motion x = V0 t */
+    if (p5_run(ctx, &P, P.mu_small, 0.0, "grazing_mu_small", csv, xd, steps, &th, &run) != 0) rc = -1;
+    else {
+        double m = 0.0;
+        for (long k = 0; k < steps; k++) m = fmax(m, fabs(xd[k] - P.V0));
+        fl_check_report(ctx, m <= 1e-12, "painleve_p5.grazing_mu_small",
+                     "mu = %g, f = 0: max |xdot - V0| = %.1e (unique solution of P5 = P'3, 001 §6.2, tol 1e-12)",
+                     P.mu_small, m);
+    }
+    /* D: mu >= -1/tan theta0, f = 0: each step has two solutions; Lemke picks one */
+    if (p5_run(ctx, &P, P.mu_large, 0.0, "grazing_mu_large", csv, xd, steps, &th, &run) != 0) rc = -1;
+    else {
+        int ok = 1;
+        for (long k = 0; k < steps; k++)
+            ok &= fabs(xd[k] - P.V0) <= 1e-12 || fabs(xd[k]) <= 1e-12;
+        fl_painleve_bar bar = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, 0.0};
+        bar_step b;
+        bar_step_init(&b, &bar, P.V0, P.h);
+        double sol[4][4];
+        int c = physical_solutions(&b.p, sol);
+        bar_step_free(&b);
+        fl_check_report(ctx, ok && c == 2, "painleve_p5.grazing_mu_large_indeterminate",
+                     "mu = %g, f = 0: every step is grazing (xdot = V0) or stop (xdot = 0); the grazing step "
+                     "has %d solutions (enumeration; 001 §6.2: P5 not unique, any stopping time t0); Lemke "
+                     "ends with xdot = %g", P.mu_large, c, xd[steps - 1]);
+    }
+    fclose(csv);
+    free(xd);
+    char script[4096];
+    snprintf(script, sizeof script,
+             "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
+             "set key center right\nset yrange [-0.05:1.1]\nset xlabel 't'\nset ylabel 'xdot (velocity of G)'\n"
+             "set title 'Painleve bar under Stewart P5 (001 6.2): theta0 = %.1f deg, -1/tan(theta0) = %.3f'\n"
+             "plot '%s' using 2:(strcol(1) eq 'slide_mu_small' ? $5 : 1/0) with lines lw 2 title 'mu = %g, C0 = %g (sliding)', "
+             "'' using 2:(strcol(1) eq 'catastrophe_mu_large' ? $5 : 1/0) with lines lw 2 title 'mu = %g, C0 = %g (catastrophe)', "
+             "'' using 2:(strcol(1) eq 'grazing_mu_small' ? $5 : 1/0) with lines dt 2 title 'mu = %g, f = 0 (grazing)', "
+             "'' using 2:(strcol(1) eq 'grazing_mu_large' ? $5 : 1/0) with points pt 7 ps 0.4 title 'mu = %g, f = 0 (Lemke pick)'\n",
+             pngpath, P.theta0 * 180.0 / FL_PI, thr, csvpath, P.mu_small, P.C0, P.mu_large, P.C0,
+             P.mu_small, P.mu_large);
+    if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "painleve_p5: PNG not drawn (CSV written)");
+    return rc;
+}

@@ -1,0 +1,11 @@
+/* fl_clock.c — monotonic seconds.  See fl_clock.h. */
+#include "fl_clock.h"
+
+#include <time.h>
+
+double fl_clock_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}

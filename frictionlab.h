@@ -1,0 +1,82 @@
+/* frictionlab.h — the whole library in one include.
+ *
+ * Installed as <includedir>/frictionlab/frictionlab.h; a program writes
+ *     #include <frictionlab/frictionlab.h>
+ * and compiles with `pkg-config --cflags --libs frictionlab`.  The library
+ * headers are installed by layer: core/ and io/ headers (fl_*.h) directly
+ * in <includedir>/frictionlab, the others in <includedir>/frictionlab/<layer>/;
+ * they include each other as "fl_status.h" or "reference/nsgs.h", which
+ * the -I<includedir>/frictionlab of frictionlab.pc resolves, as -I. -Icore
+ * -Iio do in the source tree.
+ *
+ * Layers (each includes only from those to its left):
+ *   core <- io <- reference <- optimized <- drivers <- testkit <- checks
+ */
+#ifndef FL_FRICTIONLAB_H
+#define FL_FRICTIONLAB_H
+
+/* core: status, clock, data paths, dense and sparse helpers, friction sets */
+#include "fl_clock.h"
+#include "fl_data.h"
+#include "fl_dense.h"
+#include "fl_friction_set.h"
+#include "fl_problem.h"
+#include "fl_residual.h"
+#include "fl_rng.h"
+#include "fl_scalar.h"
+#include "fl_sparse.h"
+#include "fl_status.h"
+
+/* io: JSON, Matrix Market, FCLIB, Siconos text */
+#include "fl_fclib.h"
+#include "fl_json.h"
+#include "fl_mm.h"
+#include "fl_siconos_text.h"
+
+/* reference: dense, paper-faithful laws */
+#include "reference/asymptotics.h"
+#include "reference/discs.h"
+#include "reference/enumerate.h"
+#include "reference/fe2d.h"
+#include "reference/friction_set_build.h"
+#include "reference/lcp_enumerate.h"
+#include "reference/lemke.h"
+#include "reference/midpoint.h"
+#include "reference/moreau_law.h"
+#include "reference/nsgs.h"
+#include "reference/p4_law.h"
+#include "reference/quasistatic.h"
+#include "reference/redistribution.h"
+#include "reference/stability.h"
+#include "reference/stewart_law.h"
+
+/* optimized: the sparse twins */
+#include "optimized/delassus_sparse.h"
+#include "optimized/discs_sparse.h"
+#include "optimized/fe2d_sparse.h"
+#include "optimized/midpoint_sparse.h"
+#include "optimized/moreau_law_sparse.h"
+#include "optimized/nsgs_sparse.h"
+#include "optimized/p4_law_sparse.h"
+#include "optimized/quasistatic_sparse.h"
+#include "optimized/stability_sparse.h"
+#include "optimized/stewart_law_sparse.h"
+
+/* drivers: implementation tables, steppers, explorations */
+#include "drivers/discs_step.h"
+#include "drivers/moreau_jean.h"
+#include "drivers/nsgs_impl.h"
+#include "drivers/plurality.h"
+
+/* testkit: random systems */
+#include "testkit/fl_random.h"
+#include "testkit/fl_set_random.h"
+
+/* checks: invariant checks and oracles, reporting through fl_check_ctx */
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
+#include "checks/moreau_checks.h"
+#include "checks/p4_checks.h"
+#include "checks/stability_checks.h"
+
+#endif
