@@ -10,11 +10,12 @@
 
 #include "fl_dense.h"
 
-/* A 0-length vector / matrix: GSL refuses to allocate size 0, but a struct
+/* Checked allocation (fl_dense.h: NULL, never an abort, on failure).
+ * A 0-length vector / matrix: GSL refuses to allocate size 0, but a struct
  * with size 0, no data and owner 0 is a valid view that gsl_*_free frees. */
 static gsl_vector *vector_calloc(size_t n)
 {
-    if (n > 0) return gsl_vector_calloc(n);
+    if (n > 0) return fl_dense_vector_calloc(n);
     gsl_vector *v = calloc(1, sizeof *v);
     if (v) v->stride = 1;
     return v;
@@ -22,7 +23,7 @@ static gsl_vector *vector_calloc(size_t n)
 
 static gsl_matrix *matrix_calloc(size_t n1, size_t n2)
 {
-    if (n1 > 0 && n2 > 0) return gsl_matrix_calloc(n1, n2);
+    if (n1 > 0 && n2 > 0) return fl_dense_matrix_calloc(n1, n2);
     gsl_matrix *A = calloc(1, sizeof *A);
     if (A) {
         A->size1 = n1;
@@ -90,11 +91,11 @@ fl_status fl_global_problem_alloc(size_t n, size_t nc, int dim, int dense,
     g->nc = nc;
     g->dim = dim;
     g->m = (size_t)dim * nc;
-    g->f = gsl_vector_calloc(n);
+    g->f = fl_dense_vector_calloc(n);
     g->w = vector_calloc(g->m);
     g->mu = nc ? calloc(nc, sizeof *g->mu) : NULL;
     if (dense) {
-        g->M = gsl_matrix_calloc(n, n);
+        g->M = fl_dense_matrix_calloc(n, n);
         g->H = matrix_calloc(g->m, n);
     }
     if (!g->f || !g->w || (nc && !g->mu) || (dense && (!g->M || !g->H))) {
@@ -454,7 +455,7 @@ fl_status fl_global_problem_random(gsl_rng *r, size_t n, size_t nc, int dim, dou
         return FL_FAIL(err, FL_EINVAL, "random problem: need 0 < mu_lo <= mu_hi");
     FL_TRY(fl_global_problem_alloc(n, nc, dim, 1, out, err));
     fl_global_problem *g = *out;
-    gsl_matrix *B = gsl_matrix_alloc(n, n);
+    gsl_matrix *B = fl_dense_matrix_alloc(n, n);
     if (!B) {
         fl_global_problem_free(g);
         *out = NULL;

@@ -1,6 +1,7 @@
 /* fuzz_fclib_global.c — libFuzzer harness for the FCLIB global-problem
  * reader (core/fl_fclib.c, fl_fclib_read_global, dense and sparse).  The
  * bytes are the HDF5 file.  See fuzz_input.h. */
+#define FUZZ_HDF5
 #include "fuzz_input.h"
 #include "fl_fclib.h"
 
@@ -16,6 +17,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fl_error err;
         fl_error_clear(&err);
         fl_status s = fl_fclib_read_global(path, dense, dense ? NULL : &ctx, &g, &err);
+        fuzz_check_hdf5_closed("fl_fclib_read_global");
         fuzz_check_error(s, &err, g);
         fl_global_problem_free(g);
     }

@@ -1,6 +1,7 @@
 /* fuzz_fclib_local.c — libFuzzer harness for the FCLIB local-problem reader
  * (core/fl_fclib.c, fl_fclib_kind and fl_fclib_read_local, dense and
  * sparse).  The bytes are the HDF5 file.  See fuzz_input.h. */
+#define FUZZ_HDF5
 #include "fuzz_input.h"
 #include "fl_fclib.h"
 
@@ -15,10 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fl_error err;
     fl_error_clear(&err);
     (void)fl_fclib_kind(path, &kind, &err);
+    fuzz_check_hdf5_closed("fl_fclib_kind");
     for (int dense = 0; dense <= 1; dense++) {
         fl_local_problem *p = NULL;
         fl_error_clear(&err);
         fl_status s = fl_fclib_read_local(path, dense, dense ? NULL : &ctx, &p, &err);
+        fuzz_check_hdf5_closed("fl_fclib_read_local");
         fuzz_check_error(s, &err, p);
         fl_local_problem_free(p);
     }

@@ -84,4 +84,19 @@ static void fuzz_check_error(fl_status s, const fl_error *err, const void *out)
     }
 }
 
+#ifdef FUZZ_HDF5
+#include <hdf5.h>
+/* Every HDF5 identifier the reader opened is closed again: one left open
+ * keeps the file open inside HDF5, so the next input, written to the same
+ * path, would be read through the stale metadata cache of the previous one. */
+static void fuzz_check_hdf5_closed(const char *call)
+{
+    ssize_t open = H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL);
+    if (open != 0) {
+        fprintf(stderr, "fuzz: %s left %zd HDF5 identifiers open\n", call, open);
+        abort();
+    }
+}
+#endif
+
 #endif

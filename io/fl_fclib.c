@@ -1111,6 +1111,24 @@ fl_status fl_fclib_read_guesses(const char *path, fl_fclib_solution ***out, size
     if (s == FL_OK) s = rd_int(&rd, "/guesses/number_of_guesses", &ng);
     if (s == FL_OK && ng <= 0)
         s = rd_fail(&rd, FL_EPARSE, "guesses/number_of_guesses", "%d is not positive", ng);
+    /* The declared count is bounded by the groups actually stored under
+     * /guesses and by the memory budget before anything is allocated (each
+     * guess's vectors are charged as they are read, rd_array). */
+    if (s == FL_OK) {
+        hsize_t links = 0;
+        hid_t gg = H5Gopen2(rd.f, "/guesses", H5P_DEFAULT);
+        H5G_info_t info;
+        if (gg >= 0 && H5Gget_info(gg, &info) >= 0) links = info.nlinks;
+        if (gg >= 0) H5Gclose(gg);
+        if (gg < 0)
+            s = rd_fail(&rd, FL_EPARSE, "guesses", "not a group");
+        else if ((hsize_t)ng > links)
+            s = rd_fail(&rd, FL_EDIM, "guesses/number_of_guesses", "declares %d guesses but the "
+                        "group holds only %llu entries", ng, (unsigned long long)links);
+    }
+    if (s == FL_OK)
+        s = rd_need_bytes(&rd, "guesses", (double)ng * ((double)sizeof(fl_fclib_solution *) +
+                                                        (double)sizeof(fl_fclib_solution)));
     fl_fclib_solution **g = NULL;
     if (s == FL_OK && !(g = calloc((size_t)ng, sizeof *g)))
         s = rd_fail(&rd, FL_ENOMEM, "guesses", "out of memory");

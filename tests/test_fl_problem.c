@@ -349,3 +349,24 @@ Test(fl_problem, delassus_twins_without_contact)
     fl_global_problem_free(g);
     fl_sparse_finish(&ctx);
 }
+
+/* Problem allocation never aborts (fl_dense.h, Allocation): with GSL's
+ * default (aborting) handler installed, sizes no machine has (8 TB of
+ * doubles for f, q; 32 TB for a dense M) come back as FL_ENOMEM. */
+Test(fl_problem, huge_problems_fail_with_enomem_not_abort)
+{
+    gsl_set_error_handler(NULL);
+    fl_error e;
+    fl_global_problem *g = NULL;
+    fl_error_clear(&e);
+    cr_assert_eq(fl_global_problem_alloc((size_t)1 << 40, 0, 3, 0, &g, &e), FL_ENOMEM);
+    cr_assert_null(g);
+    cr_assert_eq(e.status, FL_ENOMEM);
+    cr_assert_eq(fl_global_problem_alloc((size_t)1 << 21, 1, 3, 1, &g, &e), FL_ENOMEM);
+    cr_assert_null(g);
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc((size_t)1 << 38, 3, 0, &p, &e), FL_ENOMEM);
+    cr_assert_null(p);
+    cr_assert_eq(fl_local_problem_alloc((size_t)1 << 21, 3, 1, &p, &e), FL_ENOMEM);
+    cr_assert_null(p);
+}
