@@ -2,7 +2,7 @@
  * Newton method on the Alart–Curnier function (Alart & Curnier 1991;
  * reference/newton.c, optimized/newton_sparse.c) and the Gauss–Seidel twins
  * (003 §3; reference/nsgs.c, optimized/nsgs_sparse.c) on random systems
- * (fl_global_problem_random, CATALOGUE B.0), checked on what they must
+ * (fl_global_problem_random; proofs/README.md, random systems), checked on what they must
  * share, not iterate by iterate:
  *   - at convergence the natural-map error recomputed from r alone
  *     (core/fl_residual.h, U = W r + q) is <= tol;

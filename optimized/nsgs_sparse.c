@@ -247,7 +247,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
     double e = INFINITY, normq = gsl_blas_dnrm2(p->q), wmax = 0;
     for (size_t a = 0; a < nc; a++)
         for (int i = 0; i < dim; i++) wmax = fmax(wmax, fabs(Wd[a * dd + i * dim + i]));
-    /* impulse scale of the problem (CATALOGUE B.0): |q| / max W_ii */
+    /* impulse scale of the problem (proofs/README.md, random systems: problem scales): |q| / max W_ii */
     const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
     int sweep = 0;
     double *rr = r->data;

@@ -62,7 +62,7 @@ void fl_random_frame(gsl_rng *r, gsl_matrix *frame);
 /* Friction coefficient log-uniform in [1e-2, 10] (proofs/README.md). */
 double fl_random_mu(gsl_rng *r);
 
-/* ---- local contact problems of every difficulty (CATALOGUE B.0) ----
+/* ---- local contact problems of every difficulty (proofs/README.md, random systems: problem scales) ----
  *
  * W = H M^-1 H^T, q = H M^-1 f + w, built in the test harness from M, H, f,
  * w drawn as below (no library routine forms W), in dense (p->W) and, when

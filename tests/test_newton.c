@@ -47,7 +47,7 @@ Test(newton, one_contact_closed_forms, .init = setup, .fini = teardown)
     /* W = I, mu = 1/2.  Open: q = (1,2,3) -> r = 0.  Stick: q = (-2,0.2,0)
      * -> r = -q = (2,-0.2,0), |r_T| = 0.2 <= 1.  Slide: q = (-1,3,4) ->
      * r_N = 1, r_T = -mu r_N (0.6, 0.8), U = (0, 2.7, 3.6) parallel to
-     * (0.6, 0.8) (closed forms of CATALOGUE D.1 with W = I). */
+     * (0.6, 0.8) (closed forms of Coulomb's law in impulse form, 003 §3, with W = I). */
     const double cases[3][7] = {{1, 2, 3, 0, 0, 0, 0},
                                 {-2, 0.2, 0, 2, -0.2, 0, 0},
                                 {-1, 3, 4, 1, -0.3, -0.4, 0}};
