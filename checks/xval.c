@@ -34,7 +34,12 @@ static double now(void)
 }
 
 /* The problem scales of fl_enum_scales (velocity us = ||q||, impulse
- * rs = us / max_i W_ii), read from the dense or the sparse W. */
+ * rs = us / max_i W_ii), read from the dense or the sparse W.  As for the
+ * natural-map error (fl_residual.h, FL_RESIDUAL_NORM_Q, FCLIB's
+ * definition), ||q|| <= DBL_EPSILON is no scale: us = 1 then, absolute
+ * units.  Otherwise a q at round-off level (fc2d_granularflowonwall_00667
+ * of the corpus: ||q|| = 4e-18, the exact answer has |r| ~ 1e-22) turns the
+ * round-off of W r + q into a "violation" of order 1e-4. */
 static void scales(const fl_local_problem *p, double *rs, double *us)
 {
     double nq = gsl_blas_dnrm2(p->q), wmax = 0;
@@ -47,7 +52,7 @@ static void scales(const fl_local_problem *p, double *rs, double *us)
             for (int k = Wp[j]; k < Wp[j + 1]; k++)
                 if ((size_t)Wi[k] == j) wmax = fmax(wmax, Wx[k]);
     }
-    *us = fmax(nq, 1e-300);
+    *us = nq > DBL_EPSILON ? nq : 1.0;
     *rs = wmax > 0 ? *us / wmax : *us;
 }
 

@@ -90,6 +90,30 @@ static fl_local_problem *stick_contact(void)
     return p;
 }
 
+/* q at round-off level (||q|| = 1e-18 <= DBL_EPSILON, as in the corpus's
+ * fc2d_granularflowonwall_00667): no scale, the law is measured in absolute
+ * units like the natural-map error.  W = I, q = (1e-18, 0): r = 0 is the
+ * solution; r = (1e-22, 0) is it up to round-off (U_N = 1e-18 + 1e-22,
+ * complementarity min(r_N, U_N) = 1e-22); r = (1, 0) is wrong (U_N = 1 > 0
+ * with r_N = 1 > 0: complementarity violated by min(1, 1) = 1). */
+Test(xval, law_at_roundoff_q_is_absolute)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(1, 2, 1, &p, NULL), FL_OK);
+    gsl_matrix_set(p->W, 0, 0, 1);
+    gsl_matrix_set(p->W, 1, 1, 1);
+    gsl_vector_set(p->q, 0, 1e-18);
+    p->mu[0] = 0.5;
+    fl_xval_law law;
+    double near[2] = {1e-22, 0}, wrong[2] = {1, 0};
+    cr_assert_eq(fl_xval_law_measure(p, near, &law, NULL), FL_OK);
+    cr_assert(law.complementarity < 1e-20 && law.coulomb < 1e-20, "complementarity %g",
+              law.complementarity);
+    cr_assert_eq(fl_xval_law_measure(p, wrong, &law, NULL), FL_OK);
+    cr_assert_float_eq(law.complementarity, 1.0, 1e-12);
+    fl_local_problem_free(p);
+}
+
 Test(xval, law_and_certificate_closed_form)
 {
     fl_local_problem *p = stick_contact();
