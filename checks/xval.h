@@ -102,13 +102,14 @@ void fl_xval_case_clear(fl_xval_case *c);
 
 /* Our solver, the one the certified answers and the timing "ours" come
  * from: r (length m, zero start) to natural-map error tol (/||q||), at most
- * max_iter iterations and FL_XVAL_OUR_BUDGET seconds.  Today the
- * nonlinear Gauss-Seidel of 003 §3
- * (reference/nsgs.h; its sparse twin when p->Ws is set).  Returns FL_OK,
+ * max_iter Gauss-Seidel sweeps.  The dispatcher of drivers/solve.h,
+ * solver auto (Gauss-Seidel chunks, then semismooth Newton), optimized
+ * twins when p->Ws is set.  A problem without contact is solved (r empty).
+ * Returns FL_OK,
  * FL_WMAXITER (tolerance not reached; *error says how far) or an error. */
 fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter, double *r,
                             double *error, int *iterations, double *seconds, fl_error *err);
-/* Its name on the PASS/FAIL lines and in the report ("nsgs"). */
+/* Its name on the PASS/FAIL lines and in the report ("auto"). */
 const char *fl_xval_our_solver_name(void);
 
 typedef enum fl_xval_method {
@@ -118,7 +119,6 @@ typedef enum fl_xval_method {
 } fl_xval_method;
 
 #define FL_XVAL_ENUM_MAX 6
-#define FL_XVAL_OUR_BUDGET 120.0   /* seconds per call of fl_xval_our_solve */
 
 typedef struct fl_xval_certificate {
     fl_xval_method method;

@@ -111,35 +111,49 @@ static const char *const edge_names[] = {
 /* corpus directory                                                    */
 /* ------------------------------------------------------------------ */
 
-static int corpus_file(const char *name)
-{
-    size_t n = strlen(name);
-    if (name[0] == '.' || strncmp(name, "bad_", 4) == 0 || strncmp(name, "README", 6) == 0)
-        return 0;
-    if (n >= 3 && strcmp(name + n - 3, ".md") == 0) return 0;
-    if (n >= 4 && strcmp(name + n - 4, ".txt") == 0) return 0;
-    return 1;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* Sorted names of the corpus files (caller frees each and the array). */
-static fl_status corpus_list(const char *dir, char ***names, size_t *count, fl_error *err)
+/* Contacts of the largest corpus problem drawn without --full (the quick
+ * set keeps the test suite fast; --full draws every problem). */
+#define CORPUS_QUICK_MAX_NC 100
+
+/* Sorted names of the corpus problems (caller frees each and the array):
+ * the rows of the manifest sizes.tsv (file, kind, nc, dim, n, read_by, as
+ * Siconos's own readers report them), so only real problem files are
+ * drawn, never the bad_* fixtures or the reproducers next to them.
+ * Without opt->full, only the problems of at most CORPUS_QUICK_MAX_NC
+ * contacts. */
+static fl_status corpus_list(const fl_xval_options *opt, char ***names, size_t *count,
+                             fl_error *err)
 {
     *names = NULL;
     *count = 0;
+    const char *dir = opt->corpus_dir;
     if (!dir) return FL_FAIL(err, FL_EINVAL, "corpus family: no directory given");
     DIR *d = opendir(dir);
     if (!d) return FL_FAIL(err, FL_EIO, "corpus family: cannot open the directory %s", dir);
-    size_t cap = 0, n = 0;
+    closedir(d);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sizes.tsv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return FL_FAIL(err, FL_EIO, "corpus family: cannot open the manifest %s", path);
+    size_t cap = 0, n = 0, line = 0;
     char **v = NULL;
-    struct dirent *e;
+    char buf[1024];
     fl_status s = FL_OK;
-    while ((e = readdir(d)) != NULL) {
-        if (!corpus_file(e->d_name)) continue;
+    while (s == FL_OK && fgets(buf, sizeof buf, f)) {
+        line++;
+        if (buf[0] == '#' || buf[0] == '\n') continue;
+        char name[512], kind[32];
+        unsigned long nc;
+        if (sscanf(buf, "%511[^\t]\t%31[^\t]\t%lu", name, kind, &nc) != 3) {
+            s = FL_FAIL(err, FL_EPARSE, "%s line %zu: expected file, kind, nc", path, line);
+            break;
+        }
+        if (!opt->full && nc > CORPUS_QUICK_MAX_NC) continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 32;
             char **w = realloc(v, cap * sizeof *w);
@@ -149,13 +163,13 @@ static fl_status corpus_list(const char *dir, char ***names, size_t *count, fl_e
             }
             v = w;
         }
-        if (!(v[n] = strdup(e->d_name))) {
+        if (!(v[n] = strdup(name))) {
             s = FL_FAIL(err, FL_ENOMEM, "corpus family: out of memory");
             break;
         }
         n++;
     }
-    closedir(d);
+    fclose(f);
     if (s != FL_OK) {
         for (size_t i = 0; i < n; i++) free(v[i]);
         free(v);
@@ -202,7 +216,7 @@ fl_status fl_xval_family_count(fl_xval_family f, const fl_xval_options *opt, siz
         return FL_OK;
     case FL_XVAL_CORPUS: {
         char **names;
-        FL_TRY(corpus_list(opt->corpus_dir, &names, count, err));
+        FL_TRY(corpus_list(opt, &names, count, err));
         corpus_free(names, *count);
         return FL_OK;
     }
@@ -456,7 +470,16 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
             fl_sparse_free_factor(ctx, &L);
         }
     } else {
-        s = fl_siconos_text_read(path, 0, ctx, &p, &e);
+        int kind = 0;
+        s = fl_siconos_text_kind(path, &kind, &e);
+        if (s == FL_OK && kind == 1) {
+            s = fl_siconos_text_read(path, 0, ctx, &p, &e);
+        } else if (s == FL_OK) {
+            cholmod_factor *L = NULL;
+            s = fl_siconos_text_read_global(path, 0, ctx, NULL, &c->g, &e);
+            if (s == FL_OK) s = fl_delassus_sparse(c->g, FL_DELASSUS_SOLVES, &L, &p, &e);
+            fl_sparse_free_factor(ctx, &L);
+        }
     }
     if (s == FL_OK && p && !p->Ws) {
         p->ctx = ctx;
@@ -574,7 +597,7 @@ fl_status fl_xval_case_make(fl_xval_family f, size_t k, const fl_xval_options *o
     case FL_XVAL_CORPUS: {
         char **names;
         size_t n;
-        s = corpus_list(opt->corpus_dir, &names, &n, err);
+        s = corpus_list(opt, &names, &n, err);
         if (s != FL_OK) break;
         if (k < n) {
             char path[4096];

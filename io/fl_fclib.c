@@ -290,8 +290,11 @@ fl_status fl_fclib_write_local_as(const char *path, const fl_local_problem *p, c
     struct fclib_local L;
     memset(&L, 0, sizeof L);
     L.W = &fW;
-    L.mu = p->mu;
-    L.q = p->q->data;
+    /* libfclib exits the process on a NULL q or mu: a problem without
+     * contact (m = 0) hands it a dummy pointer, of which nothing is read. */
+    static double none[1] = {0.0};
+    L.mu = p->m ? p->mu : none;
+    L.q = p->m ? p->q->data : none;
     if (p->q->stride != 1) {
         csc_free(&W);
         return FL_FAIL(err, FL_EINVAL, "fclib write: q must be contiguous");

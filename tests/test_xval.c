@@ -90,6 +90,30 @@ static fl_local_problem *stick_contact(void)
     return p;
 }
 
+/* q at round-off level (||q|| = 1e-18 <= DBL_EPSILON, as in the corpus's
+ * fc2d_granularflowonwall_00667): no scale, the law is measured in absolute
+ * units like the natural-map error.  W = I, q = (1e-18, 0): r = 0 is the
+ * solution; r = (1e-22, 0) is it up to round-off (U_N = 1e-18 + 1e-22,
+ * complementarity min(r_N, U_N) = 1e-22); r = (1, 0) is wrong (U_N = 1 > 0
+ * with r_N = 1 > 0: complementarity violated by min(1, 1) = 1). */
+Test(xval, law_at_roundoff_q_is_absolute)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(1, 2, 1, &p, NULL), FL_OK);
+    gsl_matrix_set(p->W, 0, 0, 1);
+    gsl_matrix_set(p->W, 1, 1, 1);
+    gsl_vector_set(p->q, 0, 1e-18);
+    p->mu[0] = 0.5;
+    fl_xval_law law;
+    double near[2] = {1e-22, 0}, wrong[2] = {1, 0};
+    cr_assert_eq(fl_xval_law_measure(p, near, &law, NULL), FL_OK);
+    cr_assert(law.complementarity < 1e-20 && law.coulomb < 1e-20, "complementarity %g",
+              law.complementarity);
+    cr_assert_eq(fl_xval_law_measure(p, wrong, &law, NULL), FL_OK);
+    cr_assert_float_eq(law.complementarity, 1.0, 1e-12);
+    fl_local_problem_free(p);
+}
+
 Test(xval, law_and_certificate_closed_form)
 {
     fl_local_problem *p = stick_contact();
@@ -261,7 +285,12 @@ Test(xval, edge_cases_have_their_defining_property)
     fl_sparse_finish(&ctx);
 }
 
-Test(xval, corpus_family_lists_the_tree_files)
+/* The corpus family draws the rows of tests/data/siconos/sizes.tsv (sizes
+ * as Siconos's own readers report them): 25 real problems with --full, the
+ * 20 of at most 100 contacts without; never a bad_* fixture.  Every problem
+ * is read, a global one reduced to its local problem (the contact count
+ * of the manifest, 0 for the contact-free gfc2d step). */
+Test(xval, corpus_family_lists_the_manifest, .timeout = 120)
 {
     const char *root = getenv("FL_SOURCE_ROOT");
     cr_assert_not_null(root, "FL_SOURCE_ROOT is not set (tests/meson.build passes it)");
@@ -270,8 +299,33 @@ Test(xval, corpus_family_lists_the_tree_files)
     fl_xval_options o = fl_xval_options_default();
     o.corpus_dir = dir;
     size_t n = 0;
+    o.full = 1;
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, NULL), FL_OK);
-    cr_assert(n >= 25, "%zu files", n);
+    cr_assert_eq(n, 25, "%zu files", n);
+    o.full = 0;
+    cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, NULL), FL_OK);
+    cr_assert_eq(n, 20, "%zu files", n);
+    static const struct { const char *name; size_t nc; } want[] = {
+        {"corpus.GFC3D_TwoRods1.dat", 3},         {"corpus.gfc2d_granularflowonwall_00000_00117.dat", 0},
+        {"corpus.Box_Stacks-i0122-82-5.hdf5", 82}, {"corpus.CubeH8.hdf5", 1},
+        {"corpus.NESpheres_10_1.dat", 9}};
+    fl_sparse_ctx ctx;
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    int seen = 0;
+    for (size_t k = 0; k < n; k++) {
+        fl_xval_case c;
+        cr_assert_eq(fl_xval_case_make(FL_XVAL_CORPUS, k, &o, &ctx, &c, NULL), FL_OK);
+        cr_assert(strncmp(c.name, "corpus.bad_", 11) != 0, "%s", c.name);
+        cr_assert_not_null(c.p, "%s: %s", c.name, c.error);
+        for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+            if (strcmp(c.name, want[i].name) == 0) {
+                cr_assert_eq(c.p->nc, want[i].nc, "%s: nc %zu", c.name, c.p->nc);
+                seen |= 1 << i;
+            }
+        fl_xval_case_clear(&c);
+    }
+    cr_assert_eq(seen, 31);
+    fl_sparse_finish(&ctx);
     o.corpus_dir = "/nonexistent-dir";
     fl_error err;
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, &err), FL_EIO);
