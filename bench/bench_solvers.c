@@ -48,6 +48,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "FrictionContactProblem.h"
+#include "fl_clock.h"
 #include "GlobalFrictionContactProblem.h"
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
@@ -74,13 +75,6 @@ static const char *sname[NSOLVER] = {"ref-gs", "opt-gs", "ref-newton", "opt-newt
 enum { MAX_DENSE_M = 1200 };
 static double newton_rho = 0.0;   /* --rho: fixed Alart–Curnier rho (0: automatic) */
 static int max_sweeps = 10000;    /* Gauss–Seidel sweeps (ours and Siconos's) */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---------- loading ---------- */
 
@@ -356,7 +350,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
     gsl_vector_view rv = gsl_vector_view_array(r, p->m);
     fl_error err;
     memset(&err, 0, sizeof err);
-    double t0 = now();
+    double t0 = fl_clock_now();
     fl_status st = FL_OK;
     if (s == S_REF_GS || s == S_OPT_GS) {
         fl_nsgs_options opt = fl_nsgs_options_default();
@@ -404,7 +398,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
         solver_options_delete(so);
         free(so);
     }
-    o->seconds = now() - t0;
+    o->seconds = fl_clock_now() - t0;
     if (st < 0) {
         o->refused = 1;
         o->converged = 0;
@@ -452,7 +446,7 @@ static void run_global(int s, bproblem *b, double tol, outcome *o)
     gsl_vector_view rv = gsl_vector_view_array(r, g->m), vv = gsl_vector_view_array(v, g->n);
     fl_error err;
     memset(&err, 0, sizeof err);
-    double t0 = now();
+    double t0 = fl_clock_now();
     fl_status st = FL_OK;
     if (s < S_SIC_NSGS) {
         fl_solve_options opt = fl_solve_options_default();
@@ -479,7 +473,7 @@ static void run_global(int s, bproblem *b, double tol, outcome *o)
         solver_options_delete(so);
         free(so);
     }
-    o->seconds = now() - t0;
+    o->seconds = fl_clock_now() - t0;
     if (st < 0) {
         o->refused = 1;
         o->e_max = o->e_q = NAN;

@@ -2,6 +2,7 @@
  * running the command, measuring its answer, our certified answer, the
  * performance profile.  The problem families are in xval_families.c. */
 #include "xval.h"
+#include "fl_clock.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -25,13 +26,6 @@
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 #include "drivers/solve.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* The problem scales of fl_enum_scales (velocity us = ||q||, impulse
  * rs = us / max_i W_ii), read from the dense or the sparse W.  As for the
@@ -99,11 +93,11 @@ fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter,
     gsl_vector_set_zero(&rv.vector);
     fl_solve_result res;
     memset(&res, 0, sizeof res);
-    double t0 = now();
+    double t0 = fl_clock_now();
     fl_status s = p->m == 0 ? FL_OK : fl_solve_local(p, &o, &rv.vector, NULL, &res, err);
     if (p->m == 0) res.status = FL_OK;
     else if (s >= 0) s = res.status;
-    if (seconds) *seconds = now() - t0;
+    if (seconds) *seconds = fl_clock_now() - t0;
     if (error) *error = s >= 0 ? res.residual : INFINITY;
     if (iterations) *iterations = res.gs_sweeps + res.newton_steps;
     return s;
@@ -135,7 +129,7 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
     memset(c, 0, sizeof *c);
     c->r = calloc(p->m, sizeof *c->r);
     if (!c->r) return FL_FAIL(err, FL_ENOMEM, "xval certify: out of memory");
-    double t0 = now();
+    double t0 = fl_clock_now();
     fl_error e2;
     fl_error_clear(&e2);
     if (p->dim == 2 && p->nc <= FL_XVAL_ENUM_MAX && p->W) {
@@ -154,7 +148,7 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
         if (c->method == FL_XVAL_ENUMERATION) {
             gsl_vector_view rv = gsl_vector_view_array(c->r, p->m);
             fl_residual_local(p, &rv.vector, NULL, FL_RESIDUAL_NORM_Q, &c->error, NULL);
-            c->seconds = now() - t0;
+            c->seconds = fl_clock_now() - t0;
             return FL_OK;
         }
     }
@@ -162,7 +156,7 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
     const int max_iter = p->m > 3000 ? 5000 : 20000;
     fl_status s = fl_xval_our_solve(p, tight, max_iter, c->r, &c->error, &c->iterations, NULL,
                                     &e2);
-    c->seconds = now() - t0;
+    c->seconds = fl_clock_now() - t0;
     if (s < 0) {
         free(c->r);
         c->r = NULL;
@@ -281,7 +275,7 @@ fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, f
     if (!(timeout > 0)) return FL_FAIL(err, FL_EINVAL, "xval spawn: timeout %g must be positive", timeout);
     memset(run, 0, sizeof *run);
     run->exit_code = -1;
-    double t0 = now();
+    double t0 = fl_clock_now();
     pid_t pid = fork();
     if (pid < 0) return FL_FAIL(err, FL_EEXTERNAL, "xval spawn: fork: %s", strerror(errno));
     if (pid == 0) {   /* child: own process group, output to the log */
@@ -308,7 +302,7 @@ fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, f
             kill(-pid, SIGKILL);
             return FL_FAIL(err, FL_EEXTERNAL, "xval spawn: waitpid: %s", strerror(errno));
         }
-        if (now() - t0 > timeout) {
+        if (fl_clock_now() - t0 > timeout) {
             kill(-pid, SIGKILL);
             while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
             run->timed_out = 1;
@@ -318,7 +312,7 @@ fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, f
         nanosleep(&ts, NULL);
         if (nap_ns < 20000000) nap_ns *= 2;
     }
-    run->seconds = now() - t0;
+    run->seconds = fl_clock_now() - t0;
     kill(-pid, SIGKILL);   /* anything the command left running in its group */
     run->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
     return FL_OK;

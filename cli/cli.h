@@ -140,9 +140,6 @@ int fl_cli_out_path(fl_cli_ctx *ctx, const char *name, char *buf, size_t len);
  * success; -1 if gnuplot is missing or fails (message on stderr). */
 int fl_cli_gnuplot(const char *script);
 
-/* Wall-clock seconds (monotonic). */
-double fl_cli_now(void);
-
 /* A registered task: `run` reports its checks through ctx and returns 0,
  * or -1 if it could not run at all (that counts as one failed check). */
 typedef struct fl_cli_task {

@@ -1,6 +1,7 @@
 /* framework.c — PASS/FAIL lines, progress, output files and plots for the
  * frictionlab command (README.md, The command). */
 #include "cli.h"
+#include "fl_clock.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,13 +11,6 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
-
-double fl_cli_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Format a detail text into a new string (NULL when out of memory). */
 static char *vformat(const char *fmt, va_list ap)
@@ -244,7 +238,7 @@ void fl_cli_duration(double seconds, char *buf, size_t len)
 void fl_cli_progress(fl_cli_ctx *ctx, const char *label, long done, long total)
 {
     if (!ctx->progress) return;
-    double t = fl_cli_now();
+    double t = fl_clock_now();
     if (ctx->progress_t0 == 0.0 || done < ctx->progress_done0) {
         ctx->progress_t0 = t;
         ctx->progress_done0 = done;

@@ -25,6 +25,7 @@
 #include <umfpack.h>
 
 #include "check_run.h"
+#include "fl_clock.h"
 #include "cli.h"
 #include "fl_commit.h"
 #include "solve.h"
@@ -256,7 +257,7 @@ typedef struct run_state {
 static void run_task(fl_cli_ctx *ctx, const fl_cli_task *t, run_state *rs, int reproduce)
 {
     char el[32], eta[64] = "";
-    double t0 = fl_cli_now();
+    double t0 = fl_clock_now();
     fl_cli_duration(t0 - rs->t0, el, sizeof el);
     if (rs->timing && rs->list) {
         /* ETA from an earlier run's task times (the baseline, else the
@@ -280,7 +281,7 @@ static void run_task(fl_cli_ctx *ctx, const fl_cli_task *t, run_state *rs, int r
             t->summary);
     if (reproduce) fl_cli_task_begin(ctx, t->name, t->summary, find_info(t->name));
     if (t->run(ctx) != 0) fl_cli_check(ctx, 0, t->name, "could not run (see stderr)");
-    if (reproduce) fl_cli_task_end(ctx, fl_cli_now() - t0);
+    if (reproduce) fl_cli_task_end(ctx, fl_clock_now() - t0);
 }
 
 static int finish(fl_cli_ctx *ctx)
@@ -465,7 +466,7 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
         if (access(prev, R_OK) == 0 && fl_results_read_json(prev, &previous, NULL) != FL_OK)
             previous = NULL;
     }
-    run_state rs = {list, 0, all ? ntable : nnames, fl_cli_now(), baseline ? baseline : previous,
+    run_state rs = {list, 0, all ? ntable : nnames, fl_clock_now(), baseline ? baseline : previous,
                     baseline ? "the baseline" : "the previous run"};
     for (int i = 0; i < rs.count; i++) list[i] = all ? &table[i] : find_task(table, names[i]);
     for (int i = 0; i < rs.count; i++) run_task(ctx, list[i], &rs, reproduce);
@@ -473,7 +474,7 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
     fl_results_free(previous);
     int extra = 0;
     if (reproduce) {
-        ctx->results->seconds = fl_cli_now() - rs.t0;
+        ctx->results->seconds = fl_clock_now() - rs.t0;
         extra = write_results(ctx, baseline, baseline_path);
     }
     int rc = finish(ctx);
@@ -583,7 +584,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         fputs(crosscheck_short, stderr);
         return EXIT_USAGE;
     }
-    run_state rs = {NULL, 0, 1, fl_cli_now(), NULL, NULL};
+    run_state rs = {NULL, 0, 1, fl_clock_now(), NULL, NULL};
     if (ctx->solver_cmd) {
         static const fl_cli_task t = {"solver_cmd", "any solver command on families of FCLIB problems",
                                       fl_cli_xval_crosscheck};

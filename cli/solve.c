@@ -9,12 +9,14 @@
  * (FL_RESIDUAL_NORM_Q, FCLIB's choice and the norm Siconos's solvers pass;
  * unnormalised when ||q|| <= DBL_EPSILON), and also divided by max(||r||,
  * ||U||, ||q||), which is what the installed Siconos 4.4 fc2d_compute_error
- * and fc3d_compute_error return (tests/test_siconos_fc.c).  The solver is the
- * nonlinear Gauss–Seidel of 003 §3 (reference/nsgs.h), sparse (optimized,
- * the default: CHOLMOD, O(nnz(W)) per sweep) or dense (reference).  A
- * global problem (M, H, f, w, mu) is reduced to its local problem by the
- * Delassus operator W = H M^-1 H^T, q = H M^-1 f + w (003 §3), and v =
- * M^-1 (f + H^T r) is reported; with no contact, v = M^-1 f.
+ * and fc3d_compute_error return (tests/test_siconos_fc.c).  The solver is
+ * chosen by --solver through the dispatcher drivers/solve.h: nonlinear
+ * Gauss–Seidel (003 §3), semismooth Newton on the Alart–Curnier function
+ * (Alart & Curnier 1991), or auto (the default), sparse (optimized, the
+ * default) or dense (reference).  A global problem (M, H, f, w, mu) is solved
+ * by fl_solve_global: Newton/auto on (v, r) without forming W, Gauss–Seidel
+ * through the Delassus operator W = H M^-1 H^T, q = H M^-1 f + w (003 §3);
+ * with no contact, v = M^-1 f.
  */
 #include "solve.h"
 
@@ -32,10 +34,7 @@
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "fl_siconos_text.h"
-#include "reference/enumerate.h"
-#include "reference/nsgs.h"
-#include "optimized/delassus_sparse.h"
-#include "optimized/nsgs_sparse.h"
+#include "drivers/solve.h"
 
 /* ------------------------------------------------------------------ */
 /* solve FILE                                                          */
@@ -90,9 +89,11 @@ static void add_sparse_HTr(const cholmod_sparse *H, const double *r, double *b)
 }
 
 typedef struct solve_opts {
+    fl_solver_kind solver;
     int optimized;
     double tol;
     int max_sweeps;
+    int max_newton;
     long guess;              /* 0: none, K >= 1: the file's guess K */
     fl_read_options read;
     const char *out;
@@ -100,46 +101,47 @@ typedef struct solve_opts {
 
 static void solve_usage(FILE *f, int full)
 {
-    fprintf(f, "usage: frictionlab solve FILE [--impl optimized|reference] [--tol T] "
-               "[--max-sweeps N]\n"
-               "                        [--guess K] [--max-memory BYTES] [--out FILE.hdf5]\n");
+    fprintf(f, "usage: frictionlab solve FILE [--solver gs|newton|auto] "
+               "[--impl optimized|reference] [--tol T]\n"
+               "                        [--max-sweeps N] [--max-newton N] [--guess K] "
+               "[--max-memory BYTES]\n"
+               "                        [--out FILE.hdf5]\n");
     if (!full) {
         fprintf(f, "       frictionlab solve --help   (options, defaults, examples)\n");
         return;
     }
     fprintf(f,
-            "\nSolve a frictional contact problem file by nonlinear Gauss-Seidel (003 §3):\n"
-            "FCLIB (.hdf5, local or global) or Siconos numerics text (.dat, local or global,\n"
-            "dense, sparse-block or CSparse storage).  A global problem is reduced by the\n"
-            "Delassus operator; with no contact the answer is v = M^-1 f.\n\n"
+            "\nSolve a frictional contact problem file: FCLIB (.hdf5, local or global) or\n"
+            "Siconos numerics text (.dat, local or global, dense, sparse-block or CSparse\n"
+            "storage).  Solvers: nonlinear Gauss-Seidel (gs, 003 §3), semismooth Newton on\n"
+            "the Alart-Curnier function with line search and Gauss-Seidel fallback (newton,\n"
+            "Alart & Curnier 1991), or auto: Gauss-Seidel while it converges fast, then\n"
+            "Newton from its iterate, then Gauss-Seidel again from the better iterate.\n"
+            "A global problem is solved as a global problem (newton, auto: on (v, r)\n"
+            "without forming W); gs goes through the Delassus operator W = H M^-1 H^T.\n"
+            "With no contact the answer is v = M^-1 f.\n\n"
             "options (default in brackets):\n"
+            "  --solver S       gs, newton or auto [auto]\n"
             "  --impl I         optimized (sparse W, CHOLMOD) or reference (dense W) [optimized]\n"
             "  --tol T          natural-map error target, normalised by ||q|| [1e-8]\n"
-            "  --max-sweeps N   Gauss-Seidel sweeps at most [10000]\n"
+            "  --max-sweeps N   Gauss-Seidel sweeps at most, Newton's fallback included [10000]\n"
+            "  --max-newton N   Newton steps at most [500]\n"
             "  --guess K        start from the file's stored guess K (FCLIB /guesses/K) [zero start]\n"
             "  --max-memory B   refuse a file whose problem would need more than B bytes\n"
             "                   (suffix K, M, G allowed) [4G]\n"
             "  --out FILE       write the problem and its solution (r, u, and v if global) as FCLIB\n"
             "  --help           this text\n\n"
-            "output: the file and its sizes (nc, dim, m, n), the solver and implementation,\n"
-            "iterations, the error / ||q|| and the error as Siconos 4.4 reports it\n"
+            "output: the file and its sizes (nc, dim, m, n), the solver asked for and the\n"
+            "implementation, the solver that finished and why it stopped, iterations\n"
+            "(Gauss-Seidel sweeps and Newton steps), the error / ||q|| and the error as Siconos 4.4 reports it\n"
             "(/ max(||r||, ||U||, ||q||)), time, status.  Exit 0 converged, 1 not converged,\n"
             "2 bad usage or bad file.\n\n"
             "examples:\n"
             "  frictionlab solve tests/data/siconos/Rover1039.dat\n"
+            "  frictionlab solve tests/data/siconos/Capsules-i101-404.dat --solver newton\n"
+            "  frictionlab solve tests/data/siconos/Confeti-ex03-Fc3D-SBM.dat --solver gs\n"
             "  frictionlab solve tests/data/siconos/Box_Stacks-i0122-82-5.hdf5 --guess 1 --out sol.hdf5\n"
             "  frictionlab solve big.dat --impl reference --tol 1e-10 --max-memory 500M\n");
-}
-
-static fl_status run_nsgs(const fl_local_problem *p, const solve_opts *o, int warm,
-                          gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err)
-{
-    fl_nsgs_options opt = fl_nsgs_options_default();
-    opt.tol = o->tol;
-    opt.max_sweeps = o->max_sweeps;
-    if (warm) opt.start = FL_NSGS_START_WARM;
-    return o->optimized ? fl_nsgs_sparse_solve(p, &opt, r, U, res, err)
-                        : fl_nsgs_solve(p, &opt, r, U, res, err);
 }
 
 /* v = M^-1 (f + H^T r) (003 §3, fl_problem.h); r may be NULL (no contact). */
@@ -167,6 +169,7 @@ static fl_status global_velocity(const fl_global_problem *g, fl_sparse_ctx *ctx,
 static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
 {
     static const struct option longs[] = {
+        {"solver", required_argument, NULL, 'S'}, {"max-newton", required_argument, NULL, 'n'},
         {"impl", required_argument, NULL, 'i'},   {"tol", required_argument, NULL, 't'},
         {"max-sweeps", required_argument, NULL, 's'}, {"guess", required_argument, NULL, 'g'},
         {"max-memory", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
@@ -181,6 +184,24 @@ static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
         case 'h':
             solve_usage(stdout, 1);
             return 0;
+        case 'S': {
+            fl_error e;
+            if (fl_solve_parse_solver(optarg, &o->solver, &e) != FL_OK) {
+                fprintf(stderr, "frictionlab solve: --solver must be gs, newton or auto, not "
+                                "'%s'\n", optarg);
+                goto bad;
+            }
+            break;
+        }
+        case 'n': {
+            long v = strtol(optarg, &end, 10);
+            if (*end != '\0' || v <= 0 || v > 100000000) {
+                fprintf(stderr, "frictionlab solve: --max-newton %s is not in [1, 1e8]\n", optarg);
+                goto bad;
+            }
+            o->max_newton = (int)v;
+            break;
+        }
         case 'i':
             if (strcmp(optarg, "reference") == 0) o->optimized = 0;
             else if (strcmp(optarg, "optimized") == 0) o->optimized = 1;
@@ -255,7 +276,7 @@ bad:
 int fl_cli_solve(int argc, char **argv)
 {
     const char *file = NULL;
-    solve_opts o = {1, 1e-8, 10000, 0, fl_read_options_default(), NULL};
+    solve_opts o = {FL_SOLVER_AUTO, 1, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
     /* argv[-1] is the word "solve": getopt_long wants the program name first */
     int pr = parse_solve(argc + 1, argv - 1, &o, &file);
     if (pr != 1) return pr;
@@ -304,30 +325,33 @@ int fl_cli_solve(int argc, char **argv)
     if (g) {
         printf("problem %s (%s, global): n %zu, nc %zu, dim %d, m %zu\n", file, format, g->n,
                g->nc, g->dim, g->m);
-        if (g->nc > 0) {
-            s = o.optimized ? fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err)
-                            : fl_delassus_dense(g, &p, &err);
-            if (s != FL_OK) goto done;
-        }
+        if (o.optimized && !g->ctx) g->ctx = &ctx;
     } else {
         printf("problem %s (%s, local): nc %zu, dim %d, m %zu\n", file, format, p->nc, p->dim,
                p->m);
     }
-    printf("solver nsgs (nonlinear Gauss-Seidel, 003 §3), implementation %s, tol %.3g, max "
-           "sweeps %d\n", o.optimized ? "optimized (sparse W, CHOLMOD)" : "reference (dense W)",
-           o.tol, o.max_sweeps);
-    fl_nsgs_result res;
+    printf("solver %s (%s), implementation %s, tol %.3g, max sweeps %d, max Newton steps %d\n",
+           fl_solve_solver_name(o.solver),
+           o.solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
+           : o.solver == FL_SOLVER_NEWTON ? "semismooth Newton, Alart & Curnier 1991"
+                                          : "Gauss-Seidel, then Newton if it converges slowly",
+           o.optimized ? "optimized (sparse)" : "reference (dense)", o.tol, o.max_sweeps,
+           o.max_newton);
+    if (g && g->m > 0)
+        printf("global problem solved %s\n", o.solver == FL_SOLVER_GS
+               ? "through the Delassus operator W = H M^-1 H^T" : "on (v, r), W not formed");
+    fl_solve_result res;
     memset(&res, 0, sizeof res);
-    double e_max = 0;
-    size_t m = p ? p->m : 0;
+    size_t m = g ? g->m : p->m;
     if (m > 0) {
-        if (o.optimized && !p->Ws) {
+        if (p && o.optimized && !p->Ws) {
             p->ctx = &ctx;
             if ((s = fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, &err)) != FL_OK) goto done;
         }
         r = gsl_vector_calloc(m);
         U = gsl_vector_calloc(m);
-        if (!r || !U) {
+        if (g) v = calloc(g->n ? g->n : 1, sizeof *v);
+        if (!r || !U || (g && !v)) {
             s = FL_FAIL(&err, FL_ENOMEM, "out of memory");
             goto done;
         }
@@ -335,28 +359,45 @@ int fl_cli_solve(int argc, char **argv)
             memcpy(r->data, guesses[o.guess - 1]->r, m * sizeof(double));
             printf("start guess %ld of the file\n", o.guess);
         }
-        s = run_nsgs(p, &o, o.guess != 0, r, U, &res, &err);
+        fl_solve_options so = fl_solve_options_default();
+        so.solver = o.solver;
+        so.optimized = o.optimized;
+        so.tol = o.tol;
+        so.max_sweeps = o.max_sweeps;
+        so.max_newton = o.max_newton;
+        so.warm = o.guess != 0;
+        if (g) {
+            gsl_vector_view vv = gsl_vector_view_array(v, g->n);
+            s = fl_solve_global(g, &so, g->n ? &vv.vector : NULL, r, U, &res, &err);
+        } else {
+            s = fl_solve_local(p, &so, r, U, &res, &err);
+        }
         if (s < 0) goto done;
-        fl_residual_local(p, r, NULL, FL_RESIDUAL_MAX_NORM, &e_max, NULL);
+        printf("finished by %s, stopped: %s\n", fl_solve_solver_name(res.finished_by),
+               fl_solve_stop_name(res.stop));
     } else {
         s = FL_OK;   /* no contact: r is empty, nothing to iterate */
     }
-    double nq = p ? gsl_blas_dnrm2(p->q) : 0.0;
-    printf("iterations %d\n", res.iterations);
-    printf("error %.6e (natural map sqrt(sum_a |r_a - P_K(r_a - U_a - mu|U_T| e_N)|^2) / %s)\n",
-           res.residual, nq > DBL_EPSILON ? "||q||_2" : "1 (||q|| ~ 0)");
+    printf("iterations %d (Gauss-Seidel sweeps %d, Newton steps %d)\n",
+           res.gs_sweeps + res.newton_steps, res.gs_sweeps, res.newton_steps);
+    printf("error %.6e (natural map sqrt(sum_a |r_a - P_K(r_a - U_a - mu|U_T| e_N)|^2) / "
+           "||q||_2, or / 1 if ||q|| ~ 0)\n", res.residual_norm_q);
     printf("error_siconos %.6e (the same / max(||r||, ||U||, ||q||): Siconos 4.4 "
-           "fc2d/fc3d_compute_error)\n", e_max);
+           "fc2d/fc3d_compute_error)\n", res.residual_max_norm);
     printf("time %.6f s\n", res.seconds);
     if (m == 0) printf("no contact: r is empty%s\n", g ? ", v = M^-1 f" : "");
-    printf("status %s\n", s == FL_OK ? "converged" : "not converged (iteration limit)");
+    printf("status %s%s%s\n", s == FL_OK ? "converged" : "not converged (",
+           s == FL_OK ? "" : fl_solve_stop_name(res.stop), s == FL_OK ? "" : ")");
     rc = s == FL_OK ? 0 : 1;
     if (o.out) {
         fl_status w;
         if (g) {
             w = fl_fclib_write_global(o.out, g, "frictionlab solve", &err);
             if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, m, &sol, &err);
-            if (w == FL_OK) w = global_velocity(g, &ctx, &L, r ? r->data : NULL, sol->v, &err);
+            if (w == FL_OK) {
+                if (m > 0 && g->n) memcpy(sol->v, v, g->n * sizeof(double));
+                else w = global_velocity(g, &ctx, &L, NULL, sol->v, &err);
+            }
         } else {
             w = fl_fclib_write_local(o.out, p, "frictionlab solve", &err);
             if (w == FL_OK) w = fl_fclib_solution_alloc(0, m, &sol, &err);

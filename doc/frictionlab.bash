@@ -20,7 +20,7 @@ _frictionlab()
     COMPREPLY=()
 
     if [ "$COMP_CWORD" -eq 1 ]; then
-        COMPREPLY=($(compgen -W "reproduce crosscheck bench solve help --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "reproduce crosscheck bench solve convert help --help --version" -- "$cur"))
         return 0
     fi
     case "$prev" in
@@ -41,7 +41,10 @@ _frictionlab()
         --impl)
             COMPREPLY=($(compgen -W "reference optimized" -- "$cur"))
             return 0 ;;
-        --systems|--seed|--solver-cmd|--tol|--max-sweeps)
+        --solver)
+            COMPREPLY=($(compgen -W "auto gs newton" -- "$cur"))
+            return 0 ;;
+        --systems|--seed|--solver-cmd|--tol|--max-sweeps|--max-newton|--guess|--max-memory)
             return 0 ;;
     esac
     case "$sub" in
@@ -61,13 +64,22 @@ _frictionlab()
             COMPREPLY=($(compgen -W "--law --systems --seed --solver-cmd --list --help" -- "$cur")) ;;
         solve)
             if [[ $cur == -* ]]; then
-                COMPREPLY=($(compgen -W "--impl --out --tol --max-sweeps --law --help" -- "$cur"))
+                COMPREPLY=($(compgen -W "--solver --impl --tol --max-sweeps --max-newton --guess --max-memory --out --law --help" -- "$cur"))
             else
                 COMPREPLY=($(compgen -f -X '!*.@(hdf5|h5|dat)' -- "$cur") $(compgen -d -- "$cur"))
             fi ;;
+        convert)
+            # IN: a problem file; OUT: any name (its extension picks the format)
+            if [[ $cur == -* ]]; then
+                COMPREPLY=($(compgen -W "--max-memory --help" -- "$cur"))
+            elif [ "$COMP_CWORD" -eq 2 ]; then
+                COMPREPLY=($(compgen -f -X '!*.@(hdf5|h5|dat)' -- "$cur") $(compgen -d -- "$cur"))
+            else
+                COMPREPLY=($(compgen -f -- "$cur"))
+            fi ;;
         help)
             [ "$COMP_CWORD" -eq 2 ] &&
-                COMPREPLY=($(compgen -W "reproduce crosscheck bench solve" -- "$cur")) ;;
+                COMPREPLY=($(compgen -W "reproduce crosscheck bench solve convert" -- "$cur")) ;;
     esac
     return 0
 }

@@ -2,6 +2,7 @@
  * semismooth Newton on the Alart–Curnier function (Alart & Curnier 1991),
  * or the automatic choice, through the reference or the optimized twin. */
 #include "drivers/solve.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,13 +16,6 @@
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 fl_solve_options fl_solve_options_default(void)
 {
@@ -153,7 +147,7 @@ static fl_status local_errors(const fl_local_problem *p, const gsl_vector *r, gs
 fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
                          gsl_vector *r, gsl_vector *U, fl_solve_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_solve_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -213,7 +207,7 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
     if (s < 0) res->stop = FL_SOLVE_STOP_ERROR;
     gsl_vector_free(Uw);
     res->status = s;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     return s;
 }
 
@@ -312,7 +306,7 @@ fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *op
                           gsl_vector *v, gsl_vector *r, gsl_vector *U, fl_solve_result *res,
                           fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_solve_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -358,6 +352,6 @@ fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *op
     gsl_vector_free(vw);
     gsl_vector_free(Uw);
     res->status = s;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     return s;
 }

@@ -5,6 +5,7 @@
  * UMFPACK symbolic analysis once, numeric LU per step.  See newton_sparse.h.
  */
 #include "optimized/newton_sparse.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -15,13 +16,6 @@
 #include "fl_dense.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* y += alpha A x for a packed int CSC A (any shape, unsymmetric storage). */
 static void csc_gaxpy(const cholmod_sparse *A, double alpha, const double *x, double *y)
@@ -252,7 +246,7 @@ static void finish(fl_newton_result *res, fl_status s, int it, double e, double 
     if (s < 0) res->stop = FL_NEWTON_STOP_ERROR;
     else if (s == FL_OK) res->stop = FL_NEWTON_STOP_TOL;
     else if (res->stop != FL_NEWTON_STOP_STALLED) res->stop = FL_NEWTON_STOP_MAXITER;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
 }
 
 /* The common Newton loop (newton.h): z = (v, r) with v empty on a local
@@ -404,7 +398,7 @@ fl_status fl_newton_sparse_solve(const fl_local_problem *p, const fl_newton_opti
                                  gsl_vector *r, gsl_vector *U, fl_newton_result *res,
                                  fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -467,7 +461,7 @@ fl_status fl_newton_global_sparse_solve(const fl_global_problem *g,
                                         gsl_vector *r, gsl_vector *U, fl_newton_result *res,
                                         fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);

@@ -33,6 +33,7 @@
  * is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
 #include "optimized/nsgs_sparse.h"
+#include "fl_clock.h"
 #include "reference/newton.h"
 
 #include <math.h>
@@ -40,13 +41,6 @@
 #include <string.h>
 #include <time.h>
 #include <gsl/gsl_blas.h>
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Column access of a packed or unpacked CSC matrix with int or long indices. */
 typedef struct csc_view {
@@ -197,7 +191,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
                                gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_nsgs_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -254,7 +248,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
     const double *q = p->q->data;
     const size_t qs = p->q->stride;
     while (s == FL_OK && sweep < opt->max_sweeps) {
-        double ts = now_seconds(), dr2 = 0, r2 = 0;
+        double ts = fl_clock_now(), dr2 = 0, r2 = 0;
         for (size_t k = 0; k < nc; k++) {
             size_t a = perm[k];
             double b[3], rl[3], old[3];
@@ -279,7 +273,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
                 r2 += ra[l] * ra[l];
             }
         }
-        res->sweep_seconds += now_seconds() - ts;
+        res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
                    sweep % opt->check_every == 0 ||
@@ -303,7 +297,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
     res->iterations = sweep;
     res->residual = e;
     res->status = s;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     cholmod_free_sparse(&Wt, &p->ctx->cm);
     free(perm);
     free(Wd);

@@ -3,6 +3,7 @@
  * See newton.h for the conventions, the globalisation and the stopping
  * rule. */
 #include "newton.h"
+#include "fl_clock.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -14,13 +15,6 @@
 
 #include "fl_dense.h"
 #include "nsgs.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 fl_newton_options fl_newton_options_default(void)
 {
@@ -144,14 +138,14 @@ static void finish(fl_newton_result *res, fl_status s, int it, double e, double 
     res->status = s;
     if (s < 0) res->stop = FL_NEWTON_STOP_ERROR;
     else if (s == FL_OK) res->stop = FL_NEWTON_STOP_TOL;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
 }
 
 /* Local problem, dense W, GSL LU of J = I - D + rho D W (N3). */
 fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *opt,
                           gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -313,7 +307,7 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
                                  gsl_vector *v, gsl_vector *r, gsl_vector *U,
                                  fl_newton_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);

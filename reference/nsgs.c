@@ -2,6 +2,7 @@
  * problem on a dense Delassus operator (003 §3; 003 §3–5).
  * See nsgs.h for the conventions. */
 #include "nsgs.h"
+#include "fl_clock.h"
 
 #include <float.h>
 #include <math.h>
@@ -12,13 +13,6 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_dense.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 fl_nsgs_options fl_nsgs_options_default(void)
 {
@@ -345,7 +339,7 @@ fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err)
 {
-    double t0 = now_seconds();
+    double t0 = fl_clock_now();
     fl_nsgs_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -371,7 +365,7 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
     double e = INFINITY;
     int sweep = 0;
     while (s == FL_OK && sweep < opt->max_sweeps) {
-        double ts = now_seconds();
+        double ts = fl_clock_now();
         for (size_t k = 0; k < p->nc; k++) {
             size_t a = perm[k];
             double Waa[9], b[3], rl[3];
@@ -391,7 +385,7 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
             if (fl_nsgs_local_solve(dim, p->mu[a], Waa, b, rl) == 0) res->local_fallbacks++;
             fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
         }
-        res->sweep_seconds += now_seconds() - ts;
+        res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         s = fl_residual_local(p, r, Ut, opt->norm, &e, err);
         if (s != FL_OK) break;
@@ -408,7 +402,7 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
     res->iterations = sweep;
     res->residual = e;
     res->status = s;
-    res->seconds = now_seconds() - t0;
+    res->seconds = fl_clock_now() - t0;
     free(perm);
     gsl_vector_free(Ut);
     return s;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fl_fclib.h"
+#include "fl_clock.h"
 #include "testkit/fl_random.h"
 
 static char dir[64];
@@ -596,13 +597,6 @@ static void put_int(const char *path, const char *name, int v)
 #include <sys/resource.h>
 #include <time.h>
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 /* Peak resident memory of this (Criterion-forked) test process, bytes. */
 static double peak_bytes(void)
 {
@@ -619,7 +613,7 @@ Test(fl_fclib, huge_declared_sizes_refused_fast_and_small)
     fl_error err;
     fl_local_problem *p = NULL;
     fl_global_problem *g = NULL;
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     /* local m = 1e5: mu 5e4 and q 1e5 declared, W 1e5 x 1e5 with empty
      * column pointers; a dense W would take 80 GB: over the memory cap */
     write_good(path);
@@ -674,7 +668,7 @@ Test(fl_fclib, huge_declared_sizes_refused_fast_and_small)
     cr_assert(strstr(err.message, "W/m = 1000000000 but q has length 4") != NULL, "%s",
               err.message);
     cr_assert_null(s);
-    double dt = now_s() - t0, mem = peak_bytes();
+    double dt = fl_clock_now() - t0, mem = peak_bytes();
     cr_assert_lt(dt, 4.0, "four reproducers took %g s", dt);
     cr_assert_lt(mem, 100e6, "peak memory %g bytes", mem);
     /* not a regular file */
@@ -772,7 +766,7 @@ Test(fl_fclib, regression_guesses_count_bounded_by_the_groups_present)
     fl_fclib_solution **g = NULL;
     size_t count = 7;
     fl_error err;
-    double t0 = now_s();
+    double t0 = fl_clock_now();
     fl_status s = fl_fclib_read_guesses(path, &g, &count, &err);
     cr_assert_eq(s, FL_EDIM, "%d: %s", (int)s, err.message);
     cr_assert_null(g);
@@ -780,7 +774,7 @@ Test(fl_fclib, regression_guesses_count_bounded_by_the_groups_present)
     cr_assert_str_eq(err.file, path);
     cr_assert(strstr(err.message, "guesses/number_of_guesses") != NULL &&
               strstr(err.message, "group holds only") != NULL, "%s", err.message);
-    cr_assert_lt(now_s() - t0, 1.0);
+    cr_assert_lt(fl_clock_now() - t0, 1.0);
     cr_assert_lt(peak_bytes(), 100e6);
 }
 

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fl_clock.h"
 
 static char tmpdir[64];
 
@@ -76,7 +77,7 @@ Test(framework, progress_on_a_terminal_redraws_one_line, .init = cr_redirect_std
     fl_cli_ctx ctx = fresh();
     ctx.progress_tty = 1;
     fl_cli_progress(&ctx, "systems", 1, 3);   /* first call: drawn */
-    ctx.progress_last = fl_cli_now() + 100.0; /* as if drawn just now */
+    ctx.progress_last = fl_clock_now() + 100.0; /* as if drawn just now */
     fl_cli_progress(&ctx, "systems", 2, 3);   /* within 0.2 s: skipped */
     cr_assert_eq(ctx.progress_open, 1, "a redrawn line is open");
     fl_cli_progress(&ctx, "systems", 3, 3);   /* last: drawn, ends the line */
@@ -101,8 +102,8 @@ Test(framework, progress_in_a_log_prints_plain_lines_with_rate_and_eta, .init = 
     fl_cli_ctx ctx = fresh();
     ctx.progress_tty = 0;
     fl_cli_progress(&ctx, "steps", 0, 100);   /* no rate at the start */
-    ctx.progress_t0 = fl_cli_now() - 10.0;    /* as if started 10 s ago at 0 */
-    ctx.progress_last = fl_cli_now() - 11.0;  /* last line 11 s ago: due */
+    ctx.progress_t0 = fl_clock_now() - 10.0;    /* as if started 10 s ago at 0 */
+    ctx.progress_last = fl_clock_now() - 11.0;  /* last line 11 s ago: due */
     fl_cli_progress(&ctx, "steps", 50, 100);  /* 50 items in 10 s: 5/s, 10 s left */
     fl_cli_progress(&ctx, "steps", 60, 100);  /* within 10 s of the last: skipped */
     fl_cli_progress(&ctx, "steps", 100, 100); /* last: printed */
@@ -121,7 +122,7 @@ Test(framework, progress_slow_items_show_seconds_each, .init = cr_redirect_stder
 {
     fl_cli_ctx ctx = fresh();
     fl_cli_progress(&ctx, "rows", 0, 10);
-    ctx.progress_t0 = fl_cli_now() - 8.0;
+    ctx.progress_t0 = fl_clock_now() - 8.0;
     ctx.progress_last = 0.0;
     fl_cli_progress(&ctx, "rows", 2, 10);     /* 4 s per row, 32 s left */
     fflush(stderr);
@@ -318,8 +319,8 @@ Test(framework, gnuplot_draws_and_reports_failure, .init = cr_redirect_stderr)
 
 Test(framework, clock_is_monotonic)
 {
-    double a = fl_cli_now();
-    double b = fl_cli_now();
+    double a = fl_clock_now();
+    double b = fl_clock_now();
     cr_assert_gt(a, 0.0);
     cr_assert_geq(b, a);
 }
