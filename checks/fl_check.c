@@ -2,6 +2,7 @@
 #include "checks/fl_check.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,6 +46,47 @@ void fl_check_note(fl_check_ctx *ctx, const char *name, const char *fmt, ...)
     va_start(ap, fmt);
     emit(ctx, FL_CHECK_NOTE, name, fmt, ap);
     va_end(ap);
+    ctx->noted++;
+}
+
+int fl_check_value(fl_check_ctx *ctx, int ok, const char *name, double value, double expected,
+                   double tol, const char *reference, const char *fmt, ...)
+{
+    char detail[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    fl_check_kind kind = ok ? FL_CHECK_PASS : FL_CHECK_FAIL;
+    if (ctx->io.value) {
+        fl_check_value_info info = {kind, 0, name, detail, value, expected, tol, reference, NULL};
+        ctx->io.value(ctx->io.data, &info);
+    } else if (ctx->io.line) {
+        ctx->io.line(ctx->io.data, kind, name, detail);
+    }
+    if (ok) ctx->passed++;
+    else ctx->failed++;
+    return ok;
+}
+
+void fl_check_discrepancy(fl_check_ctx *ctx, const char *name, double value, double paper_value,
+                          const char *reference, const char *reason, const char *fmt, ...)
+{
+    char detail[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (ctx->io.value) {
+        fl_check_value_info info = {FL_CHECK_NOTE, 1,         name,      detail, value,
+                                    paper_value,   NAN,       reference, reason ? reason : ""};
+        ctx->io.value(ctx->io.data, &info);
+    } else if (ctx->io.line) {
+        char line[2600];
+        snprintf(line, sizeof line, "%s (documented discrepancy: %s)", detail,
+                 reason ? reason : "");
+        ctx->io.line(ctx->io.data, FL_CHECK_NOTE, name, line);
+    }
     ctx->noted++;
 }
 

@@ -25,10 +25,28 @@ typedef enum fl_check_kind {
 } fl_check_kind;
 
 /* What the caller supplies; every member may be NULL. */
+/* The numbers of one check (fl_check_value) or of one documented
+ * discrepancy (fl_check_discrepancy); NAN where there is none. */
+typedef struct fl_check_value_info {
+    fl_check_kind kind;      /* PASS/FAIL for a check, NOTE for a discrepancy */
+    int discrepancy;         /* 1: a documented discrepancy (never a PASS) */
+    const char *name;
+    const char *detail;      /* already formatted */
+    double value;            /* what we computed */
+    double expected;         /* the paper's or closed form's value */
+    double tol;              /* the tolerance of the check (NAN: none) */
+    const char *reference;   /* paper equation, table row, proofs/ row; may be NULL */
+    const char *reason;      /* a discrepancy's reason; NULL for a check */
+} fl_check_value_info;
+
 typedef struct fl_check_io {
     void *data;              /* passed to every callback */
     /* one result line: kind, name, detail (already formatted) */
     void (*line)(void *data, fl_check_kind kind, const char *name, const char *detail);
+    /* a result with its numbers (fl_check_value, fl_check_discrepancy).
+     * Without it the result goes to `line` as fl_check_report /
+     * fl_check_note would send it. */
+    void (*value)(void *data, const fl_check_value_info *info);
     /* progress counter (done == total ends it) */
     void (*progress)(void *data, const char *label, long done, long total);
     /* a diagnostic for a person (the command prints it on stderr) */
@@ -71,6 +89,29 @@ int fl_check_report(fl_check_ctx *ctx, int ok, const char *name, const char *fmt
 void fl_check_note(fl_check_ctx *ctx, const char *name, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* A check with a number: value, the expected value (paper, closed form)
+ * and the tolerance the check used (NAN when none), and the reference it is
+ * checked against (may be NULL).  ok is decided by the caller, as for
+ * fl_check_report, which it otherwise behaves like (counts, io.line when
+ * io.value is NULL).  Returns ok. */
+int fl_check_value(fl_check_ctx *ctx, int ok, const char *name, double value, double expected,
+                   double tol, const char *reference, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 8, 9)))
+#endif
+    ;
+
+/* A documented discrepancy with the paper: our value, the paper's value
+ * (NAN if none), the reference and the reason.  Never a PASS: counted in
+ * ctx->noted like fl_check_note (which it behaves like without io.value,
+ * the reason appended to the detail). */
+void fl_check_discrepancy(fl_check_ctx *ctx, const char *name, double value, double paper_value,
+                          const char *reference, const char *reason, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
 #endif
     ;
 

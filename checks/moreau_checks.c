@@ -856,7 +856,8 @@ int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
         snprintf(name, sizeof name, "theorem1.%s.gamma", cname[c]);
         int gok = fabs(A.gamma - g_closed) <= 1e-12 &&
                   (c == 0 ? A.gamma < -1e-3 : fabs(A.gamma) <= 1e-12);
-        fl_check_report(ctx, gok, name, "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
+        fl_check_value(ctx, gok, name, A.gamma, g_closed, 1e-12, "000 Theorem 1, gamma closed form",
+                     "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
                      "= %.6g (tol 1e-12)", A.gamma, g_closed);
         /* the hypothesis on the neighbourhood (000 Theorem 1) */
         double gminus = fl_rod_gamma(&rod, q[2] - 1e-3), gplus = fl_rod_gamma(&rod, q[2] + 1e-3);

@@ -988,9 +988,11 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
                  "mu = %g < -1/tan(theta0) = %.6g: max |x'_P'3 - x'_P5| = %.3g over %ld steps (Stewart-Trinkle "
                  "reference/stewart_law.c vs P'3 stepper; tol 1e-9 V0; %s)",
                  b.mu, -1.0 / tan(b.theta0), w35, nn, src);
-    fl_check_report(ctx, st3 == FL_OK && w3c <= tol, "painleve_p5_vs_p3.p3_closed_form",
+    fl_check_value(ctx, st3 == FL_OK && w3c <= tol, "painleve_p5_vs_p3.p3_closed_form", w3c, 0.0, tol,
+                 "closed-form sliding motion x'' = -C0 a/m (max error)",
                  "max |x'_P'3 - closed form| = %.3g (x'' = -C0 a/m = %.6g, t* = %.6g; tol %.2g)", w3c, acc, tstar, tol);
-    fl_check_report(ctx, st5 == FL_OK && w5c <= tol, "painleve_p5_vs_p3.p5_closed_form",
+    fl_check_value(ctx, st5 == FL_OK && w5c <= tol, "painleve_p5_vs_p3.p5_closed_form", w5c, 0.0, tol,
+                 "closed-form sliding motion x'' = -C0 a/m (max error)",
                  "max |x'_P5 - closed form| = %.3g (tol %.2g)", w5c, tol);
     char c1[4096], c2[4096], body[12288];
     if (fl_check_out_path(ctx, "painleve_p3.csv", c1, sizeof c1) == 0 &&

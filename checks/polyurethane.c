@@ -262,6 +262,15 @@ static const double poly_paper_ks[16] = {0.076, 0.071, 0.068, -0.130, -0.106, -0
 static const double poly_paper_lam[16] = {8.19e6, 7.91e6, 7.69e6, 7.43e6, 7.09e6, 6.26e6, 5.47e6, 6.76e6,
                                           5.37e6, 3.34e6, 3.08e6, 2.78e6, 2.78e6, 2.68e6, 2.30e6, 1.23e6};
 
+/* The rows of Table 1 whose min real Lambda we do not reproduce (U_T =
+ * -1.78 and -1.82: ours 4.83e6 and 4.05e6, the paper's 6.76e6 and 5.37e6;
+ * the paper's -1.78 value breaks the decreasing trend of its own column).
+ * They are reported as documented discrepancies, never as PASS. */
+static int poly_lam_documented(int row)
+{
+    return row == 7 || row == 8;
+}
+
 int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
 {
     fl_error err;
@@ -321,9 +330,27 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
             mode_bad += (int)res.flutter_mode != poly_paper[row][3];
             ks_worst = fmax(ks_worst, fabs(res.ks_min - poly_paper_ks[row]));
             ks_bad += fabs(res.ks_min - poly_paper_ks[row]) > 0.002;
+            char nm[96], ref[64];
+            snprintf(ref, sizeof ref, "004 Table 1, U_T = %.2f", poly_rows[row]);
+            snprintf(nm, sizeof nm, "polyurethane.table1_KS.UT%.2f", poly_rows[row]);
+            fl_check_value(ctx, fabs(res.ks_min - poly_paper_ks[row]) <= 0.002, nm, res.ks_min, poly_paper_ks[row],
+                           0.002, ref, "min eig K*_S per unit thickness %.4f, paper %.3f (tol 0.002)", res.ks_min,
+                           poly_paper_ks[row]);
             double lrel = fabs(res.lambda_real_min / poly_paper_lam[row] - 1);
+            snprintf(nm, sizeof nm, "polyurethane.table1_Lambda.UT%.2f", poly_rows[row]);
+            if (poly_lam_documented(row)) {
+                fl_check_discrepancy(ctx, nm, res.lambda_real_min, poly_paper_lam[row], ref,
+                                     row == 7 ? "the paper's 6.76e6 breaks the decreasing trend of its own column (5.47e6 at U_T = -1.75, 5.37e6 at -1.82)"
+                                              : "our min real Lambda is 25% below the paper's at this row only, next to the paper's out-of-trend -1.78 row",
+                                     "min real Lambda of M*^-1 K* %.3g, paper %.3g (%.0f%% off)", res.lambda_real_min,
+                                     poly_paper_lam[row], 100 * lrel);
+            } else {
+                fl_check_value(ctx, lrel <= 0.01, nm, res.lambda_real_min, poly_paper_lam[row], 0.01 * fabs(poly_paper_lam[row]),
+                               ref, "min real Lambda of M*^-1 K* %.4g, paper %.3g (%.2g%% off, tol 1%%)", res.lambda_real_min,
+                               poly_paper_lam[row], 100 * lrel);
+            }
             if (lrel > 0.01) {
-                lam_bad++;
+                if (!poly_lam_documented(row)) lam_bad++;
                 size_t len = strlen(lam_off);
                 snprintf(lam_off + len, sizeof lam_off - len, "%s%.2f (%.3g vs %.3g)", len ? ", " : "", UT,
                          res.lambda_real_min, poly_paper_lam[row]);
@@ -365,8 +392,13 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
     fl_check_report(ctx, states_bad == 0 && done_rows > 0, "polyurethane.table1_states", "stick / slip / no-contact counts equal 004 Table 1 at %d of %d rows", done_rows - states_bad, done_rows);
     fl_check_report(ctx, mode_bad == 0 && done_rows > 0, "polyurethane.table1_flutter_mode", "lowest flutter mode equals 004 Table 1 at %d of %d rows (57, 11, 10, then 3, then 5)", done_rows - mode_bad, done_rows);
     fl_check_report(ctx, ks_bad == 0 && done_rows > 0, "polyurethane.table1_KS", "min eig K*_S per unit thickness within 0.002 of 004 Table 1 at %d of %d rows (largest difference %.4f)", done_rows - ks_bad, done_rows, ks_worst);
-    fl_check_report(ctx, lam_bad <= 2 && done_rows > 0, "polyurethane.table1_Lambda", "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at %d of %d rows (largest %.2g%%); off: %s (the -1.78 value breaks the decreasing trend of its own column)",
-                 done_rows - lam_bad, done_rows, 100 * lam_worst, lam_bad ? lam_off : "none");
+    if (ctx->quick)
+        for (int r = 0; r < nrows; r++)
+            if (poly_lam_documented(r))
+                fl_check_note(ctx, "polyurethane.table1_Lambda", "U_T = %.2f (a documented discrepancy with 004 Table 1, paper %.3g) is a row of the full run only",
+                              poly_rows[r], poly_paper_lam[r]);
+    fl_check_report(ctx, lam_bad == 0 && done_rows > 0, "polyurethane.table1_Lambda", "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at every row but the documented discrepancies (U_T = -1.78, -1.82): %d rows, largest %.2g%%; off: %s",
+                 done_rows, 100 * lam_worst, lam_off[0] ? lam_off : "none");
     fl_check_report(ctx, twin_bad == 0 && twin_n > 0, "polyurethane.ref_vs_sparse", "sparse twin (CHOLMOD inverse power, ARPACK + UMFPACK lowest 20 modes) vs dense reference at %d rows: %d disagreements in min eig K*_S, Cholesky, Lambda, flutter mode; analysis time %.3g s dense vs %.3g s sparse",
                  twin_n, twin_bad, twin_s_ref, twin_s_opt);
     if (csv) fclose(csv);

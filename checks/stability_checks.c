@@ -114,7 +114,8 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
         fl_check_report(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
                      "example_3_15.eig_Kstar", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
         double cf = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
-        fl_check_report(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS",
+        fl_check_value(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS", res.ks_min, cf, 1e-12 * Ks,
+                     "004 §3.5 Example 3.15, closed form (3-sqrt(1+mu^2))K/2",
                      "mu=%g min eig K*_S = %.10g (closed form (3-sqrt(1+mu^2))K/2 = %.10g, tol 1e-12)", mu, res.ks_min, cf);
         int crit = mu >= 2.0 * sqrt(2.0);
         fl_check_report(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
@@ -558,7 +559,8 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
                      "example_4_6.fig9_flutter", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
                      res.lam_re[0], fabs(res.lam_im[0]), res.flutter_mode, gsl_vector_get(lm, 0), gsl_vector_get(lm, 1), tol);
         double lam = sqrt(0.5 * (hypot(res.lam_re[0], res.lam_im[0]) - res.lam_re[0]));
-        fl_check_report(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate",
+        fl_check_value(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate", lam, 0.0818374, tol,
+                     "004 Example 4.6, Re lambda of (108)",
                      "Re lambda = %.7f (004 Example 4.6: 0.0818374, tol %g)", lam, tol);
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
@@ -624,7 +626,8 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
         if (dc) fprintf(dc, "t,uT_minus_uDdot_t,uTdot_minus_uDdot,uN,uNdot,utheta,rN\n");
         int a1 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 1e-4, h, tend, dc, &r1);
         if (dc) fclose(dc);
-        fl_check_report(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth",
+        fl_check_value(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth", r1.rate, 0.0818374,
+                     0.01, "004 Example 4.6, Re lambda of (108)",
                      "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = 0.0818374, tol 0.01)", r1.rate);
         fl_check_report(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
                      "example_4_6.limit_cycle", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",

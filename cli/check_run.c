@@ -41,6 +41,18 @@ static void on_line(void *data, fl_check_kind kind, const char *name, const char
     fl_cli_check(cli, kind == FL_CHECK_PASS, name, "%s", detail);
 }
 
+static void on_value(void *data, const fl_check_value_info *v)
+{
+    fl_cli_ctx *cli = data;
+    if (v->discrepancy) {
+        fl_cli_discrepancy(cli, v->name, v->value, v->expected, v->reference, v->reason, "%s",
+                           v->detail);
+        return;
+    }
+    fl_cli_check_value(cli, v->kind == FL_CHECK_PASS, v->name, v->value, v->expected, v->tol,
+                       v->reference, "%s", v->detail);
+}
+
 static void on_progress(void *data, const char *label, long done, long total)
 {
     fl_cli_progress(data, label, done, total);
@@ -82,6 +94,7 @@ int fl_cli_run_check(fl_cli_ctx *cli, fl_cli_check_fn fn)
     c.law = cli->law;
     c.io.data = cli;
     c.io.line = on_line;
+    c.io.value = on_value;
     c.io.progress = on_progress;
     c.io.message = on_message;
     c.io.text = on_text;

@@ -44,8 +44,8 @@ awk -v n="$name" '{ if (!done && index($0, "\"name\": \"" n "\"")) hit = 1
 grep -Eq "^DRIFT $name(#1)? status FAIL -> PASS " "$work/status.out" || fail "DRIFT line for $name missing"
 [ "$(grep -c '^DRIFT' "$work/status.out")" = 1 ] || fail "one edit, several DRIFT lines"
 
-# one value edited: the baseline says 0.5, the run has none (the check's
-# numbers moved or vanished); and two numeric values that differ
+# one value added: the baseline says 0.5, the run has none (the check's
+# number vanished)
 awk -v n="$name" '{ if (!done && index($0, "\"name\": \"" n "\"")) hit = 1
                      if (hit && sub(/"status": "PASS"/, "\"status\": \"PASS\", \"value\": 0.5")) { hit = 0; done = 1 }
                      print }' "$base" >"$work/value.json"
@@ -53,7 +53,20 @@ awk -v n="$name" '{ if (!done && index($0, "\"name\": \"" n "\"")) hit = 1
 grep -Eq "^DRIFT $name(#1)? value 0.5 -> [(]none[)] " "$work/value.out" || fail "DRIFT value line for $name missing"
 [ "$(grep -c '^DRIFT' "$work/value.out")" = 1 ] || fail "one edit, several DRIFT lines"
 
+# a recorded number edited: example_3_15.min_eig_KS carries its value
+# (fl_check_value); the baseline says 0.5, the run its computed value
+vname=example_3_15.min_eig_KS
+grep -q "\"name\": \"$vname\"" "$base" || fail "no $vname in $base"
+awk -v n="$vname" '{ if (!done && index($0, "\"name\": \"" n "\"")) hit = 1
+                     if (hit && sub(/"value": [-+0-9.eE]+/, "\"value\": 0.5")) { hit = 0; done = 1 }
+                     print }' "$base" >"$work/number.json"
+cmp -s "$base" "$work/number.json" && fail "$vname has no value in $base"
+[ "$(run number "$work/number.json")" = 3 ] || fail "an edited number did not exit 3"
+grep -Eq "^DRIFT $vname(#1)? value 0.5 -> 0[.]94[0-9]* [(]moved " "$work/number.out" ||
+    fail "DRIFT value line with both numbers for $vname missing"
+[ "$(grep -c '^DRIFT' "$work/number.out")" = 1 ] || fail "one number edit, several DRIFT lines"
+
 # an unreadable baseline is a usage error naming the file
 [ "$(run missing "$work/no-such.json")" = 2 ] || fail "a missing baseline did not exit 2"
 grep -q "no-such.json" "$work/missing.err" || fail "the missing baseline is not named"
-echo "cli_baseline: identical run 0; status and value edits of $name caught (exit 3)"
+echo "cli_baseline: identical run 0; status and value edits of $name and a number edit of $vname caught (exit 3)"

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "check_run.h"
 #include "cli.h"
 #include "fl_clock.h"
 
@@ -194,6 +195,78 @@ Test(framework, every_kind_of_line_is_printed_and_recorded, .init = cr_redirect_
     cr_assert_str_eq(t->checks[5].discrepancy, "the paper's mesh is finer");
     cr_assert_eq(t->checks[5].expected, -1.82);
     fl_results_free(ctx.results);
+}
+
+/* A check of checks/ reporting numbers (fl_check_value, fl_check_discrepancy). */
+static int numeric_task(fl_check_ctx *c)
+{
+    fl_check_value(c, 1, "n.ok", 4.83e6, 4.8e6, 0.05, "004 Table 1 row 1", "Lambda = %.3g", 4.83e6);
+    fl_check_value(c, 0, "n.bad", 2.0, 1.0, 0.1, NULL, "off by %g", 1.0);
+    fl_check_discrepancy(c, "n.doc", 4.05e6, 5.37e6, "004 Table 1 row 4", "a reason",
+                         "ours %.3g", 4.05e6);
+    return 0;
+}
+
+Test(framework, check_values_reach_the_results, .init = cr_redirect_stdout)
+{
+    fl_cli_ctx ctx = fresh();
+    ctx.results = fl_results_alloc("v", "c");
+    cr_assert_not_null(ctx.results);
+    fl_cli_task_begin(&ctx, "t", "a claim", NULL);
+    cr_assert_eq(fl_cli_run_check(&ctx, numeric_task), 0);
+    fl_cli_task_end(&ctx, 0.5);
+    cr_assert_eq(ctx.passed, 1);
+    cr_assert_eq(ctx.failed, 1);
+    cr_assert_eq(ctx.notes, 1);
+    fflush(stdout);
+    cr_assert_stdout_eq_str("PASS n.ok Lambda = 4.83e+06\n"
+                            "FAIL n.bad off by 1\n"
+                            "NOTE n.doc ours 4.05e+06 (documented discrepancy: a reason)\n");
+    const fl_result_task *t = ctx.results->tasks[0];
+    cr_assert_eq(t->nchecks, 3);
+    cr_assert_eq(t->checks[0].status, FL_RESULT_PASS);
+    cr_assert(t->checks[0].has_value && t->checks[0].has_expected && t->checks[0].has_tolerance);
+    cr_assert_eq(t->checks[0].value, 4.83e6);
+    cr_assert_eq(t->checks[0].expected, 4.8e6);
+    cr_assert_eq(t->checks[0].tolerance, 0.05);
+    cr_assert_str_eq(t->checks[0].reference, "004 Table 1 row 1");
+    cr_assert_eq(t->checks[1].status, FL_RESULT_FAIL);
+    cr_assert_eq(t->checks[1].value, 2.0);
+    cr_assert_eq(t->checks[2].status, FL_RESULT_NOTE);
+    cr_assert_str_eq(t->checks[2].discrepancy, "a reason");
+    cr_assert_eq(t->checks[2].value, 4.05e6);
+    cr_assert_eq(t->checks[2].expected, 5.37e6);
+    cr_assert_str_eq(t->checks[2].reference, "004 Table 1 row 4");
+    fl_results_free(ctx.results);
+}
+
+/* Without io.value the numeric forms fall back to io.line; without any
+ * callback they are silent and only count. */
+static char fallback_lines[1024];
+static void fallback_line(void *data, fl_check_kind kind, const char *name, const char *detail)
+{
+    (void)data;
+    size_t n = strlen(fallback_lines);
+    snprintf(fallback_lines + n, sizeof fallback_lines - n, "%d %s %s\n", (int)kind, name, detail);
+}
+
+Test(framework, check_values_without_value_callback)
+{
+    fl_check_ctx c = fl_check_ctx_default();
+    fallback_lines[0] = '\0';
+    c.io.line = fallback_line;
+    cr_assert_eq(numeric_task(&c), 0);
+    cr_assert_eq(c.passed, 1);
+    cr_assert_eq(c.failed, 1);
+    cr_assert_eq(c.noted, 1);
+    cr_assert_str_eq(fallback_lines, "1 n.ok Lambda = 4.83e+06\n"
+                                     "0 n.bad off by 1\n"
+                                     "2 n.doc ours 4.05e+06 (documented discrepancy: a reason)\n");
+    fl_check_ctx quiet = fl_check_ctx_default();
+    cr_assert_eq(numeric_task(&quiet), 0);
+    cr_assert_eq(quiet.passed, 1);
+    cr_assert_eq(quiet.failed, 1);
+    cr_assert_eq(quiet.noted, 1);
 }
 
 Test(framework, task_files_go_under_paper_and_task)
