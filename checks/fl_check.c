@@ -117,7 +117,7 @@ void fl_check_progress(fl_check_ctx *ctx, const char *label, long done, long tot
     if (ctx->io.progress) ctx->io.progress(ctx->io.data, label, done, total);
 }
 
-static int mkdir_p(const char *dir)
+int fl_check_mkdir_p(const char *dir)
 {
     char tmp[4096];
     size_t len = strlen(dir);
@@ -143,7 +143,7 @@ int fl_check_out_path(fl_check_ctx *ctx, const char *name, char *buf, size_t len
 {
     if (ctx->io.out_path) return ctx->io.out_path(ctx->io.data, name, buf, len);
     const char *dir = ctx->out_dir ? ctx->out_dir : "out";
-    if (mkdir_p(dir) != 0) {
+    if (fl_check_mkdir_p(dir) != 0) {
         fl_check_message(ctx, "frictionlab: cannot create output directory '%s': %s", dir,
                          strerror(errno));
         return -1;

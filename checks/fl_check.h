@@ -136,6 +136,10 @@ void fl_check_progress(fl_check_ctx *ctx, const char *label, long done, long tot
  * or -1 after a message saying why. */
 int fl_check_out_path(fl_check_ctx *ctx, const char *name, char *buf, size_t len);
 
+/* Create directory `dir` and its missing parents (mkdir -p).  0, or -1 with
+ * errno set (ENOTDIR when a component exists and is not a directory). */
+int fl_check_mkdir_p(const char *dir);
+
 /* Draw a plot through io.plot; -1 when there is no plotter or it failed. */
 int fl_check_plot(fl_check_ctx *ctx, const char *script);
 

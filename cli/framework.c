@@ -2,6 +2,7 @@
  * frictionlab command (README.md, The command). */
 #include "cli.h"
 #include "fl_clock.h"
+#include "checks/fl_check.h"
 
 #include <errno.h>
 #include <math.h>
@@ -280,28 +281,6 @@ void fl_cli_progress(fl_cli_ctx *ctx, const char *label, long done, long total)
     if (last) ctx->progress_t0 = 0.0;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char tmp[4096];
-    size_t len = strlen(dir);
-    if (len == 0 || len >= sizeof tmp) return -1;
-    memcpy(tmp, dir, len + 1);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = '\0';
-        if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(tmp, 0777) != 0 && errno != EEXIST) return -1;
-    struct stat st;
-    if (stat(tmp, &st) != 0) return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = ENOTDIR;
-        return -1;
-    }
-    return 0;
-}
-
 static int is_png(const char *name)
 {
     size_t n = strlen(name);
@@ -323,7 +302,7 @@ int fl_cli_out_path(fl_cli_ctx *ctx, const char *name, char *buf, size_t len)
     char dir[4096];
     int n = ctx->task_dir[0] ? snprintf(dir, sizeof dir, "%s/%s", base, ctx->task_dir)
                              : snprintf(dir, sizeof dir, "%s", base);
-    if (n < 0 || (size_t)n >= sizeof dir || mkdir_p(dir) != 0) {
+    if (n < 0 || (size_t)n >= sizeof dir || fl_check_mkdir_p(dir) != 0) {
         fprintf(stderr, "frictionlab: cannot create output directory '%s': %s\n", dir,
                 strerror(errno));
         return -1;
