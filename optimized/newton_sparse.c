@@ -236,19 +236,6 @@ static int system_solve(newton_system *S, const double *b, double *x, fl_status 
     return 1;
 }
 
-static void finish(fl_newton_result *res, fl_status s, int it, double e, double t0,
-                   const fl_newton_options *opt)
-{
-    res->iterations = it;
-    res->residual = e;
-    if (s == FL_OK && !(e <= opt->tol)) s = FL_WMAXITER;
-    res->status = s;
-    if (s < 0) res->stop = FL_NEWTON_STOP_ERROR;
-    else if (s == FL_OK) res->stop = FL_NEWTON_STOP_TOL;
-    else if (res->stop != FL_NEWTON_STOP_STALLED) res->stop = FL_NEWTON_STOP_MAXITER;
-    res->seconds = fl_clock_now() - t0;
-}
-
 /* The common Newton loop (newton.h): z = (v, r) with v empty on a local
  * problem; U = G z_G + c.  lp != NULL: local problem (Gauss–Seidel
  * fallback on lp); otherwise the failed step takes the smallest tried t. */
@@ -447,7 +434,7 @@ fl_status fl_newton_sparse_solve(const fl_local_problem *p, const fl_newton_opti
             free(qc);
         }
     }
-    finish(res, s, res->iterations, s == FL_OK ? res->residual : NAN, t0, opt);
+    fl_newton_finish(res, s, res->iterations, s == FL_OK ? res->residual : NAN, t0, opt);
     if (U && res->status >= 0) memcpy(U->data, Uv, m * sizeof *Uv);
     system_free(&S);
     if (W) cholmod_free_sparse(&W, &p->ctx->cm);
@@ -548,7 +535,7 @@ fl_status fl_newton_global_sparse_solve(const fl_global_problem *g,
         loop_data L = {&S, NULL, A, B, g->f->data, g->w->data, g->mu, rho, sqrt(nq)};
         s = newton_loop(&L, opt, z, Uv, res, err);
     }
-    finish(res, s, res->iterations, s == FL_OK ? res->residual : NAN, t0, opt);
+    fl_newton_finish(res, s, res->iterations, s == FL_OK ? res->residual : NAN, t0, opt);
     if (res->status >= 0) {
         memcpy(r->data, z + n, m * sizeof *z);
         if (v) memcpy(v->data, z, n * sizeof *z);

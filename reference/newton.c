@@ -129,8 +129,11 @@ static fl_status start_r(int dim, size_t nc, const double *mu, const fl_newton_o
     return FL_OK;
 }
 
-static void finish(fl_newton_result *res, fl_status s, int it, double e, double t0,
-                   const fl_newton_options *opt)
+/* Fill the result's common fields at the end of a solve (both twins): a
+ * finished loop above tol is FL_WMAXITER, and the stop reason follows the
+ * status unless the loop already said it stalled. */
+void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, double t0,
+                      const fl_newton_options *opt)
 {
     res->iterations = it;
     res->residual = e;
@@ -138,6 +141,7 @@ static void finish(fl_newton_result *res, fl_status s, int it, double e, double 
     res->status = s;
     if (s < 0) res->stop = FL_NEWTON_STOP_ERROR;
     else if (s == FL_OK) res->stop = FL_NEWTON_STOP_TOL;
+    else if (res->stop != FL_NEWTON_STOP_STALLED) res->stop = FL_NEWTON_STOP_MAXITER;
     res->seconds = fl_clock_now() - t0;
 }
 
@@ -258,9 +262,7 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
             s = FL_FAIL(err, FL_ENOCONV, "newton: iterates became non-finite at step %d", it);
     }
     gsl_set_error_handler(old);
-    if (s == FL_OK && !(e <= opt->tol) && res->stop != FL_NEWTON_STOP_STALLED)
-        res->stop = FL_NEWTON_STOP_MAXITER;
-    finish(res, s, it, e, t0, opt);
+    fl_newton_finish(res, s, it, e, t0, opt);
     s = res->status;
     if (U && s >= 0) gsl_vector_memcpy(U, Uv);
 done:
@@ -447,9 +449,7 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
                         it);
     }
     gsl_set_error_handler(old);
-    if (s == FL_OK && !(e <= opt->tol) && res->stop != FL_NEWTON_STOP_STALLED)
-        res->stop = FL_NEWTON_STOP_MAXITER;
-    finish(res, s, it, e, t0, opt);
+    fl_newton_finish(res, s, it, e, t0, opt);
     s = res->status;
     if (s >= 0) {
         if (U) gsl_vector_memcpy(U, Uv);

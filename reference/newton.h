@@ -112,6 +112,12 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
 /* Check options; FL_EINVAL with a message naming the field. */
 fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err);
 
+/* The end of a solve: iterations, residual e, status (FL_OK above tol
+ * becomes FL_WMAXITER), stop reason (kept when the loop set it to
+ * STALLED), seconds since t0 (fl_clock_now). */
+void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, double t0,
+                      const fl_newton_options *opt);
+
 /* The Alart–Curnier function of one contact (N1) and the block D = dP/dy
  * (row-major dim x dim) of its generalized Jacobian (N2):
  * J_a = (I - D) E_a + rho D dU_a/dr.  r, U, phi of length dim. */
