@@ -65,6 +65,7 @@
 #include "drivers/discs_step.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_clock.h"
+#include "fl_dense.h"
 #include "fl_scalar.h"
 
 enum { NSOLVER = 3, NTOL = 2 };
@@ -153,22 +154,6 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
     free(r);
     free(U);
     return ok ? t : NAN;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (isfinite(x[i])) x[k++] = x[i];
-    if (k == 0) return NAN;
-    qsort(x, (size_t)k, sizeof *x, cmp_double);
-    return k % 2 ? x[k / 2] : 0.5 * (x[k / 2 - 1] + x[k / 2]);
 }
 
 int main(int argc, char **argv)
@@ -274,14 +259,14 @@ int main(int argc, char **argv)
             for (int k = 0; k < nprob; k++)
                 rr[k] = T[(k * NSOLVER + s) * NTOL + t] / T[(k * NSOLVER + 2) * NTOL + t];
             printf("median time ratio %s/siconos at %g: %.3g\n", solver_name[s], tols[t],
-                   median(rr, nprob));
+                   fl_dense_median_finite(rr, nprob));
             for (int fam = 0; fam < NFAM; fam++) {
                 int k2 = 0;
                 for (int k = 0; k < nprob; k++)
                     if (probfam[k] == fam)
                         rr[k2++] = T[(k * NSOLVER + s) * NTOL + t] /
                                    T[(k * NSOLVER + 2) * NTOL + t];
-                printf("  %s: %.3g\n", fam_name[fam], median(rr, k2));
+                printf("  %s: %.3g\n", fam_name[fam], fl_dense_median_finite(rr, k2));
             }
         }
     /* Dolan–Moré profile at 1e-8: rho_s(tau) = share of problems solved

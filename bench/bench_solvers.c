@@ -49,6 +49,7 @@
 
 #include "FrictionContactProblem.h"
 #include "fl_clock.h"
+#include "fl_dense.h"
 #include "GlobalFrictionContactProblem.h"
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
@@ -488,22 +489,6 @@ static void run_global(int s, bproblem *b, double tol, outcome *o)
 
 /* ---------- summary ---------- */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (isfinite(x[i])) x[k++] = x[i];
-    if (k == 0) return NAN;
-    qsort(x, (size_t)k, sizeof *x, cmp_double);
-    return k % 2 ? x[k / 2] : 0.5 * (x[k / 2 - 1] + x[k / 2]);
-}
-
 enum { MAXP = 64 };
 
 static int cmp_name(const void *a, const void *b)
@@ -679,7 +664,7 @@ int main(int argc, char **argv)
                 }
                 if (isfinite(ts) && isfinite(to)) rr[n++] = to / fmax(ts, 1e-7);
             }
-            printf("  %-10s %.3g  (%d problems)\n", famname2[fm], median(rr, n), n);
+            printf("  %-10s %.3g  (%d problems)\n", famname2[fm], fl_dense_median_finite(rr, n), n);
         }
     }
     /* Dolan–Moré profile over the problems at least one solver solves */

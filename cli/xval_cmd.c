@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/xval.h"
+#include "fl_dense.h"
 
 int fl_cli_xval_parse_timeout(const char *s, double *out)
 {
@@ -31,19 +32,6 @@ static const char *csv_text(char *s)
     for (char *c = s; *c; c++)
         if (*c == '"' || *c == '\n') *c = '\'';
     return s;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Median of x[0..n-1] (sorts x). */
-static double median(double *x, size_t n)
-{
-    qsort(x, n, sizeof *x, cmp_double);
-    return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
 /* Summary by family (text file and stderr) and the performance profile. */
@@ -74,8 +62,9 @@ static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
         if (np == 0) continue;
         char med[160] = "     -              -  -";
         if (nr) {
-            snprintf(med, sizeof med, "%14.3g %14.3g  %.3g (%zu problems)", median(tu, nr),
-                     median(to, nr), median(ratio, nr), nr);
+            snprintf(med, sizeof med, "%14.3g %14.3g  %.3g (%zu problems)",
+                     fl_dense_median_finite(tu, nr), fl_dense_median_finite(to, nr),
+                     fl_dense_median_finite(ratio, nr), nr);
         }
         char line[256];
         snprintf(line, sizeof line, "%-10s %8zu %7zu %7zu %s\n",

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 gsl_error_handler_t *fl_gsl_handler_off(void)
 {
@@ -281,4 +283,14 @@ done:
     gsl_matrix_free(G);
     gsl_matrix_free(WDt);
     return st;
+}
+
+double fl_dense_median_finite(double *x, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (isfinite(x[i])) x[k++] = x[i];
+    if (k == 0) return NAN;
+    gsl_sort(x, 1, k);
+    return gsl_stats_median_from_sorted_data(x, 1, k);
 }

@@ -101,4 +101,8 @@ fl_status fl_spd_split_reaction(const fl_spd *spd, const gsl_matrix *D,
                                 gsl_vector *rt, gsl_vector *lambda,
                                 fl_error *err);
 
+/* Median of the finite entries of x[0..n-1] (NaN and Inf are dropped),
+ * NAN when there is none.  Reorders x in place (gsl_sort). */
+double fl_dense_median_finite(double *x, size_t n);
+
 #endif

@@ -245,3 +245,16 @@ Test(dense, huge_allocations_fail_cleanly_and_keep_the_host_handler)
     cr_assert_eq(gsl_vector_get(v, 2), 0.0);
     gsl_vector_free(v);
 }
+
+/* Median of the finite entries: odd and even counts by hand, non-finite
+ * entries dropped, none finite gives NaN. */
+Test(fl_dense, median_finite_by_hand)
+{
+    double odd[] = {5, 1, 3};
+    cr_assert_eq(fl_dense_median_finite(odd, 3), 3.0);
+    double even[] = {4, NAN, 1, INFINITY, 3, 2};
+    cr_assert_eq(fl_dense_median_finite(even, 6), 2.5);
+    double none[] = {NAN, -INFINITY};
+    cr_assert(isnan(fl_dense_median_finite(none, 2)));
+    cr_assert(isnan(fl_dense_median_finite(none, 0)));
+}
