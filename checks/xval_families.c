@@ -438,17 +438,6 @@ static fl_status edge_case(size_t k, gsl_rng *rng, fl_sparse_ctx *ctx, fl_xval_c
 /* corpus files                                                        */
 /* ------------------------------------------------------------------ */
 
-static int is_hdf5(const char *path)
-{
-    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    unsigned char buf[8];
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, 8, f);
-    fclose(f);
-    return n == 8 && memcmp(buf, sig, 8) == 0;
-}
-
 /* Read a corpus file into c->p (local form; a global problem is reduced by
  * the sparse Delassus operator).  A file our readers refuse leaves c->p
  * NULL and says why. */
@@ -458,7 +447,7 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
     fl_error_clear(&e);
     fl_status s;
     fl_local_problem *p = NULL;
-    if (is_hdf5(path)) {
+    if (fl_fclib_is_hdf5(path)) {
         int kind = 0;
         s = fl_fclib_kind(path, &kind, &e);
         if (s == FL_OK && kind == 1) {

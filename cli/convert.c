@@ -4,7 +4,7 @@
  * input format by its content (HDF5 signature).  Values are written with
  * 17 significant digits (Siconos text) or as binary doubles (FCLIB), so a
  * round trip is exact; the global H is transposed between the two
- * conventions (core/fl_siconos_text.h, core/fl_fclib.h).  Matrices are
+ * conventions (io/fl_siconos_text.h, io/fl_fclib.h).  Matrices are
  * read sparse; up to order FL_CONVERT_DENSE_MAX they are written dense in
  * Siconos text (storage 0), above it as CSparse triplets.  An FCLIB
  * solution and guesses are not carried into Siconos text, which has no
@@ -77,7 +77,7 @@ int fl_cli_convert(int argc, char **argv)
     }
     const char *in = av[optind], *out = av[optind + 1];
     int to_fclib = ends_with(out, ".hdf5") || ends_with(out, ".h5");
-    int from_fclib = fl_cli_is_hdf5(in), kind = 0;
+    int from_fclib = fl_fclib_is_hdf5(in), kind = 0;
     fl_error err;
     fl_error_clear(&err);
     fl_local_problem *p = NULL;

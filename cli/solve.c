@@ -53,17 +53,6 @@ void fl_cli_print_file_error(const char *cmd, const fl_error *e, const char *in,
         fprintf(stderr, "frictionlab %s: %s: %s\n", cmd, in ? in : "", e->message);
 }
 
-int fl_cli_is_hdf5(const char *path)
-{
-    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
-    unsigned char buf[8];
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, 8, f);
-    fclose(f);
-    return n == 8 && memcmp(buf, sig, 8) == 0;
-}
-
 int fl_cli_parse_bytes(const char *s, size_t *out)
 {
     char *end;
@@ -296,7 +285,7 @@ int fl_cli_solve(int argc, char **argv)
     fl_status s = fl_sparse_start(&ctx, &err);
     fl_sparse_ctx *pctx = o.optimized ? &ctx : NULL;
     const char *format = "";
-    int hdf5 = fl_cli_is_hdf5(file), kind = 0;
+    int hdf5 = fl_fclib_is_hdf5(file), kind = 0;
     if (s != FL_OK) goto done;
     if (hdf5) {
         format = "FCLIB";

@@ -23,9 +23,6 @@ int fl_cli_convert(int argc, char **argv);
  * of the library). */
 void fl_cli_print_file_error(const char *cmd, const fl_error *e, const char *in, const char *out);
 
-/* 1 if the file starts with the HDF5 signature. */
-int fl_cli_is_hdf5(const char *path);
-
 /* "500M", "4G", "123" -> bytes; -1 if not a positive size. */
 int fl_cli_parse_bytes(const char *s, size_t *out);
 

@@ -1149,3 +1149,14 @@ fl_status fl_fclib_read_guesses(const char *path, fl_fclib_solution ***out, size
     *count = (size_t)ng;
     return FL_OK;
 }
+
+int fl_fclib_is_hdf5(const char *path)
+{
+    static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+    unsigned char buf[8];
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, 8, f);
+    fclose(f);
+    return n == 8 && memcmp(buf, sig, 8) == 0;
+}

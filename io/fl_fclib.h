@@ -116,4 +116,8 @@ fl_status fl_fclib_read_guesses(const char *path, fl_fclib_solution ***out, size
  * no FCLIB group). */
 fl_status fl_fclib_kind(const char *path, int *kind, fl_error *err);
 
+/* 1 if the file starts with the 8-byte HDF5 signature (how the command
+ * tells FCLIB from Siconos text), 0 otherwise or when it cannot be read. */
+int fl_fclib_is_hdf5(const char *path);
+
 #endif
