@@ -129,8 +129,8 @@ fl_status fl_triplet_asymmetry(size_t nnz, const int *row, const int *col, const
 fl_status fl_triplet_symmetrize(size_t *nnz, int **row, int **col, double **val,
                                 fl_error *err);
 
-/* Limits of the problem-file readers (core/fl_siconos_text.c,
- * core/fl_fclib.c): a file is refused, before anything is allocated for it,
+/* Limits of the problem-file readers (io/fl_siconos_text.c,
+ * io/fl_fclib.c): a file is refused, before anything is allocated for it,
  * when what it declares would need more than max_bytes (the message gives
  * the size it would need).  Declared sizes are also checked against the
  * data present (tokens left in a text file, dataset extents in HDF5). */

@@ -1,5 +1,5 @@
 /* fuzz_fclib_global.c — libFuzzer harness for the FCLIB global-problem
- * reader (core/fl_fclib.c, fl_fclib_read_global, dense and sparse).  The
+ * reader (io/fl_fclib.c, fl_fclib_read_global, dense and sparse).  The
  * bytes are the HDF5 file.  See fuzz_input.h. */
 #define FUZZ_HDF5
 #include "fuzz_input.h"

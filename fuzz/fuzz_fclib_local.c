@@ -1,5 +1,5 @@
 /* fuzz_fclib_local.c — libFuzzer harness for the FCLIB local-problem reader
- * (core/fl_fclib.c, fl_fclib_kind and fl_fclib_read_local, dense and
+ * (io/fl_fclib.c, fl_fclib_kind and fl_fclib_read_local, dense and
  * sparse).  The bytes are the HDF5 file.  See fuzz_input.h. */
 #define FUZZ_HDF5
 #include "fuzz_input.h"

@@ -1,5 +1,5 @@
 /* fuzz_fclib_solution.c — libFuzzer harness for the FCLIB solution and
- * guesses readers (core/fl_fclib.c, fl_fclib_read_solution and
+ * guesses readers (io/fl_fclib.c, fl_fclib_read_solution and
  * fl_fclib_read_guesses), what `crosscheck --solver-cmd` reads from a
  * user's program.  The bytes are the HDF5 file.  See fuzz_input.h. */
 #define FUZZ_HDF5

@@ -1,4 +1,4 @@
-/* fuzz_json.c — libFuzzer harness for the JSON reader (core/fl_json.c):
+/* fuzz_json.c — libFuzzer harness for the JSON reader (io/fl_json.c):
  * fl_json_load, then every typed accessor on every member of the top
  * level and of nested objects (two levels), which also drives the position
  * finder that locates a member in the text for error messages.  See

@@ -1,5 +1,5 @@
 /* fuzz_mm.c — libFuzzer harness for the Matrix Market reader
- * (core/fl_mm.c, fl_mm_read).  See fuzz_input.h for the contract. */
+ * (io/fl_mm.c, fl_mm_read).  See fuzz_input.h for the contract. */
 #include "fuzz_input.h"
 #include "fl_mm.h"
 

@@ -1,5 +1,5 @@
 /* fuzz_siconos_text.c — libFuzzer harness for the Siconos numerics text
- * reader (core/fl_siconos_text.c, fl_siconos_text_read), dense and sparse
+ * reader (io/fl_siconos_text.c, fl_siconos_text_read), dense and sparse
  * in turn.  See fuzz_input.h for the contract. */
 #include "fuzz_input.h"
 #include "fl_siconos_text.h"

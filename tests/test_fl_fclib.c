@@ -1,4 +1,4 @@
-/* test_fl_fclib.c — FCLIB files (core/fl_fclib.c): round trips of local and
+/* test_fl_fclib.c — FCLIB files (io/fl_fclib.c): round trips of local and
  * global problems with solutions and guesses (dense and sparse, every
  * storage libfclib allows), the H convention checked against libfclib's own
  * reader (an independent implementation), and bad files: missing file,

@@ -1,4 +1,4 @@
-/* test_fl_siconos_text.c — the Siconos text format (core/fl_siconos_text.c):
+/* test_fl_siconos_text.c — the Siconos text format (io/fl_siconos_text.c):
  * fixtures under tests/data/siconos (one written by Siconos itself, values
  * restated here from tests/data/siconos/README.md), round trip of random
  * problems, and each bad fixture: status, line and field in the error. */

@@ -524,7 +524,7 @@ static double coulomb_by_definition(const fl_local_problem *p, const gsl_vector 
 }
 
 /* Large (1000 contacts), badly conditioned (1e8), mu = 0, grazing and
- * rank-deficient systems (tests/support/fl_random.h), both twins, checked by
+ * rank-deficient systems (testkit/fl_random.h), both twins, checked by
  * coulomb_by_definition; mu = 0 also against Lemke's method on the normal
  * LCP (W_NN r_N + q_N >= 0, r_N >= 0, complementary; W_NN positive definite
  * here, so the solution is unique and r_T = 0). */
