@@ -339,28 +339,42 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         rand_release(&s);
         fl_check_progress(ctx, "p4 steps", t + 1, N);
     }
-    fl_check_report(ctx, n_fail == 0, "p4.steps_run", "%ld of %ld systems failed%s%s (both implementations)",
-                 n_fail, N, n_fail ? ": " : "", fail_msg);
-    fl_check_report(ctx, n_rejected < N / 10 + 1, "p4.inelastic_law_c2_rejections",
-                 "%ld of %ld two-constraint systems rejected by C2 (unbounded C*, 001 §5; < 10%%)",
-                 n_rejected, N);
-    fl_check_report(ctx, w_energy <= 1e-10, "p4.prop51_step_energy",
-                 "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", w_energy);
-    fl_check_report(ctx, n_impact > 0 && w_impact <= 1e-10, "p4.prop51_impact_energy",
-                 "max relative kinetic-energy change at %ld impacts = %.3g (001 Prop. 5.1: <= 0, tol 1e-10)",
-                 n_impact, w_impact);
-    fl_check_report(ctx, w_rtau <= 1e-9, "p4.rtau_vt_nonpositive",
-                 "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", w_rtau);
-    fl_check_report(ctx, w_split <= 1e-11, "p4.velocity_split",
-                 "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", w_split);
-    fl_check_report(ctx, w_kkt <= 1e-10, "p4.cone_split_kkt",
-                 "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", w_kkt);
-    fl_check_report(ctx, w_gap <= 1e-7 && w_nres <= 1e-10, "p4.certificate",
-                 "max dissipation gap %.3g (tol 1e-7), max normal residual %.3g (tol 1e-10), %ld warnings",
-                 w_gap, w_nres, n_warn);
-    fl_check_report(ctx, w_diff1 <= 1e-9 && w_diff2 <= 1e-5, "p4.reference_vs_optimized",
-                 "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9), %.3g (m = 2, %ld systems, tol 1e-5)",
-                 w_diff1, w_diff2, n_multi);
+    /* Counts are values with expected 0 and tolerance 0: a count above 0 fails. */
+    fl_check_value(ctx, n_fail == 0, "p4.steps_run", (double)n_fail, 0.0, 0.0,
+                   "001 §5 (P'4 step), proofs/README.md row 001 §5 P'4",
+                   "%ld of %ld systems failed%s%s (both implementations)", n_fail, N, n_fail ? ": " : "",
+                   fail_msg);
+    fl_check_value(ctx, n_rejected <= N / 10, "p4.inelastic_law_c2_rejections", (double)n_rejected, 0.0,
+                   (double)(N / 10), "001 §5 consistency condition C2 (proofs/p4_law.md §4)",
+                   "%ld of %ld two-constraint systems rejected by C2 (unbounded C*, 001 §5; <= 10%%)",
+                   n_rejected, N);
+    fl_check_value(ctx, w_energy <= 1e-10, "p4.prop51_step_energy", w_energy, 0.0, 1e-10,
+                   "001 Proposition 5.1 (proofs/p4_law.md §3)",
+                   "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", w_energy);
+    fl_check_value(ctx, n_impact > 0 && w_impact <= 1e-10, "p4.prop51_impact_energy", w_impact, 0.0, 1e-10,
+                   "001 Proposition 5.1 (proofs/p4_law.md §3)",
+                   "max relative kinetic-energy change at %ld impacts = %.3g (001 Prop. 5.1: <= 0, tol 1e-10)",
+                   n_impact, w_impact);
+    fl_check_value(ctx, w_rtau <= 1e-9, "p4.rtau_vt_nonpositive", w_rtau, 0.0, 1e-9,
+                   "001 proof of Proposition 5.1 (proofs/p4_law.md §3)",
+                   "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", w_rtau);
+    fl_check_value(ctx, w_split <= 1e-11, "p4.velocity_split", w_split, 0.0, 1e-11,
+                   "001 §3.1 (proofs/split.md)",
+                   "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", w_split);
+    fl_check_value(ctx, w_kkt <= 1e-10, "p4.cone_split_kkt", w_kkt, 0.0, 1e-10, "001 (4.1) (proofs/p4_law.md §1)",
+                   "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", w_kkt);
+    fl_check_value(ctx, w_gap <= 1e-7, "p4.certificate", w_gap, 0.0, 1e-7,
+                   "001 §5 P'4 step, duality gap (proofs/p4_law.md §3)",
+                   "max relative dissipation gap %.3g (tol 1e-7), %ld warnings", w_gap, n_warn);
+    fl_check_value(ctx, w_nres <= 1e-10, "p4.normal_residual", w_nres, 0.0, 1e-10,
+                   "001 §5 P'4 step, normal law (proofs/p4_law.md §3)",
+                   "max normal residual %.3g (tol 1e-10)", w_nres);
+    fl_check_value(ctx, w_diff1 <= 1e-9, "p4.reference_vs_optimized", w_diff1, 0.0, 1e-9,
+                   "reference/p4_law.c vs optimized/p4_law_sparse.c (proofs/p4_law.md §3)",
+                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9)", w_diff1);
+    fl_check_value(ctx, w_diff2 <= 1e-5, "p4.reference_vs_optimized_two_constraints", w_diff2, 0.0, 1e-5,
+                   "reference/p4_law.c vs optimized/p4_law_sparse.c, block Gauss-Seidel (proofs/p4_law.md §3)",
+                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 2, %ld systems, tol 1e-5)", w_diff2, n_multi);
 
     /* consistency conditions: Newton's law, one constraint (001 §5 comment 1) */
     long newton_bad = 0, e_gt1_ok = 0, nn = N / 4 + 1;
@@ -391,9 +405,10 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         gsl_vector_free(F);
         rand_release(&s);
     }
-    fl_check_report(ctx, newton_bad == 0 && e_gt1_ok == 0, "p4.newton_consistency",
-                 "%ld systems: e in [0,1] failed C1-C4 %ld times; e > 1 not rejected by C4 %ld times "
-                 "(001 §5 comment 1)", nn, newton_bad, e_gt1_ok);
+    fl_check_value(ctx, newton_bad == 0 && e_gt1_ok == 0, "p4.newton_consistency", (double)(newton_bad + e_gt1_ok),
+                   0.0, 0.0, "001 §5 comment 1, conditions C1-C4 (proofs/p4_law.md §4)",
+                   "%ld systems: e in [0,1] failed C1-C4 %ld times; e > 1 not rejected by C4 %ld times "
+                   "(001 §5 comment 1)", nn, newton_bad, e_gt1_ok);
 
     /* friction sets from cones (001 §6.1): 0 in C*, unbounded <=> r_n < 0 in G */
     long fs_bad = 0, fs_unb = 0;
@@ -438,9 +453,10 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         gsl_matrix_free(tl);
         gsl_vector_free(dphi);
     }
-    fl_check_report(ctx, fs_bad == 0, "p4.fset_zero_and_unbounded",
-                 "%ld planar cones (%ld with r_n < 0 edges): %ld failures of [0 in C*, unbounded <=> "
-                 "r_n < 0 in G] (001 §6.1)", N, fs_unb, fs_bad);
+    fl_check_value(ctx, fs_bad == 0, "p4.fset_zero_and_unbounded", (double)fs_bad, 0.0, 0.0,
+                   "001 §6.1 (proofs/p4_law.md §2)",
+                   "%ld planar cones (%ld with r_n < 0 edges): %ld failures of [0 in C*, unbounded <=> "
+                   "r_n < 0 in G] (001 §6.1)", N, fs_unb, fs_bad);
 
     /* trajectories with forces: discrete Prop. 5.1 (constant M):
      * 1/2|v_k+1|^2 <= 1/2|v_k|^2 + <h f_k, v_k> + h^2/2 |f_k|*^2 at every step */
@@ -479,10 +495,11 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         rand_release(&s);
         fl_check_progress(ctx, "p4 trajectories", t + 1, nt);
     }
-    fl_check_report(ctx, traj_bad == 0 && w_traj <= 1e-10, "p4.trajectory_energy",
-                 "%ld trajectories of 300 steps with spring + constant force: max step energy excess "
-                 "1/2|v+|^2 - 1/2|v_k + h W f_k|^2 = %.3g (discrete Prop. 5.1, tol 1e-10)%s%s", nt, w_traj,
-                 traj_bad ? "; " : "", traj_bad ? fail_msg : "");
+    fl_check_value(ctx, traj_bad == 0 && w_traj <= 1e-10, "p4.trajectory_energy", w_traj, 0.0, 1e-10,
+                   "001 Proposition 5.1, discrete form (proofs/p4_law.md §3)",
+                   "%ld trajectories of 300 steps with spring + constant force: max step energy excess "
+                   "1/2|v+|^2 - 1/2|v_k + h W f_k|^2 = %.3g (discrete Prop. 5.1, tol 1e-10)%s%s", nt, w_traj,
+                   traj_bad ? "; " : "", traj_bad ? fail_msg : "");
     gsl_rng_free(r);
     return 0;
 }
@@ -689,11 +706,18 @@ int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
             fl_check_message(ctx, "painleve_set: %s", e.message);
             return -1;
         }
-        int ok = fabs(b.fs.set.hi - fix[k][2]) < 1e-9 &&
-                 (isinf(fix[k][1]) ? isinf(b.fs.set.lo) : fabs(b.fs.set.lo - fix[k][1]) < 1e-9);
-        fl_check_report(ctx, ok, k ? "painleve_set.mu2_unbounded" : "painleve_set.mu05_bounded",
-                     "mu = %g: C* = [%.10g, %.10g] (closed form 001 §6.2: [%.10g, %.10g], "
-                     "tol 1e-9; %s)", fix[k][0], b.fs.set.lo, b.fs.set.hi, fix[k][1], fix[k][2], src);
+        int lo_ok = isinf(fix[k][1]) ? isinf(b.fs.set.lo) && b.fs.set.lo < 0 : fabs(b.fs.set.lo - fix[k][1]) < 1e-9;
+        int hi_ok = fabs(b.fs.set.hi - fix[k][2]) < 1e-9;
+        /* the lower end: a number, or -inf for the unbounded set (then the
+         * value is -inf and the check is the boolean isinf) */
+        fl_check_value(ctx, lo_ok, k ? "painleve_set.mu2_unbounded" : "painleve_set.mu05_bounded", b.fs.set.lo,
+                       fix[k][1], isinf(fix[k][1]) ? NAN : 1e-9, "001 §6.2 closed form of C* (proofs/p4_law.md §5)",
+                       "mu = %g: lower end of C* = %.10g (closed form 001 §6.2: %.10g, tol 1e-9; %s)", fix[k][0],
+                       b.fs.set.lo, fix[k][1], src);
+        fl_check_value(ctx, hi_ok, k ? "painleve_set.mu2_upper_end" : "painleve_set.mu05_upper_end", b.fs.set.hi,
+                       fix[k][2], 1e-9, "001 §6.2 closed form of C* (proofs/p4_law.md §5)",
+                       "mu = %g: upper end of C* = %.10g (closed form 001 §6.2: %.10g, tol 1e-9)", fix[k][0],
+                       b.fs.set.hi, fix[k][2]);
         fl_fset_result_release(&b.fs);
     }
     /* sweep mu across the threshold -1/tan(theta0) */
@@ -718,20 +742,22 @@ int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
         fl_fset_result_release(&b.fs);
     }
     if (f) fclose(f);
-    fl_check_report(ctx, worst <= 1e-10, "painleve_set.sweep_closed_form",
-                 "%ld values of mu in [0.02, %.3g]: max relative deviation from 001 §6.2 = %.3g (tol 1e-10)",
-                 ns, 2 * thr, worst);
+    fl_check_value(ctx, worst <= 1e-10, "painleve_set.sweep_closed_form", worst, 0.0, 1e-10,
+                   "001 §6.2 closed form of C* (proofs/p4_law.md §5)",
+                   "%ld values of mu in [0.02, %.3g]: max relative deviation from 001 §6.2 = %.3g (tol 1e-10)",
+                   ns, 2 * thr, worst);
+    /* genuinely boolean: bounded or not, on each side of the threshold */
     fl_check_report(ctx, switch_ok, "painleve_set.switch_at_threshold",
-                 "bounded exactly for mu < -1/tan(theta0) = %.10g (001 §6.2)", thr);
+                    "bounded exactly for mu < -1/tan(theta0) = %.10g (001 §6.2)", thr);
     /* normalisation: C*_dphi = |dphi|* C*_n*, |dphi|* = 1/sqrt(J) */
     bar b1 = {p[BK_M], p[BK_J], l, t0, 0.5, 0, 0, {0}}, b2 = b1;
     bar_fset(&b1, FL_FSET_BY_DPHI, NULL);
     bar_fset(&b2, FL_FSET_BY_NSTAR, NULL);
     double dn = 1.0 / sqrt(p[BK_J]);
     double dev = fmax(fabs(b1.fs.set.lo - dn * b2.fs.set.lo), fabs(b1.fs.set.hi - dn * b2.fs.set.hi));
-    fl_check_report(ctx, dev <= 1e-12, "painleve_set.normalisation",
-                 "C*_dphi - |dphi|* C*_n* = %.3g (|dphi|* = 1/sqrt(J) = %.6g; proofs/p4_law.md §2, tol 1e-12)",
-                 dev, dn);
+    fl_check_value(ctx, dev <= 1e-12, "painleve_set.normalisation", dev, 0.0, 1e-12, "proofs/p4_law.md §2",
+                   "C*_dphi - |dphi|* C*_n* = %.3g (|dphi|* = 1/sqrt(J) = %.6g; proofs/p4_law.md §2, tol 1e-12)",
+                   dev, dn);
     fl_fset_result_release(&b1.fs);
     fl_fset_result_release(&b2.fs);
     char body[12288];
@@ -779,20 +805,23 @@ int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
         gsl_vector_free(q);
         return -1;
     }
+    /* genuinely boolean: the set is unbounded and no normal impact occurs */
     fl_check_report(ctx, !b.fs.bounded && !tr.impact_seen, "painleve_catastrophe.unbounded_set_no_normal_impact",
-                 "mu = %g >= -1/tan(theta0) = %.6g: C* = ]-inf, %.6g], theta'- = 0 (no normal impact; %s)",
-                 b.mu, -1.0 / tan(b.theta0), b.fs.set.hi, src);
-    fl_check_report(ctx, fabs(tr.first_Rx + b.m * V0) <= 1e-12 * b.m * V0,
-                 "painleve_catastrophe.tangential_impact",
-                 "first step: R_x = %.15g = -m V0 = %.15g (tangential impact, 001 §6.2 "
-                 "item 2, tol 1e-12)", tr.first_Rx, -b.m * V0);
-    fl_check_report(ctx, fabs(tr.first_lambda + h * C0) <= 1e-12 * fabs(h * C0),
-                 "painleve_catastrophe.normal_impulse",
-                 "first step: lambda = %.15g = -h C0 = %.15g (closed form, tol 1e-12)", tr.first_lambda, -h * C0);
-    fl_check_report(ctx, tr.max_xdot_after <= 1e-14 * V0 && tr.max_theta_dev <= 1e-14 * fabs(h * C0 / b.J),
-                 "painleve_catastrophe.rest_after_impact",
-                 "%ld steps after t = 0: max |x'| = %.3g, max |theta'| = %.3g (immobility, 001 §6.2; tol 1e-14 V0)",
-                 tr.steps - 1, tr.max_xdot_after, tr.max_theta_dev);
+                    "mu = %g >= -1/tan(theta0) = %.6g: C* = ]-inf, %.6g], theta'- = 0 (no normal impact; %s)",
+                    b.mu, -1.0 / tan(b.theta0), b.fs.set.hi, src);
+    fl_check_value(ctx, fabs(tr.first_Rx + b.m * V0) <= 1e-12 * b.m * V0, "painleve_catastrophe.tangential_impact",
+                   tr.first_Rx, -b.m * V0, 1e-12 * b.m * V0, "001 §6.2 item 2, R_x = -m V0",
+                   "first step: R_x = %.15g = -m V0 = %.15g (tangential impact, 001 §6.2 "
+                   "item 2, tol 1e-12 m V0)", tr.first_Rx, -b.m * V0);
+    fl_check_value(ctx, fabs(tr.first_lambda + h * C0) <= 1e-12 * fabs(h * C0), "painleve_catastrophe.normal_impulse",
+                   tr.first_lambda, -h * C0, 1e-12 * fabs(h * C0), "001 §6.2, lambda = -h C0 (proofs/p4_law.md §5)",
+                   "first step: lambda = %.15g = -h C0 = %.15g (closed form, tol 1e-12 |h C0|)", tr.first_lambda,
+                   -h * C0);
+    fl_check_value(ctx, tr.max_xdot_after <= 1e-14 * V0 && tr.max_theta_dev <= 1e-14 * fabs(h * C0 / b.J),
+                   "painleve_catastrophe.rest_after_impact", tr.max_xdot_after, 0.0, 1e-14 * V0,
+                   "001 §6.2 item 2 (immobility after the tangential impact)",
+                   "%ld steps after t = 0: max |x'| = %.3g (tol 1e-14 V0), max |theta'| = %.3g (tol 1e-14 |h C0/J|) "
+                   "(immobility, 001 §6.2)", tr.steps - 1, tr.max_xdot_after, tr.max_theta_dev);
     fl_fset_result_release(&b.fs);
     /* mu < -1/tan(theta0): bounded C* = [a, b]: x'' = -C0 a / m until rest at
      * t* = m V0 / (C0 a), x(t*) = V0 t* / 2 (proofs/p4_law.md §5) */
@@ -807,14 +836,16 @@ int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
     st = bar_run(&bs, V0, h, steps2, f, &tr, q, &e);
     if (f) fclose(f);
     double xend = gsl_vector_get(q, 0);
-    fl_check_report(ctx, st == FL_OK && bs.fs.bounded && fabs(xend - xstop) <= 2 * V0 * h,
-                 "painleve_catastrophe.bounded_set_slides_to_rest",
-                 "mu = %g: x(end) = %.9g, closed form V0 t*/2 = %.9g, t* = m V0/(C0 a) = %.6g (tol 2 V0 h = %.2g)",
-                 bs.mu, xend, xstop, tstar, 2 * V0 * h);
-    fl_check_report(ctx, st == FL_OK && tr.min_xdot >= 0.0 && tr.max_xdot <= V0,
-                 "painleve_catastrophe.bounded_set_no_catastrophe",
-                 "x' decreases continuously from %.6g to %.3g, never below 0 (no tangential impact with a bounded "
-                 "set, 001 §6.2)", V0, tr.min_xdot);
+    fl_check_value(ctx, st == FL_OK && bs.fs.bounded && fabs(xend - xstop) <= 2 * V0 * h,
+                   "painleve_catastrophe.bounded_set_slides_to_rest", xend, xstop, 2 * V0 * h,
+                   "proofs/p4_law.md §5 (x(t*) = V0 t*/2, t* = m V0/(C0 a))",
+                   "mu = %g: x(end) = %.9g, closed form V0 t*/2 = %.9g, t* = m V0/(C0 a) = %.6g (tol 2 V0 h = %.2g)",
+                   bs.mu, xend, xstop, tstar, 2 * V0 * h);
+    fl_check_value(ctx, st == FL_OK && tr.min_xdot >= 0.0 && tr.max_xdot <= V0,
+                   "painleve_catastrophe.bounded_set_no_catastrophe", tr.min_xdot, 0.0, 0.0,
+                   "001 §6.2 (no tangential impact with a bounded set): min x' >= 0, max x' <= V0",
+                   "x' decreases continuously from %.6g (max %.6g) to %.3g, never below 0 (no tangential impact with "
+                   "a bounded set, 001 §6.2)", V0, tr.max_xdot, tr.min_xdot);
     fl_fset_result_release(&bs.fs);
     gsl_vector_free(q);
     char c1[4096], c2[4096], body[12288];
@@ -848,22 +879,28 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
     gsl_vector *q = gsl_vector_alloc(2);
     fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
     if (f) fclose(f);
-    fl_check_report(ctx, st == FL_OK && tr.min_xdot == V0 && tr.max_xdot == V0 && tr.max_theta_dev == 0.0,
-                 "painleve_grazing.unique_motion",
-                 "%ld steps: x' in [%.15g, %.15g], theta' = 0: x = V0 t (001 §6.2: the unique P'3 solution; exact; %s)",
-                 tr.steps, tr.min_xdot, tr.max_xdot, src);
-    fl_check_report(ctx, st == FL_OK && fabs(gsl_vector_get(q, 0) - V0 * (double)steps * h) <= 1e-9 * V0 * T,
-                 "painleve_grazing.position", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 relative)",
-                 gsl_vector_get(q, 0), V0 * (double)steps * h);
-    fl_check_report(ctx, st == FL_OK && tr.max_lambda_after == 0.0 && tr.first_lambda == 0.0,
-                 "painleve_grazing.zero_reaction", "r_theta = 0 at every step, hence r_x in 0 C* = {0}");
+    double dev_x = fmax(fabs(tr.min_xdot - V0), fabs(tr.max_xdot - V0));
+    fl_check_value(ctx, st == FL_OK && dev_x == 0.0 && tr.max_theta_dev == 0.0, "painleve_grazing.unique_motion",
+                   dev_x, 0.0, 0.0, "001 §6.2 (grazing x = V0 t is the unique P'3 motion; exact)",
+                   "%ld steps: x' in [%.15g, %.15g], max |theta'| = %.3g: x = V0 t (001 §6.2: the unique P'3 "
+                   "solution; exact; %s)", tr.steps, tr.min_xdot, tr.max_xdot, tr.max_theta_dev, src);
+    fl_check_value(ctx, st == FL_OK && fabs(gsl_vector_get(q, 0) - V0 * (double)steps * h) <= 1e-9 * V0 * T,
+                   "painleve_grazing.position", gsl_vector_get(q, 0), V0 * (double)steps * h, 1e-9 * V0 * T,
+                   "001 §6.2, x(T) = V0 T", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 V0 T)", gsl_vector_get(q, 0),
+                   V0 * (double)steps * h);
+    double lam_max = fmax(tr.max_lambda_after, fabs(tr.first_lambda));
+    fl_check_value(ctx, st == FL_OK && lam_max == 0.0, "painleve_grazing.zero_reaction", lam_max, 0.0, 0.0,
+                   "001 §6.2 (r_theta = 0, so r_x in 0 C* = {0}; exact)",
+                   "max |r_theta impulse| = %.3g at every step, hence r_x in 0 C* = {0}", lam_max);
     /* the stop solution of a P5 step (001 §6.2): R~ = (-m V0, -m V0 tan t0) */
     double Rx = -b.m * V0, Ry = -b.m * V0 * tan(b.theta0), c = cos(b.theta0), s = sin(b.theta0);
     double rth = b.l * c * Ry - b.l * s * Rx;                      /* 001 (6.1) */
     int p5_ok = Ry >= 0 && fabs(Rx) <= b.mu * Ry * (1 + 1e-12);   /* Coulomb (stop: w+ = 0, any |R~x| <= mu R~y) */
-    fl_check_report(ctx, p5_ok, "painleve_grazing.p5_stop_solution_exists",
-                 "P5 step: R~ = (%.6g, %.6g), |R~x| <= mu R~y (%.6g <= %.6g), x'+ = theta'+ = 0: the real-world "
-                 "formulation may stop the bar at any step (001 §6.2 non-uniqueness)", Rx, Ry, fabs(Rx), b.mu * Ry);
+    /* one-sided: Coulomb's cone |R~x| - mu R~y <= 0 (value), 0 the bound */
+    fl_check_value(ctx, p5_ok, "painleve_grazing.p5_stop_solution_exists", fabs(Rx) - b.mu * Ry, 0.0,
+                   1e-12 * b.mu * Ry, "001 §6.2 (P5 non-uniqueness; one-sided: |R~x| - mu R~y <= tol)",
+                   "P5 step: R~ = (%.6g, %.6g), |R~x| <= mu R~y (%.6g <= %.6g), x'+ = theta'+ = 0: the real-world "
+                   "formulation may stop the bar at any step (001 §6.2 non-uniqueness)", Rx, Ry, fabs(Rx), b.mu * Ry);
     /* P'3 refuses it: r_theta = 0 but r_x != 0 is not in 0 C* = {0} */
     gsl_matrix *M = gsl_matrix_calloc(2, 2), *D = gsl_matrix_calloc(1, 2);
     gsl_matrix_set(M, 0, 0, b.m);
@@ -876,10 +913,12 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
     gsl_vector_set(r, 1, rth);
     double dist = 0;
     fl_p4_kfrict_distance(&pr, r, &dist, NULL);
-    fl_check_report(ctx, fabs(rth) <= 1e-12 * fabs(Rx) && dist > 1e-3 * fabs(Rx) / sqrt(b.m),
-                 "painleve_grazing.p5_stop_not_in_kfrict",
-                 "its generalized impulse (r_x, r_theta) = (%.6g, %.3g) has W-distance %.6g to K_frict: not a P'3 "
-                 "reaction", Rx, rth, dist);
+    /* one-sided: the distance must exceed tol = 1e-3 |R~x|/sqrt(m); no closed form is claimed */
+    fl_check_value(ctx, fabs(rth) <= 1e-12 * fabs(Rx) && dist > 1e-3 * fabs(Rx) / sqrt(b.m),
+                   "painleve_grazing.p5_stop_not_in_kfrict", dist, NAN, 1e-3 * fabs(Rx) / sqrt(b.m),
+                   "001 §6.2 (the P5 stop impulse is not in K_frict of P'3; one-sided: value > tol)",
+                   "its generalized impulse (r_x, r_theta) = (%.6g, %.3g) has W-distance %.6g to K_frict: not a P'3 "
+                   "reaction", Rx, rth, dist);
     gsl_vector_free(r);
     gsl_matrix_free(M);
     gsl_matrix_free(D);
@@ -983,11 +1022,12 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
         w5c = fmax(w5c, fabs(r5.xd[k] - xdc));
     }
     double tol = 4 * fabs(acc) * h;
-    fl_check_report(ctx, st3 == FL_OK && st5 == FL_OK && nn == steps && w35 <= 1e-9 * V0,
-                 "painleve_p5_vs_p3.same_motion",
-                 "mu = %g < -1/tan(theta0) = %.6g: max |x'_P'3 - x'_P5| = %.3g over %ld steps (Stewart-Trinkle "
-                 "reference/stewart_law.c vs P'3 stepper; tol 1e-9 V0; %s)",
-                 b.mu, -1.0 / tan(b.theta0), w35, nn, src);
+    fl_check_value(ctx, st3 == FL_OK && st5 == FL_OK && nn == steps && w35 <= 1e-9 * V0,
+                   "painleve_p5_vs_p3.same_motion", w35, 0.0, 1e-9 * V0,
+                   "001 §6.2 (P5 and P'3 equivalent for mu < -1/tan(theta0))",
+                   "mu = %g < -1/tan(theta0) = %.6g: max |x'_P'3 - x'_P5| = %.3g over %ld steps (Stewart-Trinkle "
+                   "reference/stewart_law.c vs P'3 stepper; tol 1e-9 V0; %s)",
+                   b.mu, -1.0 / tan(b.theta0), w35, nn, src);
     fl_check_value(ctx, st3 == FL_OK && w3c <= tol, "painleve_p5_vs_p3.p3_closed_form", w3c, 0.0, tol,
                  "closed-form sliding motion x'' = -C0 a/m (max error)",
                  "max |x'_P'3 - closed form| = %.3g (x'' = -C0 a/m = %.6g, t* = %.6g; tol %.2g)", w3c, acc, tstar, tol);
@@ -1195,10 +1235,11 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     fl_p4_sim_result sr;
     fl_status st = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, lam_observe, &lr, &sr, &e);
     double Tn = (double)steps * h, thc = C0 * Tn * Tn / (2 * J);
-    fl_check_report(ctx, st == FL_OK && lr.max_lambda == 0.0 && fabs(gsl_vector_get(q, 0) - thc) <= 1e-12 * thc,
-                 "systems_1_2.system1_p3_no_wedging",
-                 "P'3: reaction 0 at all %ld steps, theta(T) = %.12g = C0 T^2/(2J) = %.12g (001 §6.3; tol 1e-12; %s)",
-                 lr.steps, gsl_vector_get(q, 0), thc, src);
+    fl_check_value(ctx, st == FL_OK && lr.max_lambda == 0.0 && fabs(gsl_vector_get(q, 0) - thc) <= 1e-12 * thc,
+                   "systems_1_2.system1_p3_no_wedging", gsl_vector_get(q, 0), thc, 1e-12 * thc,
+                   "001 §6.3 system 1, theta(T) = C0 T^2/(2J) (data/001/README.md)",
+                   "P'3: max reaction %.3g (exact 0) at all %ld steps, theta(T) = %.12g = C0 T^2/(2J) = %.12g "
+                   "(001 §6.3; tol 1e-12; %s)", lr.max_lambda, lr.steps, gsl_vector_get(q, 0), thc, src);
     gsl_vector_free(q);
     gsl_vector_free(v);
     gsl_matrix_free(Ez);
@@ -1248,13 +1289,18 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
         if (f) fprintf(f, "\n\n");
     }
     if (f) fclose(f);
-    fl_check_report(ctx, allok && den > 0, "systems_1_2.system1_p6_family",
-                 "%d members t0 in {0, T/4, .., T} each satisfy P6 at 201 times (equation of motion, unilateral "
-                 "contact, Coulomb cone and inequality; max residual %.3g): r~_n = %.6g, r~_t = %.6g on [0,t0) "
-                 "(001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
-    fl_check_report(ctx, p3ok && l * (rt * cos(tt0) + rn * sin(tt0)) < 0, "systems_1_2.system1_p6_members_violate_p3",
-                 "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
-                 l * (rt * cos(tt0) + rn * sin(tt0)));
+    fl_check_value(ctx, allok && den > 0, "systems_1_2.system1_p6_family", worst, 0.0, 1e-12 * C0,
+                   "001 §6.3 system 1, problem P6 (residuals of motion, contact, cone, Coulomb inequality)",
+                   "%d members t0 in {0, T/4, .., T} each satisfy P6 at 201 times (equation of motion, unilateral "
+                   "contact, Coulomb cone and inequality; max residual %.3g, tol 1e-12 C0): r~_n = %.6g, r~_t = %.6g "
+                   "on [0,t0) (001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
+    /* r_theta = l (r~_t cos + r~_n sin) = l C0 (sin - mu cos)/(mu cos - sin) = -l C0 (closed form) */
+    double rth1 = l * (rt * cos(tt0) + rn * sin(tt0));
+    fl_check_value(ctx, p3ok && rth1 < 0 && fabs(rth1 + l * C0) <= 1e-12 * fabs(l * C0),
+                   "systems_1_2.system1_p6_members_violate_p3", rth1, -l * C0, 1e-12 * fabs(l * C0),
+                   "001 §6.3 system 1: r_theta = -l C0 < 0 on [0, t0), excluded by P'3",
+                   "on [0, t0) r_theta = %.6g = -l C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
+                   rth1);
     /* ---- system 2 under P'4: the reaction vanishes identically ---- */
     s2 S2 = {p[SK_M2], p[SK_J2], p[SK_L2], p[SK_BETA] * FL_PI / 180.0, p[SK_MU2], p[SK_F2], {{0}, {0}}};
     fl_p4_system sys2 = {3, 2, &S2, s2_mass, s2_force, s2_gap, s2_grad, s2_friction, 0.0};
@@ -1263,11 +1309,13 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     lam_rec l2 = {0, 0};
     st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
     double yc = S2.F * Tn * Tn / (2 * S2.m);
-    fl_check_report(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
-                          gsl_vector_get(q, 0) == 0.0 && gsl_vector_get(q, 2) == 0.0,
-                 "systems_1_2.system2_p4_zero_reaction",
-                 "P'4, constant pull F = %g: reaction 0 at all %ld steps, y(T) = %.12g = F T^2/(2m) (001 §6.3)%s%s",
-                 S2.F, l2.steps, gsl_vector_get(q, 1), st == FL_OK ? "" : ": ", st == FL_OK ? "" : e.message);
+    fl_check_value(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
+                            gsl_vector_get(q, 0) == 0.0 && gsl_vector_get(q, 2) == 0.0,
+                   "systems_1_2.system2_p4_zero_reaction", gsl_vector_get(q, 1), yc, 1e-12 * yc,
+                   "001 §6.3 system 2, y(T) = F T^2/(2m) (data/001/README.md)",
+                   "P'4, constant pull F = %g: max reaction %.3g (exact 0) at all %ld steps, y(T) = %.12g = F T^2/(2m) "
+                   "= %.12g (001 §6.3)%s%s", S2.F, l2.max_lambda, l2.steps, gsl_vector_get(q, 1), yc,
+                   st == FL_OK ? "" : ": ", st == FL_OK ? "" : e.message);
     /* real-world: wedged equilibrium forces exist (mu > tan beta); the
      * generalized reaction of a wedged state is not in K_frict */
     double b = S2.beta, Nmin = S2.F / (2 * (S2.mu * cos(b) - sin(b))), Nw = 2 * Nmin;
@@ -1279,10 +1327,12 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     gsl_vector_set_zero(q);
     eq[2] = S2.l * fB[1] - S2.l * fA[1];                     /* moments about G (A at -l, B at +l) */
     int wedge_ok = Tw <= S2.mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2.F;
-    fl_check_report(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family",
-                 "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
-                 "balance residual %.2g: the bar may stay wedged until any t0, then fly off (001 §6.3)",
-                 Nw, Nmin, Tw, S2.mu * Nw, fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]));
+    double bal = fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]);
+    fl_check_value(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family", bal, 0.0,
+                   1e-12 * S2.F, "001 §6.3 system 2, real-world wedged equilibrium (data/001/README.md)",
+                   "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
+                   "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
+                   Nw, Nmin, Tw, S2.mu * Nw, bal);
     /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
     gsl_matrix *M = gsl_matrix_alloc(3, 3), *D = gsl_matrix_alloc(2, 3);
     s2_mass(&S2, q, M);
@@ -1299,9 +1349,12 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
     double dist = 0;
     fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
-    fl_check_report(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m), "systems_1_2.system2_wedged_reaction_not_in_kfrict",
-                 "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
-                 "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
+    /* one-sided: the distance must exceed 0.5 F/sqrt(m) (data/001/README.md states F/sqrt(m)) */
+    fl_check_value(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m),
+                   "systems_1_2.system2_wedged_reaction_not_in_kfrict", dist, S2.F / sqrt(S2.m),
+                   0.5 * S2.F / sqrt(S2.m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
+                   "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
+                   "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
     for (int a = 0; a < 2; a++) fl_fset_result_release(&S2.fs[a]);
     gsl_matrix_free(M);
     gsl_matrix_free(D);
@@ -1406,9 +1459,11 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                       "not run on --params: the energy gain (factor %.4g here) is the paper's "
                       "configuration (001 §6.2 item 2), not a property of every system", Kmin / K0);
     else
-        fl_check_report(ctx, un < 0 && nsol >= 1 && Kmin > K0, "kane.real_world_energy_increase",
-                     "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
-                     "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
+        /* one-sided: the gain factor K+/K- must exceed 1 */
+        fl_check_value(ctx, un < 0 && nsol >= 1 && Kmin > K0, "kane.real_world_energy_increase", Kmin / K0, 1.0, 0.0,
+                       "001 §6.2 item 2 (Kane's paradox; one-sided: K+/K- > 1)",
+                       "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
+                       "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
     /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
     gsl_vector *dphi = gsl_vector_alloc(2);
     gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));
@@ -1435,11 +1490,15 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         fl_p4_step_result_free(res);
         gsl_matrix_free(D);
     }
-    fl_check_report(ctx, st == FL_OK && st2 == FL_OK && K1 <= K0 && fabs(unp + e * un) <= 1e-12 * fabs(un),
-                 "kane.p4_dissipative",
-                 "P'4 (C* = %s[%.6g, %.6g] from 001 §6.1, Newton e = %g on the generalized normal velocity): "
-                 "K- = %.9g, K+ = %.9g <= K- (Prop. 5.1); u_n+ = %.6g = -e u_n-",
-                 fr.bounded ? "" : "unbounded ", fr.set.lo, fr.set.hi, e, K0, K1, unp);
+    /* one-sided: K+ <= K- (Prop. 5.1) */
+    fl_check_value(ctx, st == FL_OK && st2 == FL_OK && K1 <= K0, "kane.p4_dissipative", K1, K0, 0.0,
+                   "001 Proposition 5.1 (one-sided: K+ <= K-)",
+                   "P'4 (C* = %s[%.6g, %.6g] from 001 §6.1, Newton e = %g on the generalized normal velocity): "
+                   "K- = %.9g, K+ = %.9g <= K- (Prop. 5.1)",
+                   fr.bounded ? "" : "unbounded ", fr.set.lo, fr.set.hi, e, K0, K1);
+    fl_check_value(ctx, st == FL_OK && st2 == FL_OK && fabs(unp + e * un) <= 1e-12 * fabs(un), "kane.p4_restitution",
+                   unp, -e * un, 1e-12 * fabs(un), "001 §5 Newton's impact law u_n+ = -e u_n-",
+                   "u_n+ = %.9g = -e u_n- = %.9g (tol 1e-12 |u_n-|)", unp, -e * un);
     char path[4096];
     FILE *f = open_out(ctx, "kane.csv", path, sizeof path);
     if (f) {

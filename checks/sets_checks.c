@@ -92,11 +92,13 @@ typedef struct {
     long bad;   /* calls that failed outright (status, membership) */
 } stat;
 
-static void report(fl_check_ctx *ctx, const stat *s, double tol, const char *what)
+/* One check: the worst scaled residual over the systems, expected 0 (a
+ * residual), with its tolerance and the proofs/ or paper reference. */
+static void report(fl_check_ctx *ctx, const stat *s, double tol, const char *what, const char *ref)
 {
-    fl_check_report(ctx, s->bad == 0 && s->worst <= tol, s->name,
-                 "worst %.3g over %ld systems%s (%s, tol %.0e)", s->worst, ctx->systems,
-                 s->bad ? " with failed calls" : "", what, tol);
+    fl_check_value(ctx, s->bad == 0 && s->worst <= tol, s->name, s->worst, 0.0, tol, ref,
+                   "worst %.3g over %ld systems%s (%s, tol %.0e)", s->worst, ctx->systems,
+                   s->bad ? " with failed calls" : "", what, tol);
 }
 
 /* One random set; on failure counts a bad call. */
@@ -151,9 +153,10 @@ static void check_projections(fl_check_ctx *ctx, gsl_rng *r, int metric)
         fl_set_release(&C);
     }
     const char *src = metric ? "argmin (c-x)'G(c-x), G SPD cond <= 1e3" : "Euclidean";
-    report(ctx, &cert, 1e-10, src);
-    report(ctx, &idem, 1e-12, "P(P x) = P x");
-    report(ctx, &lip, 1e-12, metric ? "|Px - Py|_G <= |x - y|_G" : "|Px - Py| <= |x - y|");
+    report(ctx, &cert, 1e-10, src, "proofs/friction_sets.md §2 (projection certificate)");
+    report(ctx, &idem, 1e-12, "P(P x) = P x", "proofs/friction_sets.md §2");
+    report(ctx, &lip, 1e-12, metric ? "|Px - Py|_G <= |x - y|_G" : "|Px - Py| <= |x - y|",
+           "proofs/friction_sets.md §2");
 }
 
 /* Brute force on the circle for the disc's G-projection: 4000 samples then
@@ -202,9 +205,10 @@ static void check_disc_metric(fl_check_ctx *ctx, gsl_rng *r)
         brute_disc(C.mu, G, x, b);
         s.worst = fmax(s.worst, hypot(p[0] - b[0], p[1] - b[1]) / C.mu);
     }
-    fl_check_report(ctx, s.bad == 0 && s.worst <= 1e-6, s.name,
-                 "worst |p - p_brute|/mu = %.3g over %ld discs (Newton on 1/|c(lambda)| vs "
-                 "4000 samples + golden section, cond(G) <= 1e3, tol 1e-6)", s.worst, n);
+    fl_check_value(ctx, s.bad == 0 && s.worst <= 1e-6, s.name, s.worst, 0.0, 1e-6,
+                   "proofs/friction_sets.md §3 (disc in the metric G) vs brute force",
+                   "worst |p - p_brute|/mu = %.3g over %ld discs (Newton on 1/|c(lambda)| vs "
+                   "4000 samples + golden section, cond(G) <= 1e3, tol 1e-6)", s.worst, n);
 }
 
 static void check_support(fl_check_ctx *ctx, gsl_rng *r)
@@ -266,13 +270,15 @@ static void check_support(fl_check_ctx *ctx, gsl_rng *r)
         }
         fl_set_release(&C);
     }
-    report(ctx, &hom, 1e-13, "S(t y) = t S(y), 001 §2.1");
-    report(ctx, &sub, 1e-13, "S(y + z) <= S(y) + S(z)");
-    report(ctx, &att, 1e-13, "S(y) = c.y at the support point c in C, >= q.y for q in C");
-    fl_check_report(ctx, rec.bad == 0 && ninf > 0, rec.name,
-                 "%ld of %ld directions with S = +inf, %ld without a recession direction "
-                 "d.y > 0 (001 §6.2 D(S), [DERIVED] recession test)", ninf, ctx->systems,
-                 rec.bad);
+    report(ctx, &hom, 1e-13, "S(t y) = t S(y), 001 §2.1", "001 §2.1; proofs/friction_sets.md §1");
+    report(ctx, &sub, 1e-13, "S(y + z) <= S(y) + S(z)", "001 §2.1; proofs/friction_sets.md §1");
+    report(ctx, &att, 1e-13, "S(y) = c.y at the support point c in C, >= q.y for q in C",
+           "001 §2.1; proofs/friction_sets.md §1");
+    fl_check_value(ctx, rec.bad == 0 && ninf > 0, rec.name, (double)rec.bad, 0.0, 0.0,
+                   "001 §6.2 D(S); proofs/friction_sets.md §1 (recession test)",
+                   "%ld of %ld directions with S = +inf, %ld without a recession direction "
+                   "d.y > 0 (001 §6.2 D(S), [DERIVED] recession test; value: failures)", ninf, ctx->systems,
+                   rec.bad);
 }
 
 /* y in dS_C(x) <=> x in N_C(y) (001 §2.1, Fenchel). */
@@ -308,10 +314,11 @@ static void check_fenchel(fl_check_ctx *ctx, gsl_rng *r)
         }
         fl_set_release(&C);
     }
-    fl_check_report(ctx, s.bad == 0 && s.worst <= 1e-12 && nlean * 20 <= ctx->systems, s.name,
-                 "worst %.3g over %ld systems, %ld normals lost to rounding (S(x) = x.y for "
-                 "x in N_C(y); P_C(c + w) = c for c in dS_C(w); 001 §2.1; tol 1e-12)",
-                 s.worst, ctx->systems, nlean);
+    fl_check_value(ctx, s.bad == 0 && s.worst <= 1e-12 && nlean * 20 <= ctx->systems, s.name, s.worst, 0.0, 1e-12,
+                   "001 §2.1 Fenchel; proofs/friction_sets.md §1, §4",
+                   "worst %.3g over %ld systems, %ld normals lost to rounding (<= 5%%) (S(x) = x.y for "
+                   "x in N_C(y); P_C(c + w) = c for c in dS_C(w); 001 §2.1; tol 1e-12)",
+                   s.worst, ctx->systems, nlean);
 }
 
 static void check_coulomb(fl_check_ctx *ctx, gsl_rng *r)
@@ -353,20 +360,25 @@ static void check_coulomb(fl_check_ctx *ctx, gsl_rng *r)
         fl_set_release(&C);
     }
     long N = ctx->systems;
-    fl_check_report(ctx, held[0] == N && held[1] == N && held[2] == N, "sets.coulomb_agree",
-                 "(i) %ld, (ii) %ld, (iii) %ld of %ld law pairs hold (%ld sliding, %ld sticking, "
-                 "%ld with rn = 0; 001 §2.1 (2.1), §3.2; tol %.0e)", held[0], held[1], held[2],
-                 N, nslide, nstick, nzero, tol);
-    fl_check_report(ctx, failed[0] == N && failed[1] == N && failed[2] == N,
-                 "sets.coulomb_violations",
-                 "(i) %ld, (ii) %ld, (iii) %ld of %ld perturbed pairs fail (r out of rn C: %ld, "
-                 "dissipation deficit: %ld, rn = 0 with r != 0: %ld, S(-v) = +inf: %ld; "
-                 "001 §2.1, §3.2)", failed[0], failed[1], failed[2], N, modes[1], modes[2],
-                 modes[3], modes[4]);
-    fl_check_report(ctx, vi_worst <= 1e-10, "sets.coulomb_vi_sampled",
-                 "worst negative value %.3g of (iii) over 20 trial velocities per law pair "
-                 "(001 §3.2 (iii), independent of its closed-form infimum; tol 1e-10)",
-                 vi_worst);
+    /* values: the number of law pairs (resp. perturbed pairs) on which a statement disagrees */
+    fl_check_value(ctx, held[0] == N && held[1] == N && held[2] == N, "sets.coulomb_agree",
+                   (double)(3 * N - held[0] - held[1] - held[2]), 0.0, 0.0,
+                   "001 §2.1 (2.1), §3.2; proofs/friction_sets.md §4",
+                   "(i) %ld, (ii) %ld, (iii) %ld of %ld law pairs hold (%ld sliding, %ld sticking, "
+                   "%ld with rn = 0; 001 §2.1 (2.1), §3.2; tol %.0e)", held[0], held[1], held[2],
+                   N, nslide, nstick, nzero, tol);
+    fl_check_value(ctx, failed[0] == N && failed[1] == N && failed[2] == N, "sets.coulomb_violations",
+                   (double)(3 * N - failed[0] - failed[1] - failed[2]), 0.0, 0.0,
+                   "001 §2.1, §3.2; proofs/friction_sets.md §4, §6",
+                   "(i) %ld, (ii) %ld, (iii) %ld of %ld perturbed pairs fail (r out of rn C: %ld, "
+                   "dissipation deficit: %ld, rn = 0 with r != 0: %ld, S(-v) = +inf: %ld; "
+                   "001 §2.1, §3.2)", failed[0], failed[1], failed[2], N, modes[1], modes[2],
+                   modes[3], modes[4]);
+    fl_check_value(ctx, vi_worst <= 1e-10, "sets.coulomb_vi_sampled", vi_worst, 0.0, 1e-10,
+                   "001 §3.2 (iii); proofs/friction_sets.md §4",
+                   "worst negative value %.3g of (iii) over 20 trial velocities per law pair "
+                   "(001 §3.2 (iii), independent of its closed-form infimum; tol 1e-10)",
+                   vi_worst);
 }
 
 static void check_cones(fl_check_ctx *ctx, gsl_rng *r)
@@ -433,8 +445,9 @@ static void check_cones(fl_check_ctx *ctx, gsl_rng *r)
         fl_set_release(&C);
     }
     report(ctx, &mo, 1e-13, "x = P_K x + P_K° x, P_K x . P_K° x = 0, P_K x in K, "
-                            "P_K° x in K° by S_C; every kind incl. polygons; Moreau");
-    report(ctx, &tw, 1e-13, "second-order cone of [-mu,mu] vs the interval wedge");
+                            "P_K° x in K° by S_C; every kind incl. polygons; Moreau",
+           "001 (2.1); proofs/friction_sets.md §5 (Moreau's decomposition)");
+    report(ctx, &tw, 1e-13, "second-order cone of [-mu,mu] vs the interval wedge", "proofs/friction_sets.md §5");
 }
 
 static void check_generator(fl_check_ctx *ctx, gsl_rng *r)
@@ -457,10 +470,11 @@ static void check_generator(fl_check_ctx *ctx, gsl_rng *r)
     long kinds = 0;
     for (int k = 0; k < FL_SETRAND_NVARIANTS; k++) kinds += seen[k] > 0;
     long want = ctx->systems < FL_SETRAND_NVARIANTS ? ctx->systems : FL_SETRAND_NVARIANTS;
-    fl_check_report(ctx, bad == 0 && kinds == want, "sets.generator",
-                 "%ld of %d variants drawn (discs, [a,b], ]-inf,b], [a,inf[, R, polygons, "
-                 "segments, 1 and 2 rays), %ld sets invalid or without 0 (001 §3.2: 0 in C*)",
-                 kinds, FL_SETRAND_NVARIANTS, bad);
+    fl_check_value(ctx, bad == 0 && kinds == want, "sets.generator", (double)bad, 0.0, 0.0,
+                   "001 §3.2 (0 in C*); proofs/friction_sets.md §6",
+                   "%ld of %d variants drawn (discs, [a,b], ]-inf,b], [a,inf[, R, polygons, "
+                   "segments, 1 and 2 rays), %ld sets invalid or without 0 (001 §3.2: 0 in C*)",
+                   kinds, FL_SETRAND_NVARIANTS, bad);
 }
 
 int fl_crosscheck_sets(fl_check_ctx *ctx)

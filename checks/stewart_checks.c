@@ -48,8 +48,9 @@ static void check_lemke_small(fl_check_ctx *ctx)
     gsl_vector_set(q, 1, -6);
     fl_status s = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
     double e = fmax(fabs(gsl_vector_get(z, 0) - 4.0 / 3.0), fabs(gsl_vector_get(z, 1) - 7.0 / 3.0));
-    fl_check_report(ctx, s == FL_OK && e <= 1e-14, "lemke.closed_form_2x2",
-                 "M=[2 1;1 2], q=(-5,-6): |z - (4/3,7/3)| = %.2e (closed form M^-1(5,6), tol 1e-14)", e);
+    fl_check_value(ctx, s == FL_OK && e <= 1e-14, "lemke.closed_form_2x2", e, 0.0, 1e-14,
+                   "closed form z = M^-1 (5, 6) (proofs/stewart_lcp.md §6)",
+                   "M=[2 1;1 2], q=(-5,-6): |z - (4/3,7/3)| = %.2e (closed form M^-1(5,6), tol 1e-14)", e);
     gsl_vector_free(q);
     gsl_vector_free(z);
     gsl_matrix_free(M);
@@ -80,11 +81,12 @@ static void check_lemke_small(fl_check_ctx *ctx)
     gsl_matrix_set(M, 0, 0, 2);
     gsl_matrix_set(M, 1, 1, 2);
     fl_status s3 = fl_lemke_solve(M, q, z, NULL, &o, NULL, NULL);
+    /* genuinely boolean: the status returned on an LCP without solution / at the pivot limit */
     fl_check_report(ctx, s1 == FL_ERAY && s2 == FL_ERAY, "lemke.ray_on_infeasible",
-                 "M=[-1],q=[-1] -> %s; M=[1 -1;-1 1],q=(-1,-1) -> %s (no solution exists, expect FL_ERAY)",
-                 fl_strerror(s1), fl_strerror(s2));
+                    "M=[-1],q=[-1] -> %s; M=[1 -1;-1 1],q=(-1,-1) -> %s (no solution exists, expect FL_ERAY)",
+                    fl_strerror(s1), fl_strerror(s2));
     fl_check_report(ctx, s3 == FL_WMAXITER, "lemke.pivot_limit",
-                 "max_pivots = 1 on a 2x2 needing 3 pivots -> %s (expect FL_WMAXITER)", fl_strerror(s3));
+                    "max_pivots = 1 on a 2x2 needing 3 pivots -> %s (expect FL_WMAXITER)", fl_strerror(s3));
     gsl_matrix_free(M);
     gsl_vector_free(q);
     gsl_vector_free(z);
@@ -124,11 +126,12 @@ static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fa
     }
     char check[64];
     snprintf(check, sizeof check, "lemke.vs_enumeration_%s", name);
-    fl_check_report(ctx, bad == 0 && nonunique == 0 && notbasic == 0, check,
-                 "%ld LCPs n<=8: %ld failed, max residual %.2e (tol 1e-9), %ld P-matrix LCPs not "
-                 "uniquely solvable, %ld Lemke answers not among the enumerated, max distance %.2e "
-                 "(tol 1e-7; enumeration of all 2^n complementary bases)",
-                 N, bad, worst, nonunique, notbasic, diff);
+    fl_check_value(ctx, bad == 0 && nonunique == 0 && notbasic == 0, check, (double)(bad + nonunique + notbasic),
+                   0.0, 0.0, "enumeration of all 2^n complementary bases (proofs/stewart_lcp.md §6)",
+                   "%ld LCPs n<=8: %ld failed, max residual %.2e (tol 1e-9), %ld P-matrix LCPs not "
+                   "uniquely solvable, %ld Lemke answers not among the enumerated, max distance %.2e "
+                   "(tol 1e-7; value: the number of failures)",
+                   N, bad, worst, nonunique, notbasic, diff);
 }
 
 /* ------------------------------------------------------------------ */
@@ -316,21 +319,27 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
     for (int i = 0; i < 2; i++) {
         char name[64];
         snprintf(name, sizeof name, "stewart.coulomb_real_world_%s", impl[i]);
-        fl_check_report(ctx, failed[i] == 0 && coul[i] <= 1e-8 && bal[i] <= 1e-10, name,
-                     "%ld random systems (n<=6, nc<=3, 2D and 3D k=4,6,8): %ld failed, max Coulomb "
-                     "violation %.2e (tol 1e-8: p>=0, |P_t| in mu p C_k, maximal dissipation, 001 §6.2 P5), "
-                     "max momentum-balance defect %.2e (tol 1e-10)",
-                     N, failed[i], coul[i], bal[i]);
+        fl_check_value(ctx, failed[i] == 0 && coul[i] <= 1e-8, name, coul[i], 0.0, 1e-8,
+                       "001 §6.2 P5: Coulomb on the real-world impulse (proofs/stewart_lcp.md §4)",
+                       "%ld random systems (n<=6, nc<=3, 2D and 3D k=4,6,8): %ld failed, max Coulomb "
+                       "violation %.2e (tol 1e-8: p>=0, |P_t| in mu p C_k, maximal dissipation, 001 §6.2 P5)",
+                       N, failed[i], coul[i]);
+        snprintf(name, sizeof name, "stewart.momentum_balance_%s", impl[i]);
+        fl_check_value(ctx, failed[i] == 0 && bal[i] <= 1e-10, name, bal[i], 0.0, 1e-10,
+                       "momentum balance M (v+ - v) = h f + H^T P (proofs/stewart_lcp.md §2)",
+                       "%ld random systems: max momentum-balance defect %.2e (tol 1e-10)", N, bal[i]);
     }
-    fl_check_report(ctx, agree >= N - N / 20, "stewart.reference_vs_optimized",
-                 "%ld of %ld steps agree (|v+ diff| <= 1e-8, max %.2e); the others are steps with "
-                 "several solutions where rounding steers the pivots (need >= 95%%)",
-                 agree, N, diff_agree);
-    fl_check_report(ctx, enumerated > 0 && notbasic == 0 && enum_bad == 0, "stewart.lemke_vs_enumeration",
-                 "%ld small Stewart LCPs (size <= 12) enumerated: %ld Lemke answers neither among the "
-                 "solutions nor in a non-unique step (%ld inside a continuum), %ld enumerated solutions "
-                 "violating Coulomb (tol 1e-8)",
-                 enumerated, notbasic, offvertex, enum_bad);
+    fl_check_value(ctx, agree >= N - N / 20, "stewart.reference_vs_optimized", (double)(N - agree), 0.0,
+                   (double)(N / 20), "reference/stewart_law.c vs optimized/stewart_law_sparse.c (proofs/stewart_lcp.md §3)",
+                   "%ld of %ld steps agree (|v+ diff| <= 1e-8, max %.2e); the others are steps with "
+                   "several solutions where rounding steers the pivots (value: disagreements, <= 5%%)",
+                   agree, N, diff_agree);
+    fl_check_value(ctx, enumerated > 0 && notbasic == 0 && enum_bad == 0, "stewart.lemke_vs_enumeration",
+                   (double)(notbasic + enum_bad), 0.0, 0.0, "proofs/stewart_lcp.md §6 (enumeration)",
+                   "%ld small Stewart LCPs (size <= 12) enumerated: %ld Lemke answers neither among the "
+                   "solutions nor in a non-unique step (%ld inside a continuum), %ld enumerated solutions "
+                   "violating Coulomb (tol 1e-8)",
+                   enumerated, notbasic, offvertex, enum_bad);
 }
 
 /* ------------------------------------------------------------------ */
@@ -431,9 +440,10 @@ static void check_painleve(fl_check_ctx *ctx)
     int c1 = physical_solutions(&b.p, sol);
     double g[4] = {V0, 0, 0, 0};
     double e1 = c1 == 1 ? dist4(sol[0], g) : INFINITY;
-    fl_check_report(ctx, c1 == 1 && e1 <= 1e-12, "painleve.grazing_unique_mu_below",
-                 "mu = 0.5 < -1/tan(theta0) = %.4f: %d physical solution(s), |(v+,P) - (V0,0,0,0)| = %.1e "
-                 "(001 §6.2: P5 <=> P'3, unique; enumeration, tol 1e-12)", thr, c1, e1);
+    fl_check_value(ctx, c1 == 1 && e1 <= 1e-12, "painleve.grazing_unique_mu_below", e1, 0.0, 1e-12,
+                   "001 §6.2 (proofs/stewart_lcp.md §5)",
+                   "mu = %g < -1/tan(theta0) = %.4f: %d physical solution(s), |(v+,P) - (V0,0,0,0)| = %.1e "
+                   "(001 §6.2: P5 <=> P'3, unique; enumeration, tol 1e-12)", bar.mu, thr, c1, e1);
     bar_step_free(&b);
 
     /* 001 §6.2, mu >= -1/tan theta0: grazing or frictional catastrophe */
@@ -446,10 +456,11 @@ static void check_painleve(fl_check_ctx *ctx)
         has_g |= dist4(sol[s], g) <= 1e-12;
         has_s |= dist4(sol[s], stop) <= 1e-12;
     }
-    fl_check_report(ctx, c2 == 2 && has_g && has_s, "painleve.two_solutions_mu_above",
-                 "mu = 2 >= %.4f, f = 0: %d physical solutions: grazing %s, stop (P_n = -m V0 tan theta0 "
-                 "= %.4f, P_t = -m V0) %s (001 §6.2 non-uniqueness in P5; enumeration)",
-                 thr, c2, has_g ? "found" : "MISSING", stop[2], has_s ? "found" : "MISSING");
+    fl_check_value(ctx, c2 == 2 && has_g && has_s, "painleve.two_solutions_mu_above", (double)c2, 2.0, 0.0,
+                   "001 §6.2 non-uniqueness in P5 (proofs/stewart_lcp.md §5)",
+                   "mu = %g >= %.4f, f = 0: %d physical solutions: grazing %s, stop (P_n = -m V0 tan theta0 "
+                   "= %.4f, P_t = -m V0) %s (001 §6.2 non-uniqueness in P5; enumeration)",
+                   bar.mu, thr, c2, has_g ? "found" : "MISSING", stop[2], has_s ? "found" : "MISSING");
     bar_step_free(&b);
 
     /* 001 §6.2: C0 < 0, mu = 2: unique tangential impact */
@@ -463,10 +474,11 @@ static void check_painleve(fl_check_ctx *ctx)
     double x3[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
                     gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
     double e3 = s3 == FL_OK ? dist4(x3, cat) : INFINITY;
-    fl_check_report(ctx, c3 == 1 && e3 <= 1e-12, "painleve.frictional_catastrophe",
-                 "C0 = -1, mu = 2: %d solution; Lemke |(v+,P) - (0,0,%.6f,-m V0)| = %.1e "
-                 "(closed form P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0), 001 §6.2, tol 1e-12)",
-                 c3, pn, e3);
+    fl_check_value(ctx, c3 == 1 && e3 <= 1e-12, "painleve.frictional_catastrophe", e3, 0.0, 1e-12,
+                   "001 §6.2, P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0) (proofs/stewart_lcp.md §5)",
+                   "C0 = %g, mu = %g: %d solution; Lemke |(v+,P) - (0,0,%.6f,-m V0)| = %.1e "
+                   "(closed form P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0), 001 §6.2, tol 1e-12)",
+                   C0, bar.mu, c3, pn, e3);
     bar_step_free(&b);
 
     /* mu < -1/tan theta0 with C0 < 0: sliding, P_n = -h C0/(l (cos + mu sin)) */
@@ -479,9 +491,10 @@ static void check_painleve(fl_check_ctx *ctx)
     double x4[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
                     gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
     double e4 = s4 == FL_OK ? dist4(x4, sl) : INFINITY;
-    fl_check_report(ctx, c4 == 1 && e4 <= 1e-12, "painleve.sliding_mu_below",
-                 "C0 = -1, mu = 0.5: %d solution; optimized |(v+,P) - closed form| = %.1e (J thetaddot = C0 + "
-                 "l r_y (cos theta0 + mu sin theta0) = 0, 001 §6.2, tol 1e-12)", c4, e4);
+    fl_check_value(ctx, c4 == 1 && e4 <= 1e-12, "painleve.sliding_mu_below", e4, 0.0, 1e-12,
+                   "001 §6.2, P_n = -h C0/(l (cos theta0 + mu sin theta0)) (proofs/stewart_lcp.md §5)",
+                   "C0 = %g, mu = %g: %d solution; optimized |(v+,P) - closed form| = %.1e (J thetaddot = C0 + "
+                   "l r_y (cos theta0 + mu sin theta0) = 0, 001 §6.2, tol 1e-12)", C0, bar.mu, c4, e4);
     bar_step_free(&b);
     fl_stewart_result_free(r);
 
@@ -501,10 +514,12 @@ static void check_painleve(fl_check_ctx *ctx)
     fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
     size_t n2 = all ? all->count : 99;
     fl_lcp_solutions_free(all);
-    fl_check_report(ctx, n0 == 0 && sr == FL_ERAY && n2 == 2, "painleve.acceleration_lcp",
-                 "mu = 2: J thetaddot = C0 + l r_y (cos theta0 + mu sin theta0), 0 <= r_y _|_ thetaddot >= 0: "
-                 "C0 < 0 -> %zu solutions (Lemke: %s), C0 > 0 -> %zu solutions (001 §6.2: inconsistency "
-                 "and indeterminacy; expect 0, ray, 2)", n0, fl_strerror(sr), n2);
+    /* value: the number of solutions for C0 > 0 (2); the C0 < 0 side (0 solutions, Lemke ray) is in ok */
+    fl_check_value(ctx, n0 == 0 && sr == FL_ERAY && n2 == 2, "painleve.acceleration_lcp", (double)n2, 2.0, 0.0,
+                   "001 §6.2 inconsistency and indeterminacy (proofs/stewart_lcp.md §5)",
+                   "mu = %g: J thetaddot = C0 + l r_y (cos theta0 + mu sin theta0), 0 <= r_y _|_ thetaddot >= 0: "
+                   "C0 < 0 -> %zu solutions (Lemke: %s), C0 > 0 -> %zu solutions (001 §6.2: inconsistency "
+                   "and indeterminacy; expect 0, ray, 2)", mu, n0, fl_strerror(sr), n2);
     gsl_matrix_free(M);
     gsl_vector_free(q);
     gsl_vector_free(z);
@@ -654,29 +669,32 @@ int fl_stewart_reproduce_painleve(fl_check_ctx *ctx)
             if (ex == 0.0 && stop_step < 0) stop_step = k;
             err = fmax(err, fabs(xd[k - 1] - ex));
         }
-        fl_check_report(ctx, err <= 1e-9 && fabs(th - P.theta0) <= 1e-12, "painleve_p5.slide_mu_small",
-                     "mu = %g < %.4f, C0 = %g: max |xdot_k - max(0, V0 - k mu P_n/m)| = %.1e over %ld steps "
-                     "(P_n = -h C0/(l(cos theta0 + mu sin theta0)) = %.6f; stops at step %ld), "
-                     "|theta - theta0| = %.1e (closed form, tol 1e-9 / 1e-12); max Coulomb %.1e",
-                     P.mu_small, thr, P.C0, err, steps, pn, stop_step, fabs(th - P.theta0), run.coulomb);
+        fl_check_value(ctx, err <= 1e-9 && fabs(th - P.theta0) <= 1e-12, "painleve_p5.slide_mu_small", err, 0.0,
+                       1e-9, "001 §6.2, P_n = -h C0/(l(cos theta0 + mu sin theta0)) (proofs/stewart_lcp.md §5)",
+                       "mu = %g < %.4f, C0 = %g: max |xdot_k - max(0, V0 - k mu P_n/m)| = %.1e over %ld steps "
+                       "(P_n = -h C0/(l(cos theta0 + mu sin theta0)) = %.6f; stops at step %ld), "
+                       "|theta - theta0| = %.1e (closed form, tol 1e-9 / 1e-12); max Coulomb %.1e",
+                       P.mu_small, thr, P.C0, err, steps, pn, stop_step, fabs(th - P.theta0), run.coulomb);
     }
     /* B: mu >= -1/tan theta0, C0 < 0: frictional catastrophe at step 1 */
     if (p5_run(ctx, &P, P.mu_large, P.C0, "catastrophe_mu_large", csv, xd, steps, &th, &run) != 0) rc = -1;
     else {
         double m = 0.0;
         for (long k = 0; k < steps; k++) m = fmax(m, fabs(xd[k]));
-        fl_check_report(ctx, m <= 1e-12, "painleve_p5.catastrophe_mu_large",
-                     "mu = %g >= %.4f, C0 = %g: max |xdot| after the first step = %.1e (tangential impact "
-                     "then immobility, 001 §6.2 Painlevé/Lecornu, tol 1e-12)", P.mu_large, thr, P.C0, m);
+        fl_check_value(ctx, m <= 1e-12, "painleve_p5.catastrophe_mu_large", m, 0.0, 1e-12,
+                       "001 §6.2 (Painlevé/Lecornu tangential impact, proofs/stewart_lcp.md §5)",
+                       "mu = %g >= %.4f, C0 = %g: max |xdot| after the first step = %.1e (tangential impact "
+                       "then immobility, 001 §6.2 Painlevé/Lecornu, tol 1e-12)", P.mu_large, thr, P.C0, m);
     }
     /* C: mu < -1/tan theta0, f = 0: the unique grazing motion x = V0 t */
     if (p5_run(ctx, &P, P.mu_small, 0.0, "grazing_mu_small", csv, xd, steps, &th, &run) != 0) rc = -1;
     else {
         double m = 0.0;
         for (long k = 0; k < steps; k++) m = fmax(m, fabs(xd[k] - P.V0));
-        fl_check_report(ctx, m <= 1e-12, "painleve_p5.grazing_mu_small",
-                     "mu = %g, f = 0: max |xdot - V0| = %.1e (unique solution of P5 = P'3, 001 §6.2, tol 1e-12)",
-                     P.mu_small, m);
+        fl_check_value(ctx, m <= 1e-12, "painleve_p5.grazing_mu_small", m, 0.0, 1e-12,
+                       "001 §6.2 (unique grazing motion, P5 = P'3)",
+                       "mu = %g, f = 0: max |xdot - V0| = %.1e (unique solution of P5 = P'3, 001 §6.2, tol 1e-12)",
+                       P.mu_small, m);
     }
     /* D: mu >= -1/tan theta0, f = 0: each step has two solutions; Lemke picks one */
     if (p5_run(ctx, &P, P.mu_large, 0.0, "grazing_mu_large", csv, xd, steps, &th, &run) != 0) rc = -1;
@@ -690,10 +708,11 @@ int fl_stewart_reproduce_painleve(fl_check_ctx *ctx)
         double sol[4][4];
         int c = physical_solutions(&b.p, sol);
         bar_step_free(&b);
-        fl_check_report(ctx, ok && c == 2, "painleve_p5.grazing_mu_large_indeterminate",
-                     "mu = %g, f = 0: every step is grazing (xdot = V0) or stop (xdot = 0); the grazing step "
-                     "has %d solutions (enumeration; 001 §6.2: P5 not unique, any stopping time t0); Lemke "
-                     "ends with xdot = %g", P.mu_large, c, xd[steps - 1]);
+        fl_check_value(ctx, ok && c == 2, "painleve_p5.grazing_mu_large_indeterminate", (double)c, 2.0, 0.0,
+                       "001 §6.2 (P5 not unique: grazing or stop; proofs/stewart_lcp.md §5)",
+                       "mu = %g, f = 0: every step is grazing (xdot = V0) or stop (xdot = 0); the grazing step "
+                       "has %d solutions (enumeration; 001 §6.2: P5 not unique, any stopping time t0); Lemke "
+                       "ends with xdot = %g", P.mu_large, c, xd[steps - 1]);
     }
     fclose(csv);
     free(xd);
