@@ -24,6 +24,10 @@
 #include "reference/stewart_law.h"
 #include "checks/fl_tasks.h"
 #include "optimized/p4_law_sparse.h"
+#include "models/fl_model_kane.h"
+#include "models/fl_model_painleve.h"
+#include "models/fl_model_system1.h"
+#include "models/fl_model_system2.h"
 #include "fl_scalar.h"
 
 
@@ -508,31 +512,30 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
 /* data/001 parameters                                                  */
 /* ------------------------------------------------------------------ */
 
-/* Read params.<keys[i]> of data/001/<name>.json (or of the user's file of
- * the same schema, --params) into vals.  A missing file or key is an error. */
-static int load_params(fl_check_ctx *ctx, const char *name, size_t nk, const char *const *keys,
-                       double *vals, char *src, size_t len)
+/* The closed-form ends of C* printed in the data file (member expected.<side>
+ * = {lo, hi}; lo may be the string "-inf"), so that no paper value lives in
+ * C.  Returns 0, or -1 after a message naming the file and field. */
+static int load_set_expected(fl_check_ctx *ctx, const char *path, const char *side, double *lo, double *hi)
 {
-    char rel[256], path[4096];
-    snprintf(rel, sizeof rel, "001/%s.json", name);
-    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return -1;
     fl_json_doc *doc = NULL;
     fl_error err;
-    const json_t *par = NULL;
-    if (fl_json_load(path, &doc, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK) {
-        fl_check_message(ctx, "%s: %s", name, err.message);
-        fl_json_free(doc);
+    const json_t *ex = NULL, *sd = NULL;
+    char where[64];
+    snprintf(where, sizeof where, "expected.%s", side);
+    fl_status st = fl_json_load(path, &doc, &err);
+    if (st == FL_OK) st = fl_json_object(doc, doc->root, "", "expected", &ex, &err);
+    if (st == FL_OK) st = fl_json_object(doc, ex, "expected", side, &sd, &err);
+    if (st == FL_OK) st = fl_json_number(doc, sd, where, "hi", hi, &err);
+    if (st == FL_OK) {
+        const json_t *l = json_object_get(sd, "lo");
+        if (json_is_string(l) && strcmp(json_string_value(l), "-inf") == 0) *lo = -INFINITY;
+        else st = fl_json_number(doc, sd, where, "lo", lo, &err);
+    }
+    fl_json_free(doc);
+    if (st != FL_OK) {
+        fl_check_message(ctx, "painleve_set: %s", err.message);
         return -1;
     }
-    for (size_t i = 0; i < nk; i++)
-        if (fl_json_number(doc, par, "params", keys[i], &vals[i], &err) != FL_OK) {
-            fl_check_message(ctx, "%s: %s", name, err.message);
-            fl_json_free(doc);
-            return -1;
-        }
-    fl_json_free(doc);
-    snprintf(src, len, "%s", path);
     return 0;
 }
 
@@ -556,83 +559,7 @@ static void plot(fl_check_ctx *ctx, const char *png, const char *body)
 /* The Painlevé bar of 001 §6.2 under P'3 (friction set from §6.1)      */
 /* ------------------------------------------------------------------ */
 
-typedef struct bar {
-    double m, J, l, theta0, mu, fx, ftheta;
-    fl_fset_result fs;
-} bar;
-
-/* 001 (6.1): r = tl r~ at theta0, tl = [1 0; -l sin t0, l cos t0]; obstacle normal (0,1) */
-static fl_status bar_fset(bar *b, fl_fset_norm norm, fl_error *err)
-{
-    gsl_matrix *M = gsl_matrix_calloc(2, 2), *tl = gsl_matrix_calloc(2, 2), *E = gsl_matrix_calloc(1, 2);
-    gsl_vector *dphi = gsl_vector_calloc(2);
-    gsl_matrix_set(M, 0, 0, b->m);
-    gsl_matrix_set(M, 1, 1, b->J);
-    gsl_vector_set(dphi, 1, 1.0);
-    gsl_matrix_set(tl, 0, 0, 1.0);
-    gsl_matrix_set(tl, 1, 0, -b->l * sin(b->theta0));
-    gsl_matrix_set(tl, 1, 1, b->l * cos(b->theta0));
-    gsl_matrix_set(E, 0, 0, 1.0);                          /* coordinate r_x */
-    fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, b->mu};
-    fl_fset_options o = fl_fset_options_default();
-    o.norm = norm;
-    o.basis = E;
-    fl_status st = fl_fset_build(M, dphi, 1, &c, &o, &b->fs, err);
-    gsl_matrix_free(M);
-    gsl_matrix_free(tl);
-    gsl_matrix_free(E);
-    gsl_vector_free(dphi);
-    return st;
-}
-
-static fl_status bar_mass(void *d, const gsl_vector *q, gsl_matrix *M)
-{
-    (void)q;
-    bar *b = d;
-    gsl_matrix_set_zero(M);
-    gsl_matrix_set(M, 0, 0, b->m);
-    gsl_matrix_set(M, 1, 1, b->J);
-    return FL_OK;
-}
-
-static fl_status bar_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
-{
-    (void)t;
-    (void)q;
-    (void)v;
-    bar *b = d;
-    gsl_vector_set(f, 0, b->fx);
-    gsl_vector_set(f, 1, b->ftheta);
-    return FL_OK;
-}
-
-static fl_status bar_gap(void *d, const gsl_vector *q, gsl_vector *phi)
-{
-    gsl_vector_set(phi, 0, gsl_vector_get(q, 1) - ((bar *)d)->theta0);   /* phi = theta - theta0 */
-    return FL_OK;
-}
-
-static fl_status bar_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
-{
-    (void)d;
-    (void)q;
-    (void)a;
-    gsl_vector_set(dphi, 0, 0.0);
-    gsl_vector_set(dphi, 1, 1.0);
-    return FL_OK;
-}
-
-static fl_status bar_friction(void *d, const gsl_vector *q, size_t a, fl_friction_set *set,
-                              gsl_matrix **E, fl_error *err)
-{
-    (void)q;
-    (void)a;
-    bar *b = d;
-    FL_TRY(fl_set_copy(set, &b->fs.set, err));
-    *E = gsl_matrix_alloc(1, 2);
-    gsl_matrix_memcpy(*E, b->fs.E);
-    return FL_OK;
-}
+typedef fl_model_painleve bar;   /* models/fl_model_painleve.h */
 
 typedef struct bar_trace {
     FILE *csv;
@@ -668,7 +595,7 @@ static int bar_observe(void *data, long k, double t, const gsl_vector *q, const 
 static fl_status bar_run(bar *b, double V0, double h, long steps, FILE *csv, bar_trace *tr,
                          gsl_vector *qout, fl_error *err)
 {
-    fl_p4_system sys = {2, 1, b, bar_mass, bar_force, bar_gap, bar_grad, bar_friction, 0.0};
+    fl_p4_system sys = fl_model_painleve_system(b);
     gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, b->theta0);
@@ -687,22 +614,46 @@ static fl_status bar_run(bar *b, double V0, double h, long steps, FILE *csv, bar
     return st;
 }
 
-static const char *const bar_keys[] = {"m", "J", "l", "theta0", "mu_small", "mu_large", "V0", "C0", "h", "T"};
-enum { BK_M, BK_J, BK_L, BK_T0, BK_MUS, BK_MUL, BK_V0, BK_C0, BK_H, BK_T, BK_N };
+/* The bar of data/001/<name>.json (or the user's file, --params). */
+static int load_bar(fl_check_ctx *ctx, const char *name, fl_model_painleve_params *P, char *src, size_t len)
+{
+    char rel[256], path[4096];
+    fl_error err;
+    snprintf(rel, sizeof rel, "001/%s.json", name);
+    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return -1;
+    if (fl_model_painleve_load(path, P, &err) != FL_OK) {
+        fl_check_message(ctx, "%s: %s", name, err.message);
+        return -1;
+    }
+    snprintf(src, len, "%s", path);
+    return 0;
+}
 
 /* reproduce painleve_set: the friction set of 001 §6.2 built by §6.1 */
 int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
 {
-    double p[BK_N];
+    fl_model_painleve_params P;
     char src[4200];
-    if (load_params(ctx, "painleve_set", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
-    double t0 = p[BK_T0], l = p[BK_L], c = cos(t0), s = sin(t0), thr = -1.0 / tan(t0);
-    /* two fixtures (001 §6.2) */
-    const double fix[2][3] = {{0.5, -0.8116548391, 0.4480184755}, {2.0, -INFINITY, 1.0717967697}};
+    if (load_bar(ctx, "painleve_set", &P, src, sizeof src) != 0) return -1;
+    double t0 = P.theta0, l = P.l, c = cos(t0), s = sin(t0), thr = -1.0 / tan(t0);
+    /* two fixtures (001 §6.2): mu_small and mu_large of the file, with the
+     * closed-form ends of C* printed in its "expected" member */
+    double fix[2][3] = {{P.mu_small, 0, 0}, {P.mu_large, 0, 0}};
+    if (fl_check_user_params(ctx)) {
+        /* the user's parameters: the closed form of 001 §6.2 (proofs/p4_law.md §5) */
+        for (int k = 0; k < 2; k++) {
+            double mu = fix[k][0];
+            fix[k][1] = mu < thr ? -mu / (l * (c + mu * s)) : -INFINITY;
+            fix[k][2] = mu / (l * (c - mu * s));
+        }
+    } else if (load_set_expected(ctx, src, "mu_small", &fix[0][1], &fix[0][2]) != 0 ||
+               load_set_expected(ctx, src, "mu_large", &fix[1][1], &fix[1][2]) != 0) {
+        return -1;
+    }
     for (int k = 0; k < 2; k++) {
-        bar b = {p[BK_M], p[BK_J], l, t0, fix[k][0], 0, 0, {0}};
+        bar b = {P.m, P.J, l, t0, fix[k][0], 0, 0, {0}};
         fl_error e;
-        if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
+        if (fl_model_painleve_build(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
             fl_check_message(ctx, "painleve_set: %s", e.message);
             return -1;
         }
@@ -730,8 +681,8 @@ int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
     for (long i = 0; i < ns; i++) {
         double mu = 0.02 + (2.0 * thr) * (double)i / (double)(ns - 1);
         if (fabs(mu - thr) < 1e-9) continue;
-        bar b = {p[BK_M], p[BK_J], l, t0, mu, 0, 0, {0}};
-        if (bar_fset(&b, FL_FSET_BY_DPHI, NULL) != FL_OK) return -1;
+        bar b = {P.m, P.J, l, t0, mu, 0, 0, {0}};
+        if (fl_model_painleve_build(&b, FL_FSET_BY_DPHI, NULL) != FL_OK) return -1;
         double hi = mu / (l * (c - mu * s)), lo = mu < thr ? -mu / (l * (c + mu * s)) : -INFINITY;
         worst = fmax(worst, fabs(b.fs.set.hi - hi) / fabs(hi));
         if (mu < thr) worst = fmax(worst, fabs(b.fs.set.lo - lo) / fabs(lo));
@@ -750,10 +701,10 @@ int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
     fl_check_report(ctx, switch_ok, "painleve_set.switch_at_threshold",
                     "bounded exactly for mu < -1/tan(theta0) = %.10g (001 §6.2)", thr);
     /* normalisation: C*_dphi = |dphi|* C*_n*, |dphi|* = 1/sqrt(J) */
-    bar b1 = {p[BK_M], p[BK_J], l, t0, 0.5, 0, 0, {0}}, b2 = b1;
-    bar_fset(&b1, FL_FSET_BY_DPHI, NULL);
-    bar_fset(&b2, FL_FSET_BY_NSTAR, NULL);
-    double dn = 1.0 / sqrt(p[BK_J]);
+    bar b1 = {P.m, P.J, l, t0, 0.5, 0, 0, {0}}, b2 = b1;
+    fl_model_painleve_build(&b1, FL_FSET_BY_DPHI, NULL);
+    fl_model_painleve_build(&b2, FL_FSET_BY_NSTAR, NULL);
+    double dn = 1.0 / sqrt(P.J);
     double dev = fmax(fabs(b1.fs.set.lo - dn * b2.fs.set.lo), fabs(b1.fs.set.hi - dn * b2.fs.set.hi));
     fl_check_value(ctx, dev <= 1e-12, "painleve_set.normalisation", dev, 0.0, 1e-12, "proofs/p4_law.md §2",
                    "C*_dphi - |dphi|* C*_n* = %.3g (|dphi|* = 1/sqrt(J) = %.6g; proofs/p4_law.md §2, tol 1e-12)",
@@ -781,16 +732,16 @@ int fl_p4_reproduce_painleve_set(fl_check_ctx *ctx)
  * sliding to rest in closed form (mu small) */
 int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
 {
-    double p[BK_N];
+    fl_model_painleve_params P;
     char src[4200];
-    if (load_params(ctx, "painleve_catastrophe", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
-    double h = p[BK_H], T = ctx->quick ? p[BK_T] / 5 : p[BK_T], V0 = p[BK_V0], C0 = p[BK_C0];
+    if (load_bar(ctx, "painleve_catastrophe", &P, src, sizeof src) != 0) return -1;
+    double h = P.h, T = ctx->quick ? P.T / 5 : P.T, V0 = P.V0, C0 = P.C0;
     long steps = (long)floor(T / h + 0.5);
     char path[4096];
     fl_error e;
     /* mu >= -1/tan(theta0): unbounded C*, catastrophe */
-    bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUL], 0.0, C0, {0}};
-    if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
+    bar b = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, C0, {0}};
+    if (fl_model_painleve_build(&b, FL_FSET_BY_DPHI, &e) != FL_OK) {
         fl_check_message(ctx, "painleve_catastrophe: %s", e.message);
         return -1;
     }
@@ -825,8 +776,8 @@ int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
     fl_fset_result_release(&b.fs);
     /* mu < -1/tan(theta0): bounded C* = [a, b]: x'' = -C0 a / m until rest at
      * t* = m V0 / (C0 a), x(t*) = V0 t* / 2 (proofs/p4_law.md §5) */
-    bar bs = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUS], 0.0, C0, {0}};
-    if (bar_fset(&bs, FL_FSET_BY_DPHI, &e) != FL_OK) {
+    bar bs = {P.m, P.J, P.l, P.theta0, P.mu_small, 0.0, C0, {0}};
+    if (fl_model_painleve_build(&bs, FL_FSET_BY_DPHI, &e) != FL_OK) {
         gsl_vector_free(q);
         return -1;
     }
@@ -865,14 +816,14 @@ int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
  * motion; the P5 stop solution of the same step is refused by P'3 */
 int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
 {
-    double p[BK_N];
+    fl_model_painleve_params P;
     char src[4200];
-    if (load_params(ctx, "painleve_grazing", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
-    double h = p[BK_H], T = ctx->quick ? p[BK_T] / 5 : p[BK_T], V0 = p[BK_V0];
+    if (load_bar(ctx, "painleve_grazing", &P, src, sizeof src) != 0) return -1;
+    double h = P.h, T = ctx->quick ? P.T / 5 : P.T, V0 = P.V0;
     long steps = (long)floor(T / h + 0.5);
-    bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUL], 0.0, 0.0, {0}};
+    bar b = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, 0.0, {0}};
     fl_error e;
-    if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) return -1;
+    if (fl_model_painleve_build(&b, FL_FSET_BY_DPHI, &e) != FL_OK) return -1;
     char path[4096];
     FILE *f = open_out(ctx, "painleve_grazing.csv", path, sizeof path);
     bar_trace tr;
@@ -972,20 +923,20 @@ static int p3_observe(void *data, long k, double t, const gsl_vector *q, const g
 
 int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
 {
-    double p[BK_N];
+    fl_model_painleve_params P;
     char src[4200];
-    if (load_params(ctx, "painleve_p5_vs_p3", BK_N, bar_keys, p, src, sizeof src) != 0) return -1;
-    double h = p[BK_H], T = ctx->quick ? p[BK_T] / 4 : p[BK_T], V0 = p[BK_V0], C0 = p[BK_C0];
+    if (load_bar(ctx, "painleve_p5_vs_p3", &P, src, sizeof src) != 0) return -1;
+    double h = P.h, T = ctx->quick ? P.T / 4 : P.T, V0 = P.V0, C0 = P.C0;
     long steps = (long)floor(T / h + 0.5);
-    bar b = {p[BK_M], p[BK_J], p[BK_L], p[BK_T0], p[BK_MUS], 0.0, C0, {0}};
+    bar b = {P.m, P.J, P.l, P.theta0, P.mu_small, 0.0, C0, {0}};
     fl_error e;
-    if (bar_fset(&b, FL_FSET_BY_DPHI, &e) != FL_OK) return -1;
+    if (fl_model_painleve_build(&b, FL_FSET_BY_DPHI, &e) != FL_OK) return -1;
     char path[4096];
     p3_rec r3 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps};
     p5_trace r5 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps, h};
     r3.csv = open_out(ctx, "painleve_p3.csv", path, sizeof path);
     if (r3.csv) fprintf(r3.csv, "t,x,xdot\n");
-    fl_p4_system sys = {2, 1, &b, bar_mass, bar_force, bar_gap, bar_grad, bar_friction, 0.0};
+    fl_p4_system sys = fl_model_painleve_system(&b);
     gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, b.theta0);
@@ -1058,42 +1009,6 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
 /* Systems 1 and 2 (001 §6.3)                                           */
 /* ------------------------------------------------------------------ */
 
-typedef struct s1 {
-    double J, C0;
-} s1;
-
-static fl_status s1_mass(void *d, const gsl_vector *q, gsl_matrix *M)
-{
-    (void)q;
-    gsl_matrix_set(M, 0, 0, ((s1 *)d)->J);
-    return FL_OK;
-}
-
-static fl_status s1_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
-{
-    (void)t;
-    (void)q;
-    (void)v;
-    gsl_vector_set(f, 0, ((s1 *)d)->C0);
-    return FL_OK;
-}
-
-static fl_status s1_gap(void *d, const gsl_vector *q, gsl_vector *phi)
-{
-    (void)d;
-    gsl_vector_set(phi, 0, gsl_vector_get(q, 0));           /* phi = theta >= 0 */
-    return FL_OK;
-}
-
-static fl_status s1_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
-{
-    (void)d;
-    (void)q;
-    (void)a;
-    gsl_vector_set(dphi, 0, 1.0);
-    return FL_OK;
-}
-
 typedef struct lam_rec {
     double max_lambda;
     long steps;
@@ -1112,124 +1027,23 @@ static int lam_observe(void *data, long k, double t, const gsl_vector *q, const 
     return 0;
 }
 
-/* system 2: bar AB, G = (x, y), angle theta (horizontal at 0), half-length l,
- * A = G - l e(theta), B = G + l e(theta); V-shaped obstacle: A on the left
- * wall (normal nL = (cos b, sin b)), B on the right wall (nR = (-cos b, sin b)),
- * walls through A0 = (-l, 0) and B0 = (l, 0). */
-typedef struct s2 {
-    double m, J, l, beta, mu, F;
-    fl_fset_result fs[2];
-} s2;
-
-static void s2_points(const s2 *s, const gsl_vector *q, double A[2], double B[2])
-{
-    double x = gsl_vector_get(q, 0), y = gsl_vector_get(q, 1), th = gsl_vector_get(q, 2);
-    A[0] = x - s->l * cos(th);
-    A[1] = y - s->l * sin(th);
-    B[0] = x + s->l * cos(th);
-    B[1] = y + s->l * sin(th);
-}
-
-/* tl for a point P = G + s l e(theta): r = (r~x, r~y, moment about G) */
-static void s2_tl(const s2 *s, const gsl_vector *q, double sgn, gsl_matrix *tl)
-{
-    double th = gsl_vector_get(q, 2);
-    double px = sgn * s->l * cos(th), py = sgn * s->l * sin(th);   /* P - G */
-    gsl_matrix_set_zero(tl);
-    gsl_matrix_set(tl, 0, 0, 1.0);
-    gsl_matrix_set(tl, 1, 1, 1.0);
-    gsl_matrix_set(tl, 2, 0, -py);
-    gsl_matrix_set(tl, 2, 1, px);
-}
-
-static fl_status s2_mass(void *d, const gsl_vector *q, gsl_matrix *M)
-{
-    (void)q;
-    s2 *s = d;
-    gsl_matrix_set_zero(M);
-    gsl_matrix_set(M, 0, 0, s->m);
-    gsl_matrix_set(M, 1, 1, s->m);
-    gsl_matrix_set(M, 2, 2, s->J);
-    return FL_OK;
-}
-
-static fl_status s2_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
-{
-    (void)t;
-    (void)q;
-    (void)v;
-    gsl_vector_set_zero(f);
-    gsl_vector_set(f, 1, ((s2 *)d)->F);                      /* pulls the bar up, away */
-    return FL_OK;
-}
-
-static fl_status s2_gap(void *d, const gsl_vector *q, gsl_vector *phi)
-{
-    s2 *s = d;
-    double A[2], B[2], cb = cos(s->beta), sb = sin(s->beta);
-    s2_points(s, q, A, B);
-    gsl_vector_set(phi, 0, cb * (A[0] + s->l) + sb * A[1]);   /* nL.(A - A0) */
-    gsl_vector_set(phi, 1, -cb * (B[0] - s->l) + sb * B[1]);  /* nR.(B - B0) */
-    return FL_OK;
-}
-
-static fl_status s2_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
-{
-    s2 *s = d;
-    gsl_matrix *tl = gsl_matrix_alloc(3, 2);
-    s2_tl(s, q, a == 0 ? -1.0 : 1.0, tl);
-    double n[2] = {a == 0 ? cos(s->beta) : -cos(s->beta), sin(s->beta)};
-    for (size_t i = 0; i < 3; i++)
-        gsl_vector_set(dphi, i, gsl_matrix_get(tl, i, 0) * n[0] + gsl_matrix_get(tl, i, 1) * n[1]);
-    gsl_matrix_free(tl);
-    return FL_OK;
-}
-
-static fl_status s2_build(s2 *s, const gsl_vector *q, size_t a, fl_fset_result *fr, fl_error *err)
-{
-    gsl_matrix *M = gsl_matrix_alloc(3, 3), *tl = gsl_matrix_alloc(3, 2);
-    gsl_vector *dphi = gsl_vector_alloc(3);
-    s2_mass(s, q, M);
-    s2_tl(s, q, a == 0 ? -1.0 : 1.0, tl);
-    s2_grad(s, q, a, dphi);
-    fl_fset_contact c = {tl, {a == 0 ? cos(s->beta) : -cos(s->beta), sin(s->beta), 0.0}, s->mu};
-    fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, fr, err);
-    gsl_matrix_free(M);
-    gsl_matrix_free(tl);
-    gsl_vector_free(dphi);
-    return st;
-}
-
-static fl_status s2_friction(void *d, const gsl_vector *q, size_t a, fl_friction_set *set,
-                             gsl_matrix **E, fl_error *err)
-{
-    fl_fset_result fr;
-    FL_TRY(s2_build((s2 *)d, q, a, &fr, err));            /* 001 §6.1 at the current q */
-    *set = fr.set;
-    *E = fr.E;
-    fr.E = NULL;
-    memset(&fr.set, 0, sizeof fr.set);
-    fl_fset_result_release(&fr);
-    return FL_OK;
-}
-
-static const char *const sys_keys[] = {"J1", "C0", "theta_tilde0_deg", "mu", "l", "T", "h",
-                                       "m2", "J2", "l2", "beta_deg", "mu2", "F2"};
-enum { SK_J1, SK_C0, SK_TT0, SK_MU, SK_L, SK_T, SK_H, SK_M2, SK_J2, SK_L2, SK_BETA, SK_MU2, SK_F2, SK_N };
-
 int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
 {
-    double p[SK_N];
-    char src[4200];
-    if (load_params(ctx, "systems_1_2", SK_N, sys_keys, p, src, sizeof src) != 0) return -1;
-    double J = p[SK_J1], C0 = p[SK_C0], tt0 = p[SK_TT0] * FL_PI / 180.0, mu = p[SK_MU], l = p[SK_L];
-    double T = ctx->quick ? p[SK_T] / 4 : p[SK_T], h = p[SK_H];
+    char src[4096];
+    fl_error le;
+    fl_model_system1 S;
+    fl_model_system2 S2;
+    if (fl_check_params_path(ctx, "001/systems_1_2.json", src, sizeof src) != 0) return -1;
+    if (fl_model_system1_load(src, &S, &le) != FL_OK || fl_model_system2_load(src, &S2, &le) != FL_OK) {
+        fl_check_message(ctx, "systems_1_2: %s", le.message);
+        return -1;
+    }
+    double J = S.J, C0 = S.C0, tt0 = S.theta_tilde0, mu = S.mu, l = S.l;
+    double T = ctx->quick ? S.T / 4 : S.T, h = S.h;
     long steps = (long)floor(T / h + 0.5);
     fl_error e;
     /* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
-    s1 S = {J, C0};
-    gsl_matrix *Ez = gsl_matrix_calloc(1, 1);
-    fl_p4_system sys = {1, 1, &S, s1_mass, s1_force, s1_gap, s1_grad, NULL, 0.5};
+    fl_p4_system sys = fl_model_system1_system(&S);
     gsl_vector *q = gsl_vector_calloc(1), *v = gsl_vector_calloc(1);
     lam_rec lr = {0, 0};
     fl_p4_sim_result sr;
@@ -1242,10 +1056,10 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "(001 §6.3; tol 1e-12; %s)", lr.max_lambda, lr.steps, gsl_vector_get(q, 0), thc, src);
     gsl_vector_free(q);
     gsl_vector_free(v);
-    gsl_matrix_free(Ez);
     /* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
     double den = mu * cos(tt0) - sin(tt0);
-    double rn = C0 / den, rt = -mu * C0 / den;
+    /* stuck at the sliding limit: 0 = C0 + r_theta, r~_t = -mu r~_n (proofs/p4_law.md §6) */
+    double rn = C0 / (l * den), rt = -mu * rn;
     char path[4096];
     FILE *f = open_out(ctx, "systems_1_p6_family.csv", path, sizeof path);
     if (f) fprintf(f, "t0,t,theta,r_n,r_t,r_theta\n");
@@ -1266,7 +1080,7 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                 thdd = C0 / J;
                 RN = RT = 0.0;
             }
-            double rth = l * (RT * cos(tt0) + RN * sin(tt0));      /* 001 §6.3 (lever arm l) */
+            double rth = fl_model_system1_r_theta(&S, RN, RT);      /* 001 §6.3 (lever arm l) */
             double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
             double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
             double cone = fmax(fabs(RT) - mu * RN, 0.0);
@@ -1283,7 +1097,7 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
             if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
         }
         /* P'3 needs r_theta >= 0: only t0 = 0 is a P'3 solution */
-        if (t0 > 0 && !(l * (rt * cos(tt0) + rn * sin(tt0)) < 0)) p3ok = 0;
+        if (t0 > 0 && !(fl_model_system1_r_theta(&S, rn, rt) < 0)) p3ok = 0;
         nmem++;
         if (!ok) allok = 0;
         if (f) fprintf(f, "\n\n");
@@ -1294,16 +1108,16 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "%d members t0 in {0, T/4, .., T} each satisfy P6 at 201 times (equation of motion, unilateral "
                    "contact, Coulomb cone and inequality; max residual %.3g, tol 1e-12 C0): r~_n = %.6g, r~_t = %.6g "
                    "on [0,t0) (001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
-    /* r_theta = l (r~_t cos + r~_n sin) = l C0 (sin - mu cos)/(mu cos - sin) = -l C0 (closed form) */
-    double rth1 = l * (rt * cos(tt0) + rn * sin(tt0));
-    fl_check_value(ctx, p3ok && rth1 < 0 && fabs(rth1 + l * C0) <= 1e-12 * fabs(l * C0),
-                   "systems_1_2.system1_p6_members_violate_p3", rth1, -l * C0, 1e-12 * fabs(l * C0),
-                   "001 §6.3 system 1: r_theta = -l C0 < 0 on [0, t0), excluded by P'3",
-                   "on [0, t0) r_theta = %.6g = -l C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
+    /* r_theta = l (r~_t cos + r~_n sin) = -C0 (closed form, proofs/p4_law.md §6) */
+    double rth1 = fl_model_system1_r_theta(&S, rn, rt);
+    fl_check_value(ctx, p3ok && rth1 < 0 && fabs(rth1 + C0) <= 1e-12 * fabs(C0),
+                   "systems_1_2.system1_p6_members_violate_p3", rth1, -C0, 1e-12 * fabs(C0),
+                   "001 §6.3 system 1: r_theta = -C0 < 0 on [0, t0), excluded by P'3 (proofs/p4_law.md §6)",
+                   "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
                    rth1);
     /* ---- system 2 under P'4: the reaction vanishes identically ---- */
-    s2 S2 = {p[SK_M2], p[SK_J2], p[SK_L2], p[SK_BETA] * FL_PI / 180.0, p[SK_MU2], p[SK_F2], {{0}, {0}}};
-    fl_p4_system sys2 = {3, 2, &S2, s2_mass, s2_force, s2_gap, s2_grad, s2_friction, 0.0};
+    fl_p4_system sys2 = fl_model_system2_system(&S2);
+    fl_fset_result fs2[2];
     q = gsl_vector_calloc(3);
     v = gsl_vector_calloc(3);
     lam_rec l2 = {0, 0};
@@ -1335,15 +1149,15 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    Nw, Nmin, Tw, S2.mu * Nw, bal);
     /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
     gsl_matrix *M = gsl_matrix_alloc(3, 3), *D = gsl_matrix_alloc(2, 3);
-    s2_mass(&S2, q, M);
+    fl_model_system2_mass(&S2, M);
     gsl_vector *dphi = gsl_vector_alloc(3), *r = gsl_vector_calloc(3);
     fl_p4_friction C[2];
     for (size_t a = 0; a < 2; a++) {
-        s2_grad(&S2, q, a, dphi);
+        fl_model_system2_grad(&S2, q, a, dphi);
         gsl_matrix_set_row(D, a, dphi);
-        s2_build(&S2, q, a, &S2.fs[a], NULL);
-        C[a].set = S2.fs[a].set;
-        C[a].E = S2.fs[a].E;
+        fl_model_system2_fset(&S2, q, a, &fs2[a], NULL);
+        C[a].set = fs2[a].set;
+        C[a].E = fs2[a].E;
     }
     gsl_vector_set(r, 1, -S2.F);
     fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
@@ -1355,7 +1169,7 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    0.5 * S2.F / sqrt(S2.m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
                    "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
                    "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
-    for (int a = 0; a < 2; a++) fl_fset_result_release(&S2.fs[a]);
+    for (int a = 0; a < 2; a++) fl_fset_result_release(&fs2[a]);
     gsl_matrix_free(M);
     gsl_matrix_free(D);
     gsl_vector_free(dphi);
@@ -1377,31 +1191,25 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
 /* Kane's paradox (001 §6.2 item 2): double pendulum hitting a floor    */
 /* ------------------------------------------------------------------ */
 
-static const char *const kane_keys[] = {"m1", "m2", "L1", "L2", "theta1", "theta2", "omega1", "omega2", "mu", "e"};
-enum { KK_M1, KK_M2, KK_L1, KK_L2, KK_T1, KK_T2, KK_W1, KK_W2, KK_MU, KK_E, KK_N };
-
 int fl_p4_reproduce_kane(fl_check_ctx *ctx)
 {
-    double p[KK_N];
-    char src[4200];
-    if (load_params(ctx, "kane", KK_N, kane_keys, p, src, sizeof src) != 0) return -1;
-    double m1 = p[KK_M1], m2 = p[KK_M2], L1 = p[KK_L1], L2 = p[KK_L2], t1 = p[KK_T1], t2 = p[KK_T2];
-    double mu = p[KK_MU], e = p[KK_E];
-    /* uniform rods: link 1 about O, link 2 about the joint; absolute angles */
+    char src[4096];
+    fl_error le;
+    fl_model_kane K;
+    if (fl_check_params_path(ctx, "001/kane.json", src, sizeof src) != 0) return -1;
+    if (fl_model_kane_load(src, &K, &le) != FL_OK) {
+        fl_check_message(ctx, "kane: %s", le.message);
+        return -1;
+    }
+    double mu = K.mu, e = K.e;
+    /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
+     * tangential, row 1 normal), u = Jc qdot */
     gsl_matrix *M = gsl_matrix_alloc(2, 2), *Jc = gsl_matrix_alloc(2, 2), *tl = gsl_matrix_alloc(2, 2);
-    gsl_matrix_set(M, 0, 0, m1 * L1 * L1 / 3 + m2 * L1 * L1);
-    gsl_matrix_set(M, 0, 1, m2 * L1 * L2 / 2 * cos(t1 - t2));
-    gsl_matrix_set(M, 1, 0, m2 * L1 * L2 / 2 * cos(t1 - t2));
-    gsl_matrix_set(M, 1, 1, m2 * L2 * L2 / 3);
-    /* tip velocity u = Jc qdot: row 0 tangential (x), row 1 normal (y, floor normal up) */
-    gsl_matrix_set(Jc, 0, 0, -L1 * sin(t1));
-    gsl_matrix_set(Jc, 0, 1, -L2 * sin(t2));
-    gsl_matrix_set(Jc, 1, 0, L1 * cos(t1));
-    gsl_matrix_set(Jc, 1, 1, L2 * cos(t2));
+    fl_model_kane_mass(&K, M);
+    fl_model_kane_jacobian(&K, Jc);
     gsl_matrix_transpose_memcpy(tl, Jc);                   /* r = tl r~ = Jc^T r~ */
     gsl_vector *qd = gsl_vector_alloc(2), *u = gsl_vector_alloc(2);
-    gsl_vector_set(qd, 0, p[KK_W1]);
-    gsl_vector_set(qd, 1, p[KK_W2]);
+    fl_model_kane_velocity(&K, qd);
     gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, qd, 0.0, u);
     double un = gsl_vector_get(u, 1), ut = gsl_vector_get(u, 0);
     double K0 = 0.5 * pow(mnorm(M, qd), 2);

@@ -427,11 +427,19 @@ static double dist4(const double *a, const double *b)
     return d;
 }
 
-static void check_painleve(fl_check_ctx *ctx)
+typedef struct p5_params {
+    double m, J, l, theta0, V0, C0, h, mu_small, mu_large;
+    long steps;
+} p5_params;
+static int p5_load(fl_check_ctx *ctx, p5_params *P);
+
+/* The Painlevé bar of data/001/painleve_p5.json (001 §6.2): one step from
+ * grazing, on each side of mu = -1/tan(theta0), with f = 0 and f_theta = C0. */
+static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
 {
-    const double t0 = -FL_PI / 6, h = 0.01, V0 = 1.0, C0 = -1.0;
+    const double t0 = P->theta0, h = P->h, V0 = P->V0, C0 = P->C0;
     const double thr = -1.0 / tan(t0);
-    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, t0, 0.5, 0.0, 0.0};
+    fl_painleve_bar bar = {P->m, P->J, P->l, t0, P->mu_small, 0.0, 0.0};
     double sol[4][4];
     bar_step b;
 
@@ -447,7 +455,7 @@ static void check_painleve(fl_check_ctx *ctx)
     bar_step_free(&b);
 
     /* 001 §6.2, mu >= -1/tan theta0: grazing or frictional catastrophe */
-    bar.mu = 2.0;
+    bar.mu = P->mu_large;
     bar_step_init(&b, &bar, V0, h);
     int c2 = physical_solutions(&b.p, sol);
     double stop[4] = {0, 0, -bar.m * V0 * tan(t0), -bar.m * V0};
@@ -482,7 +490,7 @@ static void check_painleve(fl_check_ctx *ctx)
     bar_step_free(&b);
 
     /* mu < -1/tan theta0 with C0 < 0: sliding, P_n = -h C0/(l (cos + mu sin)) */
-    bar.mu = 0.5;
+    bar.mu = P->mu_small;
     bar_step_init(&b, &bar, V0, h);
     int c4 = physical_solutions(&b.p, sol);
     double pn4 = -h * C0 / (bar.l * (cos(t0) + bar.mu * sin(t0)));
@@ -499,17 +507,17 @@ static void check_painleve(fl_check_ctx *ctx)
     fl_stewart_result_free(r);
 
     /* acceleration-level Painlevé LCP: a r_y + C0/J, a < 0 for mu > sqrt 3 */
-    double mu = 2.0, J = 1.0 / 3.0, a = (cos(t0) + mu * sin(t0)) / J;
+    double mu = P->mu_large, J = P->J, a = P->l * (cos(t0) + mu * sin(t0)) / J;
     gsl_matrix *M = gsl_matrix_alloc(1, 1);
     gsl_vector *q = gsl_vector_alloc(1), *z = gsl_vector_alloc(1);
     gsl_matrix_set(M, 0, 0, a);
-    gsl_vector_set(q, 0, -1.0 / J);
+    gsl_vector_set(q, 0, C0 / J);                           /* C0 < 0 */
     fl_lcp_solutions *all = NULL;
     fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
     size_t n0 = all ? all->count : 99;
     fl_lcp_solutions_free(all);
     fl_status sr = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
-    gsl_vector_set(q, 0, 1.0 / J);
+    gsl_vector_set(q, 0, -C0 / J);                          /* -C0 > 0 */
     all = NULL;
     fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
     size_t n2 = all ? all->count : 99;
@@ -534,19 +542,16 @@ int fl_stewart_crosscheck(fl_check_ctx *ctx)
     check_lemke_family(ctx, rng, FL_LCP_PMATRIX, "pmatrix");
     check_lemke_family(ctx, rng, FL_LCP_COPOSITIVE_PLUS, "copositive_plus");
     check_stewart_random(ctx, rng);
-    check_painleve(ctx);
     gsl_rng_free(rng);
+    p5_params P;
+    if (p5_load(ctx, &P) != 0) return -1;
+    check_painleve(ctx, &P);
     return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* reproduce painleve_p5                                                */
 /* ------------------------------------------------------------------ */
-
-typedef struct p5_params {
-    double m, J, l, theta0, V0, C0, h, mu_small, mu_large;
-    long steps;
-} p5_params;
 
 /* The parameters of data/001/painleve_p5.json (or the user's file of the
  * same schema, --params).  A missing file or field is an error. */
