@@ -15,6 +15,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "checks/fl_check.h"
+#include "testkit/fl_random.h"
 #include "fl_dense.h"
 #include "fl_json.h"
 #include "fl_rng.h"
@@ -44,33 +45,6 @@ typedef struct p4_rand {
     fl_p4_problem p;
 } p4_rand;
 
-/* M = Q diag(l) Q^T, l log-spaced in [1, cond] (proofs/README.md) */
-static void rand_spd(gsl_rng *r, double cond, gsl_matrix *M)
-{
-    size_t n = M->size1;
-    gsl_matrix *A = gsl_matrix_alloc(n, n), *Q = gsl_matrix_alloc(n, n);
-    gsl_vector *tau = gsl_vector_alloc(n);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
-    gsl_linalg_QR_decomp(A, tau);
-    gsl_matrix *R = gsl_matrix_alloc(n, n);
-    gsl_linalg_QR_unpack(A, tau, Q, R);
-    gsl_matrix_set_zero(M);
-    for (size_t k = 0; k < n; k++) {
-        double l = n > 1 ? pow(cond, (double)k / (double)(n - 1)) : 1.0;
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++)
-                gsl_matrix_set(M, i, j, gsl_matrix_get(M, i, j) +
-                               l * gsl_matrix_get(Q, i, k) * gsl_matrix_get(Q, j, k));
-    }
-    for (size_t i = 0; i < n; i++)                         /* exact symmetry */
-        for (size_t j = 0; j < i; j++) gsl_matrix_set(M, j, i, gsl_matrix_get(M, i, j));
-    gsl_matrix_free(A);
-    gsl_matrix_free(Q);
-    gsl_matrix_free(R);
-    gsl_vector_free(tau);
-}
-
 static void rand_release(p4_rand *s)
 {
     for (int a = 0; a < 2; a++) {
@@ -96,7 +70,7 @@ static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
     size_t n = s->n, m = s->m;
     s->M = gsl_matrix_alloc(n, n);
     s->D = gsl_matrix_alloc(m, n);
-    rand_spd(r, fl_rng_loguniform(r, 1.0, 100.0), s->M);
+    fl_random_spd(r, fl_rng_loguniform(r, 1.0, 100.0), 1.0, s->M);
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) gsl_matrix_set(s->D, i, j, gsl_ran_gaussian(r, 1.0));
     if (fl_sparse_start(&s->ctx, NULL) != FL_OK) return -1;
@@ -419,7 +393,7 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
     for (long t = 0; t < N; t++) {
         size_t n = 2 + gsl_rng_uniform_int(r, 5);
         gsl_matrix *M = gsl_matrix_alloc(n, n), *tl = gsl_matrix_alloc(n, 2);
-        rand_spd(r, 100.0, M);
+        fl_random_spd(r, 100.0, 1.0, M);
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
         double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};

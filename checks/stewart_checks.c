@@ -21,6 +21,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "checks/fl_check.h"
+#include "testkit/fl_random.h"
 #include "fl_dense.h"
 #include "fl_json.h"
 #include "fl_rng.h"
@@ -162,19 +163,16 @@ static void rsys_draw(gsl_rng *r, long t, rsys *s)
     s->v = gsl_vector_alloc(s->n);
     s->f = gsl_vector_alloc(s->n);
     s->gap = gsl_vector_alloc(s->nc);
-    /* M = A A^T + I/10 (SPD), Gaussian H (rank-deficient when dim nc > n) */
-    gsl_matrix *A = gsl_matrix_alloc(s->n, s->n);
-    for (size_t i = 0; i < s->n; i++)
-        for (size_t j = 0; j < s->n; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
-    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, A, A, 0.0, s->M);
-    for (size_t i = 0; i < s->n; i++) gsl_matrix_set(s->M, i, i, gsl_matrix_get(s->M, i, i) + 0.1);
-    gsl_matrix_free(A);
-    for (size_t i = 0; i < s->H->size1; i++)
-        for (size_t j = 0; j < s->n; j++) gsl_matrix_set(s->H, i, j, gsl_ran_gaussian(r, 1.0));
-    for (size_t i = 0; i < s->n; i++) {
-        gsl_vector_set(s->v, i, gsl_ran_gaussian(r, 1.0));
-        gsl_vector_set(s->f, i, gsl_ran_gaussian(r, 1.0));
+    /* testkit/fl_random.h: M SPD with condition number log-uniform in
+     * [1, 1e4] (A A^T + I/10 of the former private draw reached ~1e3),
+     * Gaussian H (rank-deficient when dim nc > n), v, f */
+    fl_random_spd(r, fl_rng_loguniform(r, 1.0, 1e4), 1.0, s->M);
+    for (size_t i = 0; i < s->H->size1; i++) {
+        gsl_vector_view row = gsl_matrix_row(s->H, i);
+        fl_random_vector(r, 1.0, &row.vector);
     }
+    fl_random_vector(r, 1.0, s->v);
+    fl_random_vector(r, 1.0, s->f);
     for (size_t c = 0; c < s->nc; c++) {
         gsl_vector_set(s->gap, c, gsl_rng_uniform(r) < 0.6 ? 0.0 : 0.01 * gsl_rng_uniform(r));
         s->mu[c] = fl_rng_loguniform(r, 1e-2, 10.0);

@@ -282,9 +282,48 @@ static void cut_rounding(const p4_ws *w, gsl_vector *lam, double scale)
     }
 }
 
-/* S_set(y) where y may lie outside D(S) by rounding only: a violation of the
- * recession condition (rho.y > 0, 001 §6.2) smaller than tol |rho| is
- * removed before evaluating.  Returns 0 when S(y) = +inf beyond tol. */
+/* Euclidean projection of z (2D) onto the barrier cone D(S) = {z : rho_k.z
+ * <= 0 for every ray rho_k} of a polygon with at most two rays: z itself, or
+ * its projection on the boundary line of one violated constraint when it
+ * satisfies the other, or the apex 0 (proofs/p4_law.md §3, the certificate). */
+static void barrier_project(const fl_friction_set *set, const double *z, double *p)
+{
+    p[0] = z[0];
+    p[1] = z[1];
+    int ok = 1;
+    for (size_t k = 0; k < set->nray; k++)
+        if (set->ray[2 * k] * z[0] + set->ray[2 * k + 1] * z[1] > 0) ok = 0;
+    if (ok) return;
+    double best = INFINITY;
+    for (size_t k = 0; k < set->nray; k++) {
+        const double *r = set->ray + 2 * k;
+        double rz = r[0] * z[0] + r[1] * z[1], rr = r[0] * r[0] + r[1] * r[1];
+        if (rz <= 0) continue;
+        double c[2] = {z[0] - rz / rr * r[0], z[1] - rz / rr * r[1]};
+        int feas = 1;
+        for (size_t j = 0; j < set->nray; j++)
+            if (j != k && set->ray[2 * j] * c[0] + set->ray[2 * j + 1] * c[1] > 0) feas = 0;
+        double d = hypot(z[0] - c[0], z[1] - c[1]);
+        if (feas && d < best) {
+            best = d;
+            p[0] = c[0];
+            p[1] = c[1];
+        }
+    }
+    if (isinf(best)) p[0] = p[1] = 0.0;                    /* the apex */
+}
+
+/* S_set(y) where y may lie outside D(S) by rounding only: y at distance
+ * <= tol from D(S) (the recession condition rho.y <= 0, 001 §6.2) is
+ * replaced by its projection on D(S) before evaluating.  Returns 0 when
+ * S(y) = +inf beyond tol.
+ * The distance is measured to D(S) itself, not ray by ray: with two rays
+ * a one-ray-at-a-time correction of a y violating both (y a rounding
+ * residue of a sticking v_t = 0, so rho.y / |y| is O(1) although |y| is
+ * 1e-15 of the velocity scale) can end outside D(S) again, which turned
+ * a sticking step's certificate into +inf.  fl_set_support's own test is
+ * relative to |y| (right for a y of the problem's size, wrong for a
+ * rounding residue): tol is relative to the velocity scale. */
 static int support_tol(const fl_friction_set *set, const double *y, double tol, double *value)
 {
     if (fl_set_support(set, y, value)) return 1;
@@ -292,6 +331,16 @@ static int support_tol(const fl_friction_set *set, const double *y, double tol, 
     if (set->kind == FL_SET_INTERVAL) {
         if (fabs(z[0]) > tol) return 0;
         z[0] = 0.0;
+    } else if (set->kind == FL_SET_POLYGON && set->nray <= 2) {
+        double pz[2], zero[2] = {0.0, 0.0};
+        barrier_project(set, z, pz);
+        if (hypot(z[0] - pz[0], z[1] - pz[1]) <= tol && fl_set_support(set, pz, value)) return 1;
+        /* pz lands near the apex after a cancellation (|pz| << |z|): its
+         * rounding is relative to |z|, not |pz|, and may fail the recession
+         * test again; the apex 0 is in D(S) and is within tol when |z| is */
+        if (hypot(z[0], z[1]) > tol) return 0;
+        z[0] = zero[0];
+        z[1] = zero[1];
     } else if (set->kind == FL_SET_POLYGON) {
         for (size_t k = 0; k < set->nray; k++) {
             const double *r = set->ray + 2 * k;
