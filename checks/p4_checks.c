@@ -141,18 +141,13 @@ typedef fl_status (*p4_step_fn)(const fl_p4_problem *, const gsl_vector *, const
                                 const fl_p4_impact_law *, const fl_p4_options *,
                                 fl_p4_step_result *, fl_error *);
 
-/* linear test system for the trajectories: constant M, phi_a(q) = D_a q + c_a,
- * force f = -K q + g (conservative spring + constant), constant friction sets */
-typedef struct lin_sys {
-    const p4_rand *s;
-    gsl_vector *c, *g;
-    double k;
-} lin_sys;
-
+/* checks/p4_checks.h: the linear test system of the trajectories */
 static fl_status lin_mass(void *d, const gsl_vector *q, gsl_matrix *M)
 {
     (void)q;
-    gsl_matrix_memcpy(M, ((lin_sys *)d)->s->M);
+    const fl_p4_check_linear *L = d;
+    if (L->fail == 1) return FL_EINVAL;
+    gsl_matrix_memcpy(M, L->M);
     return FL_OK;
 }
 
@@ -160,7 +155,8 @@ static fl_status lin_force(void *d, double t, const gsl_vector *q, const gsl_vec
 {
     (void)t;
     (void)v;
-    lin_sys *L = d;
+    const fl_p4_check_linear *L = d;
+    if (L->fail == 2) return FL_EINVAL;
     gsl_vector_memcpy(f, L->g);
     gsl_blas_daxpy(-L->k, q, f);
     return FL_OK;
@@ -168,8 +164,9 @@ static fl_status lin_force(void *d, double t, const gsl_vector *q, const gsl_vec
 
 static fl_status lin_gap(void *d, const gsl_vector *q, gsl_vector *phi)
 {
-    lin_sys *L = d;
-    gsl_blas_dgemv(CblasNoTrans, 1.0, L->s->D, q, 0.0, phi);
+    const fl_p4_check_linear *L = d;
+    if (L->fail == 3) return FL_EINVAL;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, L->D, q, 0.0, phi);
     gsl_vector_add(phi, L->c);
     return FL_OK;
 }
@@ -177,7 +174,9 @@ static fl_status lin_gap(void *d, const gsl_vector *q, gsl_vector *phi)
 static fl_status lin_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
 {
     (void)q;
-    gsl_vector_const_view r = gsl_matrix_const_row(((lin_sys *)d)->s->D, a);
+    const fl_p4_check_linear *L = d;
+    if (L->fail == 4) return FL_EINVAL;
+    gsl_vector_const_view r = gsl_matrix_const_row(L->D, a);
     gsl_vector_memcpy(dphi, &r.vector);
     return FL_OK;
 }
@@ -186,23 +185,24 @@ static fl_status lin_friction(void *d, const gsl_vector *q, size_t a, fl_frictio
                               gsl_matrix **E, fl_error *err)
 {
     (void)q;
-    const p4_rand *s = ((lin_sys *)d)->s;
-    FL_TRY(fl_set_copy(set, &s->C[a].set, err));
-    *E = gsl_matrix_alloc(s->E[a]->size1, s->E[a]->size2);
-    gsl_matrix_memcpy(*E, s->E[a]);
+    const fl_p4_check_linear *L = d;
+    if (L->fail == 5) return FL_FAIL(err, FL_EINVAL, "friction callback refused");
+    FL_TRY(fl_set_copy(set, &L->C[a].set, err));
+    *E = gsl_matrix_alloc(L->C[a].E->size1, L->C[a].E->size2);
+    if (!*E) {
+        fl_set_release(set);
+        return FL_FAIL(err, FL_ENOMEM, "friction callback: out of memory");
+    }
+    gsl_matrix_memcpy(*E, L->C[a].E);
     return FL_OK;
 }
 
-typedef struct traj_acc {
-    const gsl_matrix *M;
-    gsl_vector *f;       /* force impulse of the current step */
-    double bound;        /* running: 1/2|v_0|^2 + sum (<h f_k, v_k> + ...) */
-    double worst;        /* max (1/2 |v_k|^2 - bound_k) / scale */
-    double scale;
-    double h;
-    lin_sys *L;
-    gsl_vector *qprev, *vprev;
-} traj_acc;
+fl_p4_system fl_p4_check_linear_system(fl_p4_check_linear *L, double restitution)
+{
+    fl_p4_system sys = {L->M->size1, L->D ? L->D->size1 : 0, L, lin_mass, lin_force, lin_gap, lin_grad,
+                        L->C ? lin_friction : NULL, restitution};
+    return sys;
+}
 
 int fl_p4_crosscheck(fl_check_ctx *ctx)
 {
@@ -448,10 +448,10 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             traj_bad++;
             continue;
         }
-        lin_sys L = {&s, gsl_vector_calloc(s.m), gsl_vector_alloc(s.n), 0.5 + gsl_rng_uniform(r)};
-        for (size_t i = 0; i < s.n; i++) gsl_vector_set(L.g, i, gsl_ran_gaussian(r, 2.0));
-        fl_p4_system sys = {s.n, s.m, &L, lin_mass, lin_force, lin_gap, lin_grad, lin_friction,
-                            gsl_rng_uniform(r)};
+        gsl_vector *Lc = gsl_vector_calloc(s.m), *Lg = gsl_vector_alloc(s.n);
+        fl_p4_check_linear L = {s.M, s.D, s.C, Lc, Lg, 0.5 + gsl_rng_uniform(r), 0};
+        fl_random_vector(r, 2.0, Lg);
+        fl_p4_system sys = fl_p4_check_linear_system(&L, gsl_rng_uniform(r));
         gsl_vector *q = gsl_vector_calloc(s.n), *v = gsl_vector_alloc(s.n);
         for (size_t i = 0; i < s.n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
         fl_p4_sim_result sr;
@@ -468,8 +468,8 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         }
         gsl_vector_free(q);
         gsl_vector_free(v);
-        gsl_vector_free(L.c);
-        gsl_vector_free(L.g);
+        gsl_vector_free(Lc);
+        gsl_vector_free(Lg);
         rand_release(&s);
         fl_check_progress(ctx, "p4 trajectories", t + 1, nt);
     }

@@ -14,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "checks/fl_check.h"
+#include "checks/sets_checks.h"
 #include "fl_friction_set.h"
 #include "fl_rng.h"
 #include "testkit/fl_set_random.h"
@@ -49,12 +50,8 @@ static double gnorm(int dim, const double *G, const double *a)
 }
 
 
-/* Exact optimality certificate of p = P^G_C(x) (proofs/friction_sets.md §2):
- * p in C and (x - p)^T G (g - p) <= 0 for the generators g of C (vertices;
- * directions of rays: (x - p)^T G d <= 0), or mu |G (x - p)| <= (G(x-p)).p
- * for a disc.  Returns the worst violation, scaled. */
-static double certificate(const fl_friction_set *C, const double *G, const double *x,
-                          const double *p)
+/* checks/sets_checks.h */
+double fl_sets_check_certificate(const fl_friction_set *C, const double *G, const double *x, const double *p)
 {
     static const double I[4] = {1, 0, 0, 1};
     int dim = C->dim;
@@ -142,7 +139,7 @@ static void check_projections(fl_check_ctx *ctx, gsl_rng *r, int metric)
             fl_set_release(&C);
             continue;
         }
-        cert.worst = fmax(cert.worst, certificate(&C, metric ? G : NULL, x, px));
+        cert.worst = fmax(cert.worst, fl_sets_check_certificate(&C, metric ? G : NULL, x, px));
         double d[2] = {pp[0] - px[0], dim == 2 ? pp[1] - px[1] : 0};
         idem.worst = fmax(idem.worst, nrm(dim, d) / (fl_set_random_scale(&C) + nrm(dim, x)));
         double dp[2] = {px[0] - py[0], dim == 2 ? px[1] - py[1] : 0};
@@ -161,7 +158,7 @@ static void check_projections(fl_check_ctx *ctx, gsl_rng *r, int metric)
 
 /* Brute force on the circle for the disc's G-projection: 4000 samples then
  * golden-section refinement. */
-static void brute_disc(double mu, const double *G, const double *x, double *best)
+void fl_sets_check_brute_disc(double mu, const double *G, const double *x, double *best)
 {
     double bd = INFINITY, bt = 0, h = 2 * FL_PI / 4000.0;
     for (int k = 0; k < 4000; k++) {
@@ -202,7 +199,7 @@ static void check_disc_metric(fl_check_ctx *ctx, gsl_rng *r)
             s.bad++;
             continue;
         }
-        brute_disc(C.mu, G, x, b);
+        fl_sets_check_brute_disc(C.mu, G, x, b);
         s.worst = fmax(s.worst, hypot(p[0] - b[0], p[1] - b[1]) / C.mu);
     }
     fl_check_value(ctx, s.bad == 0 && s.worst <= 1e-6, s.name, s.worst, 0.0, 1e-6,

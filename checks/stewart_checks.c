@@ -21,6 +21,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "checks/fl_check.h"
+#include "checks/stewart_checks.h"
 #include "testkit/fl_random.h"
 #include "fl_dense.h"
 #include "fl_json.h"
@@ -139,58 +140,7 @@ static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fa
 /* Stewart steps on random systems                                      */
 /* ------------------------------------------------------------------ */
 
-typedef struct rsys {
-    size_t n, nc, dim;
-    gsl_matrix *M, *H;
-    gsl_vector *v, *f, *gap;
-    double mu[3];
-    fl_stewart_problem p;
-} rsys;
-
-/* System t: every fourth one is a single 2D contact, so that even a short
- * run has small LCPs for the enumeration check. */
-static void rsys_draw(gsl_rng *r, long t, rsys *s)
-{
-    s->n = 2 + gsl_rng_uniform_int(r, 5);
-    s->nc = 1 + gsl_rng_uniform_int(r, 3);
-    s->dim = 2 + gsl_rng_uniform_int(r, 2);
-    if (t % 4 == 0) {
-        s->nc = 1;
-        s->dim = 2;
-    }
-    s->M = gsl_matrix_alloc(s->n, s->n);
-    s->H = gsl_matrix_alloc(s->dim * s->nc, s->n);
-    s->v = gsl_vector_alloc(s->n);
-    s->f = gsl_vector_alloc(s->n);
-    s->gap = gsl_vector_alloc(s->nc);
-    /* testkit/fl_random.h: M SPD with condition number log-uniform in
-     * [1, 1e4] (A A^T + I/10 of the former private draw reached ~1e3),
-     * Gaussian H (rank-deficient when dim nc > n), v, f */
-    fl_random_spd(r, fl_rng_loguniform(r, 1.0, 1e4), 1.0, s->M);
-    for (size_t i = 0; i < s->H->size1; i++) {
-        gsl_vector_view row = gsl_matrix_row(s->H, i);
-        fl_random_vector(r, 1.0, &row.vector);
-    }
-    fl_random_vector(r, 1.0, s->v);
-    fl_random_vector(r, 1.0, s->f);
-    for (size_t c = 0; c < s->nc; c++) {
-        gsl_vector_set(s->gap, c, gsl_rng_uniform(r) < 0.6 ? 0.0 : 0.01 * gsl_rng_uniform(r));
-        s->mu[c] = fl_rng_loguniform(r, 1e-2, 10.0);
-    }
-    s->p = (fl_stewart_problem){s->n, s->nc, s->dim, s->M, s->H, NULL, NULL, NULL, s->v, s->f,
-                                s->gap, s->mu, 0.01};
-}
-
-static void rsys_free(rsys *s)
-{
-    gsl_matrix_free(s->M);
-    gsl_matrix_free(s->H);
-    gsl_vector_free(s->v);
-    gsl_vector_free(s->f);
-    gsl_vector_free(s->gap);
-}
-
-static double balance(const fl_stewart_problem *p, const fl_stewart_result *r)
+double fl_stewart_check_balance(const fl_stewart_problem *p, const fl_stewart_result *r)
 {
     gsl_vector *dv = gsl_vector_alloc(p->n), *g = gsl_vector_alloc(p->n);
     gsl_vector_memcpy(dv, r->v_plus);
@@ -239,6 +189,44 @@ static int distinct_physical(const fl_stewart_problem *p, const fl_stewart_optio
     return count;
 }
 
+fl_status fl_stewart_check_enumeration(const fl_stewart_problem *p, const fl_stewart_options *o,
+                                       const fl_stewart_result *res, fl_stewart_enum_stats *st,
+                                       fl_error *err)
+{
+    size_t m = res->lcp_size;
+    memset(st, 0, sizeof *st);
+    gsl_matrix *A = gsl_matrix_alloc(m, m);
+    gsl_vector *b = gsl_vector_alloc(m);
+    gsl_vector *vp = gsl_vector_alloc(p->n), *P = gsl_vector_alloc(p->dim * p->nc);
+    fl_lcp_solutions *all = NULL;
+    fl_status s = fl_stewart_lcp_build(p, o, A, b, err);
+    if (s == FL_OK) s = fl_lcp_enumerate(A, b, NULL, &all, NULL, err);
+    if (s == FL_OK) {
+        st->solutions = all->count;
+        for (size_t k = 0; k < all->count; k++) {
+            double dz = 0.0;
+            for (size_t j = 0; j < m; j++) dz = fmax(dz, fabs(all->z[k * m + j] - gsl_vector_get(res->z, j)));
+            st->found |= dz <= 1e-7 * (1 + gsl_vector_max(res->z));
+            gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
+            double viol = INFINITY;
+            if (fl_stewart_lcp_recover(p, o, &zk.vector, vp, P, NULL, NULL) != FL_OK ||
+                fl_stewart_coulomb_violation(p, o, vp, P, &viol, NULL) != FL_OK || !(viol <= 1e-8))
+                st->violations++;
+        }
+        /* Lemke stops on a complementary basis; its z is one of the
+         * enumerated vertices unless that basis is numerically singular,
+         * which only happens inside a continuum of solutions: then the
+         * step must be non-unique (distinct >= 2). */
+        st->distinct = distinct_physical(p, o, all, m);
+    }
+    fl_lcp_solutions_free(all);
+    gsl_matrix_free(A);
+    gsl_vector_free(b);
+    gsl_vector_free(vp);
+    gsl_vector_free(P);
+    return s;
+}
+
 static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
 {
     long N = ctx->systems, failed[2] = {0, 0}, agree = 0, enumerated = 0, notbasic = 0,
@@ -246,8 +234,11 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
     double coul[2] = {0, 0}, bal[2] = {0, 0}, diff_agree = 0.0;
     size_t Ks[3] = {4, 6, 8};
     for (long t = 0; t < N; t++) {
-        rsys s;
-        rsys_draw(rng, t, &s);
+        /* every fourth system a single 2D contact, so that even a short run
+         * has small LCPs for the enumeration; M of condition number up to
+         * 1e4 (the former private draw A A^T + I/10 reached ~1e3) */
+        fl_random_stewart s;
+        fl_random_stewart_problem(rng, t % 4 == 0, 1e4, &s);
         fl_stewart_options o = fl_stewart_options_default();
         o.k = Ks[t % 3];
         fl_stewart_result *res[2];
@@ -260,7 +251,7 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
                 continue;
             }
             coul[i] = fmax(coul[i], res[i]->coulomb);
-            bal[i] = fmax(bal[i], balance(&s.p, res[i]));
+            bal[i] = fmax(bal[i], fl_stewart_check_balance(&s.p, res[i]));
         }
         if (res[0]->status == FL_OK && res[1]->status == FL_OK) {
             double d = 0.0;
@@ -274,43 +265,18 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
         size_t m = res[0]->lcp_size;
         if (m <= 12 && res[0]->status == FL_OK) {
             enumerated++;
-            gsl_matrix *A = gsl_matrix_alloc(m, m);
-            gsl_vector *b = gsl_vector_alloc(m);
-            gsl_vector *vp = gsl_vector_alloc(s.n), *P = gsl_vector_alloc(s.dim * s.nc);
-            fl_lcp_solutions *all = NULL;
-            if (fl_stewart_lcp_build(&s.p, &o, A, b, NULL) != FL_OK ||
-                fl_lcp_enumerate(A, b, NULL, &all, NULL, NULL) != FL_OK) {
+            fl_stewart_enum_stats es;
+            if (fl_stewart_check_enumeration(&s.p, &o, res[0], &es, NULL) != FL_OK) {
                 enum_bad++;
             } else {
-                int found = 0;
-                for (size_t k = 0; k < all->count; k++) {
-                    double dz = 0.0;
-                    for (size_t j = 0; j < m; j++)
-                        dz = fmax(dz, fabs(all->z[k * m + j] - gsl_vector_get(res[0]->z, j)));
-                    found |= dz <= 1e-7 * (1 + gsl_vector_max(res[0]->z));
-                    gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
-                    double viol = INFINITY;
-                    if (fl_stewart_lcp_recover(&s.p, &o, &zk.vector, vp, P, NULL, NULL) != FL_OK ||
-                        fl_stewart_coulomb_violation(&s.p, &o, vp, P, &viol, NULL) != FL_OK ||
-                        !(viol <= 1e-8))
-                        enum_bad++;
-                }
-                /* Lemke stops on a complementary basis; its z is one of the
-                 * enumerated vertices unless that basis is numerically
-                 * singular, which only happens inside a continuum of
-                 * solutions: then the step must be non-unique. */
-                if (!found && distinct_physical(&s.p, &o, all, m) < 2) notbasic++;
-                if (!found) offvertex++;
+                enum_bad += (long)es.violations;
+                if (!es.found && es.distinct < 2) notbasic++;
+                if (!es.found) offvertex++;
             }
-            fl_lcp_solutions_free(all);
-            gsl_matrix_free(A);
-            gsl_vector_free(b);
-            gsl_vector_free(vp);
-            gsl_vector_free(P);
         }
         fl_stewart_result_free(res[0]);
         fl_stewart_result_free(res[1]);
-        rsys_free(&s);
+        fl_random_stewart_free(&s);
         fl_check_progress(ctx, "stewart systems", t + 1, N);
     }
     const char *impl[2] = {"reference", "optimized"};
@@ -344,15 +310,9 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
 /* Painlevé bar, 001 §6.2                                               */
 /* ------------------------------------------------------------------ */
 
-typedef struct bar_step {
-    fl_painleve_bar bar;
-    fl_stewart_system sys;
-    gsl_matrix *M, *H;
-    gsl_vector *q, *v, *f, *gap;
-    fl_stewart_problem p;
-} bar_step;
+typedef fl_stewart_check_bar bar_step;   /* checks/stewart_checks.h */
 
-static int bar_step_init(bar_step *b, const fl_painleve_bar *bar, double V0, double h)
+int fl_stewart_check_bar_init(fl_stewart_check_bar *b, const fl_painleve_bar *bar, double V0, double h)
 {
     b->bar = *bar;
     if (fl_painleve_system(&b->bar, &b->sys, NULL) != FL_OK) return -1;
@@ -374,7 +334,7 @@ static int bar_step_init(bar_step *b, const fl_painleve_bar *bar, double V0, dou
     return 0;
 }
 
-static void bar_step_free(bar_step *b)
+void fl_stewart_check_bar_free(fl_stewart_check_bar *b)
 {
     gsl_matrix_free(b->M);
     gsl_matrix_free(b->H);
@@ -384,21 +344,25 @@ static void bar_step_free(bar_step *b)
     gsl_vector_free(b->gap);
 }
 
-/* Distinct physical solutions (v+, P~) of one step, from all LCP solutions;
- * up to 4 stored in sol; returns the count or -1. */
-static int physical_solutions(const fl_stewart_problem *p, double sol[4][4])
+/* checks/stewart_checks.h */
+int fl_stewart_check_physical_solutions(const fl_stewart_problem *p, double sol[4][4], double *coulomb)
 {
     size_t m = fl_stewart_lcp_size(p, NULL);
     gsl_matrix *A = gsl_matrix_alloc(m, m);
     gsl_vector *b = gsl_vector_alloc(m), *vp = gsl_vector_alloc(2), *P = gsl_vector_alloc(2);
     fl_lcp_solutions *all = NULL;
     int count = -1;
+    double worst = 0.0;
     if (fl_stewart_lcp_build(p, NULL, A, b, NULL) == FL_OK &&
         fl_lcp_enumerate(A, b, NULL, &all, NULL, NULL) == FL_OK) {
         count = 0;
         for (size_t k = 0; k < all->count; k++) {
             gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
-            fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL);
+            double viol = INFINITY;
+            if (fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL) != FL_OK ||
+                fl_stewart_coulomb_violation(p, NULL, vp, P, &viol, NULL) != FL_OK)
+                viol = INFINITY;
+            worst = fmax(worst, viol);
             double x[4] = {gsl_vector_get(vp, 0), gsl_vector_get(vp, 1), gsl_vector_get(P, 0),
                            gsl_vector_get(P, 1)};
             int dup = 0;
@@ -410,6 +374,7 @@ static int physical_solutions(const fl_stewart_problem *p, double sol[4][4])
             if (!dup && count < 4) memcpy(sol[count++], x, sizeof x);
         }
     }
+    if (coulomb) *coulomb = worst;
     fl_lcp_solutions_free(all);
     gsl_matrix_free(A);
     gsl_vector_free(b);
@@ -442,20 +407,20 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
     bar_step b;
 
     /* 001 §6.2, mu < -1/tan theta0: unique grazing step */
-    bar_step_init(&b, &bar, V0, h);
-    int c1 = physical_solutions(&b.p, sol);
+    fl_stewart_check_bar_init(&b, &bar, V0, h);
+    int c1 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
     double g[4] = {V0, 0, 0, 0};
     double e1 = c1 == 1 ? dist4(sol[0], g) : INFINITY;
     fl_check_value(ctx, c1 == 1 && e1 <= 1e-12, "painleve.grazing_unique_mu_below", e1, 0.0, 1e-12,
                    "001 §6.2 (proofs/stewart_lcp.md §5)",
                    "mu = %g < -1/tan(theta0) = %.4f: %d physical solution(s), |(v+,P) - (V0,0,0,0)| = %.1e "
                    "(001 §6.2: P5 <=> P'3, unique; enumeration, tol 1e-12)", bar.mu, thr, c1, e1);
-    bar_step_free(&b);
+    fl_stewart_check_bar_free(&b);
 
     /* 001 §6.2, mu >= -1/tan theta0: grazing or frictional catastrophe */
     bar.mu = P->mu_large;
-    bar_step_init(&b, &bar, V0, h);
-    int c2 = physical_solutions(&b.p, sol);
+    fl_stewart_check_bar_init(&b, &bar, V0, h);
+    int c2 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
     double stop[4] = {0, 0, -bar.m * V0 * tan(t0), -bar.m * V0};
     int has_g = 0, has_s = 0;
     for (int s = 0; s < c2; s++) {
@@ -467,12 +432,12 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
                    "mu = %g >= %.4f, f = 0: %d physical solutions: grazing %s, stop (P_n = -m V0 tan theta0 "
                    "= %.4f, P_t = -m V0) %s (001 §6.2 non-uniqueness in P5; enumeration)",
                    bar.mu, thr, c2, has_g ? "found" : "MISSING", stop[2], has_s ? "found" : "MISSING");
-    bar_step_free(&b);
+    fl_stewart_check_bar_free(&b);
 
     /* 001 §6.2: C0 < 0, mu = 2: unique tangential impact */
     bar.ftheta = C0;
-    bar_step_init(&b, &bar, V0, h);
-    int c3 = physical_solutions(&b.p, sol);
+    fl_stewart_check_bar_init(&b, &bar, V0, h);
+    int c3 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
     double pn = (-h * C0 - bar.l * sin(t0) * bar.m * V0) / (bar.l * cos(t0));
     double cat[4] = {0, 0, pn, -bar.m * V0};
     fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
@@ -485,12 +450,12 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
                    "C0 = %g, mu = %g: %d solution; Lemke |(v+,P) - (0,0,%.6f,-m V0)| = %.1e "
                    "(closed form P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0), 001 §6.2, tol 1e-12)",
                    C0, bar.mu, c3, pn, e3);
-    bar_step_free(&b);
+    fl_stewart_check_bar_free(&b);
 
     /* mu < -1/tan theta0 with C0 < 0: sliding, P_n = -h C0/(l (cos + mu sin)) */
     bar.mu = P->mu_small;
-    bar_step_init(&b, &bar, V0, h);
-    int c4 = physical_solutions(&b.p, sol);
+    fl_stewart_check_bar_init(&b, &bar, V0, h);
+    int c4 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
     double pn4 = -h * C0 / (bar.l * (cos(t0) + bar.mu * sin(t0)));
     double sl[4] = {V0 - bar.mu * pn4 / bar.m, 0, pn4, -bar.mu * pn4};
     fl_status s4 = fl_stewart_step_sparse(&b.p, NULL, r, NULL);
@@ -501,7 +466,7 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
                    "001 §6.2, P_n = -h C0/(l (cos theta0 + mu sin theta0)) (proofs/stewart_lcp.md §5)",
                    "C0 = %g, mu = %g: %d solution; optimized |(v+,P) - closed form| = %.1e (J thetaddot = C0 + "
                    "l r_y (cos theta0 + mu sin theta0) = 0, 001 §6.2, tol 1e-12)", C0, bar.mu, c4, e4);
-    bar_step_free(&b);
+    fl_stewart_check_bar_free(&b);
     fl_stewart_result_free(r);
 
     /* acceleration-level Painlevé LCP: a r_y + C0/J, a < 0 for mu > sqrt 3 */
@@ -707,10 +672,10 @@ int fl_stewart_reproduce_painleve(fl_check_ctx *ctx)
             ok &= fabs(xd[k] - P.V0) <= 1e-12 || fabs(xd[k]) <= 1e-12;
         fl_painleve_bar bar = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, 0.0};
         bar_step b;
-        bar_step_init(&b, &bar, P.V0, P.h);
+        fl_stewart_check_bar_init(&b, &bar, P.V0, P.h);
         double sol[4][4];
-        int c = physical_solutions(&b.p, sol);
-        bar_step_free(&b);
+        int c = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
+        fl_stewart_check_bar_free(&b);
         fl_check_value(ctx, ok && c == 2, "painleve_p5.grazing_mu_large_indeterminate", (double)c, 2.0, 0.0,
                        "001 §6.2 (P5 not unique: grazing or stop; proofs/stewart_lcp.md §5)",
                        "mu = %g, f = 0: every step is grazing (xdot = V0) or stop (xdot = 0); the grazing step "

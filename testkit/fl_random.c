@@ -357,3 +357,41 @@ void fl_random_spd_loguniform(gsl_rng *r, double lo, double hi, gsl_matrix *M, d
     gsl_matrix_free(Q);
     gsl_matrix_free(QD);
 }
+
+void fl_random_stewart_problem(gsl_rng *r, int single, double cond_max, fl_random_stewart *s)
+{
+    s->n = 2 + gsl_rng_uniform_int(r, 5);
+    s->nc = 1 + gsl_rng_uniform_int(r, 3);
+    s->dim = 2 + gsl_rng_uniform_int(r, 2);
+    if (single) {
+        s->nc = 1;
+        s->dim = 2;
+    }
+    s->M = gsl_matrix_alloc(s->n, s->n);
+    s->H = gsl_matrix_alloc(s->dim * s->nc, s->n);
+    s->v = gsl_vector_alloc(s->n);
+    s->f = gsl_vector_alloc(s->n);
+    s->gap = gsl_vector_alloc(s->nc);
+    fl_random_spd(r, fl_rng_loguniform(r, 1.0, cond_max), 1.0, s->M);
+    for (size_t i = 0; i < s->H->size1; i++) {
+        gsl_vector_view row = gsl_matrix_row(s->H, i);
+        fl_random_vector(r, 1.0, &row.vector);
+    }
+    fl_random_vector(r, 1.0, s->v);
+    fl_random_vector(r, 1.0, s->f);
+    for (size_t c = 0; c < s->nc; c++) {
+        gsl_vector_set(s->gap, c, gsl_rng_uniform(r) < 0.6 ? 0.0 : 0.01 * gsl_rng_uniform(r));
+        s->mu[c] = fl_random_mu(r);
+    }
+    s->p = (fl_stewart_problem){s->n, s->nc, s->dim, s->M, s->H, NULL, NULL, NULL, s->v, s->f,
+                                s->gap, s->mu, 0.01};
+}
+
+void fl_random_stewart_free(fl_random_stewart *s)
+{
+    gsl_matrix_free(s->M);
+    gsl_matrix_free(s->H);
+    gsl_vector_free(s->v);
+    gsl_vector_free(s->f);
+    gsl_vector_free(s->gap);
+}

@@ -116,4 +116,25 @@ int fl_random_coulomb_pair(gsl_rng *r, const fl_friction_set *C, double *rn, dou
 int fl_random_coulomb_violation(gsl_rng *r, const fl_friction_set *C, double *rn,
                                 double *rt, double *v);
 
+/* ---- one step of Stewart's P5 (001 §6.2; reference/stewart_law.h), drawn
+ * for `frictionlab crosscheck --law stewart` and tests/test_stewart_law.c ---- */
+
+#include "reference/stewart_law.h"
+
+typedef struct fl_random_stewart {
+    size_t n, nc, dim;
+    gsl_matrix *M, *H;
+    gsl_vector *v, *f, *gap;
+    double mu[3];
+    fl_stewart_problem p;    /* points into the members above; h = 0.01 */
+} fl_random_stewart;
+
+/* n in [2, 6], nc in [1, 3], dim 2 or 3 (single: nc = 1, dim = 2, small
+ * LCPs for enumeration), M = fl_random_spd of condition number log-uniform
+ * in [1, cond_max], Gaussian H (rank-deficient when dim nc > n), v and f;
+ * each gap 0 with probability 0.6, else uniform in [0, 0.01]; mu
+ * fl_random_mu.  Release with fl_random_stewart_free. */
+void fl_random_stewart_problem(gsl_rng *r, int single, double cond_max, fl_random_stewart *s);
+void fl_random_stewart_free(fl_random_stewart *s);
+
 #endif

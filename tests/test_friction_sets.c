@@ -11,6 +11,7 @@
 
 #include "fl_friction_set.h"
 #include "testkit/fl_random.h"
+#include "checks/sets_checks.h"
 #include "fl_rng.h"
 #include "testkit/fl_set_random.h"
 #include "fl_scalar.h"
@@ -33,15 +34,6 @@ static double gnorm(int dim, const double *G, const double *a)
     return sqrt(a[0] * (G[0] * a[0] + G[1] * a[1]) + a[1] * (G[2] * a[0] + G[3] * a[1]));
 }
 
-static void gmul(int dim, const double *G, const double *a, double *b)
-{
-    if (dim == 1) {
-        b[0] = G[0] * a[0];
-        return;
-    }
-    b[0] = G[0] * a[0] + G[1] * a[1];
-    b[1] = G[2] * a[0] + G[3] * a[1];
-}
 
 
 static fl_friction_set square(void)
@@ -626,41 +618,8 @@ Test(friction_sets, bad_arguments_to_operations)
 /* ------------------------------------------------------------------ */
 /* property tests on random sets                                       */
 
-/* Exact optimality certificate of p = P^G_C(x) (proofs/friction_sets.md
- * §2): p in C and (x - p)^T G (c - p) <= 0 for every generator c of C —
- * the vertices and the directions of the rays — or, for a disc,
- * mu |G (x - p)| <= (G (x - p)).p.  Returns the worst violation scaled. */
-static double certificate(const fl_friction_set *C, const double *G, const double *x,
-                          const double *p)
-{
-    int dim = C->dim;
-    double I[4] = {1, 0, 0, 1}, w[2] = {0, 0}, gw[2] = {0, 0}, worst = 0.0;
-    if (!G) G = I;
-    for (int i = 0; i < dim; i++) w[i] = x[i] - p[i];
-    if (dim == 1) gw[0] = G[0] * w[0];
-    else gmul(2, G, w, gw);
-    double sc = (nrm(dim, w) + 1e-300) * (fl_set_random_scale(C) + nrm(dim, x)) *
-                (dim == 1 ? G[0] : fabs(G[0]) + fabs(G[3]));
-    if (C->kind == FL_SET_DISC) {
-        worst = fmax(worst, (C->mu * nrm(dim, gw) - dotd(dim, gw, p)) / sc);
-        worst = fmax(worst, (nrm(dim, p) - C->mu) / fl_set_random_scale(C));
-    } else if (C->kind == FL_SET_INTERVAL) {
-        if (!isinf(C->lo)) worst = fmax(worst, (gw[0] * (C->lo - p[0])) / sc);
-        if (!isinf(C->hi)) worst = fmax(worst, (gw[0] * (C->hi - p[0])) / sc);
-        if (isinf(C->lo) && gw[0] < 0) worst = fmax(worst, -gw[0] / sc * fl_set_random_scale(C));
-        if (isinf(C->hi) && gw[0] > 0) worst = fmax(worst, gw[0] / sc * fl_set_random_scale(C));
-        worst = fmax(worst, (C->lo - p[0]) / fl_set_random_scale(C));
-        worst = fmax(worst, (p[0] - C->hi) / fl_set_random_scale(C));
-    } else {
-        for (size_t k = 0; k < C->nvert; k++) {
-            double d[2] = {C->vert[2 * k] - p[0], C->vert[2 * k + 1] - p[1]};
-            worst = fmax(worst, dotd(2, gw, d) / sc);
-        }
-        for (size_t k = 0; k < C->nray; k++)
-            worst = fmax(worst, dotd(2, gw, C->ray + 2 * k) / sc);
-    }
-    return worst;
-}
+/* The optimality certificate of a projection: fl_sets_check_certificate
+ * (checks/sets_checks.h, proofs/friction_sets.md §2). */
 
 Test(friction_sets, projection_is_certified_idempotent_nonexpansive)
 {
@@ -676,7 +635,7 @@ Test(friction_sets, projection_is_certified_idempotent_nonexpansive)
         cr_assert_eq(fl_set_project(&C, x, px, NULL), FL_OK);
         cr_assert_eq(fl_set_project(&C, y, py, NULL), FL_OK);
         cr_assert_eq(fl_set_project(&C, px, pp, NULL), FL_OK);
-        worst_cert = fmax(worst_cert, certificate(&C, NULL, x, px));
+        worst_cert = fmax(worst_cert, fl_sets_check_certificate(&C, NULL, x, px));
         double d[2] = {pp[0] - px[0], dim == 2 ? pp[1] - px[1] : 0};
         worst_idem = fmax(worst_idem, nrm(dim, d) / (fl_set_random_scale(&C) + nrm(dim, x)));
         double dp[2] = {px[0] - py[0], dim == 2 ? px[1] - py[1] : 0};
@@ -709,7 +668,7 @@ Test(friction_sets, metric_projection_is_certified_idempotent_nonexpansive)
         cr_assert_eq(fl_set_project_metric(&C, G, x, px, NULL), FL_OK, "%s", fl_test_seed_note());
         cr_assert_eq(fl_set_project_metric(&C, G, y, py, NULL), FL_OK);
         cr_assert_eq(fl_set_project_metric(&C, G, px, pp, NULL), FL_OK);
-        worst_cert = fmax(worst_cert, certificate(&C, G, x, px));
+        worst_cert = fmax(worst_cert, fl_sets_check_certificate(&C, G, x, px));
         double d[2] = {pp[0] - px[0], dim == 2 ? pp[1] - px[1] : 0};
         worst_idem = fmax(worst_idem, nrm(dim, d) / (fl_set_random_scale(&C) + nrm(dim, x)));
         double dp[2] = {px[0] - py[0], dim == 2 ? px[1] - py[1] : 0};
@@ -725,30 +684,6 @@ Test(friction_sets, metric_projection_is_certified_idempotent_nonexpansive)
     gsl_rng_free(r);
 }
 
-/* brute force over the circle: min_theta of the G-distance to mu (cos, sin) */
-static void brute_disc(double mu, const double *G, const double *x, double *best)
-{
-    double bd = INFINITY, bt = 0;
-    for (int k = 0; k < 20000; k++) {
-        double t = 2 * FL_PI * k / 20000.0, c[2] = {mu * cos(t), mu * sin(t)};
-        double d[2] = {c[0] - x[0], c[1] - x[1]}, g = gnorm(2, G, d);
-        if (g < bd) {
-            bd = g;
-            bt = t;
-        }
-    }
-    double h = 2 * FL_PI / 20000.0;   /* golden-section refinement on [bt-h, bt+h] */
-    double a = bt - h, b = bt + h, phi = (sqrt(5.0) - 1) / 2;
-    for (int it = 0; it < 100; it++) {
-        double t1 = b - phi * (b - a), t2 = a + phi * (b - a);
-        double c1[2] = {mu * cos(t1) - x[0], mu * sin(t1) - x[1]};
-        double c2[2] = {mu * cos(t2) - x[0], mu * sin(t2) - x[1]};
-        if (gnorm(2, G, c1) < gnorm(2, G, c2)) b = t2;
-        else a = t1;
-    }
-    best[0] = mu * cos((a + b) / 2);
-    best[1] = mu * sin((a + b) / 2);
-}
 
 Test(friction_sets, disc_metric_projection_matches_brute_force)
 {
@@ -761,7 +696,7 @@ Test(friction_sets, disc_metric_projection_matches_brute_force)
         fl_set_random_metric(r, 2, 1e3, G);
         do fl_set_random_near(r, &C, x); while (hypot(x[0], x[1]) <= C.mu);
         cr_assert_eq(fl_set_project_metric(&C, G, x, p, NULL), FL_OK);
-        brute_disc(C.mu, G, x, b);
+        fl_sets_check_brute_disc(C.mu, G, x, b);
         worst = fmax(worst, hypot(p[0] - b[0], p[1] - b[1]) / C.mu);
         cr_assert_float_eq(hypot(p[0], p[1]), C.mu, 1e-14 * C.mu);
     }

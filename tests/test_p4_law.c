@@ -20,6 +20,10 @@
 #include "reference/p4_law.h"
 #include "reference/stewart_law.h"
 #include "optimized/p4_law_sparse.h"
+#include "checks/p4_checks.h"
+#include "models/fl_model_kane.h"
+#include "models/fl_model_painleve.h"
+#include "models/fl_model_system1.h"
 #include "fl_scalar.h"
 
 typedef fl_status (*step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
@@ -649,63 +653,9 @@ Test(p4_law, kfrict_membership_closed_form)
 /* ---------------------------------------------------------------- */
 /* The time stepper on random trajectories with forces (Prop. 5.1)   */
 
-typedef struct lin {
-    const holder *h;
-    gsl_vector *c, *g;
-    double k;
-    int fail;
-} lin;
-
-static fl_status l_mass(void *d, const gsl_vector *q, gsl_matrix *M)
-{
-    (void)q;
-    lin *L = d;
-    if (L->fail == 1) return FL_EINVAL;
-    gsl_matrix_memcpy(M, L->h->M);
-    return FL_OK;
-}
-
-static fl_status l_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
-{
-    (void)t;
-    (void)v;
-    lin *L = d;
-    if (L->fail == 2) return FL_EINVAL;
-    gsl_vector_memcpy(f, L->g);
-    gsl_blas_daxpy(-L->k, q, f);
-    return FL_OK;
-}
-
-static fl_status l_gap(void *d, const gsl_vector *q, gsl_vector *phi)
-{
-    lin *L = d;
-    if (L->fail == 3) return FL_EINVAL;
-    gsl_blas_dgemv(CblasNoTrans, 1.0, L->h->D, q, 0.0, phi);
-    gsl_vector_add(phi, L->c);
-    return FL_OK;
-}
-
-static fl_status l_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
-{
-    (void)q;
-    lin *L = d;
-    if (L->fail == 4) return FL_EINVAL;
-    gsl_vector_const_view r = gsl_matrix_const_row(L->h->D, a);
-    gsl_vector_memcpy(dphi, &r.vector);
-    return FL_OK;
-}
-
-static fl_status l_fric(void *d, const gsl_vector *q, size_t a, fl_friction_set *set, gsl_matrix **E,
-                        fl_error *err)
-{
-    (void)q;
-    lin *L = d;
-    if (L->fail == 5) return FL_FAIL(err, FL_EINVAL, "friction callback refused");
-    FL_TRY(fl_set_copy(set, &L->h->C[a].set, err));
-    *E = gsl_matrix_alloc(L->h->E[a]->size1, L->h->E[a]->size2);
-    gsl_matrix_memcpy(*E, L->h->E[a]);
-    return FL_OK;
-}
+/* The linear test system of checks/p4_checks.h (fl_p4_check_linear):
+ * constant M, phi = D q + c, f = -k q + g, with injectable callback
+ * failures. */
 
 typedef struct traj {
     const gsl_matrix *M;
@@ -733,9 +683,10 @@ Test(p4_law, simulate_random_trajectories_dissipative, .timeout = 120)
     for (int t = 0; t < 60; t++) {
         holder H;
         random_problem(rng, &H);
-        lin L = {&H, gsl_vector_calloc(H.m), gsl_vector_alloc(H.n), 0.5 + gsl_rng_uniform(rng), 0};
-        fl_random_vector(rng, 2.0, L.g);
-        fl_p4_system sys = {H.n, H.m, &L, l_mass, l_force, l_gap, l_grad, l_fric, gsl_rng_uniform(rng)};
+        gsl_vector *Lc = gsl_vector_calloc(H.m), *Lg = gsl_vector_alloc(H.n);
+        fl_p4_check_linear L = {H.M, H.D, H.C, Lc, Lg, 0.5 + gsl_rng_uniform(rng), 0};
+        fl_random_vector(rng, 2.0, Lg);
+        fl_p4_system sys = fl_p4_check_linear_system(&L, gsl_rng_uniform(rng));
         gsl_vector *q = gsl_vector_calloc(H.n), *v = gsl_vector_alloc(H.n);
         fl_random_vector(rng, 1.0, v);
         traj T = {H.M, -INFINITY, 0, -1};
@@ -754,8 +705,8 @@ Test(p4_law, simulate_random_trajectories_dissipative, .timeout = 120)
         }
         gsl_vector_free(q);
         gsl_vector_free(v);
-        gsl_vector_free(L.c);
-        gsl_vector_free(L.g);
+        gsl_vector_free(Lc);
+        gsl_vector_free(Lg);
         holder_close(&H);
     }
     cr_assert(impacts > 10, "too few impacts (%ld) %s", impacts, fl_test_seed_note());
@@ -766,9 +717,10 @@ Test(p4_law, simulate_bad_input_and_callback_errors)
 {
     holder H;
     painleve(&H, 1.0, 0.3, -1.0, 1.0);
-    lin L = {&H, gsl_vector_calloc(1), gsl_vector_calloc(2), 0.0, 0};
-    gsl_vector_set(L.g, 1, -1.0);
-    fl_p4_system sys = {2, 1, &L, l_mass, l_force, l_gap, l_grad, l_fric, 0.5};
+    gsl_vector *Lc = gsl_vector_calloc(1), *Lg = gsl_vector_calloc(2);
+    fl_p4_check_linear L = {H.M, H.D, H.C, Lc, Lg, 0.0, 0};
+    gsl_vector_set(Lg, 1, -1.0);
+    fl_p4_system sys = fl_p4_check_linear_system(&L, 0.5);
     gsl_vector *q = gsl_vector_calloc(2), *v = gsl_vector_calloc(2), *q3 = gsl_vector_calloc(3);
     fl_p4_sim_result sr;
     fl_error e;
@@ -795,8 +747,8 @@ Test(p4_law, simulate_bad_input_and_callback_errors)
     gsl_vector_free(q);
     gsl_vector_free(v);
     gsl_vector_free(q3);
-    gsl_vector_free(L.c);
-    gsl_vector_free(L.g);
+    gsl_vector_free(Lc);
+    gsl_vector_free(Lg);
     holder_close(&H);
 }
 
@@ -899,40 +851,29 @@ Test(p4_law, sparse_twin_bad_input_and_strided_vectors)
 /* ---------------------------------------------------------------- */
 /* Examples of 001 §6 with the values of data/001                    */
 
-static void load_data(const char *name, size_t nk, const char *const *keys, double *vals)
+static void data_path(const char *name, char *path, size_t len)
 {
-    char rel[256], path[4096];
-    fl_json_doc *doc = NULL;
+    char rel[256];
     fl_error e;
     snprintf(rel, sizeof rel, "001/%s.json", name);
-    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &e), FL_OK, "%s", e.message);
-    const json_t *par = NULL;
-    cr_assert_eq(fl_json_load(path, &doc, &e), FL_OK, "%s", e.message);
-    cr_assert_eq(fl_json_object(doc, doc->root, "", "params", &par, &e), FL_OK);
-    for (size_t i = 0; i < nk; i++)
-        cr_assert_eq(fl_json_number(doc, par, "params", keys[i], &vals[i], &e), FL_OK, "%s", e.message);
-    fl_json_free(doc);
+    cr_assert_eq(fl_data_path(NULL, rel, path, len, &e), FL_OK, "%s", e.message);
 }
 
 Test(p4_law, example_kane_energy)
 {
     /* data/001/kane.json: real-world Coulomb + Newton (stick outcome) gains
      * energy, K+ = 0.4759439 from K- = 1/6; P'4 does not (Prop. 5.1) */
-    const char *keys[] = {"m1", "m2", "L1", "L2", "theta1", "theta2", "omega1", "omega2", "mu", "e"};
-    double p[10];
-    load_data("kane", 10, keys, p);
-    double t1 = p[4], t2 = p[5], mu = p[8], e = p[9];
+    char path[4096];
+    data_path("kane", path, sizeof path);
+    fl_model_kane K;
+    fl_error le;
+    cr_assert_eq(fl_model_kane_load(path, &K, &le), FL_OK, "%s", le.message);
+    double mu = K.mu, e = K.e;
     holder H;
     holder_open(&H, 2, 1);
-    gsl_matrix_set(H.M, 0, 0, p[0] * p[2] * p[2] / 3 + p[1] * p[2] * p[2]);
-    gsl_matrix_set(H.M, 0, 1, p[1] * p[2] * p[3] / 2 * cos(t1 - t2));
-    gsl_matrix_set(H.M, 1, 0, p[1] * p[2] * p[3] / 2 * cos(t1 - t2));
-    gsl_matrix_set(H.M, 1, 1, p[1] * p[3] * p[3] / 3);
+    fl_model_kane_mass(&K, H.M);                    /* closed forms: tests/test_models_001.c */
     gsl_matrix *Jc = gsl_matrix_alloc(2, 2), *tl = gsl_matrix_alloc(2, 2);
-    gsl_matrix_set(Jc, 0, 0, -p[2] * sin(t1));
-    gsl_matrix_set(Jc, 0, 1, -p[3] * sin(t2));
-    gsl_matrix_set(Jc, 1, 0, p[2] * cos(t1));
-    gsl_matrix_set(Jc, 1, 1, p[3] * cos(t2));
+    fl_model_kane_jacobian(&K, Jc);
     gsl_matrix_transpose_memcpy(tl, Jc);
     gsl_matrix_set(H.D, 0, 0, gsl_matrix_get(Jc, 1, 0));
     gsl_matrix_set(H.D, 0, 1, gsl_matrix_get(Jc, 1, 1));
@@ -946,7 +887,7 @@ Test(p4_law, example_kane_energy)
     memset(&fr.set, 0, sizeof fr.set);
     fl_fset_result_release(&fr);
     holder_finish(&H, 1);
-    gsl_vector *v = vec2(p[6], p[7]);
+    gsl_vector *v = vec2(K.omega1, K.omega2);
     double K0 = 0.5 * pow(mnorm(H.M, v), 2);
     cr_assert(fabs(K0 - 1.0 / 6.0) < 1e-12);
     /* real-world stick: A P = (-u_t, -e u_n - u_n), A = Jc W Jc^T */
@@ -993,61 +934,6 @@ Test(p4_law, example_kane_energy)
     holder_close(&H);
 }
 
-/* the Painlevé bar as a callback system for fl_p4_simulate */
-typedef struct pbar {
-    double m, J, theta0, C0;
-    fl_friction_set set;
-    gsl_matrix *E;
-} pbar;
-
-static fl_status pb_mass(void *d, const gsl_vector *q, gsl_matrix *M)
-{
-    (void)q;
-    pbar *b = d;
-    gsl_matrix_set_zero(M);
-    gsl_matrix_set(M, 0, 0, b->m);
-    gsl_matrix_set(M, 1, 1, b->J);
-    return FL_OK;
-}
-
-static fl_status pb_force(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
-{
-    (void)t;
-    (void)q;
-    (void)v;
-    gsl_vector_set(f, 0, 0.0);
-    gsl_vector_set(f, 1, ((pbar *)d)->C0);
-    return FL_OK;
-}
-
-static fl_status pb_gap(void *d, const gsl_vector *q, gsl_vector *phi)
-{
-    gsl_vector_set(phi, 0, gsl_vector_get(q, 1) - ((pbar *)d)->theta0);
-    return FL_OK;
-}
-
-static fl_status pb_grad(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
-{
-    (void)d;
-    (void)q;
-    (void)a;
-    gsl_vector_set(dphi, 0, 0.0);
-    gsl_vector_set(dphi, 1, 1.0);
-    return FL_OK;
-}
-
-static fl_status pb_fric(void *d, const gsl_vector *q, size_t a, fl_friction_set *set, gsl_matrix **E,
-                         fl_error *err)
-{
-    (void)q;
-    (void)a;
-    pbar *b = d;
-    FL_TRY(fl_set_copy(set, &b->set, err));
-    *E = gsl_matrix_alloc(1, 2);
-    gsl_matrix_memcpy(*E, b->E);
-    return FL_OK;
-}
-
 typedef struct xdrec {
     double *xd;
     long cap;
@@ -1079,17 +965,18 @@ Test(p4_law, example_painleve_p3_equals_p5_below_threshold, .timeout = 60)
     /* data/001/painleve_p5_vs_p3.json: mu < -1/tan(theta0), C0 < 0: the P'3
      * stepper and Stewart's P5 (Lemke) give the same x'(t), and both the
      * closed form x' = V0 - (C0 a / m) t until rest (proofs/p4_law.md §5) */
-    const char *keys[] = {"m", "J", "l", "theta0", "mu_small", "V0", "C0", "h", "T"};
-    double p[9];
-    load_data("painleve_p5_vs_p3", 9, keys, p);
-    double m = p[0], J = p[1], l = p[2], t0 = p[3], mu = p[4], V0 = p[5], C0 = p[6], h = p[7], T = p[8];
-    double a = -mu / (l * (cos(t0) + mu * sin(t0))), b = mu / (l * (cos(t0) - mu * sin(t0)));
-    pbar B = {m, J, t0, C0, {0}, gsl_matrix_calloc(1, 2)};
-    gsl_matrix_set(B.E, 0, 0, 1.0);
-    cr_assert_eq(fl_set_interval(&B.set, a, b, NULL), FL_OK);
+    char path[4096];
+    data_path("painleve_p5_vs_p3", path, sizeof path);
+    fl_model_painleve_params P;
+    fl_error le;
+    cr_assert_eq(fl_model_painleve_load(path, &P, &le), FL_OK, "%s", le.message);
+    double m = P.m, J = P.J, l = P.l, t0 = P.theta0, mu = P.mu_small, V0 = P.V0, C0 = P.C0, h = P.h, T = P.T;
+    double a = -mu / (l * (cos(t0) + mu * sin(t0)));              /* proofs/p4_law.md §5 */
+    fl_model_painleve B;                                         /* models/fl_model_painleve.c */
+    cr_assert_eq(fl_model_painleve_init(&B, &P, mu, C0, FL_FSET_BY_DPHI, &le), FL_OK, "%s", le.message);
     long N = (long)floor(T / h + 0.5);
     xdrec r3 = {calloc((size_t)N, sizeof(double)), N, h}, r5 = {calloc((size_t)N, sizeof(double)), N, h};
-    fl_p4_system sys = {2, 1, &B, pb_mass, pb_force, pb_gap, pb_grad, pb_fric, 0.0};
+    fl_p4_system sys = fl_model_painleve_system(&B);
     gsl_vector *q = vec2(0.0, t0), *v = vec2(V0, 0.0);
     fl_p4_sim_result sr;
     cr_assert_eq(fl_p4_simulate(&sys, 0.0, h, N, q, v, NULL, rec3, &r3, &sr, NULL), FL_OK);
@@ -1115,25 +1002,26 @@ Test(p4_law, example_painleve_p3_equals_p5_below_threshold, .timeout = 60)
     free(r5.xd);
     gsl_vector_free(q);
     gsl_vector_free(v);
-    gsl_matrix_free(B.E);
-    fl_set_release(&B.set);
+    fl_model_painleve_release(&B);
 }
 
 Test(p4_law, example_painleve_catastrophe_then_rest)
 {
     /* data/001/painleve_catastrophe.json, mu_large: unbounded set, the whole
      * trajectory: tangential impact at the first step, then rest */
-    const char *keys[] = {"m", "J", "l", "theta0", "mu_large", "V0", "C0", "h", "T"};
-    double p[9];
-    load_data("painleve_catastrophe", 9, keys, p);
-    double m = p[0], l = p[2], t0 = p[3], mu = p[4], V0 = p[5], C0 = p[6], h = p[7];
+    char path[4096];
+    data_path("painleve_catastrophe", path, sizeof path);
+    fl_model_painleve_params P;
+    fl_error le;
+    cr_assert_eq(fl_model_painleve_load(path, &P, &le), FL_OK, "%s", le.message);
+    double t0 = P.theta0, mu = P.mu_large, V0 = P.V0, C0 = P.C0, h = P.h;
     cr_assert(mu >= -1.0 / tan(t0));
-    pbar B = {m, p[1], t0, C0, {0}, gsl_matrix_calloc(1, 2)};
-    gsl_matrix_set(B.E, 0, 0, 1.0);
-    cr_assert_eq(fl_set_interval(&B.set, -INFINITY, mu / (l * (cos(t0) - mu * sin(t0))), NULL), FL_OK);
+    fl_model_painleve B;
+    cr_assert_eq(fl_model_painleve_init(&B, &P, mu, C0, FL_FSET_BY_DPHI, &le), FL_OK, "%s", le.message);
+    cr_assert(isinf(B.fs.set.lo), "unbounded set (proofs/p4_law.md §5)");
     long N = 200;
     xdrec r3 = {calloc((size_t)N, sizeof(double)), N, h};
-    fl_p4_system sys = {2, 1, &B, pb_mass, pb_force, pb_gap, pb_grad, pb_fric, 0.0};
+    fl_p4_system sys = fl_model_painleve_system(&B);
     gsl_vector *q = vec2(0.0, t0), *v = vec2(V0, 0.0);
     fl_p4_sim_result sr;
     cr_assert_eq(fl_p4_simulate(&sys, 0.0, h, N, q, v, NULL, rec3, &r3, &sr, NULL), FL_OK);
@@ -1142,40 +1030,7 @@ Test(p4_law, example_painleve_catastrophe_then_rest)
     free(r3.xd);
     gsl_vector_free(q);
     gsl_vector_free(v);
-    gsl_matrix_free(B.E);
-    fl_set_release(&B.set);
-}
-
-static fl_status s1m(void *d, const gsl_vector *q, gsl_matrix *M)
-{
-    (void)q;
-    gsl_matrix_set(M, 0, 0, ((double *)d)[0]);
-    return FL_OK;
-}
-
-static fl_status s1f(void *d, double t, const gsl_vector *q, const gsl_vector *v, gsl_vector *f)
-{
-    (void)t;
-    (void)q;
-    (void)v;
-    gsl_vector_set(f, 0, ((double *)d)[1]);
-    return FL_OK;
-}
-
-static fl_status s1g(void *d, const gsl_vector *q, gsl_vector *phi)
-{
-    (void)d;
-    gsl_vector_set(phi, 0, gsl_vector_get(q, 0));
-    return FL_OK;
-}
-
-static fl_status s1d(void *d, const gsl_vector *q, size_t a, gsl_vector *dphi)
-{
-    (void)d;
-    (void)q;
-    (void)a;
-    gsl_vector_set(dphi, 0, 1.0);
-    return FL_OK;
+    fl_model_painleve_release(&B);
 }
 
 static int s1obs(void *d, long k, double t, const gsl_vector *q, const gsl_vector *v, const fl_p4_step_result *s)
@@ -1194,12 +1049,13 @@ Test(p4_law, example_system1_no_wedging_and_p6_family)
     /* data/001/systems_1_2.json, system 1 (001 §6.3): P'3 gives r_theta = 0 and
      * theta = C0 t^2/(2J); every member of the P6 family (stuck until t0)
      * satisfies P6 but has r_theta = -C0 < 0 on [0, t0) */
-    const char *keys[] = {"J1", "C0", "theta_tilde0_deg", "mu", "l", "T", "h"};
-    double p[7];
-    load_data("systems_1_2", 7, keys, p);
-    double J = p[0], C0 = p[1], tt = p[2] * FL_PI / 180.0, mu = p[3], l = p[4], T = p[5], h = p[6];
-    double data[2] = {J, C0}, worst = 0.0;
-    fl_p4_system sys = {1, 1, data, s1m, s1f, s1g, s1d, NULL, 0.5};
+    char path[4096];
+    data_path("systems_1_2", path, sizeof path);
+    fl_model_system1 S;
+    fl_error le;
+    cr_assert_eq(fl_model_system1_load(path, &S, &le), FL_OK, "%s", le.message);
+    double J = S.J, C0 = S.C0, tt = S.theta_tilde0, mu = S.mu, l = S.l, T = S.T, h = S.h, worst = 0.0;
+    fl_p4_system sys = fl_model_system1_system(&S);
     gsl_vector *q = gsl_vector_calloc(1), *v = gsl_vector_calloc(1);
     long N = (long)floor(T / h + 0.5);
     fl_p4_sim_result sr;
@@ -1208,7 +1064,7 @@ Test(p4_law, example_system1_no_wedging_and_p6_family)
     double Tn = (double)N * h;
     cr_assert(fabs(gsl_vector_get(q, 0) - C0 * Tn * Tn / (2 * J)) < 1e-12 * C0 * Tn * Tn / J);
     /* the P6 family */
-    double den = mu * cos(tt) - sin(tt), rn = C0 / den, rt = -mu * C0 / den;
+    double den = mu * cos(tt) - sin(tt), rn = C0 / (l * den), rt = -mu * rn;   /* proofs/p4_law.md §6 */
     cr_assert(den > 0 && rn > 0);
     cr_assert(fabs(fabs(rt) - mu * rn) < 1e-14 * rn);                       /* on the cone edge */
     double rth = l * (rt * cos(tt) + rn * sin(tt));

@@ -20,6 +20,7 @@
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
 #include "testkit/fl_random.h"
+#include "checks/stewart_checks.h"
 #include "optimized/stewart_law_sparse.h"
 #include "fl_scalar.h"
 
@@ -29,81 +30,25 @@ typedef fl_status (*step_fn)(const fl_stewart_problem *, const fl_stewart_option
 static const step_fn impls[2] = {fl_stewart_step, fl_stewart_step_sparse};
 static const char *impl_names[2] = {"reference", "optimized"};
 
-/* The Painlevé bar at theta0 with xdot = V0, thetadot = 0 (001 §6.2). */
-typedef struct bar_case {
-    fl_painleve_bar bar;
-    fl_stewart_system sys;
-    gsl_matrix *M, *H;
-    gsl_vector *q, *v, *f, *gap;
-    fl_stewart_problem p;
-} bar_case;
+/* The Painlevé bar at theta0 with xdot = V0, thetadot = 0 (001 §6.2),
+ * the bar of data/001/painleve_p5.json: checks/stewart_checks.h. */
+typedef fl_stewart_check_bar bar_case;
 
 static void bar_setup(bar_case *b, double mu, double C0, double V0, double h)
 {
-    b->bar = (fl_painleve_bar){1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, mu, 0.0, C0};
-    cr_assert_eq(fl_painleve_system(&b->bar, &b->sys, NULL), FL_OK);
-    b->M = gsl_matrix_alloc(2, 2);
-    b->H = gsl_matrix_alloc(2, 2);
-    b->q = gsl_vector_alloc(2);
-    b->v = gsl_vector_alloc(2);
-    b->f = gsl_vector_alloc(2);
-    b->gap = gsl_vector_alloc(1);
-    gsl_vector_set(b->q, 0, 0.0);
-    gsl_vector_set(b->q, 1, b->bar.theta0);
-    gsl_vector_set(b->v, 0, V0);
-    gsl_vector_set(b->v, 1, 0.0);
-    b->sys.mass(b->sys.data, b->q, b->M, NULL);
-    b->sys.force(b->sys.data, 0.0, b->q, b->v, b->f, NULL);
-    b->sys.contacts(b->sys.data, b->q, b->gap, b->H, NULL);
-    b->p = (fl_stewart_problem){2, 1, 2, b->M, b->H, NULL, NULL, NULL, b->v, b->f, b->gap,
-                                b->sys.mu, h};
+    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, mu, 0.0, C0};
+    cr_assert_eq(fl_stewart_check_bar_init(b, &bar, V0, h), 0);
 }
 
-static void bar_free(bar_case *b)
-{
-    gsl_matrix_free(b->M);
-    gsl_matrix_free(b->H);
-    gsl_vector_free(b->q);
-    gsl_vector_free(b->v);
-    gsl_vector_free(b->f);
-    gsl_vector_free(b->gap);
-}
-
-/* Physical solutions (v+, impulse) of the step: every LCP solution mapped by
- * fl_stewart_lcp_recover and deduplicated.  Writes up to 4 of them. */
+/* Physical solutions (v+, impulse) of the step (checks/stewart_checks.h);
+ * every enumerated LCP solution satisfies Coulomb's law. */
 static size_t physical_solutions(const fl_stewart_problem *p, double sol[][4])
 {
-    size_t m = fl_stewart_lcp_size(p, NULL);
-    gsl_matrix *A = gsl_matrix_alloc(m, m);
-    gsl_vector *bq = gsl_vector_alloc(m), *z = gsl_vector_alloc(m);
-    gsl_vector *vp = gsl_vector_alloc(2), *P = gsl_vector_alloc(2);
-    cr_assert_eq(fl_stewart_lcp_build(p, NULL, A, bq, NULL), FL_OK);
-    fl_lcp_solutions *all;
-    cr_assert_eq(fl_lcp_enumerate(A, bq, NULL, &all, NULL, NULL), FL_OK);
-    size_t count = 0;
-    for (size_t k = 0; k < all->count; k++) {
-        gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
-        cr_assert_eq(fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL), FL_OK);
-        double viol;
-        cr_assert_eq(fl_stewart_coulomb_violation(p, NULL, vp, P, &viol, NULL), FL_OK);
-        cr_assert(viol <= 1e-9, "enumerated LCP solution violates Coulomb by %g", viol);
-        double x[4] = {gsl_vector_get(vp, 0), gsl_vector_get(vp, 1), gsl_vector_get(P, 0),
-                       gsl_vector_get(P, 1)};
-        int dup = 0;
-        for (size_t s = 0; s < count && !dup; s++) {
-            double d = 0.0;
-            for (int i = 0; i < 4; i++) d = fmax(d, fabs(sol[s][i] - x[i]));
-            dup = d <= 1e-9;
-        }
-        if (!dup && count < 4) memcpy(sol[count++], x, sizeof x);
-    }
-    fl_lcp_solutions_free(all);
-    gsl_matrix_free(A);
-    gsl_vector_free(bq);
-    gsl_vector_free(z);
-    gsl_vector_free(vp);
-    gsl_vector_free(P);
-    return count;
+    double coul = INFINITY;
+    int c = fl_stewart_check_physical_solutions(p, sol, &coul);
+    cr_assert_geq(c, 0);
+    cr_assert(coul <= 1e-9, "enumerated LCP solution violates Coulomb by %g", coul);
+    return (size_t)c;
 }
 
 static int has_solution(double sol[][4], size_t count, const double *x, double tol)
@@ -132,7 +77,7 @@ Test(stewart_law, painleve_grazing_unique_below_threshold)
         cr_assert_float_eq(gsl_vector_get(r->impulse, 0), 0.0, 1e-12);
         fl_stewart_result_free(r);
     }
-    bar_free(&b);
+    fl_stewart_check_bar_free(&b);
 }
 
 Test(stewart_law, painleve_grazing_two_solutions_above_threshold)
@@ -155,10 +100,10 @@ Test(stewart_law, painleve_grazing_two_solutions_above_threshold)
     cr_assert(has_solution(sol, 2, x, 1e-10));
     fl_stewart_result_free(r);
     /* exactly at the threshold mu = sqrt 3 the stop solution is admissible */
-    bar_free(&b);
+    fl_stewart_check_bar_free(&b);
     bar_setup(&b, -1.0 / tan(-FL_PI / 6) + 1e-12, 0.0, 1.0, 0.01);
     cr_assert_eq(physical_solutions(&b.p, sol), 2);
-    bar_free(&b);
+    fl_stewart_check_bar_free(&b);
 }
 
 Test(stewart_law, painleve_frictional_catastrophe_closed_form)
@@ -186,7 +131,7 @@ Test(stewart_law, painleve_frictional_catastrophe_closed_form)
         cr_assert_float_eq(gsl_vector_get(r->r, 1), l * cos(t0) * pn + l * sin(t0) * m * V0, 1e-12);
         fl_stewart_result_free(r);
     }
-    bar_free(&b);
+    fl_stewart_check_bar_free(&b);
 }
 
 Test(stewart_law, painleve_sliding_closed_form_below_threshold)
@@ -212,7 +157,7 @@ Test(stewart_law, painleve_sliding_closed_form_below_threshold)
         cr_assert_float_eq(gsl_vector_get(r->impulse, 1), -mu * pn, 1e-12);
         fl_stewart_result_free(r);
     }
-    bar_free(&b);
+    fl_stewart_check_bar_free(&b);
 }
 
 Test(stewart_law, painleve_acceleration_lcp_inconsistent_or_indeterminate)
@@ -294,64 +239,13 @@ Test(stewart_law, particle_on_plane_3d_closed_form)
     gsl_vector_free(f);
 }
 
-/* A random step problem (n dofs, nc contacts, dim). */
-typedef struct rnd_case {
-    size_t n, nc, dim;
-    gsl_matrix *M, *H;
-    gsl_vector *v, *f, *gap;
-    double mu[4];
-    fl_stewart_problem p;
-} rnd_case;
+/* Random steps: testkit/fl_random.h (fl_random_stewart_problem, M of
+ * condition number up to 1e2); oracles: checks/stewart_checks.h. */
+typedef fl_random_stewart rnd_case;
 
 static void rnd_setup(gsl_rng *r, rnd_case *c)
 {
-    c->n = 2 + gsl_rng_uniform_int(r, 5);
-    c->nc = 1 + gsl_rng_uniform_int(r, 3);
-    c->dim = 2 + gsl_rng_uniform_int(r, 2);
-    c->M = gsl_matrix_alloc(c->n, c->n);
-    c->H = gsl_matrix_alloc(c->dim * c->nc, c->n);
-    c->v = gsl_vector_alloc(c->n);
-    c->f = gsl_vector_alloc(c->n);
-    c->gap = gsl_vector_alloc(c->nc);
-    fl_random_spd(r, 100.0, 1.0, c->M);
-    for (size_t i = 0; i < c->H->size1; i++)
-        for (size_t j = 0; j < c->n; j++) gsl_matrix_set(c->H, i, j, gsl_ran_gaussian(r, 1.0));
-    fl_random_vector(r, 1.0, c->v);
-    fl_random_vector(r, 1.0, c->f);
-    for (size_t k = 0; k < c->nc; k++) {
-        gsl_vector_set(c->gap, k, gsl_rng_uniform(r) < 0.6 ? 0.0 : 0.01 * gsl_rng_uniform(r));
-        c->mu[k] = fl_random_mu(r);
-    }
-    c->p = (fl_stewart_problem){c->n, c->nc, c->dim, c->M, c->H, NULL, NULL, NULL, c->v, c->f,
-                                c->gap, c->mu, 0.01};
-}
-
-static void rnd_free(rnd_case *c)
-{
-    gsl_matrix_free(c->M);
-    gsl_matrix_free(c->H);
-    gsl_vector_free(c->v);
-    gsl_vector_free(c->f);
-    gsl_vector_free(c->gap);
-}
-
-/* Momentum balance M (v+ - v-) = h f + H^T P~ (relative defect). */
-static double balance_defect(const fl_stewart_problem *p, const fl_stewart_result *r)
-{
-    gsl_vector *dv = gsl_vector_alloc(p->n), *g = gsl_vector_alloc(p->n);
-    gsl_vector_memcpy(dv, r->v_plus);
-    gsl_vector_sub(dv, p->v);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, p->M, dv, 0.0, g);          /* M (v+ - v-) */
-    gsl_blas_daxpy(-p->h, p->f, g);
-    gsl_blas_dgemv(CblasTrans, -1.0, p->H, r->impulse, 1.0, g);   /* - H^T P~ */
-    double d = 0.0, sc = 1.0;
-    for (size_t i = 0; i < p->n; i++) {
-        d = fmax(d, fabs(gsl_vector_get(g, i)));
-        sc = fmax(sc, fabs(gsl_vector_get(r->r, i)));
-    }
-    gsl_vector_free(dv);
-    gsl_vector_free(g);
-    return d / sc;
+    fl_random_stewart_problem(r, 0, 100.0, c);
 }
 
 Test(stewart_law, random_systems_satisfy_coulomb_and_implementations_agree)
@@ -373,8 +267,8 @@ Test(stewart_law, random_systems_satisfy_coulomb_and_implementations_agree)
             cr_assert(res[i]->coulomb <= 1e-9, "%s Coulomb violation %g; %s", impl_names[i],
                       res[i]->coulomb, fl_test_seed_note());
             cr_assert(res[i]->residual <= 1e-9, "%s", fl_test_seed_note());
-            cr_assert(balance_defect(&c.p, res[i]) <= 1e-10, "%s balance %g; %s", impl_names[i],
-                      balance_defect(&c.p, res[i]), fl_test_seed_note());
+            cr_assert(fl_stewart_check_balance(&c.p, res[i]) <= 1e-10, "%s balance %g; %s", impl_names[i],
+                      fl_stewart_check_balance(&c.p, res[i]), fl_test_seed_note());
         }
         double d = 0.0;
         for (size_t i = 0; i < c.n; i++)
@@ -388,57 +282,20 @@ Test(stewart_law, random_systems_satisfy_coulomb_and_implementations_agree)
         size_t m = res[0]->lcp_size;
         if (m <= 12) {
             enumerated++;
-            gsl_matrix *A = gsl_matrix_alloc(m, m);
-            gsl_vector *b = gsl_vector_alloc(m);
-            cr_assert_eq(fl_stewart_lcp_build(&c.p, &o, A, b, NULL), FL_OK);
-            fl_lcp_solutions *all;
-            cr_assert_eq(fl_lcp_enumerate(A, b, NULL, &all, NULL, NULL), FL_OK);
-            int found = 0;
-            gsl_vector *vp = gsl_vector_alloc(c.n), *P = gsl_vector_alloc(c.dim * c.nc);
-            for (size_t k = 0; k < all->count; k++) {
-                double dz = 0.0;
-                for (size_t j = 0; j < m; j++)
-                    dz = fmax(dz, fabs(all->z[k * m + j] - gsl_vector_get(res[0]->z, j)));
-                found |= dz <= 1e-7 * (1 + gsl_vector_max(res[0]->z));
-                gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
-                cr_assert_eq(fl_stewart_lcp_recover(&c.p, &o, &zk.vector, vp, P, NULL, NULL), FL_OK);
-                double viol;
-                cr_assert_eq(fl_stewart_coulomb_violation(&c.p, &o, vp, P, &viol, NULL), FL_OK);
-                cr_assert(viol <= 1e-8, "enumerated solution: Coulomb %g; %s", viol,
-                          fl_test_seed_note());
-            }
+            fl_stewart_enum_stats es;
+            fl_error e;
+            cr_assert_eq(fl_stewart_check_enumeration(&c.p, &o, res[0], &es, &e), FL_OK, "%s", e.message);
+            cr_assert_eq(es.violations, 0, "%zu enumerated solutions violate Coulomb; %s", es.violations,
+                         fl_test_seed_note());
             /* Lemke stops on a complementary basis, so its z is an
              * enumerated vertex, unless that basis is numerically singular,
              * which happens only inside a continuum: a non-unique step. */
-            if (!found) {
-                size_t distinct = 1;
-                double v0[8], P0[12];
-                for (size_t k = 0; k < all->count && distinct < 2; k++) {
-                    gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
-                    fl_stewart_lcp_recover(&c.p, &o, &zk.vector, vp, P, NULL, NULL);
-                    double dd = 0.0;
-                    for (size_t i = 0; i < c.n; i++) {
-                        if (k == 0) v0[i] = gsl_vector_get(vp, i);
-                        dd = fmax(dd, fabs(v0[i] - gsl_vector_get(vp, i)));
-                    }
-                    for (size_t i = 0; i < c.dim * c.nc; i++) {
-                        if (k == 0) P0[i] = gsl_vector_get(P, i);
-                        dd = fmax(dd, fabs(P0[i] - gsl_vector_get(P, i)));
-                    }
-                    if (dd > 1e-8) distinct = 2;
-                }
-                cr_assert(distinct >= 2, "Lemke's solution not among the %zu enumerated of a "
-                          "unique step; %s", all->count, fl_test_seed_note());
-            }
-            fl_lcp_solutions_free(all);
-            gsl_vector_free(vp);
-            gsl_vector_free(P);
-            gsl_matrix_free(A);
-            gsl_vector_free(b);
+            cr_assert(es.found || es.distinct >= 2, "Lemke's solution not among the %zu enumerated of a "
+                      "unique step; %s", es.solutions, fl_test_seed_note());
         }
         fl_stewart_result_free(res[0]);
         fl_stewart_result_free(res[1]);
-        rnd_free(&c);
+        fl_random_stewart_free(&c);
     }
     cr_assert(enumerated >= 30, "only %zu small cases", enumerated);
     /* Both answers were verified above (Coulomb, balance, LCP residual), so
@@ -681,7 +538,7 @@ Test(stewart_law, bad_input_is_rejected)
     fl_stewart_result_free(NULL);
     cr_assert_eq(fl_stewart_directions(2, NULL), 2);
     cr_assert_eq(fl_stewart_directions(3, NULL), 8);
-    bar_free(&b);
+    fl_stewart_check_bar_free(&b);
 }
 
 Test(stewart_law, optimized_takes_sparse_inputs)
@@ -728,7 +585,7 @@ Test(stewart_law, optimized_takes_sparse_inputs)
         fl_sparse_free(&ctx, &ps.Hs);
         fl_stewart_result_free(a);
         fl_stewart_result_free(b);
-        rnd_free(&c);
+        fl_random_stewart_free(&c);
     }
     fl_sparse_finish(&ctx);
     gsl_rng_free(rng);
