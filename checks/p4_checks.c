@@ -795,7 +795,7 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
     if (load_bar(ctx, "painleve_grazing", &P, src, sizeof src) != 0) return -1;
     double h = P.h, T = ctx->quick ? P.T / 5 : P.T, V0 = P.V0;
     long steps = (long)floor(T / h + 0.5);
-    bar b = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, 0.0, {0}};
+    bar b = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, P.C0, {0}};   /* C0 = 0 in the file (001 §6.2) */
     fl_error e;
     if (fl_model_painleve_build(&b, FL_FSET_BY_DPHI, &e) != FL_OK) return -1;
     char path[4096];

@@ -986,3 +986,45 @@ Test(friction_sets, generator_draws_every_kind_containing_zero)
     fl_set_release(&C);
     gsl_rng_free(r);
 }
+
+/* ------------------------------------------------------------------ */
+/* The checks of checks/sets_checks.c: the certificate refuses a point */
+/* that is not the projection; the crosscheck passes.                  */
+/* ------------------------------------------------------------------ */
+#include "check_capture.h"
+#include "checks/fl_tasks.h"
+
+Test(sets_checks, certificate_refuses_a_wrong_projection)
+{
+    gsl_rng *r = fl_test_rng(515);
+    int refused = 0, tried = 0;
+    for (int it = 0; it < 200; it++) {
+        fl_friction_set C;
+        cr_assert_eq(fl_random_friction_set(r, &C), FL_OK, "%s", fl_test_seed_note());
+        double x[2], p[2], q[2];
+        fl_set_random_near(r, &C, x);
+        cr_assert_eq(fl_set_project(&C, x, p, NULL), FL_OK);
+        cr_assert_leq(fl_sets_check_certificate(&C, NULL, x, p), 1e-10, "%s", fl_test_seed_note());
+        /* a wrong answer: another point of C, well away from P x */
+        fl_random_point_in_set(r, &C, q);
+        double d = fabs(q[0] - p[0]) + (C.dim == 2 ? fabs(q[1] - p[1]) : 0.0);
+        if (d > 0.1 * fl_set_random_scale(&C) && !fl_set_contains(&C, x, 0.0)) {
+            tried++;
+            refused += fl_sets_check_certificate(&C, NULL, x, q) > 1e-6;
+        }
+        fl_set_release(&C);
+    }
+    cr_assert(tried > 20 && refused == tried, "%d of %d wrong projections refused; %s", refused, tried,
+              fl_test_seed_note());
+    gsl_rng_free(r);
+}
+
+Test(sets_checks, crosscheck_passes)
+{
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.systems = 60;
+    cr_assert_eq(fl_crosscheck_sets(&ctx), 0);
+    cr_assert(ctx.passed >= 17 && ctx.failed == 0, "%ld passed, %ld failed", ctx.passed, ctx.failed);
+    capture_cleanup(&c);
+}

@@ -1245,3 +1245,125 @@ Test(p4_law, cone_split_matches_enumeration_of_active_sets)
     }
     gsl_rng_free(rng);
 }
+
+/* ------------------------------------------------------------------ */
+/* The checks of checks/p4_checks.c fed a corrupted input: each must   */
+/* report FAIL (a check that cannot fail is worthless), and PASS on    */
+/* the data files as they are.                                         */
+/* ------------------------------------------------------------------ */
+#include "check_capture.h"
+#include "checks/fl_tasks.h"
+
+typedef int (*task_fn)(fl_check_ctx *);
+
+/* Run task on data/001/<file> with member key (after `after`) replaced by
+ * value; the check `name` must have kind `want`. */
+static void expect_kind(task_fn task, const char *file, const char *after, const char *key, const char *value,
+                        const char *name, int want)
+{
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.data_dir = capture_data_dir(&c, file, after, key, value);
+    cr_assert_eq(task(&ctx), 0, "%s: %s", file, c.message);
+    cr_assert_eq(capture_kind(&c, name), want, "%s with %s = %s: %s is %d, expected %d", file, key, value, name,
+                 capture_kind(&c, name), want);
+    capture_cleanup(&c);
+}
+
+Test(p4_checks, every_task_passes_on_the_data_files)
+{
+    task_fn tasks[] = {fl_p4_reproduce_painleve_set, fl_p4_reproduce_painleve_catastrophe,
+                       fl_p4_reproduce_painleve_grazing, fl_p4_reproduce_painleve_p5_vs_p3,
+                       fl_p4_reproduce_systems_1_2, fl_p4_reproduce_kane};
+    for (size_t i = 0; i < sizeof tasks / sizeof *tasks; i++) {
+        capture c;
+        fl_check_ctx ctx = capture_ctx(&c);
+        cr_assert_eq(tasks[i](&ctx), 0, "%s", c.message);
+        cr_assert(ctx.passed > 0 && ctx.failed == 0 && ctx.noted == 0, "task %zu: %ld passed, %ld failed", i,
+                  ctx.passed, ctx.failed);
+        capture_cleanup(&c);
+    }
+}
+
+Test(p4_checks, wrong_values_fail)
+{
+    /* a printed end of C* that is not the closed form */
+    expect_kind(fl_p4_reproduce_painleve_set, "painleve_set.json", "\"expected\"", "lo", "-0.9",
+                "painleve_set.mu05_bounded", FL_CHECK_FAIL);
+    expect_kind(fl_p4_reproduce_painleve_set, "painleve_set.json", "\"mu_large\": {", "hi", "1.2",
+                "painleve_set.mu2_upper_end", FL_CHECK_FAIL);
+    /* mu_large below sqrt 3: the set is bounded, no catastrophe */
+    expect_kind(fl_p4_reproduce_painleve_catastrophe, "painleve_catastrophe.json", NULL, "mu_large", "0.5",
+                "painleve_catastrophe.unbounded_set_no_normal_impact", FL_CHECK_FAIL);
+    expect_kind(fl_p4_reproduce_painleve_catastrophe, "painleve_catastrophe.json", NULL, "mu_large", "0.5",
+                "painleve_catastrophe.tangential_impact", FL_CHECK_FAIL);
+    /* mu_small above sqrt 3: unbounded, the bar does not slide to rest */
+    expect_kind(fl_p4_reproduce_painleve_catastrophe, "painleve_catastrophe.json", NULL, "mu_small", "2.5",
+                "painleve_catastrophe.bounded_set_slides_to_rest", FL_CHECK_FAIL);
+    /* a torque: not grazing any more */
+    expect_kind(fl_p4_reproduce_painleve_grazing, "painleve_grazing.json", NULL, "C0", "-1.0",
+                "painleve_grazing.unique_motion", FL_CHECK_FAIL);
+    expect_kind(fl_p4_reproduce_painleve_grazing, "painleve_grazing.json", NULL, "C0", "-1.0",
+                "painleve_grazing.zero_reaction", FL_CHECK_FAIL);
+    /* mu below the stop's |R~x|/R~y = sqrt 3: the P5 stop is not admissible */
+    expect_kind(fl_p4_reproduce_painleve_grazing, "painleve_grazing.json", NULL, "mu_large", "1.0",
+                "painleve_grazing.p5_stop_solution_exists", FL_CHECK_FAIL);
+    /* mu < tan(theta~0): no P6 family; mu2 < tan(beta): no wedging */
+    expect_kind(fl_p4_reproduce_systems_1_2, "systems_1_2.json", NULL, "mu", "0.1",
+                "systems_1_2.system1_p6_family", FL_CHECK_FAIL);
+    expect_kind(fl_p4_reproduce_systems_1_2, "systems_1_2.json", NULL, "mu2", "0.1",
+                "systems_1_2.system2_real_world_wedge_family", FL_CHECK_FAIL);
+    /* a tip moving away from the floor: no impact, no paradox */
+    expect_kind(fl_p4_reproduce_kane, "kane.json", NULL, "omega2", "1.0", "kane.real_world_energy_increase",
+                FL_CHECK_FAIL);
+}
+
+Test(p4_checks, bad_and_user_parameter_files)
+{
+    /* a bad file: the task fails, the message names the file and the field */
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.data_dir = capture_data_dir(&c, "painleve_set.json", NULL, "J", "-1");
+    cr_assert_eq(fl_p4_reproduce_painleve_set(&ctx), -1);
+    cr_assert(strstr(c.message, "painleve_set.json") && strstr(c.message, "params.J"), "%s", c.message);
+    capture_cleanup(&c);
+    /* the user's parameters (--params): closed forms run, the paper's
+     * configuration-specific check is a NOTE, never a PASS */
+    ctx = capture_ctx(&c);
+    char params[400];
+    snprintf(params, sizeof params, "%s/001/painleve_set.json",
+             capture_data_dir(&c, "painleve_set.json", NULL, "mu_small", "0.3"));
+    ctx.params = params;
+    cr_assert_eq(fl_p4_reproduce_painleve_set(&ctx), 0, "%s", c.message);
+    cr_assert_eq(ctx.failed, 0);
+    cr_assert_eq(capture_kind(&c, "painleve_set.mu05_bounded"), FL_CHECK_PASS);
+    capture_cleanup(&c);
+    ctx = capture_ctx(&c);
+    snprintf(params, sizeof params, "%s/001/kane.json", capture_data_dir(&c, "kane.json", NULL, NULL, NULL));
+    ctx.params = params;
+    cr_assert_eq(fl_p4_reproduce_kane(&ctx), 0, "%s", c.message);
+    cr_assert_eq(capture_kind(&c, "kane.real_world_energy_increase"), FL_CHECK_NOTE);
+    capture_cleanup(&c);
+    /* a missing data file is an error */
+    ctx = capture_ctx(&c);
+    ctx.data_dir = c.dir;
+    cr_assert_eq(fl_p4_reproduce_kane(&ctx), -1);
+    cr_assert_eq(fl_p4_reproduce_systems_1_2(&ctx), -1);
+    cr_assert_eq(fl_p4_reproduce_painleve_grazing(&ctx), -1);
+    capture_cleanup(&c);
+}
+
+Test(p4_checks, crosscheck_passes_including_the_two_ray_sticking_step, .timeout = 120)
+{
+    /* 2000 systems, seed 1: system 864 is a sticking step on a polygon
+     * with two rays whose certificate read +inf before support_tol measured
+     * the distance to D(S) (proofs/p4_law.md §3) */
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.systems = 2000;
+    ctx.seed = 1;
+    cr_assert_eq(fl_p4_crosscheck(&ctx), 0);
+    cr_assert_eq(capture_kind(&c, "p4.certificate"), FL_CHECK_PASS);
+    cr_assert_eq(ctx.failed, 0, "%ld checks failed", ctx.failed);
+    capture_cleanup(&c);
+}

@@ -685,3 +685,86 @@ Test(stewart_law, particle_drop_and_slide_3d_time_stepping)
     gsl_vector_free(q);
     gsl_vector_free(v);
 }
+
+/* ------------------------------------------------------------------ */
+/* The checks of checks/stewart_checks.c fed a corrupted input: each   */
+/* must report FAIL, and PASS on the data as it is.                    */
+/* ------------------------------------------------------------------ */
+#include "check_capture.h"
+#include "checks/fl_tasks.h"
+
+Test(stewart_checks, oracles_catch_a_perturbed_step)
+{
+    gsl_rng *rng = fl_test_rng(4242);
+    fl_stewart_options o = fl_stewart_options_default();
+    long caught_balance = 0, caught_enum = 0, tried_enum = 0;
+    for (int t = 0; t < 40; t++) {
+        fl_random_stewart s;
+        fl_random_stewart_problem(rng, t % 2 == 0, 100.0, &s);
+        fl_stewart_result *r = fl_stewart_result_alloc(s.n, s.nc, s.dim, &o);
+        cr_assert_eq(fl_stewart_step(&s.p, &o, r, NULL), FL_OK);
+        cr_assert_leq(fl_stewart_check_balance(&s.p, r), 1e-10);
+        /* a perturbed v+: the momentum balance no longer holds */
+        gsl_vector_set(r->v_plus, 0, gsl_vector_get(r->v_plus, 0) + 0.1);
+        caught_balance += fl_stewart_check_balance(&s.p, r) > 1e-3;
+        /* a perturbed LCP solution: not among the enumerated ones */
+        if (r->lcp_size <= 12) {
+            tried_enum++;
+            fl_stewart_enum_stats es;
+            cr_assert_eq(fl_stewart_check_enumeration(&s.p, &o, r, &es, NULL), FL_OK);
+            cr_assert(es.found || es.distinct >= 2, "the true z: %s", fl_test_seed_note());
+            for (size_t j = 0; j < r->z->size; j++) gsl_vector_set(r->z, j, gsl_vector_get(r->z, j) + 0.5);
+            cr_assert_eq(fl_stewart_check_enumeration(&s.p, &o, r, &es, NULL), FL_OK);
+            caught_enum += !es.found;
+        }
+        fl_stewart_result_free(r);
+        fl_random_stewart_free(&s);
+    }
+    cr_assert_eq(caught_balance, 40, "%s", fl_test_seed_note());
+    cr_assert(tried_enum > 0 && caught_enum == tried_enum, "%ld of %ld; %s", caught_enum, tried_enum,
+              fl_test_seed_note());
+    gsl_rng_free(rng);
+}
+
+Test(stewart_checks, crosscheck_and_painleve_p5_pass_and_fail_on_a_wrong_value, .timeout = 120)
+{
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.systems = 40;
+    cr_assert_eq(fl_stewart_crosscheck(&ctx), 0, "%s", c.message);
+    cr_assert(ctx.passed > 0 && ctx.failed == 0, "%ld failed", ctx.failed);
+    capture_cleanup(&c);
+    ctx = capture_ctx(&c);
+    cr_assert_eq(fl_stewart_reproduce_painleve(&ctx), 0, "%s", c.message);
+    cr_assert(ctx.passed == 4 && ctx.failed == 0, "%ld passed, %ld failed", ctx.passed, ctx.failed);
+    capture_cleanup(&c);
+    /* mu_small above -1/tan(theta0) = sqrt 3: no sliding closed form, and
+     * the "unique" grazing step has two solutions */
+    ctx = capture_ctx(&c);
+    ctx.data_dir = capture_data_dir(&c, "painleve_p5.json", NULL, "mu_small", "2.5");
+    cr_assert_eq(fl_stewart_reproduce_painleve(&ctx), 0, "%s", c.message);
+    cr_assert_eq(capture_kind(&c, "painleve_p5.slide_mu_small"), FL_CHECK_FAIL);
+    capture_cleanup(&c);
+    ctx = capture_ctx(&c);
+    ctx.systems = 4;
+    ctx.data_dir = capture_data_dir(&c, "painleve_p5.json", NULL, "mu_small", "2.5");
+    cr_assert_eq(fl_stewart_crosscheck(&ctx), 0, "%s", c.message);
+    cr_assert_eq(capture_kind(&c, "painleve.grazing_unique_mu_below"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&c, "painleve.sliding_mu_below"), FL_CHECK_FAIL);
+    capture_cleanup(&c);
+    /* mu_large below sqrt 3: one grazing solution, not two */
+    ctx = capture_ctx(&c);
+    ctx.data_dir = capture_data_dir(&c, "painleve_p5.json", NULL, "mu_large", "1.0");
+    cr_assert_eq(fl_stewart_reproduce_painleve(&ctx), 0, "%s", c.message);
+    cr_assert_eq(capture_kind(&c, "painleve_p5.grazing_mu_large_indeterminate"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&c, "painleve_p5.catastrophe_mu_large"), FL_CHECK_FAIL);
+    capture_cleanup(&c);
+    /* a bad file names the field; a missing one is an error */
+    ctx = capture_ctx(&c);
+    ctx.data_dir = capture_data_dir(&c, "painleve_p5.json", NULL, "steps", "\"many\"");
+    cr_assert_eq(fl_stewart_reproduce_painleve(&ctx), -1);
+    cr_assert(strstr(c.message, "params.steps"), "%s", c.message);
+    ctx.data_dir = c.dir;
+    cr_assert_eq(fl_stewart_crosscheck(&ctx), -1);
+    capture_cleanup(&c);
+}
