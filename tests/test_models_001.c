@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
@@ -18,6 +17,7 @@
 #include "models/fl_model_params.h"
 #include "models/fl_model_system1.h"
 #include "models/fl_model_system2.h"
+#include "check_capture.h"
 
 static void data_file(const char *rel, char *path, size_t len)
 {
@@ -244,31 +244,11 @@ Test(models_001, kane_mass_jacobian_and_energy_closed_forms)
     gsl_vector_free(Mq);
 }
 
-/* A parameter file with one member replaced: refused, the message naming
- * the file and the field. */
-static void write_bad(const char *src_rel, const char *key, const char *value, char *out, size_t len)
+/* A parameter file with one member of "params" replaced
+ * (tests/check_capture.h), in the temporary directory of c. */
+static void write_bad(capture *c, const char *file, const char *key, const char *value, char *out, size_t len)
 {
-    char src[4096];
-    data_file(src_rel, src, sizeof src);
-    FILE *in = fopen(src, "r");
-    cr_assert_not_null(in);
-    static char text[65536];
-    size_t n = fread(text, 1, sizeof text - 1, in);
-    fclose(in);
-    text[n] = 0;
-    /* the member inside "params": the first `"key": ` after "params" */
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\": ", key);
-    char *p = strstr(strstr(text, "\"params\""), pat);
-    cr_assert_not_null(p, "%s has no %s", src_rel, key);
-    char *v = p + strlen(pat), *end = v + strcspn(v, ",\n}");
-    snprintf(out, len, "/tmp/fl_models_001_bad_%ld_%s.json", (long)getpid(), key);
-    FILE *o = fopen(out, "w");
-    cr_assert_not_null(o);
-    fwrite(text, 1, (size_t)(v - text), o);
-    fputs(value, o);
-    fputs(end, o);
-    fclose(o);
+    snprintf(out, len, "%s/001/%s", capture_data_dir(c, file, "\"params\"", key, value), file);
 }
 
 static void expect_refused(fl_status s, const fl_error *e, const char *path, const char *field)
@@ -280,30 +260,26 @@ static void expect_refused(fl_status s, const fl_error *e, const char *path, con
 
 Test(models_001, bad_files_refused_naming_file_and_field)
 {
-    char path[256];
+    char path[400];
     fl_error e;
+    capture c;
+    capture_ctx(&c);
     fl_model_painleve_params P;
-    write_bad("001/painleve_set.json", "J", "-0.5", path, sizeof path);
+    write_bad(&c, "painleve_set.json", "J", "-0.5", path, sizeof path);
     expect_refused(fl_model_painleve_load(path, &P, &e), &e, path, "params.J");
-    unlink(path);
-    write_bad("001/painleve_catastrophe.json", "mu_small", "\"half\"", path, sizeof path);
+    write_bad(&c, "painleve_catastrophe.json", "mu_small", "\"half\"", path, sizeof path);
     expect_refused(fl_model_painleve_load(path, &P, &e), &e, path, "params.mu_small");
-    unlink(path);
     fl_model_system1 S1;
-    write_bad("001/systems_1_2.json", "J1", "0", path, sizeof path);
+    write_bad(&c, "systems_1_2.json", "J1", "0", path, sizeof path);
     expect_refused(fl_model_system1_load(path, &S1, &e), &e, path, "params.J1");
-    unlink(path);
     fl_model_system2 S2;
-    write_bad("001/systems_1_2.json", "mu2", "-1", path, sizeof path);
+    write_bad(&c, "systems_1_2.json", "mu2", "-1", path, sizeof path);
     expect_refused(fl_model_system2_load(path, &S2, &e), &e, path, "params.mu2");
-    unlink(path);
     fl_model_kane K;
-    write_bad("001/kane.json", "e", "1.5", path, sizeof path);
+    write_bad(&c, "kane.json", "e", "1.5", path, sizeof path);
     expect_refused(fl_model_kane_load(path, &K, &e), &e, path, "params.e");
-    unlink(path);
-    write_bad("001/kane.json", "L2", "-1", path, sizeof path);
+    write_bad(&c, "kane.json", "L2", "-1", path, sizeof path);
     expect_refused(fl_model_kane_load(path, &K, &e), &e, path, "params.L2");
-    unlink(path);
     /* a missing member and a missing file */
     const fl_model_key keys[] = {{"no_such_member", FL_MODEL_ANY}};
     double v;
@@ -311,4 +287,5 @@ Test(models_001, bad_files_refused_naming_file_and_field)
     data_file("001/kane.json", kane, sizeof kane);
     expect_refused(fl_model_params_load(kane, 1, keys, &v, &e), &e, kane, "no_such_member");
     expect_refused(fl_model_kane_load("/nonexistent/kane.json", &K, &e), &e, "/nonexistent/kane.json", "");
+    capture_cleanup(&c);
 }
