@@ -190,7 +190,7 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         }
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
-        s = run_newton(p, opt, 1, p->dim == 2 ? 5 : 0, 200, r, res, err);
+        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, r, res, err);
         if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
             if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
             s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, r, res, err);
