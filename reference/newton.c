@@ -108,8 +108,8 @@ void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const
 }
 
 /* Regularised Newton step (proofs/newton.md (N6); Levenberg–Marquardt
- * damping proportional to the residual as in Li, Fukushima, Qi, Yamashita,
- * Comput. Optim. Appl. 28 (2004) 131–147, eq. (1.3), here with the
+ * damping proportional to the residual after D.-H. Li, M. Fukushima, L. Qi
+ * and N. Yamashita, Comput. Optim. Appl. 28 (2004) 131–147, here with the
  * natural-map error as the residual and a cap). */
 double fl_newton_regularization(const fl_newton_options *opt, double nu, double e)
 {
