@@ -25,8 +25,9 @@
  * Gauss–Seidel alike), 2000 Newton steps (Siconos NSN: 10000 iterations);
  * the dense references run up to m = 1200 unknowns.  Our Newton alone is
  * not run on the packings (N = 1000 and 2000 discs, 2,967 and 5,954
- * contacts): its steps all fail on their rank-deficient W (measured: 51
- * failed steps, 10 s and 103 s); `auto` runs there.
+ * contacts): on their rank-deficient W the plain steps all fail (51 failed
+ * steps, 10 s and 103 s) and the regularised ones (newton.h (N6)) crawl
+ * (200 steps, 46 s for N = 1000, measured); `auto` runs there.
  *
  * Families: 2D, 3D small (nc < 50), 3D large (nc >= 50).  Printed: per file
  * and solver the time and whether it converged; the median time ratio
@@ -596,8 +597,9 @@ int main(int argc, char **argv)
             if (quick && (s == S_REF_GS || s == S_REF_NEWTON) && b.p && b.p->m > 300) {
                 memset(o, 0, sizeof *o);
             } else if (pack && s == S_OPT_NEWTON) {
-                /* measured: every step fails on the packings' rank-deficient W
-                 * (N = 1000: 51 failed steps, 10 s; N = 2000: 103 s) */
+                /* measured: on the packings' rank-deficient W the plain steps
+                 * fail (N = 1000: 51 failed steps, 10 s; N = 2000: 103 s), the
+                 * regularised ones crawl (N = 1000: 200 steps, 46 s) */
                 memset(o, 0, sizeof *o);
             } else if (b.p) {
                 run_local(s, &b, tol, o);

@@ -123,7 +123,10 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
                             fl_error *err)
 {
     fl_newton_options n = newton_options(o, warm);
-    if (max_fallbacks > 0) n.max_fallbacks = max_fallbacks;   /* auto's Newton phase */
+    if (max_fallbacks > 0) {   /* auto's 2D Newton phase: plain steps (solve.h) */
+        n.max_fallbacks = max_fallbacks;
+        n.reg_max = 0.0;
+    }
     if (max_steps > 0 && max_steps < n.max_iterations) n.max_iterations = max_steps;
     fl_newton_result nr;
     fl_status s = o->optimized ? fl_newton_sparse_solve(p, &n, r, NULL, &nr, err)
