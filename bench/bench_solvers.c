@@ -36,6 +36,7 @@
  * Dolan–Moré performance profile (CSV + PNG by gnuplot).
  *
  *   bench_solvers [--data DIR] [--out DIR] [--tol T] [--quick] [--rho R] [FILE ...]
+ * (no FILE: the files listed in DIR/sizes.tsv)
  * (--rho: a fixed Alart–Curnier rho for our Newton runs, default automatic)
  */
 #include <errno.h>
@@ -43,7 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <gsl/gsl_blas.h>
@@ -518,22 +518,22 @@ int main(int argc, char **argv)
     }
     static char names[MAXP][256];
     if (nfiles == 0) {
-        DIR *dd = opendir(data);
-        if (!dd) {
-            fprintf(stderr, "bench_solvers: cannot open %s: %s\n", data, strerror(errno));
+        /* the corpus: the files of DIR/sizes.tsv (the folder also holds
+         * hand-made bad inputs and reproducers, e.g. huge_contacts.dat,
+         * on which Siconos's reader crashes) */
+        char tsv[1024], line[512];
+        snprintf(tsv, sizeof tsv, "%s/sizes.tsv", data);
+        FILE *ft = fopen(tsv, "r");
+        if (!ft) {
+            fprintf(stderr, "bench_solvers: cannot open %s: %s\n", tsv, strerror(errno));
             return 2;
         }
-        struct dirent *de;
-        while ((de = readdir(dd)) && nfiles < MAXP) {
-            const char *f = de->d_name;
-            if (starts_with(f, "bad_") || starts_with(f, "two_contacts") || f[0] == '.' ||
-                !(ends_with(f, ".dat") || ends_with(f, ".hdf5")))
-                continue;
-            snprintf(names[nfiles], sizeof names[nfiles], "%s", f);
+        while (fgets(line, sizeof line, ft) && nfiles < MAXP) {
+            if (line[0] == '#' || sscanf(line, "%255s", names[nfiles]) != 1) continue;
             files[nfiles] = names[nfiles];
             nfiles++;
         }
-        closedir(dd);
+        fclose(ft);
         qsort(files, (size_t)nfiles, sizeof *files, cmp_name);
     }
     if (mkdir(out, 0777) != 0 && errno != EEXIST) {
