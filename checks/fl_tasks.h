@@ -14,6 +14,7 @@ int fl_crosscheck_sets(fl_check_ctx *ctx);             /* checks/sets_checks.c *
 int fl_moreau_crosscheck(fl_check_ctx *ctx);            /* checks/moreau_checks.c */
 int fl_stewart_crosscheck(fl_check_ctx *ctx);           /* checks/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_check_ctx *ctx);              /* checks/nsgs_checks.c */
+int fl_newton_crosscheck(fl_check_ctx *ctx);            /* checks/newton_checks.c */
 
 int fl_p4_crosscheck(fl_check_ctx *ctx);                /* checks/p4_checks.c */
 int fl_stability_crosscheck(fl_check_ctx *ctx);         /* checks/stability_checks.c */

@@ -34,6 +34,7 @@ FL_CLI_CHECK_TASK(fl_midpoint_crosscheck)
 FL_CLI_CHECK_TASK(fl_crosscheck_sets)
 FL_CLI_CHECK_TASK(fl_moreau_crosscheck)
 FL_CLI_CHECK_TASK(fl_nsgs_crosscheck)
+FL_CLI_CHECK_TASK(fl_newton_crosscheck)
 FL_CLI_CHECK_TASK(fl_stewart_crosscheck)
 FL_CLI_CHECK_TASK(fl_p4_crosscheck)
 FL_CLI_CHECK_TASK(fl_stability_crosscheck)
@@ -71,7 +72,7 @@ const fl_cli_task fl_crosscheck_tasks[] = {
     {"sets", "friction sets: projections, support functions, Coulomb statements (001 §2.1, §3.2)", cli_fl_crosscheck_sets},
     {"moreau", "000 §2 Moreau's discrete contact law: Prop. 1, minimality, ref vs sparse", cli_fl_moreau_crosscheck},
     {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", cli_fl_nsgs_crosscheck},
-    {"newton", "Alart-Curnier semismooth Newton and GS twins: law at tol, enumeration oracle, global without W, same refusals", fl_newton_crosscheck},
+    {"newton", "Alart-Curnier semismooth Newton and GS twins: law at tol, enumeration oracle, global without W, same refusals", cli_fl_newton_crosscheck},
     {"stewart", "001 §6.2 Stewart P5: Lemke vs enumeration, Coulomb on real-world impulses, Painleve bar", cli_fl_stewart_crosscheck},
     {"p4", "001 §3-§6 P'4: Prop. 5.1, splits, C1-C4, certificate, ref vs sparse, §6.1 sets, trajectories", cli_fl_p4_crosscheck},
     {"stability", "004 §3.3/§5.4: partition, (84), orderings (ii)-(iii), Cholesky vs eig, constrained min", cli_fl_stability_crosscheck},

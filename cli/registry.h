@@ -6,7 +6,4 @@
 
 #include "cli.h"
 
-/* crosscheck --law newton (cli/newton_checks.c, an fl_cli_ctx task). */
-int fl_newton_crosscheck(fl_cli_ctx *ctx);
-
 #endif

@@ -123,7 +123,10 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
                             fl_error *err)
 {
     fl_newton_options n = newton_options(o, warm);
-    if (max_fallbacks > 0) n.max_fallbacks = max_fallbacks;   /* auto's Newton phase */
+    if (max_fallbacks > 0) {   /* auto's 2D Newton phase: plain steps (solve.h) */
+        n.max_fallbacks = max_fallbacks;
+        n.reg_max = 0.0;
+    }
     if (max_steps > 0 && max_steps < n.max_iterations) n.max_iterations = max_steps;
     fl_newton_result nr;
     fl_status s = o->optimized ? fl_newton_sparse_solve(p, &n, r, NULL, &nr, err)
@@ -190,7 +193,7 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         }
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
-        s = run_newton(p, opt, 1, p->dim == 2 ? 5 : 0, 200, r, res, err);
+        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, r, res, err);
         if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
             if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
             s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, r, res, err);

@@ -11,14 +11,23 @@
  *                   started), kept while the error's rate over the last chunk
  *                   predicts the tolerance within 4 more chunks (cheap sweeps,
  *                   fast convergence: small and well-conditioned problems);
- *                   otherwise Newton from the Gauss–Seidel iterate, with its
- *                   own Gauss–Seidel fallback on failed steps (in 2D, where
- *                   sweeps are cheap and Newton only polishes, given up after
- *                   5 failed steps in a row: on the rank-deficient W of disc
- *                   packings its steps keep failing; at most 200 steps: where
- *                   Newton converges on the corpus it takes <= 60); if Newton does
- *                   not reach the tolerance either, Gauss–Seidel resumes from
- *                   the better of the two iterates for the rest of max_sweeps.
+ *                   otherwise Newton, with its own Gauss–Seidel fallback on
+ *                   failed steps: in 2D from the Gauss–Seidel iterate (sweeps
+ *                   are cheap and Newton only polishes; plain steps,
+ *                   without the regularisation of newton.h (N6), given up
+ *                   after 5 failed steps in a row: on the disc packings of
+ *                   bench_solvers the regularised steps are accepted but
+ *                   crawl, 200 steps and 46 s for 2,967 contacts, where the
+ *                   plain ones fail at once and Gauss–Seidel finishes in
+ *                   3 s), in 3D from zero (measured on the
+ *                   corpus: from the Gauss–Seidel iterate Newton took 160
+ *                   steps on Capsules-i122 and failed on Capsules-i125, from
+ *                   zero 29 and 13: the iterate sits where most contacts
+ *                   stick and the regularisation of newton.h (N6), small
+ *                   there, does not yet help); at most 200 steps (on the
+ *                   corpus it takes <= 46); if Newton does not reach the
+ *                   tolerance either, Gauss–Seidel resumes from the better
+ *                   of the two iterates for the rest of max_sweeps.
  *   global problem: Newton on (v, r) without forming W.
  * FL_SOLVER_GS on a global problem forms W = H M^-1 H^T (fl_delassus_dense
  * or fl_delassus_sparse) and recovers v = M^-1 (f + H^T r).

@@ -269,6 +269,7 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
     csc_gaxpy(S->G, 1.0, z, Uv);
     double e = fl_residual_natural_map(dim, nc, L->mu, r, Uv, L->normq, opt->norm);
     int it = 0, fails_in_row = 0;
+    double nu = 1.0;   /* regularisation multiplier (N6) */
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
         double psi = 0;
         for (size_t a = 0; a < nc; a++) {
@@ -284,10 +285,11 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
             csc_gaxpy(L->A, -1.0, z, rhs);
             csc_gaxpy(L->B, -1.0, r, rhs);
         }
-        system_fill(S, Dall, L->rho, 0.0);
+        double lam = fl_newton_regularization(opt, nu, e);
+        system_fill(S, Dall, L->rho, lam);
         int ok = system_solve(S, rhs, x, &s, err), stepped = ok;
         if (!ok && s == FL_OK) {   /* singular J (rank-deficient W): regularised retry */
-            system_fill(S, Dall, L->rho, 1e-10);
+            system_fill(S, Dall, L->rho, lam + 1e-10);
             ok = stepped = system_solve(S, rhs, x, &s, err);
             if (ok) res->regularized++;
         }
@@ -309,7 +311,7 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
                 }
             }
         }
-        (void)tmin;
+        nu = fl_newton_next_nu(nu, ok, tmin);
         it++;
         if (ok) {
             fails_in_row = 0;

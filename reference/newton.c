@@ -28,6 +28,7 @@ fl_newton_options fl_newton_options_default(void)
     o.ls_max = 20;
     o.gs_sweeps = 20;
     o.max_fallbacks = 50;
+    o.reg_max = 0.1;
     return o;
 }
 
@@ -50,6 +51,9 @@ fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err)
                        opt->max_fallbacks);
     if (!(opt->rho >= 0) || !isfinite(opt->rho))
         return FL_FAIL(err, FL_EINVAL, "newton: rho = %g must be >= 0 (0: automatic)", opt->rho);
+    if (!(opt->reg_max >= 0) || !isfinite(opt->reg_max))
+        return FL_FAIL(err, FL_EINVAL, "newton: reg_max = %g must be finite and >= 0",
+                       opt->reg_max);
     if (opt->start != FL_NEWTON_START_ZERO && opt->start != FL_NEWTON_START_WARM)
         return FL_FAIL(err, FL_EINVAL, "newton: unknown start %d", (int)opt->start);
     if ((int)opt->norm < 0 || (int)opt->norm > (int)FL_RESIDUAL_ABSOLUTE)
@@ -103,6 +107,25 @@ void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const
     }
 }
 
+/* Regularised Newton step (proofs/newton.md (N6); Levenberg–Marquardt
+ * damping proportional to the residual after D.-H. Li, M. Fukushima, L. Qi
+ * and N. Yamashita, Comput. Optim. Appl. 28 (2004) 131–147, here with the
+ * natural-map error as the residual and a cap). */
+double fl_newton_regularization(const fl_newton_options *opt, double nu, double e)
+{
+    double c = isfinite(e) && e < opt->reg_max ? e : opt->reg_max;
+    return nu * c;
+}
+
+/* (N6): the damping multiplier goes up by 10 after a failed line search,
+ * down by 10 after a full step. */
+double fl_newton_next_nu(double nu, int ok, double t)
+{
+    if (!ok) return nu * 10.0 < 1e6 ? nu * 10.0 : 1e6;
+    if (t == 1.0) return nu / 10.0 > 1.0 ? nu / 10.0 : 1.0;
+    return nu;
+}
+
 double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho, const double *r,
                        const double *U, double *phi)
 {
@@ -127,6 +150,22 @@ static fl_status start_r(int dim, size_t nc, const double *mu, const fl_newton_o
     for (size_t a = 0; a < nc; a++)
         fl_coulomb_cone_project(dim, mu[a], r->data + dim * a, r->data + dim * a);
     return FL_OK;
+}
+
+/* Solve K x = b by GSL LU on a copy LU of K with extra added to the
+ * diagonal entries from index `from` on (the r-block); 0 when K is singular
+ * or x is not finite (a failed step). */
+static int lu_step(const gsl_matrix *K, gsl_matrix *LU, gsl_permutation *perm,
+                   const gsl_vector *b, gsl_vector *x, size_t from, double extra)
+{
+    int sign;
+    gsl_matrix_memcpy(LU, K);
+    for (size_t i = from; i < K->size1 && extra != 0.0; i++) *gsl_matrix_ptr(LU, i, i) += extra;
+    if (gsl_linalg_LU_decomp(LU, perm, &sign) != 0 || gsl_linalg_LU_solve(LU, perm, b, x) != 0)
+        return 0;
+    for (size_t i = 0; i < x->size; i++)
+        if (!isfinite(x->data[i])) return 0;
+    return 1;
 }
 
 /* Fill the result's common fields at the end of a solve (both twins): a
@@ -170,9 +209,9 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
     double *Dall = malloc(nc * 9 * sizeof *Dall);
     gsl_vector *Uv = gsl_vector_alloc(m), *d = gsl_vector_alloc(m), *Wd = gsl_vector_alloc(m);
     gsl_vector *rt = gsl_vector_alloc(m), *Ut = gsl_vector_alloc(m), *rhs = gsl_vector_alloc(m);
-    gsl_matrix *J = gsl_matrix_alloc(m, m);
+    gsl_matrix *J = gsl_matrix_alloc(m, m), *Jc = gsl_matrix_alloc(m, m);
     gsl_permutation *perm = gsl_permutation_alloc(m);
-    if (!rho || !phi || !Dall || !Uv || !d || !Wd || !rt || !Ut || !rhs || !J || !perm) {
+    if (!rho || !phi || !Dall || !Uv || !d || !Wd || !rt || !Ut || !rhs || !J || !Jc || !perm) {
         s = FL_FAIL(err, FL_ENOMEM, "newton: out of memory");
         goto done;
     }
@@ -182,11 +221,12 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
         for (int k = 0; k < dim; k++) tr += gsl_matrix_get(p->W, dim * a + k, dim * a + k);
         rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
     }
-    double e = INFINITY;
+    double e = INFINITY, nu = 1.0;   /* nu: regularisation multiplier (N6) */
     int it = 0, fails_in_row = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
+        double lam = fl_newton_regularization(opt, nu, e);
         /* Phi, D at r (N1)-(N2); J = I - D + rho D W (N3) */
         double psi = 0;
         for (size_t a = 0; a < nc; a++) {
@@ -204,15 +244,15 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
                 }
                 for (int l = 0; l < dim; l++)
                     *gsl_matrix_ptr(J, dim * a + k, dim * a + l) +=
-                        (k == l ? 1.0 : 0.0) - Da[k * dim + l];
+                        (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l];
             }
         }
-        int sign, ok = 0;
-        double tmin = 1.0;
-        if (gsl_linalg_LU_decomp(J, perm, &sign) == 0 && gsl_linalg_LU_solve(J, perm, rhs, d) == 0) {
-            ok = 1;
-            for (size_t i = 0; i < m && ok; i++) ok = isfinite(d->data[i]);
+        int ok = lu_step(J, Jc, perm, rhs, d, 0, 0.0);
+        if (!ok) {   /* singular J: one retry with 1e-10 more on the diagonal */
+            ok = lu_step(J, Jc, perm, rhs, d, 0, 1e-10);
+            if (ok) res->regularized++;
         }
+        double tmin = 1.0;
         if (ok) {
             /* Armijo backtracking on psi (N5); U(r + t d) = U + t W d */
             gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, d, 0.0, Wd);
@@ -231,12 +271,12 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
                 }
             }
         }
+        nu = fl_newton_next_nu(nu, ok, tmin);
         it++;
         if (ok) {
             fails_in_row = 0;
             gsl_vector_memcpy(r, rt);
         } else {
-            (void)tmin;
             res->line_search_failures++;
             if (++fails_in_row > opt->max_fallbacks) {
                 res->stop = FL_NEWTON_STOP_STALLED;
@@ -276,6 +316,7 @@ done:
     if (Ut) gsl_vector_free(Ut);
     if (rhs) gsl_vector_free(rhs);
     if (J) gsl_matrix_free(J);
+    if (Jc) gsl_matrix_free(Jc);
     if (perm) gsl_permutation_free(perm);
     if (s < 0) res->status = s;
     return s;
@@ -336,10 +377,10 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     gsl_vector *vv = gsl_vector_alloc(n), *Uv = gsl_vector_alloc(m), *y = gsl_vector_alloc(n);
     gsl_vector *qv = gsl_vector_alloc(m), *rhs = gsl_vector_alloc(N), *x = gsl_vector_alloc(N);
     gsl_vector *rt = gsl_vector_alloc(m), *Ut = gsl_vector_alloc(m), *Hdv = gsl_vector_alloc(m);
-    gsl_matrix *K = gsl_matrix_alloc(N, N);
+    gsl_matrix *K = gsl_matrix_alloc(N, N), *Kc = gsl_matrix_alloc(N, N);
     gsl_permutation *perm = gsl_permutation_alloc(N);
     if (!rho || !phi || !Dall || !vv || !Uv || !y || !qv || !rhs || !x || !rt || !Ut || !Hdv ||
-        !K || !perm) {
+        !K || !Kc || !perm) {
         s = FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
         goto done;
     }
@@ -365,7 +406,7 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
         gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, y);
         s = fl_spd_solve(spd, y, vv);
     }
-    double normq = s == FL_OK ? gsl_blas_dnrm2(qv) : 0.0, e = INFINITY;
+    double normq = s == FL_OK ? gsl_blas_dnrm2(qv) : 0.0, e = INFINITY, nu = 1.0;
     int it = 0, fails_in_row = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     if (s == FL_OK) {
@@ -375,7 +416,7 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     }
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
         /* (N4): [M, -H^T; rho D H, I - D] [dv; dr] = -[M v - f - H^T r; Phi] */
-        double psi = 0;
+        double psi = 0, lam = fl_newton_regularization(opt, nu, e);
         gsl_matrix_set_zero(K);
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < n; j++) gsl_matrix_set(K, i, j, gsl_matrix_get(g->M, i, j));
@@ -400,15 +441,16 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
                     gsl_matrix_set(K, row, j, rho[a] * acc);
                 }
                 for (int l = 0; l < dim; l++)
-                    gsl_matrix_set(K, row, n + dim * a + l, (k == l ? 1.0 : 0.0) - Da[k * dim + l]);
+                    gsl_matrix_set(K, row, n + dim * a + l,
+                                   (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l]);
             }
         }
-        int sign, ok = 0;
-        double tmin = 1.0;
-        if (gsl_linalg_LU_decomp(K, perm, &sign) == 0 && gsl_linalg_LU_solve(K, perm, rhs, x) == 0) {
-            ok = 1;
-            for (size_t i = 0; i < N && ok; i++) ok = isfinite(x->data[i]);
+        int ok = lu_step(K, Kc, perm, rhs, x, n, 0.0);
+        if (!ok) {   /* singular: one retry with 1e-10 more on the r-block's diagonal */
+            ok = lu_step(K, Kc, perm, rhs, x, n, 1e-10);
+            if (ok) res->regularized++;
         }
+        double tmin = 1.0;
         gsl_vector_view dv = gsl_vector_subvector(x, 0, n), dr = gsl_vector_subvector(x, n, m);
         int stepped = 0;
         if (ok) {
@@ -429,6 +471,7 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
             }
             stepped = 1;
         }
+        nu = fl_newton_next_nu(nu, ok, tmin);
         it++;
         if (!ok) {
             res->line_search_failures++;
@@ -464,6 +507,7 @@ done:
     for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
         if (vecs[i]) gsl_vector_free(vecs[i]);
     if (K) gsl_matrix_free(K);
+    if (Kc) gsl_matrix_free(Kc);
     if (perm) gsl_permutation_free(perm);
     if (s < 0) res->status = s;
     return s;

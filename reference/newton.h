@@ -25,10 +25,17 @@
  * Globalisation: Armijo backtracking on the merit psi = |Phi|^2 / 2 along
  * the Newton direction d (J d = -Phi, so psi'(r; d) = -2 psi):
  *   accept t when psi(r + t d) <= (1 - 2 sigma t) psi(r),  t = 1, 1/2, ...
- *   (N5).  A singular J (W rank-deficient and every contact sticking, so
- *   J = rho W on those rows) is retried once with 1e-10 added to the
- *   diagonal of its r-block (a Levenberg–Marquardt-type regularisation;
- *   counted in regularized).  When no t >= 2^-ls_max is accepted, or the
+ *   (N5).  The r-block of J carries a regularisation lambda I (N6):
+ *     lambda_k = nu_k min(reg_max, e_k),   e_k the natural-map error,
+ *   nu_k = 1 at the start, x10 after a failed step (at most 1e6), /10 (at
+ *   least 1) after a full step t = 1 (the Levenberg–Marquardt update of
+ *   the damping; proofs/newton.md (N6)).  Without it the Newton direction is
+ *   useless where W is rank-deficient and most contacts stick (J = rho W on
+ *   those rows; BoxesStack1, Capsules of the corpus: accepted steps t ~ 1e-6),
+ *   with it both converge in a few dozen steps; lambda -> 0 with e keeps the
+ *   fast local convergence.  reg_max = 0 gives the plain Newton step.
+ *   A singular J is retried once with 1e-10 more on that diagonal (counted
+ *   in regularized).  When no t >= 2^-ls_max is accepted, or the
  *   linear solve still fails, the step "fails": on a local problem Gauss–Seidel
  *   (reference/nsgs.h, same twin) runs gs_sweeps sweeps from the current r
  *   and Newton resumes from its iterate; on a global problem the step with
@@ -75,6 +82,8 @@ typedef struct fl_newton_options {
     int max_fallbacks;      /* failed steps in a row before giving up, default 50 */
     double rho;             /* > 0: the same rho for every contact; 0 (default):
                                rho_a = dim / trace(W_aa) (see above) */
+    double reg_max;         /* cap of the regularisation lambda_k (N6), default
+                               0.1; 0: none */
 } fl_newton_options;
 
 typedef struct fl_newton_result {
@@ -123,6 +132,14 @@ void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, doub
  * J_a = (I - D) E_a + rho D dU_a/dr.  r, U, phi of length dim. */
 void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const double *U,
                           double *phi, double *D);
+
+/* The regularisation of the r-block of J at a step (N6):
+ * lambda = nu min(opt->reg_max, e), e the current natural-map error. */
+double fl_newton_regularization(const fl_newton_options *opt, double nu, double e);
+
+/* The Levenberg–Marquardt update of nu after a step (N6): x10 (<= 1e6) when
+ * the line search failed (ok = 0), /10 (>= 1) after a full step t = 1. */
+double fl_newton_next_nu(double nu, int ok, double t);
 
 /* psi = |Phi|^2 / 2 over all contacts (phi may be NULL). */
 double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho,

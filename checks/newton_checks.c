@@ -15,14 +15,15 @@
  *     M v = f + H^T r and Coulomb's law at U = H v + w;
  *   - the reference and the optimized twin accept and refuse the same
  *     inputs (negative mu, NaN in q, bad options) with the same status.
+ * A checks/ task (checks/fl_tasks.h), registered in cli/registry.c.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <gsl/gsl_blas.h>
 
-#include "cli.h"
-#include "registry.h"
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
 
 #include "fl_residual.h"
 #include "fl_rng.h"
@@ -188,7 +189,8 @@ out:
     gsl_rng_free(rng);
 }
 
-int fl_newton_crosscheck(fl_cli_ctx *ctx)
+/* crosscheck --law newton: the checks above on ctx->systems random systems. */
+int fl_newton_crosscheck(fl_check_ctx *ctx)
 {
     fl_sparse_ctx sctx;
     memset(&sctx, 0, sizeof sctx);
@@ -198,37 +200,45 @@ int fl_newton_crosscheck(fl_cli_ctx *ctx)
     long N = ctx->systems;
     for (long i = 0; i < N; i++) {
         one_system(ctx->seed * 1000003UL + (unsigned long)i, &sctx, &st);
-        fl_cli_progress(ctx, "newton systems", i + 1, N);
+        fl_check_progress(ctx, "newton systems", i + 1, N);
     }
     fl_sparse_finish(&sctx);
-    fl_cli_check(ctx, st.errors == 0 && st.systems == N, "newton.no_errors",
-                 "%ld of %ld systems ran without an error status (seed %lu)", st.systems - st.errors,
-                 N, ctx->seed);
+    fl_check_value(ctx, st.errors == 0 && st.systems == N, "newton.no_errors",
+                   (double)st.errors, 0.0, 0.0, "error statuses (none allowed)",
+                   "%ld of %ld systems ran without an error status (seed %lu)",
+                   st.systems - st.errors, N, ctx->seed);
     for (int k = 0; k < NSOLV; k++) {
         char name[64];
         long need = k >= 2 ? (99 * N) / 100 : (95 * N) / 100;
         snprintf(name, sizeof name, "newton.%s_converges_and_obeys_the_law", solv_name[k]);
-        fl_cli_check(ctx, st.converged[k] >= need && st.err_max[k] <= 1e-12 && st.viol[k] <= 1e-7,
-                     name, "%ld of %ld converged (need %ld); recomputed natural-map error <= %.3g "
-                     "(tol 1e-12); Coulomb/Signorini violation %.3g (tol 1e-7, problem-scaled)",
-                     st.converged[k], N, need, st.err_max[k], st.viol[k]);
+        fl_check_value(ctx, st.converged[k] >= need && st.err_max[k] <= 1e-12 &&
+                                st.viol[k] <= 1e-7,
+                       name, st.err_max[k], 0.0, 1e-12,
+                       "natural-map error recomputed from r (core/fl_residual.h)",
+                       "%ld of %ld converged (need %ld); recomputed natural-map error <= %.3g "
+                       "(tol 1e-12); Coulomb/Signorini violation %.3g (tol 1e-7, "
+                       "problem-scaled)", st.converged[k], N, need, st.err_max[k], st.viol[k]);
     }
-    fl_cli_check(ctx, N < 4 || (st.unique > 0 && st.unique_off == 0),
-                 "newton.unique_2d_matches_enumeration",
-                 "%ld converged answers off the unique enumerated solution on %ld 2D systems "
-                 "(max distance %.3g relative, tol 1e-6; oracle reference/enumerate.c)",
-                 st.unique_off, st.unique, st.unique_dist);
+    fl_check_value(ctx, N < 4 || (st.unique > 0 && st.unique_off == 0),
+                   "newton.unique_2d_matches_enumeration", st.unique_dist, 0.0, 1e-6,
+                   "exhaustive enumeration (reference/enumerate.c)",
+                   "%ld converged answers off the unique enumerated solution on %ld 2D systems "
+                   "(max distance %.3g relative, tol 1e-6)", st.unique_off, st.unique,
+                   st.unique_dist);
     for (int k = 0; k < 2; k++)
-        fl_cli_check(ctx, st.global_conv[k] >= (99 * st.global_runs) / 100 && st.global_runs > 0 &&
-                              st.global_eq[k] <= 1e-9 &&
-                              st.global_viol[k] <= 1e-7,
-                     k ? "newton.global_optimized_without_W" : "newton.global_reference_without_W",
-                     "%ld of %ld global problems converged (need 99%%); |M v - f - H^T r| relative %.3g "
-                     "(tol 1e-9); Coulomb violation at U = H v + w %.3g (tol 1e-7)",
-                     st.global_conv[k], st.global_runs, st.global_eq[k], st.global_viol[k]);
-    fl_cli_check(ctx, st.refuse_cases > 0 && st.refuse_mismatch == 0,
-                 "newton.same_accept_refuse",
-                 "%ld of %ld inputs (negative mu, NaN in q, tol 0, ls_sigma 0.7, valid) accepted "
-                 "or refused differently by the two twins", st.refuse_mismatch, st.refuse_cases);
+        fl_check_value(ctx, st.global_conv[k] >= (99 * st.global_runs) / 100 &&
+                                st.global_runs > 0 && st.global_eq[k] <= 1e-9 &&
+                                st.global_viol[k] <= 1e-7,
+                       k ? "newton.global_optimized_without_W" : "newton.global_reference_without_W",
+                       st.global_eq[k], 0.0, 1e-9, "M v = f + H^T r (proofs/newton.md (N4))",
+                       "%ld of %ld global problems converged (need 99%%); |M v - f - H^T r| "
+                       "relative %.3g (tol 1e-9); Coulomb violation at U = H v + w %.3g "
+                       "(tol 1e-7)", st.global_conv[k], st.global_runs, st.global_eq[k],
+                       st.global_viol[k]);
+    fl_check_value(ctx, st.refuse_cases > 0 && st.refuse_mismatch == 0, "newton.same_accept_refuse",
+                   (double)st.refuse_mismatch, 0.0, 0.0, "the twins refuse the same inputs",
+                   "%ld of %ld inputs (negative mu, NaN in q, tol 0, ls_sigma 0.7, valid) accepted "
+                   "or refused differently by the two twins", st.refuse_mismatch,
+                   st.refuse_cases);
     return 0;
 }
