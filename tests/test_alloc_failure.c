@@ -13,6 +13,7 @@
  * redirected, so GSL's, CHOLMOD's and Criterion's own allocations are not
  * touched. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_matrix.h>
@@ -31,11 +32,20 @@
 #include "reference/stability.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
+#include "optimized/p4_law_sparse.h"
+#include "optimized/stewart_law_sparse.h"
+#include "reference/p4_law.h"
+#include "reference/stewart_law.h"
+#include "fl_fclib.h"
+#include "fl_results.h"
+#include "fl_siconos_text.h"
+#include <unistd.h>
 
 /* ---- the interposed allocators ------------------------------------------ */
 
 static long fail_at;      /* 0: never fail; k: the k-th allocation fails */
 static long count;        /* allocations seen since arm() */
+static fl_error scen_err; /* the last error of a scenario that reports one */
 
 static int should_fail(void)
 {
@@ -93,7 +103,7 @@ static void fail_each_allocation(const char *name, scenario call, void *data)
 {
     fail_at = 0;
     fl_status plain = call(data);
-    cr_assert(plain >= 0, "%s: status %d without any failure", name, plain);
+    cr_assert(plain >= 0, "%s: status %d without any failure (%s)", name, plain, scen_err.message);
     long k;
     for (k = 1; k < 100000; k++) {
         count = 0;
@@ -296,6 +306,183 @@ static fl_status moreau(void *data)
     return s;
 }
 
+/* The Siconos text readers on a local and a global file, each dense and
+ * sparse, and the writers: every allocation of the parse (tokens, triplets,
+ * values, problem) may fail. */
+typedef struct reader_case {
+    fl_sparse_ctx *ctx;
+    char out[128];
+} reader_case;
+
+static fl_status siconos_text_all(void *data)
+{
+    reader_case *c = data;
+    fl_status s = FL_OK;
+    for (int sparse = 0; sparse <= 1 && s >= 0; sparse++) {
+        fl_local_problem *p = NULL;
+        fl_global_problem *g = NULL;
+        s = fl_siconos_text_read(fixture("siconos/two_contacts_3d.dat"), !sparse,
+                                 sparse ? c->ctx : NULL, &p, &scen_err);
+        if (s < 0) cr_assert_null(p);
+        if (s >= 0 && !sparse) s = fl_siconos_text_write(c->out, p, &scen_err);
+        fl_local_problem_free(p);
+        if (s < 0) break;
+        s = fl_siconos_text_read_global(fixture("siconos/GFC3D_TwoRods1.dat"), !sparse,
+                                        sparse ? c->ctx : NULL, NULL, &g, &scen_err);
+        if (s < 0) cr_assert_null(g);
+        if (s >= 0 && !sparse) s = fl_siconos_text_write_global(c->out, g, &scen_err);
+        fl_global_problem_free(g);
+    }
+    return s;
+}
+
+/* FCLIB: read the global fixture (dense and sparse), write it in the three
+ * matrix forms and read it back as written; a solution and guesses. */
+static fl_status fclib_all(void *data)
+{
+    reader_case *c = data;
+    fl_global_problem *g = NULL;
+    fl_status s = fl_fclib_read_global(fixture("fclib/global_small.hdf5"), 1, c->ctx, &g, &scen_err);
+    if (s < 0) {
+        cr_assert_null(g);
+        return s;
+    }
+    for (int form = 0; form < 3 && s >= 0; form++) {
+        fl_fclib_storage st = form == 0 ? FL_FCLIB_CSC : form == 1 ? FL_FCLIB_CSR : FL_FCLIB_TRIPLET;
+        s = fl_fclib_write_global_as(c->out, g, "alloc", st, &scen_err);
+        fl_global_problem *b = NULL;
+        if (s >= 0) s = fl_fclib_read_global(c->out, form != 1, form != 0 ? c->ctx : NULL, &b, &scen_err);
+        if (s < 0) cr_assert_null(b);
+        fl_global_problem_free(b);
+    }
+    fl_local_problem *p = NULL;
+    if (s >= 0) s = fl_delassus_dense(g, &p, &scen_err);
+    for (int form = 0; form < 3 && s >= 0; form++) {
+        fl_fclib_storage st = form == 0 ? FL_FCLIB_CSC : form == 1 ? FL_FCLIB_CSR : FL_FCLIB_TRIPLET;
+        s = fl_fclib_write_local_as(c->out, p, "alloc", st, &scen_err);
+        fl_local_problem *b = NULL;
+        if (s >= 0) s = fl_fclib_read_local(c->out, form != 1, form != 0 ? c->ctx : NULL, &b, &scen_err);
+        if (s < 0) cr_assert_null(b);
+        fl_local_problem_free(b);
+    }
+    fl_fclib_solution *sol = NULL;
+    if (s >= 0) s = fl_fclib_solution_alloc(0, p->m, &sol, &scen_err);
+    if (s >= 0) s = fl_fclib_write_solution(c->out, sol, &scen_err);
+    if (s >= 0) {
+        const fl_fclib_solution *gs[2] = {sol, sol};
+        s = fl_fclib_write_guesses(c->out, 2, gs, &scen_err);
+    }
+    fl_fclib_solution_free(sol);
+    sol = NULL;
+    if (s >= 0) {
+        s = fl_fclib_read_solution(c->out, &sol, &scen_err);
+        if (s < 0) cr_assert_null(sol);
+        fl_fclib_solution_free(sol);
+    }
+    if (s >= 0) {
+        fl_fclib_solution **gs = NULL;
+        size_t ng = 0;
+        s = fl_fclib_read_guesses(c->out, &gs, &ng, &scen_err);
+        if (s < 0) cr_assert_null(gs);
+        else cr_assert_eq(ng, 2);
+        fl_fclib_guesses_free(gs, ng);
+    }
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    return s;
+}
+
+/* results.json and report.html of a run with two tasks: build, write, read
+ * back, compare with itself. */
+static fl_status results_all(void *data)
+{
+    reader_case *c = data;
+    fl_results *r = fl_results_alloc("0.1.0", "abc");
+    if (!r) return FL_ENOMEM;
+    fl_status s = fl_results_set_started(r, "2026-11-25T12:00:00Z");
+    if (s >= 0) s = fl_results_set_command(r, "frictionlab reproduce --all");
+    if (s >= 0) s = fl_results_paper_add(r, "004", "Martins et al.");
+    if (s >= 0) s = fl_results_paper_add(r, "004", "Martins, Pinto da Costa, Simoes");
+    for (int k = 0; k < 2 && s >= 0; k++) {
+        fl_result_task *t = NULL;
+        s = fl_results_task_add(r, k ? "b" : "a", "summary", "004 §3", &t);
+        if (s >= 0) s = fl_result_task_set_paper(t, "004 §3.5");
+        if (s >= 0) s = fl_result_task_figure_add(t, "fig.png", "Fig. 7");
+        if (s >= 0) s = fl_result_task_file_add(t, "data.csv");
+        for (int j = 0; j < 3 && s >= 0; j++) {
+            fl_result_check ck = fl_result_check_default();
+            ck.name = j == 0 ? "x" : j == 1 ? "y" : "z";
+            ck.status = j == 2 ? FL_RESULT_NOTE : FL_RESULT_PASS;
+            ck.has_value = ck.has_expected = ck.has_tolerance = j < 2;
+            ck.value = j ? INFINITY : 1.0;
+            ck.expected = 1.0;
+            ck.tolerance = 1e-9;
+            ck.reference = "closed form";
+            ck.detail = "detail";
+            ck.discrepancy = j == 1 ? "documented" : NULL;
+            s = fl_result_task_check_add(t, &ck);
+        }
+    }
+    if (s >= 0) s = fl_results_write_json(r, c->out, &scen_err);
+    fl_results *b = NULL;
+    if (s >= 0) {
+        s = fl_results_read_json(c->out, &b, &scen_err);
+        if (s < 0) cr_assert_null(b);
+    }
+    if (s >= 0) {
+        fl_result_comparison *cmp = NULL;
+        s = fl_results_compare(b, r, NULL, &cmp, &scen_err);
+        if (s < 0) cr_assert_null(cmp);
+        else cr_assert_eq(cmp->ndrift, 0);
+        fl_result_comparison_free(cmp);
+    }
+    if (s >= 0) s = fl_results_write_html(r, c->out, "/nonexistent-dir", &scen_err);
+    fl_results_free(b);
+    fl_results_free(r);
+    return s;
+}
+
+/* P'4 (001 §4-§5), both twins: two constraints with interval friction sets
+ * on n = 3 (diagonal M, E W dphi = 0), an impact (D v^- < 0, Newton's law e = 0.5) and a sliding step. */
+typedef struct p4_case {
+    fl_p4_problem p;
+} p4_case;
+
+static fl_status p4_both(void *data)
+{
+    p4_case *c = data;
+    const double vd[2][3] = {{0.5, -1.0, 0.2}, {1.0, 0.0, 0.3}};
+    fl_status s = FL_OK;
+    for (int k = 0; k < 2 && s >= 0; k++) {
+        gsl_vector_const_view v = gsl_vector_const_view_array(vd[k], 3);
+        double fd[3] = {0, -0.1, -0.2};
+        gsl_vector_const_view f = gsl_vector_const_view_array(fd, 3);
+        fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, 0.5, NULL, NULL, NULL};
+        for (int impl = 0; impl < 2 && s >= 0; impl++) {
+            fl_p4_step_result *r = fl_p4_step_result_alloc(3, 2);
+            if (!r) return FL_ENOMEM;
+            s = (impl ? fl_p4_step_sparse : fl_p4_step)(&c->p, &v.vector, k ? &f.vector : NULL,
+                                                         &law, NULL, r, &scen_err);
+            fl_p4_step_result_free(r);
+        }
+    }
+    return s;
+}
+
+/* Stewart's P5 (001 §6.2), both twins: a block sliding on a plane. */
+static fl_status stewart_both(void *data)
+{
+    fl_stewart_problem *p = data;
+    fl_status s = FL_OK;
+    for (int impl = 0; impl < 2 && s >= 0; impl++) {
+        fl_stewart_result *r = fl_stewart_result_alloc(p->n, p->nc, p->dim, NULL);
+        if (!r) return FL_ENOMEM;
+        s = (impl ? fl_stewart_step_sparse : fl_stewart_step)(p, NULL, r, &scen_err);
+        fl_stewart_result_free(r);
+    }
+    return s;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 Test(alloc_failure, readers)
@@ -337,4 +524,55 @@ Test(alloc_failure, contact_dynamics)
     }
     fl_sparse_finish(&ctx);
     gsl_rng_free(rng);
+}
+
+Test(alloc_failure, file_formats)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    reader_case c = {&ctx, ""};
+    snprintf(c.out, sizeof c.out, "/tmp/fl_alloc_failure_%d.dat", (int)getpid());
+    fail_each_allocation("siconos text read + write", siconos_text_all, &c);
+    snprintf(c.out, sizeof c.out, "/tmp/fl_alloc_failure_%d.hdf5", (int)getpid());
+    fail_each_allocation("fclib read + write", fclib_all, &c);
+    snprintf(c.out, sizeof c.out, "/tmp/fl_alloc_failure_%d.json", (int)getpid());
+    fail_each_allocation("results json + html + compare", results_all, &c);
+    remove(c.out);
+    fl_sparse_finish(&ctx);
+}
+
+Test(alloc_failure, p4_and_stewart)
+{
+    double Md[9] = {2, 0, 0, 0, 1, 0, 0, 0, 1.5};
+    double Dd[6] = {0, 1, 0, 0, 0, 1};
+    double E0[3] = {1, 0, 0}, E1[3] = {1, 0, 0};
+    gsl_matrix_view M = gsl_matrix_view_array(Md, 3, 3), D = gsl_matrix_view_array(Dd, 2, 3);
+    gsl_matrix_view Ea = gsl_matrix_view_array(E0, 1, 3), Eb = gsl_matrix_view_array(E1, 1, 3);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    cholmod_sparse *Ms = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, &M.matrix, 1, 0.0, &Ms, NULL), FL_OK);
+    fl_p4_friction C[2];
+    memset(C, 0, sizeof C);
+    cr_assert_eq(fl_set_interval(&C[0].set, -0.3, 0.5, NULL), FL_OK);
+    cr_assert_eq(fl_set_interval(&C[1].set, -0.2, 0.2, NULL), FL_OK);
+    C[0].E = &Ea.matrix;
+    C[1].E = &Eb.matrix;
+    p4_case pc = {{3, 2, &M.matrix, Ms, &ctx, &D.matrix, C}};
+    fail_each_allocation("fl_p4_step + sparse", p4_both, &pc);
+    fl_set_release(&C[0].set);
+    fl_set_release(&C[1].set);
+
+    /* Stewart: a sliding block, M = 2 I, gravity, mu = 0.3 */
+    double M3[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2}, H3[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
+    double v3[3] = {1, 0.5, 0}, f3[3] = {0, 0, -19.62}, mu = 0.3;
+    gsl_matrix_view Mv = gsl_matrix_view_array(M3, 3, 3), Hv = gsl_matrix_view_array(H3, 3, 3);
+    gsl_vector_view vv = gsl_vector_view_array(v3, 3), fv = gsl_vector_view_array(f3, 3);
+    fl_stewart_problem sp = {3, 1, 3, &Mv.matrix, &Hv.matrix, NULL, NULL, NULL, &vv.vector,
+                             &fv.vector, NULL, &mu, 0.01};
+    fail_each_allocation("fl_stewart_step + sparse", stewart_both, &sp);
+    fl_sparse_free(&ctx, &Ms);
+    fl_sparse_finish(&ctx);
 }
