@@ -39,6 +39,8 @@
 #include "fl_fclib.h"
 #include "fl_results.h"
 #include "fl_siconos_text.h"
+#include "optimized/fe2d_sparse.h"
+#include "optimized/midpoint_sparse.h"
 #include <unistd.h>
 
 /* ---- the interposed allocators ------------------------------------------ */
@@ -483,6 +485,87 @@ static fl_status stewart_both(void *data)
     return s;
 }
 
+/* Stability (004 §2-§5) on Example 3.15 (004 §3.5): partition, tangent
+ * operators, the three searches of §5.4, the velocity jumps of §3.3. */
+static fl_status stability_all(void *data)
+{
+    const double *mu = data;
+    static const double k[4][4] = {{1, -1, 0, 0}, {-1, 2, 0, -1}, {0, 0, 1, 0}, {0, -1, 0, 1}};
+    double Kd[16], Md[16] = {0}, ud[4] = {0, 0.7 / 3.0, 0, 0}, rd[4] = {0.7, 0, -*mu * 0.7, -0.7};
+    for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++) Kd[4 * i + j] = 3.0 * k[i][j];
+        Md[5 * i] = 2.0;
+    }
+    gsl_matrix_view K = gsl_matrix_view_array(Kd, 4, 4), M = gsl_matrix_view_array(Md, 4, 4);
+    gsl_vector_view u = gsl_vector_view_array(ud, 4), r = gsl_vector_view_array(rd, 4);
+    unsigned char pres[4] = {1, 0, 0, 0};
+    size_t iT = 2, iN = 3;
+    fl_stab_system sys = {.n = 4, .K = &K.matrix, .M = &M.matrix, .prescribed = pres, .np = 1,
+                          .iT = &iT, .iN = &iN, .mu = *mu};
+    fl_stab_label lab;
+    fl_status s = fl_stab_partition(&sys, &u.vector, &r.vector, 1e-12, &lab, &scen_err);
+    fl_stab_tangent *t = NULL;
+    if (s >= 0) {
+        s = fl_stab_tangent_alloc(&sys, &lab, &r.vector, &t, &scen_err);
+        if (s < 0) cr_assert_null(t);
+    }
+    if (s >= 0) {
+        fl_stab_result res;
+        s = fl_stab_analyse(t, NULL, &res, &scen_err);
+        if (s >= 0) fl_stab_result_free(&res);
+    }
+    if (s >= 0) {
+        double lre[8], lim[8];
+        s = fl_stab_rayleigh(t->Kstar, t->Mstar, 0.01, 0.02, lre, lim, &scen_err);
+    }
+    fl_stab_tangent_free(t);
+    return s;
+}
+
+/* The midpoint scheme of 002 (21) on a 2 x 2 FE block (002 §7), both
+ * contact placements, both local solvers, dense and sparse twins. */
+static fl_status midpoint_all(void *data)
+{
+    fl_sparse_ctx *ctx = data;
+    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
+    bp.nx = 2;
+    bp.ny = 2;
+    bp.lx = bp.ly = 1.0;
+    bp.top_uy = -0.01;
+    fl_midpoint_block *b = NULL;
+    fl_midpoint_block_sparse *bs = NULL;
+    fl_status s = fl_midpoint_block_alloc(&bp, &b, &scen_err);
+    if (s < 0) cr_assert_null(b);
+    if (s >= 0) {
+        s = fl_midpoint_block_sparse_alloc(ctx, &bp, 100000, &bs, &scen_err);
+        if (s < 0) cr_assert_null(bs);
+    }
+    for (int mode = 0; mode < 4 && s >= 0; mode++) {
+        fl_midpoint_options o = fl_midpoint_options_default();
+        o.dt = 1e-3;
+        o.contact = (fl_midpoint_contact)(mode % 2);
+        o.solver = mode < 2 ? FL_MIDPOINT_LOCAL_GS : FL_MIDPOINT_LOCAL_ENUM;
+        fl_midpoint *mr = NULL;
+        fl_midpoint_sparse *ms = NULL;
+        fl_midpoint_state *st = NULL;
+        s = fl_midpoint_alloc(&b->prob, &o, &mr, &scen_err);
+        if (s >= 0) s = fl_midpoint_sparse_alloc(&bs->prob, &o, &ms, &scen_err);
+        if (s >= 0) s = fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &scen_err);
+        if (s >= 0) s = fl_midpoint_static(&b->prob, st->u, &scen_err);
+        for (int k = 0; k < 2 && s >= 0; k++) {
+            fl_midpoint_result res;
+            s = fl_midpoint_step(mr, st, &res, &scen_err);
+            if (s >= 0) s = fl_midpoint_sparse_step(ms, st, &res, &scen_err);
+        }
+        fl_midpoint_free(mr);
+        fl_midpoint_sparse_free(ms);
+        fl_midpoint_state_free(st);
+    }
+    fl_midpoint_block_sparse_free(bs);
+    fl_midpoint_block_free(b);
+    return s;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 Test(alloc_failure, readers)
@@ -574,5 +657,17 @@ Test(alloc_failure, p4_and_stewart)
                              &fv.vector, NULL, &mu, 0.01};
     fail_each_allocation("fl_stewart_step + sparse", stewart_both, &sp);
     fl_sparse_free(&ctx, &Ms);
+    fl_sparse_finish(&ctx);
+}
+
+Test(alloc_failure, stability_and_midpoint)
+{
+    /* mu = 0.5: K*_S positive definite; mu = 3 > 2 sqrt 2: Cholesky fails */
+    double mus[2] = {0.5, 3.0};
+    for (int k = 0; k < 2; k++) fail_each_allocation("stability, Example 3.15", stability_all, &mus[k]);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fail_each_allocation("midpoint, FE block, both twins", midpoint_all, &ctx);
     fl_sparse_finish(&ctx);
 }
