@@ -44,6 +44,11 @@
 #include "fl_siconos_text.h"
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
+#include "optimized/quasistatic_sparse.h"
+#include "optimized/stability_sparse.h"
+#include "reference/quasistatic.h"
+#include "drivers/moreau_jean.h"
+#include "drivers/plurality.h"
 #include <unistd.h>
 
 /* ---- the interposed allocators ------------------------------------------ */
@@ -579,6 +584,142 @@ static fl_status midpoint_all(void *data)
     return s;
 }
 
+/* A 6-dof chain (K = tridiag(-1, 2, -1) + 0.5 e_0 e_0^T, M = diag) with
+ * one contact particle (T = dof 4, N = dof 5): stability (004 §5.4) and the
+ * quasistatic increment (004 §5.3), dense and sparse twins. */
+typedef struct chain {
+    double K[36], M[36], r[6];
+    size_t iT, iN;
+    unsigned char pres[6];
+    fl_sparse_ctx *ctx;
+} chain;
+
+static void chain_init(chain *c, fl_sparse_ctx *ctx)
+{
+    memset(c, 0, sizeof *c);
+    for (int i = 0; i < 6; i++) {
+        c->K[7 * i] = 2.0 + (i == 0 ? 0.5 : 0.0);
+        if (i > 0) c->K[6 * i + i - 1] = c->K[6 * (i - 1) + i] = -1.0;
+        c->M[7 * i] = 1.0 + 0.1 * i;
+    }
+    c->iT = 4;
+    c->iN = 5;
+    c->r[5] = -1.0;
+    c->r[4] = 0.3;    /* |r_T| = mu |r_N| with mu = 0.3: slip */
+    c->ctx = ctx;
+}
+
+static fl_status stability_sparse_all(void *data)
+{
+    chain *c = data;
+    gsl_matrix_view Kd = gsl_matrix_view_array(c->K, 6, 6), Md = gsl_matrix_view_array(c->M, 6, 6);
+    cholmod_sparse *K = NULL, *M = NULL;
+    fl_status s = fl_sparse_from_dense(c->ctx, &Kd.matrix, 1, 0.0, &K, &scen_err);
+    if (s >= 0) s = fl_sparse_from_dense(c->ctx, &Md.matrix, 0, 0.0, &M, &scen_err);
+    fl_stab_sparse_system ss = {.n = 6, .K = K, .M = M, .prescribed = c->pres, .np = 1,
+                                .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
+    fl_stab_label lab = FL_STAB_PS;
+    fl_stab_sparse_tangent *t = NULL;
+    if (s >= 0) {
+        s = fl_stab_sparse_tangent_alloc(c->ctx, &ss, &lab, c->r, &t, &scen_err);
+        if (s < 0) cr_assert_null(t);
+    }
+    if (s >= 0) {
+        fl_stab_result res;
+        s = fl_stab_sparse_analyse(c->ctx, t, NULL, 3000, &res, &scen_err);
+        if (s >= 0) fl_stab_result_free(&res);
+    }
+    if (s >= 0) {
+        double lre[8], lim[8];
+        size_t nr = 0;
+        s = fl_stab_sparse_rayleigh(c->ctx, t, 0.01, 0.02, 4, 3000, lre, lim, &nr, &scen_err);
+    }
+    fl_stab_sparse_tangent_free(c->ctx, t);
+    fl_sparse_free(c->ctx, &K);
+    fl_sparse_free(c->ctx, &M);
+    return s;
+}
+
+static fl_status quasistatic_both(void *data)
+{
+    chain *c = data;
+    gsl_matrix_view Kd = gsl_matrix_view_array(c->K, 6, 6), Md = gsl_matrix_view_array(c->M, 6, 6);
+    double fd[6] = {0.1, 0, 0, 0, 0.4, -1.0}, ukd[6] = {0}, gd[1] = {0.3}, ud[6] = {0}, rd[6];
+    gsl_vector_view f = gsl_vector_view_array(fd, 6), uk = gsl_vector_view_array(ukd, 6);
+    gsl_vector_view g = gsl_vector_view_array(gd, 1), u = gsl_vector_view_array(ud, 6);
+    gsl_vector_view r = gsl_vector_view_array(rd, 6);
+    fl_stab_system sd = {.n = 6, .K = &Kd.matrix, .M = &Md.matrix, .prescribed = c->pres,
+                         .np = 1, .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
+    fl_qs_result res;
+    fl_status s = fl_qs_step(&sd, &f.vector, &uk.vector, &g.vector, &u.vector, &r.vector, NULL,
+                             &res, &scen_err);
+    cholmod_sparse *K = NULL;
+    if (s >= 0) s = fl_sparse_from_dense(c->ctx, &Kd.matrix, 0, 0.0, &K, &scen_err);
+    if (s >= 0) {
+        fl_stab_sparse_system ss = {.n = 6, .K = K, .M = NULL, .prescribed = c->pres, .np = 1,
+                                    .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
+        gd[0] = 0.3;
+        memset(ud, 0, sizeof ud);
+        s = fl_qs_sparse_step(c->ctx, &ss, &f.vector, &uk.vector, &g.vector, &u.vector,
+                              &r.vector, NULL, &res, &scen_err);
+    }
+    fl_sparse_free(c->ctx, &K);
+    return s;
+}
+
+/* Moreau-Jean steps (004 (18)-(21)) and a plurality cloud (003 §3), both
+ * implementations, on a random global problem. */
+typedef struct mj_case {
+    fl_global_problem *g;
+    fl_local_problem *p;
+} mj_case;
+
+static fl_status moreau_jean_both(void *data)
+{
+    mj_case *c = data;
+    fl_status s = FL_OK;
+    for (int impl = 0; impl < 2 && s >= 0; impl++) {
+        gsl_vector *um = gsl_vector_calloc(c->g->n), *up = gsl_vector_calloc(c->g->n);
+        gsl_vector *sv = gsl_vector_calloc(c->g->m);
+        if (!um || !up || !sv) s = FL_ENOMEM;
+        cholmod_factor *L = NULL;
+        fl_mj_options o = fl_mj_options_default();
+        o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+        fl_mj_result res;
+        if (s >= 0) {
+            gsl_vector_set(um, 0, -1.0);
+            s = fl_mj_step(c->g, um, &o, impl ? &L : NULL, sv, up, &res, &scen_err);
+        }
+        fl_sparse_free_factor(c->g->ctx, &L);
+        gsl_vector_free(um);
+        gsl_vector_free(up);
+        gsl_vector_free(sv);
+    }
+    return s;
+}
+
+static fl_status plurality_both(void *data)
+{
+    mj_case *c = data;
+    fl_status s = FL_OK;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    for (int k = 0; k < 4 && s >= 0; k++) {
+        gsl_rng_set(rng, 7);
+        fl_plurality_options o = fl_plurality_options_default();
+        o.mode = k % 2 ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
+        o.impl = k < 2 ? FL_IMPL_REFERENCE : FL_IMPL_OPTIMIZED;
+        o.runs = 4;
+        o.nsgs.rng = rng;
+        fl_cloud *cl = NULL;
+        fl_plurality_result res;
+        s = fl_plurality_explore(c->p, &o, &cl, &res, &scen_err);
+        if (s < 0) cr_assert_null(cl);
+        fl_cloud_free(cl);
+    }
+    gsl_rng_free(rng);
+    return s;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 Test(alloc_failure, readers)
@@ -682,5 +823,27 @@ Test(alloc_failure, stability_and_midpoint)
     memset(&ctx, 0, sizeof ctx);
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     fail_each_allocation("midpoint, FE block, both twins", midpoint_all, &ctx);
+    fl_sparse_finish(&ctx);
+}
+
+Test(alloc_failure, sparse_stability_quasistatic_drivers)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    chain c;
+    chain_init(&c, &ctx);
+    fail_each_allocation("stability sparse, 6-dof chain", stability_sparse_all, &c);
+    fail_each_allocation("quasistatic increment, both twins", quasistatic_both, &c);
+    gsl_rng *rng = fl_test_rng(11);
+    mj_case m = {NULL, NULL};
+    cr_assert_eq(fl_global_problem_random(rng, 6, 2, 3, 0.1, 0.8, &m.g, NULL), FL_OK);
+    m.g->ctx = &ctx;
+    cr_assert_eq(fl_random_local_problem(rng, FL_RANDOM_PLAIN, 2, 3, &ctx, &m.p), FL_OK);
+    fail_each_allocation("Moreau-Jean step, both implementations", moreau_jean_both, &m);
+    fail_each_allocation("plurality clouds, both modes and implementations", plurality_both, &m);
+    fl_local_problem_free(m.p);
+    fl_global_problem_free(m.g);
+    gsl_rng_free(rng);
     fl_sparse_finish(&ctx);
 }
