@@ -12,8 +12,8 @@
  * only references from this program and from the static library are
  * redirected, so GSL's and Criterion's own allocations are not touched.
  * CHOLMOD's and UMFPACK's are, through SuiteSparse's allocation hooks
- * (SuiteSparse_config), so a failing cholmod_* or umfpack_* call is
- * exercised too. */
+ * (SuiteSparse_config), and jansson's, through json_set_alloc_funcs, so a
+ * failing cholmod_*, umfpack_* or json_* call is exercised too. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdlib.h>
@@ -22,6 +22,7 @@
 #include <gsl/gsl_permutation.h>
 #include <gsl/gsl_vector.h>
 #include <SuiteSparse_config.h>
+#include <jansson.h>
 
 #include "fl_dense.h"
 #include "fl_json.h"
@@ -109,18 +110,22 @@ gsl_permutation *__wrap_gsl_permutation_alloc(size_t n)
  * its status; every run with an injected failure must return < 0. */
 typedef fl_status (*scenario)(void *data);
 
-/* CHOLMOD and UMFPACK allocate through SuiteSparse's hooks: pointed at the
- * interposed allocators, their allocations fail in turn as well. */
-static void hook_suitesparse(void)
+/* CHOLMOD and UMFPACK allocate through SuiteSparse's hooks, jansson through
+ * json_set_alloc_funcs: pointed at the interposed allocators, their
+ * allocations fail in turn as well. */
+static void free_real(void *p) { free(p); }
+
+static void hook_libraries(void)
 {
     SuiteSparse_config.malloc_func = __wrap_malloc;
     SuiteSparse_config.calloc_func = __wrap_calloc;
     SuiteSparse_config.realloc_func = __wrap_realloc;
+    json_set_alloc_funcs(__wrap_malloc, free_real);
 }
 
 static void fail_each_allocation(const char *name, scenario call, void *data)
 {
-    hook_suitesparse();
+    hook_libraries();
     fail_at = 0;
     fl_status plain = call(data);
     cr_assert(plain >= 0, "%s: status %d without any failure (%s)", name, plain, scen_err.message);
