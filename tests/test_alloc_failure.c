@@ -478,11 +478,12 @@ static fl_status p4_both(void *data)
     p4_case *c = data;
     const double vd[2][3] = {{0.5, -1.0, 0.2}, {1.0, 0.0, 0.3}};
     fl_status s = FL_OK;
-    for (int k = 0; k < 2 && s >= 0; k++) {
-        gsl_vector_const_view v = gsl_vector_const_view_array(vd[k], 3);
+    for (int k = 0; k < 3 && s >= 0; k++) {
+        gsl_vector_const_view v = gsl_vector_const_view_array(vd[k % 2], 3);
         double fd[3] = {0, -0.1, -0.2};
         gsl_vector_const_view f = gsl_vector_const_view_array(fd, 3);
-        fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, 0.5, NULL, NULL, NULL};
+        fl_p4_impact_law law = {k == 2 ? FL_P4_IMPACT_INELASTIC : FL_P4_IMPACT_NEWTON, 0.5, NULL,
+                                NULL, NULL};
         for (int impl = 0; impl < 2 && s >= 0; impl++) {
             fl_p4_step_result *r = fl_p4_step_result_alloc(3, 2);
             if (!r) return FL_ENOMEM;
@@ -491,6 +492,18 @@ static fl_status p4_both(void *data)
             fl_p4_step_result_free(r);
         }
     }
+    /* the splits, the distance to K_frict and the consistency check C1-C4 */
+    double rd[3] = {0.3, 1.0, 0.8}, a[3], b[3], l[2], F[3], dist;
+    gsl_vector_view rv = gsl_vector_view_array(rd, 3), av = gsl_vector_view_array(a, 3);
+    gsl_vector_view bv = gsl_vector_view_array(b, 3), lv = gsl_vector_view_array(l, 2);
+    gsl_vector_view Fv = gsl_vector_view_array(F, 3);
+    gsl_vector_const_view v0 = gsl_vector_const_view_array(vd[0], 3);
+    fl_p4_impact_law newton = {FL_P4_IMPACT_NEWTON, 0.5, NULL, NULL, NULL};
+    if (s >= 0) s = fl_p4_split_velocity(&c->p, &rv.vector, &av.vector, &bv.vector, &scen_err);
+    if (s >= 0) s = fl_p4_split_reaction(&c->p, &rv.vector, &lv.vector, &bv.vector, &scen_err);
+    if (s >= 0) s = fl_p4_kfrict_distance(&c->p, &rv.vector, &dist, &scen_err);
+    if (s >= 0) s = fl_p4_impact_eval(&c->p, &newton, &v0.vector, &Fv.vector, &scen_err);
+    if (s >= 0) s = fl_p4_impact_check(&c->p, &v0.vector, &Fv.vector, 1e-9, NULL, &scen_err);
     return s;
 }
 
@@ -541,7 +554,18 @@ static fl_status stability_all(void *data)
         double lre[8], lim[8];
         s = fl_stab_rayleigh(t->Kstar, t->Mstar, 0.01, 0.02, lre, lim, &scen_err);
     }
+    if (s >= 0) {
+        double vmin, vd[4];
+        gsl_vector_view vv = gsl_vector_view_array(vd, t->nstar);
+        s = fl_stab_cone_min(t->KS, t->csign, 12, &vmin, &vv.vector, NULL, &scen_err);
+    }
     fl_stab_tangent_free(t);
+    /* the jumps of 004 Prop. 3.2 from this equilibrium */
+    double Ad[16], Rd[16];
+    gsl_matrix_view As = gsl_matrix_view_array(Ad, 4, 4), Rs = gsl_matrix_view_array(Rd, 4, 4);
+    size_t ns = 0;
+    if (s >= 0) s = fl_stab_jumps(&sys, &u.vector, &r.vector, 1e-12, 4, &As.matrix, &Rs.matrix,
+                                  &ns, &scen_err);
     return s;
 }
 
