@@ -50,6 +50,8 @@
 #include "reference/quasistatic.h"
 #include "drivers/moreau_jean.h"
 #include "drivers/plurality.h"
+#include "drivers/discs_step.h"
+#include "reference/friction_set_build.h"
 #include <unistd.h>
 
 /* ---- the interposed allocators ------------------------------------------ */
@@ -749,6 +751,73 @@ static fl_status plurality_both(void *data)
     return s;
 }
 
+/* Rigid discs (003 §4-§5): three discs on the ground between walls, one
+ * pair overlapping, two steps of each implementation (detection, H, the
+ * Delassus operator, Gauss-Seidel), warm started. */
+static fl_status discs_both(void *data)
+{
+    (void)data;
+    fl_status s = FL_OK;
+    for (int impl = 0; impl < 2 && s >= 0; impl++) {
+        fl_discs *d = NULL;
+        s = fl_discs_alloc(3, &d, &scen_err);
+        if (s < 0) {
+            cr_assert_null(d);
+            break;
+        }
+        fl_discs_set(d, 0, 0.0, 0.5, 0.5, 1.0);
+        fl_discs_set(d, 1, 0.99, 0.5, 0.5, 1.0);
+        fl_discs_set(d, 2, 0.5, 1.35, 0.5, 1.0);
+        d->ground = 1;
+        d->ground_y = 0.0;
+        d->walls = 1;
+        d->wall_left = -0.5;
+        d->wall_right = 1.5;
+        d->vx[2] = 0.3;
+        d->vy[2] = -1.0;
+        d->margin = 0.05;
+        d->touch_tol = 1e-9;
+        fl_discs_work w;
+        s = fl_discs_work_init(&w, &scen_err);
+        fl_discs_step_options o = fl_discs_step_options_default();
+        o.h = 1e-3;
+        o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+        o.warm = 1;
+        for (int k = 0; k < 2 && s >= 0; k++) {
+            fl_discs_step_result res;
+            s = fl_discs_step(d, &o, &w, &res, &scen_err);
+        }
+        fl_discs_work_clear(&w);
+        fl_discs_free(d);
+    }
+    return s;
+}
+
+/* Friction sets from real-world Coulomb cones (001 §6.1): one constraint of
+ * a planar body touching at two points (2D cones) and a 3D body at one
+ * point (pyramid of the cone). */
+static fl_status fset_build_all(void *data)
+{
+    (void)data;
+    fl_status s = FL_OK;
+    for (int three = 0; three <= 1 && s >= 0; three++) {
+        size_t n = 3, d = three ? 3 : 2;
+        double Md[9] = {2, 0, 0, 0, 2, 0, 0, 0, 0.5}, dp[3] = {0, 1, 0.3};
+        double t1[9] = {1, 0, 0, 0, 1, 0, -0.5, 0.2, 1}, t2[9] = {1, 0, 0, 0, 1, 0, 0.5, -0.2, 1};
+        gsl_matrix_view M = gsl_matrix_view_array(Md, n, n);
+        gsl_vector_view dphi = gsl_vector_view_array(dp, n);
+        gsl_matrix_view T1 = gsl_matrix_view_array(t1, n, d), T2 = gsl_matrix_view_array(t2, n, d);
+        fl_fset_contact c[2] = {{&T1.matrix, {0, 1, 0}, 0.4}, {&T2.matrix, {0, 1, 0}, 0.3}};
+        fl_fset_options o = fl_fset_options_default();
+        o.facets = 6;
+        fl_fset_result res;
+        memset(&res, 0, sizeof res);
+        s = fl_fset_build(&M.matrix, &dphi.vector, three ? 1 : 2, c, &o, &res, &scen_err);
+        fl_fset_result_release(&res);
+    }
+    return s;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 Test(alloc_failure, readers)
@@ -875,4 +944,10 @@ Test(alloc_failure, sparse_stability_quasistatic_drivers)
     fl_global_problem_free(m.g);
     gsl_rng_free(rng);
     fl_sparse_finish(&ctx);
+}
+
+Test(alloc_failure, discs_and_friction_set_build)
+{
+    fail_each_allocation("discs, two steps of both implementations", discs_both, NULL);
+    fail_each_allocation("friction sets from Coulomb cones", fset_build_all, NULL);
 }
