@@ -52,6 +52,7 @@
 #include "drivers/plurality.h"
 #include "drivers/discs_step.h"
 #include "reference/friction_set_build.h"
+#include "reference/lcp_enumerate.h"
 #include <unistd.h>
 
 /* ---- the interposed allocators ------------------------------------------ */
@@ -818,6 +819,64 @@ static fl_status fset_build_all(void *data)
     return s;
 }
 
+/* P1 finite elements (002 §3): a 2 x 2 cross-pattern mesh, the four
+ * assembled matrices, the affine fields, a line of nodes, a VTK file. */
+static fl_status fe2d_all(void *data)
+{
+    const char *vtk = data;
+    fl_fe2d_mesh *mesh = NULL;
+    fl_status s = fl_fe2d_mesh_rect(0, 0, 1, 1, 2, 2, FL_FE2D_CROSS, &mesh, &scen_err);
+    if (s < 0) {
+        cr_assert_null(mesh);
+        return s;
+    }
+    fl_fe2d_material mat = {0.5, 1.0, 2.0, FL_FE2D_PLANE_STRESS};
+    for (int which = 0; which < 4 && s >= 0; which++) {
+        gsl_matrix *A = NULL;
+        s = fl_fe2d_assemble_dense(mesh, &mat, (fl_fe2d_matrix)which, &A, &scen_err);
+        if (s < 0) cr_assert_null(A);
+        gsl_matrix_free(A);
+        size_t nnz = 0;
+        int *row = NULL, *col = NULL;
+        double *val = NULL;
+        if (s >= 0) s = fl_fe2d_assemble_triplets(mesh, &mat, (fl_fe2d_matrix)which, &nnz, &row,
+                                                  &col, &val, &scen_err);
+        free(row);
+        free(col);
+        free(val);
+    }
+    gsl_matrix *F = NULL;
+    if (s >= 0) s = fl_fe2d_affine_fields(mesh, &F, &scen_err);
+    gsl_matrix_free(F);
+    size_t count = 0;
+    int *idx = NULL;
+    if (s >= 0) s = fl_fe2d_nodes_on_line(mesh, 1, 0.0, 1e-12, &count, &idx, &scen_err);
+    free(idx);
+    if (s >= 0) s = fl_fe2d_write_vtk(vtk, mesh, NULL, 1.0, NULL, NULL, &scen_err);
+    fl_fe2d_mesh_free(mesh);
+    return s;
+}
+
+/* LCP by enumeration of the 2^n complementary bases, and the smallest
+ * principal minor (a P-matrix test), on a 3 x 3 example with two solutions
+ * (M not a P-matrix). */
+static fl_status lcp_all(void *data)
+{
+    (void)data;
+    const double Md[9] = {1, 2, 0, 2, 1, 0, 0, 0, 1}, qd[3] = {-1, -1, 0.5};
+    gsl_matrix_const_view M = gsl_matrix_const_view_array(Md, 3, 3);
+    gsl_vector_const_view q = gsl_vector_const_view_array(qd, 3);
+    fl_lcp_enum_options o = fl_lcp_enum_options_default();
+    fl_lcp_solutions *sols = NULL;
+    fl_lcp_enum_result res;
+    fl_status s = fl_lcp_enumerate(&M.matrix, &q.vector, &o, &sols, &res, &scen_err);
+    if (s < 0) cr_assert_null(sols);
+    fl_lcp_solutions_free(sols);
+    double minor;
+    if (s >= 0) s = fl_lcp_min_principal_minor(&M.matrix, &minor, &scen_err);
+    return s;
+}
+
 /* ---- tests -------------------------------------------------------------- */
 
 Test(alloc_failure, readers)
@@ -837,6 +896,7 @@ Test(alloc_failure, dense_kernels)
     fail_each_allocation("fl_stab_gen_eig + sym_min", eigen, NULL);
     fail_each_allocation("fl_midpoint_triangle_002", triangle, NULL);
     fail_each_allocation("fl_moreau_law", moreau, NULL);
+    fail_each_allocation("LCP enumeration, principal minors", lcp_all, NULL);
 }
 
 Test(alloc_failure, contact_dynamics)
@@ -950,4 +1010,12 @@ Test(alloc_failure, discs_and_friction_set_build)
 {
     fail_each_allocation("discs, two steps of both implementations", discs_both, NULL);
     fail_each_allocation("friction sets from Coulomb cones", fset_build_all, NULL);
+}
+
+Test(alloc_failure, finite_elements)
+{
+    char vtk[64];
+    snprintf(vtk, sizeof vtk, "/tmp/fl_alloc_failure_%d.vtk", (int)getpid());
+    fail_each_allocation("P1 elements: mesh, assemblies, fields, VTK", fe2d_all, vtk);
+    remove(vtk);
 }
