@@ -193,19 +193,24 @@ static void expect_text(const char *text, int global, fl_status want, int line, 
 #define SBM_GOOD "2\n2\n1\n4\n4\n4\n2\n2\n2 4\n2 4\n3\n4\n0 2 4\n0 1 0 1\n" \
                  "0\n1 0 0 2\n1\n0.5 0 0 0\n2\n0.5 0 0 0\n3\n3 0 0 4\n"
 #define Q_MU "-1 0.5 -2 0.1\n0.3 0.4\n"
+/* the same W as triplets and compressed columns (CSparse printouts) */
+#define TRIPLET_GOOD \
+    "2\n2\n2\n4\n4\n1\nCSparse Version 3.1.9\ntriplet: 4-by-4, nzmax: 6 nnz: 6\n" \
+    "    0 0 : 1\n    1 1 : 2\n    2 2 : 3\n    3 3 : 4\n    0 2 : 0.5\n    2 0 : 0.5\n"
+#define CSC_GOOD \
+    "2\n2\n2\n4\n4\n2\nCSparse Version 3.1.9\n4-by-4, nzmax: 6 nnz: 6, 1-norm: 4.5\n" \
+    "    col 0 : locations 0 to 1\n      0 : 1\n      2 : 0.5\n" \
+    "    col 1 : locations 2 to 2\n      1 : 2\n" \
+    "    col 2 : locations 3 to 4\n      0 : 0.5\n      2 : 3\n" \
+    "    col 3 : locations 5 to 5\n      3 : 4\n"
 
 Test(fl_siconos_text, sparse_block_and_csparse_storages)
 {
     /* the same W from the three storages */
     const char *good[3] = {
         SBM_GOOD Q_MU,
-        "2\n2\n2\n4\n4\n1\nCSparse Version 3.1.9\ntriplet: 4-by-4, nzmax: 6 nnz: 6\n"
-        "    0 0 : 1\n    1 1 : 2\n    2 2 : 3\n    3 3 : 4\n    0 2 : 0.5\n    2 0 : 0.5\n" Q_MU,
-        "2\n2\n2\n4\n4\n2\nCSparse Version 3.1.9\n4-by-4, nzmax: 6 nnz: 6, 1-norm: 4.5\n"
-        "    col 0 : locations 0 to 1\n      0 : 1\n      2 : 0.5\n"
-        "    col 1 : locations 2 to 2\n      1 : 2\n"
-        "    col 2 : locations 3 to 4\n      0 : 0.5\n      2 : 3\n"
-        "    col 3 : locations 5 to 5\n      3 : 4\n" Q_MU};
+        TRIPLET_GOOD Q_MU,
+        CSC_GOOD Q_MU};
     double W[4][4] = {{1, 0, 0.5, 0}, {0, 2, 0, 0}, {0.5, 0, 3, 0}, {0, 0, 0, 4}};
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -331,13 +336,8 @@ Test(fl_siconos_text, global_files_both_twins)
  * banner line and the ", 1-norm: X" tail of a compressed size line. */
 static const char *const sweep_local[] = {
     SBM_GOOD Q_MU,
-    "2\n2\n2\n4\n4\n1\nCSparse Version 3.1.9\ntriplet: 4-by-4, nzmax: 6 nnz: 6\n"
-    "    0 0 : 1\n    1 1 : 2\n    2 2 : 3\n    3 3 : 4\n    0 2 : 0.5\n    2 0 : 0.5\n" Q_MU,
-    "2\n2\n2\n4\n4\n2\nCSparse Version 3.1.9\n4-by-4, nzmax: 6 nnz: 6, 1-norm: 4.5\n"
-    "    col 0 : locations 0 to 1\n      0 : 1\n      2 : 0.5\n"
-    "    col 1 : locations 2 to 2\n      1 : 2\n"
-    "    col 2 : locations 3 to 4\n      0 : 0.5\n      2 : 3\n"
-    "    col 3 : locations 5 to 5\n      3 : 4\n" Q_MU,
+    TRIPLET_GOOD Q_MU,
+    CSC_GOOD Q_MU,
     "2\n2\n0\n4\n4\n4 4\n1 0 0.5 0\n0 2 0 0\n0.5 0 3 0\n0 0 0 4\n" Q_MU,
 };
 static const char *const sweep_global[] = {
