@@ -30,6 +30,7 @@
 #include "fl_commit.h"
 #include "solve.h"
 #include "xval_cmd.h"
+#include "checks/xval.h"
 
 #ifndef FL_VERSION
 #define FL_VERSION "unknown"
@@ -544,7 +545,17 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         switch (c) {
         case 'L': ctx->law = optarg; break;
         case 'c': ctx->solver_cmd = optarg; break;
-        case 'F': ctx->family = optarg; break;
+        case 'F': {
+            unsigned mask;
+            fl_error ferr;
+            if (fl_xval_family_parse(optarg, &mask, &ferr) != FL_OK) {
+                fprintf(stderr, "frictionlab crosscheck: %s\n", ferr.message);
+                fputs(crosscheck_short, stderr);
+                return EXIT_USAGE;
+            }
+            ctx->family = optarg;
+            break;
+        }
         case 'C': ctx->corpus_dir = optarg; break;
         case 'o': ctx->out_dir = optarg; break;
         case 'f': ctx->full = 1; break;
@@ -581,6 +592,12 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
     }
     if (optind < argc) {
         fprintf(stderr, "frictionlab crosscheck: unexpected argument '%s' (use --law)\n", argv[optind]);
+        fputs(crosscheck_short, stderr);
+        return EXIT_USAGE;
+    }
+    if (!ctx->solver_cmd && (ctx->family || ctx->corpus_dir || ctx->timeout > 0 || ctx->full)) {
+        fprintf(stderr, "frictionlab crosscheck: --family, --corpus, --timeout and --full apply "
+                "to --solver-cmd only\n");
         fputs(crosscheck_short, stderr);
         return EXIT_USAGE;
     }
@@ -657,6 +674,9 @@ int main(int argc, char **argv)
         else if (strcmp(sub, "solve") == 0) {
             char *args[] = {"--help", NULL};
             return fl_cli_solve(1, args);
+        } else if (strcmp(sub, "convert") == 0) {
+            char *args[] = {"--help", NULL};
+            return fl_cli_convert(1, args);
         } else {
             fprintf(stderr, "frictionlab help: unknown subcommand '%s'\n\n", sub);
             usage(stderr);

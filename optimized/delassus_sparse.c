@@ -203,6 +203,46 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     return s;
 }
 
+/* X = M^-1 B, column by column (B packed, n x k), with cholmod_solve2 and one
+ * set of workspaces; exact zeros are dropped.  cholmod_spsolve computes the
+ * same by blocks of columns, but in CHOLMOD 3.0.14 (SuiteSparse 5.12, Debian
+ * 12) it dereferences the result of an internal solve that ran out of memory
+ * (tests/test_alloc_failure.c, delassus scenario, reached it); here every
+ * allocation is checked and NULL is returned with cm->status set. */
+static cholmod_sparse *solve_columns(cholmod_factor *L, cholmod_sparse *B, cholmod_common *cm)
+{
+    size_t n = L->n, k = B->ncol;
+    cholmod_dense *Bd = cholmod_zeros(n, 1, CHOLMOD_REAL, cm), *Xd = NULL, *Y = NULL, *E = NULL;
+    size_t cap = cholmod_nnz(B, cm) + n;
+    cholmod_sparse *X = Bd ? cholmod_allocate_sparse(n, k, cap, 1, 1, 0, CHOLMOD_REAL, cm) : NULL;
+    const int *Bp = B->p, *Bi = B->i;
+    const double *Bx = B->x;
+    double *b = Bd ? Bd->x : NULL;
+    size_t nz = 0;
+    int ok = X != NULL;
+    for (size_t j = 0; ok && j < k; j++) {
+        ((int *)X->p)[j] = (int)nz;
+        for (int t = Bp[j]; t < Bp[j + 1]; t++) b[Bi[t]] = Bx[t];
+        ok = cholmod_solve2(CHOLMOD_A, L, Bd, NULL, &Xd, NULL, &Y, &E, cm);
+        for (int t = Bp[j]; t < Bp[j + 1]; t++) b[Bi[t]] = 0.0;
+        const double *x = ok ? Xd->x : NULL;
+        for (size_t i = 0; ok && i < n; i++) {
+            if (x[i] == 0.0) continue;
+            if (nz == X->nzmax) ok = cholmod_reallocate_sparse(2 * X->nzmax + n, X, cm);
+            if (!ok) break;
+            ((int *)X->i)[nz] = (int)i;
+            ((double *)X->x)[nz++] = x[i];
+        }
+    }
+    if (ok) ((int *)X->p)[k] = (int)nz;
+    else cholmod_free_sparse(&X, cm);
+    cholmod_free_dense(&Bd, cm);
+    cholmod_free_dense(&Xd, cm);
+    cholmod_free_dense(&Y, cm);
+    cholmod_free_dense(&E, cm);
+    return X;
+}
+
 /* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w, with CHOLMOD. */
 fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
                              cholmod_factor **L, fl_local_problem **out, fl_error *err)
@@ -248,7 +288,7 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
     if (s == FL_OK && method == FL_DELASSUS_SOLVES) {
         /* X = M^-1 H^T (sparse solves), W = H X */
         cholmod_sparse *Ht = cholmod_transpose(H, 1, cm);
-        cholmod_sparse *X = Ht ? cholmod_spsolve(CHOLMOD_A, *L, Ht, cm) : NULL;
+        cholmod_sparse *X = Ht ? solve_columns(*L, Ht, cm) : NULL;
         cholmod_sparse *W = X ? cholmod_ssmult(H, X, 0, 1, 1, cm) : NULL;
         if (!W) s = FL_FAIL(err, fl_sparse_failure(cm), "delassus_sparse: sparse solve/product failed");
         cholmod_free_sparse(&X, cm);

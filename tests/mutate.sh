@@ -124,8 +124,16 @@ PY
         verdict=INVALID why="(does not compile)"
     else
         for t in $tests; do
-            if ! FL_SOURCE_ROOT=$root timeout "${FL_MUTATE_TIMEOUT:-40}" "$build/tests/$t" >/dev/null 2>&1; then
-                verdict=KILLED why="by $t"
+            FL_SOURCE_ROOT=$root timeout "${FL_MUTATE_TIMEOUT:-40}" "$build/tests/$t" >/dev/null 2>&1
+            rc=$?
+            if [ $rc -ne 0 ]; then
+                # 124: the program outran the timeout (a mutant that makes a
+                # solver spin); said so, since only an assertion is proof
+                if [ $rc -eq 124 ]; then
+                    verdict=KILLED why="by $t (timeout ${FL_MUTATE_TIMEOUT:-40} s)"
+                else
+                    verdict=KILLED why="by $t"
+                fi
                 break
             fi
         done

@@ -810,3 +810,188 @@ Test(fl_fclib, regression_corrupt_layout_message_clean_error)
 {
     assert_global_refused("hdf5_corrupt_layout_message.hdf5", "fclib_global/vectors/mu");
 }
+
+/* ---- every dataset of a good file, broken in turn, is refused by name ---- */
+
+typedef struct ds_list {
+    char name[32][128];
+    int n;
+} ds_list;
+
+static herr_t collect_dataset(hid_t obj, const char *name, const H5O_info_t *info, void *data)
+{
+    (void)obj;
+    ds_list *l = data;
+    if (info->type == H5O_TYPE_DATASET && l->n < 32)
+        snprintf(l->name[l->n++], sizeof l->name[0], "/%s", name);
+    return 0;
+}
+
+static void copy_file(const char *from, const char *to)
+{
+    FILE *a = fopen(from, "rb"), *b = fopen(to, "wb");
+    cr_assert(a && b, "copy %s -> %s", from, to);
+    char buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, a)) > 0) cr_assert_eq(fwrite(buf, 1, n, b), n);
+    fclose(a);
+    fclose(b);
+}
+
+/* Replace dataset `name` of `path` by: 0 nothing (deleted), 1 a 2 x 2
+ * dataset of doubles, 2 a 1-D dataset of strings, 3 a group, 4 a 1-D
+ * dataset of doubles (for an integer field). */
+static void break_dataset(const char *path, const char *name, int how)
+{
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    cr_assert(f >= 0);
+    /* strings and doubles keep the original length: only the type is wrong */
+    hsize_t len = 1;
+    hid_t old = H5Dopen2(f, name, H5P_DEFAULT), osp = H5Dget_space(old);
+    if (H5Sget_simple_extent_ndims(osp) == 1) H5Sget_simple_extent_dims(osp, &len, NULL);
+    if (len < 1 || len > 64) len = 1;
+    H5Sclose(osp);
+    H5Dclose(old);
+    cr_assert(H5Ldelete(f, name, H5P_DEFAULT) >= 0, "%s", name);
+    if (how == 1 || how == 4) {
+        hsize_t dims[2] = {how == 1 ? 2 : len, 2};
+        double v[128];
+        for (int k = 0; k < 128; k++) v[k] = 0.5 + k;
+        hid_t sp = H5Screate_simple(how == 1 ? 2 : 1, dims, NULL);
+        hid_t ds = H5Dcreate2(f, name, H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        cr_assert(ds >= 0);
+        H5Dwrite(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v);
+        H5Dclose(ds);
+        H5Sclose(sp);
+    } else if (how == 2) {
+        hid_t ty = H5Tcopy(H5T_C_S1);
+        H5Tset_size(ty, 4);
+        hsize_t dims[1] = {len};
+        char text[4 * 64] = "abc";
+        hid_t sp = H5Screate_simple(1, dims, NULL);
+        hid_t ds = H5Dcreate2(f, name, ty, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        cr_assert(ds >= 0);
+        H5Dwrite(ds, ty, H5S_ALL, H5S_ALL, H5P_DEFAULT, text);
+        H5Dclose(ds);
+        H5Sclose(sp);
+        H5Tclose(ty);
+    } else if (how == 3) {
+        hid_t g = H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        cr_assert(g >= 0);
+        H5Gclose(g);
+    }
+    H5Fclose(f);
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && strcmp(s + a - b, tail) == 0;
+}
+
+static fl_status read_kind(const char *path, int kind, int dense, fl_sparse_ctx *ctx,
+                           fl_error *err)
+{
+    fl_status s;
+    if (kind == 1) {
+        fl_local_problem *p = NULL;
+        s = fl_fclib_read_local(path, dense, ctx, &p, err);
+        if (s < 0) cr_assert_null(p);
+        fl_local_problem_free(p);
+    } else if (kind == 2) {
+        fl_global_problem *g = NULL;
+        s = fl_fclib_read_global(path, dense, ctx, &g, err);
+        if (s < 0) cr_assert_null(g);
+        fl_global_problem_free(g);
+    } else {
+        fl_fclib_solution *sol = NULL;
+        s = fl_fclib_read_solution(path, &sol, err);
+        if (s < 0) cr_assert_null(sol);
+        fl_fclib_solution_free(sol);
+    }
+    H5garbage_collect();
+    cr_assert_eq(H5Fget_obj_count((hid_t)H5F_OBJ_ALL, H5F_OBJ_ALL), 0, "identifiers left open");
+    return s;
+}
+
+Test(fl_fclib, every_dataset_broken_in_turn_refused_by_name, .init = mkdir_tmp, .fini = rm_tmp)
+{
+    char good[3][256], bad[256];
+    path_in(good[0], sizeof good[0], "local.hdf5");
+    path_in(good[1], sizeof good[1], "global.hdf5");
+    path_in(good[2], sizeof good[2], "solution.hdf5");
+    path_in(bad, sizeof bad, "bad.hdf5");
+    write_good(good[0]);
+    const char *root = getenv("FL_SOURCE_ROOT");
+    char fixture[512];
+    snprintf(fixture, sizeof fixture, "%s/tests/data/fclib/global_small.hdf5", root ? root : ".");
+    copy_file(fixture, good[1]);
+    write_good(good[2]);
+    fl_fclib_solution *sol = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &sol, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(good[2], sol, NULL), FL_OK);
+    fl_fclib_solution_free(sol);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    static const char *const how_name[5] = {"deleted", "2-D", "strings", "group", "doubles"};
+    static const char *const says[5] = {"missing dataset", "expected a 1-D dataset, found rank 2",
+                                        "expected numbers", "not a dataset",
+                                        "expected integers"};
+    long refused = 0, ignored = 0;
+    for (int kind = 1; kind <= 3; kind++) {
+        ds_list l;
+        memset(&l, 0, sizeof l);
+        hid_t f = H5Fopen(good[kind - 1], H5F_ACC_RDONLY, H5P_DEFAULT);
+        cr_assert(f >= 0);
+        H5Ovisit(f, H5_INDEX_NAME, H5_ITER_NATIVE, collect_dataset, &l);
+        H5Fclose(f);
+        cr_assert_gt(l.n, 3);
+        for (int k = 0; k < l.n; k++) {
+            const char *nm = l.name[k];
+            /* what the reader of this kind reads: the problem but its
+             * nzmax and info/ (libfclib's bookkeeping and free text); for a
+             * solution, the sizes it is checked against and /solution */
+            int read = kind == 3 ? (strcmp(nm, "/fclib_local/W/m") == 0 ||
+                                    strcmp(nm, "/fclib_local/vectors/q") == 0 ||
+                                    strncmp(nm, "/solution/", 10) == 0)
+                                 : !ends_with(nm, "/nzmax") && !strstr(nm, "/info/");
+            int integer = ends_with(nm, "/m") || ends_with(nm, "/n") || ends_with(nm, "/nz") ||
+                          ends_with(nm, "/p") || ends_with(nm, "/i") || ends_with(nm, "/spacedim");
+            for (int how = 0; how < 5; how++) {
+                if (how == 4 && !integer) continue;
+                fl_status s[2];
+                fl_error err[2];
+                for (int dense = 0; dense <= 1; dense++) {
+                    copy_file(good[kind - 1], bad);
+                    break_dataset(bad, nm, how);
+                    fl_error_clear(&err[dense]);
+                    s[dense] = read_kind(bad, kind, dense, dense ? NULL : &ctx, &err[dense]);
+                }
+                cr_assert_eq(s[0], s[1], "%s %s: sparse %d, dense %d", nm, how_name[how], s[0], s[1]);
+                /* a solution needs only the length of q, whatever its type */
+                int extent_only = kind == 3 && strcmp(nm, "/fclib_local/vectors/q") == 0;
+                if (!read || (extent_only && how == 2)) {
+                    cr_assert_eq(s[1], FL_OK, "%s %s is not read, yet: %s", nm, how_name[how],
+                                 err[1].message);
+                    ignored++;
+                    continue;
+                }
+                char want[256];
+                snprintf(want, sizeof want, "field %s: %s", nm, says[how]);
+                cr_assert_eq(s[1], FL_EPARSE, "%s %s: status %d (%s)", nm, how_name[how], s[1],
+                             err[1].message);
+                cr_assert_str_eq(err[1].file, bad);
+                cr_assert(strncmp(err[1].message, want, strlen(want)) == 0,
+                          "%s %s: '%s', want '%s'", nm, how_name[how], err[1].message, want);
+                refused++;
+            }
+        }
+    }
+    /* local: 9 datasets read x 4 ways + 6 integer ones as doubles = 42;
+     * global: 16 x 4 + 11 = 75; solution: W/m 4 + 1, q 3 (deleted, 2-D,
+     * group), u and r 4 each = 16 */
+    cr_assert_eq(refused, 42 + 75 + 16, "refused %ld, ignored %ld", refused, ignored);
+    cr_assert_gt(ignored, 20);
+    fl_sparse_finish(&ctx);
+}

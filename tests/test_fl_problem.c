@@ -370,3 +370,111 @@ Test(fl_problem, huge_problems_fail_with_enomem_not_abort)
     cr_assert_eq(fl_local_problem_alloc((size_t)1 << 21, 3, 1, &p, &e), FL_ENOMEM);
     cr_assert_null(p);
 }
+
+/* fl_global_problem_check names the field it refuses: one good global
+ * problem (dense and sparse M, H), then one field broken at a time. */
+typedef enum gfield {
+    G_GOOD, G_DIM, G_N0, G_F_NULL, G_W_SIZE, G_F_NAN, G_W_INF, G_MU_NEG, G_M_MISSING,
+    G_H_MISSING, G_M_SIZE, G_M_NAN, G_M_ASYM, G_H_SIZE, G_H_NAN, G_NO_CTX, G_MS_SIZE, G_MS_NAN,
+    G_HS_NAN, G_MU_ZERO, G_NFIELD
+} gfield;
+
+Test(fl_problem, global_check_names_each_field)
+{
+    static const struct {
+        gfield f;
+        fl_status want;
+        const char *names;
+    } cases[] = {
+        {G_GOOD, FL_OK, NULL},
+        {G_DIM, FL_EINVAL, "inconsistent dim 4"},
+        {G_N0, FL_EINVAL, "n 0"},
+        {G_F_NULL, FL_EDIM, "f must have length 6"},
+        {G_W_SIZE, FL_EDIM, "w 6"},
+        {G_F_NAN, FL_ENONFINITE, "f"},
+        {G_W_INF, FL_ENONFINITE, "w"},
+        {G_MU_NEG, FL_EINVAL, "mu"},
+        {G_M_MISSING, FL_EINVAL, "M missing"},
+        {G_H_MISSING, FL_EINVAL, "H missing"},
+        {G_M_SIZE, FL_EDIM, "M is 5x5, expected 6x6"},
+        {G_M_NAN, FL_ENONFINITE, "M"},
+        {G_M_ASYM, FL_EINVAL, "M not symmetric: |M(3,1) - M(1,3)|"},
+        {G_H_SIZE, FL_EDIM, "H is 5x5, expected 6x6"},
+        {G_H_NAN, FL_ENONFINITE, "H"},
+        {G_NO_CTX, FL_EINVAL, "sparse M: sparse matrix without its context"},
+        {G_MS_SIZE, FL_EDIM, "sparse M is 5x5"},
+        {G_MS_NAN, FL_ENONFINITE, "sparse M has a NaN/Inf entry"},
+        {G_HS_NAN, FL_ENONFINITE, "sparse H has a NaN/Inf entry"},
+        {G_MU_ZERO, FL_OK, NULL},
+    };
+    cr_assert_eq(sizeof cases / sizeof *cases, G_NFIELD);
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 3);
+    gsl_matrix *M5 = gsl_matrix_calloc(5, 5);
+    gsl_matrix_set_identity(M5);
+    cholmod_sparse *S5 = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, M5, 1, 0.0, &S5, NULL), FL_OK);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        fl_global_problem *g = NULL;
+        cr_assert_eq(fl_global_problem_random(rng, 6, 2, 3, 0.1, 0.8, &g, NULL), FL_OK);
+        g->ctx = &ctx;
+        cr_assert_eq(fl_sparse_from_dense(&ctx, g->M, 1, 0.0, &g->Ms, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_from_dense(&ctx, g->H, 0, 0.0, &g->Hs, NULL), FL_OK);
+        gsl_matrix *M = g->M, *H = g->H;
+        cholmod_sparse *Ms = g->Ms, *Hs = g->Hs;
+        gsl_vector *f = g->f;
+        size_t n = g->n;
+        int dim = g->dim;
+        switch (cases[k].f) {
+        case G_GOOD: break;
+        case G_DIM: g->dim = 4; break;
+        case G_N0: g->n = 0; break;
+        case G_F_NULL: g->f = NULL; break;
+        case G_W_SIZE: g->w->size = 5; break;
+        case G_F_NAN: gsl_vector_set(g->f, 2, NAN); break;
+        case G_W_INF: gsl_vector_set(g->w, 1, INFINITY); break;
+        case G_MU_NEG: g->mu[1] = -0.5; break;
+        case G_M_MISSING: g->M = NULL; g->Ms = NULL; break;
+        case G_H_MISSING: g->H = NULL; g->Hs = NULL; break;
+        case G_M_SIZE: g->M = M5; break;
+        case G_M_NAN: gsl_matrix_set(g->M, 4, 4, NAN); break;
+        case G_M_ASYM: gsl_matrix_set(g->M, 3, 1, gsl_matrix_get(g->M, 3, 1) + 1.0); break;
+        case G_H_SIZE: g->H = M5; break;
+        case G_H_NAN: gsl_matrix_set(g->H, 0, 3, NAN); break;
+        case G_NO_CTX: g->ctx = NULL; break;
+        case G_MS_SIZE: g->Ms = S5; break;
+        case G_MS_NAN: ((double *)g->Ms->x)[0] = NAN; break;
+        case G_HS_NAN: ((double *)g->Hs->x)[1] = INFINITY; break;
+        case G_MU_ZERO: g->mu[0] = g->mu[1] = 0.0; break;
+        case G_NFIELD: break;
+        }
+        fl_error e;
+        fl_error_clear(&e);
+        fl_status s = fl_global_problem_check(g, &e);
+        cr_assert_eq(s, cases[k].want, "case %zu: status %d, want %d (%s)", k, s, cases[k].want,
+                     e.message);
+        if (cases[k].names)
+            cr_assert(strstr(e.message, cases[k].names), "case %zu: '%s' should name '%s'", k,
+                      e.message, cases[k].names);
+        /* restore what the problem owns before freeing it */
+        g->M = M;
+        g->H = H;
+        g->Ms = Ms;
+        g->Hs = Hs;
+        g->f = f;
+        g->n = n;
+        g->dim = dim;
+        g->w->size = g->m;
+        g->ctx = &ctx;
+        fl_sparse_free(&ctx, &g->Ms);
+        fl_sparse_free(&ctx, &g->Hs);
+        fl_global_problem_free(g);
+    }
+    fl_sparse_free(&ctx, &S5);
+    gsl_matrix_free(M5);
+    gsl_rng_free(rng);
+    fl_sparse_finish(&ctx);
+}

@@ -193,19 +193,24 @@ static void expect_text(const char *text, int global, fl_status want, int line, 
 #define SBM_GOOD "2\n2\n1\n4\n4\n4\n2\n2\n2 4\n2 4\n3\n4\n0 2 4\n0 1 0 1\n" \
                  "0\n1 0 0 2\n1\n0.5 0 0 0\n2\n0.5 0 0 0\n3\n3 0 0 4\n"
 #define Q_MU "-1 0.5 -2 0.1\n0.3 0.4\n"
+/* the same W as triplets and compressed columns (CSparse printouts) */
+#define TRIPLET_GOOD \
+    "2\n2\n2\n4\n4\n1\nCSparse Version 3.1.9\ntriplet: 4-by-4, nzmax: 6 nnz: 6\n" \
+    "    0 0 : 1\n    1 1 : 2\n    2 2 : 3\n    3 3 : 4\n    0 2 : 0.5\n    2 0 : 0.5\n"
+#define CSC_GOOD \
+    "2\n2\n2\n4\n4\n2\nCSparse Version 3.1.9\n4-by-4, nzmax: 6 nnz: 6, 1-norm: 4.5\n" \
+    "    col 0 : locations 0 to 1\n      0 : 1\n      2 : 0.5\n" \
+    "    col 1 : locations 2 to 2\n      1 : 2\n" \
+    "    col 2 : locations 3 to 4\n      0 : 0.5\n      2 : 3\n" \
+    "    col 3 : locations 5 to 5\n      3 : 4\n"
 
 Test(fl_siconos_text, sparse_block_and_csparse_storages)
 {
     /* the same W from the three storages */
     const char *good[3] = {
         SBM_GOOD Q_MU,
-        "2\n2\n2\n4\n4\n1\nCSparse Version 3.1.9\ntriplet: 4-by-4, nzmax: 6 nnz: 6\n"
-        "    0 0 : 1\n    1 1 : 2\n    2 2 : 3\n    3 3 : 4\n    0 2 : 0.5\n    2 0 : 0.5\n" Q_MU,
-        "2\n2\n2\n4\n4\n2\nCSparse Version 3.1.9\n4-by-4, nzmax: 6 nnz: 6, 1-norm: 4.5\n"
-        "    col 0 : locations 0 to 1\n      0 : 1\n      2 : 0.5\n"
-        "    col 1 : locations 2 to 2\n      1 : 2\n"
-        "    col 2 : locations 3 to 4\n      0 : 0.5\n      2 : 3\n"
-        "    col 3 : locations 5 to 5\n      3 : 4\n" Q_MU};
+        TRIPLET_GOOD Q_MU,
+        CSC_GOOD Q_MU};
     double W[4][4] = {{1, 0, 0.5, 0}, {0, 2, 0, 0}, {0.5, 0, 3, 0}, {0, 0, 0, 4}};
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
@@ -321,5 +326,139 @@ Test(fl_siconos_text, global_files_both_twins)
     }
     remove(out);
     fl_global_problem_free(g);
+    fl_sparse_finish(&ctx);
+}
+
+/* ---- every defect of a good file is refused by name ---- */
+
+/* The good files below, one per storage and form.  Tokens that the reader
+ * skips by design (Siconos's readers skip them too): the "CSparse Version"
+ * banner line and the ", 1-norm: X" tail of a compressed size line. */
+static const char *const sweep_local[] = {
+    SBM_GOOD Q_MU,
+    TRIPLET_GOOD Q_MU,
+    CSC_GOOD Q_MU,
+    "2\n2\n0\n4\n4\n4 4\n1 0 0.5 0\n0 2 0 0\n0.5 0 3 0\n0 0 0 4\n" Q_MU,
+};
+static const char *const sweep_global[] = {
+    "3\n1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n-1 -1 -1\n0 0 0\n0.1\n",
+    "3\n1\n2\n3\n3\n1\nCSparse Version 3.1.9\ntriplet: 3-by-3, nzmax: 3 nnz: 3\n"
+    "    0 0 : 1\n    1 1 : 1\n    2 2 : 1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n-1 -1 -1\n0 0 0\n0.1\n",
+};
+
+typedef struct sweep_token {
+    size_t start, end;
+    int line;
+    int skipped;
+} sweep_token;
+
+static size_t sweep_tokens(const char *text, sweep_token *tok, size_t max)
+{
+    size_t n = 0, i = 0;
+    int line = 1, line_skipped = 0, after_norm = 0;
+    while (text[i]) {
+        if (text[i] == '\n') {
+            line++;
+            line_skipped = after_norm = 0;
+            i++;
+            continue;
+        }
+        if (text[i] == ' ') {
+            i++;
+            continue;
+        }
+        size_t s = i;
+        while (text[i] && text[i] != ' ' && text[i] != '\n') i++;
+        cr_assert_lt(n, max);
+        if (strncmp(text + s, "CSparse", 7) == 0) line_skipped = 1;
+        if (strncmp(text + s, "1-norm:", 7) == 0) after_norm = 1;
+        tok[n++] = (sweep_token){s, i, line, line_skipped || after_norm};
+    }
+    return n;
+}
+
+static fl_status sweep_read(const char *path, int global, int sparse, fl_sparse_ctx *ctx,
+                            fl_error *err)
+{
+    fl_local_problem *p = NULL;
+    fl_global_problem *g = NULL;
+    fl_status s = global ? fl_siconos_text_read_global(path, !sparse, sparse ? ctx : NULL, NULL,
+                                                       &g, err)
+                         : fl_siconos_text_read(path, !sparse, sparse ? ctx : NULL, &p, err);
+    if (s != FL_OK) cr_assert(!p && !g, "a refused file leaves the output NULL");
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    return s;
+}
+
+/* Each good file cut after every token (the last one excepted: mu is
+ * complete only then) must be refused as ending early, naming the file and
+ * the field; each token replaced by "x" must be refused as that token, on
+ * its line, naming the field; the skipped tokens must leave the file
+ * readable.  Dense and sparse readers alike. */
+Test(fl_siconos_text, every_cut_and_every_bad_token_refused_by_name)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    size_t nl = sizeof sweep_local / sizeof *sweep_local;
+    size_t ng = sizeof sweep_global / sizeof *sweep_global;
+    char buf[2048];
+    sweep_token tok[256];
+    long refused = 0, skipped = 0;
+    for (size_t f = 0; f < nl + ng; f++) {
+        int global = f >= nl;
+        const char *text = global ? sweep_global[f - nl] : sweep_local[f];
+        size_t nt = sweep_tokens(text, tok, 256);
+        for (int sparse = 0; sparse <= 1; sparse++) {
+            fl_error err;
+            cr_assert_eq(sweep_read(text_file(text), global, sparse, &ctx, &err), FL_OK,
+                         "file %zu: %s", f, err.message);
+            for (size_t k = 0; k + 1 < nt; k++) {
+                cr_assert_lt(tok[k].end, sizeof buf);
+                memcpy(buf, text, tok[k].end);
+                buf[tok[k].end] = '\0';
+                const char *path = text_file(buf);
+                fl_error_clear(&err);
+                fl_status s = sweep_read(path, global, sparse, &ctx, &err);
+                cr_assert_eq(s, FL_EPARSE, "file %zu cut after token %zu: status %d (%s)", f, k, s,
+                             err.message);
+                cr_assert_str_eq(err.file, path);
+                cr_assert(err.line >= 1 && err.line <= tok[k].line + 1, "file %zu cut %zu: line %d",
+                          f, k, err.line);
+                cr_assert(strstr(err.message, "field ") && strstr(err.message, "ends early"),
+                          "file %zu cut after token %zu: '%s'", f, k, err.message);
+                refused++;
+            }
+            for (size_t k = 0; k < nt; k++) {
+                int n = snprintf(buf, sizeof buf, "%.*sx%s", (int)tok[k].start, text,
+                                 text + tok[k].end);
+                cr_assert_lt((size_t)n, sizeof buf);
+                const char *path = text_file(buf);
+                fl_error_clear(&err);
+                fl_status s = sweep_read(path, global, sparse, &ctx, &err);
+                if (tok[k].skipped) {
+                    cr_assert_eq(s, FL_OK, "file %zu token %zu is skipped by design: %s", f, k,
+                                 err.message);
+                    skipped++;
+                    continue;
+                }
+                cr_assert_eq(s, FL_EPARSE, "file %zu token %zu '%.*s' -> x: status %d (%s)", f, k,
+                             (int)(tok[k].end - tok[k].start), text + tok[k].start, s,
+                             err.message);
+                cr_assert_str_eq(err.file, path);
+                cr_assert_eq(err.line, tok[k].line, "file %zu token %zu: line %d, want %d (%s)", f,
+                             k, err.line, tok[k].line, err.message);
+                cr_assert(strstr(err.message, "field ") && strstr(err.message, "'x'"),
+                          "file %zu token %zu: '%s'", f, k, err.message);
+                refused++;
+            }
+        }
+    }
+    /* banner (3 tokens) of 3 CSparse printouts, 1-norm tail (2 tokens) of one;
+     * each read dense and sparse */
+    cr_assert_eq(skipped, 2 * (3 * 3 + 2));
+    cr_assert_gt(refused, 500);
+    remove(tmp_path);
     fl_sparse_finish(&ctx);
 }

@@ -14,6 +14,9 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "fl_sparse.h"
+#include <gsl/gsl_rng.h>
+#include <unistd.h>
 
 Test(xval, family_parse)
 {
@@ -330,4 +333,91 @@ Test(xval, corpus_family_lists_the_manifest, .timeout = 120)
     fl_error err;
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, &err), FL_EIO);
     cr_assert(strstr(err.message, "/nonexistent-dir"));
+}
+
+/* The command fits its buffer exactly when the buffer holds it and its NUL:
+ * every shorter buffer is refused (never a cut command), every longer one
+ * gives the same text.  Expected text written by hand: ' quoted as '\''. */
+Test(xval, command_every_buffer_length)
+{
+    const char *want = "solve '/t/a'\\''b' -o '/t/o' && echo done";
+    size_t n = strlen(want);
+    char buf[128];
+    for (size_t len = 1; len <= n + 4; len++) {
+        fl_error e;
+        fl_error_clear(&e);
+        memset(buf, 'z', sizeof buf);
+        fl_status s = fl_xval_command("solve {in} -o {out} && echo done", "/t/a'b", "/t/o", buf,
+                                      len, &e);
+        if (len > n) {
+            cr_assert_eq(s, FL_OK, "len %zu: %s", len, e.message);
+            cr_assert_str_eq(buf, want);
+        } else {
+            cr_assert_eq(s, FL_EINVAL, "len %zu: a command of %zu bytes accepted", len, n);
+            cr_assert(strstr(e.message, "longer than"), "len %zu: %s", len, e.message);
+        }
+    }
+    cr_assert_eq(fl_xval_command(NULL, "a", "b", buf, sizeof buf, NULL), FL_EINVAL);
+    cr_assert_eq(fl_xval_command("x", "a", "b", buf, 0, NULL), FL_EINVAL);
+}
+
+/* The child's stdout and stderr go to the log; an unwritable log sends
+ * them nowhere, and the command still runs. */
+Test(xval, spawn_output_goes_to_the_log)
+{
+    char log[64];
+    snprintf(log, sizeof log, "/tmp/fl_xval_log_%d", (int)getpid());
+    fl_xval_run run;
+    cr_assert_eq(fl_xval_spawn("echo to-out; echo to-err >&2; exit 4", 10, log, &run, NULL),
+                 FL_OK);
+    cr_assert_eq(run.exit_code, 4);
+    FILE *f = fopen(log, "r");
+    cr_assert_not_null(f);
+    char text[256] = "";
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    text[got] = '\0';
+    fclose(f);
+    remove(log);
+    cr_assert(strstr(text, "to-out") && strstr(text, "to-err"), "log holds '%s'", text);
+    cr_assert_eq(fl_xval_spawn("exit 5", 10, "/nonexistent-dir/log", &run, NULL), FL_OK);
+    cr_assert_eq(run.exit_code, 5);
+}
+
+/* The law measures read W's diagonal from the dense W or, when a problem
+ * holds only the sparse one, from it: the same numbers either way. */
+Test(xval, law_measure_sparse_only_problem)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 17);
+    for (int dim = 2; dim <= 3; dim++) {
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_local_problem_alloc(3, dim, 1, &p, NULL), FL_OK);
+        for (size_t i = 0; i < p->m; i++) {
+            gsl_matrix_set(p->W, i, i, 1.0 + (double)i);
+            gsl_vector_set(p->q, i, gsl_rng_uniform(rng) - 0.5);
+        }
+        gsl_matrix_set(p->W, 0, 2, 0.25);
+        gsl_matrix_set(p->W, 2, 0, 0.25);
+        for (size_t a = 0; a < 3; a++) p->mu[a] = 0.2 + 0.3 * (double)a;
+        p->ctx = &ctx;
+        cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+        double r[9];
+        for (size_t i = 0; i < p->m; i++) r[i] = gsl_rng_uniform(rng);
+        fl_xval_law a, b;
+        cr_assert_eq(fl_xval_law_measure(p, r, &a, NULL), FL_OK);
+        gsl_matrix *W = p->W;
+        p->W = NULL;
+        cr_assert_eq(fl_xval_law_measure(p, r, &b, NULL), FL_OK);
+        p->W = W;
+        cr_assert_float_eq(a.error, b.error, 1e-14);
+        cr_assert_float_eq(a.cone, b.cone, 1e-14);
+        cr_assert_float_eq(a.complementarity, b.complementarity, 1e-14);
+        cr_assert_float_eq(a.coulomb, b.coulomb, 1e-14);
+        fl_local_problem_free(p);
+    }
+    gsl_rng_free(rng);
+    fl_sparse_finish(&ctx);
 }
