@@ -21,6 +21,7 @@
 #include "reference/redistribution.h"
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
+#include "models/fl_model_square_block.h"
 
 /* ------------------------------------------------------------------ */
 /* 002 §6 closed forms (written independently of reference/midpoint.c) */
@@ -481,6 +482,8 @@ typedef struct series {
     double *t, *E, *Exi, *lam_tau0;   /* per output sample */
     double e0, final_drift, max_drift;
     int blew_up;
+    size_t steps;                     /* steps done */
+    double t_end;                     /* time reached */
 } series;
 
 static void series_free(series *s)
@@ -563,6 +566,8 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
             out->nt = j;
             break;
         }
+        out->steps = k;
+        out->t_end = st->t;
         xi += res.work_friction;
         double drift = fabs(res.energy - xi - out->e0);
         out->max_drift = fmax(out->max_drift, drift);
@@ -595,6 +600,8 @@ typedef struct conv {
     double **u;                /* nsamples x 2 (nx+1)^2 full displacement */
     const fl_midpoint_block_params *bp;
     fl_fe2d_dofmap *map;
+    double h_cm, dt_run;       /* element size (cm) and time step of the run (t reached / steps) */
+    int ran;                   /* the run reached the end of the interval */
 } conv;
 
 static void conv_sample(void *user, double t, const gsl_vector *u)
@@ -619,19 +626,84 @@ static double interp(const double *u, size_t nx, double L, double x, double y, i
     return ua + xi * (uc - ud) + eta * (ud - ua);                  /* triangle a c d */
 }
 
-static int square_convergence(fl_check_ctx *ctx)
+/* 002 §7 Table 2, row by row: each row's element size and time step as run
+ * (h from the mesh built, dt = time reached / steps taken) beside the
+ * paper's, and the max-in-time errors of the experiments against the
+ * reference (002 Fig. 9 draws them; the paper prints no value).  runs[4]
+ * is the reference solution; a row not run says why. */
+static void table2_rows(fl_check_ctx *ctx, const fl_model_square_block *m, const conv *runs, const double *eL2,
+                        const double *eH1)
 {
-    /* Table 2 (002 §7): h = 2, 1, 0.5, 0.25 cm with dt = 1.6e-5 .. 2e-6 s,
-     * reference h = 0.0625 cm, dt = 5e-7 s, partial redistribution, [0, 0.005] s.
+    double prevL2 = NAN, prevH1 = NAN;
+    for (int i = 0; i < FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS; i++) {
+        const conv *c = &runs[i];
+        char row[32], ref[96], nh[96], nd[96];
+        if (i < 4) snprintf(row, sizeof row, "exp%d", i + 1);
+        else snprintf(row, sizeof row, "reference");
+        if (i < 4) snprintf(ref, sizeof ref, "002 §7 Table 2, Experiment %d", i + 1);
+        else snprintf(ref, sizeof ref, "002 §7 Table 2, Reference solution");
+        snprintf(nh, sizeof nh, "square_block_002.table2.%s.h_cm", row);
+        snprintf(nd, sizeof nd, "square_block_002.table2.%s.dt_s", row);
+        double ph = m->table2_h_cm[i], pd = m->table2_dt_s[i];
+        if (fl_check_user_params(ctx)) {
+            fl_check_note(ctx, nh, "parameters from the user's file: not compared with 002 Table 2");
+            continue;
+        }
+        if (!c->u) {
+            fl_check_note(ctx, nh, "%s (h = %g cm, dt = %g s) is a row of the full run only%s", ref, ph, pd,
+                          i == 3 ? " (--quick: its h and dt give the reference solution)" : "");
+            continue;
+        }
+        if (i == 4 && ctx->quick) {
+            const char *why = "--quick computes the reference solution at experiment 4's h and dt (the paper's "
+                              "h = 0.0625 cm, dt = 5e-7 s takes minutes): the paper's row is run without --quick";
+            fl_check_discrepancy(ctx, nh, c->h_cm, ph, ref, why, "reference solution h = %.4g cm (paper %.4g cm)",
+                                 c->h_cm, ph);
+            fl_check_discrepancy(ctx, nd, c->dt_run, pd, ref, why, "reference solution dt = %.4g s (paper %.4g s)",
+                                 c->dt_run, pd);
+            continue;
+        }
+        fl_check_value(ctx, c->ran && fabs(c->h_cm - ph) <= 1e-9 * ph, nh, c->h_cm, ph, 1e-9 * ph, ref,
+                       "element size of the mesh run h = %.6g cm, paper %.6g cm (difference %.2g)%s", c->h_cm, ph,
+                       c->h_cm - ph, c->ran ? "" : "; the run did NOT reach the end of the interval");
+        fl_check_value(ctx, c->ran && fabs(c->dt_run - pd) <= 1e-9 * pd, nd, c->dt_run, pd, 1e-9 * pd, ref,
+                       "time step run (t reached / steps) %.6g s, paper %.6g s (difference %.2g)", c->dt_run, pd,
+                       c->dt_run - pd);
+        if (i == 4) continue;
+        char nl[96], nH[96], fref[96];
+        snprintf(nl, sizeof nl, "square_block_002.table2.%s.max_L2", row);
+        snprintf(nH, sizeof nH, "square_block_002.table2.%s.max_H1_semi", row);
+        snprintf(fref, sizeof fref, "002 §7 Fig. 9, Experiment %d (curve only, no printed value)", i + 1);
+        int okL = isfinite(eL2[i]) && eL2[i] > 0 && (isnan(prevL2) || eL2[i] < prevL2);
+        fl_check_value(ctx, okL, nl, eL2[i], NAN, NAN, fref,
+                       "max over the interval of the L2 error against the reference solution %.4g m%s (002 Fig. 9: "
+                       "decreasing with h)", eL2[i], isnan(prevL2) ? "" : eL2[i] < prevL2 ? ", below the previous "
+                       "experiment's" : ", NOT below the previous experiment's");
+        int okH = isfinite(eH1[i]) && eH1[i] > 0 && (isnan(prevH1) || eH1[i] < prevH1);
+        fl_check_value(ctx, okH, nH, eH1[i], NAN, NAN, fref,
+                       "max over the interval of the H1-seminorm error against the reference solution %.4g%s "
+                       "(002 Fig. 9: decreasing with h)", eH1[i], isnan(prevH1) ? "" : eH1[i] < prevH1 ?
+                       ", below the previous experiment's" : ", NOT below the previous experiment's");
+        prevL2 = eL2[i];
+        prevH1 = eH1[i];
+    }
+}
+
+static int square_convergence(fl_check_ctx *ctx, const fl_model_square_block *m)
+{
+    /* Table 2 (002 §7, read from the parameter file): h = 2, 1, 0.5, 0.25 cm
+     * with dt = 1.6e-5 .. 2e-6 s, reference h = 0.0625 cm, dt = 5e-7 s,
+     * partial redistribution, [0, 0.005] s.
      * --quick: experiments 2-3 against experiment 4's (h, dt) as reference. */
-    const size_t nxs[5] = {5, 10, 20, 40, 160};
-    const double dts[5] = {1.6e-5, 8e-6, 4e-6, 2e-6, 5e-7};
+    size_t nxs[FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS];
+    const double *dts = m->table2_dt_s;
+    for (int i = 0; i < FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS; i++) nxs[i] = fl_model_square_block_table2_cells(m, i);
     int e0 = ctx->quick ? 1 : 0, nexp = 4, iref = ctx->quick ? 3 : 4;
-    double T = 0.005, sdt = 8e-5;
+    double T = m->table2_T, sdt = m->table2_sample_dt;
     size_t ns = (size_t)llround(T / sdt) + 1;
     conv runs[5];
     memset(runs, 0, sizeof runs);
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
+    fl_midpoint_block_params bp = m->block;
     int rc = 0;
     for (int e = e0; e <= nexp; e++) {
         if (ctx->quick && e == 3) continue;   /* experiment 4 is the quick reference */
@@ -658,8 +730,11 @@ static int square_convergence(fl_check_ctx *ctx)
         fl_fe2d_mesh_free(mesh);
         series s;
         char label[64];
-        snprintf(label, sizeof label, "table2 h=%.4g cm", 10.0 / (double)nxs[idx]);
+        c->h_cm = 100.0 * bp.lx / (double)bp.nx;
+        snprintf(label, sizeof label, "table2 h=%.4g cm", c->h_cm);
         if (run_block(&bp, dts[idx], T, FL_MIDPOINT_AT_MIDPOINT, 1000000, &s, conv_sample, c, ctx, label)) rc = -1;
+        c->ran = !s.blew_up && s.steps > 0 && fabs(s.t_end - T) <= 1e-9 * T;
+        c->dt_run = s.steps > 0 ? s.t_end / (double)s.steps : NAN;
         series_free(&s);
     }
     /* errors against the reference on its mesh */
@@ -682,7 +757,7 @@ static int square_convergence(fl_check_ctx *ctx)
     if (out) fprintf(out, "experiment,h_cm,dt_s,max_L2,max_H1_semi\n");
     for (int e = e0; e < nexp; e++) {
         if (!runs[e].u) continue;
-        hcm[e] = 10.0 / (double)runs[e].nx;
+        hcm[e] = runs[e].h_cm;
         for (size_t k = 0; k < ns; k++) {
             if (!runs[e].u[k] || !ref->u[k]) continue;
             for (size_t p = 0; p < fm->nnodes; p++)
@@ -724,12 +799,13 @@ static int square_convergence(fl_check_ctx *ctx)
      * L2 error decreases from each experiment to the next and both fitted
      * orders are positive; the orders are printed (the full run against
      * h = 0.0625 cm gives small orders, see the README) */
-    fl_check_value(ctx, rc == 0 && decreasing && oL2 > 0 && oH1 > 0, "square_block_002.table2_convergence", oL2,
-                 NAN, NAN, "002 §7 Table 2 (observed L2 order; the paper: < 1)",
+    table2_rows(ctx, m, runs, eL2, eH1);
+    fl_check_value(ctx, rc == 0 && decreasing && oL2 > 0 && oL2 < 1 && oH1 > 0, "square_block_002.table2_convergence",
+                 oL2, 1.0, NAN, "002 §7 Table 2 and Fig. 9 (observed L2 order; the paper: an order < 1)",
                  "%s: max L2 errors %s, observed order L2 %.2f, H1-semi %.2f (002 §7 reports an order < 1; "
                  "reference h = %.4g cm, dt = %g s; errors in %s)",
                  ctx->quick ? "experiments 2-3 (quick)" : "experiments 1-4",
-                 decreasing ? "decrease with h" : "do NOT decrease", oL2, oH1, 10.0 / (double)ref->nx, dts[iref],
+                 decreasing ? "decrease with h" : "do NOT decrease", oL2, oH1, ref->h_cm, dts[iref],
                  "square_block_002_table2.csv");
     char png[4096], script[12288];
     if (out && fl_check_out_path(ctx, "square_block_002_table2.png", png, sizeof png) == 0) {
@@ -757,11 +833,18 @@ static int square_convergence(fl_check_ctx *ctx)
 
 int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
 {
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
-    if (ctx->quick) bp.nx = bp.ny = 10;    /* h = 1 cm */
-    const double dts_full[3] = {1e-5, 5e-6, 2.5e-6}, dts_quick[3] = {2e-5, 1e-5, 5e-6};
-    const double *dts = ctx->quick ? dts_quick : dts_full;
-    double T = 0.02;
+    char file[4096];
+    fl_model_square_block m;
+    fl_midpoint_block_params bp;
+    fl_error err;
+    if (fl_check_params_path(ctx, "002/square_block_002.json", file, sizeof file) != 0) return -1;
+    if (fl_model_square_block_load(file, &m, &err) != FL_OK
+        || fl_model_square_block_params(&m, ctx->quick ? m.h_quick : m.h, &bp, &err) != FL_OK) {
+        fl_check_message(ctx, "square_block_002: %s", err.message);
+        return -1;
+    }
+    const double *dts = ctx->quick ? m.dt_energy_quick : m.dt_energy;
+    double T = m.T;
     const char *sit[4] = {"standard", "normal_redistribution", "both_redistribution", "implicit_contact"};
     series S[4][3];
     int rc = 0;
@@ -798,6 +881,8 @@ int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
         }
         fclose(f);
     }
+    char hlabel[32];
+    snprintf(hlabel, sizeof hlabel, "%.4g cm", 100.0 * bp.lx / (double)bp.nx);
     for (int fig = 7; fig <= 8; fig++) {
         char png[4096], script[16384], csv[4][4096];
         char name[64];
@@ -812,7 +897,7 @@ int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
                            "set terminal png noenhanced size 1000,800\nset output '%s'\nset datafile separator ','\n"
                            "set multiplot layout 2,2 title '%s (002 Fig. %d), h = %s'\nset xlabel 't (s)'\n",
                            png, fig == 7 ? "Energy E(t)" : "E(t) - friction work xi(t)", fig,
-                           ctx->quick ? "1 cm" : "0.5 cm");
+                           hlabel);
         for (int s = 0; s < 4 && len > 0 && (size_t)len < sizeof script; s++) {
             int col = fig == 7 ? 2 : 3;
             len += snprintf(script + len, sizeof script - (size_t)len,
@@ -885,7 +970,6 @@ int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
     {
         fl_midpoint_block *b;
         fl_midpoint_block_params p = bp;
-        p.nx = p.ny = ctx->quick ? 10 : 20;
         if (fl_midpoint_block_alloc(&p, &b, NULL) == FL_OK) {
             fl_midpoint_options o = fl_midpoint_options_default();
             o.dt = 1e-5;
@@ -913,6 +997,6 @@ int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
     }
     for (int s = 0; s < 4; s++)
         for (int k = 0; k < 3; k++) series_free(&S[s][k]);
-    if (square_convergence(ctx) != 0) return -1;
+    if (square_convergence(ctx, &m) != 0) return -1;
     return rc;
 }
