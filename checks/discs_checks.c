@@ -150,7 +150,9 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
     double vmax = 0;
     for (size_t i = 0; i < d->N; i++)
         vmax = fmax(vmax, fmax(hypot(d->vx[i], d->vy[i]), fabs(d->w[i]) * d->R[i]));
-    fl_check_report(ctx, s == FL_OK && vmax < P.v_tol * P.g * P.h_deposit, "discs28.deposit_settled",
+    fl_check_value(ctx, s == FL_OK && vmax < P.v_tol * P.g * P.h_deposit, "discs28.deposit_settled",
+                 vmax / (P.g * P.h_deposit), 0.0, P.v_tol,
+                 "003 §4: a packing at rest (value: largest speed / (g h), data/003/discs_28.json v_tol)",
                  "%zu discs deposited under gravity in a box of width %g: %d CD steps, largest "
                  "speed %.2e < %.0e g h (generator, data/003/discs_28.json)",
                  d->N, P.width, steps, vmax, P.v_tol);
@@ -229,20 +231,24 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         cl[mode]->npts = keep;
     }
     size_t neq = cl[0]->npts + cl[1]->npts;
-    fl_check_report(ctx, dots > 0 && cl[0]->nfailed + cl[1]->nfailed == 0, "discs28.runs_converged",
+    fl_check_value(ctx, dots > 0 && cl[0]->nfailed + cl[1]->nfailed == 0, "discs28.runs_converged",
+                 (double)(cl[0]->nfailed + cl[1]->nfailed), 0.0, 0.0,
+                 "003 §3: Gauss-Seidel runs (value: runs that did not converge)",
                  "%zu runs (random orderings from zero, random starts), %zu converged, "
                  "GS tol %.0e (003 §3)", 2 * runs, dots, P.gs_tol);
-    fl_check_report(ctx, ufeq < 1e-6 && 10 * neq >= 9 * dots && cl[0]->npts > 0 && cl[1]->npts > 0,
-                 "discs28.equilibrium_u_f_zero",
+    fl_check_value(ctx, ufeq < 1e-6 && 10 * neq >= 9 * dots && cl[0]->npts > 0 && cl[1]->npts > 0,
+                 "discs28.equilibrium_u_f_zero", ufeq, 0.0, 1e-6,
+                 "003 §3: equilibrium, u_f = 0 after one step from rest (value: max |u_f| / (g h))",
                  "%zu of %zu dots are equilibria, max |u_f| / (g h) = %.2e < 1e-6 (one step from "
                  "rest, 003 §3); the other %zu (zero start %zu, random start %zu) solve the step "
                  "with motion, |u_f| / (g h) >= %.2e (plurality as in 003 §2; at most 10%%, left "
                  "out of the force clouds)",
                  neq, dots, ufeq, dots - neq, moving[0], moving[1], dots > neq ? ufmove : 0.0);
-    fl_check_report(ctx, viol < 1e-8, "discs28.coulomb",
+    fl_check_value(ctx, viol < 1e-8, "discs28.coulomb", viol, 0.0, 1e-8, "003 §3-5: Coulomb's law at every contact",
                  "every dot satisfies Coulomb's law: max violation %.2e < 1e-8 (003 §3–5)",
                  viol);
-    fl_check_report(ctx, cone_out < 1e-9, "discs28.clouds_in_cones",
+    fl_check_value(ctx, cone_out < 1e-9, "discs28.clouds_in_cones", cone_out, 0.0, 1e-9,
+                 "003 §4 Fig. 2: each contact's cloud in its Coulomb region C_alpha",
                  "every dot of every contact lies in its Coulomb angular region C_alpha: max "
                  "excess %.2e < 1e-9 of the largest impulse (003 §4)", cone_out);
     /* dimensions: A (all touching contacts) and the cloud's affine hull */
@@ -269,7 +275,8 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         }
     size_t rankH = svd_rank(Htt, 1e-10, NULL);
     long dimA = (long)(2 * kappa) - (long)rankH, dim_paper = 2 * (long)kappa - 3 * (long)N;
-    fl_check_report(ctx, rankH == 3 * N && dimA == dim_paper, "discs28.dimension_A_2kappa_minus_3N",
+    fl_check_value(ctx, rankH == 3 * N && dimA == dim_paper, "discs28.dimension_A_2kappa_minus_3N", (double)dimA,
+                 (double)dim_paper, 0.0, "003 §4: dim A = 2 kappa - 3N",
                  "kappa = %zu touching contacts, N = %zu: rank H^T = %zu = 3N (independent "
                  "equilibrium equations), dim A = 2 kappa - rank = %ld = 2 kappa - 3N = %ld (003 §4)",
                  kappa, N, rankH, dimA, dim_paper);
@@ -320,7 +327,9 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
     }
     size_t rankB = svd_rank(B, 1e-10, NULL);
     size_t dim_kernel = m - rankB;
-    fl_check_report(ctx, dim_cloud == dim_kernel && dim_kernel > 0, "discs28.dimension_cloud_equals_kernel",
+    fl_check_value(ctx, dim_cloud == dim_kernel && dim_kernel > 0, "discs28.dimension_cloud_equals_kernel",
+                 (double)dim_cloud, (double)dim_kernel, 0.0,
+                 "proofs/discs.md §4: affine hull of the cloud = constrained kernel of H^T",
                  "affine dimension of the %zu-dot cloud (SVD of the centred cloud, rel. tol 1e-7) "
                  "= %zu; kernel of H^T on the %zu active contacts (%zu never loaded, %zu always on a "
                  "cone edge) = %zu (proofs/discs.md §4); 2 kappa - 3N = %ld",
@@ -522,6 +531,42 @@ static int dcmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* The paper's contact counts and zero-sliding fractions at steps 11 and
+ * 121 (003 §5), with the tolerances of data/003/discs_355.json
+ * (expected.rows).  Returns 0, or -1 after a message naming the field. */
+typedef struct slope_rows {
+    double contacts[2], sliding[2], contacts_rtol, sliding_atol;
+} slope_rows;
+
+static int slope_rows_load(fl_check_ctx *ctx, const char *path, slope_rows *rw)
+{
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    const json_t *ex = NULL, *rows = NULL, *a = NULL, *b = NULL, *st = NULL;
+    int bad = fl_json_load(path, &doc, &err) != FL_OK ||
+              fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
+              fl_json_object(doc, ex, "expected", "rows", &rows, &err) != FL_OK ||
+              fl_json_array(doc, rows, "expected.rows", "step", 2, &st, &err) != FL_OK ||
+              fl_json_array(doc, rows, "expected.rows", "contacts", 2, &a, &err) != FL_OK ||
+              fl_json_array(doc, rows, "expected.rows", "zero_sliding", 2, &b, &err) != FL_OK ||
+              fl_json_number(doc, rows, "expected.rows", "contacts_rtol", &rw->contacts_rtol, &err) != FL_OK ||
+              fl_json_number(doc, rows, "expected.rows", "zero_sliding_atol", &rw->sliding_atol, &err) != FL_OK;
+    for (size_t i = 0; i < 2 && !bad; i++) {
+        const json_t *s = json_array_get(st, i), *x = json_array_get(a, i), *y = json_array_get(b, i);
+        if (!json_is_integer(s) || json_integer_value(s) != (i ? 121 : 11))
+            bad = fl_json_error(doc, st, "expected.rows", "step", &err, FL_EINVAL, "must be [11, 121]") != FL_OK;
+        else if (!json_is_number(x) || !json_is_number(y))
+            bad = fl_json_error(doc, rows, "expected.rows", NULL, &err, FL_EPARSE, "contacts and zero_sliding must be numbers") != FL_OK;
+        else {
+            rw->contacts[i] = json_number_value(x);
+            rw->sliding[i] = json_number_value(y);
+        }
+    }
+    fl_json_free(doc);
+    if (bad) fl_check_message(ctx, "slope_355: %s", err.message);
+    return bad ? -1 : 0;
+}
+
 int fl_discs_reproduce_slope(fl_check_ctx *ctx)
 {
     slope_params P = {0};     /* every field from data/003/discs_355.json */
@@ -719,15 +764,19 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
                  path, cp);
         if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "slope_355: no PNG (gnuplot failed)");
     }
-    fl_check_report(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates",
+    fl_check_value(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates", vx1 - vx0, 0.0, NAN,
+                 "003 §5: the flow accelerates (value: gain of the mean vx, above 0)",
                  "%ld steps of h = %g from rest: mean vx %.4g -> %.4g (the flow accelerates, 003 §5)",
                  steps, P.h, vx0, vx1);
-    fl_check_report(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb",
+    fl_check_value(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb", viol, 0.0, 1e-6,
+                 "003 §5: Coulomb's law at every contact of every limit",
                  "%zu Gauss-Seidel runs from zero with random orderings, %zu did not reach the "
                  "tolerance %.0e within %.0f sweeps (at most 10%% allowed, left out of the clouds); "
                  "every limit satisfies Coulomb's law (max violation %.2e of |q| < 1e-6)",
                  total, failed, P.gs_tol, P.gs_sweeps, viol);
-    fl_check_report(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
+    fl_check_value(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
+                 range_last / fmax(range11, 1e-300), 1.0, NAN,
+                 "003 §5 Figs. 4-5: the indeterminacy shrinks (value: typical range last / step 11, below 1)",
                  "typical grain: range %.3g at step 11 -> %.3g at step %ld; median over grains "
                  "%.3g -> %.3g; smallest typical range after step 11: %.3g (not monotone when it "
                  "exceeds the last); cloud shape sigma2/sigma1 %.3g (step 11), %.3g (step 121, a "
@@ -749,10 +798,41 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
     else
         fl_check_note(ctx, "slope.indeterminacy_at_t0.0444",
                       "the paper's t = 0.0444 (step 1110) is reached only without --quick");
-    fl_check_report(ctx, act11 > 0 && act121 > 0, "slope.contacts",
-                 "active contacts %zu (step 11), %zu (step 121); zero sliding %.0f%%, %.0f%% "
-                 "(003 §5 reports 556 / 75%%, 544 / 70%% for its own packing)",
-                 act11, act121, 100 * stick11, 100 * stick121);
+    /* 003 §5: contacts and zero-sliding fractions at the instants of Figs. 4
+     * and 5, in the paper's own packing (not given; ours is generated). */
+    slope_rows rw;
+    if (slope_rows_load(ctx, src, &rw) == 0) {
+        size_t act[2] = {act11, act121};
+        double stick[2] = {stick11, stick121};
+        for (int i = 0; i < 2; i++) {
+            char nc_[64], ns_[64], ref[64];
+            snprintf(nc_, sizeof nc_, "slope.contacts.step%d", i ? 121 : 11);
+            snprintf(ns_, sizeof ns_, "slope.zero_sliding.step%d", i ? 121 : 11);
+            snprintf(ref, sizeof ref, "003 §5, instant of Fig. %d (step %d)", i ? 5 : 4, i ? 121 : 11);
+            if (fl_check_user_params(ctx)) {
+                fl_check_note(ctx, nc_, "parameters from the user's file: not compared with 003 §5");
+                continue;
+            }
+            if (ctx->quick) {
+                const char *why = "--quick deposits the packing in fewer steps (deposit_steps_quick): a looser "
+                                  "packing than the full run's, which is the one compared with the paper";
+                fl_check_discrepancy(ctx, nc_, (double)act[i], rw.contacts[i], ref, why,
+                                     "%zu active contacts (paper %.0f)", act[i], rw.contacts[i]);
+                fl_check_discrepancy(ctx, ns_, stick[i], rw.sliding[i], ref, why,
+                                     "zero sliding %.0f%% (paper %.0f%%)", 100 * stick[i], 100 * rw.sliding[i]);
+                continue;
+            }
+            double tc = rw.contacts_rtol * rw.contacts[i];
+            fl_check_value(ctx, fabs((double)act[i] - rw.contacts[i]) <= tc, nc_, (double)act[i], rw.contacts[i], tc,
+                           ref, "%zu active contacts, paper %.0f in its own packing (tol %.0f%%)", act[i],
+                           rw.contacts[i], 100 * rw.contacts_rtol);
+            fl_check_value(ctx, fabs(stick[i] - rw.sliding[i]) <= rw.sliding_atol, ns_, stick[i], rw.sliding[i],
+                           rw.sliding_atol, ref, "zero sliding %.0f%%, paper %.0f%% (tol %.0f points)", 100 * stick[i],
+                           100 * rw.sliding[i], 100 * rw.sliding_atol);
+        }
+    } else {
+        fl_check_report(ctx, 0, "slope.contacts", "cannot read expected.rows of %s", src);
+    }
     fl_discs_work_clear(&work);
     fl_discs_free(d);
     gsl_rng_free(rng);

@@ -66,14 +66,20 @@ static int tri_region(const tri *t, int i, double fn, double ft, double margin)
     return in;
 }
 
-static int same4(const double *x, const double *y)
+/* max |x - y| relative to the larger entry (at least 1e-12) */
+static double dist4(const double *x, const double *y)
 {
     double d = 0, s = 1e-12;
     for (int k = 0; k < 4; k++) {
         d = fmax(d, fabs(x[k] - y[k]));
         s = fmax(s, fmax(fabs(x[k]), fabs(y[k])));
     }
-    return d <= 1e-8 * s;
+    return d / s;
+}
+
+static int same4(const double *x, const double *y)
+{
+    return dist4(x, y) <= 1e-8;
 }
 
 /* Random samples: enumeration through the stepper vs the branches. */
@@ -118,7 +124,8 @@ static void triangle_branch_check(fl_check_ctx *ctx, gsl_rng *r, long samples, c
             if (!found) bad++;
         }
     }
-    fl_check_report(ctx, bad == 0 && tested > samples / 2 && by_count[3] > 0, name,
+    fl_check_value(ctx, bad == 0 && tested > samples / 2 && by_count[3] > 0, name, (double)bad, 0.0, 0.0,
+                 "002 §6 branches S1-S4 and regions sigma1-sigma4 (proofs/triangle_002.md)",
                  "%ld mismatches in %ld random (a,b,c,F,fhat,utk) off the boundaries; %ld with 1 solution, "
                  "%ld with 3 (002 §6 branches S1-S4, regions sigma1-sigma4)", bad, tested, by_count[1], by_count[3]);
 }
@@ -275,23 +282,31 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
         fl_midpoint_block_sparse_free(s);
     }
     fl_sparse_finish(&sctx);
-    fl_check_report(ctx, failures == 0, "midpoint.runs", "%ld random FE blocks x 40 steps, %ld failures", nblocks, failures);
-    fl_check_report(ctx, worst_state < 1e-9, "midpoint.ref_vs_sparse",
+    fl_check_value(ctx, failures == 0, "midpoint.runs", (double)failures, 0.0, 0.0, "fl_status of every step (reference/midpoint.h)",
+                 "%ld random FE blocks x 40 steps, %ld failures", nblocks, failures);
+    fl_check_value(ctx, worst_state < 1e-9, "midpoint.ref_vs_sparse", worst_state, 0.0, 1e-9,
+                 "002 (20)-(23): reference/midpoint.c and optimized/midpoint_sparse.c take the same step",
                  "max relative difference of u^{k+1} and (r_n, r_t) over %ld steps = %.2e (tol 1e-9)", steps, worst_state);
-    fl_check_report(ctx, worst_identity < 1e-9, "midpoint.energy_identity",
+    fl_check_value(ctx, worst_identity < 1e-9, "midpoint.energy_identity", worst_identity, 0.0, 1e-9,
+                 "002 Proposition 5.1 (energy identity, proofs/midpoint.md)",
                  "max |E^{k+1}-E^k - normal work - friction work| / scale = %.2e (tol 1e-9; [DERIVED] 002 Proposition 5.1)",
                  worst_identity);
-    fl_check_report(ctx, worst_friction <= 1e-12, "midpoint.prop5_1_friction_work",
+    fl_check_value(ctx, worst_friction <= 1e-12, "midpoint.prop5_1_friction_work", worst_friction, 0.0, 1e-12,
+                 "002 Proposition 5.1 (friction work <= 0)",
                  "max friction work per step / scale = %.2e (<= 0 by 002 Prop. 5.1, tol 1e-12)", worst_friction);
-    fl_check_report(ctx, worst_res < 1e-8, "midpoint.step_residual", "max natural-map residual = %.2e (tol 1e-8)", worst_res);
-    fl_check_report(ctx, worst_kernel < 1e-12, "midpoint.redistribution_kernel",
+    fl_check_value(ctx, worst_res < 1e-8, "midpoint.step_residual", worst_res, 0.0, 1e-8,
+                 "002 (21)-(23): natural-map residual of the step's contact problem (core/fl_residual.h)", "max natural-map residual = %.2e (tol 1e-8)", worst_res);
+    fl_check_value(ctx, worst_kernel < 1e-12, "midpoint.redistribution_kernel", worst_kernel, 0.0, 1e-12,
+                 "002 (6): Ker M_r = span{nu_i}",
                  "max |lambda_nc(M_r)|/lambda_max = %.2e with lambda_nc+1 > 1e-8 lambda_max (002 (6), tol 1e-12)",
                  worst_kernel);
-    fl_check_report(ctx, worst_gram < 1e-12, "midpoint.redistribution_mass",
+    fl_check_value(ctx, worst_gram < 1e-12, "midpoint.redistribution_mass", worst_gram, 0.0, 1e-12,
+                 "proofs/redistribution.md (c): R^T M_r R = R^T M R",
                  "max relative change of R^T M_r R (total mass, centre of gravity, moments of inertia) = %.2e "
                  "(proofs/redistribution.md (c), tol 1e-12)",
                  worst_gram);
-    fl_check_report(ctx, worst_mr < 1e-11, "midpoint.redistribution_sparse",
+    fl_check_value(ctx, worst_mr < 1e-11, "midpoint.redistribution_sparse", worst_mr, 0.0, 1e-11,
+                 "proofs/redistribution.md: M_r = Mr0 + U K U^T",
                  "max relative difference of Mr0 + U K U^T vs dense M_r = %.2e (tol 1e-11)", worst_mr);
     /* Lemma 4.1: Lipschitz ratios on random data */
     long lem = N / 4 > 10 ? N / 4 : 10, lem_bad = 0;
@@ -332,7 +347,8 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
         gsl_vector_free(f); gsl_vector_free(w1); gsl_vector_free(w2);
         gsl_vector_free(g11); gsl_vector_free(g12); gsl_vector_free(g21); gsl_vector_free(g22);
     }
-    fl_check_report(ctx, lem_bad == 0 && worst_ratio <= 1.0, "midpoint.lemma4_1_lipschitz",
+    fl_check_value(ctx, lem_bad == 0 && worst_ratio <= 1.0, "midpoint.lemma4_1_lipschitz", worst_ratio, 1.0, NAN,
+                 "002 Lemma 4.1 (Lipschitz constants L1, L2; the ratio is at most 1)",
                  "max ratio |g(w1)-g(w2)|/|w1-w2| / L over %ld systems = %.3f (<= 1; L1 = |A|/lmin(A_NN), "
                  "L2 = (1+|A_NN|/lmin)|A|, 002 Lemma 4.1)", lem, worst_ratio);
     triangle_branch_check(ctx, r, N * 5 > 2000 ? N * 5 : 2000, "midpoint.triangle_branches");
@@ -388,9 +404,12 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
             if (out) fputc('\n', out);
         }
         if (out) fclose(out);
-        fl_check_report(ctx, mism == 0 && (f != 2 || counts[3] > 0) && (f == 2 || counts[3] == 0),
+        fl_check_value(ctx, mism == 0 && (f != 2 || counts[3] > 0) && (f == 2 || counts[3] == 0),
                      f == 0 ? "triangle_002.unique_below_c_over_b" : f == 1 ? "triangle_002.unique_off_sigma5"
                                                                           : "triangle_002.three_in_sigma4",
+                     (double)mism, 0.0, 0.0,
+                     f == 0 ? "002 §6 Fig. 3 (regions sigma1-sigma4, F < c/b)" : f == 1 ? "002 §6 Fig. 5 (F = c/b)"
+                                                                                    : "002 §6 Fig. 4 (F > c/b)",
                      "(a,b,c) = (3,1,2), utk = 0.3, F = %.1f: %ld grid points off the boundaries, %ld with 1 "
                      "solution, %ld with 3, %ld mismatches with the regions of 002 §6 (Figs. 3-5)",
                      t.F, tested, counts[1], counts[3], mism);
@@ -416,13 +435,16 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
         fl_midpoint_triangle_002(u.lam, u.mu, u.m1, u.m2, u.dt, u.F, u.utk, fn, ft, 8, sols, &ns, NULL);
         tri_branch(&u, 1, fn, ft, S1);
         tri_branch(&u, 2, fn, ft, S2);
-        int f1 = 0, f2 = 0;
+        double d1 = INFINITY, d2 = INFINITY;
         for (size_t k = 0; k < ns; k++) {
-            f1 |= same4(sols + 4 * k, S1);
-            f2 |= same4(sols + 4 * k, S2);
+            d1 = fmin(d1, dist4(sols + 4 * k, S1));
+            d2 = fmin(d2, dist4(sols + 4 * k, S2));
         }
-        fl_check_report(ctx, f1 && f2, "triangle_002.S5_ends",
-                     "F = c/b, fhat on sigma5: enumeration finds the ends S1 and S2 of the segment S5 (%zu points)", ns);
+        double d = fmax(d1, d2);
+        fl_check_value(ctx, d <= 1e-8, "triangle_002.S5_ends", d, 0.0, 1e-8,
+                       "002 §6 Fig. 5: S5 = [S1, S2] (closed forms, proofs/triangle_002.md)",
+                       "F = c/b, fhat on sigma5: enumeration finds the ends S1 and S2 of the segment S5 (%zu points; "
+                       "relative distance of the nearest to S1, S2 = %.2g, %.2g, tol 1e-8)", ns, d1, d2);
     }
     triangle_branch_check(ctx, r, ctx->quick ? 2000 : 20000, "triangle_002.branches_random");
     /* m1 = 0, m2 > 0: unique below dt0; three solutions above */
@@ -450,7 +472,8 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
             fl_midpoint_triangle_002(lam, mu, 0, m2, w.dt, F, 0, 1.0, -0.5 * (F + w.c / w.b), 8, sols, &ns, NULL);
             if (ns != 3) bad++;
         }
-        fl_check_report(ctx, bad == 0 && worst_margin > 0, "triangle_002.normal_redistribution_dt_bound",
+        fl_check_value(ctx, bad == 0 && worst_margin > 0, "triangle_002.normal_redistribution_dt_bound", (double)bad, 0.0,
+                       0.0, "002 §6: dt0 = sqrt(8 m2/(F(lam+mu)-(lam+3mu))) [DERIVED, proofs/triangle_002.md]",
                      "m1 = 0, m2 > 0: %ld systems, unique for dt = 0.95 dt0, three solutions in Int sigma4 for "
                      "dt = 1.2 dt0, dt0 = sqrt(8 m2/(F(lam+mu)-(lam+3mu))) ([DERIVED] 002 §6); %ld failures",
                      trials, bad);
@@ -466,7 +489,8 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
                 fl_midpoint_triangle_002(1, 1, both ? 0 : 0.7, 0, dts[k], 2.5, 0, 1.0, -2.25, 8, sols, &ns, NULL);
                 bad += ns != 3;
             }
-        fl_check_report(ctx, bad == 0, "triangle_002.tangential_redistribution_never_unique",
+        fl_check_value(ctx, bad == 0, "triangle_002.tangential_redistribution_never_unique", (double)bad, 0.0, 0.0,
+                       "002 §6, last paragraph (m2 = 0: three solutions for every dt)",
                      "m2 = 0 (m1 = 0.7 or 0), F = 2.5 > c/b = 2: three solutions at fhat = (1, -2.25) for dt = 1 .. 1e-8 "
                      "(002 §6, last paragraph); %d failures", bad);
     }
@@ -941,17 +965,22 @@ int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
     }
     /* the paper's observations */
     double d_std0 = S[0][0].max_drift, d_std2 = S[0][2].max_drift;
-    fl_check_report(ctx, rc == 0 && d_std2 > d_std0 && d_std2 > 10 * S[1][2].max_drift,
-                 "square_block_002.standard_unstable_worse_for_small_dt",
+    double ratio_std = d_std2 / fmax(S[1][2].max_drift, 1e-300);
+    fl_check_value(ctx, rc == 0 && d_std2 > d_std0 && ratio_std > 10, "square_block_002.standard_unstable_worse_for_small_dt",
+                 ratio_std, 10.0, NAN, "002 §7 Fig. 7 (standard discretisation unstable; value: its max drift over the "
+                 "partial redistribution's, at least 10)",
                  "standard discretisation: max |E - xi - E0| = %.3g J/m (dt = %g) -> %.3g (dt = %g), %.0fx the "
                  "partial redistribution's (002 §7, Fig. 7)", d_std0, dts[0], d_std2, dts[2],
-                 d_std2 / fmax(S[1][2].max_drift, 1e-300));
+                 ratio_std);
     for (int s = 1; s <= 2; s++) {
         char name[96];
         snprintf(name, sizeof name, "square_block_002.%s_stable_and_converging", sit[s]);
         int ok = !S[s][0].blew_up && !S[s][2].blew_up && fabs(S[s][2].final_drift) < fabs(S[s][0].final_drift)
                  && S[s][2].max_drift < S[0][2].max_drift;
-        fl_check_report(ctx, ok, name,
+        double ratio = fabs(S[s][2].final_drift) / fmax(fabs(S[s][0].final_drift), 1e-300);
+        fl_check_value(ctx, ok, name, ratio, 1.0, NAN,
+                     "002 §7 Fig. 8 (stable; value: |E - xi - E0| at T for the smallest dt over the largest dt's, "
+                     "below 1)",
                      "|E - xi - E0| at T: %.3g (dt = %g) -> %.3g (dt = %g): energy conservation approached as "
                      "dt -> 0 (002 §7, Fig. 8)", fabs(S[s][0].final_drift), dts[0], fabs(S[s][2].final_drift), dts[2]);
     }
@@ -961,8 +990,10 @@ int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
      * monotone (observed, reported in the detail) */
     int implicit_ok = !S[3][0].blew_up && !S[3][2].blew_up && S[3][0].final_drift < 0 && S[3][1].final_drift < 0
                       && S[3][2].final_drift < 0 && (ctx->quick || S[3][2].final_drift < S[3][0].final_drift);
-    fl_check_report(ctx, implicit_ok, ctx->quick ? "square_block_002.implicit_stable_dissipative"
+    fl_check_value(ctx, implicit_ok, ctx->quick ? "square_block_002.implicit_stable_dissipative"
                                               : "square_block_002.implicit_dissipates_more_for_small_dt",
+                 S[3][2].final_drift, 0.0, NAN,
+                 "002 §7 Fig. 8 (implicit contact forces dissipate: E - xi - E0 at T below 0, smallest dt)",
                  "implicit contact forces: E - xi - E0 at T = %.3g (dt = %g), %.3g (dt = %g), %.3g (dt = %g) J/m: "
                  "stable, dissipative%s (002 §7, Fig. 8)", S[3][0].final_drift, dts[0], S[3][1].final_drift, dts[1],
                  S[3][2].final_drift, dts[2], ctx->quick ? " (trend in dt checked at h = 0.5 cm only)" : ", more so for smaller dt");

@@ -225,36 +225,45 @@ int fl_nsgs_crosscheck(fl_check_ctx *ctx)
         fl_check_progress(ctx, "nsgs systems", i + 1, N);
     }
     fl_sparse_finish(&sctx);
-    fl_check_report(ctx, st.errors == 0 && st.systems == N, "nsgs.no_errors",
+    fl_check_value(ctx, st.errors == 0 && st.systems == N, "nsgs.no_errors", (double)st.errors, 0.0, 0.0,
+                 "fl_status of every solve (reference/nsgs.h, optimized/nsgs_sparse.h)",
                  "%ld of %ld systems ran without an error status", st.systems, N);
     for (int k = 0; k < 2; k++)
-        fl_check_report(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
-                     k ? "nsgs.coulomb_optimized" : "nsgs.coulomb_reference",
+        fl_check_value(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
+                     k ? "nsgs.coulomb_optimized" : "nsgs.coulomb_reference", st.viol[k], 0.0, 1e-7,
+                     "003 §3 (Coulomb's law at each contact; problem-scaled violation, proofs/README.md)",
                      "max violation of Coulomb's law %.3g over %ld converged limits of %ld "
                      "(tol 1e-7, problem-scaled, proofs/README.md; >= 95%% converged)",
                      st.viol[k], st.converged[k], N);
-    fl_check_report(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
-                 "nsgs.reference_vs_optimized_unique",
+    fl_check_value(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
+                 "nsgs.reference_vs_optimized_unique", st.unique_diff, 0.0, 1e-6,
+                 "unique enumerated solution (exhaustive enumeration, proofs/contact_dynamics.md)",
                  "max |r_ref - r_opt|/(1+|r|) = %.3g on %ld 2D systems with a unique enumerated "
                  "solution, %ld limits off the enumerated one (tol 1e-6)",
                  st.unique_diff, st.unique, st.unique_disagree);
-    fl_check_report(ctx, st.lemma_n > 0 && st.lemma_err <= 1e-8, "nsgs.lemma_2_4_identity",
+    fl_check_value(ctx, st.lemma_n > 0 && st.lemma_err <= 1e-8, "nsgs.lemma_2_4_identity", st.lemma_err, 0.0, 1e-8,
+                 "004 Lemma 2.4 (kinetic energy change of an impact)",
                  "max |dT - (-delta/2 du.M du - sum mu s_N |U^a_T|)|/(T- + 1e-3) = %.3g over %ld "
                  "impacts (004 Lemma 2.4, tol 1e-8)", st.lemma_err, st.lemma_n);
-    fl_check_report(ctx, st.lemma_n > 0 && st.dT_max <= 1e-8, "nsgs.lemma_2_4_dissipative",
+    fl_check_value(ctx, st.lemma_n > 0 && st.dT_max <= 1e-8, "nsgs.lemma_2_4_dissipative", st.dT_max, 0.0, 1e-8,
+                 "004 Lemma 2.4 (dT <= 0)",
                  "max dT/(T- + 1e-3) = %.3g (004 Lemma 2.4: <= 0, tol 1e-8)", st.dT_max);
-    fl_check_report(ctx, st.impact_viol <= 1e-7, "nsgs.impact_rule",
+    fl_check_value(ctx, st.impact_viol <= 1e-7, "nsgs.impact_rule", st.impact_viol, 0.0, 1e-7,
+                 "004 (19)-(20): impulse in K_r(U^a)",
                  "max violation of I in K_r(U^a) = %.3g (004 (19)-(20), tol 1e-7)", st.impact_viol);
-    fl_check_report(ctx, st.cloud_dots > 0 && st.cloud_outside == 0, "nsgs.clouds_in_enumeration",
+    fl_check_value(ctx, st.cloud_dots > 0 && st.cloud_outside == 0, "nsgs.clouds_in_enumeration",
+                 (double)st.cloud_outside, 0.0, 0.0, "003 §3 clouds; exhaustive enumeration (proofs/contact_dynamics.md)",
                  "%ld of %ld cloud dots (random orderings and random starts, 003 §3) not among "
                  "the enumerated solutions (exhaustive enumeration, proofs/contact_dynamics.md)", st.cloud_outside, st.cloud_dots);
-    fl_check_report(ctx, st.enum_solutions > 0 && st.fixed_fail == 0,
-                 "nsgs.enumerated_are_fixed_points",
+    fl_check_value(ctx, st.enum_solutions > 0 && st.fixed_fail == 0, "nsgs.enumerated_are_fixed_points",
+                 (double)st.fixed_fail, 0.0, 0.0, "003 §3: every solution is a fixed point of a Gauss-Seidel sweep",
                  "%ld of %ld enumerated solutions not kept by a warm-started sweep; "
                  "%ld reached by the clouds", st.fixed_fail, st.enum_solutions, st.enum_reached);
-    fl_check_report(ctx, st.delassus_solves <= 1e-10, "nsgs.delassus_sparse_solves",
+    fl_check_value(ctx, st.delassus_solves <= 1e-10, "nsgs.delassus_sparse_solves", st.delassus_solves, 0.0, 1e-10,
+                 "004 (18): W = H M^-1 H^T (CHOLMOD solves vs dense)",
                  "max relative |W_cholmod - W_dense| = %.3g (tol 1e-10)", st.delassus_solves);
-    fl_check_report(ctx, st.delassus_trailing <= 1e-6, "nsgs.delassus_sparse_trailing",
+    fl_check_value(ctx, st.delassus_trailing <= 1e-6, "nsgs.delassus_sparse_trailing", st.delassus_trailing, 0.0, 1e-6,
+                 "004 (18): W = H M^-1 H^T (trailing Schur complement vs dense)",
                  "max relative |W_trailing - W_dense| = %.3g (cI - L22 L22^T, tol 1e-6)",
                  st.delassus_trailing);
     return 0;
@@ -373,7 +382,8 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
     wedge_step(&w, 0.0, 0, s, uf, NULL);
     double ff = fabs(gsl_vector_get(uf, 1) + w.g * h) + fabs(gsl_vector_get(uf, 0)) +
                 fabs(gsl_vector_get(uf, 2)) + gsl_blas_dnrm2(s);
-    fl_check_report(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution",
+    fl_check_value(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution", ff, 0.0, 1e-12 * w.g * h,
+                 "003 §2: free fall s = 0, u_f = (0, -g h, 0) (closed form)",
                  "zero start from rest: |s| + |u_f - (0,-g h,0)| = %.3g (closed form, tol 1e-12 g h)",
                  ff);
 
@@ -394,8 +404,9 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
         wedge_step(&w, 0.0, 1, s, uf, &sw);
         double kept = 0;
         for (int i = 0; i < 4; i++) kept = fmax(kept, fabs(s->data[i] - wedge_s[i]));
-        fl_check_report(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
-                     "wedged_rod.wedged_solution",
+        fl_check_value(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
+                     "wedged_rod.wedged_solution", kept, 0.0, 1e-10 * h * RN,
+                     "003 §2: wedged impulses R_N = 2 R_N,min (closed form, data/003/wedged_rod.json)",
                      "R_N = 2 R_N,min = %.4g N, R_T = %.4g N: a solution of the one-step problem "
                      "(%s), warm start keeps it (|ds| = %.2g, %d sweep, |u_f| = %.2g)",
                      RN, RT, is_sol ? "Coulomb holds" : "Coulomb FAILS", kept, sw,
@@ -405,7 +416,8 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
         fl_enumerate_solutions(p, 1e-10, &e, NULL);
         double zero[4] = {0, 0, 0, 0};
         int open_listed = e && fl_enum_find(e, zero, 1e-12) >= 0;
-        fl_check_report(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration",
+        fl_check_value(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration", e ? (double)e->singular : 0.0,
+                     1.0, NAN, "003 §2: the wedged continuum (value: singular stick/stick systems, at least 1)",
                      "%zu isolated solution(s) incl. free fall (open/open), %zu singular status "
                      "systems carrying the wedged continuum (stick/stick: W has rank 3 < 4)",
                      e ? e->nsol : 0, e ? e->singular : 0);
@@ -440,7 +452,8 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
                 fclose(f);
             }
         }
-        fl_check_report(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes",
+        fl_check_value(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes", (double)nbad, 0.0, 0.0,
+                     "003 §2-3: both outcomes among random initial guesses (value: limits that are not solutions)",
                      "random initial guesses (003 §3): %ld free-fall and %ld wedged limits of %zu "
                      "runs, %ld not a solution", nfree, nwedge, c ? c->npts : 0, nbad);
         fl_cloud_free(c);
@@ -506,23 +519,28 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
      * (proofs/contact_dynamics.md). */
     double Pd = (mg - 2.0 * X_rev * (w.mu * cb - sb) / (cb + w.mu * sb)) / mg;
     double dP = (w.P_max - w.P_end) / (double)w.steps_down;
-    fl_check_report(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
-                 "wedged_rod.warm_start_keeps_wedge",
+    fl_check_value(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
+                 "wedged_rod.warm_start_keeps_wedge", (double)wedged_until, (double)w.steps_up, NAN,
+                 "003 §2: warm start keeps the wedge (value: last wedged load step, at least the insertion's last)",
                  "warm-started NSGS keeps u_f = 0 through insertion (P/mg %.2f -> %.2f) and "
                  "unloading down to P/mg = %.4f, detaches at P/mg = %.4f (max %g sweeps/step)",
                  w.P_start, w.P_max, P_detach + dP, P_detach, sweeps_max);
-    fl_check_report(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime",
+    fl_check_value(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime", slide_dev, 0.0, 1e-9,
+                 "003 §2: sliding regime R_T = -mu R_N during insertion",
                  "insertion: max |R_T + mu R_N|/R_N = %.3g (lines of action imposed by Coulomb "
                  "law in sliding regime, 003 §2; tol 1e-9)", slide_dev);
-    fl_check_report(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen",
+    fl_check_value(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen", X_dev, 0.0, 1e-9,
+                 "003 §2: longitudinal components keep their value at the reversal",
                  "unloading: max |X - X*|/X* = %.3g, X* = %.6g N the longitudinal component at "
                  "the reversal (003 §2; tol 1e-9)", X_dev, X_rev);
-    fl_check_report(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9,
-                 "wedged_rod.detachment_load",
+    fl_check_value(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9, "wedged_rod.detachment_load",
+                 P_detach, Pd, dP, "003 §2: P_d = m g - 2 X*(mu cos b - sin b)/(cos b + mu sin b) (proofs/contact_dynamics.md)",
                  "detachment at P/mg = %.4f, first load step past the prediction m g - 2 X*(mu "
                  "cos b - sin b)/(cos b + mu sin b) = %.4f m g (003 §2; within one step %.3f)",
                  P_detach, Pd, dP);
-    fl_check_report(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
+    fl_check_value(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
+                 (double)(zero_checked - zero_falls), 0.0, 0.0,
+                 "003 §2: zero start gives free fall (value: unloading states where it does not)",
                  "at %ld unloading states with P < m g where the warm start stays wedged, the "
                  "zero start gives free fall in %ld (both outcomes are solutions, 003 §2)",
                  zero_checked, zero_falls);
