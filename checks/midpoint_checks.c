@@ -16,55 +16,17 @@
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
 #include "fl_rng.h"
+#include "testkit/fl_random.h"
 #include "reference/fe2d.h"
 #include "reference/midpoint.h"
 #include "reference/redistribution.h"
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
 #include "models/fl_model_square_block.h"
+#include "models/fl_model_triangle.h"
 
 /* ------------------------------------------------------------------ */
 /* 002 §6 closed forms (written independently of reference/midpoint.c) */
-
-typedef struct tri {
-    double lam, mu, m1, m2, dt, F, utk, a, b, c;
-} tri;
-
-static void tri_constants(tri *t)
-{
-    double k = 4.0 / (t->dt * t->dt);
-    t->a = k * t->m1 + 0.5 * (t->lam + 3 * t->mu);
-    t->b = 0.5 * (t->lam + t->mu);
-    t->c = k * t->m2 + 0.5 * (t->lam + 3 * t->mu);
-}
-
-static void tri_branch(const tri *t, int i, double fn, double ft, double S[4])
-{
-    double a = t->a, b = t->b, c = t->c, F = t->F, g = c * fn + b * ft;
-    if (i == 1) { S[0] = g / (a * c - b * b); S[1] = (a * ft + b * fn) / (a * c - b * b); S[2] = S[3] = 0; }
-    else if (i == 2) { S[0] = 0; S[1] = t->utk; S[2] = -(fn + b * t->utk); S[3] = c * t->utk - ft; }
-    else if (i == 3) { S[0] = 0; S[1] = (ft - F * fn) / (c + b * F); S[2] = -g / (c + b * F); S[3] = F * S[2]; }
-    else { S[0] = 0; S[1] = (ft + F * fn) / (c - b * F); S[2] = -g / (c - b * F); S[3] = -F * S[2]; }
-}
-
-/* 1 inside sigma_i (strict), 0 outside, -1 within margin of a boundary */
-static int tri_region(const tri *t, int i, double fn, double ft, double margin)
-{
-    double b = t->b, c = t->c, F = t->F, u = t->utk;
-    double v[4] = {-(c * fn + b * ft), fn + b * u, ft - ((c - b * F) * u - F * fn), ((c + b * F) * u + F * fn) - ft};
-    int need[4] = {0}, sg[4] = {1, 1, 1, 1};
-    if (i == 1) need[0] = 1;
-    else if (i == 2) need[1] = need[2] = need[3] = 1;
-    else if (i == 3) { need[0] = need[3] = 1; sg[0] = sg[3] = -1; }
-    else { need[0] = need[1] = need[2] = 1; sg[0] = sg[2] = F < c / b ? -1 : 1; }
-    int in = 1;
-    for (int k = 0; k < 4; k++) {
-        if (!need[k]) continue;
-        if (fabs(v[k]) <= margin) return -1;
-        if (sg[k] * v[k] < 0) in = 0;
-    }
-    return in;
-}
 
 /* max |x - y| relative to the larger entry (at least 1e-12) */
 static double dist4(const double *x, const double *y)
@@ -87,20 +49,20 @@ static void triangle_branch_check(fl_check_ctx *ctx, gsl_rng *r, long samples, c
 {
     long tested = 0, bad = 0, by_count[4] = {0};
     for (long s = 0; s < samples; s++) {
-        tri t;
+        fl_model_triangle_system t;
         t.lam = 2 * gsl_rng_uniform(r);
         t.mu = 0.1 + gsl_rng_uniform(r);
         t.m1 = s % 3 == 1 ? 0 : fl_rng_loguniform(r, 1e-3, 1);
         t.m2 = s % 3 == 2 ? 0 : fl_rng_loguniform(r, 1e-3, 1);
         t.dt = fl_rng_loguniform(r, 1e-2, 10);
         t.utk = 2 * gsl_rng_uniform(r) - 1;
-        tri_constants(&t);
+        fl_model_triangle_constants(&t);
         t.F = t.c / t.b * fl_rng_loguniform(r, 0.2, 5);
         double sc = (t.c + t.b) * (1 + fabs(t.utk));
         double fn = sc * (2 * gsl_rng_uniform(r) - 1), ft = sc * (2 * gsl_rng_uniform(r) - 1);
         int expect[5] = {0}, nexp = 0, skip = 0;
         for (int i = 1; i <= 4; i++) {
-            int m = tri_region(&t, i, fn, ft, 1e-6 * sc);
+            int m = fl_model_triangle_region(&t, i, fn, ft, 1e-6 * sc);
             if (m < 0) skip = 1;
             expect[i] = m == 1;
             nexp += m == 1;
@@ -119,7 +81,7 @@ static void triangle_branch_check(fl_check_ctx *ctx, gsl_rng *r, long samples, c
             if (!expect[i]) continue;
             double S[4];
             int found = 0;
-            tri_branch(&t, i, fn, ft, S);
+            fl_model_triangle_branch(&t, i, fn, ft, S);
             for (size_t k = 0; k < ns; k++) found |= same4(sols + 4 * k, S);
             if (!found) bad++;
         }
@@ -132,27 +94,6 @@ static void triangle_branch_check(fl_check_ctx *ctx, gsl_rng *r, long samples, c
 
 /* ------------------------------------------------------------------ */
 /* Random FE blocks for the crosscheck                                  */
-
-static fl_midpoint_block_params random_block_params(gsl_rng *r, int kind)
-{
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
-    bp.nx = 2 + gsl_rng_uniform_int(r, 4);
-    bp.ny = 2 + gsl_rng_uniform_int(r, 3);
-    bp.lx = 0.5 + gsl_rng_uniform(r);
-    bp.ly = 0.5 + gsl_rng_uniform(r);
-    bp.pattern = (fl_fe2d_pattern)gsl_rng_uniform_int(r, 2);
-    bp.mat.lambda = gsl_rng_uniform(r);
-    bp.mat.mu = 0.3 + gsl_rng_uniform(r);
-    bp.mat.rho = 0.5 + gsl_rng_uniform(r);
-    bp.mat.model = (fl_fe2d_model)gsl_rng_uniform_int(r, 2);
-    bp.lumped = (int)gsl_rng_uniform_int(r, 2);
-    bp.top_uy = -0.01 * gsl_rng_uniform(r);
-    bp.gravity = 0.5 * gsl_rng_uniform(r);
-    bp.mu = fl_rng_loguniform(r, 0.05, 0.5);
-    bp.v_found = 0.0;
-    bp.redist = (fl_redist_kind)kind;
-    return bp;
-}
 
 static double rel_diff(const double *a, const double *b, size_t n)
 {
@@ -178,7 +119,8 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
     long failures = 0, steps = 0;
     for (long sys = 0; sys < nblocks; sys++) {
         fl_check_progress(ctx, "midpoint blocks", sys + 1, nblocks);
-        fl_midpoint_block_params bp = random_block_params(r, (int)(sys % 3));
+        fl_random_block_options ro = fl_random_block_options_default();
+        fl_midpoint_block_params bp = fl_random_midpoint_block(r, &ro, (fl_redist_kind)(sys % 3));
         fl_midpoint_block *d = NULL;
         fl_midpoint_block_sparse *s = NULL;
         if (fl_midpoint_block_alloc(&bp, &d, NULL) || fl_midpoint_block_sparse_alloc(&sctx, &bp, 1u << 30, &s, NULL)) {
@@ -361,13 +303,21 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
 
 int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
 {
+    /* the trial run of 002 §6 (data/002/triangle_002.json): lam = mu = 1
+     * (b = 1), m2 = 0 (c = 2), a = 3 */
+    char file[4096];
+    fl_model_triangle m;
+    fl_error err;
+    if (fl_check_params_path(ctx, "002/triangle_002.json", file, sizeof file) != 0) return -1;
+    if (fl_model_triangle_load(file, &m, &err) != FL_OK) {
+        fl_check_message(ctx, "triangle_002: %s", err.message);
+        return -1;
+    }
     gsl_rng *r = fl_rng_alloc(602);
     if (!r) return -1;
-    /* a trial run (002 §6): lam = mu = 1 (b = 1), m2 = 0 (c = 2), a = 3 */
-    tri t = {1.0, 1.0, 0.25, 0.0, 1.0, 0, 0.3, 0, 0, 0};
-    tri_constants(&t);
+    fl_model_triangle_system t = m.sys;
     int G = ctx->quick ? 81 : 301;
-    const double Fs[3] = {1.5, 2.0, 2.5};
+    const double *Fs = m.F_values, lo = m.fhat_lo, wid = m.fhat_hi - m.fhat_lo;
     const char *fig[3] = {"fig3_F_below_c_over_b", "fig5_F_equal_c_over_b", "fig4_F_above_c_over_b"};
     for (int f = 0; f < 3; f++) {
         t.F = Fs[f];
@@ -381,13 +331,13 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
         for (int i = 0; i < G; i++) {
             fl_check_progress(ctx, fig[f], i + 1, G);
             for (int j = 0; j < G; j++) {
-                double fn = -3 + 6.0 * i / (G - 1) + 1e-7, ft = -3 + 6.0 * j / (G - 1) + 1.3e-7;
+                double fn = lo + wid * i / (G - 1) + 1e-7, ft = lo + wid * j / (G - 1) + 1.3e-7;
                 double sols[32];
                 size_t ns = 0;
                 fl_midpoint_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols, &ns, NULL);
                 int nexp = 0, skip = 0;
                 for (int k = 1; k <= 4; k++) {
-                    int m = tri_region(&t, k, fn, ft, 1e-9);
+                    int m = fl_model_triangle_region(&t, k, fn, ft, 1e-9);
                     skip |= m < 0;
                     nexp += m == 1;
                 }
@@ -428,13 +378,13 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
     }
     /* S5 at F = c/b: the ends are S1 and S2 */
     {
-        tri u = t;
+        fl_model_triangle_system u = t;
         u.F = u.c / u.b;
         double fn = 1.1, ft = -u.c * fn / u.b, sols[32], S1[4], S2[4];
         size_t ns = 0;
         fl_midpoint_triangle_002(u.lam, u.mu, u.m1, u.m2, u.dt, u.F, u.utk, fn, ft, 8, sols, &ns, NULL);
-        tri_branch(&u, 1, fn, ft, S1);
-        tri_branch(&u, 2, fn, ft, S2);
+        fl_model_triangle_branch(&u, 1, fn, ft, S1);
+        fl_model_triangle_branch(&u, 2, fn, ft, S2);
         double d1 = INFINITY, d2 = INFINITY;
         for (size_t k = 0; k < ns; k++) {
             d1 = fmin(d1, dist4(sols + 4 * k, S1));
@@ -456,8 +406,8 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
             double F = (lam + 3 * mu) / (lam + mu) * (1.2 + 3 * gsl_rng_uniform(r));
             double dt0 = sqrt(8 * m2 / (F * (lam + mu) - (lam + 3 * mu)));
             for (int s = 0; s < 50; s++) {
-                tri v = {lam, mu, 0, m2, 0.95 * dt0, F, 0.5 * gsl_rng_uniform(r), 0, 0, 0};
-                tri_constants(&v);
+                fl_model_triangle_system v = {lam, mu, 0, m2, 0.95 * dt0, F, 0.5 * gsl_rng_uniform(r), 0, 0, 0};
+                fl_model_triangle_constants(&v);
                 double sc = v.c + v.b, sols[32];
                 size_t ns;
                 fl_midpoint_triangle_002(lam, mu, 0, m2, v.dt, F, v.utk, sc * (2 * gsl_rng_uniform(r) - 1),
@@ -465,8 +415,8 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
                 if (ns != 1) bad++;
                 worst_margin = fmin(worst_margin, v.c / v.b - F);
             }
-            tri w = {lam, mu, 0, m2, 1.2 * dt0, F, 0, 0, 0, 0};
-            tri_constants(&w);
+            fl_model_triangle_system w = {lam, mu, 0, m2, 1.2 * dt0, F, 0, 0, 0, 0};
+            fl_model_triangle_constants(&w);
             double sols[32];
             size_t ns;
             fl_midpoint_triangle_002(lam, mu, 0, m2, w.dt, F, 0, 1.0, -0.5 * (F + w.c / w.b), 8, sols, &ns, NULL);

@@ -14,7 +14,6 @@
 
 #include "checks/fl_check.h"
 #include "fl_dense.h"
-#include "fl_json.h"
 #include "fl_rng.h"
 #include "reference/enumerate.h"
 #include "drivers/plurality.h"
@@ -22,6 +21,7 @@
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
+#include "models/fl_model_wedged_rod.h"
 
 /* ------------------------------------------------------------------ */
 /* crosscheck --law nsgs                                               */
@@ -273,78 +273,29 @@ int fl_nsgs_crosscheck(fl_check_ctx *ctx)
 /* reproduce wedged_rod (003 §2, Fig. 1; data/003/README.md)            */
 /* ------------------------------------------------------------------ */
 
-/* A rigid horizontal rod AB (length L, mass m, inertia m L^2/12, centre G
- * at the origin) between two plane walls through A = (-L/2, 0) and
- * B = (L/2, 0), each inclined by beta from the vertical so that they
- * converge upward; Coulomb friction mu at A and B; gravity g; an upward
- * force P applied at G.  Generalised velocity u = (vx, vy, omega).
- * Contact frames (library signs: U_N > 0 separating):
- *   n_A = ( cos b, -sin b), t_A = ( sin b, cos b)   (t up along the wall)
- *   n_B = (-cos b, -sin b), t_B = (-sin b, cos b)
- * and v_A = (vx, vy - omega L/2), v_B = (vx, vy + omega L/2). */
-typedef struct wedge_params {
-    double L, m, g, beta, mu, h;
-    double P_start, P_max, P_end;   /* in units of m g */
-    long steps_up, steps_down;
-} wedge_params;
-
-/* The parameters of data/003/wedged_rod.json, or of the user's file of the
+/* The rod, its parameters and its one-step problem: models/fl_model_wedged_rod.h.
+ * The parameters of data/003/wedged_rod.json, or of the user's file of the
  * same schema (reproduce wedged_rod --params FILE).  A missing file or
  * field is an error: there are no built-in values. */
+typedef fl_model_wedged_rod wedge_params;
+
 static int wedge_load(fl_check_ctx *ctx, wedge_params *w, char *src, size_t len)
 {
-    memset(w, 0, sizeof *w);
     char path[4096];
-    if (fl_check_params_path(ctx, "003/wedged_rod.json", path, sizeof path) != 0) return -1;
-    fl_json_doc *doc = NULL;
     fl_error err;
-    const json_t *par = NULL;
-    double beta_deg = 0, su = 0, sd = 0;
-    if (fl_json_load(path, &doc, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "L", &w->L, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "m", &w->m, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "g", &w->g, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "beta_deg", &beta_deg, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "mu", &w->mu, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "h", &w->h, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P_start_mg", &w->P_start, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P_max_mg", &w->P_max, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P_end_mg", &w->P_end, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "steps_up", &su, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "steps_down", &sd, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "003/wedged_rod.json", path, sizeof path) != 0) return -1;
+    if (fl_model_wedged_rod_load(path, w, &err) != FL_OK) {
         fl_check_message(ctx, "wedged_rod: %s", err.message);
-        fl_json_free(doc);
         return -1;
     }
-    fl_json_free(doc);
-    w->beta = beta_deg * FL_PI / 180.0;
-    w->steps_up = (long)su;
-    w->steps_down = (long)sd;
     snprintf(src, len, "%s", path);
     return 0;
 }
 
-/* Global problem of one CD step from velocity u_i under the push P:
- * f = M u_i + h (0, P - m g, 0). */
 static fl_global_problem *wedge_problem(const wedge_params *w, const double *ui, double P)
 {
     fl_global_problem *g = NULL;
-    if (fl_global_problem_alloc(3, 2, 2, 1, &g, NULL) != FL_OK) return NULL;
-    double cb = cos(w->beta), sb = sin(w->beta), l2 = 0.5 * w->L;
-    double J = w->m * w->L * w->L / 12.0;
-    gsl_matrix_set(g->M, 0, 0, w->m);
-    gsl_matrix_set(g->M, 1, 1, w->m);
-    gsl_matrix_set(g->M, 2, 2, J);
-    double H[4][3] = {{cb, -sb, sb * l2}, {sb, cb, -cb * l2},
-                      {-cb, -sb, -sb * l2}, {-sb, cb, cb * l2}};
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 3; j++) gsl_matrix_set(g->H, i, j, H[i][j]);
-    double M[3] = {w->m, w->m, J};
-    for (int j = 0; j < 3; j++) gsl_vector_set(g->f, j, M[j] * ui[j]);
-    *gsl_vector_ptr(g->f, 1) += w->h * (P - w->m * w->g);
-    g->mu[0] = g->mu[1] = w->mu;
-    return g;
+    return fl_model_wedged_rod_problem(w, ui, P, &g, NULL) == FL_OK ? g : NULL;
 }
 
 /* One step: returns the NSGS status; s in/out (warm start if warm), u_f out. */
@@ -390,8 +341,10 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
     /* (2) the symmetric wedged impulses (closed form): vertical balance
      * 2 (R_T cos b - R_N sin b) = m g with R_N = 2 R_N,min,
      * R_N,min = m g / (2 (mu cos b - sin b)) (friction at its limit). */
-    double RNmin = mg / (2.0 * (w.mu * cb - sb));
-    double RN = 2.0 * RNmin, RT = (0.5 * mg + RN * sb) / cb;
+    double wf[4] = {0, 0, 0, 0};
+    fl_error werr;
+    if (fl_model_wedged_rod_wedged_forces(&w, wf, &werr) != FL_OK) fl_check_message(ctx, "wedged_rod: %s", werr.message);
+    double RN = wf[0], RT = wf[1];
     double wedge_s[4] = {h * RN, h * RT, h * RN, h * RT};
     {
         double ui[3] = {0, 0, 0};
@@ -517,7 +470,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
      * - R_y sin b and R_T = X* sin b + R_y cos b; the no-slide regime ends when
      * R_T = mu R_N:  P_d = m g - 2 X* (mu cos b - sin b)/(cos b + mu sin b)
      * (proofs/contact_dynamics.md). */
-    double Pd = (mg - 2.0 * X_rev * (w.mu * cb - sb) / (cb + w.mu * sb)) / mg;
+    double Pd = fl_model_wedged_rod_detachment(&w, X_rev);
     double dP = (w.P_max - w.P_end) / (double)w.steps_down;
     fl_check_value(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
                  "wedged_rod.warm_start_keeps_wedge", (double)wedged_until, (double)w.steps_up, NAN,

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "fl_data.h"
 #include "fl_json.h"
 
 /* number of cells L/h when it is an integer >= 1 (relative 1e-9), else 0 */
@@ -122,6 +123,14 @@ fl_status fl_model_square_block_load(const char *path, fl_model_square_block *m,
     fl_json_free(doc);
     if (s != FL_OK) memset(m, 0, sizeof *m);
     return s;
+}
+
+fl_status fl_model_square_block_load_data(const char *data_dir, fl_model_square_block *m, fl_error *err)
+{
+    char path[4096];
+    memset(m, 0, sizeof *m);
+    FL_TRY(fl_data_path(data_dir, "002/square_block_002.json", path, sizeof path, err));
+    return fl_model_square_block_load(path, m, err);
 }
 
 fl_status fl_model_square_block_params(const fl_model_square_block *m, double h, fl_midpoint_block_params *out,

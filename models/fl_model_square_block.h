@@ -41,6 +41,10 @@ typedef struct fl_model_square_block {
  * redistribution words, 5 rows of Table 2 with L/h an integer. */
 fl_status fl_model_square_block_load(const char *path, fl_model_square_block *m, fl_error *err);
 
+/* The same from the data file 002/square_block_002.json found by
+ * fl_data_path (data_dir: --data override or NULL). */
+fl_status fl_model_square_block_load_data(const char *data_dir, fl_model_square_block *m, fl_error *err);
+
 /* The block with cells of size h (m): L/h must be an integer (to 1e-9). */
 fl_status fl_model_square_block_params(const fl_model_square_block *m, double h,
                                        fl_midpoint_block_params *out, fl_error *err);

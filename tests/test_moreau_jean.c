@@ -202,47 +202,28 @@ Test(moreau_jean, bad_input)
  * walls, one step from rest without push.  Zero start: free fall (closed
  * form).  The closed-form wedged impulses R_N = 2 m g/(2(mu cos b - sin b)),
  * R_T = (m g/2 + R_N sin b)/cos b also solve it and a warm start keeps them. */
-#include <stdlib.h>
-#include "fl_json.h"
 #include "reference/enumerate.h"
-#include "fl_scalar.h"
+#include "models/fl_model_wedged_rod.h"
 
 Test(moreau_jean, wedged_rod_both_outcomes_from_data)
 {
     char path[4096];
-    fl_json_doc *doc = NULL;
     fl_error err;
+    fl_model_wedged_rod w;
     cr_assert_eq(fl_data_path(NULL, "003/wedged_rod.json", path, sizeof path, &err), FL_OK,
                  "%s", err.message);
-    cr_assert_eq(fl_json_load(path, &doc, &err), FL_OK, "%s", err.message);
-    const json_t *par = NULL;
-    double L, m, grav, bdeg, mu, h;
-    cr_assert_eq(fl_json_object(doc, doc->root, "", "params", &par, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "L", &L, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "m", &m, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "g", &grav, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "beta_deg", &bdeg, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "mu", &mu, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "h", &h, &err), FL_OK);
-    fl_json_free(doc);
-    double b = bdeg * FL_PI / 180.0, cb = cos(b), sb = sin(b), l2 = L / 2, J = m * L * L / 12;
+    cr_assert_eq(fl_model_wedged_rod_load(path, &w, &err), FL_OK, "%s", err.message);
+    double grav = w.g, h = w.h, ui[3] = {0, 0, 0}, wf[4];
     fl_global_problem *g = NULL;
-    cr_assert_eq(fl_global_problem_alloc(3, 2, 2, 1, &g, NULL), FL_OK);
-    gsl_matrix_set(g->M, 0, 0, m);
-    gsl_matrix_set(g->M, 1, 1, m);
-    gsl_matrix_set(g->M, 2, 2, J);
-    double H[4][3] = {{cb, -sb, sb * l2}, {sb, cb, -cb * l2}, {-cb, -sb, -sb * l2}, {-sb, cb, cb * l2}};
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 3; j++) gsl_matrix_set(g->H, i, j, H[i][j]);
-    gsl_vector_set(g->f, 1, -h * m * grav);
-    g->mu[0] = g->mu[1] = mu;
+    cr_assert_eq(fl_model_wedged_rod_problem(&w, ui, 0.0, &g, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_model_wedged_rod_wedged_forces(&w, wf, &err), FL_OK, "%s", err.message);
     gsl_vector *u0 = gsl_vector_calloc(3), *up = gsl_vector_alloc(3), *s = gsl_vector_alloc(4);
     fl_mj_options o = fl_mj_options_default();
     cr_assert_eq(fl_mj_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
     cr_assert_float_eq(gsl_vector_get(up, 1), -grav * h, 1e-15);
     cr_assert_float_eq(gsl_blas_dnrm2(s), 0.0, 1e-300);
-    double RN = m * grav / (mu * cb - sb), RT = (0.5 * m * grav + RN * sb) / cb;
-    double ws[4] = {h * RN, h * RT, h * RN, h * RT};
+    double RN = wf[0];
+    double ws[4] = {h * wf[0], h * wf[1], h * wf[2], h * wf[3]};
     memcpy(s->data, ws, sizeof ws);
     o.nsgs.start = FL_NSGS_START_WARM;
     cr_assert_eq(fl_mj_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
