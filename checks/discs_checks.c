@@ -23,43 +23,14 @@
 
 #include "checks/fl_check.h"
 #include "fl_dense.h"
-#include "fl_json.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
 #include "drivers/plurality.h"
 #include "checks/fl_tasks.h"
 #include "fl_scalar.h"
 #include "fl_clock.h"
+#include "models/fl_model_discs.h"
 
-
-typedef struct param_ref {
-    const char *key;
-    double *val;
-} param_ref;
-
-/* Read the numbers of "params" in data/003/<file> (fl_check_data_path; a
- * missing file or field is an error, there are no built-in values). */
-static int load_params(fl_check_ctx *ctx, const char *file, const param_ref *refs, size_t n,
-                       char *src, size_t len)
-{
-    char rel[256], path[4096];
-    snprintf(rel, sizeof rel, "003/%s", file);
-    if (fl_check_data_path(ctx, rel, path, sizeof path) != 0) return -1;
-    fl_json_doc *doc = NULL;
-    fl_error err;
-    const json_t *par = NULL;
-    int bad = fl_json_load(path, &doc, &err) != FL_OK ||
-              fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK;
-    for (size_t i = 0; i < n && !bad; i++)
-        bad = fl_json_number(doc, par, "params", refs[i].key, refs[i].val, &err) != FL_OK;
-    fl_json_free(doc);
-    if (bad) {
-        fl_check_message(ctx, "discs: %s", err.message);
-        return -1;
-    }
-    snprintf(src, len, "%s", path);
-    return 0;
-}
 
 /* Numerical rank of A (rows x cols) by SVD: singular values > rtol * max. */
 static size_t svd_rank(const gsl_matrix *A, double rtol, double *smax_out)
@@ -90,29 +61,7 @@ static size_t svd_rank(const gsl_matrix *A, double rtol, double *smax_out)
 /* discs_28 (003 §4)                                                   */
 /* ------------------------------------------------------------------ */
 
-typedef struct d28_params {
-    double N, R_min, R_max, rho, g, width, mu_grain, mu_wall, seed, h_deposit,
-        deposit_steps, v_tol, h, touch_tol, margin, runs, runs_quick, gs_tol, gs_sweeps;
-} d28_params;
-
-static fl_discs *d28_build(const d28_params *P, gsl_rng *rng)
-{
-    fl_discs *d = NULL;
-    if (fl_discs_alloc((size_t)P->N, &d, NULL) != FL_OK) return NULL;
-    for (size_t i = 0; i < d->N; i++)
-        fl_discs_set(d, i, 0, 0, P->R_min + (P->R_max - P->R_min) * gsl_rng_uniform(rng), P->rho);
-    d->gx = 0;
-    d->gy = -P->g;
-    d->ground = 1;
-    d->walls = 1;
-    d->wall_left = -P->width / 2;
-    d->wall_right = P->width / 2;
-    d->mu_grain = P->mu_grain;
-    d->mu_wall = P->mu_wall;
-    d->margin = P->margin;
-    d->touch_tol = P->touch_tol;
-    return d;
-}
+typedef fl_model_discs_28 d28_params;
 
 /* the force r_N n + r_T t on disc i of contact c */
 static void force_xy(const fl_disc_contact *c, const double *r, double *F)
@@ -123,28 +72,28 @@ static void force_xy(const fl_disc_contact *c, const double *r, double *F)
 
 int fl_discs_reproduce_28(fl_check_ctx *ctx)
 {
-    d28_params P = {0};       /* every field from data/003/discs_28.json */
-    param_ref refs[] = {{"N", &P.N}, {"R_min", &P.R_min}, {"R_max", &P.R_max}, {"rho", &P.rho},
-                        {"g", &P.g}, {"width", &P.width}, {"mu_grain", &P.mu_grain},
-                        {"mu_wall", &P.mu_wall}, {"seed", &P.seed}, {"h_deposit", &P.h_deposit},
-                        {"deposit_steps", &P.deposit_steps}, {"v_tol", &P.v_tol}, {"h", &P.h},
-                        {"touch_tol", &P.touch_tol}, {"margin", &P.margin}, {"runs", &P.runs},
-                        {"runs_quick", &P.runs_quick}, {"gs_tol", &P.gs_tol},
-                        {"gs_sweeps", &P.gs_sweeps}};
+    d28_params P;             /* every field from data/003/discs_28.json (models/fl_model_discs.h) */
     char src[4200];
-    if (load_params(ctx, "discs_28.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
-        fl_check_report(ctx, 0, "discs28.params", "cannot read data/003/discs_28.json");
+    fl_error err;
+    if (fl_check_params_path(ctx, "003/discs_28.json", src, sizeof src) != 0) return -1;
+    if (fl_model_discs_28_load(src, &P, &err) != FL_OK) {
+        fl_check_message(ctx, "discs_28: %s", err.message);
+        fl_check_report(ctx, 0, "discs28.params", "cannot read %s", src);
         return 0;
     }
     fl_check_text(ctx, "discs_28: parameters from %s\n", src);
     gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
-    fl_discs *d = d28_build(&P, rng);
+    fl_discs *d = NULL;
+    if (fl_model_discs_28_build(&P, rng, &d, &err) != FL_OK) {
+        fl_check_report(ctx, 0, "discs28.alloc", "%s", err.message);
+        gsl_rng_free(rng);
+        return 0;
+    }
     fl_discs_step_options o = fl_discs_step_options_default();
     o.h = P.h_deposit;
     o.nsgs.tol = 1e-6;          /* deposition only builds the packing */
     o.nsgs.max_sweeps = 300;
     int steps = 0;
-    fl_error err;
     fl_status s = fl_discs_deposit(d, &o, rng, (int)P.deposit_steps, P.v_tol * P.g * P.h_deposit,
                                    &steps, &err);
     double vmax = 0;
@@ -420,11 +369,7 @@ out:
 /* slope_355 (003 §5)                                                  */
 /* ------------------------------------------------------------------ */
 
-typedef struct slope_params {
-    double N, R_min, R_max, rho, g, slope_deg, a, mu_grain, mu_ground, e, seed, h_deposit,
-        deposit_steps, deposit_steps_quick, margin_deposit, h, margin, steps, steps_quick, runs,
-        runs_quick, gs_tol, gs_sweeps, step_gs_tol;
-} slope_params;
+typedef fl_model_discs_355 slope_params;
 
 /* The exploration of one step's core problem (003 §5): runs from zero with
  * random orderings; per run the accelerations (u_f - u_i)/h of all grains
@@ -531,80 +476,26 @@ static int dcmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The paper's contact counts and zero-sliding fractions at steps 11 and
- * 121 (003 §5), with the tolerances of data/003/discs_355.json
- * (expected.rows).  Returns 0, or -1 after a message naming the field. */
-typedef struct slope_rows {
-    double contacts[2], sliding[2], contacts_rtol, sliding_atol;
-} slope_rows;
-
-static int slope_rows_load(fl_check_ctx *ctx, const char *path, slope_rows *rw)
-{
-    fl_json_doc *doc = NULL;
-    fl_error err;
-    const json_t *ex = NULL, *rows = NULL, *a = NULL, *b = NULL, *st = NULL;
-    int bad = fl_json_load(path, &doc, &err) != FL_OK ||
-              fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
-              fl_json_object(doc, ex, "expected", "rows", &rows, &err) != FL_OK ||
-              fl_json_array(doc, rows, "expected.rows", "step", 2, &st, &err) != FL_OK ||
-              fl_json_array(doc, rows, "expected.rows", "contacts", 2, &a, &err) != FL_OK ||
-              fl_json_array(doc, rows, "expected.rows", "zero_sliding", 2, &b, &err) != FL_OK ||
-              fl_json_number(doc, rows, "expected.rows", "contacts_rtol", &rw->contacts_rtol, &err) != FL_OK ||
-              fl_json_number(doc, rows, "expected.rows", "zero_sliding_atol", &rw->sliding_atol, &err) != FL_OK;
-    for (size_t i = 0; i < 2 && !bad; i++) {
-        const json_t *s = json_array_get(st, i), *x = json_array_get(a, i), *y = json_array_get(b, i);
-        if (!json_is_integer(s) || json_integer_value(s) != (i ? 121 : 11))
-            bad = fl_json_error(doc, st, "expected.rows", "step", &err, FL_EINVAL, "must be [11, 121]") != FL_OK;
-        else if (!json_is_number(x) || !json_is_number(y))
-            bad = fl_json_error(doc, rows, "expected.rows", NULL, &err, FL_EPARSE, "contacts and zero_sliding must be numbers") != FL_OK;
-        else {
-            rw->contacts[i] = json_number_value(x);
-            rw->sliding[i] = json_number_value(y);
-        }
-    }
-    fl_json_free(doc);
-    if (bad) fl_check_message(ctx, "slope_355: %s", err.message);
-    return bad ? -1 : 0;
-}
-
 int fl_discs_reproduce_slope(fl_check_ctx *ctx)
 {
-    slope_params P = {0};     /* every field from data/003/discs_355.json */
-    param_ref refs[] = {{"N", &P.N}, {"R_min", &P.R_min}, {"R_max", &P.R_max}, {"rho", &P.rho},
-                        {"g", &P.g}, {"slope_deg", &P.slope_deg}, {"a", &P.a},
-                        {"mu_grain", &P.mu_grain}, {"mu_ground", &P.mu_ground},
-                        {"restitution", &P.e}, {"seed", &P.seed}, {"h_deposit", &P.h_deposit},
-                        {"deposit_steps", &P.deposit_steps},
-                        {"deposit_steps_quick", &P.deposit_steps_quick},
-                        {"margin_deposit", &P.margin_deposit}, {"h", &P.h}, {"margin", &P.margin},
-                        {"steps", &P.steps}, {"steps_quick", &P.steps_quick}, {"runs", &P.runs},
-                        {"runs_quick", &P.runs_quick}, {"gs_tol", &P.gs_tol},
-                        {"gs_sweeps", &P.gs_sweeps}, {"step_gs_tol", &P.step_gs_tol}};
+    slope_params P;           /* every field from data/003/discs_355.json (models/fl_model_discs.h) */
     char src[4200];
-    if (load_params(ctx, "discs_355.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
-        fl_check_report(ctx, 0, "slope.params", "cannot read data/003/discs_355.json");
+    fl_error err;
+    if (fl_check_params_path(ctx, "003/discs_355.json", src, sizeof src) != 0) return -1;
+    if (fl_model_discs_355_load(src, &P, &err) != FL_OK) {
+        fl_check_message(ctx, "slope_355: %s", err.message);
+        fl_check_report(ctx, 0, "slope.params", "cannot read %s", src);
         return 0;
     }
     fl_check_text(ctx, "slope_355: parameters from %s\n", src);
     gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
     fl_discs *d = NULL;
-    fl_error err;
-    if (fl_discs_alloc((size_t)P.N, &d, &err) != FL_OK) {
+    if (fl_model_discs_355_build(&P, rng, &d, &err) != FL_OK) {
         fl_check_report(ctx, 0, "slope.alloc", "%s", err.message);
         gsl_rng_free(rng);
         return 0;
     }
     size_t N = d->N;
-    for (size_t i = 0; i < N; i++)
-        fl_discs_set(d, i, 0, 0, P.R_min + (P.R_max - P.R_min) * gsl_rng_uniform(rng), P.rho);
-    d->ground = 1;
-    d->periodic = 1;
-    d->a = P.a;
-    d->mu_grain = P.mu_grain;
-    d->mu_wall = P.mu_ground;
-    d->e_grain = d->e_wall = P.e;
-    d->margin = P.margin_deposit;
-    d->gy = -P.g;   /* deposition: vertical gravity */
     fl_discs_step_options o = fl_discs_step_options_default();
     o.h = P.h_deposit;
     o.impl = FL_IMPL_OPTIMIZED;
@@ -800,8 +691,7 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
                       "the paper's t = 0.0444 (step 1110) is reached only without --quick");
     /* 003 §5: contacts and zero-sliding fractions at the instants of Figs. 4
      * and 5, in the paper's own packing (not given; ours is generated). */
-    slope_rows rw;
-    if (slope_rows_load(ctx, src, &rw) == 0) {
+    {
         size_t act[2] = {act11, act121};
         double stick[2] = {stick11, stick121};
         for (int i = 0; i < 2; i++) {
@@ -816,22 +706,20 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
             if (ctx->quick) {
                 const char *why = "--quick deposits the packing in fewer steps (deposit_steps_quick): a looser "
                                   "packing than the full run's, which is the one compared with the paper";
-                fl_check_discrepancy(ctx, nc_, (double)act[i], rw.contacts[i], ref, why,
-                                     "%zu active contacts (paper %.0f)", act[i], rw.contacts[i]);
-                fl_check_discrepancy(ctx, ns_, stick[i], rw.sliding[i], ref, why,
-                                     "zero sliding %.0f%% (paper %.0f%%)", 100 * stick[i], 100 * rw.sliding[i]);
+                fl_check_discrepancy(ctx, nc_, (double)act[i], P.paper_contacts[i], ref, why,
+                                     "%zu active contacts (paper %.0f)", act[i], P.paper_contacts[i]);
+                fl_check_discrepancy(ctx, ns_, stick[i], P.paper_zero_sliding[i], ref, why,
+                                     "zero sliding %.0f%% (paper %.0f%%)", 100 * stick[i], 100 * P.paper_zero_sliding[i]);
                 continue;
             }
-            double tc = rw.contacts_rtol * rw.contacts[i];
-            fl_check_value(ctx, fabs((double)act[i] - rw.contacts[i]) <= tc, nc_, (double)act[i], rw.contacts[i], tc,
+            double tc = P.contacts_rtol * P.paper_contacts[i];
+            fl_check_value(ctx, fabs((double)act[i] - P.paper_contacts[i]) <= tc, nc_, (double)act[i], P.paper_contacts[i], tc,
                            ref, "%zu active contacts, paper %.0f in its own packing (tol %.0f%%)", act[i],
-                           rw.contacts[i], 100 * rw.contacts_rtol);
-            fl_check_value(ctx, fabs(stick[i] - rw.sliding[i]) <= rw.sliding_atol, ns_, stick[i], rw.sliding[i],
-                           rw.sliding_atol, ref, "zero sliding %.0f%%, paper %.0f%% (tol %.0f points)", 100 * stick[i],
-                           100 * rw.sliding[i], 100 * rw.sliding_atol);
+                           P.paper_contacts[i], 100 * P.contacts_rtol);
+            fl_check_value(ctx, fabs(stick[i] - P.paper_zero_sliding[i]) <= P.zero_sliding_atol, ns_, stick[i], P.paper_zero_sliding[i],
+                           P.zero_sliding_atol, ref, "zero sliding %.0f%%, paper %.0f%% (tol %.0f points)", 100 * stick[i],
+                           100 * P.paper_zero_sliding[i], 100 * P.zero_sliding_atol);
         }
-    } else {
-        fl_check_report(ctx, 0, "slope.contacts", "cannot read expected.rows of %s", src);
     }
     fl_discs_work_clear(&work);
     fl_discs_free(d);
