@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 
 /* One member of "params": its lower bound (kind GT: > lo, GE: >= lo) and
  * whether it must be a whole number. */
@@ -39,8 +40,9 @@ static fl_status radii(const fl_json_doc *doc, const json_t *par, double rmin, d
     return FL_OK;
 }
 
-static fl_status load_28(const fl_json_doc *doc, fl_model_discs_28 *m, fl_error *err)
+static fl_status load_28(const fl_json_doc *doc, void *model, fl_error *err)
 {
+    fl_model_discs_28 *m = model;
     const json_t *par = NULL;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
     const field f[] = {{"N", &m->N, GE, 1, 1}, {"R_min", &m->R_min, GT, 0, 0}, {"R_max", &m->R_max, GT, 0, 0},
@@ -85,8 +87,9 @@ static fl_status load_rows(const fl_json_doc *doc, fl_model_discs_355 *m, fl_err
     return FL_OK;
 }
 
-static fl_status load_355(const fl_json_doc *doc, fl_model_discs_355 *m, fl_error *err)
+static fl_status load_355(const fl_json_doc *doc, void *model, fl_error *err)
 {
+    fl_model_discs_355 *m = model;
     const json_t *par = NULL;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
     const field f[] = {{"N", &m->N, GE, 1, 1}, {"R_min", &m->R_min, GT, 0, 0}, {"R_max", &m->R_max, GT, 0, 0},
@@ -111,24 +114,12 @@ static fl_status load_355(const fl_json_doc *doc, fl_model_discs_355 *m, fl_erro
 
 fl_status fl_model_discs_28_load(const char *path, fl_model_discs_28 *m, fl_error *err)
 {
-    memset(m, 0, sizeof *m);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status s = load_28(doc, m, err);
-    fl_json_free(doc);
-    if (s != FL_OK) memset(m, 0, sizeof *m);
-    return s;
+    return fl_model_file_load(path, load_28, m, sizeof *m, err);
 }
 
 fl_status fl_model_discs_355_load(const char *path, fl_model_discs_355 *m, fl_error *err)
 {
-    memset(m, 0, sizeof *m);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status s = load_355(doc, m, err);
-    fl_json_free(doc);
-    if (s != FL_OK) memset(m, 0, sizeof *m);
-    return s;
+    return fl_model_file_load(path, load_355, m, sizeof *m, err);
 }
 
 /* N discs with radii uniform in [rmin, rmax] drawn from rng, centres at 0 */

@@ -6,6 +6,7 @@
 
 #include "fl_data.h"
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 
 /* number of cells L/h when it is an integer >= 1 (relative 1e-9), else 0 */
 static size_t cells(double L, double h)
@@ -52,8 +53,9 @@ static fl_status three_dts(const fl_json_doc *doc, const json_t *obj, const char
     return FL_OK;
 }
 
-static fl_status load(const fl_json_doc *doc, fl_model_square_block *m, fl_error *err)
+static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
 {
+    fl_model_square_block *m = model;
     const json_t *par = NULL, *quick = NULL, *t2 = NULL, *hs = NULL, *dts = NULL;
     fl_midpoint_block_params *b = &m->block;
     double L = 0;
@@ -116,13 +118,7 @@ static fl_status load(const fl_json_doc *doc, fl_model_square_block *m, fl_error
 
 fl_status fl_model_square_block_load(const char *path, fl_model_square_block *m, fl_error *err)
 {
-    memset(m, 0, sizeof *m);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status s = load(doc, m, err);
-    fl_json_free(doc);
-    if (s != FL_OK) memset(m, 0, sizeof *m);
-    return s;
+    return fl_model_file_load(path, load, m, sizeof *m, err);
 }
 
 fl_status fl_model_square_block_load_data(const char *data_dir, fl_model_square_block *m, fl_error *err)

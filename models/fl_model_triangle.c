@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 
 /* 002 §6: a = 4 m1/dt^2 + (lam+3mu)/2, b = (lam+mu)/2, c = 4 m2/dt^2 + (lam+3mu)/2 */
 void fl_model_triangle_constants(fl_model_triangle_system *t)
@@ -73,8 +74,9 @@ static fl_status at_least(const fl_json_doc *doc, const json_t *obj, const char 
     return FL_OK;
 }
 
-static fl_status load(const fl_json_doc *doc, fl_model_triangle *m, fl_error *err)
+static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
 {
+    fl_model_triangle *m = model;
     const json_t *par = NULL, *Fs = NULL, *box = NULL;
     fl_model_triangle_system *t = &m->sys;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
@@ -104,11 +106,5 @@ static fl_status load(const fl_json_doc *doc, fl_model_triangle *m, fl_error *er
 
 fl_status fl_model_triangle_load(const char *path, fl_model_triangle *m, fl_error *err)
 {
-    memset(m, 0, sizeof *m);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status s = load(doc, m, err);
-    fl_json_free(doc);
-    if (s != FL_OK) memset(m, 0, sizeof *m);
-    return s;
+    return fl_model_file_load(path, load, m, sizeof *m, err);
 }

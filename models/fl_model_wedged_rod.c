@@ -7,6 +7,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 #include "fl_scalar.h"
 
 static fl_status num(const fl_json_doc *doc, const json_t *par, const char *key, double lo, int strict, double *out,
@@ -19,8 +20,9 @@ static fl_status num(const fl_json_doc *doc, const json_t *par, const char *key,
     return FL_OK;
 }
 
-static fl_status load(const fl_json_doc *doc, fl_model_wedged_rod *w, fl_error *err)
+static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
 {
+    fl_model_wedged_rod *w = model;
     const json_t *par = NULL;
     double beta_deg = 0;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
@@ -45,13 +47,7 @@ static fl_status load(const fl_json_doc *doc, fl_model_wedged_rod *w, fl_error *
 
 fl_status fl_model_wedged_rod_load(const char *path, fl_model_wedged_rod *w, fl_error *err)
 {
-    memset(w, 0, sizeof *w);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status s = load(doc, w, err);
-    fl_json_free(doc);
-    if (s != FL_OK) memset(w, 0, sizeof *w);
-    return s;
+    return fl_model_file_load(path, load, w, sizeof *w, err);
 }
 
 fl_status fl_model_wedged_rod_problem(const fl_model_wedged_rod *w, const double ui[3], double P,
