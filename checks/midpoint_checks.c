@@ -15,6 +15,7 @@
 
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
+#include "checks/midpoint_checks.h"
 #include "fl_rng.h"
 #include "testkit/fl_random.h"
 #include "reference/fe2d.h"
@@ -103,6 +104,42 @@ static double rel_diff(const double *a, const double *b, size_t n)
         s = fmax(s, fmax(fabs(a[i]), fabs(b[i])));
     }
     return d / s;
+}
+
+/* The PASS/FAIL lines of crosscheck --law midpoint (but the triangle
+ * branches) from its statistics. */
+void fl_midpoint_crosscheck_report(fl_check_ctx *ctx, const fl_midpoint_xstats *x)
+{
+    fl_check_value(ctx, x->failures == 0, "midpoint.runs", (double)x->failures, 0.0, 0.0, "fl_status of every step (reference/midpoint.h)",
+                 "%ld random FE blocks x 40 steps, %ld failures", x->nblocks, x->failures);
+    fl_check_value(ctx, x->worst_state < 1e-9, "midpoint.ref_vs_sparse", x->worst_state, 0.0, 1e-9,
+                 "002 (20)-(23): reference/midpoint.c and optimized/midpoint_sparse.c take the same step",
+                 "max relative difference of u^{k+1} and (r_n, r_t) over %ld steps = %.2e (tol 1e-9)", x->steps, x->worst_state);
+    fl_check_value(ctx, x->worst_identity < 1e-9, "midpoint.energy_identity", x->worst_identity, 0.0, 1e-9,
+                 "002 Proposition 5.1 (energy identity, proofs/midpoint.md)",
+                 "max |E^{k+1}-E^k - normal work - friction work| / scale = %.2e (tol 1e-9; [DERIVED] 002 Proposition 5.1)",
+                 x->worst_identity);
+    fl_check_value(ctx, x->worst_friction <= 1e-12, "midpoint.prop5_1_friction_work", x->worst_friction, 0.0, 1e-12,
+                 "002 Proposition 5.1 (friction work <= 0)",
+                 "max friction work per step / scale = %.2e (<= 0 by 002 Prop. 5.1, tol 1e-12)", x->worst_friction);
+    fl_check_value(ctx, x->worst_res < 1e-8, "midpoint.step_residual", x->worst_res, 0.0, 1e-8,
+                 "002 (21)-(23): natural-map residual of the step's contact problem (core/fl_residual.h)", "max natural-map residual = %.2e (tol 1e-8)", x->worst_res);
+    fl_check_value(ctx, x->worst_kernel < 1e-12, "midpoint.redistribution_kernel", x->worst_kernel, 0.0, 1e-12,
+                 "002 (6): Ker M_r = span{nu_i}",
+                 "max |lambda_nc(M_r)|/lambda_max = %.2e with lambda_nc+1 > 1e-8 lambda_max (002 (6), tol 1e-12)",
+                 x->worst_kernel);
+    fl_check_value(ctx, x->worst_gram < 1e-12, "midpoint.redistribution_mass", x->worst_gram, 0.0, 1e-12,
+                 "proofs/redistribution.md (c): R^T M_r R = R^T M R",
+                 "max relative change of R^T M_r R (total mass, centre of gravity, moments of inertia) = %.2e "
+                 "(proofs/redistribution.md (c), tol 1e-12)",
+                 x->worst_gram);
+    fl_check_value(ctx, x->worst_mr < 1e-11, "midpoint.redistribution_sparse", x->worst_mr, 0.0, 1e-11,
+                 "proofs/redistribution.md: M_r = Mr0 + U K U^T",
+                 "max relative difference of Mr0 + U K U^T vs dense M_r = %.2e (tol 1e-11)", x->worst_mr);
+    fl_check_value(ctx, x->lem_bad == 0 && x->worst_ratio <= 1.0, "midpoint.lemma4_1_lipschitz", x->worst_ratio, 1.0, NAN,
+                 "002 Lemma 4.1 (Lipschitz constants L1, L2; the ratio is at most 1)",
+                 "max ratio |g(w1)-g(w2)|/|w1-w2| / L over %ld systems = %.3f (<= 1; L1 = |A|/lmin(A_NN), "
+                 "L2 = (1+|A_NN|/lmin)|A|, 002 Lemma 4.1)", x->lem, x->worst_ratio);
 }
 
 int fl_midpoint_crosscheck(fl_check_ctx *ctx)
@@ -224,32 +261,6 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
         fl_midpoint_block_sparse_free(s);
     }
     fl_sparse_finish(&sctx);
-    fl_check_value(ctx, failures == 0, "midpoint.runs", (double)failures, 0.0, 0.0, "fl_status of every step (reference/midpoint.h)",
-                 "%ld random FE blocks x 40 steps, %ld failures", nblocks, failures);
-    fl_check_value(ctx, worst_state < 1e-9, "midpoint.ref_vs_sparse", worst_state, 0.0, 1e-9,
-                 "002 (20)-(23): reference/midpoint.c and optimized/midpoint_sparse.c take the same step",
-                 "max relative difference of u^{k+1} and (r_n, r_t) over %ld steps = %.2e (tol 1e-9)", steps, worst_state);
-    fl_check_value(ctx, worst_identity < 1e-9, "midpoint.energy_identity", worst_identity, 0.0, 1e-9,
-                 "002 Proposition 5.1 (energy identity, proofs/midpoint.md)",
-                 "max |E^{k+1}-E^k - normal work - friction work| / scale = %.2e (tol 1e-9; [DERIVED] 002 Proposition 5.1)",
-                 worst_identity);
-    fl_check_value(ctx, worst_friction <= 1e-12, "midpoint.prop5_1_friction_work", worst_friction, 0.0, 1e-12,
-                 "002 Proposition 5.1 (friction work <= 0)",
-                 "max friction work per step / scale = %.2e (<= 0 by 002 Prop. 5.1, tol 1e-12)", worst_friction);
-    fl_check_value(ctx, worst_res < 1e-8, "midpoint.step_residual", worst_res, 0.0, 1e-8,
-                 "002 (21)-(23): natural-map residual of the step's contact problem (core/fl_residual.h)", "max natural-map residual = %.2e (tol 1e-8)", worst_res);
-    fl_check_value(ctx, worst_kernel < 1e-12, "midpoint.redistribution_kernel", worst_kernel, 0.0, 1e-12,
-                 "002 (6): Ker M_r = span{nu_i}",
-                 "max |lambda_nc(M_r)|/lambda_max = %.2e with lambda_nc+1 > 1e-8 lambda_max (002 (6), tol 1e-12)",
-                 worst_kernel);
-    fl_check_value(ctx, worst_gram < 1e-12, "midpoint.redistribution_mass", worst_gram, 0.0, 1e-12,
-                 "proofs/redistribution.md (c): R^T M_r R = R^T M R",
-                 "max relative change of R^T M_r R (total mass, centre of gravity, moments of inertia) = %.2e "
-                 "(proofs/redistribution.md (c), tol 1e-12)",
-                 worst_gram);
-    fl_check_value(ctx, worst_mr < 1e-11, "midpoint.redistribution_sparse", worst_mr, 0.0, 1e-11,
-                 "proofs/redistribution.md: M_r = Mr0 + U K U^T",
-                 "max relative difference of Mr0 + U K U^T vs dense M_r = %.2e (tol 1e-11)", worst_mr);
     /* Lemma 4.1: Lipschitz ratios on random data */
     long lem = N / 4 > 10 ? N / 4 : 10, lem_bad = 0;
     double worst_ratio = 0;
@@ -289,10 +300,9 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
         gsl_vector_free(f); gsl_vector_free(w1); gsl_vector_free(w2);
         gsl_vector_free(g11); gsl_vector_free(g12); gsl_vector_free(g21); gsl_vector_free(g22);
     }
-    fl_check_value(ctx, lem_bad == 0 && worst_ratio <= 1.0, "midpoint.lemma4_1_lipschitz", worst_ratio, 1.0, NAN,
-                 "002 Lemma 4.1 (Lipschitz constants L1, L2; the ratio is at most 1)",
-                 "max ratio |g(w1)-g(w2)|/|w1-w2| / L over %ld systems = %.3f (<= 1; L1 = |A|/lmin(A_NN), "
-                 "L2 = (1+|A_NN|/lmin)|A|, 002 Lemma 4.1)", lem, worst_ratio);
+    fl_midpoint_xstats xs = {nblocks, failures, steps, worst_state, worst_identity, worst_friction, worst_res,
+                             worst_kernel, worst_gram, worst_mr, lem, lem_bad, worst_ratio};
+    fl_midpoint_crosscheck_report(ctx, &xs);
     triangle_branch_check(ctx, r, N * 5 > 2000 ? N * 5 : 2000, "midpoint.triangle_branches");
     gsl_rng_free(r);
     return 0;
