@@ -2,6 +2,7 @@
 #include "models/fl_model_square_block.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fl_data.h"
@@ -113,6 +114,22 @@ static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
     FL_TRY(positive(doc, t2, "params.table2", "sample_dt_s", &m->table2_sample_dt, err));
     b->lx = b->ly = L;
     b->nx = b->ny = cells(L, m->h);
+    /* optional: documented discrepancies of the H1 column */
+    const json_t *ex = json_object_get(doc->root, "expected"), *h1 = ex ? json_object_get(ex, "table2_H1_not_decreasing") : NULL;
+    if (h1) {
+        const json_t *rows = NULL;
+        const char *why = NULL;
+        FL_TRY(fl_json_array(doc, h1, "expected.table2_H1_not_decreasing", "rows", 0, &rows, err));
+        FL_TRY(fl_json_string(doc, h1, "expected.table2_H1_not_decreasing", "reason", &why, err));
+        for (size_t i = 0; i < json_array_size(rows); i++) {
+            const json_t *r = json_array_get(rows, i);
+            if (!json_is_integer(r) || json_integer_value(r) < 2 || json_integer_value(r) > 4)
+                return fl_json_error(doc, rows, "expected.table2_H1_not_decreasing", "rows", err, FL_EINVAL,
+                                     "entry %zu must be an experiment 2, 3 or 4", i);
+            m->table2_h1_documented[json_integer_value(r) - 1] = 1;
+        }
+        snprintf(m->table2_h1_reason, sizeof m->table2_h1_reason, "%s", why);
+    }
     return FL_OK;
 }
 

@@ -91,6 +91,10 @@ Test(models_002_003, square_block_table_1_and_table_2)
         cr_assert_eq(fl_model_square_block_table2_cells(&m, i), cells[i], "row %d", i + 1);
     }
     cr_assert_eq(fl_model_square_block_table2_cells(&m, 5), 0u);
+    /* the documented H1 discrepancies of the full run: experiments 2 and 4 */
+    cr_assert(!m.table2_h1_documented[0] && m.table2_h1_documented[1] && !m.table2_h1_documented[2]
+              && m.table2_h1_documented[3] && !m.table2_h1_documented[4]);
+    cr_assert_gt(strlen(m.table2_h1_reason), 20u);
     cr_assert_float_eq(m.table2_T, 0.005, 1e-15);
     fl_midpoint_block_params bp;
     cr_assert_eq(fl_model_square_block_params(&m, 0.01, &bp, &err), FL_OK);
@@ -121,6 +125,9 @@ Test(models_002_003, square_block_bad_files_name_file_and_field)
     edited_copy("002/square_block_002.json", "params", "table2", "{\"h_cm\": [2, 1, 0.5, 0.3, 0.0625], \"dt_s\": [1, 1, 1, 1, 1], "
                 "\"interval_s\": 0.005, \"sample_dt_s\": 8e-5}", f, sizeof f);
     refused(fl_model_square_block_load(f, &m, &err), &err, f, "h_cm");
+    edited_copy("002/square_block_002.json", "expected", "table2_H1_not_decreasing", "{\"rows\": [1], \"reason\": \"x\"}",
+                f, sizeof f);
+    refused(fl_model_square_block_load(f, &m, &err), &err, f, "rows");
     cr_assert_eq(m.block.nx, 0u, "a refused file leaves the model zeroed");
     cr_assert_lt(fl_model_square_block_load("/nonexistent/square.json", &m, &err), 0);
 }
