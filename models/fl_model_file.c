@@ -13,3 +13,13 @@ fl_status fl_model_file_load(const char *path, fl_model_file_reader read, void *
     if (s != FL_OK) memset(model, 0, size);
     return s;
 }
+
+fl_status fl_model_file_number(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key,
+                               double lo, int strict, double *out, fl_error *err)
+{
+    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
+    if (strict ? !(*out > lo) : !(*out >= lo))
+        return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "must be %s %g (got %g)", strict ? ">" : ">=", lo,
+                             *out);
+    return FL_OK;
+}

@@ -15,4 +15,9 @@ typedef fl_status (*fl_model_file_reader)(const fl_json_doc *doc, void *model, f
 /* Zero model (size bytes), parse path, run read; model zeroed again on error. */
 fl_status fl_model_file_load(const char *path, fl_model_file_reader read, void *model, size_t size, fl_error *err);
 
+/* Required number obj.key (where names obj in messages) with a lower bound:
+ * *out > lo when strict, *out >= lo otherwise; FL_EINVAL naming the field. */
+fl_status fl_model_file_number(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key,
+                               double lo, int strict, double *out, fl_error *err);
+
 #endif

@@ -17,14 +17,6 @@ static size_t cells(double L, double h)
     return r >= 1 && fabs(q - r) <= 1e-9 * r ? (size_t)r : 0;
 }
 
-static fl_status positive(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key,
-                          double *out, fl_error *err)
-{
-    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
-    if (!(*out > 0)) return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "must be > 0 (got %g)", *out);
-    return FL_OK;
-}
-
 /* a word among `words` (NULL-terminated): *out is its index */
 static fl_status word(const fl_json_doc *doc, const json_t *obj, const char *key, const char *const *words,
                       int *out, fl_error *err)
@@ -61,20 +53,20 @@ static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
     fl_midpoint_block_params *b = &m->block;
     double L = 0;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
-    FL_TRY(positive(doc, par, "params", "rho", &b->mat.rho, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "rho", 0, 1, &b->mat.rho, err));
     FL_TRY(fl_json_number(doc, par, "params", "lambda", &b->mat.lambda, err));
     if (!(b->mat.lambda >= 0))
         return fl_json_error(doc, par, "params", "lambda", err, FL_EINVAL, "must be >= 0 (got %g)", b->mat.lambda);
-    FL_TRY(positive(doc, par, "params", "mu", &b->mat.mu, err));
-    FL_TRY(positive(doc, par, "params", "L", &L, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "mu", 0, 1, &b->mat.mu, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "L", 0, 1, &L, err));
     FL_TRY(fl_json_number(doc, par, "params", "F", &b->mu, err));
     if (!(b->mu >= 0)) return fl_json_error(doc, par, "params", "F", err, FL_EINVAL, "must be >= 0 (got %g)", b->mu);
     FL_TRY(fl_json_number(doc, par, "params", "v_found", &b->v_found, err));
     FL_TRY(fl_json_number(doc, par, "params", "top_u1", &b->top_ux, err));
     FL_TRY(fl_json_number(doc, par, "params", "top_u2", &b->top_uy, err));
     FL_TRY(fl_json_number(doc, par, "params", "gravity", &b->gravity, err));
-    FL_TRY(positive(doc, par, "params", "T", &m->T, err));
-    FL_TRY(positive(doc, par, "params", "h", &m->h, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "T", 0, 1, &m->T, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "h", 0, 1, &m->h, err));
     if (!cells(L, m->h))
         return fl_json_error(doc, par, "params", "h", err, FL_EINVAL, "L/h = %g is not a whole number of cells", L / m->h);
     static const char *const planes[] = {"strain", "stress", NULL};
@@ -92,7 +84,7 @@ static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
     b->redist = k == 0 ? FL_REDIST_NONE : k == 1 ? FL_REDIST_NORMAL : FL_REDIST_BOTH;
     FL_TRY(three_dts(doc, par, "params", "dt_energy_study", m->dt_energy, err));
     FL_TRY(fl_json_object(doc, par, "params", "quick", &quick, err));
-    FL_TRY(positive(doc, quick, "params.quick", "h", &m->h_quick, err));
+    FL_TRY(fl_model_file_number(doc, quick, "params.quick", "h", 0, 1, &m->h_quick, err));
     if (!cells(L, m->h_quick))
         return fl_json_error(doc, quick, "params.quick", "h", err, FL_EINVAL, "L/h = %g is not a whole number of cells",
                              L / m->h_quick);
@@ -110,8 +102,8 @@ static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
         m->table2_h_cm[i] = json_number_value(h);
         m->table2_dt_s[i] = json_number_value(d);
     }
-    FL_TRY(positive(doc, t2, "params.table2", "interval_s", &m->table2_T, err));
-    FL_TRY(positive(doc, t2, "params.table2", "sample_dt_s", &m->table2_sample_dt, err));
+    FL_TRY(fl_model_file_number(doc, t2, "params.table2", "interval_s", 0, 1, &m->table2_T, err));
+    FL_TRY(fl_model_file_number(doc, t2, "params.table2", "sample_dt_s", 0, 1, &m->table2_sample_dt, err));
     b->lx = b->ly = L;
     b->nx = b->ny = cells(L, m->h);
     /* optional: documented discrepancies of the H1 column */

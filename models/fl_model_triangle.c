@@ -64,27 +64,17 @@ int fl_model_triangle_region(const fl_model_triangle_system *t, int i, double fn
     return in;
 }
 
-static fl_status at_least(const fl_json_doc *doc, const json_t *obj, const char *key, double lo, int strict,
-                          double *out, fl_error *err)
-{
-    FL_TRY(fl_json_number(doc, obj, "params", key, out, err));
-    if (strict ? !(*out > lo) : !(*out >= lo))
-        return fl_json_error(doc, obj, "params", key, err, FL_EINVAL, "must be %s %g (got %g)", strict ? ">" : ">=",
-                             lo, *out);
-    return FL_OK;
-}
-
 static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
 {
     fl_model_triangle *m = model;
     const json_t *par = NULL, *Fs = NULL, *box = NULL;
     fl_model_triangle_system *t = &m->sys;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
-    FL_TRY(at_least(doc, par, "lambda", 0, 0, &t->lam, err));
-    FL_TRY(at_least(doc, par, "mu", 0, 1, &t->mu, err));
-    FL_TRY(at_least(doc, par, "m1", 0, 0, &t->m1, err));
-    FL_TRY(at_least(doc, par, "m2", 0, 0, &t->m2, err));
-    FL_TRY(at_least(doc, par, "dt", 0, 1, &t->dt, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "lambda", 0, 0, &t->lam, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "mu", 0, 1, &t->mu, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "m1", 0, 0, &t->m1, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "m2", 0, 0, &t->m2, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "dt", 0, 1, &t->dt, err));
     FL_TRY(fl_json_number(doc, par, "params", "u_tau_k", &t->utk, err));
     FL_TRY(fl_json_array(doc, par, "params", "F_values", 3, &Fs, err));
     for (size_t i = 0; i < 3; i++) {

@@ -10,30 +10,20 @@
 #include "models/fl_model_file.h"
 #include "fl_scalar.h"
 
-static fl_status num(const fl_json_doc *doc, const json_t *par, const char *key, double lo, int strict, double *out,
-                     fl_error *err)
-{
-    FL_TRY(fl_json_number(doc, par, "params", key, out, err));
-    if (strict ? !(*out > lo) : !(*out >= lo))
-        return fl_json_error(doc, par, "params", key, err, FL_EINVAL, "must be %s %g (got %g)", strict ? ">" : ">=",
-                             lo, *out);
-    return FL_OK;
-}
-
 static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
 {
     fl_model_wedged_rod *w = model;
     const json_t *par = NULL;
     double beta_deg = 0;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
-    FL_TRY(num(doc, par, "L", 0, 1, &w->L, err));
-    FL_TRY(num(doc, par, "m", 0, 1, &w->m, err));
-    FL_TRY(num(doc, par, "g", 0, 1, &w->g, err));
-    FL_TRY(num(doc, par, "beta_deg", 0, 1, &beta_deg, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "L", 0, 1, &w->L, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "m", 0, 1, &w->m, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "g", 0, 1, &w->g, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "beta_deg", 0, 1, &beta_deg, err));
     if (!(beta_deg < 90))
         return fl_json_error(doc, par, "params", "beta_deg", err, FL_EINVAL, "must be < 90 (got %g)", beta_deg);
-    FL_TRY(num(doc, par, "mu", 0, 0, &w->mu, err));
-    FL_TRY(num(doc, par, "h", 0, 1, &w->h, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "mu", 0, 0, &w->mu, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "h", 0, 1, &w->h, err));
     FL_TRY(fl_json_number(doc, par, "params", "P_start_mg", &w->P_start, err));
     FL_TRY(fl_json_number(doc, par, "params", "P_max_mg", &w->P_max, err));
     FL_TRY(fl_json_number(doc, par, "params", "P_end_mg", &w->P_end, err));

@@ -210,38 +210,43 @@ Test(checks_002_003, nsgs_clouds_against_a_wrong_enumeration)
     gsl_rng_free(r);
 }
 
+/* Run task on a copy of data file rel with params.key = value (NULL: on
+ * the data file itself); *rc gets the task's return value. */
+static fl_check_ctx run_edited(int (*task)(fl_check_ctx *), const char *rel, const char *key, const char *value,
+                               seen *s, int *rc)
+{
+    char f[64] = "";
+    fl_check_ctx ctx = ctx_for(s);
+    if (key) {
+        edited_params(rel, key, value, f, sizeof f);
+        ctx.params = f;
+    }
+    *rc = task(&ctx);
+    ctx.params = NULL;
+    if (key) unlink(f);
+    return ctx;
+}
+
 /* ---- reproduce wedged_rod ---- */
 
 Test(checks_002_003, wedged_rod_clean_passes_and_corrupted_history_fails)
 {
     seen s;
-    fl_check_ctx ctx = ctx_for(&s);
-    cr_assert_eq(fl_nsgs_reproduce_wedged_rod(&ctx), 0);
-    cr_assert_eq(ctx.failed, 0);
-    cr_assert_eq(ctx.passed, 9);
+    int rc;
+    const char *rel = "003/wedged_rod.json";
+    fl_check_ctx ctx = run_edited(fl_nsgs_reproduce_wedged_rod, rel, NULL, NULL, &s, &rc);
+    cr_assert(rc == 0 && ctx.failed == 0 && ctx.passed == 9, "clean run: rc %d, %ld failed", rc, ctx.failed);
     /* the push never turns downward: the rod never detaches (003 §2's
      * extraction does not happen), so the detachment checks must fail */
-    char f[64];
-    edited_params("003/wedged_rod.json", "P_end_mg", "3.0", f, sizeof f);
-    ctx = ctx_for(&s);
-    ctx.params = f;
-    cr_assert_eq(fl_nsgs_reproduce_wedged_rod(&ctx), 0);
+    run_edited(fl_nsgs_reproduce_wedged_rod, rel, "P_end_mg", "3.0", &s, &rc);
     cr_assert_eq(kind_of(&s, "wedged_rod.warm_start_keeps_wedge"), FL_CHECK_FAIL);
     cr_assert_eq(kind_of(&s, "wedged_rod.detachment_load"), FL_CHECK_FAIL);
-    unlink(f);
     /* mu below tan(beta): no wedged state exists (003 §2 wedging condition) */
-    edited_params("003/wedged_rod.json", "mu", "0.05", f, sizeof f);
-    ctx = ctx_for(&s);
-    ctx.params = f;
-    cr_assert_eq(fl_nsgs_reproduce_wedged_rod(&ctx), 0);
+    run_edited(fl_nsgs_reproduce_wedged_rod, rel, "mu", "0.05", &s, &rc);
     cr_assert_eq(kind_of(&s, "wedged_rod.wedged_solution"), FL_CHECK_FAIL);
-    unlink(f);
     /* an unreadable file is an error, not a run */
-    edited_params("003/wedged_rod.json", "beta_deg", "\"five\"", f, sizeof f);
-    ctx = ctx_for(&s);
-    ctx.params = f;
-    cr_assert_eq(fl_nsgs_reproduce_wedged_rod(&ctx), -1);
-    unlink(f);
+    run_edited(fl_nsgs_reproduce_wedged_rod, rel, "beta_deg", "\"five\"", &s, &rc);
+    cr_assert_eq(rc, -1);
 }
 
 /* ---- reproduce triangle_002 ---- */
@@ -249,44 +254,28 @@ Test(checks_002_003, wedged_rod_clean_passes_and_corrupted_history_fails)
 Test(checks_002_003, triangle_clean_passes_and_swapped_F_values_fail)
 {
     seen s;
-    fl_check_ctx ctx = ctx_for(&s);
-    cr_assert_eq(fl_midpoint_reproduce_triangle(&ctx), 0);
-    cr_assert_eq(ctx.failed, 0);
-    cr_assert_eq(ctx.passed, 7);
+    int rc;
+    const char *rel = "002/triangle_002.json";
+    fl_check_ctx ctx = run_edited(fl_midpoint_reproduce_triangle, rel, NULL, NULL, &s, &rc);
+    cr_assert(rc == 0 && ctx.failed == 0 && ctx.passed == 7, "clean run: rc %d, %ld failed", rc, ctx.failed);
     /* F above c/b where the figure expects below, and below where it
      * expects above: the region counts contradict 002 Figs. 3 and 4 */
-    char f[64];
-    edited_params("002/triangle_002.json", "F_values", "[2.5, 2.0, 1.5]", f, sizeof f);
-    ctx = ctx_for(&s);
-    ctx.params = f;
-    cr_assert_eq(fl_midpoint_reproduce_triangle(&ctx), 0);
+    run_edited(fl_midpoint_reproduce_triangle, rel, "F_values", "[2.5, 2.0, 1.5]", &s, &rc);
     cr_assert_eq(kind_of(&s, "triangle_002.unique_below_c_over_b"), FL_CHECK_FAIL);
     cr_assert_eq(kind_of(&s, "triangle_002.three_in_sigma4"), FL_CHECK_FAIL);
-    unlink(f);
-    edited_params("002/triangle_002.json", "dt", "-1", f, sizeof f);
-    ctx = ctx_for(&s);
-    ctx.params = f;
-    cr_assert_eq(fl_midpoint_reproduce_triangle(&ctx), -1);
-    unlink(f);
+    run_edited(fl_midpoint_reproduce_triangle, rel, "dt", "-1", &s, &rc);
+    cr_assert_eq(rc, -1);
 }
 
 /* ---- reproduce discs_28: a deposit that cannot settle ---- */
 
 Test(checks_002_003, discs_28_unsettled_deposit_fails)
 {
-    char f[64], g[64];
-    edited_params("003/discs_28.json", "deposit_steps", "20", f, sizeof f);
-    /* 20 steps cannot bring 28 falling discs to rest within 1e-5 g h */
     seen s;
-    fl_check_ctx ctx = ctx_for(&s);
-    ctx.params = f;
-    cr_assert_eq(fl_discs_reproduce_28(&ctx), 0);
+    int rc;
+    /* 20 steps cannot bring 28 falling discs to rest within 1e-5 g h */
+    run_edited(fl_discs_reproduce_28, "003/discs_28.json", "deposit_steps", "20", &s, &rc);
     cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_FAIL);
-    unlink(f);
-    edited_params("003/discs_28.json", "N", "-3", g, sizeof g);
-    ctx = ctx_for(&s);
-    ctx.params = g;
-    cr_assert_eq(fl_discs_reproduce_28(&ctx), 0);
+    run_edited(fl_discs_reproduce_28, "003/discs_28.json", "N", "-3", &s, &rc);
     cr_assert_eq(kind_of(&s, "discs28.params"), FL_CHECK_FAIL);
-    unlink(g);
 }
