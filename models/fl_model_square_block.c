@@ -83,6 +83,12 @@ static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
     FL_TRY(word(doc, par, "redistribution", redist, &k, err));
     b->redist = k == 0 ? FL_REDIST_NONE : k == 1 ? FL_REDIST_NORMAL : FL_REDIST_BOTH;
     FL_TRY(three_dts(doc, par, "params", "dt_energy_study", m->dt_energy, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "energy_sample_dt_s", 0, 1, &m->energy_sample_dt, err));
+    const json_t *f6 = NULL;
+    FL_TRY(fl_json_object(doc, par, "params", "fig6", &f6, err));
+    FL_TRY(fl_model_file_number(doc, f6, "params.fig6", "t_s", 0, 1, &m->fig6_t, err));
+    FL_TRY(fl_model_file_number(doc, f6, "params.fig6", "dt_s", 0, 1, &m->fig6_dt, err));
+    FL_TRY(fl_model_file_number(doc, f6, "params.fig6", "displacement_scale", 0, 1, &m->fig6_scale, err));
     FL_TRY(fl_json_object(doc, par, "params", "quick", &quick, err));
     FL_TRY(fl_model_file_number(doc, quick, "params.quick", "h", 0, 1, &m->h_quick, err));
     if (!cells(L, m->h_quick))

@@ -27,6 +27,8 @@ typedef struct fl_model_square_block {
     double T;                         /* length of the energy study (s) */
     double dt_energy[3];              /* time steps of Figs. 7-8 (s) */
     double dt_energy_quick[3];
+    double energy_sample_dt;          /* sampling period of the energy curves (s) */
+    double fig6_t, fig6_dt, fig6_scale;   /* Fig. 6: time, time step, displacement scale */
     /* 002 Table 2 (the paper's units): h in cm, dt in s */
     double table2_h_cm[FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS];
     double table2_dt_s[FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS];
