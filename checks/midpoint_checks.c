@@ -723,7 +723,9 @@ static int square_convergence(fl_check_ctx *ctx, const fl_model_square_block *m)
         c->h_cm = 100.0 * bp.lx / (double)bp.nx;
         snprintf(label, sizeof label, "table2 h=%.4g cm", c->h_cm);
         if (run_block(&bp, dts[idx], T, FL_MIDPOINT_AT_MIDPOINT, 1000000, &s, conv_sample, c, ctx, label)) rc = -1;
-        c->ran = !s.blew_up && s.steps > 0 && fabs(s.t_end - T) <= 1e-9 * T;
+        /* the run took every step: T / dt need not be whole (1.6e-5 s into
+         * 0.005 s, Experiment 1), so the time reached is within dt/2 of T */
+        c->ran = !s.blew_up && s.steps > 0 && fabs(s.t_end - T) <= 0.5 * dts[idx] * (1 + 1e-9);
         c->dt_run = s.steps > 0 ? s.t_end / (double)s.steps : NAN;
         series_free(&s);
     }
