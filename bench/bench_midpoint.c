@@ -22,6 +22,7 @@
 #include "reference/midpoint.h"
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
+#include "models/fl_model_square_block.h"
 
 typedef struct bench_row {
     size_t nx, n, nc;
@@ -41,10 +42,24 @@ static double cpu_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The block of data/002/square_block_002.json with nx x nx cells. */
+static int block_002(fl_check_ctx *ctx, size_t nx, fl_midpoint_block_params *bp)
+{
+    fl_model_square_block m;
+    fl_error e;
+    if (fl_model_square_block_load_data(ctx->data_dir, &m, &e) != FL_OK) {
+        fl_check_message(ctx, "bench midpoint: %s", e.message);
+        return -1;
+    }
+    *bp = m.block;
+    bp->nx = bp->ny = nx;
+    return 0;
+}
+
 static int bench_dense(size_t nx, bench_row *row, fl_check_ctx *ctx)
 {
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
-    bp.nx = bp.ny = nx;
+    fl_midpoint_block_params bp;
+    if (block_002(ctx, nx, &bp) != 0) return -1;
     double t0 = cpu_now();
     fl_midpoint_block *b;
     fl_error e;
@@ -81,8 +96,8 @@ static int bench_dense(size_t nx, bench_row *row, fl_check_ctx *ctx)
 
 static int bench_sparse(size_t nx, bench_row *row, fl_check_ctx *ctx)
 {
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
-    bp.nx = bp.ny = nx;
+    fl_midpoint_block_params bp;
+    if (block_002(ctx, nx, &bp) != 0) return -1;
     double t0 = cpu_now();
     fl_sparse_ctx sctx;
     memset(&sctx, 0, sizeof sctx);

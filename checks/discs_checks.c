@@ -23,43 +23,14 @@
 
 #include "checks/fl_check.h"
 #include "fl_dense.h"
-#include "fl_json.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
 #include "drivers/plurality.h"
 #include "checks/fl_tasks.h"
 #include "fl_scalar.h"
 #include "fl_clock.h"
+#include "models/fl_model_discs.h"
 
-
-typedef struct param_ref {
-    const char *key;
-    double *val;
-} param_ref;
-
-/* Read the numbers of "params" in data/003/<file> (fl_check_data_path; a
- * missing file or field is an error, there are no built-in values). */
-static int load_params(fl_check_ctx *ctx, const char *file, const param_ref *refs, size_t n,
-                       char *src, size_t len)
-{
-    char rel[256], path[4096];
-    snprintf(rel, sizeof rel, "003/%s", file);
-    if (fl_check_data_path(ctx, rel, path, sizeof path) != 0) return -1;
-    fl_json_doc *doc = NULL;
-    fl_error err;
-    const json_t *par = NULL;
-    int bad = fl_json_load(path, &doc, &err) != FL_OK ||
-              fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK;
-    for (size_t i = 0; i < n && !bad; i++)
-        bad = fl_json_number(doc, par, "params", refs[i].key, refs[i].val, &err) != FL_OK;
-    fl_json_free(doc);
-    if (bad) {
-        fl_check_message(ctx, "discs: %s", err.message);
-        return -1;
-    }
-    snprintf(src, len, "%s", path);
-    return 0;
-}
 
 /* Numerical rank of A (rows x cols) by SVD: singular values > rtol * max. */
 static size_t svd_rank(const gsl_matrix *A, double rtol, double *smax_out)
@@ -90,29 +61,7 @@ static size_t svd_rank(const gsl_matrix *A, double rtol, double *smax_out)
 /* discs_28 (003 §4)                                                   */
 /* ------------------------------------------------------------------ */
 
-typedef struct d28_params {
-    double N, R_min, R_max, rho, g, width, mu_grain, mu_wall, seed, h_deposit,
-        deposit_steps, v_tol, h, touch_tol, margin, runs, runs_quick, gs_tol, gs_sweeps;
-} d28_params;
-
-static fl_discs *d28_build(const d28_params *P, gsl_rng *rng)
-{
-    fl_discs *d = NULL;
-    if (fl_discs_alloc((size_t)P->N, &d, NULL) != FL_OK) return NULL;
-    for (size_t i = 0; i < d->N; i++)
-        fl_discs_set(d, i, 0, 0, P->R_min + (P->R_max - P->R_min) * gsl_rng_uniform(rng), P->rho);
-    d->gx = 0;
-    d->gy = -P->g;
-    d->ground = 1;
-    d->walls = 1;
-    d->wall_left = -P->width / 2;
-    d->wall_right = P->width / 2;
-    d->mu_grain = P->mu_grain;
-    d->mu_wall = P->mu_wall;
-    d->margin = P->margin;
-    d->touch_tol = P->touch_tol;
-    return d;
-}
+typedef fl_model_discs_28 d28_params;
 
 /* the force r_N n + r_T t on disc i of contact c */
 static void force_xy(const fl_disc_contact *c, const double *r, double *F)
@@ -123,34 +72,36 @@ static void force_xy(const fl_disc_contact *c, const double *r, double *F)
 
 int fl_discs_reproduce_28(fl_check_ctx *ctx)
 {
-    d28_params P = {0};       /* every field from data/003/discs_28.json */
-    param_ref refs[] = {{"N", &P.N}, {"R_min", &P.R_min}, {"R_max", &P.R_max}, {"rho", &P.rho},
-                        {"g", &P.g}, {"width", &P.width}, {"mu_grain", &P.mu_grain},
-                        {"mu_wall", &P.mu_wall}, {"seed", &P.seed}, {"h_deposit", &P.h_deposit},
-                        {"deposit_steps", &P.deposit_steps}, {"v_tol", &P.v_tol}, {"h", &P.h},
-                        {"touch_tol", &P.touch_tol}, {"margin", &P.margin}, {"runs", &P.runs},
-                        {"runs_quick", &P.runs_quick}, {"gs_tol", &P.gs_tol},
-                        {"gs_sweeps", &P.gs_sweeps}};
+    d28_params P;             /* every field from data/003/discs_28.json (models/fl_model_discs.h) */
     char src[4200];
-    if (load_params(ctx, "discs_28.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
-        fl_check_report(ctx, 0, "discs28.params", "cannot read data/003/discs_28.json");
+    fl_error err;
+    if (fl_check_params_path(ctx, "003/discs_28.json", src, sizeof src) != 0) return -1;
+    if (fl_model_discs_28_load(src, &P, &err) != FL_OK) {
+        fl_check_message(ctx, "discs_28: %s", err.message);
+        fl_check_report(ctx, 0, "discs28.params", "cannot read %s", src);
         return 0;
     }
     fl_check_text(ctx, "discs_28: parameters from %s\n", src);
     gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
-    fl_discs *d = d28_build(&P, rng);
+    fl_discs *d = NULL;
+    if (fl_model_discs_28_build(&P, rng, &d, &err) != FL_OK) {
+        fl_check_report(ctx, 0, "discs28.alloc", "%s", err.message);
+        gsl_rng_free(rng);
+        return 0;
+    }
     fl_discs_step_options o = fl_discs_step_options_default();
     o.h = P.h_deposit;
     o.nsgs.tol = 1e-6;          /* deposition only builds the packing */
     o.nsgs.max_sweeps = 300;
     int steps = 0;
-    fl_error err;
     fl_status s = fl_discs_deposit(d, &o, rng, (int)P.deposit_steps, P.v_tol * P.g * P.h_deposit,
                                    &steps, &err);
     double vmax = 0;
     for (size_t i = 0; i < d->N; i++)
         vmax = fmax(vmax, fmax(hypot(d->vx[i], d->vy[i]), fabs(d->w[i]) * d->R[i]));
-    fl_check_report(ctx, s == FL_OK && vmax < P.v_tol * P.g * P.h_deposit, "discs28.deposit_settled",
+    fl_check_value(ctx, s == FL_OK && vmax < P.v_tol * P.g * P.h_deposit, "discs28.deposit_settled",
+                 vmax / (P.g * P.h_deposit), 0.0, P.v_tol,
+                 "003 §4: a packing at rest (value: largest speed / (g h), data/003/discs_28.json v_tol)",
                  "%zu discs deposited under gravity in a box of width %g: %d CD steps, largest "
                  "speed %.2e < %.0e g h (generator, data/003/discs_28.json)",
                  d->N, P.width, steps, vmax, P.v_tol);
@@ -229,20 +180,24 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         cl[mode]->npts = keep;
     }
     size_t neq = cl[0]->npts + cl[1]->npts;
-    fl_check_report(ctx, dots > 0 && cl[0]->nfailed + cl[1]->nfailed == 0, "discs28.runs_converged",
+    fl_check_value(ctx, dots > 0 && cl[0]->nfailed + cl[1]->nfailed == 0, "discs28.runs_converged",
+                 (double)(cl[0]->nfailed + cl[1]->nfailed), 0.0, 0.0,
+                 "003 §3: Gauss-Seidel runs (value: runs that did not converge)",
                  "%zu runs (random orderings from zero, random starts), %zu converged, "
                  "GS tol %.0e (003 §3)", 2 * runs, dots, P.gs_tol);
-    fl_check_report(ctx, ufeq < 1e-6 && 10 * neq >= 9 * dots && cl[0]->npts > 0 && cl[1]->npts > 0,
-                 "discs28.equilibrium_u_f_zero",
+    fl_check_value(ctx, ufeq < 1e-6 && 10 * neq >= 9 * dots && cl[0]->npts > 0 && cl[1]->npts > 0,
+                 "discs28.equilibrium_u_f_zero", ufeq, 0.0, 1e-6,
+                 "003 §3: equilibrium, u_f = 0 after one step from rest (value: max |u_f| / (g h))",
                  "%zu of %zu dots are equilibria, max |u_f| / (g h) = %.2e < 1e-6 (one step from "
                  "rest, 003 §3); the other %zu (zero start %zu, random start %zu) solve the step "
                  "with motion, |u_f| / (g h) >= %.2e (plurality as in 003 §2; at most 10%%, left "
                  "out of the force clouds)",
                  neq, dots, ufeq, dots - neq, moving[0], moving[1], dots > neq ? ufmove : 0.0);
-    fl_check_report(ctx, viol < 1e-8, "discs28.coulomb",
+    fl_check_value(ctx, viol < 1e-8, "discs28.coulomb", viol, 0.0, 1e-8, "003 §3-5: Coulomb's law at every contact",
                  "every dot satisfies Coulomb's law: max violation %.2e < 1e-8 (003 §3–5)",
                  viol);
-    fl_check_report(ctx, cone_out < 1e-9, "discs28.clouds_in_cones",
+    fl_check_value(ctx, cone_out < 1e-9, "discs28.clouds_in_cones", cone_out, 0.0, 1e-9,
+                 "003 §4 Fig. 2: each contact's cloud in its Coulomb region C_alpha",
                  "every dot of every contact lies in its Coulomb angular region C_alpha: max "
                  "excess %.2e < 1e-9 of the largest impulse (003 §4)", cone_out);
     /* dimensions: A (all touching contacts) and the cloud's affine hull */
@@ -269,7 +224,8 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         }
     size_t rankH = svd_rank(Htt, 1e-10, NULL);
     long dimA = (long)(2 * kappa) - (long)rankH, dim_paper = 2 * (long)kappa - 3 * (long)N;
-    fl_check_report(ctx, rankH == 3 * N && dimA == dim_paper, "discs28.dimension_A_2kappa_minus_3N",
+    fl_check_value(ctx, rankH == 3 * N && dimA == dim_paper, "discs28.dimension_A_2kappa_minus_3N", (double)dimA,
+                 (double)dim_paper, 0.0, "003 §4: dim A = 2 kappa - 3N",
                  "kappa = %zu touching contacts, N = %zu: rank H^T = %zu = 3N (independent "
                  "equilibrium equations), dim A = 2 kappa - rank = %ld = 2 kappa - 3N = %ld (003 §4)",
                  kappa, N, rankH, dimA, dim_paper);
@@ -320,7 +276,9 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
     }
     size_t rankB = svd_rank(B, 1e-10, NULL);
     size_t dim_kernel = m - rankB;
-    fl_check_report(ctx, dim_cloud == dim_kernel && dim_kernel > 0, "discs28.dimension_cloud_equals_kernel",
+    fl_check_value(ctx, dim_cloud == dim_kernel && dim_kernel > 0, "discs28.dimension_cloud_equals_kernel",
+                 (double)dim_cloud, (double)dim_kernel, 0.0,
+                 "proofs/discs.md §4: affine hull of the cloud = constrained kernel of H^T",
                  "affine dimension of the %zu-dot cloud (SVD of the centred cloud, rel. tol 1e-7) "
                  "= %zu; kernel of H^T on the %zu active contacts (%zu never loaded, %zu always on a "
                  "cone edge) = %zu (proofs/discs.md §4); 2 kappa - 3N = %ld",
@@ -411,11 +369,7 @@ out:
 /* slope_355 (003 §5)                                                  */
 /* ------------------------------------------------------------------ */
 
-typedef struct slope_params {
-    double N, R_min, R_max, rho, g, slope_deg, a, mu_grain, mu_ground, e, seed, h_deposit,
-        deposit_steps, deposit_steps_quick, margin_deposit, h, margin, steps, steps_quick, runs,
-        runs_quick, gs_tol, gs_sweeps, step_gs_tol;
-} slope_params;
+typedef fl_model_discs_355 slope_params;
 
 /* The exploration of one step's core problem (003 §5): runs from zero with
  * random orderings; per run the accelerations (u_f - u_i)/h of all grains
@@ -524,42 +478,24 @@ static int dcmp(const void *a, const void *b)
 
 int fl_discs_reproduce_slope(fl_check_ctx *ctx)
 {
-    slope_params P = {0};     /* every field from data/003/discs_355.json */
-    param_ref refs[] = {{"N", &P.N}, {"R_min", &P.R_min}, {"R_max", &P.R_max}, {"rho", &P.rho},
-                        {"g", &P.g}, {"slope_deg", &P.slope_deg}, {"a", &P.a},
-                        {"mu_grain", &P.mu_grain}, {"mu_ground", &P.mu_ground},
-                        {"restitution", &P.e}, {"seed", &P.seed}, {"h_deposit", &P.h_deposit},
-                        {"deposit_steps", &P.deposit_steps},
-                        {"deposit_steps_quick", &P.deposit_steps_quick},
-                        {"margin_deposit", &P.margin_deposit}, {"h", &P.h}, {"margin", &P.margin},
-                        {"steps", &P.steps}, {"steps_quick", &P.steps_quick}, {"runs", &P.runs},
-                        {"runs_quick", &P.runs_quick}, {"gs_tol", &P.gs_tol},
-                        {"gs_sweeps", &P.gs_sweeps}, {"step_gs_tol", &P.step_gs_tol}};
+    slope_params P;           /* every field from data/003/discs_355.json (models/fl_model_discs.h) */
     char src[4200];
-    if (load_params(ctx, "discs_355.json", refs, sizeof refs / sizeof *refs, src, sizeof src)) {
-        fl_check_report(ctx, 0, "slope.params", "cannot read data/003/discs_355.json");
+    fl_error err;
+    if (fl_check_params_path(ctx, "003/discs_355.json", src, sizeof src) != 0) return -1;
+    if (fl_model_discs_355_load(src, &P, &err) != FL_OK) {
+        fl_check_message(ctx, "slope_355: %s", err.message);
+        fl_check_report(ctx, 0, "slope.params", "cannot read %s", src);
         return 0;
     }
     fl_check_text(ctx, "slope_355: parameters from %s\n", src);
     gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
     fl_discs *d = NULL;
-    fl_error err;
-    if (fl_discs_alloc((size_t)P.N, &d, &err) != FL_OK) {
+    if (fl_model_discs_355_build(&P, rng, &d, &err) != FL_OK) {
         fl_check_report(ctx, 0, "slope.alloc", "%s", err.message);
         gsl_rng_free(rng);
         return 0;
     }
     size_t N = d->N;
-    for (size_t i = 0; i < N; i++)
-        fl_discs_set(d, i, 0, 0, P.R_min + (P.R_max - P.R_min) * gsl_rng_uniform(rng), P.rho);
-    d->ground = 1;
-    d->periodic = 1;
-    d->a = P.a;
-    d->mu_grain = P.mu_grain;
-    d->mu_wall = P.mu_ground;
-    d->e_grain = d->e_wall = P.e;
-    d->margin = P.margin_deposit;
-    d->gy = -P.g;   /* deposition: vertical gravity */
     fl_discs_step_options o = fl_discs_step_options_default();
     o.h = P.h_deposit;
     o.impl = FL_IMPL_OPTIMIZED;
@@ -719,15 +655,19 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
                  path, cp);
         if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "slope_355: no PNG (gnuplot failed)");
     }
-    fl_check_report(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates",
+    fl_check_value(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates", vx1 - vx0, 0.0, NAN,
+                 "003 §5: the flow accelerates (value: gain of the mean vx, above 0)",
                  "%ld steps of h = %g from rest: mean vx %.4g -> %.4g (the flow accelerates, 003 §5)",
                  steps, P.h, vx0, vx1);
-    fl_check_report(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb",
+    fl_check_value(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb", viol, 0.0, 1e-6,
+                 "003 §5: Coulomb's law at every contact of every limit",
                  "%zu Gauss-Seidel runs from zero with random orderings, %zu did not reach the "
                  "tolerance %.0e within %.0f sweeps (at most 10%% allowed, left out of the clouds); "
                  "every limit satisfies Coulomb's law (max violation %.2e of |q| < 1e-6)",
                  total, failed, P.gs_tol, P.gs_sweeps, viol);
-    fl_check_report(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
+    fl_check_value(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
+                 range_last / fmax(range11, 1e-300), 1.0, NAN,
+                 "003 §5 Figs. 4-5: the indeterminacy shrinks (value: typical range last / step 11, below 1)",
                  "typical grain: range %.3g at step 11 -> %.3g at step %ld; median over grains "
                  "%.3g -> %.3g; smallest typical range after step 11: %.3g (not monotone when it "
                  "exceeds the last); cloud shape sigma2/sigma1 %.3g (step 11), %.3g (step 121, a "
@@ -749,10 +689,38 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
     else
         fl_check_note(ctx, "slope.indeterminacy_at_t0.0444",
                       "the paper's t = 0.0444 (step 1110) is reached only without --quick");
-    fl_check_report(ctx, act11 > 0 && act121 > 0, "slope.contacts",
-                 "active contacts %zu (step 11), %zu (step 121); zero sliding %.0f%%, %.0f%% "
-                 "(003 §5 reports 556 / 75%%, 544 / 70%% for its own packing)",
-                 act11, act121, 100 * stick11, 100 * stick121);
+    /* 003 §5: contacts and zero-sliding fractions at the instants of Figs. 4
+     * and 5, in the paper's own packing (not given; ours is generated). */
+    {
+        size_t act[2] = {act11, act121};
+        double stick[2] = {stick11, stick121};
+        for (int i = 0; i < 2; i++) {
+            char nc_[64], ns_[64], ref[64];
+            snprintf(nc_, sizeof nc_, "slope.contacts.step%d", i ? 121 : 11);
+            snprintf(ns_, sizeof ns_, "slope.zero_sliding.step%d", i ? 121 : 11);
+            snprintf(ref, sizeof ref, "003 §5, instant of Fig. %d (step %d)", i ? 5 : 4, i ? 121 : 11);
+            if (fl_check_user_params(ctx)) {
+                fl_check_note(ctx, nc_, "parameters from the user's file: not compared with 003 §5");
+                continue;
+            }
+            if (ctx->quick) {
+                const char *why = "--quick deposits the packing in fewer steps (deposit_steps_quick): a looser "
+                                  "packing than the full run's, which is the one compared with the paper";
+                fl_check_discrepancy(ctx, nc_, (double)act[i], P.paper_contacts[i], ref, why,
+                                     "%zu active contacts (paper %.0f)", act[i], P.paper_contacts[i]);
+                fl_check_discrepancy(ctx, ns_, stick[i], P.paper_zero_sliding[i], ref, why,
+                                     "zero sliding %.0f%% (paper %.0f%%)", 100 * stick[i], 100 * P.paper_zero_sliding[i]);
+                continue;
+            }
+            double tc = P.contacts_rtol * P.paper_contacts[i];
+            fl_check_value(ctx, fabs((double)act[i] - P.paper_contacts[i]) <= tc, nc_, (double)act[i], P.paper_contacts[i], tc,
+                           ref, "%zu active contacts, paper %.0f in its own packing (tol %.0f%%)", act[i],
+                           P.paper_contacts[i], 100 * P.contacts_rtol);
+            fl_check_value(ctx, fabs(stick[i] - P.paper_zero_sliding[i]) <= P.zero_sliding_atol, ns_, stick[i], P.paper_zero_sliding[i],
+                           P.zero_sliding_atol, ref, "zero sliding %.0f%%, paper %.0f%% (tol %.0f points)", 100 * stick[i],
+                           100 * P.paper_zero_sliding[i], 100 * P.zero_sliding_atol);
+        }
+    }
     fl_discs_work_clear(&work);
     fl_discs_free(d);
     gsl_rng_free(rng);

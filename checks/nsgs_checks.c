@@ -13,8 +13,8 @@
 #include <gsl/gsl_randist.h>
 
 #include "checks/fl_check.h"
+#include "checks/nsgs_checks.h"
 #include "fl_dense.h"
-#include "fl_json.h"
 #include "fl_rng.h"
 #include "reference/enumerate.h"
 #include "drivers/plurality.h"
@@ -22,22 +22,13 @@
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
+#include "models/fl_model_wedged_rod.h"
 
 /* ------------------------------------------------------------------ */
 /* crosscheck --law nsgs                                               */
 /* ------------------------------------------------------------------ */
 
-typedef struct nsgs_stats {
-    long systems, converged[2], unique, unique_disagree, errors;
-    double viol[2];           /* max Coulomb violation of the limits */
-    double unique_diff;       /* max |r_ref - r_opt| / (1 + |r_ref|) on unique systems */
-    double lemma_err;         /* max |dT - Lemma 2.4| / (T- + 1e-3) */
-    double dT_max;            /* max dT / (T- + 1e-3) */
-    double impact_viol;       /* max violation of 004 (19) with U^a */
-    long lemma_n;
-    long cloud_dots, cloud_outside, enum_solutions, enum_reached, fixed_fail;
-    double delassus_solves, delassus_trailing;
-} nsgs_stats;
+
 
 static double violation_scaled(const fl_local_problem *p, const gsl_vector *r,
                                const gsl_vector *U)
@@ -47,8 +38,78 @@ static double violation_scaled(const fl_local_problem *p, const gsl_vector *r,
     return fl_coulomb_violation(p->dim, p->nc, p->mu, r->data, U->data, us / wmax, us);
 }
 
+/* Clouds of 003 §3 (random orderings from zero with the reference, random
+ * starts with the optimized twin; `runs` runs each) against the
+ * enumerated solution set e of p. */
+void fl_nsgs_check_clouds(const fl_local_problem *p, const fl_enum_result *e, gsl_rng *rng, size_t runs,
+                          unsigned char seen[64], fl_nsgs_stats *st)
+{
+    for (int mode = 0; mode < 2; mode++) {
+        fl_plurality_options po = fl_plurality_options_default();
+        po.mode = mode ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
+        po.impl = mode ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+        po.runs = runs;
+        po.nsgs.rng = rng;
+        po.nsgs.tol = 1e-12;
+        po.nsgs.max_sweeps = 3000;
+        po.nsgs.random_scale = 3.0;
+        fl_cloud *c = NULL;
+        if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
+            for (size_t k = 0; k < c->npts; k++) {
+                long idx = fl_enum_find(e, c->pts + k * p->m, 1e-6);
+                st->cloud_dots++;
+                if (idx < 0) st->cloud_outside++;
+                else if (idx < 64) seen[idx] = 1;
+            }
+            if (e->nsol == 1 && c->ndistinct > 1) st->unique_spread++;
+        } else {
+            st->errors++;
+        }
+        fl_cloud_free(c);
+    }
+}
+
+/* 004 Lemma 2.4 and (19)-(20) on the pure impact f = M u- of g (g->f is
+ * overwritten) with dissipation index delta, both implementations. */
+void fl_nsgs_check_impact(fl_global_problem *g, const gsl_vector *um, double delta, fl_nsgs_stats *st)
+{
+    size_t n = g->n;
+    gsl_vector *up = gsl_vector_alloc(n), *s = gsl_vector_alloc(g->m), *ua = gsl_vector_alloc(n),
+               *Ua = gsl_vector_alloc(g->m);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, g->M, um, 0.0, g->f);
+    for (int k = 0; k < 2; k++) {
+        fl_mj_options mo = fl_mj_options_default();
+        mo.delta = delta;
+        mo.impl = k ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
+        mo.nsgs.tol = 1e-13;
+        mo.nsgs.max_sweeps = 20000;
+        fl_mj_result mr;
+        cholmod_factor *L = NULL;
+        fl_status s2 = fl_mj_step(g, um, &mo, &L, s, up, &mr, NULL);
+        if (g->ctx) fl_sparse_free_factor(g->ctx, &L);
+        if (s2 < 0) st->errors++;
+        if (s2 != FL_OK) continue;
+        st->lemma_n++;
+        st->lemma_err = fmax(st->lemma_err, fabs(mr.dT - mr.dT_lemma) / (mr.T_minus + 1e-3));
+        st->dT_max = fmax(st->dT_max, mr.dT / (mr.T_minus + 1e-3));
+        /* scales: |H u-| and |U^a| (velocities), |s| (impulses) */
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, um, 0.0, Ua);
+        double us = 1e-3 + gsl_blas_dnrm2(Ua), rs = 1e-3 + gsl_blas_dnrm2(s);
+        gsl_vector_memcpy(ua, um);
+        gsl_vector_scale(ua, 0.5 * (1 - delta));
+        gsl_blas_daxpy(0.5 * (1 + delta), up, ua);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, ua, 0.0, Ua);   /* U^a, 004 (20) */
+        us = fmax(us, 1e-3 + gsl_blas_dnrm2(Ua));
+        st->impact_viol = fmax(st->impact_viol, fl_coulomb_violation(g->dim, g->nc, g->mu, s->data, Ua->data, rs, us));
+    }
+    gsl_vector_free(up);
+    gsl_vector_free(s);
+    gsl_vector_free(ua);
+    gsl_vector_free(Ua);
+}
+
 /* One random system (seed-determined): every check, both implementations. */
-static int nsgs_one_system(unsigned long seed, fl_sparse_ctx *ctx, nsgs_stats *st)
+int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *st)
 {
     gsl_rng *rng = fl_rng_alloc(seed);
     if (!rng) return -1;
@@ -127,26 +188,7 @@ static int nsgs_one_system(unsigned long seed, fl_sparse_ctx *ctx, nsgs_stats *s
             }
             /* clouds (random orderings from zero, random starts) against enumeration */
             unsigned char seen[64] = {0};
-            for (int mode = 0; mode < 2; mode++) {
-                fl_plurality_options po = fl_plurality_options_default();
-                po.mode = mode ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
-                po.impl = mode ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
-                po.runs = 8;
-                po.nsgs.rng = rng;
-                po.nsgs.tol = 1e-12;
-                po.nsgs.max_sweeps = 3000;
-                po.nsgs.random_scale = 3.0;
-                fl_cloud *c = NULL;
-                if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
-                    for (size_t k = 0; k < c->npts; k++) {
-                        long idx = fl_enum_find(e, c->pts + k * p->m, 1e-6);
-                        st->cloud_dots++;
-                        if (idx < 0) st->cloud_outside++;
-                        else if (idx < 64) seen[idx] = 1;
-                    }
-                }
-                fl_cloud_free(c);
-            }
+            fl_nsgs_check_clouds(p, e, rng, 8, seen, st);
             /* every enumerated solution: a fixed point of a warm-started sweep */
             for (size_t k = 0; k < e->nsol; k++) {
                 st->enum_solutions++;
@@ -163,42 +205,10 @@ static int nsgs_one_system(unsigned long seed, fl_sparse_ctx *ctx, nsgs_stats *s
     }
     /* 004 Lemma 2.4: pure impact (f = M u-) with a random dissipation index */
     {
-        gsl_vector *um = gsl_vector_alloc(n), *up = gsl_vector_alloc(n), *s = gsl_vector_alloc(g->m),
-                   *ua = gsl_vector_alloc(n), *Ua = gsl_vector_alloc(g->m);
+        gsl_vector *um = gsl_vector_alloc(n);
         for (size_t i = 0; i < n; i++) gsl_vector_set(um, i, gsl_ran_gaussian(rng, 1.0));
-        gsl_blas_dgemv(CblasNoTrans, 1.0, g->M, um, 0.0, g->f);
-        double delta = gsl_rng_uniform(rng);
-        for (int k = 0; k < 2; k++) {
-            fl_mj_options mo = fl_mj_options_default();
-            mo.delta = delta;
-            mo.impl = k ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
-            mo.nsgs.tol = 1e-13;
-            mo.nsgs.max_sweeps = 20000;
-            fl_mj_result mr;
-            cholmod_factor *L = NULL;
-            fl_status s2 = fl_mj_step(g, um, &mo, &L, s, up, &mr, NULL);
-            fl_sparse_free_factor(ctx, &L);
-            if (s2 < 0) st->errors++;
-            if (s2 != FL_OK) continue;
-            st->lemma_n++;
-            st->lemma_err = fmax(st->lemma_err, fabs(mr.dT - mr.dT_lemma) / (mr.T_minus + 1e-3));
-            st->dT_max = fmax(st->dT_max, mr.dT / (mr.T_minus + 1e-3));
-            /* scales: |H u-| and |U^a| (velocities), |s| (impulses) */
-            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, um, 0.0, Ua);
-            double us = 1e-3 + gsl_blas_dnrm2(Ua), rs = 1e-3 + gsl_blas_dnrm2(s);
-            gsl_vector_memcpy(ua, um);
-            gsl_vector_scale(ua, 0.5 * (1 - delta));
-            gsl_blas_daxpy(0.5 * (1 + delta), up, ua);
-            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, ua, 0.0, Ua);   /* U^a, 004 (20) */
-            us = fmax(us, 1e-3 + gsl_blas_dnrm2(Ua));
-            st->impact_viol = fmax(st->impact_viol,
-                                   fl_coulomb_violation(dim, nc, g->mu, s->data, Ua->data, rs, us));
-        }
+        fl_nsgs_check_impact(g, um, gsl_rng_uniform(rng), st);
         gsl_vector_free(um);
-        gsl_vector_free(up);
-        gsl_vector_free(s);
-        gsl_vector_free(ua);
-        gsl_vector_free(Ua);
     }
     st->systems++;
 done:
@@ -217,125 +227,91 @@ int fl_nsgs_crosscheck(fl_check_ctx *ctx)
     fl_sparse_ctx sctx;
     memset(&sctx, 0, sizeof sctx);
     if (fl_sparse_start(&sctx, NULL) != FL_OK) return -1;
-    nsgs_stats st;
+    fl_nsgs_stats st;
     memset(&st, 0, sizeof st);
     long N = ctx->systems;
     for (long i = 0; i < N; i++) {
-        nsgs_one_system(ctx->seed * 1000003UL + (unsigned long)i, &sctx, &st);
+        fl_nsgs_check_system(ctx->seed * 1000003UL + (unsigned long)i, &sctx, &st);
         fl_check_progress(ctx, "nsgs systems", i + 1, N);
     }
     fl_sparse_finish(&sctx);
-    fl_check_report(ctx, st.errors == 0 && st.systems == N, "nsgs.no_errors",
+    fl_nsgs_report(ctx, &st, N);
+    return 0;
+}
+
+void fl_nsgs_report(fl_check_ctx *ctx, const fl_nsgs_stats *stp, long N)
+{
+    fl_nsgs_stats st = *stp;
+    fl_check_value(ctx, st.errors == 0 && st.systems == N, "nsgs.no_errors", (double)st.errors, 0.0, 0.0,
+                 "fl_status of every solve (reference/nsgs.h, optimized/nsgs_sparse.h)",
                  "%ld of %ld systems ran without an error status", st.systems, N);
     for (int k = 0; k < 2; k++)
-        fl_check_report(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
-                     k ? "nsgs.coulomb_optimized" : "nsgs.coulomb_reference",
+        fl_check_value(ctx, st.viol[k] <= 1e-7 && st.converged[k] >= (95 * N) / 100,
+                     k ? "nsgs.coulomb_optimized" : "nsgs.coulomb_reference", st.viol[k], 0.0, 1e-7,
+                     "003 §3 (Coulomb's law at each contact; problem-scaled violation, proofs/README.md)",
                      "max violation of Coulomb's law %.3g over %ld converged limits of %ld "
                      "(tol 1e-7, problem-scaled, proofs/README.md; >= 95%% converged)",
                      st.viol[k], st.converged[k], N);
-    fl_check_report(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
-                 "nsgs.reference_vs_optimized_unique",
+    fl_check_value(ctx, st.unique > 0 && st.unique_diff <= 1e-6 && st.unique_disagree == 0,
+                 "nsgs.reference_vs_optimized_unique", st.unique_diff, 0.0, 1e-6,
+                 "unique enumerated solution (exhaustive enumeration, proofs/contact_dynamics.md)",
                  "max |r_ref - r_opt|/(1+|r|) = %.3g on %ld 2D systems with a unique enumerated "
                  "solution, %ld limits off the enumerated one (tol 1e-6)",
                  st.unique_diff, st.unique, st.unique_disagree);
-    fl_check_report(ctx, st.lemma_n > 0 && st.lemma_err <= 1e-8, "nsgs.lemma_2_4_identity",
+    fl_check_value(ctx, st.lemma_n > 0 && st.lemma_err <= 1e-8, "nsgs.lemma_2_4_identity", st.lemma_err, 0.0, 1e-8,
+                 "004 Lemma 2.4 (kinetic energy change of an impact)",
                  "max |dT - (-delta/2 du.M du - sum mu s_N |U^a_T|)|/(T- + 1e-3) = %.3g over %ld "
                  "impacts (004 Lemma 2.4, tol 1e-8)", st.lemma_err, st.lemma_n);
-    fl_check_report(ctx, st.lemma_n > 0 && st.dT_max <= 1e-8, "nsgs.lemma_2_4_dissipative",
+    fl_check_value(ctx, st.lemma_n > 0 && st.dT_max <= 1e-8, "nsgs.lemma_2_4_dissipative", st.dT_max, 0.0, 1e-8,
+                 "004 Lemma 2.4 (dT <= 0)",
                  "max dT/(T- + 1e-3) = %.3g (004 Lemma 2.4: <= 0, tol 1e-8)", st.dT_max);
-    fl_check_report(ctx, st.impact_viol <= 1e-7, "nsgs.impact_rule",
+    fl_check_value(ctx, st.impact_viol <= 1e-7, "nsgs.impact_rule", st.impact_viol, 0.0, 1e-7,
+                 "004 (19)-(20): impulse in K_r(U^a)",
                  "max violation of I in K_r(U^a) = %.3g (004 (19)-(20), tol 1e-7)", st.impact_viol);
-    fl_check_report(ctx, st.cloud_dots > 0 && st.cloud_outside == 0, "nsgs.clouds_in_enumeration",
+    fl_check_value(ctx, st.cloud_dots > 0 && st.cloud_outside == 0 && st.unique_spread == 0, "nsgs.clouds_in_enumeration",
+                 (double)st.cloud_outside, 0.0, 0.0, "003 §3 clouds; exhaustive enumeration (proofs/contact_dynamics.md)",
                  "%ld of %ld cloud dots (random orderings and random starts, 003 §3) not among "
                  "the enumerated solutions (exhaustive enumeration, proofs/contact_dynamics.md)", st.cloud_outside, st.cloud_dots);
-    fl_check_report(ctx, st.enum_solutions > 0 && st.fixed_fail == 0,
-                 "nsgs.enumerated_are_fixed_points",
+    fl_check_value(ctx, st.enum_solutions > 0 && st.fixed_fail == 0, "nsgs.enumerated_are_fixed_points",
+                 (double)st.fixed_fail, 0.0, 0.0, "003 §3: every solution is a fixed point of a Gauss-Seidel sweep",
                  "%ld of %ld enumerated solutions not kept by a warm-started sweep; "
                  "%ld reached by the clouds", st.fixed_fail, st.enum_solutions, st.enum_reached);
-    fl_check_report(ctx, st.delassus_solves <= 1e-10, "nsgs.delassus_sparse_solves",
+    fl_check_value(ctx, st.delassus_solves <= 1e-10, "nsgs.delassus_sparse_solves", st.delassus_solves, 0.0, 1e-10,
+                 "004 (18): W = H M^-1 H^T (CHOLMOD solves vs dense)",
                  "max relative |W_cholmod - W_dense| = %.3g (tol 1e-10)", st.delassus_solves);
-    fl_check_report(ctx, st.delassus_trailing <= 1e-6, "nsgs.delassus_sparse_trailing",
+    fl_check_value(ctx, st.delassus_trailing <= 1e-6, "nsgs.delassus_sparse_trailing", st.delassus_trailing, 0.0, 1e-6,
+                 "004 (18): W = H M^-1 H^T (trailing Schur complement vs dense)",
                  "max relative |W_trailing - W_dense| = %.3g (cI - L22 L22^T, tol 1e-6)",
                  st.delassus_trailing);
-    return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* reproduce wedged_rod (003 §2, Fig. 1; data/003/README.md)            */
 /* ------------------------------------------------------------------ */
 
-/* A rigid horizontal rod AB (length L, mass m, inertia m L^2/12, centre G
- * at the origin) between two plane walls through A = (-L/2, 0) and
- * B = (L/2, 0), each inclined by beta from the vertical so that they
- * converge upward; Coulomb friction mu at A and B; gravity g; an upward
- * force P applied at G.  Generalised velocity u = (vx, vy, omega).
- * Contact frames (library signs: U_N > 0 separating):
- *   n_A = ( cos b, -sin b), t_A = ( sin b, cos b)   (t up along the wall)
- *   n_B = (-cos b, -sin b), t_B = (-sin b, cos b)
- * and v_A = (vx, vy - omega L/2), v_B = (vx, vy + omega L/2). */
-typedef struct wedge_params {
-    double L, m, g, beta, mu, h;
-    double P_start, P_max, P_end;   /* in units of m g */
-    long steps_up, steps_down;
-} wedge_params;
-
-/* The parameters of data/003/wedged_rod.json, or of the user's file of the
+/* The rod, its parameters and its one-step problem: models/fl_model_wedged_rod.h.
+ * The parameters of data/003/wedged_rod.json, or of the user's file of the
  * same schema (reproduce wedged_rod --params FILE).  A missing file or
  * field is an error: there are no built-in values. */
+typedef fl_model_wedged_rod wedge_params;
+
 static int wedge_load(fl_check_ctx *ctx, wedge_params *w, char *src, size_t len)
 {
-    memset(w, 0, sizeof *w);
     char path[4096];
-    if (fl_check_params_path(ctx, "003/wedged_rod.json", path, sizeof path) != 0) return -1;
-    fl_json_doc *doc = NULL;
     fl_error err;
-    const json_t *par = NULL;
-    double beta_deg = 0, su = 0, sd = 0;
-    if (fl_json_load(path, &doc, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "L", &w->L, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "m", &w->m, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "g", &w->g, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "beta_deg", &beta_deg, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "mu", &w->mu, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "h", &w->h, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P_start_mg", &w->P_start, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P_max_mg", &w->P_max, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P_end_mg", &w->P_end, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "steps_up", &su, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "steps_down", &sd, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "003/wedged_rod.json", path, sizeof path) != 0) return -1;
+    if (fl_model_wedged_rod_load(path, w, &err) != FL_OK) {
         fl_check_message(ctx, "wedged_rod: %s", err.message);
-        fl_json_free(doc);
         return -1;
     }
-    fl_json_free(doc);
-    w->beta = beta_deg * FL_PI / 180.0;
-    w->steps_up = (long)su;
-    w->steps_down = (long)sd;
     snprintf(src, len, "%s", path);
     return 0;
 }
 
-/* Global problem of one CD step from velocity u_i under the push P:
- * f = M u_i + h (0, P - m g, 0). */
 static fl_global_problem *wedge_problem(const wedge_params *w, const double *ui, double P)
 {
     fl_global_problem *g = NULL;
-    if (fl_global_problem_alloc(3, 2, 2, 1, &g, NULL) != FL_OK) return NULL;
-    double cb = cos(w->beta), sb = sin(w->beta), l2 = 0.5 * w->L;
-    double J = w->m * w->L * w->L / 12.0;
-    gsl_matrix_set(g->M, 0, 0, w->m);
-    gsl_matrix_set(g->M, 1, 1, w->m);
-    gsl_matrix_set(g->M, 2, 2, J);
-    double H[4][3] = {{cb, -sb, sb * l2}, {sb, cb, -cb * l2},
-                      {-cb, -sb, -sb * l2}, {-sb, cb, cb * l2}};
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 3; j++) gsl_matrix_set(g->H, i, j, H[i][j]);
-    double M[3] = {w->m, w->m, J};
-    for (int j = 0; j < 3; j++) gsl_vector_set(g->f, j, M[j] * ui[j]);
-    *gsl_vector_ptr(g->f, 1) += w->h * (P - w->m * w->g);
-    g->mu[0] = g->mu[1] = w->mu;
-    return g;
+    return fl_model_wedged_rod_problem(w, ui, P, &g, NULL) == FL_OK ? g : NULL;
 }
 
 /* One step: returns the NSGS status; s in/out (warm start if warm), u_f out. */
@@ -373,15 +349,18 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
     wedge_step(&w, 0.0, 0, s, uf, NULL);
     double ff = fabs(gsl_vector_get(uf, 1) + w.g * h) + fabs(gsl_vector_get(uf, 0)) +
                 fabs(gsl_vector_get(uf, 2)) + gsl_blas_dnrm2(s);
-    fl_check_report(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution",
+    fl_check_value(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution", ff, 0.0, 1e-12 * w.g * h,
+                 "003 §2: free fall s = 0, u_f = (0, -g h, 0) (closed form)",
                  "zero start from rest: |s| + |u_f - (0,-g h,0)| = %.3g (closed form, tol 1e-12 g h)",
                  ff);
 
     /* (2) the symmetric wedged impulses (closed form): vertical balance
      * 2 (R_T cos b - R_N sin b) = m g with R_N = 2 R_N,min,
      * R_N,min = m g / (2 (mu cos b - sin b)) (friction at its limit). */
-    double RNmin = mg / (2.0 * (w.mu * cb - sb));
-    double RN = 2.0 * RNmin, RT = (0.5 * mg + RN * sb) / cb;
+    double wf[4] = {0, 0, 0, 0};
+    fl_error werr;
+    if (fl_model_wedged_rod_wedged_forces(&w, wf, &werr) != FL_OK) fl_check_message(ctx, "wedged_rod: %s", werr.message);
+    double RN = wf[0], RT = wf[1];
     double wedge_s[4] = {h * RN, h * RT, h * RN, h * RT};
     {
         double ui[3] = {0, 0, 0};
@@ -394,8 +373,9 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
         wedge_step(&w, 0.0, 1, s, uf, &sw);
         double kept = 0;
         for (int i = 0; i < 4; i++) kept = fmax(kept, fabs(s->data[i] - wedge_s[i]));
-        fl_check_report(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
-                     "wedged_rod.wedged_solution",
+        fl_check_value(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
+                     "wedged_rod.wedged_solution", kept, 0.0, 1e-10 * h * RN,
+                     "003 §2: wedged impulses R_N = 2 R_N,min (closed form, data/003/wedged_rod.json)",
                      "R_N = 2 R_N,min = %.4g N, R_T = %.4g N: a solution of the one-step problem "
                      "(%s), warm start keeps it (|ds| = %.2g, %d sweep, |u_f| = %.2g)",
                      RN, RT, is_sol ? "Coulomb holds" : "Coulomb FAILS", kept, sw,
@@ -405,7 +385,8 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
         fl_enumerate_solutions(p, 1e-10, &e, NULL);
         double zero[4] = {0, 0, 0, 0};
         int open_listed = e && fl_enum_find(e, zero, 1e-12) >= 0;
-        fl_check_report(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration",
+        fl_check_value(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration", e ? (double)e->singular : 0.0,
+                     1.0, NAN, "003 §2: the wedged continuum (value: singular stick/stick systems, at least 1)",
                      "%zu isolated solution(s) incl. free fall (open/open), %zu singular status "
                      "systems carrying the wedged continuum (stick/stick: W has rank 3 < 4)",
                      e ? e->nsol : 0, e ? e->singular : 0);
@@ -440,7 +421,8 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
                 fclose(f);
             }
         }
-        fl_check_report(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes",
+        fl_check_value(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes", (double)nbad, 0.0, 0.0,
+                     "003 §2-3: both outcomes among random initial guesses (value: limits that are not solutions)",
                      "random initial guesses (003 §3): %ld free-fall and %ld wedged limits of %zu "
                      "runs, %ld not a solution", nfree, nwedge, c ? c->npts : 0, nbad);
         fl_cloud_free(c);
@@ -504,25 +486,30 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
      * - R_y sin b and R_T = X* sin b + R_y cos b; the no-slide regime ends when
      * R_T = mu R_N:  P_d = m g - 2 X* (mu cos b - sin b)/(cos b + mu sin b)
      * (proofs/contact_dynamics.md). */
-    double Pd = (mg - 2.0 * X_rev * (w.mu * cb - sb) / (cb + w.mu * sb)) / mg;
+    double Pd = fl_model_wedged_rod_detachment(&w, X_rev);
     double dP = (w.P_max - w.P_end) / (double)w.steps_down;
-    fl_check_report(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
-                 "wedged_rod.warm_start_keeps_wedge",
+    fl_check_value(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
+                 "wedged_rod.warm_start_keeps_wedge", (double)wedged_until, (double)w.steps_up, NAN,
+                 "003 §2: warm start keeps the wedge (value: last wedged load step, at least the insertion's last)",
                  "warm-started NSGS keeps u_f = 0 through insertion (P/mg %.2f -> %.2f) and "
                  "unloading down to P/mg = %.4f, detaches at P/mg = %.4f (max %g sweeps/step)",
                  w.P_start, w.P_max, P_detach + dP, P_detach, sweeps_max);
-    fl_check_report(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime",
+    fl_check_value(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime", slide_dev, 0.0, 1e-9,
+                 "003 §2: sliding regime R_T = -mu R_N during insertion",
                  "insertion: max |R_T + mu R_N|/R_N = %.3g (lines of action imposed by Coulomb "
                  "law in sliding regime, 003 §2; tol 1e-9)", slide_dev);
-    fl_check_report(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen",
+    fl_check_value(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen", X_dev, 0.0, 1e-9,
+                 "003 §2: longitudinal components keep their value at the reversal",
                  "unloading: max |X - X*|/X* = %.3g, X* = %.6g N the longitudinal component at "
                  "the reversal (003 §2; tol 1e-9)", X_dev, X_rev);
-    fl_check_report(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9,
-                 "wedged_rod.detachment_load",
+    fl_check_value(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9, "wedged_rod.detachment_load",
+                 P_detach, Pd, dP, "003 §2: P_d = m g - 2 X*(mu cos b - sin b)/(cos b + mu sin b) (proofs/contact_dynamics.md)",
                  "detachment at P/mg = %.4f, first load step past the prediction m g - 2 X*(mu "
                  "cos b - sin b)/(cos b + mu sin b) = %.4f m g (003 §2; within one step %.3f)",
                  P_detach, Pd, dP);
-    fl_check_report(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
+    fl_check_value(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
+                 (double)(zero_checked - zero_falls), 0.0, 0.0,
+                 "003 §2: zero start gives free fall (value: unloading states where it does not)",
                  "at %ld unloading states with P < m g where the warm start stays wedged, the "
                  "zero start gives free fall in %ld (both outcomes are solutions, 003 §2)",
                  zero_checked, zero_falls);

@@ -686,29 +686,6 @@ fl_status fl_midpoint_static(const fl_midpoint_problem *p, gsl_vector *u, fl_err
     return s;
 }
 
-/* 002 §7, Table 1 (SI units). */
-fl_midpoint_block_params fl_midpoint_block_params_002(void)
-{
-    fl_midpoint_block_params b;
-    b.lx = 0.1;
-    b.ly = 0.1;
-    b.nx = 20;                       /* h = 0.5 cm */
-    b.ny = 20;
-    b.pattern = FL_FE2D_DIAG_RIGHT;
-    b.mat.lambda = 300e6;
-    b.mat.mu = 150e6;
-    b.mat.rho = 1e3;
-    b.mat.model = FL_FE2D_PLANE_STRAIN;   /* [MISSING] in 002: plane strain chosen */
-    b.lumped = 0;
-    b.top_ux = 0.0;
-    b.top_uy = -2.5e-5;              /* -2.5e-3 cm */
-    b.gravity = 0.0;
-    b.mu = 1.2;
-    b.v_found = 20.0;
-    b.redist = FL_REDIST_NORMAL;
-    return b;
-}
-
 void fl_midpoint_block_free(fl_midpoint_block *b)
 {
     if (!b) return;

@@ -189,8 +189,8 @@ typedef struct fl_midpoint_block_params {
     fl_redist_kind redist;
 } fl_midpoint_block_params;
 
-/* Table 1 of 002 in SI units, h = 0.5 cm, normal redistribution. */
-fl_midpoint_block_params fl_midpoint_block_params_002(void);
+/* The block of 002 §7 (Table 1) is read from data/002/square_block_002.json
+ * by models/fl_model_square_block.h: no paper parameter lives here. */
 
 typedef struct fl_midpoint_block {
     fl_fe2d_mesh *mesh;

@@ -395,3 +395,33 @@ void fl_random_stewart_free(fl_random_stewart *s)
     gsl_vector_free(s->f);
     gsl_vector_free(s->gap);
 }
+
+fl_random_block_options fl_random_block_options_default(void)
+{
+    fl_random_block_options o = {5, 4, 0.5, 0};
+    return o;
+}
+
+fl_midpoint_block_params fl_random_midpoint_block(gsl_rng *r, const fl_random_block_options *o,
+                                                  fl_redist_kind kind)
+{
+    fl_midpoint_block_params bp;
+    size_t nxm = o->nx_max > 2 ? o->nx_max : 2, nym = o->ny_max > 2 ? o->ny_max : 2;
+    bp.nx = 2 + gsl_rng_uniform_int(r, nxm - 1);
+    bp.ny = 2 + gsl_rng_uniform_int(r, nym - 1);
+    bp.lx = 0.5 + gsl_rng_uniform(r);
+    bp.ly = 0.5 + gsl_rng_uniform(r);
+    bp.pattern = (fl_fe2d_pattern)gsl_rng_uniform_int(r, 2);
+    bp.mat.lambda = gsl_rng_uniform(r);
+    bp.mat.mu = 0.3 + gsl_rng_uniform(r);
+    bp.mat.rho = 0.5 + gsl_rng_uniform(r);
+    bp.mat.model = (fl_fe2d_model)gsl_rng_uniform_int(r, 2);
+    bp.lumped = (int)gsl_rng_uniform_int(r, 2);
+    bp.top_ux = 0.0;
+    bp.top_uy = -0.01 * gsl_rng_uniform(r);
+    bp.gravity = 0.5 * gsl_rng_uniform(r);
+    bp.mu = fl_rng_loguniform(r, 0.05, o->mu_max > 0.05 ? o->mu_max : 0.05);
+    bp.v_found = o->moving_foundation && gsl_rng_uniform(r) >= 0.5 ? 0.2 * gsl_rng_uniform(r) : 0.0;
+    bp.redist = kind;
+    return bp;
+}

@@ -18,6 +18,7 @@
 #include "fl_friction_set.h"
 #include "fl_problem.h"
 #include "fl_sparse.h"
+#include "reference/midpoint.h"
 
 /* Seed from $FL_SEED or `fallback`; the seed is remembered for the note. */
 gsl_rng *fl_test_rng(unsigned long fallback);
@@ -136,5 +137,25 @@ typedef struct fl_random_stewart {
  * fl_random_mu.  Release with fl_random_stewart_free. */
 void fl_random_stewart_problem(gsl_rng *r, int single, double cond_max, fl_random_stewart *s);
 void fl_random_stewart_free(fl_random_stewart *s);
+
+/* ---- FE blocks on a rigid foundation (002 §7 setting, small sizes; the
+ * "constructed systems" of data/002/README.md, shared by `crosscheck --law
+ * midpoint` and the midpoint tests) ---- */
+typedef struct fl_random_block_options {
+    size_t nx_max, ny_max;   /* cells per side drawn in 2..nx_max, 2..ny_max */
+    double mu_max;           /* Coulomb F log-uniform in [0.05, mu_max] */
+    int moving_foundation;   /* 1: half the draws get v_found uniform in [0, 0.2]; 0: v_found = 0 */
+} fl_random_block_options;
+
+/* nx_max 5, ny_max 4, mu_max 0.5 (the step problems are then uniquely
+ * solvable), fixed foundation. */
+fl_random_block_options fl_random_block_options_default(void);
+
+/* A block [0,lx]x[0,ly], lx, ly in [0.5,1.5], random diagonal pattern, Lamé
+ * lambda in [0,1], mu in [0.3,1.3], rho in [0.5,1.5], plane strain or
+ * stress, consistent or lumped mass, top compression <= 0.01, gravity
+ * <= 0.5, redistribution `kind`. */
+fl_midpoint_block_params fl_random_midpoint_block(gsl_rng *r, const fl_random_block_options *o,
+                                                  fl_redist_kind kind);
 
 #endif

@@ -31,6 +31,7 @@
 #include "reference/enumerate.h"
 #include "reference/lemke.h"
 #include "reference/midpoint.h"
+#include "models/fl_model_square_block.h"
 #include "reference/moreau_law.h"
 #include "reference/nsgs.h"
 #include "reference/stability.h"
@@ -574,10 +575,16 @@ static fl_status stability_all(void *data)
 
 /* The midpoint scheme of 002 (21) on a 2 x 2 FE block (002 §7), both
  * contact placements, both local solvers, dense and sparse twins. */
+typedef struct midpoint_scenario {
+    fl_sparse_ctx *ctx;
+    fl_midpoint_block_params bp;   /* 002 §7's block (data/002), loaded once */
+} midpoint_scenario;
+
 static fl_status midpoint_all(void *data)
 {
-    fl_sparse_ctx *ctx = data;
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
+    midpoint_scenario *sc = data;
+    fl_sparse_ctx *ctx = sc->ctx;
+    fl_midpoint_block_params bp = sc->bp;
     bp.nx = 2;
     bp.ny = 2;
     bp.lx = bp.ly = 1.0;
@@ -980,7 +987,11 @@ Test(alloc_failure, stability_and_midpoint)
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
-    fail_each_allocation("midpoint, FE block, both twins", midpoint_all, &ctx);
+    fl_model_square_block m002;
+    fl_error e002 = {0};
+    cr_assert_eq(fl_model_square_block_load_data(NULL, &m002, &e002), FL_OK, "%s", e002.message);
+    midpoint_scenario sc = {&ctx, m002.block};
+    fail_each_allocation("midpoint, FE block, both twins", midpoint_all, &sc);
     fl_sparse_finish(&ctx);
 }
 

@@ -15,6 +15,7 @@
 
 #include "reference/midpoint.h"
 #include "testkit/fl_random.h"
+#include "models/fl_model_square_block.h"
 #include "fl_rng.h"
 
 /* ---------------- Lemma 4.1 ---------------- */
@@ -187,22 +188,11 @@ Test(midpoint, inequality_18)
 
 static fl_midpoint_block *random_block(gsl_rng *r, fl_redist_kind kind)
 {
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
-    bp.nx = 2 + gsl_rng_uniform_int(r, 3);
-    bp.ny = 2 + gsl_rng_uniform_int(r, 2);
-    bp.lx = 0.5 + gsl_rng_uniform(r);
-    bp.ly = 0.5 + gsl_rng_uniform(r);
-    bp.pattern = (fl_fe2d_pattern)gsl_rng_uniform_int(r, 2);
-    bp.mat.lambda = gsl_rng_uniform(r);
-    bp.mat.mu = 0.3 + gsl_rng_uniform(r);
-    bp.mat.rho = 0.5 + gsl_rng_uniform(r);
-    bp.mat.model = (fl_fe2d_model)gsl_rng_uniform_int(r, 2);
-    bp.top_ux = 0.0;
-    bp.top_uy = -0.01 * gsl_rng_uniform(r);
-    bp.gravity = 0.5 * gsl_rng_uniform(r);
-    bp.mu = fl_rng_loguniform(r, 0.05, 2.0);
-    bp.v_found = 0.0;
-    bp.redist = kind;
+    fl_random_block_options o = fl_random_block_options_default();
+    o.nx_max = 4;
+    o.ny_max = 3;
+    o.mu_max = 2.0;
+    fl_midpoint_block_params bp = fl_random_midpoint_block(r, &o, kind);
     fl_midpoint_block *b;
     fl_error e;
     cr_assert_eq(fl_midpoint_block_alloc(&bp, &b, &e), FL_OK, "%s", e.message);
@@ -479,7 +469,10 @@ Test(midpoint, bad_input)
     cr_assert_eq(fl_midpoint_lemma41(p.A, p.f, p.Bnu, p.f, uN, ln, &e), FL_EDIM);
     gsl_vector *u = gsl_vector_alloc(3);
     cr_assert_eq(fl_midpoint_static(&p, u, &e), FL_EDIM);
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
+    fl_model_square_block m002;
+    fl_error e002;
+    cr_assert_eq(fl_model_square_block_load_data(NULL, &m002, &e002), FL_OK, "%s", e002.message);
+    fl_midpoint_block_params bp = m002.block;
     bp.nx = 0;
     fl_midpoint_block *bb;
     cr_assert_eq(fl_midpoint_block_alloc(&bp, &bb, &e), FL_EINVAL);

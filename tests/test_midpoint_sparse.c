@@ -13,26 +13,15 @@
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
 #include "testkit/fl_random.h"
+#include "models/fl_model_square_block.h"
 #include "fl_rng.h"
 
 static fl_midpoint_block_params random_params(gsl_rng *r, fl_redist_kind kind)
 {
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
-    bp.nx = 2 + gsl_rng_uniform_int(r, 4);
-    bp.ny = 2 + gsl_rng_uniform_int(r, 3);
-    bp.lx = 0.5 + gsl_rng_uniform(r);
-    bp.ly = 0.5 + gsl_rng_uniform(r);
-    bp.pattern = (fl_fe2d_pattern)gsl_rng_uniform_int(r, 2);
-    bp.mat.lambda = gsl_rng_uniform(r);
-    bp.mat.mu = 0.3 + gsl_rng_uniform(r);
-    bp.mat.rho = 0.5 + gsl_rng_uniform(r);
-    bp.lumped = (int)gsl_rng_uniform_int(r, 2);
-    bp.top_uy = -0.01 * gsl_rng_uniform(r);
-    bp.gravity = 0.5 * gsl_rng_uniform(r);
-    bp.mu = fl_rng_loguniform(r, 0.05, 2.0);
-    bp.v_found = gsl_rng_uniform(r) < 0.5 ? 0.0 : 0.2 * gsl_rng_uniform(r);
-    bp.redist = kind;
-    return bp;
+    fl_random_block_options o = fl_random_block_options_default();
+    o.mu_max = 2.0;
+    o.moving_foundation = 1;
+    return fl_random_midpoint_block(r, &o, kind);
 }
 
 static double rel_diff(const double *a, const double *b, size_t n)
@@ -167,7 +156,10 @@ Test(midpoint_sparse, enumeration_through_the_sparse_stepper)
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     fl_sparse_start(&ctx, NULL);
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
+    fl_model_square_block m002;
+    fl_error e002;
+    cr_assert_eq(fl_model_square_block_load_data(NULL, &m002, &e002), FL_OK, "%s", e002.message);
+    fl_midpoint_block_params bp = m002.block;
     bp.nx = 2;
     bp.ny = 2;
     bp.v_found = 0.0;
@@ -208,7 +200,10 @@ Test(midpoint_sparse, bad_input)
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     fl_sparse_start(&ctx, NULL);
-    fl_midpoint_block_params bp = fl_midpoint_block_params_002();
+    fl_model_square_block m002;
+    fl_error e002;
+    cr_assert_eq(fl_model_square_block_load_data(NULL, &m002, &e002), FL_OK, "%s", e002.message);
+    fl_midpoint_block_params bp = m002.block;
     bp.nx = 2;
     bp.ny = 2;
     fl_midpoint_block_sparse *s;

@@ -10,6 +10,7 @@
 #include "fl_data.h"
 #include "testkit/fl_random.h"
 #include "drivers/moreau_jean.h"
+#include "checks/nsgs_checks.h"
 
 static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim,
                                         fl_sparse_ctx *ctx)
@@ -23,7 +24,8 @@ static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim
     return g;
 }
 
-/* 004 Lemma 2.4 (library signs, moreau_jean.h):
+/* 004 Lemma 2.4 (library signs, moreau_jean.h), through the check of
+ * crosscheck --law nsgs (fl_nsgs_check_impact):
  * T+ - T- = -delta/2 du.M du - sum mu s_N |U^a_T|  <= 0, for a pure impact
  * (f = M u-), and the impulse satisfies Coulomb's law with U^a (004 (19)). */
 Test(moreau_jean, lemma_2_4_energy_jump_both_implementations)
@@ -34,59 +36,27 @@ Test(moreau_jean, lemma_2_4_energy_jump_both_implementations)
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     const double deltas[4] = {0.0, 0.3, 1.0, -1.0};
     int checked = 0;
+    fl_nsgs_stats st;
+    memset(&st, 0, sizeof st);
     for (int t = 0; t < 1000; t++) {
         int dim = 2 + t % 2;
         size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
         size_t n = dim * nc + gsl_rng_uniform_int(rng, 3);
         fl_global_problem *g = random_global(rng, n, nc, dim, &ctx);
-        gsl_vector *um = gsl_vector_alloc(n), *up = gsl_vector_alloc(n),
-                   *s = gsl_vector_alloc(g->m), *Ua = gsl_vector_alloc(g->m),
-                   *ua = gsl_vector_alloc(n);
+        gsl_vector *um = gsl_vector_alloc(n);
         fl_random_vector(rng, 1.0, um);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, g->M, um, 0.0, g->f);   /* pure impact */
         double delta = deltas[t % 4] >= 0 ? deltas[t % 4] : gsl_rng_uniform(rng);
-        for (int k = 0; k < 2; k++) {
-            fl_mj_options o = fl_mj_options_default();
-            o.delta = delta;
-            o.impl = k ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
-            o.nsgs.tol = 1e-13;
-            o.nsgs.max_sweeps = 20000;
-            fl_mj_result res;
-            cholmod_factor *L = NULL;
-            fl_status st = fl_mj_step(g, um, &o, &L, s, up, &res, NULL);
-            fl_sparse_free_factor(&ctx, &L);
-            cr_assert(st == FL_OK || st == FL_WMAXITER, "status %d (%s)", st, fl_test_seed_note());
-            if (st != FL_OK) continue;
-            checked++;
-            double T = res.T_minus;
-            cr_assert_leq(fabs(res.dT - res.dT_lemma), 1e-8 * (T + 1e-3),
-                          "impl %d system %d delta %g: dT %.12g vs Lemma 2.4 %.12g (%s)", k, t,
-                          delta, res.dT, res.dT_lemma, fl_test_seed_note());
-            cr_assert_leq(res.dT, 1e-8 * (T + 1e-3), "impl %d: energy increased by %g (%s)", k,
-                          res.dT, fl_test_seed_note());
-            /* 004 (19)-(20): s in K_r(U^a) */
-            gsl_vector_memcpy(ua, um);
-            gsl_vector_scale(ua, 0.5 * (1 - delta));
-            gsl_blas_daxpy(0.5 * (1 + delta), up, ua);
-            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, ua, 0.0, Ua);
-            double us = 1e-3 + gsl_blas_dnrm2(Ua), rs = 1e-3 + gsl_blas_dnrm2(s);
-            double us0 = 0;
-            gsl_vector *Um = gsl_vector_alloc(g->m);
-            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, um, 0.0, Um);
-            us0 = gsl_blas_dnrm2(Um);
-            gsl_vector_free(Um);
-            us = fmax(us, us0);
-            double v = fl_coulomb_violation(dim, nc, g->mu, s->data, Ua->data, rs, us);
-            cr_assert_leq(v, 1e-7, "impl %d system %d: impact rule violated by %g (%s)", k, t, v,
-                          fl_test_seed_note());
-            /* delta = 1 and mu = 0 would give dT = -1/2 du.M du: covered by the
-             * identity with the mu terms; here check delta = 0, mu-free part */
-        }
+        long before = st.lemma_n;
+        fl_nsgs_check_impact(g, um, delta, &st);   /* both implementations, pure impact f = M u- */
+        checked += (int)(st.lemma_n - before);
+        cr_assert_eq(st.errors, 0, "system %d: an error status (%s)", t, fl_test_seed_note());
+        cr_assert_leq(st.lemma_err, 1e-8, "system %d delta %g: dT off Lemma 2.4 by %g (T- + 1e-3) (%s)", t, delta,
+                      st.lemma_err, fl_test_seed_note());
+        cr_assert_leq(st.dT_max, 1e-8, "system %d: energy increased by %g (T- + 1e-3) (%s)", t, st.dT_max,
+                      fl_test_seed_note());
+        cr_assert_leq(st.impact_viol, 1e-7, "system %d: impact rule violated by %g (%s)", t, st.impact_viol,
+                      fl_test_seed_note());
         gsl_vector_free(um);
-        gsl_vector_free(up);
-        gsl_vector_free(s);
-        gsl_vector_free(Ua);
-        gsl_vector_free(ua);
         fl_global_problem_free(g);
     }
     cr_assert_gt(checked, 1900, "only %d converged steps (%s)", checked, fl_test_seed_note());
@@ -202,47 +172,28 @@ Test(moreau_jean, bad_input)
  * walls, one step from rest without push.  Zero start: free fall (closed
  * form).  The closed-form wedged impulses R_N = 2 m g/(2(mu cos b - sin b)),
  * R_T = (m g/2 + R_N sin b)/cos b also solve it and a warm start keeps them. */
-#include <stdlib.h>
-#include "fl_json.h"
 #include "reference/enumerate.h"
-#include "fl_scalar.h"
+#include "models/fl_model_wedged_rod.h"
 
 Test(moreau_jean, wedged_rod_both_outcomes_from_data)
 {
     char path[4096];
-    fl_json_doc *doc = NULL;
     fl_error err;
+    fl_model_wedged_rod w;
     cr_assert_eq(fl_data_path(NULL, "003/wedged_rod.json", path, sizeof path, &err), FL_OK,
                  "%s", err.message);
-    cr_assert_eq(fl_json_load(path, &doc, &err), FL_OK, "%s", err.message);
-    const json_t *par = NULL;
-    double L, m, grav, bdeg, mu, h;
-    cr_assert_eq(fl_json_object(doc, doc->root, "", "params", &par, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "L", &L, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "m", &m, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "g", &grav, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "beta_deg", &bdeg, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "mu", &mu, &err), FL_OK);
-    cr_assert_eq(fl_json_number(doc, par, "params", "h", &h, &err), FL_OK);
-    fl_json_free(doc);
-    double b = bdeg * FL_PI / 180.0, cb = cos(b), sb = sin(b), l2 = L / 2, J = m * L * L / 12;
+    cr_assert_eq(fl_model_wedged_rod_load(path, &w, &err), FL_OK, "%s", err.message);
+    double grav = w.g, h = w.h, ui[3] = {0, 0, 0}, wf[4];
     fl_global_problem *g = NULL;
-    cr_assert_eq(fl_global_problem_alloc(3, 2, 2, 1, &g, NULL), FL_OK);
-    gsl_matrix_set(g->M, 0, 0, m);
-    gsl_matrix_set(g->M, 1, 1, m);
-    gsl_matrix_set(g->M, 2, 2, J);
-    double H[4][3] = {{cb, -sb, sb * l2}, {sb, cb, -cb * l2}, {-cb, -sb, -sb * l2}, {-sb, cb, cb * l2}};
-    for (int i = 0; i < 4; i++)
-        for (int j = 0; j < 3; j++) gsl_matrix_set(g->H, i, j, H[i][j]);
-    gsl_vector_set(g->f, 1, -h * m * grav);
-    g->mu[0] = g->mu[1] = mu;
+    cr_assert_eq(fl_model_wedged_rod_problem(&w, ui, 0.0, &g, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_model_wedged_rod_wedged_forces(&w, wf, &err), FL_OK, "%s", err.message);
     gsl_vector *u0 = gsl_vector_calloc(3), *up = gsl_vector_alloc(3), *s = gsl_vector_alloc(4);
     fl_mj_options o = fl_mj_options_default();
     cr_assert_eq(fl_mj_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
     cr_assert_float_eq(gsl_vector_get(up, 1), -grav * h, 1e-15);
     cr_assert_float_eq(gsl_blas_dnrm2(s), 0.0, 1e-300);
-    double RN = m * grav / (mu * cb - sb), RT = (0.5 * m * grav + RN * sb) / cb;
-    double ws[4] = {h * RN, h * RT, h * RN, h * RT};
+    double RN = wf[0];
+    double ws[4] = {h * wf[0], h * wf[1], h * wf[2], h * wf[3]};
     memcpy(s->data, ws, sizeof ws);
     o.nsgs.start = FL_NSGS_START_WARM;
     cr_assert_eq(fl_mj_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);

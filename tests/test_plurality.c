@@ -4,6 +4,7 @@
  * exhaustive enumeration (independent oracle), for both implementations;
  * unique problems give one-point clouds; bad input. */
 #include <criterion/criterion.h>
+#include "checks/nsgs_checks.h"
 #include <math.h>
 #include <string.h>
 #include <gsl/gsl_blas.h>
@@ -19,7 +20,9 @@ Test(plurality, clouds_lie_in_the_enumerated_solution_set)
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
-    size_t dots = 0, reached = 0, listed = 0;
+    size_t reached = 0, listed = 0;
+    fl_nsgs_stats st;
+    memset(&st, 0, sizeof st);
     for (int t = 0; t < 200; t++) {
         size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
         fl_global_problem *g = NULL;
@@ -34,38 +37,21 @@ Test(plurality, clouds_lie_in_the_enumerated_solution_set)
         cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
         fl_enum_result *e = NULL;
         cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
-        unsigned char seen[256] = {0};
-        for (int mode = 0; mode < 2; mode++)
-            for (int impl = 0; impl < 2; impl++) {
-                fl_plurality_options o = fl_plurality_options_default();
-                o.mode = mode ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
-                o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
-                o.runs = 10;
-                o.nsgs.rng = rng;
-                o.nsgs.tol = 1e-12;
-                o.nsgs.max_sweeps = 3000;
-                o.nsgs.random_scale = 3.0;
-                fl_cloud *c = NULL;
-                cr_assert_eq(fl_plurality_explore(p, &o, &c, NULL, NULL), FL_OK);
-                for (size_t k = 0; k < c->npts; k++) {
-                    long idx = fl_enum_find(e, c->pts + k * p->m, 1e-6);
-                    cr_assert_geq(idx, 0, "system %d mode %d impl %d: dot %zu not enumerated (%s)",
-                                  t, mode, impl, k, fl_test_seed_note());
-                    if (idx < 256) seen[idx] = 1;
-                    dots++;
-                }
-                if (e->nsol == 1)
-                    cr_assert_leq(c->ndistinct, 1, "unique problem gave %zu dots (%s)",
-                                  c->ndistinct, fl_test_seed_note());
-                fl_cloud_free(c);
-            }
-        for (size_t k = 0; k < e->nsol && k < 256; k++) reached += seen[k];
+        /* 003 §3 clouds against the enumeration: the check of crosscheck --law nsgs */
+        unsigned char seen[64] = {0};
+        fl_nsgs_check_clouds(p, e, rng, 10, seen, &st);
+        cr_assert_eq(st.cloud_outside, 0, "system %d: %ld dots not enumerated (%s)", t, st.cloud_outside,
+                     fl_test_seed_note());
+        cr_assert_eq(st.unique_spread, 0, "system %d: a unique problem gave several limits (%s)", t,
+                     fl_test_seed_note());
+        cr_assert_eq(st.errors, 0);
+        for (size_t k = 0; k < e->nsol && k < 64; k++) reached += seen[k];
         listed += e->nsol;
         fl_enum_result_free(e);
         fl_local_problem_free(p);
         fl_global_problem_free(g);
     }
-    cr_assert_gt(dots, 5000);
+    cr_assert_gt(st.cloud_dots, 2500);
     cr_assert_gt(reached, listed / 2, "clouds reached %zu of %zu enumerated solutions (%s)",
                  reached, listed, fl_test_seed_note());
     fl_sparse_finish(&ctx);

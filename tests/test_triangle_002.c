@@ -1,7 +1,7 @@
 /* test_triangle_002.c — the single linear triangle of 002 §6 through the
  * general midpoint stepper (reference/midpoint.c, fl_midpoint_triangle_002):
  * every solution found by enumeration equals one of the closed-form
- * branches S1-S4 written below (002 §6, with the transcription fixes of
+ * branches S1-S4 of models/fl_model_triangle.c (002 §6, with the transcription fixes of
  * proofs/README.md), their number matches the regions sigma1-sigma4, F < c/b
  * gives one solution, the continuum S5 at F = c/b, and the two mass
  * redistribution claims.  Derivation: proofs/triangle_002.md. */
@@ -10,64 +10,9 @@
 #include <string.h>
 
 #include "reference/midpoint.h"
+#include "models/fl_model_triangle.h"
 #include "testkit/fl_random.h"
 #include "fl_rng.h"
-
-typedef struct tri {
-    double lam, mu, m1, m2, dt, F, utk;
-    double a, b, c;
-} tri;
-
-static void constants(tri *t)
-{
-    double k = 4.0 / (t->dt * t->dt);
-    t->a = k * t->m1 + 0.5 * (t->lam + 3 * t->mu);
-    t->b = 0.5 * (t->lam + t->mu);
-    t->c = k * t->m2 + 0.5 * (t->lam + 3 * t->mu);
-}
-
-/* 002 §6 branches, components (u_nu, u_tau, lambda_nu, lambda_tau). */
-static void branch(const tri *t, int i, double fn, double ft, double S[4])
-{
-    double a = t->a, b = t->b, c = t->c, F = t->F, g = c * fn + b * ft;
-    switch (i) {
-    case 1: S[0] = g / (a * c - b * b); S[1] = (a * ft + b * fn) / (a * c - b * b); S[2] = 0; S[3] = 0; break;
-    case 2: S[0] = 0; S[1] = t->utk; S[2] = -(fn + b * t->utk); S[3] = c * t->utk - ft; break;
-    case 3: S[0] = 0; S[1] = (ft - F * fn) / (c + b * F); S[2] = -g / (c + b * F); S[3] = -F * g / (c + b * F); break;
-    default: S[0] = 0; S[1] = (ft + F * fn) / (c - b * F); S[2] = -g / (c - b * F); S[3] = F * g / (c - b * F); break;
-    }
-}
-
-/* Strict membership in the interior of sigma_i (002 §6 (i)-(iv)); returns
- * 1 inside, 0 outside, -1 within `margin` of a boundary line. */
-static int in_sigma(const tri *t, int i, double fn, double ft, double margin)
-{
-    double b = t->b, c = t->c, F = t->F, u = t->utk;
-    double l1 = c * fn + b * ft;                          /* sigma1: l1 <= 0 */
-    double l2 = fn + b * u;                               /* >= 0 */
-    double l3 = ft - ((c - b * F) * u - F * fn);          /* >= 0 */
-    double l4 = ((c + b * F) * u + F * fn) - ft;          /* >= 0 */
-    double v[4] = {-l1, l2, l3, l4};
-    int need[4] = {0, 0, 0, 0};
-    double sgn[4] = {1, 1, 1, 1};
-    switch (i) {
-    case 1: need[0] = 1; break;
-    case 2: need[1] = need[2] = need[3] = 1; break;
-    case 3: need[0] = 1; sgn[0] = -1; need[3] = 1; sgn[3] = -1; break;
-    default:
-        need[1] = 1;
-        need[0] = 1; sgn[0] = F < c / b ? -1 : 1;
-        need[2] = 1; sgn[2] = F < c / b ? -1 : 1;
-        break;
-    }
-    int inside = 1;
-    for (int k = 0; k < 4; k++) {
-        if (!need[k]) continue;
-        if (fabs(v[k]) <= margin) return -1;
-        if (sgn[k] * v[k] < 0) inside = 0;
-    }
-    return inside;
-}
 
 static int matches(const double *sol, const double S[4])
 {
@@ -79,7 +24,7 @@ static int matches(const double *sol, const double S[4])
     return d <= 1e-8 * (s + 1e-12);
 }
 
-static void random_tri(gsl_rng *r, tri *t, int redistribution)
+static void random_tri(gsl_rng *r, fl_model_triangle_system *t, int redistribution)
 {
     t->lam = 2.0 * gsl_rng_uniform(r);
     t->mu = 0.1 + gsl_rng_uniform(r);
@@ -87,7 +32,7 @@ static void random_tri(gsl_rng *r, tri *t, int redistribution)
     t->m2 = redistribution == 2 ? 0.0 : fl_rng_loguniform(r, 1e-3, 1.0);
     t->dt = fl_rng_loguniform(r, 1e-2, 10.0);
     t->utk = 2.0 * gsl_rng_uniform(r) - 1.0;
-    constants(t);
+    fl_model_triangle_constants(t);
     /* F on either side of c/b */
     t->F = (t->c / t->b) * fl_rng_loguniform(r, 0.2, 5.0);
 }
@@ -99,14 +44,14 @@ Test(triangle_002, enumeration_equals_the_branches_S1_to_S4)
     gsl_rng *r = fl_test_rng(602);
     int counts[4] = {0, 0, 0, 0}, tested = 0;
     for (int trial = 0; trial < 3000; trial++) {
-        tri t;
+        fl_model_triangle_system t;
         random_tri(r, &t, trial % 3);
         double scale = (t.c + t.b) * (1 + fabs(t.utk));
         double fn = scale * (2 * gsl_rng_uniform(r) - 1), ft = scale * (2 * gsl_rng_uniform(r) - 1);
         double margin = 1e-6 * scale;
         int expect[5] = {0}, nexp = 0, skip = 0;
         for (int i = 1; i <= 4; i++) {
-            int m = in_sigma(&t, i, fn, ft, margin);
+            int m = fl_model_triangle_region(&t, i, fn, ft, margin);
             if (m < 0) skip = 1;
             expect[i] = m == 1;
         }
@@ -127,7 +72,7 @@ Test(triangle_002, enumeration_equals_the_branches_S1_to_S4)
         for (int i = 1; i <= 4; i++) {
             if (!expect[i]) continue;
             double S[4];
-            branch(&t, i, fn, ft, S);
+            fl_model_triangle_branch(&t, i, fn, ft, S);
             int found = 0;
             for (size_t k = 0; k < ns; k++) found |= matches(sols + 4 * k, S);
             cr_assert(found, "trial %d: S%d = (%g %g %g %g) not found %s", trial, i, S[0], S[1],
@@ -172,8 +117,8 @@ Test(triangle_002, catalogue_trial_run)
  * every point of the segment solves (23). */
 Test(triangle_002, continuum_S5_at_F_equal_c_over_b)
 {
-    tri t = {1.0, 1.0, 0.3, 0.0, 0.5, 0, -0.4, 0, 0, 0};
-    constants(&t);
+    fl_model_triangle_system t = {1.0, 1.0, 0.3, 0.0, 0.5, 0, -0.4, 0, 0, 0};
+    fl_model_triangle_constants(&t);
     t.F = t.c / t.b;
     double fn = 1.1, ft = -t.c * fn / t.b;   /* on sigma5: c fn + b ft = 0, fn > -b utk */
     double sols[32];
@@ -181,8 +126,8 @@ Test(triangle_002, continuum_S5_at_F_equal_c_over_b)
     cr_assert_eq(fl_midpoint_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols,
                                           &ns, NULL), FL_OK);
     double S1[4], S2[4];
-    branch(&t, 1, fn, ft, S1);
-    branch(&t, 2, fn, ft, S2);
+    fl_model_triangle_branch(&t, 1, fn, ft, S1);
+    fl_model_triangle_branch(&t, 2, fn, ft, S2);
     cr_assert_geq(ns, 2u);
     int f1 = 0, f2 = 0;
     for (size_t k = 0; k < ns; k++) {
@@ -212,8 +157,8 @@ Test(triangle_002, normal_redistribution_is_unique_below_the_dt_bound)
         double lam = gsl_rng_uniform(r), mu = 0.2 + gsl_rng_uniform(r), m2 = fl_rng_loguniform(r, 1e-2, 1);
         double F = (lam + 3 * mu) / (lam + mu) * (1.2 + 3 * gsl_rng_uniform(r));
         double dt0 = sqrt(8 * m2 / (F * (lam + mu) - (lam + 3 * mu)));
-        tri t = {lam, mu, 0.0, m2, 0.9 * dt0, F, 0.5 * gsl_rng_uniform(r), 0, 0, 0};
-        constants(&t);
+        fl_model_triangle_system t = {lam, mu, 0.0, m2, 0.9 * dt0, F, 0.5 * gsl_rng_uniform(r), 0, 0, 0};
+        fl_model_triangle_constants(&t);
         cr_assert_gt(t.c / t.b, F, "c/b > F below dt0 %s", fl_test_seed_note());
         for (int s = 0; s < 100; s++) {
             double sc = t.c + t.b;
@@ -225,9 +170,9 @@ Test(triangle_002, normal_redistribution_is_unique_below_the_dt_bound)
             cr_assert_eq(ns, 1u, "dt < dt0: unique (trial %d) %s", trial, fl_test_seed_note());
         }
         /* above the bound (c/b < F) three solutions exist in Int sigma4 */
-        tri u = t;
+        fl_model_triangle_system u = t;
         u.dt = 1.5 * dt0;
-        constants(&u);
+        fl_model_triangle_constants(&u);
         cr_assert_lt(u.c / u.b, F);
         double fn = 1.0, ft = -0.5 * (F + u.c / u.b) * fn;   /* utk = 0: Int sigma4 */
         double sols[32];

@@ -1,0 +1,25 @@
+/* midpoint_checks.h — the report of `frictionlab crosscheck --law midpoint`
+ * as a library function, from the statistics the crosscheck gathers over
+ * its random FE blocks and Lemma 4.1 systems (so a test can feed it
+ * corrupted statistics and see each check fail).  Plain values. */
+#ifndef FL_MIDPOINT_CHECKS_H
+#define FL_MIDPOINT_CHECKS_H
+
+#include "checks/fl_check.h"
+
+typedef struct fl_midpoint_xstats {
+    long nblocks, failures, steps;      /* random FE blocks, those that failed, steps taken */
+    double worst_state;      /* max relative difference reference vs sparse (u, r) */
+    double worst_identity;   /* max |E^{k+1} - E^k - works| / scale (002 Prop. 5.1 identity) */
+    double worst_friction;   /* max friction work per step / scale (<= 0) */
+    double worst_res;        /* max natural-map residual of the steps */
+    double worst_kernel;     /* max |lambda_nc(M_r)| / lambda_max (Ker M_r, 002 (6)) */
+    double worst_gram;       /* max relative change of R^T M_r R */
+    double worst_mr;         /* max relative difference low-rank sparse vs dense M_r */
+    long lem, lem_bad;       /* Lemma 4.1 systems, failures */
+    double worst_ratio;      /* max Lipschitz ratio / bound (<= 1) */
+} fl_midpoint_xstats;
+
+void fl_midpoint_crosscheck_report(fl_check_ctx *ctx, const fl_midpoint_xstats *x);
+
+#endif

@@ -1,0 +1,281 @@
+/* test_checks_002_003.c — the checks of papers 002 and 003 report FAIL when
+ * fed corrupted input (checks/midpoint_checks.c, checks/nsgs_checks.c,
+ * checks/discs_checks.c): a report fed statistics with one value past its
+ * tolerance fails exactly that check; a task run on a parameter file
+ * whose values contradict the paper's claim fails the claim's check; a
+ * task run on a clean input passes; a task whose file is unreadable
+ * returns an error. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
+#include "checks/midpoint_checks.h"
+#include "checks/nsgs_checks.h"
+#include "fl_data.h"
+#include "testkit/fl_random.h"
+
+/* The results a check context hands out: names and kinds. */
+typedef struct seen {
+    int n;
+    char name[64][96];
+    fl_check_kind kind[64];
+} seen;
+
+static void on_line(void *data, fl_check_kind kind, const char *name, const char *detail)
+{
+    (void)detail;
+    seen *s = data;
+    if (s->n < 64) {
+        snprintf(s->name[s->n], sizeof s->name[0], "%s", name);
+        s->kind[s->n++] = kind;
+    }
+}
+
+static void on_value(void *data, const fl_check_value_info *info)
+{
+    on_line(data, info->kind, info->name, info->detail);
+}
+
+static fl_check_ctx ctx_for(seen *s)
+{
+    memset(s, 0, sizeof *s);
+    fl_check_ctx ctx = fl_check_ctx_default();
+    ctx.io.data = s;
+    ctx.io.line = on_line;
+    ctx.io.value = on_value;
+    ctx.out_dir = "/tmp/fl_test_checks_002_003";
+    ctx.quick = 1;
+    return ctx;
+}
+
+/* The kind reported for `name`, or -1 when it was not reported. */
+static int kind_of(const seen *s, const char *name)
+{
+    for (int i = 0; i < s->n; i++)
+        if (strcmp(s->name[i], name) == 0) return (int)s->kind[i];
+    return -1;
+}
+
+/* A copy of data file rel with params.key set to the JSON text value. */
+static void edited_params(const char *rel, const char *key, const char *value, char *out, size_t len)
+{
+    char path[4096];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    cr_assert_not_null(root, "%s", je.text);
+    json_object_set_new(json_object_get(root, "params"), key, json_loads(value, JSON_DECODE_ANY, &je));
+    snprintf(out, len, "/tmp/fl_checks_XXXXXX");
+    int fd = mkstemp(out);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    cr_assert_eq(json_dump_file(root, out, 0), 0);
+    json_decref(root);
+}
+
+/* ---- crosscheck midpoint: its report ---- */
+
+static fl_midpoint_xstats clean_midpoint(void)
+{
+    fl_midpoint_xstats x = {5, 0, 200, 1e-14, 1e-14, -1e-3, 1e-12, 1e-16, 1e-15, 1e-15, 10, 0, 0.1};
+    return x;
+}
+
+Test(checks_002_003, midpoint_report_fails_each_corrupted_statistic)
+{
+    seen s;
+    fl_check_ctx ctx = ctx_for(&s);
+    fl_midpoint_xstats x = clean_midpoint();
+    fl_midpoint_crosscheck_report(&ctx, &x);
+    cr_assert_eq(ctx.failed, 0);
+    cr_assert_eq(ctx.passed, 9);
+    struct { const char *name; void (*corrupt)(fl_midpoint_xstats *); } cases[] = {
+        {"midpoint.runs", NULL}, {"midpoint.ref_vs_sparse", NULL}, {"midpoint.energy_identity", NULL},
+        {"midpoint.prop5_1_friction_work", NULL}, {"midpoint.step_residual", NULL},
+        {"midpoint.redistribution_kernel", NULL}, {"midpoint.redistribution_mass", NULL},
+        {"midpoint.redistribution_sparse", NULL}, {"midpoint.lemma4_1_lipschitz", NULL}};
+    for (int c = 0; c < 11; c++) {
+        fl_midpoint_xstats y = clean_midpoint();
+        const char *expect = NULL;
+        switch (c) {
+        case 0: y.failures = 1; expect = cases[0].name; break;
+        case 1: y.worst_state = 1e-6; expect = cases[1].name; break;
+        case 2: y.worst_identity = 1e-6; expect = cases[2].name; break;
+        case 3: y.worst_friction = 1e-9; expect = cases[3].name; break;
+        case 4: y.worst_res = 1e-5; expect = cases[4].name; break;
+        case 5: y.worst_kernel = 1e-9; expect = cases[5].name; break;
+        case 6: y.worst_gram = 1e-9; expect = cases[6].name; break;
+        case 7: y.worst_mr = 1e-9; expect = cases[7].name; break;
+        case 8: y.worst_ratio = 1.5; expect = cases[8].name; break;
+        case 9: y.lem_bad = 1; expect = cases[8].name; break;
+        default: y.worst_state = NAN; expect = cases[1].name; break;   /* NaN is never within tolerance */
+        }
+        fl_check_ctx k = ctx_for(&s);
+        fl_midpoint_crosscheck_report(&k, &y);
+        cr_assert_eq(k.failed, 1, "case %d: %ld failed", c, k.failed);
+        cr_assert_eq(kind_of(&s, expect), FL_CHECK_FAIL, "case %d: %s did not fail", c, expect);
+    }
+}
+
+/* ---- crosscheck nsgs: its report, and the clouds against a wrong enumeration ---- */
+
+static fl_nsgs_stats clean_nsgs(void)
+{
+    fl_nsgs_stats st;
+    memset(&st, 0, sizeof st);
+    st.systems = 10;
+    st.converged[0] = st.converged[1] = 10;
+    st.unique = 5;
+    st.lemma_n = 20;
+    st.dT_max = -0.1;
+    st.cloud_dots = 100;
+    st.enum_solutions = 12;
+    return st;
+}
+
+Test(checks_002_003, nsgs_report_fails_each_corrupted_statistic)
+{
+    seen s;
+    fl_check_ctx ctx = ctx_for(&s);
+    fl_nsgs_stats st = clean_nsgs();
+    fl_nsgs_report(&ctx, &st, 10);
+    cr_assert_eq(ctx.failed, 0);
+    cr_assert_eq(ctx.passed, 11);
+    for (int c = 0; c < 19; c++) {
+        fl_nsgs_stats y = clean_nsgs();
+        const char *expect;
+        switch (c) {
+        case 0: y.errors = 1; expect = "nsgs.no_errors"; break;
+        case 1: y.systems = 9; expect = "nsgs.no_errors"; break;
+        case 2: y.viol[0] = 1e-3; expect = "nsgs.coulomb_reference"; break;
+        case 3: y.converged[0] = 5; expect = "nsgs.coulomb_reference"; break;
+        case 4: y.viol[1] = 1e-3; expect = "nsgs.coulomb_optimized"; break;
+        case 5: y.unique_diff = 1e-3; expect = "nsgs.reference_vs_optimized_unique"; break;
+        case 6: y.unique = 0; expect = "nsgs.reference_vs_optimized_unique"; break;
+        case 7: y.unique_disagree = 1; expect = "nsgs.reference_vs_optimized_unique"; break;
+        case 8: y.lemma_err = 1e-6; expect = "nsgs.lemma_2_4_identity"; break;
+        case 9: y.dT_max = 1e-6; expect = "nsgs.lemma_2_4_dissipative"; break;
+        case 10: y.impact_viol = 1e-5; expect = "nsgs.impact_rule"; break;
+        case 11: y.cloud_outside = 1; expect = "nsgs.clouds_in_enumeration"; break;
+        case 12: y.cloud_dots = 0; expect = "nsgs.clouds_in_enumeration"; break;
+        case 13: y.unique_spread = 1; expect = "nsgs.clouds_in_enumeration"; break;
+        case 14: y.fixed_fail = 1; expect = "nsgs.enumerated_are_fixed_points"; break;
+        case 15: y.enum_solutions = 0; expect = "nsgs.enumerated_are_fixed_points"; break;
+        case 16: y.delassus_solves = 1e-8; expect = "nsgs.delassus_sparse_solves"; break;
+        case 17: y.delassus_trailing = 1e-3; expect = "nsgs.delassus_sparse_trailing"; break;
+        default: y.lemma_n = 0; expect = "nsgs.lemma_2_4_identity"; break;
+        }
+        fl_check_ctx k = ctx_for(&s);
+        fl_nsgs_report(&k, &y, 10);
+        cr_assert_geq(k.failed, 1, "case %d: nothing failed", c);
+        cr_assert_eq(kind_of(&s, expect), FL_CHECK_FAIL, "case %d: %s did not fail", c, expect);
+    }
+}
+
+/* The clouds of one problem checked against the enumeration of another
+ * (its q negated): dots outside the set must be counted. */
+Test(checks_002_003, nsgs_clouds_against_a_wrong_enumeration)
+{
+    gsl_rng *r = fl_test_rng(7);
+    long outside = 0, dots = 0;
+    for (int t = 0; t < 20; t++) {
+        fl_local_problem *p = NULL, *q = NULL;
+        cr_assert_eq(fl_random_local_problem(r, FL_RANDOM_PLAIN, 2, 2, NULL, &p), FL_OK);
+        cr_assert_eq(fl_random_local_problem(r, FL_RANDOM_PLAIN, 2, 2, NULL, &q), FL_OK);
+        fl_enum_result *good = NULL, *wrong = NULL;
+        cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &good, NULL), FL_OK);
+        cr_assert_eq(fl_enumerate_solutions(q, 1e-10, &wrong, NULL), FL_OK);
+        fl_nsgs_stats a, b;
+        memset(&a, 0, sizeof a);
+        memset(&b, 0, sizeof b);
+        unsigned char seen1[64] = {0}, seen2[64] = {0};
+        fl_nsgs_check_clouds(p, good, r, 4, seen1, &a);
+        fl_nsgs_check_clouds(p, wrong, r, 4, seen2, &b);
+        cr_assert_eq(a.cloud_outside, 0, "clouds in their own enumeration (%s)", fl_test_seed_note());
+        outside += b.cloud_outside;
+        dots += b.cloud_dots;
+        fl_enum_result_free(good);
+        fl_enum_result_free(wrong);
+        fl_local_problem_free(p);
+        fl_local_problem_free(q);
+    }
+    cr_assert_gt(outside, dots / 2, "a wrong enumeration must leave dots outside: %ld of %ld", outside, dots);
+    gsl_rng_free(r);
+}
+
+/* Run task on a copy of data file rel with params.key = value (NULL: on
+ * the data file itself); *rc gets the task's return value. */
+static fl_check_ctx run_edited(int (*task)(fl_check_ctx *), const char *rel, const char *key, const char *value,
+                               seen *s, int *rc)
+{
+    char f[64] = "";
+    fl_check_ctx ctx = ctx_for(s);
+    if (key) {
+        edited_params(rel, key, value, f, sizeof f);
+        ctx.params = f;
+    }
+    *rc = task(&ctx);
+    ctx.params = NULL;
+    if (key) unlink(f);
+    return ctx;
+}
+
+/* ---- reproduce wedged_rod ---- */
+
+Test(checks_002_003, wedged_rod_clean_passes_and_corrupted_history_fails)
+{
+    seen s;
+    int rc;
+    const char *rel = "003/wedged_rod.json";
+    fl_check_ctx ctx = run_edited(fl_nsgs_reproduce_wedged_rod, rel, NULL, NULL, &s, &rc);
+    cr_assert(rc == 0 && ctx.failed == 0 && ctx.passed == 9, "clean run: rc %d, %ld failed", rc, ctx.failed);
+    /* the push never turns downward: the rod never detaches (003 §2's
+     * extraction does not happen), so the detachment checks must fail */
+    run_edited(fl_nsgs_reproduce_wedged_rod, rel, "P_end_mg", "3.0", &s, &rc);
+    cr_assert_eq(kind_of(&s, "wedged_rod.warm_start_keeps_wedge"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "wedged_rod.detachment_load"), FL_CHECK_FAIL);
+    /* mu below tan(beta): no wedged state exists (003 §2 wedging condition) */
+    run_edited(fl_nsgs_reproduce_wedged_rod, rel, "mu", "0.05", &s, &rc);
+    cr_assert_eq(kind_of(&s, "wedged_rod.wedged_solution"), FL_CHECK_FAIL);
+    /* an unreadable file is an error, not a run */
+    run_edited(fl_nsgs_reproduce_wedged_rod, rel, "beta_deg", "\"five\"", &s, &rc);
+    cr_assert_eq(rc, -1);
+}
+
+/* ---- reproduce triangle_002 ---- */
+
+Test(checks_002_003, triangle_clean_passes_and_swapped_F_values_fail)
+{
+    seen s;
+    int rc;
+    const char *rel = "002/triangle_002.json";
+    fl_check_ctx ctx = run_edited(fl_midpoint_reproduce_triangle, rel, NULL, NULL, &s, &rc);
+    cr_assert(rc == 0 && ctx.failed == 0 && ctx.passed == 7, "clean run: rc %d, %ld failed", rc, ctx.failed);
+    /* F above c/b where the figure expects below, and below where it
+     * expects above: the region counts contradict 002 Figs. 3 and 4 */
+    run_edited(fl_midpoint_reproduce_triangle, rel, "F_values", "[2.5, 2.0, 1.5]", &s, &rc);
+    cr_assert_eq(kind_of(&s, "triangle_002.unique_below_c_over_b"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "triangle_002.three_in_sigma4"), FL_CHECK_FAIL);
+    run_edited(fl_midpoint_reproduce_triangle, rel, "dt", "-1", &s, &rc);
+    cr_assert_eq(rc, -1);
+}
+
+/* ---- reproduce discs_28: a deposit that cannot settle ---- */
+
+Test(checks_002_003, discs_28_unsettled_deposit_fails)
+{
+    seen s;
+    int rc;
+    /* 20 steps cannot bring 28 falling discs to rest within 1e-5 g h */
+    run_edited(fl_discs_reproduce_28, "003/discs_28.json", "deposit_steps", "20", &s, &rc);
+    cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_FAIL);
+    run_edited(fl_discs_reproduce_28, "003/discs_28.json", "N", "-3", &s, &rc);
+    cr_assert_eq(kind_of(&s, "discs28.params"), FL_CHECK_FAIL);
+}
