@@ -323,7 +323,7 @@ static void judge_local(const fl_local_problem *p, const double *r, outcome *o, 
     /* fl_residual_local refuses what fl_local_problem_check refuses: then the raw form */
     if (!isfinite(em)) {
         gsl_vector_memcpy(U, p->q);
-        fl_sparse_mv(p->ctx, p->Ws, 1.0, r, 1.0, U->data, NULL);
+        fl_sparse_mv(p->ctx, p->Ws, 0, 1.0, r, 1.0, U->data, NULL);
         double nq = gsl_blas_dnrm2(p->q);
         eq = fl_residual_natural_map(p->dim, p->nc, p->mu, r, U->data, nq, FL_RESIDUAL_NORM_Q);
         em = fl_residual_natural_map(p->dim, p->nc, p->mu, r, U->data, nq, FL_RESIDUAL_MAX_NORM);
@@ -419,13 +419,13 @@ static void judge_global(const fl_global_problem *g, const double *v, const doub
     /* U = H v + w;  q = H M^-1 f + w (CHOLMOD) */
     double *U = malloc(g->m * sizeof *U), *y = malloc(g->n * sizeof *y), *q = malloc(g->m * sizeof *q);
     memcpy(U, g->w->data, g->m * sizeof *U);
-    fl_sparse_mv(g->ctx, g->Hs, 1.0, v, 1.0, U, NULL);
+    fl_sparse_mv(g->ctx, g->Hs, 0, 1.0, v, 1.0, U, NULL);
     cholmod_factor *L = NULL;
     fl_sparse_factor(g->ctx, g->Ms, &L, NULL);
     fl_sparse_solve(g->ctx, L, g->f->data, y, NULL);
     fl_sparse_free_factor(g->ctx, &L);
     memcpy(q, g->w->data, g->m * sizeof *q);
-    fl_sparse_mv(g->ctx, g->Hs, 1.0, y, 1.0, q, NULL);
+    fl_sparse_mv(g->ctx, g->Hs, 0, 1.0, y, 1.0, q, NULL);
     double nq = 0;
     for (size_t i = 0; i < g->m; i++) nq += q[i] * q[i];
     nq = sqrt(nq);

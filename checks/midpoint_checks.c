@@ -757,9 +757,9 @@ static int square_convergence(fl_check_ctx *ctx, const fl_model_square_block *m)
                     err[2 * p + d] = ref->u[k][2 * p + d]
                                      - interp(runs[e].u[k], runs[e].nx, bp.lx, fm->xy[2 * p], fm->xy[2 * p + 1], d);
             double a = 0, b = 0;
-            fl_sparse_mv(&sctx, Ms, 1.0, err, 0.0, tmp, NULL);
+            fl_sparse_mv(&sctx, Ms, 0, 1.0, err, 0.0, tmp, NULL);
             for (size_t i = 0; i < nf; i++) a += err[i] * tmp[i];
-            fl_sparse_mv(&sctx, Ls, 1.0, err, 0.0, tmp, NULL);
+            fl_sparse_mv(&sctx, Ls, 0, 1.0, err, 0.0, tmp, NULL);
             for (size_t i = 0; i < nf; i++) b += err[i] * tmp[i];
             eL2[e] = fmax(eL2[e], sqrt(fmax(a, 0)));
             eH1[e] = fmax(eH1[e], sqrt(fmax(b, 0)));

@@ -308,7 +308,7 @@ static fl_status random_system(gsl_rng *rng, fl_sparse_ctx *ctx, int dim, size_t
     cholmod_sort(p->Ws, &ctx->cm);
     p->Ws->stype = 0;
     for (size_t k = 0; k < n; k++) u[k] = gsl_ran_gaussian(rng, 1.0);
-    if ((s = fl_sparse_mv(ctx, B, 1.0, u, 0.0, p->q->data, err)) != FL_OK) goto done;
+    if ((s = fl_sparse_mv(ctx, B, 0, 1.0, u, 0.0, p->q->data, err)) != FL_OK) goto done;
     /* shift q_N down by half the rms of q: about 70% of the contacts approach */
     double rms = gsl_blas_dnrm2(p->q) / sqrt((double)m);
     for (size_t a = 0; a < nc; a++) p->q->data[a * (size_t)dim] -= 0.5 * rms;

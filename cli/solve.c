@@ -66,17 +66,6 @@ int fl_cli_parse_bytes(const char *s, size_t *out)
     return 0;
 }
 
-/* (H^T r)_j added to b (H m x n in CSC, stype 0). */
-static void add_sparse_HTr(const cholmod_sparse *H, const double *r, double *b)
-{
-    const int *Hp = H->p, *Hi = H->i, *Hnz = H->nz;
-    const double *Hx = H->x;
-    for (size_t j = 0; j < H->ncol; j++) {
-        int end = H->packed ? Hp[j + 1] : Hp[j] + Hnz[j];
-        for (int k = Hp[j]; k < end; k++) b[j] += Hx[k] * r[Hi[k]];
-    }
-}
-
 typedef struct solve_opts {
     fl_solver_kind solver;
     int optimized;
@@ -150,7 +139,7 @@ static fl_status global_velocity(const fl_global_problem *g, fl_sparse_ctx *ctx,
         fl_spd_free(spd);
         return w;
     }
-    if (r && g->m) add_sparse_HTr(g->Hs, r, v);
+    if (r && g->m) FL_TRY(fl_sparse_mv(ctx, g->Hs, 1, 1.0, r, 1.0, v, err));   /* v += H^T r */
     if (!*L) FL_TRY(fl_sparse_factor(ctx, g->Ms, L, err));
     return fl_sparse_solve(ctx, *L, v, v, err);
 }

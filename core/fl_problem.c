@@ -415,7 +415,7 @@ fl_status fl_local_problem_velocity(const fl_local_problem *p, const gsl_vector 
     if (!p->Ws || !p->ctx) return FL_FAIL(err, FL_EINVAL, "local velocity: W missing");
     if (r->stride != 1 || U->stride != 1)
         return FL_FAIL(err, FL_EINVAL, "local velocity: vectors must be contiguous");
-    return fl_sparse_mv(p->ctx, p->Ws, 1.0, r->data, 1.0, U->data, err);
+    return fl_sparse_mv(p->ctx, p->Ws, 0, 1.0, r->data, 1.0, U->data, err);
 }
 
 double fl_coulomb_violation(int dim, size_t nc, const double *mu, const double *r,

@@ -167,21 +167,21 @@ fl_status fl_sparse_solve(fl_sparse_ctx *ctx, const cholmod_factor *L,
     return FL_OK;
 }
 
-fl_status fl_sparse_mv(fl_sparse_ctx *ctx, const cholmod_sparse *A, double alpha,
+fl_status fl_sparse_mv(fl_sparse_ctx *ctx, const cholmod_sparse *A, int transpose, double alpha,
                        const double *x, double beta, double *y, fl_error *err)
 {
     cholmod_dense X, Y;
     memset(&X, 0, sizeof X);
     memset(&Y, 0, sizeof Y);
-    X.nrow = X.nzmax = X.d = A->ncol;
-    Y.nrow = Y.nzmax = Y.d = A->nrow;
+    X.nrow = X.nzmax = X.d = transpose ? A->nrow : A->ncol;
+    Y.nrow = Y.nzmax = Y.d = transpose ? A->ncol : A->nrow;
     X.ncol = Y.ncol = 1;
     X.x = (double *)x;
     Y.x = y;
     X.xtype = Y.xtype = CHOLMOD_REAL;
     X.dtype = Y.dtype = CHOLMOD_DOUBLE;
     double a[2] = {alpha, 0.0}, b[2] = {beta, 0.0};
-    if (!cholmod_sdmult((cholmod_sparse *)A, 0, a, b, &X, &Y, &ctx->cm))
+    if (!cholmod_sdmult((cholmod_sparse *)A, transpose != 0, a, b, &X, &Y, &ctx->cm))
         return FL_FAIL(err, fl_sparse_failure(&ctx->cm), "cholmod_sdmult failed (status %d)", ctx->cm.status);
     return FL_OK;
 }

@@ -63,8 +63,10 @@ fl_status fl_sparse_factor(fl_sparse_ctx *ctx, cholmod_sparse *A,
 fl_status fl_sparse_solve(fl_sparse_ctx *ctx, const cholmod_factor *L,
                           const double *b, double *x, fl_error *err);
 
-/* y = alpha A x + beta y (A symmetric storage handled by CHOLMOD). */
-fl_status fl_sparse_mv(fl_sparse_ctx *ctx, const cholmod_sparse *A, double alpha,
+/* y = alpha A x + beta y (transpose 0), or y = alpha A^T x + beta y
+ * (transpose 1), A symmetric storage handled by CHOLMOD.  x has ncol
+ * entries and y nrow (transpose 0), the other way round for A^T. */
+fl_status fl_sparse_mv(fl_sparse_ctx *ctx, const cholmod_sparse *A, int transpose, double alpha,
                        const double *x, double beta, double *y, fl_error *err);
 
 /* LU factorisation of a square unsymmetric CSC matrix by UMFPACK

@@ -236,7 +236,7 @@ static fl_status global_errors(const fl_global_problem *g, int optimized, const 
         fl_sparse_free_factor(g->ctx, &L);
         if (s == FL_OK) {
             gsl_vector_memcpy(q, g->w);
-            s = fl_sparse_mv(g->ctx, g->Hs, 1.0, y->data, 1.0, q->data, err);
+            s = fl_sparse_mv(g->ctx, g->Hs, 0, 1.0, y->data, 1.0, q->data, err);
         }
     }
     if (s == FL_OK) {
@@ -279,12 +279,8 @@ static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o
         fl_status s2 = FL_OK;
         gsl_vector_memcpy(y, g->f);
         if (o->optimized) {
-            const cholmod_sparse *H = g->Hs;   /* y += H^T r */
-            const int *Hp = H->p, *Hi = H->i;
-            const double *Hx = H->x;
-            for (size_t j = 0; j < H->ncol; j++)
-                for (int k = Hp[j]; k < Hp[j + 1]; k++) y->data[j] += Hx[k] * r->data[Hi[k]];
-            s2 = fl_sparse_solve(g->ctx, L, y->data, v->data, err);
+            s2 = fl_sparse_mv(g->ctx, g->Hs, 1, 1.0, r->data, 1.0, y->data, err);   /* y += H^T r */
+            if (s2 == FL_OK) s2 = fl_sparse_solve(g->ctx, L, y->data, v->data, err);
         } else {
             fl_spd *spd = NULL;
             gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, y);
@@ -294,7 +290,7 @@ static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o
         }
         if (s2 == FL_OK) {
             gsl_vector_memcpy(U, g->w);
-            if (o->optimized) s2 = fl_sparse_mv(g->ctx, g->Hs, 1.0, v->data, 1.0, U->data, err);
+            if (o->optimized) s2 = fl_sparse_mv(g->ctx, g->Hs, 0, 1.0, v->data, 1.0, U->data, err);
             else gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, v, 1.0, U);
         }
         if (s2 != FL_OK) s = s2;

@@ -183,7 +183,7 @@ fl_status fl_discs_delassus_diag(const fl_discs *d, const fl_global_problem *g,
     if (s == FL_OK) {
         p->ctx = g->ctx;
         memcpy(p->mu, g->mu, g->nc * sizeof *p->mu);
-        s = fl_sparse_mv(g->ctx, g->Hs, 1.0, y, 0.0, p->q->data, err);
+        s = fl_sparse_mv(g->ctx, g->Hs, 0, 1.0, y, 0.0, p->q->data, err);
         if (s == FL_OK) gsl_vector_add(p->q, g->w);
     }
     cholmod_free_sparse(&HD, cm);

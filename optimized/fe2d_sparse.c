@@ -134,7 +134,7 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
     b->f = fl_dense_vector_alloc(n);
     if (!g || !fm || !b->f) { s = FL_FAIL(err, FL_ENOMEM, "load"); goto done; }
     for (size_t p = 0; p < b->mesh->nnodes; p++) g[2 * p + 1] = -bp->gravity;
-    if ((s = fl_sparse_mv(ctx, Mfull, 1.0, g, 0.0, fm, err))) goto done;
+    if ((s = fl_sparse_mv(ctx, Mfull, 0, 1.0, g, 0.0, fm, err))) goto done;
     fl_fe2d_restrict(b->map, fm, b->f->data);
     for (size_t i = 0; i < n; i++) b->f->data[i] += shift[i];
     /* contact rows: full numbering (for P) and free numbering (for the stepper);
@@ -207,11 +207,11 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
         double *y = col + nfull;
         for (size_t c = 0; c < k; c++) {
             for (size_t i = 0; i < nfull; i++) col[i] = gsl_matrix_get(R, i, c);
-            if ((s = fl_sparse_mv(ctx, Mfull, 1.0, col, 0.0, y, err))) goto done;
+            if ((s = fl_sparse_mv(ctx, Mfull, 0, 1.0, col, 0.0, y, err))) goto done;
             for (size_t i = 0; i < nfull; i++) gsl_matrix_set(MR, i, c, y[i]);
             project(ctx, Bfull, col, bx);
             for (size_t i = 0; i < nfull; i++) gsl_matrix_set(Q, i, c, col[i]);
-            if ((s = fl_sparse_mv(ctx, Mfull, 1.0, col, 0.0, y, err))) goto done;
+            if ((s = fl_sparse_mv(ctx, Mfull, 0, 1.0, col, 0.0, y, err))) goto done;
             for (size_t i = 0; i < nfull; i++) gsl_matrix_set(MQ, i, c, y[i]);
             project(ctx, Bfull, y, bx);
             for (size_t i = 0; i < nfull; i++) gsl_matrix_set(Ufull, i, c, y[i]);

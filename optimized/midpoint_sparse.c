@@ -61,7 +61,7 @@ static size_t rank_k(const fl_midpoint_problem *p)
 static void mr_apply(fl_midpoint_sparse *mp, const double *x, double *y)
 {
     const fl_midpoint_problem *p = mp->p;
-    fl_sparse_mv(&mp->ctx, p->Mr0_s, 1.0, x, 0.0, y, NULL);
+    fl_sparse_mv(&mp->ctx, p->Mr0_s, 0, 1.0, x, 0.0, y, NULL);
     size_t k = rank_k(p), n = p->n;
     if (k == 0) return;
     double t[16] = {0}, t2[16] = {0};
@@ -247,7 +247,7 @@ double fl_midpoint_sparse_energy(fl_midpoint_sparse *mp, const gsl_vector *u, co
     size_t n = p->n;
     double kin = 0, pot = 0, lin = 0;
     mr_apply(mp, v->data, mp->wk);
-    fl_sparse_mv(&mp->ctx, p->A_s, 1.0, u->data, 0.0, mp->wk2, NULL);
+    fl_sparse_mv(&mp->ctx, p->A_s, 0, 1.0, u->data, 0.0, mp->wk2, NULL);
     for (size_t i = 0; i < n; i++) {
         kin += v->data[i] * mp->wk[i];
         pot += u->data[i] * mp->wk2[i];

@@ -280,7 +280,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
                    sweep == opt->max_sweeps || !isfinite(dr2);
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);
-        s = fl_sparse_mv(p->ctx, p->Ws, 1.0, rr, 1.0, Ut->data, err);
+        s = fl_sparse_mv(p->ctx, p->Ws, 0, 1.0, rr, 1.0, Ut->data, err);
         if (s != FL_OK) break;
         e = fl_residual_natural_map(dim, nc, p->mu, rr, Ut->data, normq, opt->norm);
         if (!isfinite(e)) {

@@ -44,14 +44,14 @@ static fl_status sparse_mult(void *envp, const gsl_vector *x, gsl_vector *y)
         fl_status st = FL_ENOMEM;
         if (tx && ty) {
             gsl_vector_memcpy(tx, x);
-            st = fl_sparse_mv(env->ctx, env->M, 1.0, tx->data, 0.0, ty->data, NULL);
+            st = fl_sparse_mv(env->ctx, env->M, 0, 1.0, tx->data, 0.0, ty->data, NULL);
             if (st == FL_OK) gsl_vector_memcpy(y, ty);
         }
         if (tx) gsl_vector_free(tx);
         if (ty) gsl_vector_free(ty);
         return st;
     }
-    return fl_sparse_mv(env->ctx, env->M, 1.0, x->data, 0.0, y->data, NULL);
+    return fl_sparse_mv(env->ctx, env->M, 0, 1.0, x->data, 0.0, y->data, NULL);
 }
 
 /* 001 P'4, one step (see fl_p4_step). */

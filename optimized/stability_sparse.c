@@ -216,7 +216,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
         for (size_t i = 0; i < n; i++) nx += x[i] * x[i];
         nx = sqrt(nx);
         for (size_t i = 0; i < n; i++) x[i] /= nx;
-        fl_sparse_mv(ctx, t->KS, 1.0, x, 0.0, y, err);           /* y = K*_S x */
+        fl_sparse_mv(ctx, t->KS, 0, 1.0, x, 0.0, y, err);           /* y = K*_S x */
         rho = 0.0;
         for (size_t i = 0; i < n; i++) rho += x[i] * y[i];
         resid = 0.0;
@@ -276,7 +276,7 @@ typedef struct op_ctx {
 /* undamped: y = K*^-1 M* x; eigenvalue nu = 1 / Lambda of M*^-1 K*. */
 static fl_status op_undamped(op_ctx *c, const double *x, double *y)
 {
-    FL_TRY(fl_sparse_mv(c->ctx, c->M, 1.0, x, 0.0, c->w, c->err));
+    FL_TRY(fl_sparse_mv(c->ctx, c->M, 0, 1.0, x, 0.0, c->w, c->err));
     return fl_sparse_lu_solve(c->lu, c->w, y, c->err);
 }
 
@@ -288,9 +288,9 @@ static fl_status op_damped(op_ctx *c, const double *x, double *y)
 {
     size_t n = c->n;
     const double *x1 = x, *x2 = x + n;
-    FL_TRY(fl_sparse_mv(c->ctx, c->M, 1.0, x2, 0.0, c->w, c->err));
-    FL_TRY(fl_sparse_mv(c->ctx, c->M, c->alpha, x1, 1.0, c->w, c->err));
-    FL_TRY(fl_sparse_mv(c->ctx, c->K, c->beta, x1, 1.0, c->w, c->err));
+    FL_TRY(fl_sparse_mv(c->ctx, c->M, 0, 1.0, x2, 0.0, c->w, c->err));
+    FL_TRY(fl_sparse_mv(c->ctx, c->M, 0, c->alpha, x1, 1.0, c->w, c->err));
+    FL_TRY(fl_sparse_mv(c->ctx, c->K, 0, c->beta, x1, 1.0, c->w, c->err));
     FL_TRY(fl_sparse_lu_solve(c->lu, c->w, y, c->err));
     for (size_t i = 0; i < n; i++) y[i] = -y[i];
     memcpy(y + n, x1, n * sizeof *y);

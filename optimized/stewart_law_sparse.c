@@ -130,7 +130,7 @@ fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_o
         }
         for (size_t i = 0; i < nl && s == FL_OK; i++) {
             e[i] = 1.0;
-            s = fl_sparse_mv(w.ctx, w.Ht, 1.0, e, 0.0, w.col, err);
+            s = fl_sparse_mv(w.ctx, w.Ht, 0, 1.0, e, 0.0, w.col, err);
             if (s == FL_OK) s = fl_sparse_solve(w.ctx, w.L, w.col, w.X + i * n, err);
             e[i] = 0.0;
         }
@@ -138,8 +138,8 @@ fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_o
         if (s != FL_OK) goto out;
         /* G(:,i) = H X(:,i) (column-major nl x nl);  u_free = H v_free */
         for (size_t i = 0; i < nl && s == FL_OK; i++)
-            s = fl_sparse_mv(w.ctx, Hs, 1.0, w.X + i * n, 0.0, w.G + i * nl, err);
-        if (s == FL_OK) s = fl_sparse_mv(w.ctx, Hs, 1.0, w.vfree, 0.0, w.ufree, err);
+            s = fl_sparse_mv(w.ctx, Hs, 0, 1.0, w.X + i * n, 0.0, w.G + i * nl, err);
+        if (s == FL_OK) s = fl_sparse_mv(w.ctx, Hs, 0, 1.0, w.vfree, 0.0, w.ufree, err);
         if (s != FL_OK) goto out;
 
         /* P^T G P and P^T u_free.  Column a of P (a < nc + nb) has support in
@@ -193,7 +193,7 @@ fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_o
                 gsl_vector_set(res->impulse, dim * c + 1 + i, acc);
             }
         }
-        s = fl_sparse_mv(w.ctx, w.Ht, 1.0, res->impulse->data, 0.0, res->r->data, err);
+        s = fl_sparse_mv(w.ctx, w.Ht, 0, 1.0, res->impulse->data, 0.0, res->r->data, err);
         if (s == FL_OK) s = fl_sparse_solve(w.ctx, w.L, res->r->data, w.tmp, err);
         if (s != FL_OK) goto out;
     } else {
@@ -208,7 +208,7 @@ fl_status fl_stewart_step_sparse(const fl_stewart_problem *p, const fl_stewart_o
             s = FL_FAIL(err, FL_ENOMEM, "sparse Stewart workspace");
             goto out;
         }
-        s = fl_sparse_mv(w.ctx, Hs, 1.0, res->v_plus->data, 0.0, u->data, err);
+        s = fl_sparse_mv(w.ctx, Hs, 0, 1.0, res->v_plus->data, 0.0, u->data, err);
         if (s == FL_OK)
             s = fl_stewart_coulomb_violation_local(p, &o, u, res->impulse, &res->coulomb, err);
         gsl_vector_free(u);

@@ -87,7 +87,7 @@ static fl_local_problem *fl_disclike_problem(gsl_rng *rng, fl_sparse_ctx *ctx, s
     p->Ws = W;
     double *u = malloc(n * sizeof *u);
     for (size_t k = 0; k < n; k++) u[k] = gsl_ran_gaussian(rng, 1.0);
-    fl_sparse_mv(ctx, H, 1.0, u, 0.0, p->q->data, NULL);
+    fl_sparse_mv(ctx, H, 0, 1.0, u, 0.0, p->q->data, NULL);
     free(u);
     for (size_t k = 0; k < nc; k++) p->mu[k] = 0.1 + 0.9 * gsl_rng_uniform(rng);
     if (fl_sparse_to_dense(ctx, p->Ws, &p->W, NULL) != FL_OK) goto fail;

@@ -37,7 +37,7 @@ int main(void)
     bad |= fl_sparse_factor(&ctx, A, &L, NULL) != FL_OK;
     bad |= fl_sparse_solve(&ctx, L, x, y, NULL) != FL_OK;
     bad |= fl_sparse_factor(&ctx, A, &L, NULL) != FL_OK;   /* reuse */
-    bad |= fl_sparse_mv(&ctx, A, 1.0, y, 0.0, x, NULL) != FL_OK;
+    bad |= fl_sparse_mv(&ctx, A, 0, 1.0, y, 0.0, x, NULL) != FL_OK;
     for (int i = 0; i < 200; i++) bad |= !fl_close(x[i], 1.0, 1e-9, 1e-9);
     free(x);
     free(y);

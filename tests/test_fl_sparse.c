@@ -103,7 +103,7 @@ Test(sparse, factor_solve_matches_dense_and_reuses_the_analysis)
         /* matrix-vector product against dense */
         fl_random_vector(r, 1.0, b);
         gsl_vector_set_all(xs, 1.0);
-        cr_assert_eq(fl_sparse_mv(&ctx, A, 1.0, b->data, 2.0, xs->data, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_mv(&ctx, A, 0, 1.0, b->data, 2.0, xs->data, NULL), FL_OK);
         gsl_vector_set_all(xd, 1.0);
         gsl_blas_dgemv(CblasNoTrans, 2.0, Ad, b, 2.0, xd);   /* A was doubled */
         for (size_t i = 0; i < n; i++)
@@ -193,4 +193,28 @@ Test(sparse, dense_round_trip_with_drop_tolerance)
     gsl_matrix_free(B);
     gsl_matrix_free(Ad);
     fl_sparse_free(&ctx, &A);
+}
+
+/* fl_sparse_mv with transpose = 1 on a rectangular matrix, against the
+ * product written out by hand: A = [1 0 2; 0 -3 0] (2 x 3), x = (1, 2),
+ * A^T x = (1, -6, 2); y = 2 A^T x + 1 * (1, 1, 1) = (3, -11, 5). */
+Test(sparse, mv_transpose_rectangular)
+{
+    gsl_matrix *Ad = gsl_matrix_calloc(2, 3);
+    gsl_matrix_set(Ad, 0, 0, 1.0);
+    gsl_matrix_set(Ad, 0, 2, 2.0);
+    gsl_matrix_set(Ad, 1, 1, -3.0);
+    cholmod_sparse *A = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, Ad, 0, 0.0, &A, NULL), FL_OK);
+    double x[2] = {1.0, 2.0}, y[3] = {1.0, 1.0, 1.0};
+    cr_assert_eq(fl_sparse_mv(&ctx, A, 1, 2.0, x, 1.0, y, NULL), FL_OK);
+    cr_assert_eq(y[0], 3.0);
+    cr_assert_eq(y[1], -11.0);
+    cr_assert_eq(y[2], 5.0);
+    double z[2] = {0.0, 0.0}, w[3] = {1.0, 1.0, 1.0};   /* and A w = (3, -3) */
+    cr_assert_eq(fl_sparse_mv(&ctx, A, 0, 1.0, w, 0.0, z, NULL), FL_OK);
+    cr_assert_eq(z[0], 3.0);
+    cr_assert_eq(z[1], -3.0);
+    fl_sparse_free(&ctx, &A);
+    gsl_matrix_free(Ad);
 }

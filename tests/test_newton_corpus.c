@@ -158,7 +158,7 @@ static double judge_local(const fl_local_problem *o, const gsl_vector *r)
     if (o->W) {
         gsl_blas_dgemv(CblasNoTrans, 1.0, o->W, r, 1.0, U);
     } else {
-        cr_assert_eq(fl_sparse_mv(o->ctx, o->Ws, 1.0, r->data, 1.0, U->data, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_mv(o->ctx, o->Ws, 0, 1.0, r->data, 1.0, U->data, NULL), FL_OK);
     }
     double e = judge_error(o->dim, o->nc, o->mu, r->data, U->data, gsl_blas_dnrm2(o->q));
     gsl_vector_free(U);
@@ -191,13 +191,13 @@ static double judge_global(const fl_global_problem *o, const gsl_vector *v, cons
         const double *Hx = H->x;
         for (size_t j = 0; j < H->ncol; j++)
             for (int k = Hp[j]; k < Hp[j + 1]; k++) rhs->data[j] += Hx[k] * r->data[Hi[k]];
-        cr_assert_eq(fl_sparse_mv(o->ctx, o->Ms, 1.0, v->data, 0.0, Mv->data, NULL), FL_OK);
-        cr_assert_eq(fl_sparse_mv(o->ctx, o->Hs, 1.0, v->data, 1.0, U->data, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_mv(o->ctx, o->Ms, 0, 1.0, v->data, 0.0, Mv->data, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_mv(o->ctx, o->Hs, 0, 1.0, v->data, 1.0, U->data, NULL), FL_OK);
         cholmod_factor *L = NULL;
         cr_assert_eq(fl_sparse_factor(o->ctx, o->Ms, &L, NULL), FL_OK);
         cr_assert_eq(fl_sparse_solve(o->ctx, L, o->f->data, y->data, NULL), FL_OK);
         fl_sparse_free_factor(o->ctx, &L);
-        cr_assert_eq(fl_sparse_mv(o->ctx, o->Hs, 1.0, y->data, 1.0, q->data, NULL), FL_OK);
+        cr_assert_eq(fl_sparse_mv(o->ctx, o->Hs, 0, 1.0, y->data, 1.0, q->data, NULL), FL_OK);
     }
     double d = 0, sc = 0;
     for (size_t i = 0; i < n; i++) {
