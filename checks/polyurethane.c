@@ -299,11 +299,24 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
     int stick_last = -1, done_rows = 0;
     fl_stab_label *lab = malloc(b.nc * sizeof *lab);
     long steps = (long)(6.2 / b.dU + 0.5);
+    char fpath[1024];
+    FILE *fcsv = NULL;      /* 004 Fig. 15: total tangential force along the loading */
+    if (fl_check_out_path(ctx, "polyurethane_fig15.csv", fpath, sizeof fpath) == 0) fcsv = fopen(fpath, "w");
+    if (fcsv) fprintf(fcsv, "U_T,F_T_N,F_N_N,stick,slip,no_contact\n");
     for (long s = 1; lab && s <= steps && row < nrows; s++) {
         double UT = -b.dU * (double)s;
         fl_qs_result qr;
         if (poly_advance(&b, UT, &qr, &err) != FL_OK) qs_ok = 0;
         maxg = qr.g_iterations > maxg ? qr.g_iterations : maxg;
+        if (fcsv) {
+            int a1, a2, a3;
+            double ft;
+            if (poly_state(&b, UT, lab, &a1, &a2, &a3, &ft, &err) == FL_OK) {
+                double fn = 0;
+                for (size_t k = 0; k < b.nc; k++) fn += gsl_vector_get(b.rfull, b.fN[k]);
+                fprintf(fcsv, "%.2f,%.8g,%.8g,%d,%d,%d\n", UT, ft * b.thick, fn * b.thick, a1, a2, a3);
+            }
+        }
         if (fabs(UT - poly_rows[row]) > 0.5 * b.dU) continue;
         if (ctx->quick && row != 0 && row != 3 && row != 15) { row++; continue; }
         int nst, nsl, nfr;
@@ -381,27 +394,77 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
         fl_check_progress(ctx, "polyurethane rows", row + 1, nrows);
         row++;
     }
-    fl_check_report(ctx, qs_ok && maxg <= 60, "polyurethane.quasistatic", "%ld increments of %.2f mm by SORP + fixed point on g: all converged, at most %d g-iterations (004: usually < 8)", steps, b.dU, maxg);
-    fl_check_report(ctx, mono_bad == 0 && done_rows > 0, "polyurethane.slip_zone_grows", "slip + no-contact count never decreases along the rows (004 §5.6: the slip zone grows, nodes lose contact)");
-    fl_check_report(ctx, stick_last == 0, "polyurethane.final_sliding", "last row (U_T = -6.2): %d stuck nodes (004 Table 1: 0, steady sliding)", stick_last);
-    fl_check_report(ctx, !div_any, "polyurethane.no_divergence", "no real Lambda <= 0 of M*^-1 K* with an admissible eigenvector at any row (004 §5.6)");
-    fl_check_report(ctx, fl_bad == 0, "polyurethane.flutter_when_sliding", "complex Lambda (flutter) at every row with a sliding node (004 §5.6), %d exceptions", fl_bad);
-    fl_check_report(ctx, ks_last <= 0 && nec_before2 == 0 && first_nec_row >= 0 && first_nec_row == first_low_row,
-                 "polyurethane.necessary_condition", "min eig K*_S > 0 while fewer than two nodes slide (%d exceptions); it first turns <= 0 at U_T = %.2f, where low-order flutter (mode <= 5) first appears (row %.2f); %.4f at the final state (004 §5.6)",
+    fl_check_value(ctx, qs_ok && maxg <= 60, "polyurethane.quasistatic", (double)maxg, NAN, 60.0,
+                   "004 §5.3 (115)-(117) (value: most g-iterations of an increment, at most the tolerance)",
+                   "%ld increments of %.2f mm by SORP + fixed point on g: all converged, at most %d g-iterations (004: usually < 8)", steps, b.dU, maxg);
+    fl_check_value(ctx, mono_bad == 0 && done_rows > 0, "polyurethane.slip_zone_grows", (double)mono_bad, 0.0, 0.0,
+                   "004 §5.6 (value: rows where slip + no-contact decreases)",
+                   "slip + no-contact count never decreases along the rows (004 §5.6: the slip zone grows, nodes lose contact)");
+    fl_check_value(ctx, stick_last == 0, "polyurethane.final_sliding", (double)stick_last, 0.0, 0.0,
+                   "004 Table 1, U_T = -6.20: no stuck node",
+                   "last row (U_T = -6.2): %d stuck nodes (004 Table 1: 0, steady sliding)", stick_last);
+    fl_check_value(ctx, !div_any, "polyurethane.no_divergence", (double)div_any, 0.0, 0.0,
+                   "004 §5.6, Table 1 (value: 1 if a row diverges)",
+                   "no real Lambda <= 0 of M*^-1 K* with an admissible eigenvector at any row (004 §5.6)");
+    fl_check_value(ctx, fl_bad == 0, "polyurethane.flutter_when_sliding", (double)fl_bad, 0.0, 0.0,
+                   "004 §5.6 (value: exceptions)",
+                   "complex Lambda (flutter) at every row with a sliding node (004 §5.6), %d exceptions", fl_bad);
+    double nec_UT = first_nec_row >= 0 ? poly_rows[first_nec_row] : NAN;
+    fl_check_value(ctx, ks_last <= 0 && nec_before2 == 0 && first_nec_row >= 0 && first_nec_row == first_low_row &&
+                            fabs(nec_UT - (-1.35)) < 0.005,
+                 "polyurethane.necessary_condition", nec_UT, -1.35, 0.005,
+                 "004 §5.6: min eig K*_S first <= 0, with low-order flutter, at U_T = -1.35 mm", "min eig K*_S > 0 while fewer than two nodes slide (%d exceptions); it first turns <= 0 at U_T = %.2f, where low-order flutter (mode <= 5) first appears (row %.2f); %.4f at the final state (004 §5.6)",
                  nec_before2, first_nec_row >= 0 ? poly_rows[first_nec_row] : NAN, first_low_row >= 0 ? poly_rows[first_low_row] : NAN, ks_last);
-    fl_check_report(ctx, states_bad == 0 && done_rows > 0, "polyurethane.table1_states", "stick / slip / no-contact counts equal 004 Table 1 at %d of %d rows", done_rows - states_bad, done_rows);
-    fl_check_report(ctx, mode_bad == 0 && done_rows > 0, "polyurethane.table1_flutter_mode", "lowest flutter mode equals 004 Table 1 at %d of %d rows (57, 11, 10, then 3, then 5)", done_rows - mode_bad, done_rows);
-    fl_check_report(ctx, ks_bad == 0 && done_rows > 0, "polyurethane.table1_KS", "min eig K*_S per unit thickness within 0.002 of 004 Table 1 at %d of %d rows (largest difference %.4f)", done_rows - ks_bad, done_rows, ks_worst);
+    fl_check_value(ctx, states_bad == 0 && done_rows > 0, "polyurethane.table1_states", (double)states_bad, 0.0, 0.0,
+                   "004 Table 1 stick / slip / no-contact columns (value: rows that differ)",
+                   "stick / slip / no-contact counts equal 004 Table 1 at %d of %d rows", done_rows - states_bad, done_rows);
+    fl_check_value(ctx, mode_bad == 0 && done_rows > 0, "polyurethane.table1_flutter_mode", (double)mode_bad, 0.0, 0.0,
+                   "004 Table 1 flutter mode column (value: rows that differ)",
+                   "lowest flutter mode equals 004 Table 1 at %d of %d rows (57, 11, 10, then 3, then 5)", done_rows - mode_bad, done_rows);
+    fl_check_value(ctx, ks_bad == 0 && done_rows > 0, "polyurethane.table1_KS", ks_worst, 0.0, 0.002,
+                   "004 Table 1 min eig K*_S column (value: largest difference)",
+                   "min eig K*_S per unit thickness within 0.002 of 004 Table 1 at %d of %d rows (largest difference %.4f)", done_rows - ks_bad, done_rows, ks_worst);
     if (ctx->quick)
         for (int r = 0; r < nrows; r++)
             if (poly_lam_documented(r))
                 fl_check_note(ctx, "polyurethane.table1_Lambda", "U_T = %.2f (a documented discrepancy with 004 Table 1, paper %.3g) is a row of the full run only",
                               poly_rows[r], poly_paper_lam[r]);
-    fl_check_report(ctx, lam_bad == 0 && done_rows > 0, "polyurethane.table1_Lambda", "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at every row but the documented discrepancies (U_T = -1.78, -1.82): %d rows, largest %.2g%%; off: %s",
+    fl_check_value(ctx, lam_bad == 0 && done_rows > 0, "polyurethane.table1_Lambda", lam_worst, 0.0, 0.01,
+                   "004 Table 1 min real Lambda column (value: largest relative difference, documented rows excluded)",
+                   "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at every row but the documented discrepancies (U_T = -1.78, -1.82): %d rows, largest %.2g%%; off: %s",
                  done_rows, 100 * lam_worst, lam_off[0] ? lam_off : "none");
-    fl_check_report(ctx, twin_bad == 0 && twin_n > 0, "polyurethane.ref_vs_sparse", "sparse twin (CHOLMOD inverse power, ARPACK + UMFPACK lowest 20 modes) vs dense reference at %d rows: %d disagreements in min eig K*_S, Cholesky, Lambda, flutter mode; analysis time %.3g s dense vs %.3g s sparse",
+    fl_check_value(ctx, twin_bad == 0 && twin_n > 0, "polyurethane.ref_vs_sparse", (double)twin_bad, 0.0, 0.0,
+                   "004 §5.4; sparse twin vs dense reference (value: disagreements)",
+                   "sparse twin (CHOLMOD inverse power, ARPACK + UMFPACK lowest 20 modes) vs dense reference at %d rows: %d disagreements in min eig K*_S, Cholesky, Lambda, flutter mode; analysis time %.3g s dense vs %.3g s sparse",
                  twin_n, twin_bad, twin_s_ref, twin_s_opt);
-    if (csv) fclose(csv);
+    char png[1024], script[4096];
+    if (fcsv) {
+        fclose(fcsv);
+        if (fl_check_out_path(ctx, "polyurethane_fig15.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 800,500 noenhanced\nset output '%s'\nset datafile separator ','\n"
+                     "set xlabel 'prescribed tangential displacement U_T (mm)'\nset ylabel 'total contact force (N)'\n"
+                     "set title 'Polyurethane block (004 Fig. 15): numerical total tangential force'\nset key left center\n"
+                     "plot '%s' every ::1 u 1:2 w l lw 2 t 'F_T', '' every ::1 u 1:3 w l t 'F_N'\n",
+                     png, fpath);
+            fl_check_plot(ctx, script);
+        }
+    }
+    if (csv) {
+        fclose(csv);
+        if (fl_check_out_path(ctx, "polyurethane_table1.png", png, sizeof png) == 0) {
+            snprintf(script, sizeof script,
+                     "set terminal png size 900,500 noenhanced\nset output '%s'\nset datafile separator ','\n"
+                     "set multiplot layout 1,2 title 'Polyurethane block (004 Table 1): ours (lines) and the paper (points)'\n"
+                     "set xlabel 'U_T (mm)'\nset ylabel 'min eig K*_S (per unit thickness)'\nset key left bottom\n"
+                     "plot '%s' every ::1 u 1:5 w lp t 'ours', '' every ::1 u 1:12 w p pt 7 t '004 Table 1', 0 w l lt 0 notitle\n"
+                     "set ylabel 'min real Lambda of M*^-1 K* (s^-2)'\n"
+                     "plot '%s' every ::1 u 1:6 w lp t 'ours', '' every ::1 u 1:13 w p pt 7 t '004 Table 1'\n"
+                     "unset multiplot\n",
+                     png, path, path);
+            fl_check_plot(ctx, script);
+        }
+    }
     free(lab);
     poly_sparse_free(&ps);
     poly_free(&b);
@@ -488,7 +551,10 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
         if (s2 == FL_OK && n2 >= 36) { xi_1 = -l2[0] / fabs(i2[0]); xi_18 = -l2[35] / fabs(i2[35]); }
     }
     double want = xi_levels[POLY_LEVELS - 1];
-    fl_check_report(ctx, fabs(xi_1 - want) < 1e-6 && fabs(xi_18 - want / 2) < 1e-6, "polyurethane_damping.rayleigh",
+    double dxi = fmax(fabs(xi_1 - want), fabs(xi_18 - want / 2));
+    if (isnan(xi_1) || isnan(xi_18)) dxi = INFINITY;
+    fl_check_value(ctx, fabs(xi_1 - want) < 1e-6 && fabs(xi_18 - want / 2) < 1e-6, "polyurethane_damping.rayleigh", dxi, 0.0, 1e-6,
+                   "004 §5.7 xi = -Re/|Im|; proofs/stability.md §3 (value: largest difference from the targets)",
                  "xi = -Re/|Im| of the damped all-stuck roots: mode 1 %.8f (target %.4f), mode 18 %.8f (target %.4f) (004 §5.7 definition, proportional-damping closed form)",
                  xi_1, want, xi_18, want / 2);
     fl_stab_result_free(&rs);
@@ -500,16 +566,17 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
     for (int l = 0; l < POLY_LEVELS; l++) { onset[l] = NAN; mode_at[l] = 0; }
     long steps = (long)(6.2 / b.dU + 0.5), nsig = 0;
     int qs_ok = 1, an_ok = 1;
+    long nfail = 0;
     for (long s = 1; s <= steps; s++) {
         double UT = -b.dU * (double)s;
         fl_qs_result qr;
-        if (poly_advance(&b, UT, &qr, &err) != FL_OK) qs_ok = 0;
-        if (poly_state(&b, UT, lab, &nst, &nsl, &nfr, &FT, &err) != FL_OK) { an_ok = 0; continue; }
+        if (poly_advance(&b, UT, &qr, &err) != FL_OK) { qs_ok = 0; nfail++; }
+        if (poly_state(&b, UT, lab, &nst, &nsl, &nfr, &FT, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
         if (!poly_signature_changed(&b, lab, sig)) continue;
         nsig++;
-        if (fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err) != FL_OK) { an_ok = 0; continue; }
+        if (fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
         memset(&rs, 0, sizeof rs);
-        if (fl_stab_sparse_modes(&ps.ctx, ts, &so, 5000, &rs, &err) != FL_OK) an_ok = 0;
+        if (fl_stab_sparse_modes(&ps.ctx, ts, &so, 5000, &rs, &err) != FL_OK) { an_ok = 0; nfail++; }
         else if (isnan(onset_undamped) && rs.flutter && rs.flutter_mode <= POLY_LOW_MODE) onset_undamped = UT;
         fl_stab_result_free(&rs);
         if (isnan(onset_zero) && fl_stab_sparse_rayleigh(&ps.ctx, ts, 0.0, 0.0, POLY_NROOTS, 5000, lre, lim, &nr, &err) == FL_OK) {
@@ -518,7 +585,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
         }
         for (int l = 0; l < POLY_LEVELS; l++) {
             if (!isnan(onset[l])) continue;
-            if (fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[l], beta[l], POLY_NROOTS, 5000, lre, lim, &nr, &err) != FL_OK) { an_ok = 0; continue; }
+            if (fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[l], beta[l], POLY_NROOTS, 5000, lre, lim, &nr, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
             size_t md = fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
             if (md >= 1 && md <= POLY_LOW_MODE) { onset[l] = UT; mode_at[l] = md; }
         }
@@ -531,9 +598,12 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
     fl_check_text(ctx, "  %-10s   %-11s   %-11s   %10.2f\n", "0", "0", "0", onset_undamped);
     for (int l = 0; l < POLY_LEVELS; l++)
         fl_check_text(ctx, "  %-10.4f   %-11.5g   %-11.5g   %10.2f   %zu\n", xi_levels[l], alpha[l], beta[l], onset[l], mode_at[l]);
-    fl_check_report(ctx, qs_ok && an_ok && nsig > 1, "polyurethane_damping.scan", "%ld increments, %ld distinct contact states analysed (sparse K*, M*: ARPACK + UMFPACK)", steps, nsig);
-    fl_check_report(ctx, !isnan(onset_undamped) && onset_zero == onset_undamped, "polyurethane_damping.undamped_onset",
-                 "no damping: low-order flutter first at U_T = %.2f from M*^-1 K* and at %.2f from the quadratic pencil with alpha = beta = 0",
+    fl_check_value(ctx, qs_ok && an_ok && nsig > 1, "polyurethane_damping.scan", (double)nfail, 0.0, 0.0,
+                   "004 §5.3, §5.7 (value: failed increments or analyses)",
+                   "%ld increments, %ld distinct contact states analysed (sparse K*, M*: ARPACK + UMFPACK)", steps, nsig);
+    fl_check_value(ctx, !isnan(onset_undamped) && onset_zero == onset_undamped, "polyurethane_damping.undamped_onset", onset_zero, onset_undamped, 0.0,
+                   "004 §5.7: the pencil with alpha = beta = 0 is M*^-1 K* (value: onset from the pencil, expected: from M*^-1 K*)",
+                   "no damping: low-order flutter first at U_T = %.2f from M*^-1 K* and at %.2f from the quadratic pencil with alpha = beta = 0",
                  onset_undamped, onset_zero);
     int mono = 1, later = 0;
     double prev = onset_undamped;
@@ -543,13 +613,19 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
         prev = o;
     }
     later = (isnan(onset[POLY_LEVELS - 1]) ? -INFINITY : onset[POLY_LEVELS - 1]) < onset_undamped;
-    fl_check_report(ctx, mono && later, "polyurethane_damping.delays_flutter",
+    double last_onset = isnan(onset[POLY_LEVELS - 1]) ? -INFINITY : onset[POLY_LEVELS - 1];
+    fl_check_value(ctx, mono && later && fabs(last_onset - (-6.2)) <= 0.1, "polyurethane_damping.delays_flutter", last_onset, -6.2, 0.1,
+                   "004 §5.7, Fig. 19: from U_T = -1.35 (no damping) to -6.2 mm (strongest damping)",
                  "the onset of low-order flutter moves to larger |U_T| as xi grows, and the strongest damping (xi = %.3f) delays it from %.2f to %.2f mm (004 §5.7, Fig. 19)",
                  xi_levels[POLY_LEVELS - 1], onset_undamped, onset[POLY_LEVELS - 1]);
     /* 004 §5.7: "for xi = 0.1475 mode 3 is concerned and for 0.15 mode 5" */
-    fl_check_report(ctx, xi_levels[3] == 0.1475 && xi_levels[4] == 0.15 && mode_at[3] == 3 && mode_at[4] == 5 &&
+    fl_check_value(ctx, xi_levels[3] == 0.1475 && mode_at[3] == 3, "polyurethane_damping.mode_at_xi_0.1475", (double)mode_at[3], 3.0, 0.0,
+                   "004 §5.7: for xi = 0.1475 mode 3 is concerned", "xi = 0.1475: growing low mode %zu at U_T = %.2f (004 §5.7: mode 3)",
+                   mode_at[3], onset[3]);
+    fl_check_value(ctx, xi_levels[3] == 0.1475 && xi_levels[4] == 0.15 && mode_at[3] == 3 && mode_at[4] == 5 &&
                           onset[4] < onset[3],
-                 "polyurethane_damping.mode_switch", "xi = 0.1475: mode %zu at U_T = %.2f; xi = 0.15: mode %zu at U_T = %.2f (004 §5.7: mode 3, then mode 5 with a sudden delay)",
+                 "polyurethane_damping.mode_switch", (double)mode_at[4], 5.0, 0.0,
+                 "004 §5.7: for xi = 0.15 mode 5 is concerned, with a sudden change in U_T", "xi = 0.1475: mode %zu at U_T = %.2f; xi = 0.15: mode %zu at U_T = %.2f (004 §5.7: mode 3, then mode 5 with a sudden delay)",
                  mode_at[3], onset[3], mode_at[4], onset[4]);
     /* the dense reference on the final (steady sliding) state, strongest level */
     if (!ctx->quick) {
@@ -572,7 +648,8 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
         if (st == FL_OK) st = fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], POLY_NROOTS, 5000, lre, lim, &nr, &err);
         tsparse = fl_clock_now() - t0;
         if (st == FL_OK) agree = fl_stability_damped_agree(N, dre, dim, nr, lre, lim, &md, &ms);
-        fl_check_report(ctx, st == FL_OK && agree, "polyurethane_damping.ref_vs_sparse",
+        fl_check_value(ctx, st == FL_OK && agree, "polyurethane_damping.ref_vs_sparse", (double)ms, (double)md, 0.0,
+                       "004 §5.7; sparse twin vs dense companion pencil (value: growing low mode, sparse; expected: dense)",
                      "final state, xi = %.3f: the %zu damped roots of smallest modulus by ARPACK + UMFPACK equal the dense companion-pencil QZ's (1e-8), growing low mode %zu vs %zu; %.3g s dense (2N* = %zu) vs %.3g s sparse",
                      xi_levels[POLY_LEVELS - 1], nr, ms, md, tdense, N, tsparse);
         free(dre);

@@ -103,28 +103,36 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
             fl_stab_result_free(&res);
             continue;
         }
-        fl_check_report(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state",
+        fl_check_value(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state", (double)t->nstar, 2.0, 0.0,
+                       "004 §3.5 Example 3.15: S* = {u_F, u_T}",
                      "mu=%g particle in P_s, N* = %zu (expected 2: u_F, u_T)", mu, t->nstar);
         double kex[2][2] = {{2 * Ks, 0}, {mu * Ks, Ks}}, ek = 0;
         for (size_t a = 0; a < 2; a++)
             for (size_t b = 0; b < 2; b++) ek = fmax(ek, fabs(gsl_matrix_get(t->Kstar, a, b) - kex[a][b]));
-        fl_check_report(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
+        fl_check_value(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", ek, 0.0, 1e-14 * Ks,
+                       "004 §3.5 Example 3.15, K* = K[2 0; mu 1]; proofs/stability.md §4", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
         double re[2], im[2];
         fl_stab_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
-        fl_check_report(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
-                     "example_3_15.eig_Kstar", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
+        double eK = fmax(fmax(fabs(re[0] - Ks), fabs(re[1] - 2 * Ks)), fmax(fabs(im[0]), fabs(im[1])));
+        fl_check_value(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
+                     "example_3_15.eig_Kstar", eK, 0.0, 1e-12 * Ks, "004 §3.5 Example 3.15, eig K* = {K, 2K}", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
         double cf = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
         fl_check_value(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS", res.ks_min, cf, 1e-12 * Ks,
                      "004 §3.5 Example 3.15, closed form (3-sqrt(1+mu^2))K/2",
                      "mu=%g min eig K*_S = %.10g (closed form (3-sqrt(1+mu^2))K/2 = %.10g, tol 1e-12)", mu, res.ks_min, cf);
         int crit = mu >= 2.0 * sqrt(2.0);
-        fl_check_report(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
+        fl_check_value(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
+                       (double)res.ks_cholesky_pd, (double)!crit, 0.0,
+                       "004 §3.5 Example 3.15: K*_S positive definite iff mu < 2 sqrt 2 (value: Cholesky succeeds)",
                      "mu=%g min eig K*_S %s 0, Cholesky %s (non-positive exactly for mu >= 2 sqrt 2)",
                      mu, res.ks_min <= 0 ? "<=" : ">", res.ks_cholesky_pd ? "succeeds" : "fails");
-        fl_check_report(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
-                     "example_3_15.eigvec_118", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
+        fl_check_value(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
+                     "example_3_15.eigvec_118", res.ks_cone_min - res.ks_min, 0.0, 1e-12 * Ks,
+                     "004 §5.4 method 1 vs method 3, (118)", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
                      mu, fabs(res.ks_cone_min - res.ks_min));
-        fl_check_report(ctx, !res.divergence && !res.flutter && res.lambda_real_min > 0, "example_3_15.no_divergence_87",
+        fl_check_value(ctx, !res.divergence && !res.flutter && fabs(res.lambda_real_min - Ks / Ms) < 1e-12 * Ks / Ms,
+                     "example_3_15.no_divergence_87", res.lambda_real_min, Ks / Ms, 1e-12 * Ks / Ms,
+                     "004 §3.5 Example 3.15, (87): smallest Lambda of M*^-1 K* = K/M",
                      "mu=%g smallest Lambda of M*^-1 K* = %.6g > 0 (closed form K/M), no complex Lambda", mu, res.lambda_real_min);
         /* the full system of Props. 3.6/3.9 (67): V in K_u'(u0, r0), lambda >= 0,
          * W = (lambda^2 M + K) V in K_r'(u0, r0, V) — no solution (004 Example 3.15).
@@ -150,7 +158,8 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
                     best = fmin(best, fl_stab_viol_Krdot(&s, &lab, r, V, W));
                 }
         }
-        fl_check_report(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67",
+        fl_check_value(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67", best, NAN, 1e-3 * Ks,
+                       "004 §3.5 Example 3.15: (67) has no solution (value: smallest violation, must exceed the tolerance)",
                      "mu=%g min violation of (67) over %ld (lambda, V) = %.3g > 0 (004 §3.5: no solution)", mu, scanned, best);
         if (csv) fprintf(csv, "%.10g,%.15g,%.15g,%d,%.15g\n", mu, res.ks_min, cf, res.ks_cholesky_pd, re[0]);
         fl_stab_result_free(&res);
@@ -197,8 +206,8 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
 {
     fl_json_doc *doc = load_004(ctx, "example_3_14");
     if (!doc) return -1;
-    const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *grid = NULL;
-    double Mb, m, th, mu, al, tol, e1aT, e1rN, e1rT, ebT, ebN, steps;
+    const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *grid = NULL, *f6p = NULL;
+    double Mb, m, th, mu, al, tol, e1aT, e1rN, e1rT, ebT, ebN, steps, f6mM, f6mu;
     gsl_vector *f6 = NULL, *gm = NULL, *gmu = NULL, *gal = NULL;
     fl_error err;
     if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
@@ -218,6 +227,9 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
         fl_json_number(doc, c1b, "expected.case_1B", "a_T", &ebT, &err) != FL_OK ||
         fl_json_number(doc, c1b, "expected.case_1B", "a_N", &ebN, &err) != FL_OK ||
         fl_json_vector(doc, ex, "expected", "fig6_theta_M", 2, &f6, &err) != FL_OK ||
+        fl_json_object(doc, ex, "expected", "fig6_params", &f6p, &err) != FL_OK ||
+        fl_json_number(doc, f6p, "expected.fig6_params", "m_over_M", &f6mM, &err) != FL_OK ||
+        fl_json_number(doc, f6p, "expected.fig6_params", "mu", &f6mu, &err) != FL_OK ||
         fl_json_vector(doc, grid, "grid", "m_over_M", 0, &gm, &err) != FL_OK ||
         fl_json_vector(doc, grid, "grid", "mu", 0, &gmu, &err) != FL_OK ||
         fl_json_vector(doc, grid, "grid", "alpha_over_mu", 0, &gal, &err) != FL_OK ||
@@ -240,15 +252,23 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
     fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
     fl_status st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
     int got1A = 0, got1B = 0;
+    double dev = 0;      /* largest difference from the closed forms */
     for (size_t k = 0; k < ns && k < 4; k++) {
         double aT = gsl_matrix_get(As, 0, k), aN = gsl_matrix_get(As, 1, k);
         double rT = gsl_matrix_get(Rs, 0, k), rN = gsl_matrix_get(Rs, 1, k);
-        if (fabs(aN) < 1e-13)
-            got1A = fabs(aT - e1aT) < tol && fabs(rN - e1rN) < tol && fabs(rT - e1rT) < tol;
-        else
-            got1B = fabs(aT - ebT) < tol && fabs(aN - ebN) < tol && fabs(rT) + fabs(rN) < 1e-12;
+        double d;
+        if (fabs(aN) < 1e-13) {
+            d = fmax(fabs(aT - e1aT), fmax(fabs(rN - e1rN), fabs(rT - e1rT)));
+            got1A = d < tol;
+        } else {
+            d = fmax(fabs(aT - ebT), fmax(fabs(aN - ebN), fabs(rT) + fabs(rN)));
+            got1B = d < tol && fabs(rT) + fabs(rN) < 1e-12;
+        }
+        dev = fmax(dev, d);
     }
-    fl_check_report(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture",
+    if (ns != 2) dev = INFINITY;
+    fl_check_value(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture", dev, 0.0, tol,
+                   "004 §3.5 Example 3.14, Cases 1A and 1B closed forms (data/004/example_3_14.json)",
                  "%zu jumps from (52) by enumeration: Case 1A (a_T %.7f, r_N %.7f) and 1B (a_T %.7f, a_N %.7f) (closed forms, tol %g)",
                  ns, e1aT, e1rN, ebT, ebN, tol);
     /* the grid: enumerated solutions == the closed forms of Cases 1A, 1B, 2B */
@@ -283,24 +303,58 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
                         }
                     }
                 }
-    fl_check_report(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid",
+    fl_check_value(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid", (double)bad, 0.0, 0.0,
+                   "004 §3.5 Example 3.14, Cases 1A, 1B, 2B closed forms (value: mismatches)",
                  "%ld states (theta_M, m/M, mu, alpha): enumerated jumps = closed forms 1A (%ld), 1B (%ld), 2B (%ld); %ld mismatches; none towards right slip",
                  n, c1A, c1B, c2B, bad);
     /* Fig. 6: M_TT + mu M_NT = 0 — Case 2A, a family (degenerate branch) */
     long okf = 0;
+    double dev6 = 0;
     for (int sg = -1; sg <= 1; sg += 2) {
-        double mu2 = 1.0, mM = 0.05;
+        double mu2 = f6mu, mM = f6mM;
         double t6 = 0.5 * (atan(mu2) + sg * acos((2 * mM + 1) / sqrt(1 + mu2 * mu2)));
         ex314_M(mM, 1.0, t6, M);
         gsl_vector_set(r0, 0, mu2);
         s.mu = mu2;
         st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
+        dev6 = fmax(dev6, fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)));
         okf += fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)) < tol && st == FL_WDEGENERATE &&
                fabs(gsl_matrix_get(M, 0, 0) + mu2 * gsl_matrix_get(M, 1, 0)) < 1e-14;
     }
-    fl_check_report(ctx, okf == 2, "example_3_14.fig6_case_2A",
+    fl_check_value(ctx, okf == 2, "example_3_14.fig6_case_2A", dev6, 0.0, tol,
+                   "004 §3.5 Example 3.14, Fig. 6: m/M + sin theta_M (sin theta_M - mu cos theta_M) = 0",
                  "theta_M = %.7f, %.7f give M_TT + mu M_NT = 0 and a singular left-slip branch (infinitely many jumps, Prop. 3.13)",
                  gsl_vector_get(f6, 0), gsl_vector_get(f6, 1));
+    /* Fig. 6: (M_TT + mu M_NT)/M = m/M + sin theta_M (sin theta_M - mu cos theta_M)
+     * over [0, pi/2] from the mass matrix the code builds, with the two angles
+     * of the data file where it vanishes (Case 2A) */
+    char path[1024];
+    if (fl_check_out_path(ctx, "example_3_14_fig6.csv", path, sizeof path) == 0) {
+        FILE *csv = fopen(path, "w");
+        if (csv) {
+            fprintf(csv, "theta_M,MTT_plus_mu_MNT_over_M,closed_form\n");
+            for (int k = 0; k <= 200; k++) {
+                double t = k * (FL_PI / 2) / 200;
+                ex314_M(f6mM, 1.0, t, M);
+                fprintf(csv, "%.10g,%.12g,%.12g\n", t, gsl_matrix_get(M, 0, 0) + f6mu * gsl_matrix_get(M, 1, 0),
+                        f6mM + sin(t) * (sin(t) - f6mu * cos(t)));
+            }
+            fclose(csv);
+            char png[1024], script[4096];
+            if (fl_check_out_path(ctx, "example_3_14_fig6.png", png, sizeof png) == 0) {
+                snprintf(script, sizeof script,
+                         "set terminal png size 800,500 noenhanced\nset output '%s'\nset datafile separator ','\n"
+                         "set xlabel 'theta_M (rad)'\nset ylabel '(M_TT + mu M_NT)/M'\nset key left top\n"
+                         "set title 'Example 3.14 (004 Fig. 6): m/M = %g, mu = %g; zeros give infinitely many jumps (Case 2A)'\n"
+                         "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead dt 2\n"
+                         "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead dt 2\n"
+                         "plot '%s' every ::1 u 1:2 w l lw 2 t 'M_TT + mu M_NT (code)', '' every ::1 u 1:3 w l dt 3 t 'closed form', 0 w l lt 0 notitle\n",
+                         png, f6mM, f6mu, gsl_vector_get(f6, 0), gsl_vector_get(f6, 0), gsl_vector_get(f6, 1),
+                         gsl_vector_get(f6, 1), path);
+                fl_check_plot(ctx, script);
+            }
+        }
+    }
     gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
     gsl_matrix_free(M); gsl_matrix_free(K); gsl_matrix_free(As); gsl_matrix_free(Rs);
     gsl_vector_free(u0); gsl_vector_free(r0);
@@ -502,7 +556,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     fl_json_doc *doc = load_004(ctx, "example_4_6");
     if (!doc) return -1;
     const json_t *par = NULL, *ex = NULL;
-    double uDd, mu, mg, rb, hb, rm, hm, tol, r0N, u0th, dDT;
+    double uDd, mu, mg, rb, hb, rm, hm, tol, r0N, u0th, dDT, grow, gtol;
     gsl_vector *lm = NULL, *lp = NULL;
     fl_error err;
     if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
@@ -519,7 +573,9 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
         fl_json_number(doc, ex, "expected", "u0_theta", &u0th, &err) != FL_OK ||
         fl_json_number(doc, ex, "expected", "u0_D_minus_u0_T", &dDT, &err) != FL_OK ||
         fl_json_vector(doc, ex, "expected", "Lambda_sigma_minus", 2, &lm, &err) != FL_OK ||
-        fl_json_vector(doc, ex, "expected", "Lambda_sigma_plus", 2, &lp, &err) != FL_OK) {
+        fl_json_vector(doc, ex, "expected", "Lambda_sigma_plus", 2, &lp, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "growth_rate", &grow, &err) != FL_OK ||
+        fl_json_number(doc, ex, "expected", "growth_rate_tolerance_dynamics", &gtol, &err) != FL_OK) {
         fl_check_message(ctx, "example_4_6: %s", err.message);
         gsl_vector_free(lm);
         fl_json_free(doc);
@@ -536,8 +592,9 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     double rN = -mg / c;
     double uth = mus * mg * hb / (4.0 * c * rb * rb);
     double dt = -mus * mg * (1.0 + 0.25 * (hb / rb) * (hb / rb)) / c;
-    fl_check_report(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
-                 "example_4_6.steady_state", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
+    double dss = fmax(fabs(rN - r0N), fmax(fabs(uth - u0th), fabs(dt - dDT)));
+    fl_check_value(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
+                 "example_4_6.steady_state", dss, 0.0, tol, "004 §4 steady sliding closed forms (data/004/example_4_6.json)", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
                  rN, uth, dt, tol);
     /* K u0 = f + r0 with f = (0, 0, 0, Mg/EA), r0 = (., 0, mu r_N sigma, r_N)  (rows theta, T, N) */
     gsl_vector *u0 = gsl_vector_calloc(4), *Ku = gsl_vector_alloc(4);
@@ -547,29 +604,31 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     double res_eq = fmax(fabs(gsl_vector_get(Ku, 1)),
                          fmax(fabs(gsl_vector_get(Ku, 2) - mu * rN * sig),
                               fabs(gsl_vector_get(Ku, 3) - (mg + rN))));
-    fl_check_report(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium",
+    fl_check_value(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium", res_eq, 0.0, 1e-14, "004 (16), residual of K u0 = f + r0",
                  "|K u0 - f - r0| on (theta, T, N) = %.1e with r_T = mu r_N sigma(u_T') (004 (16), tol 1e-14)", res_eq);
     gsl_vector_free(u0);
     gsl_vector_free(Ku);
     /* Fig. 9 state: flutter, Lambda = -lambda^2 from the biquadratic (108) */
     fl_stab_result res = {0};
     if (ex46_analyse(&e, sig, rN, &res, &err) == FL_OK) {
-        fl_check_report(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
+        double d9 = fmax(fabs(res.lam_re[0] - gsl_vector_get(lm, 0)), fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)));
+        fl_check_value(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
                      fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)) < tol,
-                     "example_4_6.fig9_flutter", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
+                     "example_4_6.fig9_flutter", d9, 0.0, tol, "004 Example 4.6, roots of the biquadratic (108), sigma = -1", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
                      res.lam_re[0], fabs(res.lam_im[0]), res.flutter_mode, gsl_vector_get(lm, 0), gsl_vector_get(lm, 1), tol);
         double lam = sqrt(0.5 * (hypot(res.lam_re[0], res.lam_im[0]) - res.lam_re[0]));
-        fl_check_value(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate", lam, 0.0818374, tol,
+        fl_check_value(ctx, fabs(lam - grow) < tol, "example_4_6.growth_rate", lam, grow, tol,
                      "004 Example 4.6, Re lambda of (108)",
-                     "Re lambda = %.7f (004 Example 4.6: 0.0818374, tol %g)", lam, tol);
+                     "Re lambda = %.7f (004 Example 4.6: %.7f, tol %g)", lam, grow, tol);
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
     }
     fl_stab_result_free(&res);
     if (ex46_analyse(&e, -sig, rN, &res, &err) == FL_OK) {
-        fl_check_report(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
+        double d9r = fmax(fabs(res.lam_re[0] - gsl_vector_get(lp, 0)), fabs(res.lam_re[1] - gsl_vector_get(lp, 1)));
+        fl_check_value(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
                      fabs(res.lam_re[1] - gsl_vector_get(lp, 1)) < tol,
-                     "example_4_6.fig9_reversed", "sigma = +1: Lambda = {%.7f, %.7f} real > 0 (closed form {%.7f, %.7f}): neutral",
+                     "example_4_6.fig9_reversed", d9r, 0.0, tol, "004 Example 4.6, roots of (108), sigma = +1", "sigma = +1: Lambda = {%.7f, %.7f} real > 0 (closed form {%.7f, %.7f}): neutral",
                      res.lam_re[0], res.lam_re[1], gsl_vector_get(lp, 0), gsl_vector_get(lp, 1));
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_reversed", "%s", err.message);
@@ -604,10 +663,12 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
                         fl_stab_result_free(&res);
                     }
     if (csv) fclose(csv);
-    fl_check_report(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities",
+    fl_check_value(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities", (double)bad, 0.0, 0.0,
+                   "004 §4 flutter and divergence inequalities (H_M = 0); proofs/stability.md §5 (value: mismatches)",
                  "%ld states (H_M = 0): flutter iff discriminant < 0 (%ld), divergence iff 2 - 3 mu H_B sigma <= 0 (%ld), %ld mismatches (004 §4)",
                  n, nfl, ndv, bad);
-    fl_check_report(ctx, wrong_side == 0, "example_4_6.sides",
+    fl_check_value(ctx, wrong_side == 0, "example_4_6.sides", (double)wrong_side, 0.0, 0.0,
+                   "004 §4: flutter needs sigma = -1, divergence sigma = +1 (value: exceptions)",
                  "flutter only with sigma = -1, divergence only with sigma = +1 (%ld exceptions)", wrong_side);
     /* dynamic run (Figs. 9-10): steady sliding kept without perturbation;
      * with one, flutter grows at Re lambda and settles on a limit cycle */
@@ -617,8 +678,8 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
         ex46_build(&d);
         ex46_run r0, r1;
         int a0 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 0.0, h, 20.0, NULL, &r0);
-        fl_check_report(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
-                     "example_4_6.steady_run", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
+        fl_check_value(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
+                     "example_4_6.steady_run", r0.steady_dev, 0.0, 1e-9, "004 §4 steady sliding is an equilibrium of (18)-(21)", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
                      h, r0.steady_dev);
         char cpath[1024];
         FILE *dc = NULL;
@@ -626,11 +687,12 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
         if (dc) fprintf(dc, "t,uT_minus_uDdot_t,uTdot_minus_uDdot,uN,uNdot,utheta,rN\n");
         int a1 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 1e-4, h, tend, dc, &r1);
         if (dc) fclose(dc);
-        fl_check_value(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth", r1.rate, 0.0818374,
-                     0.01, "004 Example 4.6, Re lambda of (108)",
-                     "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = 0.0818374, tol 0.01)", r1.rate);
-        fl_check_report(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
-                     "example_4_6.limit_cycle", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",
+        fl_check_value(ctx, a1 == 0 && fabs(r1.rate - grow) < gtol, "example_4_6.growth", r1.rate, grow,
+                     gtol, "004 Example 4.6, Re lambda of (108)",
+                     "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = %.7f, tol %g)", r1.rate, grow, gtol);
+        double lc = r1.amp_b > 0 ? fabs(r1.amp_b - r1.amp_a) / r1.amp_b : INFINITY;
+        fl_check_value(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
+                     "example_4_6.limit_cycle", lc, 0.0, 0.05, "004 Example 4.6, Figs. 9-10: limit cycle (value: relative change of the amplitude)", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",
                      r1.amp_a, r1.amp_b, tend, r1.lift_steps, r1.stick_steps);
         char png[1024], script[4096];
         if (dc && fl_check_out_path(ctx, "example_4_6_fig9.png", png, sizeof png) == 0) {
@@ -865,16 +927,16 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
         fl_check_progress(ctx, "stability", it + 1, N);
     }
     gsl_rng_free(g);
-    fl_check_report(ctx, part_bad == 0, "stability.partition", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
-    fl_check_report(ctx, ord2 == 0 && used > 0, "stability.order_ii", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
-    fl_check_report(ctx, ord3 == 0, "stability.order_iii", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
-    fl_check_report(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
-    fl_check_report(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
+    fl_check_value(ctx, part_bad == 0, "stability.partition", (double)part_bad, 0.0, 0.0, "004 §2.3 partition P_f, P_z, P_d, P_s (value: mislabelled states)", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
+    fl_check_value(ctx, ord2 == 0 && used > 0, "stability.order_ii", (double)ord2, 0.0, 0.0, "004 §3.3 (ii) (value: violations)", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
+    fl_check_value(ctx, ord3 == 0, "stability.order_iii", (double)ord3, 0.0, 0.0, "004 §3.3 (iii) (value: violations)", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
+    fl_check_value(ctx, chol == 0, "stability.cholesky_vs_eig", (double)chol, 0.0, 0.0, "004 §5.4 methods 2, 3 (value: disagreements)", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
+    fl_check_value(ctx, cone == 0 && samp == 0, "stability.method1", (double)(cone + samp), 0.0, 0.0, "004 §5.4 method 1, (118) (value: violations)", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
     fl_sparse_finish(&sctx);
-    fl_check_report(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
+    fl_check_value(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", (double)sp_bad, 0.0, 0.0, "004 §5.4; proofs/README.md sparse stability row (value: disagreements)", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
                  modes_cmp, sp_bad, used);
-    fl_check_report(ctx, damp_bad == 0 && damp_cmp > 0, "stability.damped_ref_vs_sparse", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
+    fl_check_value(ctx, damp_bad == 0 && damp_cmp > 0, "stability.damped_ref_vs_sparse", (double)damp_bad, 0.0, 0.0, "004 §5.7 damped roots (value: disagreements)", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
                  damp_bad, damp_cmp, damp_grow);
-    fl_check_report(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
+    fl_check_value(ctx, f84 == 0, "stability.identity_84", (double)f84, 0.0, 0.0, "004 (84), (66), (34) (value: violations)", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
     return 0;
 }
