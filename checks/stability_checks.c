@@ -14,7 +14,6 @@
 #include <gsl/gsl_sort.h>
 
 #include "checks/fl_check.h"
-#include "fl_json.h"
 #include "fl_dense.h"
 #include "fl_problem.h"
 #include "drivers/moreau_jean.h"
@@ -22,75 +21,47 @@
 #include "reference/stability.h"
 #include "checks/fl_tasks.h"
 #include "checks/stability_checks.h"
+#include "models/fl_model_example_3_14.h"
+#include "models/fl_model_example_3_15.h"
+#include "models/fl_model_example_4_6.h"
 #include "fl_scalar.h"
 
 /* Open data/004/<name>.json (or the user's file of the same schema,
  * --params).  A missing file is an error. */
-static fl_json_doc *load_004(fl_check_ctx *ctx, const char *name)
-{
-    char rel[256], path[4096];
-    snprintf(rel, sizeof rel, "004/%s.json", name);
-    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return NULL;
-    fl_json_doc *doc = NULL;
-    fl_error err;
-    if (fl_json_load(path, &doc, &err) != FL_OK) {
-        fl_check_message(ctx, "%s: %s", name, err.message);
-        return NULL;
-    }
-    return doc;
-}
-
-static void set4(gsl_matrix *A, const double a[4][4])
-{
-    for (size_t i = 0; i < 4; i++)
-        for (size_t j = 0; j < 4; j++) gsl_matrix_set(A, i, j, a[i][j]);
-}
-
 /* ---- Example 3.15 -------------------------------------------------------- */
 
 int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004(ctx, "example_3_15");
-    if (!doc) return -1;
-    const json_t *par = NULL;
-    gsl_vector *mus = NULL;
-    double Ks, Ms, P;
+    char path[1024];
+    fl_model_example_3_15 mod;
     fl_error err;
-    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "K", &Ks, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "M", &Ms, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P", &P, &err) != FL_OK ||
-        fl_json_vector(doc, par, "params", "mu", 0, &mus, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "004/example_3_15.json", path, sizeof path) != 0) return -1;
+    if (fl_model_example_3_15_load(path, &mod, &err) != FL_OK) {
         fl_check_message(ctx, "example_3_15: %s", err.message);
-        fl_json_free(doc);
         return -1;
     }
-    fl_json_free(doc);
-    char path[1024];
+    const double Ks = mod.K, Ms = mod.M, P = mod.P;
+    const gsl_vector *mus = mod.mu;
     FILE *csv = NULL;
     if (fl_check_out_path(ctx, "example_3_15.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "mu,min_eig_KS,closed_form,cholesky_pd,min_eig_Kstar\n");
-    gsl_matrix *K = gsl_matrix_alloc(4, 4), *M = gsl_matrix_calloc(4, 4);
-    const double k[4][4] = {{Ks, -Ks, 0, 0}, {-Ks, 2 * Ks, 0, -Ks}, {0, 0, Ks, 0}, {0, -Ks, 0, Ks}};
-    set4(K, k);
-    for (size_t i = 0; i < 4; i++) gsl_matrix_set(M, i, i, Ms);
-    unsigned char pres[4] = {1, 0, 0, 0};
-    size_t iT = 2, iN = 3;
-    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
-    gsl_vector *V = gsl_vector_calloc(4), *W = gsl_vector_alloc(4);
+    gsl_vector *V = gsl_vector_calloc(4), *W = gsl_vector_alloc(4), *Ku = gsl_vector_alloc(4);
     gsl_matrix *A = gsl_matrix_alloc(4, 4);
     for (size_t q = 0; q < mus->size; q++) {
         double mu = gsl_vector_get(mus, q);
-        fl_stab_system s = {.n = 4, .K = K, .M = M, .prescribed = pres, .np = 1,
-                            .iT = &iT, .iN = &iN, .mu = mu};
-        /* homogenised equilibrium: u0 = (0, P/K, 0, 0), r0 = K u0 - f = (P, 0, -mu P, -P),
-         * f = Phi - K Psi = (-2P, 2P, mu P, 0) */
-        double f[4] = {-2 * P, 2 * P, mu * P, 0};
-        gsl_vector_set(u, 1, P / Ks);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, K, u, 0.0, r);
-        for (size_t i = 0; i < 4; i++) gsl_vector_set(r, i, gsl_vector_get(r, i) - f[i]);
-        double e0 = fabs(gsl_vector_get(r, 0) - P) + fabs(gsl_vector_get(r, 1)) +
-                    fabs(gsl_vector_get(r, 2) + mu * P) + fabs(gsl_vector_get(r, 3) + P);
+        fl_model_example_3_15_system *sys = NULL;
+        if (fl_model_example_3_15_system_alloc(Ks, Ms, P, mu, &sys, &err) != FL_OK) {
+            fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
+            continue;
+        }
+        const fl_stab_system s = sys->s;
+        const gsl_matrix *K = sys->K, *M = sys->M;
+        const gsl_vector *u = sys->u0, *r = sys->r0;
+        /* the equilibrium of the model: K u0 - f = r0 (004 §3.5) */
+        gsl_blas_dgemv(CblasNoTrans, 1.0, K, u, 0.0, Ku);
+        double e0 = 0;
+        for (size_t i = 0; i < 4; i++)
+            e0 += fabs(gsl_vector_get(Ku, i) - gsl_vector_get(sys->f, i) - gsl_vector_get(r, i));
         fl_check_note(ctx, "example_3_15.equilibrium", "mu=%g |K u0 - f - r0| = %.1e (004 §3.5, tol 1e-14)", mu, e0);
         fl_stab_label lab;
         fl_stab_tangent *t = NULL;
@@ -101,6 +72,7 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
             fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
             fl_stab_tangent_free(t);
             fl_stab_result_free(&res);
+            fl_model_example_3_15_system_free(sys);
             continue;
         }
         fl_check_value(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state", (double)t->nstar, 2.0, 0.0,
@@ -114,10 +86,10 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
         double re[2], im[2];
         fl_stab_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
         double eK = fmax(fmax(fabs(re[0] - Ks), fabs(re[1] - 2 * Ks)), fmax(fabs(im[0]), fabs(im[1])));
-        fl_check_value(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
-                     "example_3_15.eig_Kstar", eK, 0.0, 1e-12 * Ks, "004 §3.5 Example 3.15, eig K* = {K, 2K}", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
+        fl_check_value(ctx, fabs(re[0] - Ks) < mod.tol * Ks && fabs(re[1] - 2 * Ks) < mod.tol * Ks && im[0] == 0 && im[1] == 0,
+                     "example_3_15.eig_Kstar", eK, 0.0, mod.tol * Ks, "004 §3.5 Example 3.15, eig K* = {K, 2K}", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
         double cf = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
-        fl_check_value(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS", res.ks_min, cf, 1e-12 * Ks,
+        fl_check_value(ctx, fabs(res.ks_min - cf) < mod.tol * Ks, "example_3_15.min_eig_KS", res.ks_min, cf, mod.tol * Ks,
                      "004 §3.5 Example 3.15, closed form (3-sqrt(1+mu^2))K/2",
                      "mu=%g min eig K*_S = %.10g (closed form (3-sqrt(1+mu^2))K/2 = %.10g, tol 1e-12)", mu, res.ks_min, cf);
         int crit = mu >= 2.0 * sqrt(2.0);
@@ -126,12 +98,12 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
                        "004 §3.5 Example 3.15: K*_S positive definite iff mu < 2 sqrt 2 (value: Cholesky succeeds)",
                      "mu=%g min eig K*_S %s 0, Cholesky %s (non-positive exactly for mu >= 2 sqrt 2)",
                      mu, res.ks_min <= 0 ? "<=" : ">", res.ks_cholesky_pd ? "succeeds" : "fails");
-        fl_check_value(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
-                     "example_3_15.eigvec_118", res.ks_cone_min - res.ks_min, 0.0, 1e-12 * Ks,
+        fl_check_value(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < mod.tol * Ks,
+                     "example_3_15.eigvec_118", res.ks_cone_min - res.ks_min, 0.0, mod.tol * Ks,
                      "004 §5.4 method 1 vs method 3, (118)", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
                      mu, fabs(res.ks_cone_min - res.ks_min));
-        fl_check_value(ctx, !res.divergence && !res.flutter && fabs(res.lambda_real_min - Ks / Ms) < 1e-12 * Ks / Ms,
-                     "example_3_15.no_divergence_87", res.lambda_real_min, Ks / Ms, 1e-12 * Ks / Ms,
+        fl_check_value(ctx, !res.divergence && !res.flutter && fabs(res.lambda_real_min - Ks / Ms) < mod.tol * Ks / Ms,
+                     "example_3_15.no_divergence_87", res.lambda_real_min, Ks / Ms, mod.tol * Ks / Ms,
                      "004 §3.5 Example 3.15, (87): smallest Lambda of M*^-1 K* = K/M",
                      "mu=%g smallest Lambda of M*^-1 K* = %.6g > 0 (closed form K/M), no complex Lambda", mu, res.lambda_real_min);
         /* the full system of Props. 3.6/3.9 (67): V in K_u'(u0, r0), lambda >= 0,
@@ -164,6 +136,7 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
         if (csv) fprintf(csv, "%.10g,%.15g,%.15g,%d,%.15g\n", mu, res.ks_min, cf, res.ks_cholesky_pd, re[0]);
         fl_stab_result_free(&res);
         fl_stab_tangent_free(t);
+        fl_model_example_3_15_system_free(sys);
     }
     if (csv) {
         fclose(csv);
@@ -180,12 +153,9 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
             fl_check_plot(ctx, script);
         }
     }
-    gsl_vector_free(mus);
-    gsl_matrix_free(K);
-    gsl_matrix_free(M);
+    fl_model_example_3_15_release(&mod);
     gsl_matrix_free(A);
-    gsl_vector_free(u);
-    gsl_vector_free(r);
+    gsl_vector_free(Ku);
     gsl_vector_free(V);
     gsl_vector_free(W);
     return 0;
@@ -193,63 +163,31 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
 
 /* ---- Example 3.14 -------------------------------------------------------- */
 
-static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
-{
-    double sn = sin(th), cs = cos(th);
-    gsl_matrix_set(M, 0, 0, m + Mb * sn * sn);
-    gsl_matrix_set(M, 0, 1, -Mb * sn * cs);
-    gsl_matrix_set(M, 1, 0, -Mb * sn * cs);
-    gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
-}
-
 int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004(ctx, "example_3_14");
-    if (!doc) return -1;
-    const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *grid = NULL, *f6p = NULL;
-    double Mb, m, th, mu, al, tol, e1aT, e1rN, e1rT, ebT, ebN, steps, f6mM, f6mu;
-    gsl_vector *f6 = NULL, *gm = NULL, *gmu = NULL, *gal = NULL;
+    char path[1024];
+    fl_model_example_3_14 mod;
+    fl_model_example_3_14_system *sys = NULL;
     fl_error err;
-    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "grid", &grid, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "M", &Mb, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "m", &m, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "theta_M", &th, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "alpha", &al, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
-        fl_json_object(doc, ex, "expected", "case_1A", &c1a, &err) != FL_OK ||
-        fl_json_object(doc, ex, "expected", "case_1B", &c1b, &err) != FL_OK ||
-        fl_json_number(doc, c1a, "expected.case_1A", "a_T", &e1aT, &err) != FL_OK ||
-        fl_json_number(doc, c1a, "expected.case_1A", "r_N", &e1rN, &err) != FL_OK ||
-        fl_json_number(doc, c1a, "expected.case_1A", "r_T", &e1rT, &err) != FL_OK ||
-        fl_json_number(doc, c1b, "expected.case_1B", "a_T", &ebT, &err) != FL_OK ||
-        fl_json_number(doc, c1b, "expected.case_1B", "a_N", &ebN, &err) != FL_OK ||
-        fl_json_vector(doc, ex, "expected", "fig6_theta_M", 2, &f6, &err) != FL_OK ||
-        fl_json_object(doc, ex, "expected", "fig6_params", &f6p, &err) != FL_OK ||
-        fl_json_number(doc, f6p, "expected.fig6_params", "m_over_M", &f6mM, &err) != FL_OK ||
-        fl_json_number(doc, f6p, "expected.fig6_params", "mu", &f6mu, &err) != FL_OK ||
-        fl_json_vector(doc, grid, "grid", "m_over_M", 0, &gm, &err) != FL_OK ||
-        fl_json_vector(doc, grid, "grid", "mu", 0, &gmu, &err) != FL_OK ||
-        fl_json_vector(doc, grid, "grid", "alpha_over_mu", 0, &gal, &err) != FL_OK ||
-        fl_json_number(doc, grid, "grid", "theta_M_steps", &steps, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "004/example_3_14.json", path, sizeof path) != 0) return -1;
+    if (fl_model_example_3_14_load(path, &mod, &err) != FL_OK ||
+        fl_model_example_3_14_system_alloc(mod.m, mod.M, mod.theta_M, mod.mu, mod.alpha, &sys, &err) != FL_OK) {
         fl_check_message(ctx, "example_3_14: %s", err.message);
-        gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
-        fl_json_free(doc);
+        fl_model_example_3_14_release(&mod);
         return -1;
     }
-    fl_json_free(doc);
-    gsl_matrix *M = gsl_matrix_alloc(2, 2), *K = gsl_matrix_alloc(2, 2);
-    gsl_matrix_set_identity(K);      /* K does not enter (52) */
+    const double tol = mod.tol, e1aT = mod.case_1A_aT, e1rN = mod.case_1A_rN, e1rT = mod.case_1A_rT;
+    const double ebT = mod.case_1B_aT, ebN = mod.case_1B_aN, f6mM = mod.fig6_m_over_M, f6mu = mod.fig6_mu;
+    const double steps = (double)mod.theta_M_steps;
+    const gsl_vector *gm = mod.grid_m_over_M, *gmu = mod.grid_mu, *gal = mod.grid_alpha_over_mu;
+    gsl_vector_const_view f6v = gsl_vector_const_view_array(mod.fig6_theta_M, 2);
+    const gsl_vector *f6 = &f6v.vector;
+    gsl_matrix *M = sys->M;
     gsl_matrix *As = gsl_matrix_alloc(2, 4), *Rs = gsl_matrix_alloc(2, 4);
-    gsl_vector *u0 = gsl_vector_calloc(2), *r0 = gsl_vector_alloc(2);
-    size_t iT = 0, iN = 1, ns = 0;
+    gsl_vector *u0 = sys->u0, *r0 = sys->r0;
+    fl_stab_system s = sys->s;
+    size_t ns = 0;
     /* the fixture */
-    ex314_M(m, Mb, th, M);
-    gsl_vector_set(r0, 0, al);
-    gsl_vector_set(r0, 1, -1.0);
-    fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
     fl_status st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
     int got1A = 0, got1B = 0;
     double dev = 0;      /* largest difference from the closed forms */
@@ -279,7 +217,7 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
                 for (int it = 1; it <= (int)steps; it++) {
                     double mM = gsl_vector_get(gm, a), mu2 = gsl_vector_get(gmu, b);
                     double fa = gsl_vector_get(gal, c), al2 = fa * mu2, th2 = it * (FL_PI / 2) / (steps + 1);
-                    ex314_M(mM, 1.0, th2, M);
+                    fl_model_example_3_14_mass(mM, 1.0, th2, M);
                     double MTT = gsl_matrix_get(M, 0, 0), MTN = gsl_matrix_get(M, 0, 1), MNN = gsl_matrix_get(M, 1, 1);
                     double det = MTT * MNN - MTN * MTN, g = MTT + al2 * MTN, gmu2 = MTT + mu2 * MTN;
                     if (fabs(g) < 1e-9 || fabs(gmu2) < 1e-9) continue;
@@ -313,7 +251,7 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
     for (int sg = -1; sg <= 1; sg += 2) {
         double mu2 = f6mu, mM = f6mM;
         double t6 = 0.5 * (atan(mu2) + sg * acos((2 * mM + 1) / sqrt(1 + mu2 * mu2)));
-        ex314_M(mM, 1.0, t6, M);
+        fl_model_example_3_14_mass(mM, 1.0, t6, M);
         gsl_vector_set(r0, 0, mu2);
         s.mu = mu2;
         st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
@@ -328,14 +266,13 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
     /* Fig. 6: (M_TT + mu M_NT)/M = m/M + sin theta_M (sin theta_M - mu cos theta_M)
      * over [0, pi/2] from the mass matrix the code builds, with the two angles
      * of the data file where it vanishes (Case 2A) */
-    char path[1024];
     if (fl_check_out_path(ctx, "example_3_14_fig6.csv", path, sizeof path) == 0) {
         FILE *csv = fopen(path, "w");
         if (csv) {
             fprintf(csv, "theta_M,MTT_plus_mu_MNT_over_M,closed_form\n");
             for (int k = 0; k <= 200; k++) {
                 double t = k * (FL_PI / 2) / 200;
-                ex314_M(f6mM, 1.0, t, M);
+                fl_model_example_3_14_mass(f6mM, 1.0, t, M);
                 fprintf(csv, "%.10g,%.12g,%.12g\n", t, gsl_matrix_get(M, 0, 0) + f6mu * gsl_matrix_get(M, 1, 0),
                         f6mM + sin(t) * (sin(t) - f6mu * cos(t)));
             }
@@ -355,57 +292,14 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
             }
         }
     }
-    gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
-    gsl_matrix_free(M); gsl_matrix_free(K); gsl_matrix_free(As); gsl_matrix_free(Rs);
-    gsl_vector_free(u0); gsl_vector_free(r0);
+    fl_model_example_3_14_release(&mod);
+    fl_model_example_3_14_system_free(sys);
+    gsl_matrix_free(As);
+    gsl_matrix_free(Rs);
     return 0;
 }
 
 /* ---- Example 4.6 -------------------------------------------------------- */
-
-typedef struct ex46 {
-    double mu, rb, hb, rm, hm;
-    gsl_matrix *K, *M;
-    unsigned char pres[4];
-    size_t iT, iN;
-    fl_stab_system s;
-} ex46;
-
-/* 004 §4 (Fig. 8): the non-dimensional M and K over (u_D, u_theta, u_T, u_N). */
-static void ex46_build(ex46 *e)
-{
-    double rb = e->rb, hb = e->hb, hm = e->hm, rm = e->rm;
-    const double K[4][4] = {{1, hb, -1, 0},
-                            {hb, 4 * rb * rb + hb * hb, -hb, 6 * rb * rb},
-                            {-1, -hb, 1, 0},
-                            {0, 6 * rb * rb, 0, 12 * rb * rb}};
-    const double M[4][4] = {{1, 0, 0, 0}, {0, hm * hm + rm * rm, -hm, 0}, {0, -hm, 1, 0}, {0, 0, 0, 1}};
-    set4(e->K, K);
-    set4(e->M, M);
-    memset(e->pres, 0, 4);
-    e->pres[0] = 1;        /* u_D prescribed (steady sliding at uD_dot) */
-    e->iT = 2;
-    e->iN = 3;
-    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
-                            .iT = &e->iT, .iN = &e->iN, .mu = e->mu};
-}
-
-/* Analyse steady sliding with sigma(u_T') = sig and normal reaction rN < 0. */
-static fl_status ex46_analyse(ex46 *e, double sig, double rN, fl_stab_result *res, fl_error *err)
-{
-    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
-    gsl_vector_set(r, 3, rN);
-    gsl_vector_set(r, 2, e->mu * rN * sig);     /* r_T = mu r_N sigma(u_T') (16) */
-    fl_stab_label lab;
-    fl_stab_tangent *t = NULL;
-    fl_status st = fl_stab_partition(&e->s, u, r, 1e-12, &lab, err);
-    if (st == FL_OK) st = fl_stab_tangent_alloc(&e->s, &lab, r, &t, err);
-    if (st == FL_OK) st = fl_stab_analyse(t, NULL, res, err);
-    fl_stab_tangent_free(t);
-    gsl_vector_free(u);
-    gsl_vector_free(r);
-    return st;
-}
 
 /* ---- Example 4.6, dynamic run (Figs. 9-10) ---------------------------------
  * Moreau-Jean with delta = 1 (impacts perfectly plastic, 004 (18)-(21)) and
@@ -423,10 +317,9 @@ typedef struct ex46_run {
     int ok;
 } ex46_run;
 
-static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, double uth0, double dDT,
-                        double pert, double h, double tend, FILE *csv, ex46_run *out)
+static int ex46_dynamic(fl_check_ctx *ctx, const fl_model_example_4_6_system *e, double th, double uDd, double mg,
+                        double uth0, double dDT, double pert, double h, double tend, FILE *csv, ex46_run *out)
 {
-    const double th = 0.5;
     size_t n = 3;
     fl_global_problem *g = NULL;
     fl_error err;
@@ -446,7 +339,7 @@ static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, doubl
     gsl_matrix_set_zero(g->H);
     gsl_matrix_set(g->H, 0, 2, -1.0);
     gsl_matrix_set(g->H, 1, 1, 1.0);
-    g->mu[0] = e->mu;
+    g->mu[0] = e->s.mu;
     fl_spd *spd = NULL;
     if (fl_spd_alloc(g->M, &spd, &err) != FL_OK) {
         gsl_matrix_free(Mq);
@@ -553,45 +446,25 @@ static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, doubl
 
 int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004(ctx, "example_4_6");
-    if (!doc) return -1;
-    const json_t *par = NULL, *ex = NULL;
-    double uDd, mu, mg, rb, hb, rm, hm, tol, r0N, u0th, dDT, grow, gtol;
-    gsl_vector *lm = NULL, *lp = NULL;
+    char path[1024];
+    fl_model_example_4_6 mod;
+    fl_model_example_4_6_system *sys = NULL;
     fl_error err;
-    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "uD_dot", &uDd, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "Mg_over_EA", &mg, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "RB_over_L", &rb, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "HB_over_L", &hb, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "RM_over_L", &rm, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "HM_over_L", &hm, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "r0_N", &r0N, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "u0_theta", &u0th, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "u0_D_minus_u0_T", &dDT, &err) != FL_OK ||
-        fl_json_vector(doc, ex, "expected", "Lambda_sigma_minus", 2, &lm, &err) != FL_OK ||
-        fl_json_vector(doc, ex, "expected", "Lambda_sigma_plus", 2, &lp, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "growth_rate", &grow, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "growth_rate_tolerance_dynamics", &gtol, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "004/example_4_6.json", path, sizeof path) != 0) return -1;
+    if (fl_model_example_4_6_load(path, &mod, &err) != FL_OK ||
+        fl_model_example_4_6_system_alloc(mod.mu, mod.rb, mod.hb, mod.rm, mod.hm, &sys, &err) != FL_OK) {
         fl_check_message(ctx, "example_4_6: %s", err.message);
-        gsl_vector_free(lm);
-        fl_json_free(doc);
         return -1;
     }
-    fl_json_free(doc);
-    ex46 e = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm};
-    e.K = gsl_matrix_alloc(4, 4);
-    e.M = gsl_matrix_alloc(4, 4);
-    ex46_build(&e);
+    const double uDd = mod.uD_dot, mu = mod.mu, mg = mod.Mg_over_EA, tol = mod.tol;
+    const double r0N = mod.r0_N, u0th = mod.u0_theta, dDT = mod.u0_D_minus_u0_T;
+    const double grow = mod.growth_rate, gtol = mod.growth_tol_dynamics;
+    gsl_vector_const_view lmv = gsl_vector_const_view_array(mod.Lambda_sigma_minus, 2);
+    gsl_vector_const_view lpv = gsl_vector_const_view_array(mod.Lambda_sigma_plus, 2);
+    const gsl_vector *lm = &lmv.vector, *lp = &lpv.vector;
     /* steady sliding state of 004 §4 (closed forms), sigma(uD_dot) = sign(uD_dot) */
-    double sig = uDd < 0 ? -1.0 : 1.0, mus = -sig * mu;   /* the printed forms are for sigma = -1 */
-    double c = 1.0 + 1.5 * mus * hb;
-    double rN = -mg / c;
-    double uth = mus * mg * hb / (4.0 * c * rb * rb);
-    double dt = -mus * mg * (1.0 + 0.25 * (hb / rb) * (hb / rb)) / c;
+    double sig = uDd < 0 ? -1.0 : 1.0, rN, uth, dt;
+    fl_model_example_4_6_steady(&mod, &rN, &uth, &dt);
     double dss = fmax(fabs(rN - r0N), fmax(fabs(uth - u0th), fabs(dt - dDT)));
     fl_check_value(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
                  "example_4_6.steady_state", dss, 0.0, tol, "004 §4 steady sliding closed forms (data/004/example_4_6.json)", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
@@ -600,7 +473,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     gsl_vector *u0 = gsl_vector_calloc(4), *Ku = gsl_vector_alloc(4);
     gsl_vector_set(u0, 0, dt);             /* u_T(tau) = 0 chosen (one is arbitrary) */
     gsl_vector_set(u0, 1, uth);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, e.K, u0, 0.0, Ku);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, sys->K, u0, 0.0, Ku);
     double res_eq = fmax(fabs(gsl_vector_get(Ku, 1)),
                          fmax(fabs(gsl_vector_get(Ku, 2) - mu * rN * sig),
                               fabs(gsl_vector_get(Ku, 3) - (mg + rN))));
@@ -610,7 +483,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     gsl_vector_free(Ku);
     /* Fig. 9 state: flutter, Lambda = -lambda^2 from the biquadratic (108) */
     fl_stab_result res = {0};
-    if (ex46_analyse(&e, sig, rN, &res, &err) == FL_OK) {
+    if (fl_model_example_4_6_analyse(sys, sig, rN, &res, &err) == FL_OK) {
         double d9 = fmax(fabs(res.lam_re[0] - gsl_vector_get(lm, 0)), fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)));
         fl_check_value(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
                      fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)) < tol,
@@ -624,7 +497,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
         fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
     }
     fl_stab_result_free(&res);
-    if (ex46_analyse(&e, -sig, rN, &res, &err) == FL_OK) {
+    if (fl_model_example_4_6_analyse(sys, -sig, rN, &res, &err) == FL_OK) {
         double d9r = fmax(fabs(res.lam_re[0] - gsl_vector_get(lp, 0)), fabs(res.lam_re[1] - gsl_vector_get(lp, 1)));
         fl_check_value(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
                      fabs(res.lam_re[1] - gsl_vector_get(lp, 1)) < tol,
@@ -635,24 +508,26 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     }
     fl_stab_result_free(&res);
     /* the two inequalities of 004 §4 (H_M = 0) over a grid, both sigma */
-    char path[1024];
     FILE *csv = NULL;
     if (fl_check_out_path(ctx, "example_4_6_grid.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "mu,RB,HB,RM,sigma,flutter_formula,flutter_code,divergence_formula,divergence_code\n");
     long n = 0, bad = 0, nfl = 0, ndv = 0, wrong_side = 0;
     double step = ctx->quick ? 1.9 : 1.37;
-    for (double m = 0.1; m <= 12.0; m *= step)
-        for (double b = 0.03; b <= 0.2; b *= 1.6)
-            for (double h = 0.05; h <= 0.8; h *= 1.9)
-                for (double rr = 0.05; rr <= 0.4; rr *= 1.7)
+    /* the ranges of data/004/example_4_6.json grid_hm0, geometric steps */
+    for (double m = mod.grid_mu[0]; m <= mod.grid_mu[1] * (1 + 1e-12); m *= step)
+        for (double b = mod.grid_rb[0]; b <= mod.grid_rb[1] * (1 + 1e-12); b *= 1.6)
+            for (double h = mod.grid_hb[0]; h <= mod.grid_hb[1] * (1 + 1e-12); h *= 1.9)
+                for (double rr = mod.grid_rm[0]; rr <= mod.grid_rm[1] * (1 + 1e-12); rr *= 1.7)
                     for (int q = 0; q < 2; q++) {
                         double sg = q ? 1.0 : -1.0;
                         double rho = b / rr, eta = h / rr, cc = 2.0 - 3.0 * m * h * sg;
                         double a1 = 1 + 4 * rho * rho + eta * eta, disc = a1 * a1 - 8 * rho * rho * cc;
                         if (fabs(disc) < 1e-6 * a1 * a1 || fabs(cc) < 1e-6) continue;
-                        ex46 g = {.mu = m, .rb = b, .hb = h, .rm = rr, .hm = 0.0, .K = e.K, .M = e.M};
-                        ex46_build(&g);
-                        if (ex46_analyse(&g, sg, -0.01, &res, &err) != FL_OK) { bad++; continue; }
+                        fl_model_example_4_6_system *g = NULL;
+                        fl_status sg_st = fl_model_example_4_6_system_alloc(m, b, h, rr, 0.0, &g, &err);
+                        if (sg_st == FL_OK) sg_st = fl_model_example_4_6_analyse(g, sg, -0.01, &res, &err);
+                        fl_model_example_4_6_system_free(g);
+                        if (sg_st != FL_OK) { bad++; continue; }
                         int fl = disc < 0, dv = cc <= 0;
                         if (res.flutter != fl || res.divergence != dv) bad++;
                         if ((fl && sg > 0) || (dv && sg < 0)) wrong_side++;
@@ -673,11 +548,9 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     /* dynamic run (Figs. 9-10): steady sliding kept without perturbation;
      * with one, flutter grows at Re lambda and settles on a limit cycle */
     {
-        double h = 0.01, tend = ctx->quick ? 200.0 : 400.0;
-        ex46 d = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm, .K = e.K, .M = e.M};
-        ex46_build(&d);
+        double h = mod.h, tend = ctx->quick ? mod.t_end_quick : mod.t_end;
         ex46_run r0, r1;
-        int a0 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 0.0, h, 20.0, NULL, &r0);
+        int a0 = ex46_dynamic(ctx, sys, mod.theta, uDd, mg, uth, dt, 0.0, h, mod.steady_t_end, NULL, &r0);
         fl_check_value(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
                      "example_4_6.steady_run", r0.steady_dev, 0.0, 1e-9, "004 §4 steady sliding is an equilibrium of (18)-(21)", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
                      h, r0.steady_dev);
@@ -685,7 +558,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
         FILE *dc = NULL;
         if (fl_check_out_path(ctx, "example_4_6_dynamics.csv", cpath, sizeof cpath) == 0) dc = fopen(cpath, "w");
         if (dc) fprintf(dc, "t,uT_minus_uDdot_t,uTdot_minus_uDdot,uN,uNdot,utheta,rN\n");
-        int a1 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 1e-4, h, tend, dc, &r1);
+        int a1 = ex46_dynamic(ctx, sys, mod.theta, uDd, mg, uth, dt, mod.perturbation, h, tend, dc, &r1);
         if (dc) fclose(dc);
         fl_check_value(ctx, a1 == 0 && fabs(r1.rate - grow) < gtol, "example_4_6.growth", r1.rate, grow,
                      gtol, "004 Example 4.6, Re lambda of (108)",
@@ -710,10 +583,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
             fl_check_plot(ctx, script);
         }
     }
-    gsl_vector_free(lm);
-    gsl_vector_free(lp);
-    gsl_matrix_free(e.K);
-    gsl_matrix_free(e.M);
+    fl_model_example_4_6_system_free(sys);
     return 0;
 }
 

@@ -1,0 +1,102 @@
+/* fl_model_example_3_15.c — 004 §3.5 Example 3.15 (Fig. 7) from
+ * data/004/example_3_15.json (see the header). */
+#include "models/fl_model_example_3_15.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fl_json.h"
+
+static fl_status positive(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key,
+                          double *out, fl_error *err)
+{
+    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
+    if (!(*out > 0)) return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "must be > 0 (got %g)", *out);
+    return FL_OK;
+}
+
+fl_status fl_model_example_3_15_load(const char *path, fl_model_example_3_15 *out, fl_error *err)
+{
+    if (!path || !out) return FL_FAIL(err, FL_EINVAL, "fl_model_example_3_15_load: NULL argument");
+    memset(out, 0, sizeof *out);
+    fl_json_doc *doc = NULL;
+    FL_TRY(fl_json_load(path, &doc, err));
+    const json_t *par = NULL, *ex = NULL;
+    fl_status st = fl_json_object(doc, doc->root, "", "params", &par, err);
+    if (st == FL_OK) st = fl_json_object(doc, doc->root, "", "expected", &ex, err);
+    if (st == FL_OK) st = positive(doc, par, "params", "K", &out->K, err);
+    if (st == FL_OK) st = positive(doc, par, "params", "M", &out->M, err);
+    if (st == FL_OK) st = positive(doc, par, "params", "P", &out->P, err);
+    if (st == FL_OK) st = positive(doc, ex, "expected", "tolerance", &out->tol, err);
+    if (st == FL_OK) st = fl_json_vector(doc, par, "params", "mu", 0, &out->mu, err);
+    for (size_t i = 0; st == FL_OK && i < out->mu->size; i++)
+        if (!(gsl_vector_get(out->mu, i) >= 0))
+            st = fl_json_error(doc, par, "params", "mu", err, FL_EINVAL, "mu[%zu] = %g is negative", i,
+                               gsl_vector_get(out->mu, i));
+    if (st == FL_OK && out->mu->size == 0)
+        st = fl_json_error(doc, par, "params", "mu", err, FL_EDIM, "the mu grid is empty");
+    fl_json_free(doc);
+    if (st != FL_OK) fl_model_example_3_15_release(out);
+    return st;
+}
+
+void fl_model_example_3_15_release(fl_model_example_3_15 *m)
+{
+    if (!m) return;
+    if (m->mu) gsl_vector_free(m->mu);
+    m->mu = NULL;
+}
+
+/* 004 Example 3.15: K, M of Fig. 7, the load f and the equilibrium (30). */
+fl_status fl_model_example_3_15_system_alloc(double K, double M, double P, double mu,
+                                             fl_model_example_3_15_system **out, fl_error *err)
+{
+    if (!out) return FL_FAIL(err, FL_EINVAL, "fl_model_example_3_15_system_alloc: NULL argument");
+    *out = NULL;
+    if (!(K > 0 && M > 0 && P > 0 && mu >= 0) || !isfinite(K) || !isfinite(M) || !isfinite(P) || !isfinite(mu))
+        return FL_FAIL(err, FL_EINVAL, "Example 3.15: K, M, P must be finite and > 0, mu >= 0 (got %g, %g, %g, %g)",
+                       K, M, P, mu);
+    fl_model_example_3_15_system *e = calloc(1, sizeof *e);
+    if (!e) return FL_FAIL(err, FL_ENOMEM, "out of memory");
+    e->K = gsl_matrix_alloc(4, 4);
+    e->M = gsl_matrix_calloc(4, 4);
+    e->u0 = gsl_vector_calloc(4);
+    e->r0 = gsl_vector_calloc(4);
+    e->f = gsl_vector_calloc(4);
+    if (!e->K || !e->M || !e->u0 || !e->r0 || !e->f) {
+        fl_model_example_3_15_system_free(e);
+        return FL_FAIL(err, FL_ENOMEM, "out of memory");
+    }
+    static const double k[4][4] = {{1, -1, 0, 0}, {-1, 2, 0, -1}, {0, 0, 1, 0}, {0, -1, 0, 1}};
+    for (size_t i = 0; i < 4; i++) {
+        for (size_t j = 0; j < 4; j++) gsl_matrix_set(e->K, i, j, K * k[i][j]);
+        gsl_matrix_set(e->M, i, i, M);
+    }
+    /* f = Phi - K Psi = (-2P, 2P, mu P, 0); u0 = (0, P/K, 0, 0); r0 = K u0 - f */
+    gsl_vector_set(e->f, 0, -2 * P);
+    gsl_vector_set(e->f, 1, 2 * P);
+    gsl_vector_set(e->f, 2, mu * P);
+    gsl_vector_set(e->u0, 1, P / K);
+    gsl_vector_set(e->r0, 0, P);
+    gsl_vector_set(e->r0, 2, -mu * P);
+    gsl_vector_set(e->r0, 3, -P);
+    e->pres[0] = 1;
+    e->iT = 2;
+    e->iN = 3;
+    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
+                            .iT = &e->iT, .iN = &e->iN, .mu = mu};
+    *out = e;
+    return FL_OK;
+}
+
+void fl_model_example_3_15_system_free(fl_model_example_3_15_system *e)
+{
+    if (!e) return;
+    if (e->K) gsl_matrix_free(e->K);
+    if (e->M) gsl_matrix_free(e->M);
+    if (e->u0) gsl_vector_free(e->u0);
+    if (e->r0) gsl_vector_free(e->r0);
+    if (e->f) gsl_vector_free(e->f);
+    free(e);
+}
