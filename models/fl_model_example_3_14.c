@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 #include "fl_scalar.h"
 
 /* 004 Example 3.14: M of the particle m and the hanging mass M. */
@@ -17,15 +18,6 @@ void fl_model_example_3_14_mass(double m, double Mb, double th, gsl_matrix *M)
     gsl_matrix_set(M, 0, 1, -Mb * sn * cs);
     gsl_matrix_set(M, 1, 0, -Mb * sn * cs);
     gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
-}
-
-static fl_status num(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key, double lo,
-                     double hi, double *out, fl_error *err)
-{
-    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
-    if (!(*out >= lo && *out <= hi))
-        return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "%g is outside [%g, %g]", *out, lo, hi);
-    return FL_OK;
 }
 
 static fl_status grid(const fl_json_doc *doc, const json_t *obj, const char *key, double lo, gsl_vector **out,
@@ -40,27 +32,28 @@ static fl_status grid(const fl_json_doc *doc, const json_t *obj, const char *key
     return FL_OK;
 }
 
-static fl_status load_doc(const fl_json_doc *doc, fl_model_example_3_14 *o, fl_error *err)
+static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
 {
+    fl_model_example_3_14 *o = vout;
     const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *g = NULL, *f6p = NULL;
     const double big = 1e300;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
     FL_TRY(fl_json_object(doc, doc->root, "", "expected", &ex, err));
     FL_TRY(fl_json_object(doc, doc->root, "", "grid", &g, err));
-    FL_TRY(num(doc, par, "params", "M", 1e-300, big, &o->M, err));
-    FL_TRY(num(doc, par, "params", "m", 1e-300, big, &o->m, err));
-    FL_TRY(num(doc, par, "params", "theta_M", 0, FL_PI / 2, &o->theta_M, err));
-    FL_TRY(num(doc, par, "params", "mu", 0, big, &o->mu, err));
-    FL_TRY(num(doc, par, "params", "alpha", 0, o->mu, &o->alpha, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "M", 1e-300, big, &o->M, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "m", 1e-300, big, &o->m, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "theta_M", 0, FL_PI / 2, &o->theta_M, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "mu", 0, big, &o->mu, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "alpha", 0, o->mu, &o->alpha, err));
     FL_TRY(grid(doc, g, "m_over_M", 1e-300, &o->grid_m_over_M, err));
     FL_TRY(grid(doc, g, "mu", 0, &o->grid_mu, err));
     FL_TRY(grid(doc, g, "alpha_over_mu", 0, &o->grid_alpha_over_mu, err));
     double steps;
-    FL_TRY(num(doc, g, "grid", "theta_M_steps", 1, 1e6, &steps, err));
+    FL_TRY(fl_model_file_number(doc, g, "grid", "theta_M_steps", 1, 1e6, &steps, err));
     if (steps != floor(steps))
         return fl_json_error(doc, g, "grid", "theta_M_steps", err, FL_EINVAL, "must be a whole number (got %g)", steps);
     o->theta_M_steps = (long)steps;
-    FL_TRY(num(doc, ex, "expected", "tolerance", 1e-300, big, &o->tol, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "tolerance", 1e-300, big, &o->tol, err));
     FL_TRY(fl_json_object(doc, ex, "expected", "case_1A", &c1a, err));
     FL_TRY(fl_json_object(doc, ex, "expected", "case_1B", &c1b, err));
     FL_TRY(fl_json_number(doc, c1a, "expected.case_1A", "a_T", &o->case_1A_aT, err));
@@ -74,8 +67,8 @@ static fl_status load_doc(const fl_json_doc *doc, fl_model_example_3_14 *o, fl_e
     o->fig6_theta_M[1] = gsl_vector_get(f6, 1);
     gsl_vector_free(f6);
     FL_TRY(fl_json_object(doc, ex, "expected", "fig6_params", &f6p, err));
-    FL_TRY(num(doc, f6p, "expected.fig6_params", "m_over_M", 1e-300, big, &o->fig6_m_over_M, err));
-    FL_TRY(num(doc, f6p, "expected.fig6_params", "mu", 0, big, &o->fig6_mu, err));
+    FL_TRY(fl_model_file_number(doc, f6p, "expected.fig6_params", "m_over_M", 1e-300, big, &o->fig6_m_over_M, err));
+    FL_TRY(fl_model_file_number(doc, f6p, "expected.fig6_params", "mu", 0, big, &o->fig6_mu, err));
     return FL_OK;
 }
 
@@ -83,10 +76,7 @@ fl_status fl_model_example_3_14_load(const char *path, fl_model_example_3_14 *ou
 {
     if (!path || !out) return FL_FAIL(err, FL_EINVAL, "fl_model_example_3_14_load: NULL argument");
     memset(out, 0, sizeof *out);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status st = load_doc(doc, out, err);
-    fl_json_free(doc);
+    fl_status st = fl_model_file_load(path, load_doc, out, err);
     if (st != FL_OK) fl_model_example_3_14_release(out);
     return st;
 }

@@ -7,12 +7,25 @@
 #include <string.h>
 
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 
-static fl_status positive(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key,
-                          double *out, fl_error *err)
+static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
 {
-    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
-    if (!(*out > 0)) return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "must be > 0 (got %g)", *out);
+    fl_model_example_3_15 *out = vout;
+    const json_t *par = NULL, *ex = NULL;
+    const double tiny = 1e-300, big = 1e300;
+    FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
+    FL_TRY(fl_json_object(doc, doc->root, "", "expected", &ex, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "K", tiny, big, &out->K, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "M", tiny, big, &out->M, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "P", tiny, big, &out->P, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "tolerance", tiny, big, &out->tol, err));
+    FL_TRY(fl_json_vector(doc, par, "params", "mu", 0, &out->mu, err));
+    if (out->mu->size == 0) return fl_json_error(doc, par, "params", "mu", err, FL_EDIM, "the mu grid is empty");
+    for (size_t i = 0; i < out->mu->size; i++)
+        if (!(gsl_vector_get(out->mu, i) >= 0))
+            return fl_json_error(doc, par, "params", "mu", err, FL_EINVAL, "mu[%zu] = %g is negative", i,
+                                 gsl_vector_get(out->mu, i));
     return FL_OK;
 }
 
@@ -20,23 +33,7 @@ fl_status fl_model_example_3_15_load(const char *path, fl_model_example_3_15 *ou
 {
     if (!path || !out) return FL_FAIL(err, FL_EINVAL, "fl_model_example_3_15_load: NULL argument");
     memset(out, 0, sizeof *out);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    const json_t *par = NULL, *ex = NULL;
-    fl_status st = fl_json_object(doc, doc->root, "", "params", &par, err);
-    if (st == FL_OK) st = fl_json_object(doc, doc->root, "", "expected", &ex, err);
-    if (st == FL_OK) st = positive(doc, par, "params", "K", &out->K, err);
-    if (st == FL_OK) st = positive(doc, par, "params", "M", &out->M, err);
-    if (st == FL_OK) st = positive(doc, par, "params", "P", &out->P, err);
-    if (st == FL_OK) st = positive(doc, ex, "expected", "tolerance", &out->tol, err);
-    if (st == FL_OK) st = fl_json_vector(doc, par, "params", "mu", 0, &out->mu, err);
-    for (size_t i = 0; st == FL_OK && i < out->mu->size; i++)
-        if (!(gsl_vector_get(out->mu, i) >= 0))
-            st = fl_json_error(doc, par, "params", "mu", err, FL_EINVAL, "mu[%zu] = %g is negative", i,
-                               gsl_vector_get(out->mu, i));
-    if (st == FL_OK && out->mu->size == 0)
-        st = fl_json_error(doc, par, "params", "mu", err, FL_EDIM, "the mu grid is empty");
-    fl_json_free(doc);
+    fl_status st = fl_model_file_load(path, load_doc, out, err);
     if (st != FL_OK) fl_model_example_3_15_release(out);
     return st;
 }

@@ -9,15 +9,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "fl_json.h"
-
-static fl_status num(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key, double lo,
-                     double hi, double *out, fl_error *err)
-{
-    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
-    if (!(*out >= lo && *out <= hi))
-        return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "%g is outside [%g, %g]", *out, lo, hi);
-    return FL_OK;
-}
+#include "models/fl_model_file.h"
 
 static fl_status pair(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key, int range,
                       double out[2], fl_error *err)
@@ -33,41 +25,42 @@ static fl_status pair(const fl_json_doc *doc, const json_t *obj, const char *whe
     return FL_OK;
 }
 
-static fl_status load_doc(const fl_json_doc *doc, fl_model_example_4_6 *o, fl_error *err)
+static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
 {
+    fl_model_example_4_6 *o = vout;
     const json_t *par = NULL, *ex = NULL, *g = NULL, *dy = NULL;
     const double big = 1e300, tiny = 1e-300;
     FL_TRY(fl_json_object(doc, doc->root, "", "params", &par, err));
     FL_TRY(fl_json_object(doc, doc->root, "", "expected", &ex, err));
     FL_TRY(fl_json_object(doc, doc->root, "", "grid_hm0", &g, err));
     FL_TRY(fl_json_object(doc, doc->root, "", "dynamics", &dy, err));
-    FL_TRY(num(doc, par, "params", "uD_dot", -big, big, &o->uD_dot, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "uD_dot", -big, big, &o->uD_dot, err));
     if (o->uD_dot == 0)
         return fl_json_error(doc, par, "params", "uD_dot", err, FL_EINVAL, "must be nonzero (steady sliding)");
-    FL_TRY(num(doc, par, "params", "mu", 0, big, &o->mu, err));
-    FL_TRY(num(doc, par, "params", "Mg_over_EA", tiny, big, &o->Mg_over_EA, err));
-    FL_TRY(num(doc, par, "params", "RB_over_L", tiny, big, &o->rb, err));
-    FL_TRY(num(doc, par, "params", "HB_over_L", tiny, big, &o->hb, err));
-    FL_TRY(num(doc, par, "params", "RM_over_L", tiny, big, &o->rm, err));
-    FL_TRY(num(doc, par, "params", "HM_over_L", 0, big, &o->hm, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "mu", 0, big, &o->mu, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "Mg_over_EA", tiny, big, &o->Mg_over_EA, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "RB_over_L", tiny, big, &o->rb, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "HB_over_L", tiny, big, &o->hb, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "RM_over_L", tiny, big, &o->rm, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "HM_over_L", 0, big, &o->hm, err));
     FL_TRY(pair(doc, g, "grid_hm0", "mu", 1, o->grid_mu, err));
     FL_TRY(pair(doc, g, "grid_hm0", "RB_over_L", 1, o->grid_rb, err));
     FL_TRY(pair(doc, g, "grid_hm0", "HB_over_L", 1, o->grid_hb, err));
     FL_TRY(pair(doc, g, "grid_hm0", "RM_over_L", 1, o->grid_rm, err));
-    FL_TRY(num(doc, ex, "expected", "tolerance", tiny, big, &o->tol, err));
-    FL_TRY(num(doc, ex, "expected", "r0_N", -big, big, &o->r0_N, err));
-    FL_TRY(num(doc, ex, "expected", "u0_theta", -big, big, &o->u0_theta, err));
-    FL_TRY(num(doc, ex, "expected", "u0_D_minus_u0_T", -big, big, &o->u0_D_minus_u0_T, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "tolerance", tiny, big, &o->tol, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "r0_N", -big, big, &o->r0_N, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "u0_theta", -big, big, &o->u0_theta, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "u0_D_minus_u0_T", -big, big, &o->u0_D_minus_u0_T, err));
     FL_TRY(pair(doc, ex, "expected", "Lambda_sigma_minus", 0, o->Lambda_sigma_minus, err));
     FL_TRY(pair(doc, ex, "expected", "Lambda_sigma_plus", 0, o->Lambda_sigma_plus, err));
-    FL_TRY(num(doc, ex, "expected", "growth_rate", -big, big, &o->growth_rate, err));
-    FL_TRY(num(doc, ex, "expected", "growth_rate_tolerance_dynamics", tiny, big, &o->growth_tol_dynamics, err));
-    FL_TRY(num(doc, dy, "dynamics", "h", tiny, 1.0, &o->h, err));
-    FL_TRY(num(doc, dy, "dynamics", "t_end", 100.0 + o->h, 1e7, &o->t_end, err));
-    FL_TRY(num(doc, dy, "dynamics", "t_end_quick", 100.0 + o->h, 1e7, &o->t_end_quick, err));
-    FL_TRY(num(doc, dy, "dynamics", "steady_t_end", o->h, 1e7, &o->steady_t_end, err));
-    FL_TRY(num(doc, dy, "dynamics", "perturbation_u_theta", -1.0, 1.0, &o->perturbation, err));
-    FL_TRY(num(doc, dy, "dynamics", "theta_method", tiny, 1.0, &o->theta, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "growth_rate", -big, big, &o->growth_rate, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "growth_rate_tolerance_dynamics", tiny, big, &o->growth_tol_dynamics, err));
+    FL_TRY(fl_model_file_number(doc, dy, "dynamics", "h", tiny, 1.0, &o->h, err));
+    FL_TRY(fl_model_file_number(doc, dy, "dynamics", "t_end", 100.0 + o->h, 1e7, &o->t_end, err));
+    FL_TRY(fl_model_file_number(doc, dy, "dynamics", "t_end_quick", 100.0 + o->h, 1e7, &o->t_end_quick, err));
+    FL_TRY(fl_model_file_number(doc, dy, "dynamics", "steady_t_end", o->h, 1e7, &o->steady_t_end, err));
+    FL_TRY(fl_model_file_number(doc, dy, "dynamics", "perturbation_u_theta", -1.0, 1.0, &o->perturbation, err));
+    FL_TRY(fl_model_file_number(doc, dy, "dynamics", "theta_method", tiny, 1.0, &o->theta, err));
     return FL_OK;
 }
 
@@ -75,10 +68,7 @@ fl_status fl_model_example_4_6_load(const char *path, fl_model_example_4_6 *out,
 {
     if (!path || !out) return FL_FAIL(err, FL_EINVAL, "fl_model_example_4_6_load: NULL argument");
     memset(out, 0, sizeof *out);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status st = load_doc(doc, out, err);
-    fl_json_free(doc);
+    fl_status st = fl_model_file_load(path, load_doc, out, err);
     return st;
 }
 

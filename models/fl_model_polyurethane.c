@@ -10,17 +10,9 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 
 /* ---- the data file ---------------------------------------------------------- */
-
-static fl_status num(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key, double lo,
-                     double hi, double *out, fl_error *err)
-{
-    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
-    if (!(*out >= lo && *out <= hi))
-        return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "%g is outside [%g, %g]", *out, lo, hi);
-    return FL_OK;
-}
 
 static fl_status whole(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key, double lo,
                        double hi, double v, fl_error *err)
@@ -106,8 +98,9 @@ static fl_status mark_rows(const fl_json_doc *doc, const json_t *ex, const char 
     return FL_OK;
 }
 
-static fl_status load_doc(const fl_json_doc *doc, fl_model_polyurethane *o, fl_error *err)
+static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
 {
+    fl_model_polyurethane *o = vout;
     const json_t *par = NULL, *ch = NULL, *dm = NULL, *ex = NULL, *ms = NULL;
     const double big = 1e300, tiny = 1e-300;
     double rho_g, HL, nc, v;
@@ -115,19 +108,19 @@ static fl_status load_doc(const fl_json_doc *doc, fl_model_polyurethane *o, fl_e
     FL_TRY(fl_json_object(doc, par, "params", "chosen", &ch, err));
     FL_TRY(fl_json_object(doc, ch, "params.chosen", "damping", &dm, err));
     FL_TRY(fl_json_object(doc, doc->root, "", "expected", &ex, err));
-    FL_TRY(num(doc, par, "params", "E_MPa", tiny, big, &o->E, err));
-    FL_TRY(num(doc, par, "params", "nu", 0, 0.4999, &o->nu, err));
-    FL_TRY(num(doc, par, "params", "rho_g_per_mm3", tiny, big, &rho_g, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "E_MPa", tiny, big, &o->E, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "nu", 0, 0.4999, &o->nu, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "rho_g_per_mm3", tiny, big, &rho_g, err));
     o->rho = rho_g * 1e-6;                            /* g/mm^3 -> tonne/mm^3 */
-    FL_TRY(num(doc, par, "params", "mu", 0, big, &o->mu, err));
-    FL_TRY(num(doc, par, "params", "H_over_L", tiny, big, &HL, err));
-    FL_TRY(num(doc, par, "params", "U_N0_mm", tiny, big, &o->UN, err));
-    FL_TRY(num(doc, par, "params", "contact_nodes", 2, 1e5, &nc, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "mu", 0, big, &o->mu, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "H_over_L", tiny, big, &HL, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "U_N0_mm", tiny, big, &o->UN, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "contact_nodes", 2, 1e5, &nc, err));
     FL_TRY(whole(doc, par, "params", "contact_nodes", 2, 1e5, nc, err));
     o->contact_nodes = (long)nc;
-    FL_TRY(num(doc, par, "params", "F_N0_N", -big, -tiny, &o->FN0, err));
-    FL_TRY(num(doc, ch, "params.chosen", "L_mm", tiny, big, &o->L, err));
-    FL_TRY(num(doc, ch, "params.chosen", "H_mm", tiny, big, &o->H, err));
+    FL_TRY(fl_model_file_number(doc, par, "params", "F_N0_N", -big, -tiny, &o->FN0, err));
+    FL_TRY(fl_model_file_number(doc, ch, "params.chosen", "L_mm", tiny, big, &o->L, err));
+    FL_TRY(fl_model_file_number(doc, ch, "params.chosen", "H_mm", tiny, big, &o->H, err));
     if (fabs(o->H / o->L - HL) > 1e-12 * HL)
         return fl_json_error(doc, ch, "params.chosen", "H_mm", err, FL_EINVAL, "H/L = %g differs from params.H_over_L = %g",
                              o->H / o->L, HL);
@@ -139,8 +132,8 @@ static fl_status load_doc(const fl_json_doc *doc, fl_model_polyurethane *o, fl_e
         if (i == 0) o->nx = (long)v;
         else o->ny = (long)v;
     }
-    FL_TRY(num(doc, ch, "params.chosen", "U_T_increment_mm", 1e-6, big, &o->dU, err));
-    FL_TRY(num(doc, ch, "params.chosen", "U_T_final_mm", -big, -o->dU, &o->UT_final, err));
+    FL_TRY(fl_model_file_number(doc, ch, "params.chosen", "U_T_increment_mm", 1e-6, big, &o->dU, err));
+    FL_TRY(fl_model_file_number(doc, ch, "params.chosen", "U_T_final_mm", -big, -o->dU, &o->UT_final, err));
     if (-o->UT_final / o->dU > 1e6)
         return fl_json_error(doc, ch, "params.chosen", "U_T_final_mm", err, FL_EINVAL,
                              "more than 1e6 increments of U_T_increment_mm");
@@ -160,24 +153,24 @@ static fl_status load_doc(const fl_json_doc *doc, fl_model_polyurethane *o, fl_e
     o->nlevels = (int)xi->size;
     gsl_vector_free(xi);
     FL_TRY(st);
-    FL_TRY(num(doc, dm, "params.chosen.damping", "xi_last_over_xi_first", tiny, 1, &o->xi_ratio, err));
-    FL_TRY(num(doc, dm, "params.chosen.damping", "first_mode", 1, 1, &v, err));
+    FL_TRY(fl_model_file_number(doc, dm, "params.chosen.damping", "xi_last_over_xi_first", tiny, 1, &o->xi_ratio, err));
+    FL_TRY(fl_model_file_number(doc, dm, "params.chosen.damping", "first_mode", 1, 1, &v, err));
     o->first_mode = 1;
-    FL_TRY(num(doc, dm, "params.chosen.damping", "last_mode", 2, 38, &v, err));
+    FL_TRY(fl_model_file_number(doc, dm, "params.chosen.damping", "last_mode", 2, 38, &v, err));
     FL_TRY(whole(doc, dm, "params.chosen.damping", "last_mode", 2, 38, v, err));
     o->last_mode = (int)v;
-    FL_TRY(num(doc, dm, "params.chosen.damping", "low_order_max_mode", 1, 12, &v, err));
+    FL_TRY(fl_model_file_number(doc, dm, "params.chosen.damping", "low_order_max_mode", 1, 12, &v, err));
     FL_TRY(whole(doc, dm, "params.chosen.damping", "low_order_max_mode", 1, 12, v, err));
     o->low_mode = (int)v;
     /* expected */
     FL_TRY(load_rows(doc, ex, o, err));
     FL_TRY(mark_rows(doc, ex, "quick_rows_U_T_mm", 1, o, err));
     FL_TRY(mark_rows(doc, ex, "table_1_Lambda_discrepancies", 0, o, err));
-    FL_TRY(num(doc, ex, "expected", "table_1_tolerance_KS", tiny, big, &o->tol_ks, err));
-    FL_TRY(num(doc, ex, "expected", "table_1_tolerance_Lambda_relative", tiny, big, &o->tol_lambda_rel, err));
-    FL_TRY(num(doc, ex, "expected", "necessary_condition_U_T_mm", -big, 0, &o->nec_UT, err));
-    FL_TRY(num(doc, ex, "expected", "damping_onset_strongest_U_T_mm", -big, 0, &o->onset_strongest, err));
-    FL_TRY(num(doc, ex, "expected", "damping_onset_tolerance_mm", tiny, big, &o->onset_tol, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "table_1_tolerance_KS", tiny, big, &o->tol_ks, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "table_1_tolerance_Lambda_relative", tiny, big, &o->tol_lambda_rel, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "necessary_condition_U_T_mm", -big, 0, &o->nec_UT, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "damping_onset_strongest_U_T_mm", -big, 0, &o->onset_strongest, err));
+    FL_TRY(fl_model_file_number(doc, ex, "expected", "damping_onset_tolerance_mm", tiny, big, &o->onset_tol, err));
     const json_t *sw = NULL;
     gsl_vector *sx = NULL, *sm = NULL;
     FL_TRY(fl_json_object(doc, ex, "expected", "damping_mode_switch", &sw, err));
@@ -204,10 +197,7 @@ fl_status fl_model_polyurethane_load(const char *path, fl_model_polyurethane *ou
 {
     if (!path || !out) return FL_FAIL(err, FL_EINVAL, "fl_model_polyurethane_load: NULL argument");
     memset(out, 0, sizeof *out);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status st = load_doc(doc, out, err);
-    fl_json_free(doc);
+    fl_status st = fl_model_file_load(path, load_doc, out, err);
     return st;
 }
 

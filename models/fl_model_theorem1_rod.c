@@ -8,6 +8,7 @@
 
 #include "fl_data.h"
 #include "fl_json.h"
+#include "models/fl_model_file.h"
 
 /* mu_c(theta) = (J/m + l^2 cos^2) / (l^2 |sin cos|): gamma = 0 (Painlevé). */
 static double rod_mu_crit(const fl_model_theorem1_rod *rod, double th)
@@ -96,22 +97,15 @@ static fl_status read3(const fl_json_doc *doc, const json_t *obj, const char *wh
     return FL_OK;
 }
 
-static fl_status positive(const fl_json_doc *doc, const json_t *obj, const char *where, const char *key,
-                          double *out, fl_error *err)
+static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
 {
-    FL_TRY(fl_json_number(doc, obj, where, key, out, err));
-    if (!(*out > 0)) return fl_json_error(doc, obj, where, key, err, FL_EINVAL, "must be > 0 (got %g)", *out);
-    return FL_OK;
-}
-
-static fl_status load_doc(const fl_json_doc *doc, fl_model_theorem1 *out, fl_error *err)
-{
+    fl_model_theorem1 *out = vout;
     const json_t *sys = NULL, *cases = NULL, *smp = NULL;
     double m, l, J;
     FL_TRY(fl_json_object(doc, doc->root, "", "system", &sys, err));
-    FL_TRY(positive(doc, sys, "system", "m", &m, err));
-    FL_TRY(positive(doc, sys, "system", "l", &l, err));
-    FL_TRY(positive(doc, sys, "system", "J", &J, err));
+    FL_TRY(fl_model_file_number(doc, sys, "system", "m", 1e-300, 1e300, &m, err));
+    FL_TRY(fl_model_file_number(doc, sys, "system", "l", 1e-300, 1e300, &l, err));
+    FL_TRY(fl_model_file_number(doc, sys, "system", "J", 1e-300, 1e300, &J, err));
     FL_TRY(fl_json_array(doc, doc->root, "", "cases", 3, &cases, err));
     for (size_t c = 0; c < 3; c++) {
         const json_t *cj = json_array_get(cases, c), *ex = NULL;
@@ -138,13 +132,13 @@ static fl_status load_doc(const fl_json_doc *doc, fl_model_theorem1 *out, fl_err
         FL_TRY(read3(doc, cj, where, "u_minus", k->u_minus, err));
         FL_TRY(fl_json_object(doc, cj, where, "expected", &ex, err));
         FL_TRY(fl_json_number(doc, ex, wex, "gamma", &k->gamma, err));
-        FL_TRY(positive(doc, ex, wex, "gamma_tol", &k->gamma_tol, err));
+        FL_TRY(fl_model_file_number(doc, ex, wex, "gamma_tol", 1e-300, 1e300, &k->gamma_tol, err));
         FL_TRY(fl_json_string(doc, ex, wex, "A", &A, err));
         if (strcmp(A, "segment") != 0 && strcmp(A, "pair") != 0)
             return fl_json_error(doc, ex, wex, "A", err, FL_EINVAL, "must be \"segment\" or \"pair\" (got \"%s\")", A);
         k->segment = strcmp(A, "segment") == 0;
         FL_TRY(read3(doc, ex, wex, "u_tilde", k->u_tilde, err));
-        FL_TRY(positive(doc, ex, wex, "u_tilde_tol", &k->u_tilde_tol, err));
+        FL_TRY(fl_model_file_number(doc, ex, wex, "u_tilde_tol", 1e-300, 1e300, &k->u_tilde_tol, err));
         FL_TRY(fl_json_number(doc, ex, wex, "dH_limit", &k->dH_limit, err));
     }
     gsl_vector *eps = NULL;
@@ -167,10 +161,10 @@ static fl_status load_doc(const fl_json_doc *doc, fl_model_theorem1 *out, fl_err
         }
     }
     gsl_vector_free(eps);
-    FL_TRY(positive(doc, smp, "sampling", "samples_per_eps", &ns, err));
-    FL_TRY(positive(doc, smp, "sampling", "quick_samples_per_eps", &qns, err));
-    FL_TRY(positive(doc, smp, "sampling", "quick_eps_count", &qneps, err));
-    FL_TRY(positive(doc, smp, "sampling", "segment_grid", &grid, err));
+    FL_TRY(fl_model_file_number(doc, smp, "sampling", "samples_per_eps", 1e-300, 1e300, &ns, err));
+    FL_TRY(fl_model_file_number(doc, smp, "sampling", "quick_samples_per_eps", 1e-300, 1e300, &qns, err));
+    FL_TRY(fl_model_file_number(doc, smp, "sampling", "quick_eps_count", 1e-300, 1e300, &qneps, err));
+    FL_TRY(fl_model_file_number(doc, smp, "sampling", "segment_grid", 1e-300, 1e300, &grid, err));
     if (ns > 1e7 || qns > 1e7 || grid > 1e6 || qneps > (double)out->neps || ns != floor(ns) || qns != floor(qns) ||
         grid < 2 || grid != floor(grid) || qneps != floor(qneps))
         return fl_json_error(doc, smp, "sampling", NULL, err, FL_EINVAL,
@@ -187,10 +181,7 @@ fl_status fl_model_theorem1_load(const char *path, fl_model_theorem1 *out, fl_er
 {
     if (!path || !out) return FL_FAIL(err, FL_EINVAL, "fl_model_theorem1_load: NULL argument");
     memset(out, 0, sizeof *out);
-    fl_json_doc *doc = NULL;
-    FL_TRY(fl_json_load(path, &doc, err));
-    fl_status st = load_doc(doc, out, err);
-    fl_json_free(doc);
+    fl_status st = fl_model_file_load(path, load_doc, out, err);
     return st;
 }
 
