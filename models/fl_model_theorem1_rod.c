@@ -191,3 +191,12 @@ fl_status fl_model_theorem1_load_data(const char *dir, fl_model_theorem1 *out, f
     FL_TRY(fl_data_path(dir, "000/theorem1_rod.json", path, sizeof path, err));
     return fl_model_theorem1_load(path, out, err);
 }
+
+fl_status fl_model_theorem1_case_data(const char *dir, int which, fl_model_theorem1_case *out, fl_error *err)
+{
+    if (!out || which < 0 || which > 2) return FL_FAIL(err, FL_EINVAL, "fl_model_theorem1_case_data: no case %d", which);
+    fl_model_theorem1 mod;
+    FL_TRY(fl_model_theorem1_load_data(dir, &mod, err));
+    *out = mod.cases[which];
+    return FL_OK;
+}

@@ -57,6 +57,8 @@ fl_status fl_model_theorem1_load(const char *path, fl_model_theorem1 *out, fl_er
 /* The same from 000/theorem1_rod.json of the data directory (dir: the
  * --data override, or NULL for fl_data_dir's rules). */
 fl_status fl_model_theorem1_load_data(const char *dir, fl_model_theorem1 *out, fl_error *err);
+/* Case `which` (0, 1, 2) of that file into *out. */
+fl_status fl_model_theorem1_case_data(const char *dir, int which, fl_model_theorem1_case *out, fl_error *err);
 
 /* The moreau system of the rod (000 (H1)-(H4)): mass, gap, friction. */
 void fl_model_theorem1_rod_system(fl_model_theorem1_rod *rod, fl_moreau_system *sys);

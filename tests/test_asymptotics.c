@@ -211,12 +211,10 @@ Test(asymptotics, gamma_closed_forms_match_brute_force)
 Test(asymptotics, rod_gamma_matches_closed_form)
 {
     for (int c = 0; c < 3; c++) {
-        fl_model_theorem1 mod;
-        cr_assert_eq(fl_model_theorem1_load_data(NULL, &mod, NULL), FL_OK);
-        fl_model_theorem1_rod rod = mod.cases[c].rod;
-        double q[3], um[3];
-        memcpy(q, mod.cases[c].q, sizeof q);
-        memcpy(um, mod.cases[c].u_minus, sizeof um);
+        fl_model_theorem1_case cs;
+        cr_assert_eq(fl_model_theorem1_case_data(NULL, c, &cs, NULL), FL_OK);
+        fl_model_theorem1_rod rod = cs.rod;
+        double *q = cs.q;
         fl_moreau_system sys;
         fl_model_theorem1_rod_system(&rod, &sys);
         for (int i = 1; i < 40; i++) {
@@ -272,12 +270,10 @@ Test(asymptotics, theorem1_on_the_rod, .timeout = 120)
     gsl_matrix *S = gsl_matrix_alloc(ns, 3);
     const double eps[2] = {1e-1, 1e-3};
     for (int c = 0; c < 3; c++) {
-        fl_model_theorem1 mod;
-        cr_assert_eq(fl_model_theorem1_load_data(NULL, &mod, NULL), FL_OK);
-        fl_model_theorem1_rod rod = mod.cases[c].rod;
-        double q[3], um[3];
-        memcpy(q, mod.cases[c].q, sizeof q);
-        memcpy(um, mod.cases[c].u_minus, sizeof um);
+        fl_model_theorem1_case cs;
+        cr_assert_eq(fl_model_theorem1_case_data(NULL, c, &cs, NULL), FL_OK);
+        fl_model_theorem1_rod rod = cs.rod;
+        double *q = cs.q, *um = cs.u_minus;
         fl_moreau_system sys;
         fl_model_theorem1_rod_system(&rod, &sys);
         gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
@@ -318,12 +314,10 @@ Test(asymptotics, theorem1_on_the_rod, .timeout = 120)
 /* gamma > 0: M^-1 R ∩ T = {0}, u~ = u-, A = {u-}. */
 Test(asymptotics, positive_gamma_gives_a_single_point)
 {
-    fl_model_theorem1 mod;
-    cr_assert_eq(fl_model_theorem1_load_data(NULL, &mod, NULL), FL_OK);
-    fl_model_theorem1_rod rod = mod.cases[1].rod;
-    double q[3], um[3];
-    memcpy(q, mod.cases[1].q, sizeof q);
-    memcpy(um, mod.cases[1].u_minus, sizeof um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 1, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q = cs.q, *um = cs.u_minus;
     q[2] = 0.3;                                   /* gamma(0.3) > 0 for mu = 2 */
     fl_moreau_system sys;
     fl_model_theorem1_rod_system(&rod, &sys);
@@ -360,12 +354,10 @@ static fl_status failing_gap(const gsl_vector *q, double *phi, gsl_vector *dphi,
 
 Test(asymptotics, bad_input_is_rejected)
 {
-    fl_model_theorem1 mod;
-    cr_assert_eq(fl_model_theorem1_load_data(NULL, &mod, NULL), FL_OK);
-    fl_model_theorem1_rod rod = mod.cases[0].rod;
-    double q[3], um[3];
-    memcpy(q, mod.cases[0].q, sizeof q);
-    memcpy(um, mod.cases[0].u_minus, sizeof um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 0, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q = cs.q, *um = cs.u_minus;
     fl_moreau_system sys;
     fl_model_theorem1_rod_system(&rod, &sys);
     gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);

@@ -402,12 +402,10 @@ static double lambda_min(const gsl_matrix *M)
 
 Test(moreau_law, time_stepping_rod_satisfies_proposition_1)
 {
-    fl_model_theorem1 mod;
-    cr_assert_eq(fl_model_theorem1_load_data(NULL, &mod, NULL), FL_OK);
-    fl_model_theorem1_rod rod = mod.cases[0].rod;
-    double q0[3], um[3];
-    memcpy(q0, mod.cases[0].q, sizeof q0);
-    memcpy(um, mod.cases[0].u_minus, sizeof um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 0, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q0 = cs.q, *um = cs.u_minus;
     fl_moreau_system sys;
     fl_model_theorem1_rod_system(&rod, &sys);
     sys.force = gravity;
@@ -684,12 +682,10 @@ Test(moreau_law, sparse_reuses_a_supplied_factor_and_systems_are_checked)
     memset(&bad, 0, sizeof bad);
     fl_error e;
     cr_assert_eq(fl_moreau_system_law(&bad, v, v, NULL, u, r, &res, &e), FL_EINVAL);
-    fl_model_theorem1 mod;
-    cr_assert_eq(fl_model_theorem1_load_data(NULL, &mod, NULL), FL_OK);
-    fl_model_theorem1_rod rod = mod.cases[0].rod;
-    double q0[3], um[3];
-    memcpy(q0, mod.cases[0].q, sizeof q0);
-    memcpy(um, mod.cases[0].u_minus, sizeof um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 0, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q0 = cs.q, *um = cs.u_minus;
     fl_moreau_system sys;
     fl_model_theorem1_rod_system(&rod, &sys);
     cr_assert_eq(fl_moreau_system_law(&sys, v, v, NULL, u, r, &res, &e), FL_EDIM);

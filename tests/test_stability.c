@@ -600,6 +600,41 @@ static double pick(gsl_rng *g, double scale)
     return gsl_rng_uniform(g) < 0.3 ? 0.0 : scale * (2 * gsl_rng_uniform(g) - 1);
 }
 
+/* Rates per contact particle: V in K_u'(u, r) (34) and W in K_r'(u, r, V)
+ * (35), drawn by label (004 §2.3). */
+static void draw_particle_rates(const rsys *x, gsl_rng *g, gsl_vector *V, gsl_vector *W)
+{
+    double mu = x->s.mu;
+    for (size_t p = 0; p < x->np; p++) {
+        size_t iT = x->iT[p], iN = x->iN[p];
+        double sr = (gsl_vector_get(x->r, iT) > 0) - (gsl_vector_get(x->r, iT) < 0);
+        switch (x->lab[p]) {
+        case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
+        case FL_STAB_PZ: {
+            gsl_vector_set(V, iN, -fabs(pick(g, 1)));
+            gsl_vector_set(V, iT, pick(g, 1));
+            double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
+            double vT = gsl_vector_get(V, iT);
+            double wT = vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1);
+            gsl_vector_set(W, iN, wN);
+            gsl_vector_set(W, iT, wT);
+            break;
+        }
+        case FL_STAB_PD:
+            gsl_vector_set(W, iT, pick(g, 1));
+            gsl_vector_set(W, iN, pick(g, 1));
+            break;
+        case FL_STAB_PS: {
+            gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
+            double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
+            gsl_vector_set(W, iN, wN);
+            gsl_vector_set(W, iT, sr * (gg - mu * wN));
+            break;
+        }
+        }
+    }
+}
+
 /* The verdicts shared by the VI-membership tests (Lemmas 2.6, 2.7, 2.9):
  * no sampled test vector goes below the exact infimum; members never reach
  * a negative value; sampling exhibits the failure for >= 80% of the
@@ -640,39 +675,11 @@ Test(stability, lemma_2_7_vi_iff_member)
         size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
         rsys x;
         rsys_init(&x, g, n, np);
-        double mu = x.s.mu;
         gsl_vector *V = gsl_vector_calloc(n), *W = gsl_vector_calloc(n), *v = gsl_vector_calloc(n);
         for (size_t i = 2 * np; i < n; i++)
             if (!x.pres[i]) { gsl_vector_set(V, i, pick(g, 1)); }
             else gsl_vector_set(W, i, pick(g, 1));
-        for (size_t p = 0; p < np; p++) {
-            size_t iT = x.iT[p], iN = x.iN[p];
-            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
-            switch (x.lab[p]) {
-            case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
-            case FL_STAB_PZ: {
-                gsl_vector_set(V, iN, -fabs(pick(g, 1)));
-                gsl_vector_set(V, iT, pick(g, 1));
-                double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
-                double vT = gsl_vector_get(V, iT);
-                double wT = vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1);
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, wT);
-                break;
-            }
-            case FL_STAB_PD:
-                gsl_vector_set(W, iT, pick(g, 1));
-                gsl_vector_set(W, iN, pick(g, 1));
-                break;
-            case FL_STAB_PS: {
-                gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
-                double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, sr * (gg - mu * wN));
-                break;
-            }
-            }
-        }
+        draw_particle_rates(&x, g, V, W);
         cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0, "%s", fl_test_seed_note());
         int perturb = gsl_rng_uniform(g) < 0.5;
         if (perturb) {
@@ -834,30 +841,7 @@ Test(stability, lemma_2_8_straight_paths)
         gsl_vector *V = gsl_vector_calloc(n), *W = gsl_vector_calloc(n), *fd = gsl_vector_alloc(n);
         for (size_t i = 2 * np; i < n; i++) if (!x.pres[i]) gsl_vector_set(V, i, pick(g, 1));
         for (size_t i = 0; i < n; i++) if (x.pres[i]) gsl_vector_set(W, i, pick(g, 1));
-        for (size_t p = 0; p < np; p++) {
-            size_t iT = x.iT[p], iN = x.iN[p];
-            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
-            switch (x.lab[p]) {
-            case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
-            case FL_STAB_PZ: {
-                gsl_vector_set(V, iN, -fabs(pick(g, 1)));
-                gsl_vector_set(V, iT, pick(g, 1));
-                double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
-                double vT = gsl_vector_get(V, iT);
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1));
-                break;
-            }
-            case FL_STAB_PD: gsl_vector_set(W, iT, pick(g, 1)); gsl_vector_set(W, iN, pick(g, 1)); break;
-            case FL_STAB_PS: {
-                gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
-                double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, sr * (gg - mu * wN));
-                break;
-            }
-            }
-        }
+        draw_particle_rates(&x, g, V, W);
         cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0 && fl_stab_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-14);
         gsl_blas_dgemv(CblasNoTrans, 1.0, x.K, V, 0.0, fd);
         gsl_vector_sub(fd, W);   /* (40): K V = f' + W */
