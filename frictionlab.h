@@ -72,6 +72,14 @@
 #include "testkit/fl_random.h"
 #include "testkit/fl_set_random.h"
 
+/* models: the papers' systems, built from data/ files */
+#include "models/fl_model_example_3_14.h"
+#include "models/fl_model_example_3_15.h"
+#include "models/fl_model_example_4_6.h"
+#include "models/fl_model_file.h"
+#include "models/fl_model_polyurethane.h"
+#include "models/fl_model_theorem1_rod.h"
+
 /* checks: invariant checks and oracles, reporting through fl_check_ctx */
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
