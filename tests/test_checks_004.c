@@ -74,6 +74,17 @@ static long run_task(int (*task)(fl_check_ctx *), const char *params, rec *r)
     return ctx.failed;
 }
 
+/* Write root (then released) to a new temporary file; its path in out. */
+static void dump_tmp(json_t *root, char *out, size_t len)
+{
+    snprintf(out, len, "/tmp/fl_checks_004_XXXXXX");
+    int fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert_eq(json_dump_file(root, out, JSON_INDENT(2)), 0);
+    json_decref(root);
+}
+
 /* A copy of data file rel with the number at the dotted path (array
  * elements as [i]: "cases[0].expected.gamma") set to v; out receives the
  * temporary file's path. */
@@ -100,12 +111,7 @@ static void corrupt(const char *rel, const char *dotted, double v, char *out, si
         o = br ? json_array_get(member, (size_t)atoi(br + 1)) : member;
         tok = next;
     }
-    snprintf(out, len, "/tmp/fl_checks_004_XXXXXX");
-    int fd = mkstemp(out);
-    cr_assert(fd >= 0);
-    close(fd);
-    cr_assert_eq(json_dump_file(root, out, JSON_INDENT(2)), 0);
-    json_decref(root);
+    dump_tmp(root, out, len);
 }
 
 /* The check `name` passes on the data file and fails once `dotted` is v. */
@@ -240,12 +246,7 @@ static void poly_first_row(double ks, char *out, size_t len)
     json_object_set_new(ex, "quick_rows_U_T_mm", json_pack("[f]", -0.87));
     json_object_set_new(ex, "table_1_Lambda_discrepancies", json_array());
     json_object_set_new(json_object_get(json_object_get(root, "params"), "chosen"), "U_T_final_mm", json_real(-0.9));
-    snprintf(out, len, "/tmp/fl_checks_004_XXXXXX");
-    int fd = mkstemp(out);
-    cr_assert(fd >= 0);
-    close(fd);
-    cr_assert_eq(json_dump_file(root, out, JSON_INDENT(2)), 0);
-    json_decref(root);
+    dump_tmp(root, out, len);
 }
 
 Test(checks_004, polyurethane_table1_fails_on_a_wrong_row, .timeout = 300)
