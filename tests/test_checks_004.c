@@ -139,6 +139,17 @@ Test(checks_004, example_3_14_fails_on_wrong_closed_forms)
                  "example_3_14.fig6_case_2A");
 }
 
+Test(checks_004, example_3_15_fails_without_its_tolerance)
+{
+    static rec r;
+    cr_assert_eq(run_task(fl_stability_reproduce_example_3_15, NULL, &r), 0);
+    cr_assert_eq(verdict(&r, "example_3_15.min_eig_KS"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "example_3_15.no_solution_67"), FL_CHECK_PASS);
+    /* a tolerance of 1e-200 K: the computed eigenvalues are not exact */
+    expect_fails(fl_stability_reproduce_example_3_15, "004/example_3_15.json", "expected.tolerance", 1e-200,
+                 "example_3_15.min_eig_KS");
+}
+
 Test(checks_004, example_4_6_fails_on_wrong_values, .timeout = 120)
 {
     static rec r;
