@@ -56,7 +56,7 @@ static int poly_open(fl_check_ctx *ctx, const char *task, fl_model_polyurethane 
 int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
 {
     fl_error err;
-    static fl_model_polyurethane par;      /* large (Table 1 rows): not on the stack */
+    fl_model_polyurethane par;
     fl_model_polyurethane_block b;
     fl_model_polyurethane_sparse ps;
     if (poly_open(ctx, "polyurethane", &par, &b, &ps) != 0) return -1;
@@ -276,7 +276,7 @@ static int poly_signature_changed(const fl_model_polyurethane_block *b, const fl
 int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
 {
     fl_error err;
-    static fl_model_polyurethane par;      /* large (Table 1 rows): not on the stack */
+    fl_model_polyurethane par;
     fl_model_polyurethane_block b;
     fl_model_polyurethane_sparse ps;
     if (poly_open(ctx, "polyurethane_damping", &par, &b, &ps) != 0) return -1;
