@@ -305,26 +305,62 @@ static fl_status load_rod(const char *p, fl_error *e)
 Test(models_004, bad_files_name_the_file_and_field, .timeout = 60)
 {
     const struct {
-        const char *rel, *obj, *key, *field;   /* the member obj.key set to value (NULL: removed) */
+        const char *rel, *keys[3], *field;   /* the member keys[0].keys[1](.keys[2]) set to value (NULL: removed) */
         json_t *value;
         fl_status (*load)(const char *, fl_error *);
     } bad[] = {
-        {"004/example_3_14.json", "params", "m", "params.m", json_string("heavy"), load_3_14},
-        {"004/example_3_14.json", "params", "alpha", "params.alpha", json_real(5.0), load_3_14},       /* alpha > mu */
-        {"004/example_3_15.json", "params", "K", "params.K", json_real(-1.0), load_3_15},
-        {"004/example_3_15.json", "params", "mu", "params.mu", json_pack("[f, f]", 1.0, -2.0), load_3_15},
-        {"004/example_4_6.json", "params", "RB_over_L", "RB_over_L", NULL, load_4_6},                 /* missing */
-        {"004/example_4_6.json", "dynamics", "h", "dynamics.h", json_real(0.0), load_4_6},
-        {"004/polyurethane.json", "params", "nu", "params.nu", json_real(0.5), load_poly},             /* incompressible */
-        {"004/polyurethane.json", "expected", "table_1_rows", "expected.table_1_rows",                   /* 22 nodes */
+        {"004/example_3_14.json", {"params", "m"}, "params.m", json_string("heavy"), load_3_14},
+        {"004/example_3_14.json", {"params", "alpha"}, "params.alpha", json_real(5.0), load_3_14},       /* alpha > mu */
+        {"004/example_3_14.json", {"params", "theta_M"}, "params.theta_M", json_real(2.0), load_3_14},   /* > pi/2 */
+        {"004/example_3_14.json", {"grid", "mu"}, "grid.mu", json_array(), load_3_14},
+        {"004/example_3_14.json", {"grid", "m_over_M"}, "grid.m_over_M", json_pack("[f]", -1.0), load_3_14},
+        {"004/example_3_14.json", {"grid", "theta_M_steps"}, "grid.theta_M_steps", json_real(2.5), load_3_14},
+        {"004/example_3_14.json", {"expected", "case_1A"}, "case_1A", NULL, load_3_14},
+        {"004/example_3_14.json", {"expected", "fig6_theta_M"}, "expected.fig6_theta_M", json_pack("[f]", 0.1), load_3_14},
+        {"004/example_3_14.json", {"expected", "fig6_params", "mu"}, "expected.fig6_params.mu", json_real(-1), load_3_14},
+        {"004/example_3_15.json", {"params", "K"}, "params.K", json_real(-1.0), load_3_15},
+        {"004/example_3_15.json", {"params", "P"}, "params.P", NULL, load_3_15},
+        {"004/example_3_15.json", {"params", "mu"}, "params.mu", json_pack("[f, f]", 1.0, -2.0), load_3_15},
+        {"004/example_3_15.json", {"params", "mu"}, "params.mu", json_array(), load_3_15},
+        {"004/example_3_15.json", {"expected", "tolerance"}, "expected.tolerance", json_real(0.0), load_3_15},
+        {"004/example_4_6.json", {"params", "RB_over_L"}, "RB_over_L", NULL, load_4_6},                 /* missing */
+        {"004/example_4_6.json", {"params", "uD_dot"}, "params.uD_dot", json_real(0.0), load_4_6},
+        {"004/example_4_6.json", {"params", "HM_over_L"}, "params.HM_over_L", json_real(-0.1), load_4_6},
+        {"004/example_4_6.json", {"grid_hm0", "mu"}, "grid_hm0.mu", json_pack("[f, f]", 5.0, 1.0), load_4_6},
+        {"004/example_4_6.json", {"expected", "Lambda_sigma_plus"}, "expected.Lambda_sigma_plus", json_pack("[f]", 1.0),
+         load_4_6},
+        {"004/example_4_6.json", {"dynamics", "h"}, "dynamics.h", json_real(0.0), load_4_6},
+        {"004/example_4_6.json", {"dynamics", "theta_method"}, "dynamics.theta_method", json_real(2.0), load_4_6},
+        {"004/polyurethane.json", {"params", "nu"}, "params.nu", json_real(0.5), load_poly},             /* incompressible */
+        {"004/polyurethane.json", {"params", "E_MPa"}, "params.E_MPa", json_real(0.0), load_poly},
+        {"004/polyurethane.json", {"params", "contact_nodes"}, "params.contact_nodes", json_real(2.5), load_poly},
+        {"004/polyurethane.json", {"params", "F_N0_N"}, "params.F_N0_N", json_real(10.0), load_poly},
+        {"004/polyurethane.json", {"params", "H_over_L"}, "params.chosen.H_mm", json_real(0.7), load_poly},
+        {"004/polyurethane.json", {"params", "chosen", "mesh_cells"}, "params.chosen.mesh_cells",
+         json_pack("[i, f]", 20, 0.5), load_poly},
+        {"004/polyurethane.json", {"params", "chosen", "U_T_increment_mm"}, "params.chosen.U_T_increment_mm",
+         json_real(0.0), load_poly},
+        {"004/polyurethane.json", {"params", "chosen", "damping"}, "params.chosen.damping", NULL, load_poly},
+        {"004/polyurethane.json", {"expected", "table_1_rows"}, "expected.table_1_rows",                   /* 22 nodes */
          json_pack("[[f, i, i, i, f, f, i]]", -0.87, 20, 1, 1, 0.076, 8.19e6, 57), load_poly},
-        {"000/theorem1_rod.json", "system", "J", "system.J", json_real(0.0), load_rod},
-        {"000/theorem1_rod.json", "sampling", "eps", "sampling.eps", json_pack("[f, f]", 0.1, 2.0), load_rod},
+        {"004/polyurethane.json", {"expected", "table_1_rows"}, "expected.table_1_rows",                   /* increasing U_T */
+         json_pack("[[f, i, i, i, f, f, i], [f, i, i, i, f, f, i]]", -1.05, 19, 1, 1, 0.071, 7.91e6, 11, -0.87, 20, 1, 0,
+                   0.076, 8.19e6, 57), load_poly},
+        {"004/polyurethane.json", {"expected", "quick_rows_U_T_mm"}, "expected.quick_rows_U_T_mm", json_pack("[f]", -0.5),
+         load_poly},
+        {"004/polyurethane.json", {"expected", "table_1_Lambda_discrepancies"}, "expected.table_1_Lambda_discrepancies",
+         json_pack("[{s:f, s:s}]", "U_T_mm", -1.0, "reason", "none"), load_poly},
+        {"004/polyurethane.json", {"expected", "damping_mode_switch"}, "expected.damping_mode_switch.xi",
+         json_pack("{s:[f, f], s:[i, i]}", "xi", 0.05, 0.15, "mode", 3, 5), load_poly},            /* not consecutive */
+        {"000/theorem1_rod.json", {"system", "J"}, "system.J", json_real(0.0), load_rod},
+        {"000/theorem1_rod.json", {"sampling", "eps"}, "sampling.eps", json_pack("[f, f]", 0.1, 2.0), load_rod},
+        {"000/theorem1_rod.json", {"sampling", "segment_grid"}, "sampling", json_real(1.5), load_rod},
+        {"000/theorem1_rod.json", {"sampling", "quick_eps_count"}, "sampling", json_real(9.0), load_rod},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char p[64];
-        const char *keys[] = {bad[i].obj, bad[i].key};
-        write_broken(bad[i].rel, keys, 2, bad[i].value, p, sizeof p);
+        size_t nk = bad[i].keys[2] ? 3 : 2;
+        write_broken(bad[i].rel, bad[i].keys, nk, bad[i].value, p, sizeof p);
         fl_error e;
         memset(&e, 0, sizeof e);
         cr_assert_neq(bad[i].load(p, &e), FL_OK, "%s accepted", bad[i].field);
