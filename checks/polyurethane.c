@@ -80,18 +80,16 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
     char fpath[1024];
     FILE *fcsv = NULL;      /* 004 Fig. 15: total tangential force along the loading */
     if (fl_check_out_path(ctx, "polyurethane_fig15.csv", fpath, sizeof fpath) == 0) fcsv = fopen(fpath, "w");
-    if (fcsv) fprintf(fcsv, "U_T,F_T_N,F_N_N,stick,slip,no_contact\n");
+    if (fcsv) fprintf(fcsv, "U_T,F_T_N,F_N_N\n");
     for (long s = 1; lab && s <= steps && row < nrows; s++) {
         double UT = -par.dU * (double)s;
         fl_qs_result qr;
         if (fl_model_polyurethane_advance(&b, UT, &qr, &err) != FL_OK) qs_ok = 0;
         maxg = qr.g_iterations > maxg ? qr.g_iterations : maxg;
         if (fcsv) {
-            int a1, a2, a3;
             double ft, fn;
-            if (fl_model_polyurethane_state(&b, UT, lab, &a1, &a2, &a3, &ft, &fn, &err) == FL_OK) {
-                fprintf(fcsv, "%.2f,%.8g,%.8g,%d,%d,%d\n", UT, ft * b.thick, fn * b.thick, a1, a2, a3);
-            }
+            if (fl_model_polyurethane_state(&b, UT, NULL, NULL, NULL, NULL, &ft, &fn, &err) == FL_OK)
+                fprintf(fcsv, "%.2f,%.8g,%.8g\n", UT, ft * b.thick, fn * b.thick);
         }
         if (fabs(UT - rows[row].UT) > 0.5 * par.dU) continue;
         if (ctx->quick && !rows[row].quick) { row++; continue; }

@@ -364,15 +364,19 @@ fl_status fl_model_polyurethane_state(fl_model_polyurethane_block *b, double UT,
     }
     gsl_blas_dgemv(CblasNoTrans, 1.0, b->K, b->ufull, 0.0, b->rfull);   /* r = K u (f = 0) */
     for (size_t a = 0; a < b->ni; a++) gsl_vector_set(b->rfull, b->ii[a], 0.0);
-    FL_TRY(fl_stab_partition(&b->sf, b->ufull, b->rfull, 1e-7, lab, err));
-    *nst = *nsl = *nfr = 0;
     double ft = 0, fn = 0;
     for (size_t k = 0; k < b->nc; k++) {
-        *nst += lab[k] == FL_STAB_PD;
-        *nsl += lab[k] == FL_STAB_PS;
-        *nfr += lab[k] == FL_STAB_PF || lab[k] == FL_STAB_PZ;
         ft += gsl_vector_get(b->rfull, b->fT[k]);
         fn += gsl_vector_get(b->rfull, b->fN[k]);
+    }
+    if (lab) {      /* the partition (it checks the whole system: O(n^2)) */
+        FL_TRY(fl_stab_partition(&b->sf, b->ufull, b->rfull, 1e-7, lab, err));
+        *nst = *nsl = *nfr = 0;
+        for (size_t k = 0; k < b->nc; k++) {
+            *nst += lab[k] == FL_STAB_PD;
+            *nsl += lab[k] == FL_STAB_PS;
+            *nfr += lab[k] == FL_STAB_PF || lab[k] == FL_STAB_PZ;
+        }
     }
     if (FT) *FT = ft;
     if (FN) *FN = fn;

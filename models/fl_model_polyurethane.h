@@ -107,7 +107,9 @@ fl_status fl_model_polyurethane_advance(fl_model_polyurethane_block *b, double U
 
 /* The current state lifted to the whole block (ufull, rfull), its 004 §2.3
  * partition into lab (nc labels), the counts of stick / slip / free nodes
- * and the total tangential and normal reactions per unit thickness. */
+ * and the total tangential and normal reactions per unit thickness.  With
+ * lab NULL only the lifted state and the forces (FT, FN may be NULL); the
+ * counts are then not touched. */
 fl_status fl_model_polyurethane_state(fl_model_polyurethane_block *b, double UT, fl_stab_label *lab, int *nstick,
                                       int *nslip, int *nfree, double *FT, double *FN, fl_error *err);
 
