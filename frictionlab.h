@@ -72,11 +72,31 @@
 #include "testkit/fl_random.h"
 #include "testkit/fl_set_random.h"
 
+/* models: the papers' systems, built from data/ files */
+#include "models/fl_model_discs.h"
+#include "models/fl_model_example_3_14.h"
+#include "models/fl_model_example_3_15.h"
+#include "models/fl_model_example_4_6.h"
+#include "models/fl_model_file.h"
+#include "models/fl_model_kane.h"
+#include "models/fl_model_painleve.h"
+#include "models/fl_model_polyurethane.h"
+#include "models/fl_model_square_block.h"
+#include "models/fl_model_system1.h"
+#include "models/fl_model_system2.h"
+#include "models/fl_model_theorem1_rod.h"
+#include "models/fl_model_triangle.h"
+#include "models/fl_model_wedged_rod.h"
+
 /* checks: invariant checks and oracles, reporting through fl_check_ctx */
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
+#include "checks/midpoint_checks.h"
 #include "checks/moreau_checks.h"
+#include "checks/nsgs_checks.h"
 #include "checks/p4_checks.h"
+#include "checks/sets_checks.h"
 #include "checks/stability_checks.h"
+#include "checks/stewart_checks.h"
 
 #endif

@@ -1,6 +1,7 @@
 /* moreau_checks.h — the one harness that runs Moreau's discrete contact law
  * (000 §2) in both implementations on random systems, and the constructed
- * rod system of Theorem 1 (000 §3; data/000/README.md).  Used by
+ * reproduction of Theorem 1 (000 §3) on the rod of
+ * models/fl_model_theorem1_rod.h.  Used by
  * `frictionlab crosscheck --law moreau`, `frictionlab reproduce theorem1`
  * and the Criterion tests (tests/test_moreau_law.c, tests/test_asymptotics.c).
  */
@@ -47,26 +48,5 @@ typedef struct fl_moreau_harness_stats {
  * implementations.  progress (may be NULL) is called every system. */
 int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats *out,
                           void (*progress)(void *data, long done, long total), void *pdata);
-
-/* ---- the rod of Theorem 1 (data/000/theorem1_rod.json) ----
- * A slender rigid rod in the plane, half-length l, mass m, inertia about
- * its centre J; coordinates q = (x_A, y_A, theta) of its lower end A and its
- * angle to the horizontal; obstacle y = 0; library gap phi(q) = y_A
- * (000: g(q) = -y_A).  Friction along t = (1, 0, 0) with D_1(q) =
- * [-mu(q), mu(q)] t, mu(q) = mu0 + kappa_c mu_c(theta) + kappa (theta -
- * theta_ref)^2, mu_c the critical (Painlevé) coefficient. */
-typedef struct fl_rod {
-    double m, l, J;
-    double mu0, kappa_c, kappa, theta_ref;
-    fl_friction_set C;        /* scratch, updated by the friction callback */
-} fl_rod;
-
-void fl_rod_system(fl_rod *rod, fl_moreau_system *sys);
-/* gamma(q) in closed form: 1/m + l^2 cos^2/J - mu(q) l^2 |sin cos| / J. */
-double fl_rod_gamma(const fl_rod *rod, double theta);
-double fl_rod_mu(const fl_rod *rod, double theta);
-
-/* The three cases of 000 Theorem 1 (index 0, 1, 2), as in data/000. */
-void fl_rod_case(int which, fl_rod *rod, double q[3], double um[3]);
 
 #endif

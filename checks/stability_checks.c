@@ -14,7 +14,6 @@
 #include <gsl/gsl_sort.h>
 
 #include "checks/fl_check.h"
-#include "fl_json.h"
 #include "fl_dense.h"
 #include "fl_problem.h"
 #include "drivers/moreau_jean.h"
@@ -22,75 +21,47 @@
 #include "reference/stability.h"
 #include "checks/fl_tasks.h"
 #include "checks/stability_checks.h"
+#include "models/fl_model_example_3_14.h"
+#include "models/fl_model_example_3_15.h"
+#include "models/fl_model_example_4_6.h"
 #include "fl_scalar.h"
 
 /* Open data/004/<name>.json (or the user's file of the same schema,
  * --params).  A missing file is an error. */
-static fl_json_doc *load_004(fl_check_ctx *ctx, const char *name)
-{
-    char rel[256], path[4096];
-    snprintf(rel, sizeof rel, "004/%s.json", name);
-    if (fl_check_params_path(ctx, rel, path, sizeof path) != 0) return NULL;
-    fl_json_doc *doc = NULL;
-    fl_error err;
-    if (fl_json_load(path, &doc, &err) != FL_OK) {
-        fl_check_message(ctx, "%s: %s", name, err.message);
-        return NULL;
-    }
-    return doc;
-}
-
-static void set4(gsl_matrix *A, const double a[4][4])
-{
-    for (size_t i = 0; i < 4; i++)
-        for (size_t j = 0; j < 4; j++) gsl_matrix_set(A, i, j, a[i][j]);
-}
-
 /* ---- Example 3.15 -------------------------------------------------------- */
 
 int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004(ctx, "example_3_15");
-    if (!doc) return -1;
-    const json_t *par = NULL;
-    gsl_vector *mus = NULL;
-    double Ks, Ms, P;
+    char path[1024];
+    fl_model_example_3_15 mod;
     fl_error err;
-    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "K", &Ks, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "M", &Ms, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "P", &P, &err) != FL_OK ||
-        fl_json_vector(doc, par, "params", "mu", 0, &mus, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "004/example_3_15.json", path, sizeof path) != 0) return -1;
+    if (fl_model_example_3_15_load(path, &mod, &err) != FL_OK) {
         fl_check_message(ctx, "example_3_15: %s", err.message);
-        fl_json_free(doc);
         return -1;
     }
-    fl_json_free(doc);
-    char path[1024];
+    const double Ks = mod.K, Ms = mod.M, P = mod.P;
+    const gsl_vector *mus = mod.mu;
     FILE *csv = NULL;
     if (fl_check_out_path(ctx, "example_3_15.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "mu,min_eig_KS,closed_form,cholesky_pd,min_eig_Kstar\n");
-    gsl_matrix *K = gsl_matrix_alloc(4, 4), *M = gsl_matrix_calloc(4, 4);
-    const double k[4][4] = {{Ks, -Ks, 0, 0}, {-Ks, 2 * Ks, 0, -Ks}, {0, 0, Ks, 0}, {0, -Ks, 0, Ks}};
-    set4(K, k);
-    for (size_t i = 0; i < 4; i++) gsl_matrix_set(M, i, i, Ms);
-    unsigned char pres[4] = {1, 0, 0, 0};
-    size_t iT = 2, iN = 3;
-    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
-    gsl_vector *V = gsl_vector_calloc(4), *W = gsl_vector_alloc(4);
+    gsl_vector *V = gsl_vector_calloc(4), *W = gsl_vector_alloc(4), *Ku = gsl_vector_alloc(4);
     gsl_matrix *A = gsl_matrix_alloc(4, 4);
     for (size_t q = 0; q < mus->size; q++) {
         double mu = gsl_vector_get(mus, q);
-        fl_stab_system s = {.n = 4, .K = K, .M = M, .prescribed = pres, .np = 1,
-                            .iT = &iT, .iN = &iN, .mu = mu};
-        /* homogenised equilibrium: u0 = (0, P/K, 0, 0), r0 = K u0 - f = (P, 0, -mu P, -P),
-         * f = Phi - K Psi = (-2P, 2P, mu P, 0) */
-        double f[4] = {-2 * P, 2 * P, mu * P, 0};
-        gsl_vector_set(u, 1, P / Ks);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, K, u, 0.0, r);
-        for (size_t i = 0; i < 4; i++) gsl_vector_set(r, i, gsl_vector_get(r, i) - f[i]);
-        double e0 = fabs(gsl_vector_get(r, 0) - P) + fabs(gsl_vector_get(r, 1)) +
-                    fabs(gsl_vector_get(r, 2) + mu * P) + fabs(gsl_vector_get(r, 3) + P);
+        fl_model_example_3_15_system *sys = NULL;
+        if (fl_model_example_3_15_system_alloc(Ks, Ms, P, mu, &sys, &err) != FL_OK) {
+            fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
+            continue;
+        }
+        const fl_stab_system s = sys->s;
+        const gsl_matrix *K = sys->K, *M = sys->M;
+        const gsl_vector *u = sys->u0, *r = sys->r0;
+        /* the equilibrium of the model: K u0 - f = r0 (004 §3.5) */
+        gsl_blas_dgemv(CblasNoTrans, 1.0, K, u, 0.0, Ku);
+        double e0 = 0;
+        for (size_t i = 0; i < 4; i++)
+            e0 += fabs(gsl_vector_get(Ku, i) - gsl_vector_get(sys->f, i) - gsl_vector_get(r, i));
         fl_check_note(ctx, "example_3_15.equilibrium", "mu=%g |K u0 - f - r0| = %.1e (004 §3.5, tol 1e-14)", mu, e0);
         fl_stab_label lab;
         fl_stab_tangent *t = NULL;
@@ -101,30 +72,39 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
             fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
             fl_stab_tangent_free(t);
             fl_stab_result_free(&res);
+            fl_model_example_3_15_system_free(sys);
             continue;
         }
-        fl_check_report(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state",
+        fl_check_value(ctx, lab == FL_STAB_PS && t->nstar == 2, "example_3_15.state", (double)t->nstar, 2.0, 0.0,
+                       "004 §3.5 Example 3.15: S* = {u_F, u_T}",
                      "mu=%g particle in P_s, N* = %zu (expected 2: u_F, u_T)", mu, t->nstar);
         double kex[2][2] = {{2 * Ks, 0}, {mu * Ks, Ks}}, ek = 0;
         for (size_t a = 0; a < 2; a++)
             for (size_t b = 0; b < 2; b++) ek = fmax(ek, fabs(gsl_matrix_get(t->Kstar, a, b) - kex[a][b]));
-        fl_check_report(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
+        fl_check_value(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", ek, 0.0, 1e-14 * Ks,
+                       "004 §3.5 Example 3.15, K* = K[2 0; mu 1]; proofs/stability.md §4", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
         double re[2], im[2];
         fl_stab_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
-        fl_check_report(ctx, fabs(re[0] - Ks) < 1e-12 * Ks && fabs(re[1] - 2 * Ks) < 1e-12 * Ks && im[0] == 0 && im[1] == 0,
-                     "example_3_15.eig_Kstar", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
+        double eK = fmax(fmax(fabs(re[0] - Ks), fabs(re[1] - 2 * Ks)), fmax(fabs(im[0]), fabs(im[1])));
+        fl_check_value(ctx, fabs(re[0] - Ks) < mod.tol * Ks && fabs(re[1] - 2 * Ks) < mod.tol * Ks && im[0] == 0 && im[1] == 0,
+                     "example_3_15.eig_Kstar", eK, 0.0, mod.tol * Ks, "004 §3.5 Example 3.15, eig K* = {K, 2K}", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
         double cf = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
-        fl_check_value(ctx, fabs(res.ks_min - cf) < 1e-12 * Ks, "example_3_15.min_eig_KS", res.ks_min, cf, 1e-12 * Ks,
+        fl_check_value(ctx, fabs(res.ks_min - cf) < mod.tol * Ks, "example_3_15.min_eig_KS", res.ks_min, cf, mod.tol * Ks,
                      "004 §3.5 Example 3.15, closed form (3-sqrt(1+mu^2))K/2",
                      "mu=%g min eig K*_S = %.10g (closed form (3-sqrt(1+mu^2))K/2 = %.10g, tol 1e-12)", mu, res.ks_min, cf);
         int crit = mu >= 2.0 * sqrt(2.0);
-        fl_check_report(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
+        fl_check_value(ctx, (res.ks_min <= 0) == crit && res.ks_cholesky_pd == !crit, "example_3_15.threshold",
+                       (double)res.ks_cholesky_pd, (double)!crit, 0.0,
+                       "004 §3.5 Example 3.15: K*_S positive definite iff mu < 2 sqrt 2 (value: Cholesky succeeds)",
                      "mu=%g min eig K*_S %s 0, Cholesky %s (non-positive exactly for mu >= 2 sqrt 2)",
                      mu, res.ks_min <= 0 ? "<=" : ">", res.ks_cholesky_pd ? "succeeds" : "fails");
-        fl_check_report(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < 1e-12 * Ks,
-                     "example_3_15.eigvec_118", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
+        fl_check_value(ctx, res.ks_vec_admissible && fabs(res.ks_cone_min - res.ks_min) < mod.tol * Ks,
+                     "example_3_15.eigvec_118", res.ks_cone_min - res.ks_min, 0.0, mod.tol * Ks,
+                     "004 §5.4 method 1 vs method 3, (118)", "mu=%g eigenvector (-beta, 1) satisfies (118); method 1 = method 3 (diff %.1e)",
                      mu, fabs(res.ks_cone_min - res.ks_min));
-        fl_check_report(ctx, !res.divergence && !res.flutter && res.lambda_real_min > 0, "example_3_15.no_divergence_87",
+        fl_check_value(ctx, !res.divergence && !res.flutter && fabs(res.lambda_real_min - Ks / Ms) < mod.tol * Ks / Ms,
+                     "example_3_15.no_divergence_87", res.lambda_real_min, Ks / Ms, mod.tol * Ks / Ms,
+                     "004 §3.5 Example 3.15, (87): smallest Lambda of M*^-1 K* = K/M",
                      "mu=%g smallest Lambda of M*^-1 K* = %.6g > 0 (closed form K/M), no complex Lambda", mu, res.lambda_real_min);
         /* the full system of Props. 3.6/3.9 (67): V in K_u'(u0, r0), lambda >= 0,
          * W = (lambda^2 M + K) V in K_r'(u0, r0, V) — no solution (004 Example 3.15).
@@ -150,11 +130,13 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
                     best = fmin(best, fl_stab_viol_Krdot(&s, &lab, r, V, W));
                 }
         }
-        fl_check_report(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67",
+        fl_check_value(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67", best, NAN, 1e-3 * Ks,
+                       "004 §3.5 Example 3.15: (67) has no solution (value: smallest violation, must exceed the tolerance)",
                      "mu=%g min violation of (67) over %ld (lambda, V) = %.3g > 0 (004 §3.5: no solution)", mu, scanned, best);
         if (csv) fprintf(csv, "%.10g,%.15g,%.15g,%d,%.15g\n", mu, res.ks_min, cf, res.ks_cholesky_pd, re[0]);
         fl_stab_result_free(&res);
         fl_stab_tangent_free(t);
+        fl_model_example_3_15_system_free(sys);
     }
     if (csv) {
         fclose(csv);
@@ -171,12 +153,9 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
             fl_check_plot(ctx, script);
         }
     }
-    gsl_vector_free(mus);
-    gsl_matrix_free(K);
-    gsl_matrix_free(M);
+    fl_model_example_3_15_release(&mod);
     gsl_matrix_free(A);
-    gsl_vector_free(u);
-    gsl_vector_free(r);
+    gsl_vector_free(Ku);
     gsl_vector_free(V);
     gsl_vector_free(W);
     return 0;
@@ -184,71 +163,50 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
 
 /* ---- Example 3.14 -------------------------------------------------------- */
 
-static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
-{
-    double sn = sin(th), cs = cos(th);
-    gsl_matrix_set(M, 0, 0, m + Mb * sn * sn);
-    gsl_matrix_set(M, 0, 1, -Mb * sn * cs);
-    gsl_matrix_set(M, 1, 0, -Mb * sn * cs);
-    gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
-}
-
 int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004(ctx, "example_3_14");
-    if (!doc) return -1;
-    const json_t *par = NULL, *ex = NULL, *c1a = NULL, *c1b = NULL, *grid = NULL;
-    double Mb, m, th, mu, al, tol, e1aT, e1rN, e1rT, ebT, ebN, steps;
-    gsl_vector *f6 = NULL, *gm = NULL, *gmu = NULL, *gal = NULL;
+    char path[1024];
+    fl_model_example_3_14 mod;
+    fl_model_example_3_14_system *sys = NULL;
     fl_error err;
-    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "grid", &grid, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "M", &Mb, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "m", &m, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "theta_M", &th, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "alpha", &al, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
-        fl_json_object(doc, ex, "expected", "case_1A", &c1a, &err) != FL_OK ||
-        fl_json_object(doc, ex, "expected", "case_1B", &c1b, &err) != FL_OK ||
-        fl_json_number(doc, c1a, "expected.case_1A", "a_T", &e1aT, &err) != FL_OK ||
-        fl_json_number(doc, c1a, "expected.case_1A", "r_N", &e1rN, &err) != FL_OK ||
-        fl_json_number(doc, c1a, "expected.case_1A", "r_T", &e1rT, &err) != FL_OK ||
-        fl_json_number(doc, c1b, "expected.case_1B", "a_T", &ebT, &err) != FL_OK ||
-        fl_json_number(doc, c1b, "expected.case_1B", "a_N", &ebN, &err) != FL_OK ||
-        fl_json_vector(doc, ex, "expected", "fig6_theta_M", 2, &f6, &err) != FL_OK ||
-        fl_json_vector(doc, grid, "grid", "m_over_M", 0, &gm, &err) != FL_OK ||
-        fl_json_vector(doc, grid, "grid", "mu", 0, &gmu, &err) != FL_OK ||
-        fl_json_vector(doc, grid, "grid", "alpha_over_mu", 0, &gal, &err) != FL_OK ||
-        fl_json_number(doc, grid, "grid", "theta_M_steps", &steps, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "004/example_3_14.json", path, sizeof path) != 0) return -1;
+    if (fl_model_example_3_14_load(path, &mod, &err) != FL_OK ||
+        fl_model_example_3_14_system_alloc(mod.m, mod.M, mod.theta_M, mod.mu, mod.alpha, &sys, &err) != FL_OK) {
         fl_check_message(ctx, "example_3_14: %s", err.message);
-        gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
-        fl_json_free(doc);
+        fl_model_example_3_14_release(&mod);
         return -1;
     }
-    fl_json_free(doc);
-    gsl_matrix *M = gsl_matrix_alloc(2, 2), *K = gsl_matrix_alloc(2, 2);
-    gsl_matrix_set_identity(K);      /* K does not enter (52) */
+    const double tol = mod.tol, e1aT = mod.case_1A_aT, e1rN = mod.case_1A_rN, e1rT = mod.case_1A_rT;
+    const double ebT = mod.case_1B_aT, ebN = mod.case_1B_aN, f6mM = mod.fig6_m_over_M, f6mu = mod.fig6_mu;
+    const double steps = (double)mod.theta_M_steps;
+    const gsl_vector *gm = mod.grid_m_over_M, *gmu = mod.grid_mu, *gal = mod.grid_alpha_over_mu;
+    gsl_vector_const_view f6v = gsl_vector_const_view_array(mod.fig6_theta_M, 2);
+    const gsl_vector *f6 = &f6v.vector;
+    gsl_matrix *M = sys->M;
     gsl_matrix *As = gsl_matrix_alloc(2, 4), *Rs = gsl_matrix_alloc(2, 4);
-    gsl_vector *u0 = gsl_vector_calloc(2), *r0 = gsl_vector_alloc(2);
-    size_t iT = 0, iN = 1, ns = 0;
+    gsl_vector *u0 = sys->u0, *r0 = sys->r0;
+    fl_stab_system s = sys->s;
+    size_t ns = 0;
     /* the fixture */
-    ex314_M(m, Mb, th, M);
-    gsl_vector_set(r0, 0, al);
-    gsl_vector_set(r0, 1, -1.0);
-    fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
     fl_status st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
     int got1A = 0, got1B = 0;
+    double dev = 0;      /* largest difference from the closed forms */
     for (size_t k = 0; k < ns && k < 4; k++) {
         double aT = gsl_matrix_get(As, 0, k), aN = gsl_matrix_get(As, 1, k);
         double rT = gsl_matrix_get(Rs, 0, k), rN = gsl_matrix_get(Rs, 1, k);
-        if (fabs(aN) < 1e-13)
-            got1A = fabs(aT - e1aT) < tol && fabs(rN - e1rN) < tol && fabs(rT - e1rT) < tol;
-        else
-            got1B = fabs(aT - ebT) < tol && fabs(aN - ebN) < tol && fabs(rT) + fabs(rN) < 1e-12;
+        double d;
+        if (fabs(aN) < 1e-13) {
+            d = fmax(fabs(aT - e1aT), fmax(fabs(rN - e1rN), fabs(rT - e1rT)));
+            got1A = d < tol;
+        } else {
+            d = fmax(fabs(aT - ebT), fmax(fabs(aN - ebN), fabs(rT) + fabs(rN)));
+            got1B = d < tol && fabs(rT) + fabs(rN) < 1e-12;
+        }
+        dev = fmax(dev, d);
     }
-    fl_check_report(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture",
+    if (ns != 2) dev = INFINITY;
+    fl_check_value(ctx, st == FL_OK && ns == 2 && got1A && got1B, "example_3_14.fixture", dev, 0.0, tol,
+                   "004 §3.5 Example 3.14, Cases 1A and 1B closed forms (data/004/example_3_14.json)",
                  "%zu jumps from (52) by enumeration: Case 1A (a_T %.7f, r_N %.7f) and 1B (a_T %.7f, a_N %.7f) (closed forms, tol %g)",
                  ns, e1aT, e1rN, ebT, ebN, tol);
     /* the grid: enumerated solutions == the closed forms of Cases 1A, 1B, 2B */
@@ -259,7 +217,7 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
                 for (int it = 1; it <= (int)steps; it++) {
                     double mM = gsl_vector_get(gm, a), mu2 = gsl_vector_get(gmu, b);
                     double fa = gsl_vector_get(gal, c), al2 = fa * mu2, th2 = it * (FL_PI / 2) / (steps + 1);
-                    ex314_M(mM, 1.0, th2, M);
+                    fl_model_example_3_14_mass(mM, 1.0, th2, M);
                     double MTT = gsl_matrix_get(M, 0, 0), MTN = gsl_matrix_get(M, 0, 1), MNN = gsl_matrix_get(M, 1, 1);
                     double det = MTT * MNN - MTN * MTN, g = MTT + al2 * MTN, gmu2 = MTT + mu2 * MTN;
                     if (fabs(g) < 1e-9 || fabs(gmu2) < 1e-9) continue;
@@ -283,75 +241,65 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
                         }
                     }
                 }
-    fl_check_report(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid",
+    fl_check_value(ctx, bad == 0 && c1A > 0 && c1B > 0 && c2B > 0, "example_3_14.grid", (double)bad, 0.0, 0.0,
+                   "004 §3.5 Example 3.14, Cases 1A, 1B, 2B closed forms (value: mismatches)",
                  "%ld states (theta_M, m/M, mu, alpha): enumerated jumps = closed forms 1A (%ld), 1B (%ld), 2B (%ld); %ld mismatches; none towards right slip",
                  n, c1A, c1B, c2B, bad);
     /* Fig. 6: M_TT + mu M_NT = 0 — Case 2A, a family (degenerate branch) */
     long okf = 0;
+    double dev6 = 0;
     for (int sg = -1; sg <= 1; sg += 2) {
-        double mu2 = 1.0, mM = 0.05;
+        double mu2 = f6mu, mM = f6mM;
         double t6 = 0.5 * (atan(mu2) + sg * acos((2 * mM + 1) / sqrt(1 + mu2 * mu2)));
-        ex314_M(mM, 1.0, t6, M);
+        fl_model_example_3_14_mass(mM, 1.0, t6, M);
         gsl_vector_set(r0, 0, mu2);
         s.mu = mu2;
         st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
+        dev6 = fmax(dev6, fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)));
         okf += fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)) < tol && st == FL_WDEGENERATE &&
                fabs(gsl_matrix_get(M, 0, 0) + mu2 * gsl_matrix_get(M, 1, 0)) < 1e-14;
     }
-    fl_check_report(ctx, okf == 2, "example_3_14.fig6_case_2A",
+    fl_check_value(ctx, okf == 2, "example_3_14.fig6_case_2A", dev6, 0.0, tol,
+                   "004 §3.5 Example 3.14, Fig. 6: m/M + sin theta_M (sin theta_M - mu cos theta_M) = 0",
                  "theta_M = %.7f, %.7f give M_TT + mu M_NT = 0 and a singular left-slip branch (infinitely many jumps, Prop. 3.13)",
                  gsl_vector_get(f6, 0), gsl_vector_get(f6, 1));
-    gsl_vector_free(f6); gsl_vector_free(gm); gsl_vector_free(gmu); gsl_vector_free(gal);
-    gsl_matrix_free(M); gsl_matrix_free(K); gsl_matrix_free(As); gsl_matrix_free(Rs);
-    gsl_vector_free(u0); gsl_vector_free(r0);
+    /* Fig. 6: (M_TT + mu M_NT)/M = m/M + sin theta_M (sin theta_M - mu cos theta_M)
+     * over [0, pi/2] from the mass matrix the code builds, with the two angles
+     * of the data file where it vanishes (Case 2A) */
+    if (fl_check_out_path(ctx, "example_3_14_fig6.csv", path, sizeof path) == 0) {
+        FILE *csv = fopen(path, "w");
+        if (csv) {
+            fprintf(csv, "theta_M,MTT_plus_mu_MNT_over_M,closed_form\n");
+            for (int k = 0; k <= 200; k++) {
+                double t = k * (FL_PI / 2) / 200;
+                fl_model_example_3_14_mass(f6mM, 1.0, t, M);
+                fprintf(csv, "%.10g,%.12g,%.12g\n", t, gsl_matrix_get(M, 0, 0) + f6mu * gsl_matrix_get(M, 1, 0),
+                        f6mM + sin(t) * (sin(t) - f6mu * cos(t)));
+            }
+            fclose(csv);
+            char png[1024], script[4096];
+            if (fl_check_out_path(ctx, "example_3_14_fig6.png", png, sizeof png) == 0) {
+                snprintf(script, sizeof script,
+                         "set terminal png size 800,500 noenhanced\nset output '%s'\nset datafile separator ','\n"
+                         "set xlabel 'theta_M (rad)'\nset ylabel '(M_TT + mu M_NT)/M'\nset key left top\n"
+                         "set title 'Example 3.14 (004 Fig. 6): m/M = %g, mu = %g; zeros give infinitely many jumps (Case 2A)'\n"
+                         "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead dt 2\n"
+                         "set arrow from %.10g, graph 0 to %.10g, graph 1 nohead dt 2\n"
+                         "plot '%s' every ::1 u 1:2 w l lw 2 t 'M_TT + mu M_NT (code)', '' every ::1 u 1:3 w l dt 3 t 'closed form', 0 w l lt 0 notitle\n",
+                         png, f6mM, f6mu, gsl_vector_get(f6, 0), gsl_vector_get(f6, 0), gsl_vector_get(f6, 1),
+                         gsl_vector_get(f6, 1), path);
+                fl_check_plot(ctx, script);
+            }
+        }
+    }
+    fl_model_example_3_14_release(&mod);
+    fl_model_example_3_14_system_free(sys);
+    gsl_matrix_free(As);
+    gsl_matrix_free(Rs);
     return 0;
 }
 
 /* ---- Example 4.6 -------------------------------------------------------- */
-
-typedef struct ex46 {
-    double mu, rb, hb, rm, hm;
-    gsl_matrix *K, *M;
-    unsigned char pres[4];
-    size_t iT, iN;
-    fl_stab_system s;
-} ex46;
-
-/* 004 §4 (Fig. 8): the non-dimensional M and K over (u_D, u_theta, u_T, u_N). */
-static void ex46_build(ex46 *e)
-{
-    double rb = e->rb, hb = e->hb, hm = e->hm, rm = e->rm;
-    const double K[4][4] = {{1, hb, -1, 0},
-                            {hb, 4 * rb * rb + hb * hb, -hb, 6 * rb * rb},
-                            {-1, -hb, 1, 0},
-                            {0, 6 * rb * rb, 0, 12 * rb * rb}};
-    const double M[4][4] = {{1, 0, 0, 0}, {0, hm * hm + rm * rm, -hm, 0}, {0, -hm, 1, 0}, {0, 0, 0, 1}};
-    set4(e->K, K);
-    set4(e->M, M);
-    memset(e->pres, 0, 4);
-    e->pres[0] = 1;        /* u_D prescribed (steady sliding at uD_dot) */
-    e->iT = 2;
-    e->iN = 3;
-    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
-                            .iT = &e->iT, .iN = &e->iN, .mu = e->mu};
-}
-
-/* Analyse steady sliding with sigma(u_T') = sig and normal reaction rN < 0. */
-static fl_status ex46_analyse(ex46 *e, double sig, double rN, fl_stab_result *res, fl_error *err)
-{
-    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
-    gsl_vector_set(r, 3, rN);
-    gsl_vector_set(r, 2, e->mu * rN * sig);     /* r_T = mu r_N sigma(u_T') (16) */
-    fl_stab_label lab;
-    fl_stab_tangent *t = NULL;
-    fl_status st = fl_stab_partition(&e->s, u, r, 1e-12, &lab, err);
-    if (st == FL_OK) st = fl_stab_tangent_alloc(&e->s, &lab, r, &t, err);
-    if (st == FL_OK) st = fl_stab_analyse(t, NULL, res, err);
-    fl_stab_tangent_free(t);
-    gsl_vector_free(u);
-    gsl_vector_free(r);
-    return st;
-}
 
 /* ---- Example 4.6, dynamic run (Figs. 9-10) ---------------------------------
  * Moreau-Jean with delta = 1 (impacts perfectly plastic, 004 (18)-(21)) and
@@ -369,10 +317,9 @@ typedef struct ex46_run {
     int ok;
 } ex46_run;
 
-static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, double uth0, double dDT,
-                        double pert, double h, double tend, FILE *csv, ex46_run *out)
+static int ex46_dynamic(fl_check_ctx *ctx, const fl_model_example_4_6_system *e, double th, double uDd, double mg,
+                        double uth0, double dDT, double pert, double h, double tend, FILE *csv, ex46_run *out)
 {
-    const double th = 0.5;
     size_t n = 3;
     fl_global_problem *g = NULL;
     fl_error err;
@@ -392,7 +339,7 @@ static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, doubl
     gsl_matrix_set_zero(g->H);
     gsl_matrix_set(g->H, 0, 2, -1.0);
     gsl_matrix_set(g->H, 1, 1, 1.0);
-    g->mu[0] = e->mu;
+    g->mu[0] = e->s.mu;
     fl_spd *spd = NULL;
     if (fl_spd_alloc(g->M, &spd, &err) != FL_OK) {
         gsl_matrix_free(Mq);
@@ -499,101 +446,88 @@ static int ex46_dynamic(fl_check_ctx *ctx, ex46 *e, double uDd, double mg, doubl
 
 int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
 {
-    fl_json_doc *doc = load_004(ctx, "example_4_6");
-    if (!doc) return -1;
-    const json_t *par = NULL, *ex = NULL;
-    double uDd, mu, mg, rb, hb, rm, hm, tol, r0N, u0th, dDT;
-    gsl_vector *lm = NULL, *lp = NULL;
+    char path[1024];
+    fl_model_example_4_6 mod;
+    fl_model_example_4_6_system *sys = NULL;
     fl_error err;
-    if (fl_json_object(doc, doc->root, "", "params", &par, &err) != FL_OK ||
-        fl_json_object(doc, doc->root, "", "expected", &ex, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "uD_dot", &uDd, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "mu", &mu, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "Mg_over_EA", &mg, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "RB_over_L", &rb, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "HB_over_L", &hb, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "RM_over_L", &rm, &err) != FL_OK ||
-        fl_json_number(doc, par, "params", "HM_over_L", &hm, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "tolerance", &tol, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "r0_N", &r0N, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "u0_theta", &u0th, &err) != FL_OK ||
-        fl_json_number(doc, ex, "expected", "u0_D_minus_u0_T", &dDT, &err) != FL_OK ||
-        fl_json_vector(doc, ex, "expected", "Lambda_sigma_minus", 2, &lm, &err) != FL_OK ||
-        fl_json_vector(doc, ex, "expected", "Lambda_sigma_plus", 2, &lp, &err) != FL_OK) {
+    if (fl_check_params_path(ctx, "004/example_4_6.json", path, sizeof path) != 0) return -1;
+    if (fl_model_example_4_6_load(path, &mod, &err) != FL_OK ||
+        fl_model_example_4_6_system_alloc(mod.mu, mod.rb, mod.hb, mod.rm, mod.hm, &sys, &err) != FL_OK) {
         fl_check_message(ctx, "example_4_6: %s", err.message);
-        gsl_vector_free(lm);
-        fl_json_free(doc);
         return -1;
     }
-    fl_json_free(doc);
-    ex46 e = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm};
-    e.K = gsl_matrix_alloc(4, 4);
-    e.M = gsl_matrix_alloc(4, 4);
-    ex46_build(&e);
+    const double uDd = mod.uD_dot, mu = mod.mu, mg = mod.Mg_over_EA, tol = mod.tol;
+    const double r0N = mod.r0_N, u0th = mod.u0_theta, dDT = mod.u0_D_minus_u0_T;
+    const double grow = mod.growth_rate, gtol = mod.growth_tol_dynamics;
+    gsl_vector_const_view lmv = gsl_vector_const_view_array(mod.Lambda_sigma_minus, 2);
+    gsl_vector_const_view lpv = gsl_vector_const_view_array(mod.Lambda_sigma_plus, 2);
+    const gsl_vector *lm = &lmv.vector, *lp = &lpv.vector;
     /* steady sliding state of 004 §4 (closed forms), sigma(uD_dot) = sign(uD_dot) */
-    double sig = uDd < 0 ? -1.0 : 1.0, mus = -sig * mu;   /* the printed forms are for sigma = -1 */
-    double c = 1.0 + 1.5 * mus * hb;
-    double rN = -mg / c;
-    double uth = mus * mg * hb / (4.0 * c * rb * rb);
-    double dt = -mus * mg * (1.0 + 0.25 * (hb / rb) * (hb / rb)) / c;
-    fl_check_report(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
-                 "example_4_6.steady_state", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
+    double sig = uDd < 0 ? -1.0 : 1.0, rN, uth, dt;
+    fl_model_example_4_6_steady(&mod, &rN, &uth, &dt);
+    double dss = fmax(fabs(rN - r0N), fmax(fabs(uth - u0th), fabs(dt - dDT)));
+    fl_check_value(ctx, fabs(rN - r0N) < tol && fabs(uth - u0th) < tol && fabs(dt - dDT) < tol,
+                 "example_4_6.steady_state", dss, 0.0, tol, "004 §4 steady sliding closed forms (data/004/example_4_6.json)", "r0_N = %.10f, u0_theta = %.10f, u0_D - u0_T = %.10f (004 §4 closed forms vs data, tol %g)",
                  rN, uth, dt, tol);
     /* K u0 = f + r0 with f = (0, 0, 0, Mg/EA), r0 = (., 0, mu r_N sigma, r_N)  (rows theta, T, N) */
     gsl_vector *u0 = gsl_vector_calloc(4), *Ku = gsl_vector_alloc(4);
     gsl_vector_set(u0, 0, dt);             /* u_T(tau) = 0 chosen (one is arbitrary) */
     gsl_vector_set(u0, 1, uth);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, e.K, u0, 0.0, Ku);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, sys->K, u0, 0.0, Ku);
     double res_eq = fmax(fabs(gsl_vector_get(Ku, 1)),
                          fmax(fabs(gsl_vector_get(Ku, 2) - mu * rN * sig),
                               fabs(gsl_vector_get(Ku, 3) - (mg + rN))));
-    fl_check_report(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium",
+    fl_check_value(ctx, res_eq < 1e-14, "example_4_6.steady_equilibrium", res_eq, 0.0, 1e-14, "004 (16), residual of K u0 = f + r0",
                  "|K u0 - f - r0| on (theta, T, N) = %.1e with r_T = mu r_N sigma(u_T') (004 (16), tol 1e-14)", res_eq);
     gsl_vector_free(u0);
     gsl_vector_free(Ku);
     /* Fig. 9 state: flutter, Lambda = -lambda^2 from the biquadratic (108) */
     fl_stab_result res = {0};
-    if (ex46_analyse(&e, sig, rN, &res, &err) == FL_OK) {
-        fl_check_report(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
+    if (fl_model_example_4_6_analyse(sys, sig, rN, &res, &err) == FL_OK) {
+        double d9 = fmax(fabs(res.lam_re[0] - gsl_vector_get(lm, 0)), fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)));
+        fl_check_value(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
                      fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)) < tol,
-                     "example_4_6.fig9_flutter", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
+                     "example_4_6.fig9_flutter", d9, 0.0, tol, "004 Example 4.6, roots of the biquadratic (108), sigma = -1", "Lambda = %.7f +- %.7fi, mode %zu (closed form %.7f +- %.7fi, tol %g): flutter",
                      res.lam_re[0], fabs(res.lam_im[0]), res.flutter_mode, gsl_vector_get(lm, 0), gsl_vector_get(lm, 1), tol);
         double lam = sqrt(0.5 * (hypot(res.lam_re[0], res.lam_im[0]) - res.lam_re[0]));
-        fl_check_value(ctx, fabs(lam - 0.0818374) < tol, "example_4_6.growth_rate", lam, 0.0818374, tol,
+        fl_check_value(ctx, fabs(lam - grow) < tol, "example_4_6.growth_rate", lam, grow, tol,
                      "004 Example 4.6, Re lambda of (108)",
-                     "Re lambda = %.7f (004 Example 4.6: 0.0818374, tol %g)", lam, tol);
+                     "Re lambda = %.7f (004 Example 4.6: %.7f, tol %g)", lam, grow, tol);
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
     }
     fl_stab_result_free(&res);
-    if (ex46_analyse(&e, -sig, rN, &res, &err) == FL_OK) {
-        fl_check_report(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
+    if (fl_model_example_4_6_analyse(sys, -sig, rN, &res, &err) == FL_OK) {
+        double d9r = fmax(fabs(res.lam_re[0] - gsl_vector_get(lp, 0)), fabs(res.lam_re[1] - gsl_vector_get(lp, 1)));
+        fl_check_value(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
                      fabs(res.lam_re[1] - gsl_vector_get(lp, 1)) < tol,
-                     "example_4_6.fig9_reversed", "sigma = +1: Lambda = {%.7f, %.7f} real > 0 (closed form {%.7f, %.7f}): neutral",
+                     "example_4_6.fig9_reversed", d9r, 0.0, tol, "004 Example 4.6, roots of (108), sigma = +1", "sigma = +1: Lambda = {%.7f, %.7f} real > 0 (closed form {%.7f, %.7f}): neutral",
                      res.lam_re[0], res.lam_re[1], gsl_vector_get(lp, 0), gsl_vector_get(lp, 1));
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_reversed", "%s", err.message);
     }
     fl_stab_result_free(&res);
     /* the two inequalities of 004 §4 (H_M = 0) over a grid, both sigma */
-    char path[1024];
     FILE *csv = NULL;
     if (fl_check_out_path(ctx, "example_4_6_grid.csv", path, sizeof path) == 0) csv = fopen(path, "w");
     if (csv) fprintf(csv, "mu,RB,HB,RM,sigma,flutter_formula,flutter_code,divergence_formula,divergence_code\n");
     long n = 0, bad = 0, nfl = 0, ndv = 0, wrong_side = 0;
     double step = ctx->quick ? 1.9 : 1.37;
-    for (double m = 0.1; m <= 12.0; m *= step)
-        for (double b = 0.03; b <= 0.2; b *= 1.6)
-            for (double h = 0.05; h <= 0.8; h *= 1.9)
-                for (double rr = 0.05; rr <= 0.4; rr *= 1.7)
+    /* the ranges of data/004/example_4_6.json grid_hm0, geometric steps */
+    for (double m = mod.grid_mu[0]; m <= mod.grid_mu[1] * (1 + 1e-12); m *= step)
+        for (double b = mod.grid_rb[0]; b <= mod.grid_rb[1] * (1 + 1e-12); b *= 1.6)
+            for (double h = mod.grid_hb[0]; h <= mod.grid_hb[1] * (1 + 1e-12); h *= 1.9)
+                for (double rr = mod.grid_rm[0]; rr <= mod.grid_rm[1] * (1 + 1e-12); rr *= 1.7)
                     for (int q = 0; q < 2; q++) {
                         double sg = q ? 1.0 : -1.0;
                         double rho = b / rr, eta = h / rr, cc = 2.0 - 3.0 * m * h * sg;
                         double a1 = 1 + 4 * rho * rho + eta * eta, disc = a1 * a1 - 8 * rho * rho * cc;
                         if (fabs(disc) < 1e-6 * a1 * a1 || fabs(cc) < 1e-6) continue;
-                        ex46 g = {.mu = m, .rb = b, .hb = h, .rm = rr, .hm = 0.0, .K = e.K, .M = e.M};
-                        ex46_build(&g);
-                        if (ex46_analyse(&g, sg, -0.01, &res, &err) != FL_OK) { bad++; continue; }
+                        fl_model_example_4_6_system *g = NULL;
+                        fl_status sg_st = fl_model_example_4_6_system_alloc(m, b, h, rr, 0.0, &g, &err);
+                        if (sg_st == FL_OK) sg_st = fl_model_example_4_6_analyse(g, sg, -0.01, &res, &err);
+                        fl_model_example_4_6_system_free(g);
+                        if (sg_st != FL_OK) { bad++; continue; }
                         int fl = disc < 0, dv = cc <= 0;
                         if (res.flutter != fl || res.divergence != dv) bad++;
                         if ((fl && sg > 0) || (dv && sg < 0)) wrong_side++;
@@ -604,33 +538,34 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
                         fl_stab_result_free(&res);
                     }
     if (csv) fclose(csv);
-    fl_check_report(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities",
+    fl_check_value(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities", (double)bad, 0.0, 0.0,
+                   "004 §4 flutter and divergence inequalities (H_M = 0); proofs/stability.md §5 (value: mismatches)",
                  "%ld states (H_M = 0): flutter iff discriminant < 0 (%ld), divergence iff 2 - 3 mu H_B sigma <= 0 (%ld), %ld mismatches (004 §4)",
                  n, nfl, ndv, bad);
-    fl_check_report(ctx, wrong_side == 0, "example_4_6.sides",
+    fl_check_value(ctx, wrong_side == 0, "example_4_6.sides", (double)wrong_side, 0.0, 0.0,
+                   "004 §4: flutter needs sigma = -1, divergence sigma = +1 (value: exceptions)",
                  "flutter only with sigma = -1, divergence only with sigma = +1 (%ld exceptions)", wrong_side);
     /* dynamic run (Figs. 9-10): steady sliding kept without perturbation;
      * with one, flutter grows at Re lambda and settles on a limit cycle */
     {
-        double h = 0.01, tend = ctx->quick ? 200.0 : 400.0;
-        ex46 d = {.mu = mu, .rb = rb, .hb = hb, .rm = rm, .hm = hm, .K = e.K, .M = e.M};
-        ex46_build(&d);
+        double h = mod.h, tend = ctx->quick ? mod.t_end_quick : mod.t_end;
         ex46_run r0, r1;
-        int a0 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 0.0, h, 20.0, NULL, &r0);
-        fl_check_report(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
-                     "example_4_6.steady_run", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
+        int a0 = ex46_dynamic(ctx, sys, mod.theta, uDd, mg, uth, dt, 0.0, h, mod.steady_t_end, NULL, &r0);
+        fl_check_value(ctx, a0 == 0 && r0.steady_dev < 1e-9 && r0.lift_steps == 0 && r0.stick_steps == 0,
+                     "example_4_6.steady_run", r0.steady_dev, 0.0, 1e-9, "004 §4 steady sliding is an equilibrium of (18)-(21)", "unperturbed Moreau-Jean run (h = %g, t = 20): max |u_theta - u0_theta| = %.1e (tol 1e-9), no lift-off, no stick",
                      h, r0.steady_dev);
         char cpath[1024];
         FILE *dc = NULL;
         if (fl_check_out_path(ctx, "example_4_6_dynamics.csv", cpath, sizeof cpath) == 0) dc = fopen(cpath, "w");
         if (dc) fprintf(dc, "t,uT_minus_uDdot_t,uTdot_minus_uDdot,uN,uNdot,utheta,rN\n");
-        int a1 = ex46_dynamic(ctx, &d, uDd, mg, uth, dt, 1e-4, h, tend, dc, &r1);
+        int a1 = ex46_dynamic(ctx, sys, mod.theta, uDd, mg, uth, dt, mod.perturbation, h, tend, dc, &r1);
         if (dc) fclose(dc);
-        fl_check_value(ctx, a1 == 0 && fabs(r1.rate - 0.0818374) < 0.01, "example_4_6.growth", r1.rate, 0.0818374,
-                     0.01, "004 Example 4.6, Re lambda of (108)",
-                     "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = 0.0818374, tol 0.01)", r1.rate);
-        fl_check_report(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
-                     "example_4_6.limit_cycle", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",
+        fl_check_value(ctx, a1 == 0 && fabs(r1.rate - grow) < gtol, "example_4_6.growth", r1.rate, grow,
+                     gtol, "004 Example 4.6, Re lambda of (108)",
+                     "perturbed run (u_theta + 1e-4): fitted growth rate %.4f (Re lambda of (108) = %.7f, tol %g)", r1.rate, grow, gtol);
+        double lc = r1.amp_b > 0 ? fabs(r1.amp_b - r1.amp_a) / r1.amp_b : INFINITY;
+        fl_check_value(ctx, a1 == 0 && r1.amp_b > 1e-2 && fabs(r1.amp_b - r1.amp_a) < 0.05 * r1.amp_b,
+                     "example_4_6.limit_cycle", lc, 0.0, 0.05, "004 Example 4.6, Figs. 9-10: limit cycle (value: relative change of the amplitude)", "max |u_theta - u0_theta| over [T-100, T-50] = %.5f and [T-50, T] = %.5f (T = %g): bounded, within 5%% (limit cycle, 004 Figs. 9-10); lift-off in %ld steps, stick in %ld",
                      r1.amp_a, r1.amp_b, tend, r1.lift_steps, r1.stick_steps);
         char png[1024], script[4096];
         if (dc && fl_check_out_path(ctx, "example_4_6_fig9.png", png, sizeof png) == 0) {
@@ -648,10 +583,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
             fl_check_plot(ctx, script);
         }
     }
-    gsl_vector_free(lm);
-    gsl_vector_free(lp);
-    gsl_matrix_free(e.K);
-    gsl_matrix_free(e.M);
+    fl_model_example_4_6_system_free(sys);
     return 0;
 }
 
@@ -865,16 +797,16 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
         fl_check_progress(ctx, "stability", it + 1, N);
     }
     gsl_rng_free(g);
-    fl_check_report(ctx, part_bad == 0, "stability.partition", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
-    fl_check_report(ctx, ord2 == 0 && used > 0, "stability.order_ii", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
-    fl_check_report(ctx, ord3 == 0, "stability.order_iii", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
-    fl_check_report(ctx, chol == 0, "stability.cholesky_vs_eig", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
-    fl_check_report(ctx, cone == 0 && samp == 0, "stability.method1", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
+    fl_check_value(ctx, part_bad == 0, "stability.partition", (double)part_bad, 0.0, 0.0, "004 §2.3 partition P_f, P_z, P_d, P_s (value: mislabelled states)", "%ld of %ld states mislabelled (004 §2.3 P_f, P_z, P_d, P_s)", part_bad, N);
+    fl_check_value(ctx, ord2 == 0 && used > 0, "stability.order_ii", (double)ord2, 0.0, 0.0, "004 §3.3 (ii) (value: violations)", "min eig K*_S <= min Re eig K*: %ld violations in %ld states (004 §3.3 (ii))", ord2, used);
+    fl_check_value(ctx, ord3 == 0, "stability.order_iii", (double)ord3, 0.0, 0.0, "004 §3.3 (iii) (value: violations)", "min Re eig K* <= admissible real eigenvalues: %ld violations (004 §3.3 (iii))", ord3);
+    fl_check_value(ctx, chol == 0, "stability.cholesky_vs_eig", (double)chol, 0.0, 0.0, "004 §5.4 methods 2, 3 (value: disagreements)", "Cholesky of K*_S fails iff min eig <= 0: %ld disagreements, %ld non-PD states (004 §5.4 methods 2, 3)", chol, neg);
+    fl_check_value(ctx, cone == 0 && samp == 0, "stability.method1", (double)(cone + samp), 0.0, 0.0, "004 §5.4 method 1, (118) (value: violations)", "constrained min >= min eig, = when the eigenvector meets (118); %ld+%ld violations vs %ld samples (004 §5.4 method 1)", cone, samp, 20 * used);
     fl_sparse_finish(&sctx);
-    fl_check_report(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
+    fl_check_value(ctx, sp_bad == 0 && modes_cmp > 0, "stability.ref_vs_sparse", (double)sp_bad, 0.0, 0.0, "004 §5.4; proofs/README.md sparse stability row (value: disagreements)", "optimized/stability_sparse.c vs reference: min eig K*_S (tol 1e-8 max|K*_S|), Cholesky verdict, and (in %ld states with N* >= 3) the ARPACK + UMFPACK lowest Lambda, flutter mode, smallest real Lambda vs QZ: %ld disagreements in %ld states",
                  modes_cmp, sp_bad, used);
-    fl_check_report(ctx, damp_bad == 0 && damp_cmp > 0, "stability.damped_ref_vs_sparse", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
+    fl_check_value(ctx, damp_bad == 0 && damp_cmp > 0, "stability.damped_ref_vs_sparse", (double)damp_bad, 0.0, 0.0, "004 §5.7 damped roots (value: disagreements)", "004 §5.7 roots of lambda^2 M* + lambda (alpha M* + beta K*) + K*, random alpha, beta: sparse (ARPACK) vs companion QZ, smallest moduli and lowest growing mode: %ld disagreements in %ld states (%ld with a growing mode)",
                  damp_bad, damp_cmp, damp_grow);
-    fl_check_report(ctx, f84 == 0, "stability.identity_84", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
+    fl_check_value(ctx, f84 == 0, "stability.identity_84", (double)f84, 0.0, 0.0, "004 (84), (66), (34) (value: violations)", "a*(v,v) by (66) = K*_S v*.v* - sum_Pz ... (84), v in K_u' (34): %ld violations", f84);
     return 0;
 }

@@ -5,7 +5,7 @@
 #include <math.h>
 
 #include "fl_json.h"
-#include "models/fl_model_params.h"
+#include "models/fl_model_file.h"
 
 fl_status fl_model_kane_load(const char *path, fl_model_kane *k, fl_error *err)
 {
@@ -15,7 +15,7 @@ fl_status fl_model_kane_load(const char *path, fl_model_kane *k, fl_error *err)
         {"omega1", FL_MODEL_ANY},  {"omega2", FL_MODEL_ANY},     {"mu", FL_MODEL_NONNEGATIVE},
         {"e", FL_MODEL_NONNEGATIVE}};
     double v[10];
-    FL_TRY(fl_model_params_load(path, 10, keys, v, err));
+    FL_TRY(fl_model_file_params(path, 10, keys, v, err));
     if (v[9] > 1.0) {                                     /* restitution e in [0, 1] */
         fl_json_doc *doc = NULL;
         const json_t *par = NULL;

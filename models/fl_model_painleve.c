@@ -6,7 +6,7 @@
 #include <string.h>
 #include <gsl/gsl_vector.h>
 
-#include "models/fl_model_params.h"
+#include "models/fl_model_file.h"
 
 fl_status fl_model_painleve_load(const char *path, fl_model_painleve_params *p, fl_error *err)
 {
@@ -16,7 +16,7 @@ fl_status fl_model_painleve_load(const char *path, fl_model_painleve_params *p, 
         {"V0", FL_MODEL_ANY},             {"C0", FL_MODEL_ANY},             {"h", FL_MODEL_POSITIVE},
         {"T", FL_MODEL_POSITIVE}};
     double v[10];
-    FL_TRY(fl_model_params_load(path, 10, keys, v, err));
+    FL_TRY(fl_model_file_params(path, 10, keys, v, err));
     *p = (fl_model_painleve_params){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9]};
     return FL_OK;
 }

@@ -6,7 +6,7 @@
 #include <gsl/gsl_vector.h>
 
 #include "fl_scalar.h"
-#include "models/fl_model_params.h"
+#include "models/fl_model_file.h"
 
 fl_status fl_model_system1_load(const char *path, fl_model_system1 *s, fl_error *err)
 {
@@ -15,7 +15,7 @@ fl_status fl_model_system1_load(const char *path, fl_model_system1 *s, fl_error 
                                         {"l", FL_MODEL_POSITIVE}, {"T", FL_MODEL_POSITIVE},
                                         {"h", FL_MODEL_POSITIVE}};
     double v[7];
-    FL_TRY(fl_model_params_load(path, 7, keys, v, err));
+    FL_TRY(fl_model_file_params(path, 7, keys, v, err));
     *s = (fl_model_system1){v[0], v[1], v[2] * FL_PI / 180.0, v[3], v[4], v[5], v[6]};
     return FL_OK;
 }

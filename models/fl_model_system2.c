@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "fl_scalar.h"
-#include "models/fl_model_params.h"
+#include "models/fl_model_file.h"
 
 fl_status fl_model_system2_load(const char *path, fl_model_system2 *s, fl_error *err)
 {
@@ -14,7 +14,7 @@ fl_status fl_model_system2_load(const char *path, fl_model_system2 *s, fl_error 
                                         {"mu2", FL_MODEL_NONNEGATIVE}, {"F2", FL_MODEL_ANY},
                                         {"T", FL_MODEL_POSITIVE},   {"h", FL_MODEL_POSITIVE}};
     double v[8];
-    FL_TRY(fl_model_params_load(path, 8, keys, v, err));
+    FL_TRY(fl_model_file_params(path, 8, keys, v, err));
     *s = (fl_model_system2){v[0], v[1], v[2], v[3] * FL_PI / 180.0, v[4], v[5], v[6], v[7]};
     return FL_OK;
 }

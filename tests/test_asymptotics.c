@@ -4,7 +4,6 @@
  * gamma closed forms against a brute-force minimum over D_1), example
  * (data/000 values), property (random systems), bad input. */
 #include <criterion/criterion.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "testkit/fl_random.h"
 #include "fl_rng.h"
 #include "checks/moreau_checks.h"
+#include "models/fl_model_theorem1_rod.h"
 #include "reference/asymptotics.h"
 #include "fl_scalar.h"
 
@@ -211,79 +211,53 @@ Test(asymptotics, gamma_closed_forms_match_brute_force)
 Test(asymptotics, rod_gamma_matches_closed_form)
 {
     for (int c = 0; c < 3; c++) {
-        fl_rod rod;
-        double q[3], um[3];
-        fl_rod_case(c, &rod, q, um);
+        fl_model_theorem1_case cs;
+        cr_assert_eq(fl_model_theorem1_case_data(NULL, c, &cs, NULL), FL_OK);
+        fl_model_theorem1_rod rod = cs.rod;
+        double *q = cs.q;
         fl_moreau_system sys;
-        fl_rod_system(&rod, &sys);
+        fl_model_theorem1_rod_system(&rod, &sys);
         for (int i = 1; i < 40; i++) {
             q[2] = i * (FL_PI / 2) / 40;
             gsl_vector_view qv = gsl_vector_view_array(q, 3);
             double g;
             cr_assert_eq(fl_moreau_system_gamma(&sys, &qv.vector, &g, NULL), FL_OK);
             double c2 = cos(q[2]) * cos(q[2]), sc = sin(q[2]) * cos(q[2]);
-            double want = (1 + 3 * c2 - 3 * fl_rod_mu(&rod, q[2]) * sc) / rod.m;
+            double want = (1 + 3 * c2 - 3 * fl_model_theorem1_rod_mu(&rod, q[2]) * sc) / rod.m;
             cr_assert(fabs(g - want) <= 1e-12 * (1 + fabs(want)), "case %d theta %g: %g vs %g", c,
                       q[2], g, want);
         }
     }
 }
 
-/* data/000/theorem1_rod.json: the constants of fl_rod_case and the expected
- * gamma(q), kind of A and u~ (angular momentum about A, proofs/moreau_law.md). */
+/* The rod model of data/000/theorem1_rod.json: A(q, u-) built by the
+ * library equals the file's expected gamma(q), kind of A and u~, and u~
+ * equals the closed form (0, 0, (3/4) sin theta) of proofs/moreau_law.md §9
+ * (angular momentum about A, m = l = 1, J = 1/3). */
 Test(asymptotics, rod_cases_match_data_file)
 {
-    char path[4096];
-    fl_error derr;
-    cr_assert_eq(fl_data_path(NULL, "000/theorem1_rod.json", path, sizeof path, &derr), FL_OK,
-                 "%s", derr.message);
-    json_error_t jerr;
-    json_t *doc = json_load_file(path, 0, &jerr);
-    cr_assert_not_null(doc, "%s: %s", path, jerr.text);
-    json_t *sysj = json_object_get(doc, "system"), *cases = json_object_get(doc, "cases");
-    cr_assert_eq(json_array_size(cases), 3);
+    fl_model_theorem1 mod;
+    fl_error err;
+    cr_assert_eq(fl_model_theorem1_load_data(NULL, &mod, &err), FL_OK, "%s", err.message);
     for (int c = 0; c < 3; c++) {
-        fl_rod rod;
-        double q[3], um[3];
-        fl_rod_case(c, &rod, q, um);
-        json_t *cj = json_array_get(cases, (size_t)c), *ex = json_object_get(cj, "expected");
-        cr_assert_float_eq(rod.m, json_real_value(json_object_get(sysj, "m")), 1e-15);
-        cr_assert_float_eq(rod.l, json_real_value(json_object_get(sysj, "l")), 1e-15);
-        cr_assert_float_eq(rod.J, json_real_value(json_object_get(sysj, "J")), 1e-15);
-        cr_assert_float_eq(rod.mu0, json_real_value(json_object_get(cj, "mu0")), 1e-15);
-        cr_assert_float_eq(rod.kappa_c, json_real_value(json_object_get(cj, "kappa_c")), 1e-15);
-        cr_assert_float_eq(rod.kappa, json_real_value(json_object_get(cj, "kappa")), 1e-15);
-        cr_assert_float_eq(rod.theta_ref, json_real_value(json_object_get(cj, "theta_ref")), 1e-15);
-        for (size_t i = 0; i < 3; i++) {
-            cr_assert_float_eq(q[i], json_real_value(json_array_get(json_object_get(cj, "q"), i)),
-                               1e-15);
-            cr_assert_float_eq(um[i],
-                               json_real_value(json_array_get(json_object_get(cj, "u_minus"), i)),
-                               1e-15);
-        }
+        fl_model_theorem1_case *cs = &mod.cases[c];
+        cr_assert_float_eq(cs->rod.J, cs->rod.m * cs->rod.l * cs->rod.l / 3.0, 1e-15,
+                           "J of a slender rod of length 2l");
         fl_moreau_system sys;
-        fl_rod_system(&rod, &sys);
-        gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
+        fl_model_theorem1_rod_system(&cs->rod, &sys);
+        gsl_vector_view qv = gsl_vector_view_array(cs->q, 3), uv = gsl_vector_view_array(cs->u_minus, 3);
         fl_asym_set A;
-        fl_error err;
         cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &err), FL_OK,
                      "%s", err.message);
-        double gtol = json_real_value(json_object_get(ex, "gamma_tol"));
-        cr_assert(fabs(A.gamma - json_real_value(json_object_get(ex, "gamma"))) <= gtol,
-                  "case %d gamma %g", c, A.gamma);
-        int seg = strcmp(json_string_value(json_object_get(ex, "A")), "segment") == 0;
-        cr_assert_eq(A.segment, seg, "case %d", c);
-        double utol = json_real_value(json_object_get(ex, "u_tilde_tol"));
-        for (size_t i = 0; i < 3; i++) {
-            double want = json_real_value(json_array_get(json_object_get(ex, "u_tilde"), i));
-            cr_assert(fabs(gsl_vector_get(A.b, i) - want) <= utol, "case %d u~[%zu] = %.17g vs %.17g",
-                      c, i, gsl_vector_get(A.b, i), want);
-        }
-        /* independent check: u~ = (0, 0, (3/4) sin theta) for m = l = 1, J = 1/3 */
-        cr_assert_float_eq(gsl_vector_get(A.b, 2), 0.75 * sin(q[2]), 1e-12);
+        cr_assert(fabs(A.gamma - cs->gamma) <= cs->gamma_tol, "case %d gamma %g", c, A.gamma);
+        cr_assert_eq(A.segment, cs->segment, "case %d", c);
+        for (size_t i = 0; i < 3; i++)
+            cr_assert(fabs(gsl_vector_get(A.b, i) - cs->u_tilde[i]) <= cs->u_tilde_tol,
+                      "case %d u~[%zu] = %.17g vs %.17g", c, i, gsl_vector_get(A.b, i), cs->u_tilde[i]);
+        /* independent check: u~ = (0, 0, (3/4) sin theta) */
+        cr_assert_float_eq(gsl_vector_get(A.b, 2), 0.75 * sin(cs->q[2]), 1e-12);
         fl_asym_set_release(&A);
     }
-    json_decref(doc);
 }
 
 /* 000 Theorem 1 on the rod, small samples: d_H(A_eps, A) decreases in the
@@ -296,11 +270,12 @@ Test(asymptotics, theorem1_on_the_rod, .timeout = 120)
     gsl_matrix *S = gsl_matrix_alloc(ns, 3);
     const double eps[2] = {1e-1, 1e-3};
     for (int c = 0; c < 3; c++) {
-        fl_rod rod;
-        double q[3], um[3];
-        fl_rod_case(c, &rod, q, um);
+        fl_model_theorem1_case cs;
+        cr_assert_eq(fl_model_theorem1_case_data(NULL, c, &cs, NULL), FL_OK);
+        fl_model_theorem1_rod rod = cs.rod;
+        double *q = cs.q, *um = cs.u_minus;
         fl_moreau_system sys;
-        fl_rod_system(&rod, &sys);
+        fl_model_theorem1_rod_system(&rod, &sys);
         gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
         fl_asym_set A;
         cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, NULL), FL_OK);
@@ -339,12 +314,13 @@ Test(asymptotics, theorem1_on_the_rod, .timeout = 120)
 /* gamma > 0: M^-1 R ∩ T = {0}, u~ = u-, A = {u-}. */
 Test(asymptotics, positive_gamma_gives_a_single_point)
 {
-    fl_rod rod;
-    double q[3], um[3];
-    fl_rod_case(1, &rod, q, um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 1, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q = cs.q, *um = cs.u_minus;
     q[2] = 0.3;                                   /* gamma(0.3) > 0 for mu = 2 */
     fl_moreau_system sys;
-    fl_rod_system(&rod, &sys);
+    fl_model_theorem1_rod_system(&rod, &sys);
     gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
     fl_asym_set A;
     cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, NULL), FL_OK);
@@ -378,11 +354,12 @@ static fl_status failing_gap(const gsl_vector *q, double *phi, gsl_vector *dphi,
 
 Test(asymptotics, bad_input_is_rejected)
 {
-    fl_rod rod;
-    double q[3], um[3];
-    fl_rod_case(0, &rod, q, um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 0, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q = cs.q, *um = cs.u_minus;
     fl_moreau_system sys;
-    fl_rod_system(&rod, &sys);
+    fl_model_theorem1_rod_system(&rod, &sys);
     gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
     fl_asym_set A;
     fl_error e;

@@ -397,3 +397,30 @@ Test(framework, clock_is_monotonic)
     cr_assert_gt(a, 0.0);
     cr_assert_geq(b, a);
 }
+
+/* A task that never reads --params: the command must say so with a FAIL
+ * (every task of the registry reads its parameter file, so only a task of
+ * this test can show the guard of fl_cli_run_check). */
+static int params_blind_task(fl_check_ctx *c)
+{
+    fl_check_report(c, 1, "blind.ok", "ran on data/ only");
+    return 0;
+}
+
+Test(framework, params_unused_is_a_failure, .init = cr_redirect_stdout)
+{
+    char a0[] = "frictionlab", a1[] = "--params", a2[] = "user.json", a3[] = "reproduce";
+    char *argv[] = {a0, a1, a2, a3, NULL};
+    int argc = 4;
+    cr_assert_eq(fl_cli_global_options(&argc, argv), 0);
+    cr_assert_eq(argc, 2);
+    cr_assert_str_eq(argv[1], "reproduce");
+    fl_cli_ctx ctx = fresh();
+    cr_assert_eq(fl_cli_run_check(&ctx, params_blind_task), 0);
+    cr_assert_eq(ctx.passed, 1);
+    cr_assert_eq(ctx.failed, 1);
+    fflush(stdout);
+    cr_assert_stdout_eq_str("PASS blind.ok ran on data/ only\n"
+                            "FAIL params.unused this task does not read --params user.json "
+                            "(it runs on data/ only)\n");
+}

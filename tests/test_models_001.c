@@ -14,7 +14,7 @@
 #include "fl_scalar.h"
 #include "models/fl_model_kane.h"
 #include "models/fl_model_painleve.h"
-#include "models/fl_model_params.h"
+#include "models/fl_model_file.h"
 #include "models/fl_model_system1.h"
 #include "models/fl_model_system2.h"
 #include "check_capture.h"
@@ -285,7 +285,7 @@ Test(models_001, bad_files_refused_naming_file_and_field)
     double v;
     char kane[4096];
     data_file("001/kane.json", kane, sizeof kane);
-    expect_refused(fl_model_params_load(kane, 1, keys, &v, &e), &e, kane, "no_such_member");
+    expect_refused(fl_model_file_params(kane, 1, keys, &v, &e), &e, kane, "no_such_member");
     expect_refused(fl_model_kane_load("/nonexistent/kane.json", &K, &e), &e, "/nonexistent/kane.json", "");
     capture_cleanup(&c);
 }

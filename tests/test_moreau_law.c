@@ -16,6 +16,7 @@
 #include "testkit/fl_random.h"
 #include "fl_sparse.h"
 #include "checks/moreau_checks.h"
+#include "models/fl_model_theorem1_rod.h"
 #include "reference/moreau_law.h"
 #include "optimized/moreau_law_sparse.h"
 
@@ -377,7 +378,7 @@ static fl_status gravity(double t, const gsl_vector *q, const gsl_vector *u, gsl
                          void *data)
 {
     (void)t; (void)u;
-    const fl_rod *rod = data;
+    const fl_model_theorem1_rod *rod = data;
     /* weight -m g on G_y = y_A + l sin(theta): f = -m g (0, 1, l cos(theta)) */
     gsl_vector_set(f, 0, 0.0);
     gsl_vector_set(f, 1, -9.81 * rod->m);
@@ -401,11 +402,12 @@ static double lambda_min(const gsl_matrix *M)
 
 Test(moreau_law, time_stepping_rod_satisfies_proposition_1)
 {
-    fl_rod rod;
-    double q0[3], um[3];
-    fl_rod_case(0, &rod, q0, um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 0, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q0 = cs.q, *um = cs.u_minus;
     fl_moreau_system sys;
-    fl_rod_system(&rod, &sys);
+    fl_model_theorem1_rod_system(&rod, &sys);
     sys.force = gravity;
     q0[1] = 0.05;                             /* start above the obstacle */
     gsl_vector *q = vec(3, q0), *u = vec(3, um), *r = gsl_vector_alloc(3);
@@ -426,7 +428,7 @@ Test(moreau_law, time_stepping_rod_satisfies_proposition_1)
         gravity(t, q, uold, f, &rod);
         /* r in R(q) = R+(n + [-mu, mu] t): r_y >= 0, |r_x| <= mu r_y, r_theta = 0 */
         double rx = gsl_vector_get(r, 0), ry = gsl_vector_get(r, 1);
-        double mu = fl_rod_mu(&rod, gsl_vector_get(q, 2));
+        double mu = fl_model_theorem1_rod_mu(&rod, gsl_vector_get(q, 2));
         double sc = 1e-10 * (1 + gsl_blas_dnrm2(r) + h * gsl_blas_dnrm2(f));
         cr_assert(ry >= -sc && fabs(rx) <= mu * ry + sc && fabs(gsl_vector_get(r, 2)) <= sc,
                   "step %d: r = (%g, %g, %g)", i, rx, ry, gsl_vector_get(r, 2));
@@ -680,11 +682,12 @@ Test(moreau_law, sparse_reuses_a_supplied_factor_and_systems_are_checked)
     memset(&bad, 0, sizeof bad);
     fl_error e;
     cr_assert_eq(fl_moreau_system_law(&bad, v, v, NULL, u, r, &res, &e), FL_EINVAL);
-    fl_rod rod;
-    double q0[3], um[3];
-    fl_rod_case(0, &rod, q0, um);
+    fl_model_theorem1_case cs;
+    cr_assert_eq(fl_model_theorem1_case_data(NULL, 0, &cs, NULL), FL_OK);
+    fl_model_theorem1_rod rod = cs.rod;
+    double *q0 = cs.q, *um = cs.u_minus;
     fl_moreau_system sys;
-    fl_rod_system(&rod, &sys);
+    fl_model_theorem1_rod_system(&rod, &sys);
     cr_assert_eq(fl_moreau_system_law(&sys, v, v, NULL, u, r, &res, &e), FL_EDIM);
     sys.k = 3;
     gsl_vector *q = vec(3, q0), *w = vec(3, um), *u3 = gsl_vector_alloc(3);

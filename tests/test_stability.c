@@ -12,64 +12,28 @@
 #include <gsl/gsl_sort_vector.h>
 
 #include "testkit/fl_random.h"
+#include "models/fl_model_example_3_14.h"
+#include "models/fl_model_example_3_15.h"
+#include "models/fl_model_example_4_6.h"
 #include "reference/stability.h"
 #include "fl_scalar.h"
 
-/* ---- Example 3.15 (004 §3.5, 004 Example 3.15): dofs (D, F, T, N) ---------- */
-typedef struct ex315 {
-    gsl_matrix *K, *M;
-    gsl_vector *u, *r;
-    unsigned char pres[4];
-    size_t iT, iN;
-    fl_stab_system s;
-} ex315;
-
-static void ex315_init(ex315 *e, double mu, double Ks, double Ms, double P)
-{
-    static const double k[4][4] = {{1, -1, 0, 0}, {-1, 2, 0, -1}, {0, 0, 1, 0}, {0, -1, 0, 1}};
-    e->K = gsl_matrix_alloc(4, 4);
-    e->M = gsl_matrix_calloc(4, 4);
-    for (size_t i = 0; i < 4; i++) {
-        for (size_t j = 0; j < 4; j++) gsl_matrix_set(e->K, i, j, Ks * k[i][j]);
-        gsl_matrix_set(e->M, i, i, Ms);
-    }
-    /* homogenised equilibrium u0 = (0, P/K, 0, 0), r0 = (P, 0, -mu P, -P) */
-    e->u = gsl_vector_calloc(4);
-    gsl_vector_set(e->u, 1, P / Ks);
-    e->r = gsl_vector_calloc(4);
-    gsl_vector_set(e->r, 0, P);
-    gsl_vector_set(e->r, 2, -mu * P);
-    gsl_vector_set(e->r, 3, -P);
-    memset(e->pres, 0, 4);
-    e->pres[0] = 1;
-    e->iT = 2;
-    e->iN = 3;
-    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
-                            .iT = &e->iT, .iN = &e->iN, .mu = mu};
-}
-
-static void ex315_free(ex315 *e)
-{
-    gsl_matrix_free(e->K);
-    gsl_matrix_free(e->M);
-    gsl_vector_free(e->u);
-    gsl_vector_free(e->r);
-}
-
+/* ---- Example 3.15 (004 §3.5, 004 Example 3.15): dofs (D, F, T, N); the system
+ * is models/fl_model_example_3_15 ---------------------------------------- */
 Test(stability, example_3_15_closed_forms)
 {
     const double mus[] = {0.5, 1.0, 2.0, 2.8, 2.86, 3.0, 5.0};
     const double Ks = 3.0, Ms = 2.0, P = 0.7;
     for (size_t q = 0; q < sizeof mus / sizeof *mus; q++) {
         double mu = mus[q];
-        ex315 e;
-        ex315_init(&e, mu, Ks, Ms, P);
+        fl_model_example_3_15_system *e = NULL;
+        cr_assert_eq(fl_model_example_3_15_system_alloc(Ks, Ms, P, mu, &e, NULL), FL_OK);
         /* the equilibrium (30): K u0 - f = r0 with f = (-2P, 2P, mu P, 0) */
         fl_stab_label lab;
-        cr_assert_eq(fl_stab_partition(&e.s, e.u, e.r, 1e-12, &lab, NULL), FL_OK);
+        cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, NULL), FL_OK);
         cr_assert_eq(lab, FL_STAB_PS, "mu = %g: the contact particle slides", mu);
         fl_stab_tangent *t;
-        cr_assert_eq(fl_stab_tangent_alloc(&e.s, &lab, e.r, &t, NULL), FL_OK);
+        cr_assert_eq(fl_stab_tangent_alloc(&e->s, &lab, e->r0, &t, NULL), FL_OK);
         cr_assert_eq(t->nstar, 2);
         cr_assert_eq(t->dof[0], 1);
         cr_assert_eq(t->dof[1], 2);
@@ -104,76 +68,36 @@ Test(stability, example_3_15_closed_forms)
         gsl_vector *V = gsl_vector_calloc(4);
         gsl_vector_set(V, 1, -beta);
         gsl_vector_set(V, 2, 1.0);
-        double astar = fl_stab_form_star(&e.s, e.K, &lab, V, V);
+        double astar = fl_stab_form_star(&e->s, e->K, &lab, V, V);
         cr_assert(fabs(astar - lmin * nv * nv) < 1e-12 * Ks, "a*(V,V) = %g", astar);
         gsl_vector_free(V);
         fl_stab_result_free(&res);
         fl_stab_tangent_free(t);
-        ex315_free(&e);
+        fl_model_example_3_15_system_free(e);
     }
 }
 
-/* ---- Example 4.6 (004 §4, 004 Example 4.6): dofs (D, theta, T, N) ---------- */
-typedef struct ex46 {
-    gsl_matrix *K, *M;
-    unsigned char pres[4];
-    size_t iT, iN;
-    fl_stab_system s;
-} ex46;
-
-static void ex46_init(ex46 *e, double mu, double rb, double hb, double rm, double hm)
+/* ---- Example 4.6 (004 §4, 004 Example 4.6): dofs (D, theta, T, N); the system
+ * is models/fl_model_example_4_6 ------------------------------------------ */
+static fl_model_example_4_6_system *ex46_alloc(double mu, double rb, double hb, double rm, double hm)
 {
-    e->K = gsl_matrix_calloc(4, 4);
-    e->M = gsl_matrix_calloc(4, 4);
-    double K[4][4] = {{1, hb, -1, 0},
-                      {hb, 4 * rb * rb + hb * hb, -hb, 6 * rb * rb},
-                      {-1, -hb, 1, 0},
-                      {0, 6 * rb * rb, 0, 12 * rb * rb}};
-    double M[4][4] = {{1, 0, 0, 0}, {0, hm * hm + rm * rm, -hm, 0}, {0, -hm, 1, 0}, {0, 0, 0, 1}};
-    for (size_t i = 0; i < 4; i++)
-        for (size_t j = 0; j < 4; j++) {
-            gsl_matrix_set(e->K, i, j, K[i][j]);
-            gsl_matrix_set(e->M, i, j, M[i][j]);
-        }
-    memset(e->pres, 0, 4);
-    e->pres[0] = 1;
-    e->iT = 2;
-    e->iN = 3;
-    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
-                            .iT = &e->iT, .iN = &e->iN, .mu = mu};
+    fl_model_example_4_6_system *e = NULL;
+    cr_assert_eq(fl_model_example_4_6_system_alloc(mu, rb, hb, rm, hm, &e, NULL), FL_OK);
+    return e;
 }
 
-static void ex46_free(ex46 *e)
+/* steady sliding with sigma(u_T') = sig and r_N = -0.01 */
+static void ex46_analyse(const fl_model_example_4_6_system *e, double sig, fl_stab_result *res)
 {
-    gsl_matrix_free(e->K);
-    gsl_matrix_free(e->M);
-}
-
-/* steady sliding with sigma(u_D') = sig: r^0 = (., 0, -sig mu |r_N|..., r_N) */
-static void ex46_analyse(ex46 *e, double sig, fl_stab_result *res)
-{
-    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
-    double rN = -0.01;
-    gsl_vector_set(r, 3, rN);
-    gsl_vector_set(r, 2, e->s.mu * rN * sig);   /* r_T = mu r_N sigma(u_T') */
-    fl_stab_label lab;
-    cr_assert_eq(fl_stab_partition(&e->s, u, r, 1e-12, &lab, NULL), FL_OK);
-    cr_assert_eq(lab, FL_STAB_PS);
-    fl_stab_tangent *t;
-    cr_assert_eq(fl_stab_tangent_alloc(&e->s, &lab, r, &t, NULL), FL_OK);
-    cr_assert_eq(t->nstar, 2);
-    cr_assert_eq(fl_stab_analyse(t, NULL, res, NULL), FL_OK);
-    fl_stab_tangent_free(t);
-    gsl_vector_free(u);
-    gsl_vector_free(r);
+    fl_error err;
+    cr_assert_eq(fl_model_example_4_6_analyse(e, sig, -0.01, res, &err), FL_OK, "%s", err.message);
 }
 
 Test(stability, example_4_6_fig9_eigenvalues)
 {
-    ex46 e;
-    ex46_init(&e, 2.2, 0.07, 0.1, 0.15, 0.05);
+    fl_model_example_4_6_system *e = ex46_alloc(2.2, 0.07, 0.1, 0.15, 0.05);
     fl_stab_result res;
-    ex46_analyse(&e, -1.0, &res);
+    ex46_analyse(e, -1.0, &res);
     /* Lambda = -lambda^2 = 1.0629778 -+ 0.1692809 i (004 Example 4.6, from the
      * characteristic polynomial 0.0225 s^2 + 0.047834 s + 0.026068) */
     cr_assert(res.flutter);
@@ -182,12 +106,12 @@ Test(stability, example_4_6_fig9_eigenvalues)
     cr_assert(fabs(fabs(res.lam_im[0]) - 0.1692809) < 1e-6, "%.9g", res.lam_im[0]);
     cr_assert_not(res.divergence);
     fl_stab_result_free(&res);
-    ex46_analyse(&e, +1.0, &res);   /* s = -0.4080049, -1.4304840: neutral */
+    ex46_analyse(e, +1.0, &res);   /* s = -0.4080049, -1.4304840: neutral */
     cr_assert_not(res.flutter);
     cr_assert(fabs(res.lam_re[0] - 0.4080049) < 1e-6 && fabs(res.lam_re[1] - 1.4304840) < 1e-6,
               "%.9g %.9g", res.lam_re[0], res.lam_re[1]);
     fl_stab_result_free(&res);
-    ex46_free(&e);
+    fl_model_example_4_6_system_free(e);
 }
 
 Test(stability, example_4_6_inequalities_hm0)
@@ -205,10 +129,9 @@ Test(stability, example_4_6_inequalities_hm0)
                         double disc = pow(1 + 4 * rho * rho + eta * eta, 2) - 8 * rho * rho * c;
                         double scale = pow(1 + 4 * rho * rho + eta * eta, 2);
                         if (fabs(disc) < 1e-6 * scale || fabs(c) < 1e-6) continue;  /* boundary */
-                        ex46 e;
-                        ex46_init(&e, mu, rb, hb, rm, 0.0);
+                        fl_model_example_4_6_system *e = ex46_alloc(mu, rb, hb, rm, 0.0);
                         fl_stab_result res;
-                        ex46_analyse(&e, sig, &res);
+                        ex46_analyse(e, sig, &res);
                         cr_assert_eq(res.flutter, disc < 0, "mu=%g rb=%g hb=%g rm=%g sig=%g disc=%g",
                                      mu, rb, hb, rm, sig, disc);
                         cr_assert_eq(res.divergence, c <= 0, "mu=%g rb=%g hb=%g rm=%g sig=%g c=%g",
@@ -219,7 +142,7 @@ Test(stability, example_4_6_inequalities_hm0)
                         ndiv += res.divergence;
                         n++;
                         fl_stab_result_free(&res);
-                        ex46_free(&e);
+                        fl_model_example_4_6_system_free(e);
                     }
     cr_assert(nflutter > 5 && ndiv > 5 && n > 100, "grid covers both: %d %d %d", nflutter, ndiv, n);
 }
@@ -449,48 +372,48 @@ Test(stability, rayleigh_modal_damping_ratio)
 
 Test(stability, bad_input)
 {
-    ex315 e;
-    ex315_init(&e, 1.0, 1.0, 1.0, 1.0);
+    fl_model_example_3_15_system *e = NULL;
+    cr_assert_eq(fl_model_example_3_15_system_alloc(1.0, 1.0, 1.0, 1.0, &e, NULL), FL_OK);
     fl_stab_label lab;
     fl_error err;
     /* u_N > 0 is not admissible (12) */
-    gsl_vector_set(e.u, 3, 0.1);
-    cr_assert_eq(fl_stab_partition(&e.s, e.u, e.r, 1e-12, &lab, &err), FL_EINVAL);
-    gsl_vector_set(e.u, 3, -0.1);   /* free but with a reaction */
-    cr_assert_eq(fl_stab_partition(&e.s, e.u, e.r, 1e-12, &lab, &err), FL_EINVAL);
-    gsl_vector_set(e.u, 3, 0.0);
-    gsl_vector_set(e.r, 2, -1.5);   /* outside the cone (17) */
-    cr_assert_eq(fl_stab_partition(&e.s, e.u, e.r, 1e-12, &lab, &err), FL_EINVAL);
+    gsl_vector_set(e->u0, 3, 0.1);
+    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
+    gsl_vector_set(e->u0, 3, -0.1);   /* free but with a reaction */
+    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
+    gsl_vector_set(e->u0, 3, 0.0);
+    gsl_vector_set(e->r0, 2, -1.5);   /* outside the cone (17) */
+    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "(17)"));
-    gsl_vector_set(e.r, 2, NAN);
-    cr_assert_eq(fl_stab_partition(&e.s, e.u, e.r, 1e-12, &lab, &err), FL_ENONFINITE);
-    gsl_vector_set(e.r, 2, -1.0);
-    cr_assert_eq(fl_stab_partition(&e.s, e.u, e.r, -1.0, &lab, &err), FL_EINVAL);
+    gsl_vector_set(e->r0, 2, NAN);
+    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_ENONFINITE);
+    gsl_vector_set(e->r0, 2, -1.0);
+    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, -1.0, &lab, &err), FL_EINVAL);
     gsl_vector *short_v = gsl_vector_calloc(3);
-    cr_assert_eq(fl_stab_partition(&e.s, short_v, e.r, 1e-12, &lab, &err), FL_EDIM);
+    cr_assert_eq(fl_stab_partition(&e->s, short_v, e->r0, 1e-12, &lab, &err), FL_EDIM);
     gsl_vector_free(short_v);
-    fl_stab_system bad = e.s;
+    fl_stab_system bad = e->s;
     bad.mu = -1;
     cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EINVAL);
-    bad = e.s;
+    bad = e->s;
     bad.n = 3;
     cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EDIM);
-    bad = e.s;
+    bad = e->s;
     size_t iN0 = 0;   /* prescribed dof as contact dof */
     bad.iN = &iN0;
     cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EINVAL);
-    bad = e.s;
+    bad = e->s;
     bad.K = NULL;
     cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EINVAL);
     /* stuck particle and every other dof prescribed: S* empty */
     unsigned char allp[4] = {1, 1, 0, 0};
-    bad = e.s;
+    bad = e->s;
     bad.prescribed = allp;
     fl_stab_label stuck = FL_STAB_PD, wrong = (fl_stab_label)7;
     fl_stab_tangent *t;
-    cr_assert_eq(fl_stab_tangent_alloc(&bad, &stuck, e.r, &t, &err), FL_EINVAL);
-    cr_assert_eq(fl_stab_tangent_alloc(&e.s, &wrong, e.r, &t, &err), FL_EINVAL);
-    cr_assert_eq(fl_stab_tangent_alloc(&e.s, &stuck, NULL, &t, &err), FL_EDIM);
+    cr_assert_eq(fl_stab_tangent_alloc(&bad, &stuck, e->r0, &t, &err), FL_EINVAL);
+    cr_assert_eq(fl_stab_tangent_alloc(&e->s, &wrong, e->r0, &t, &err), FL_EINVAL);
+    cr_assert_eq(fl_stab_tangent_alloc(&e->s, &stuck, NULL, &t, &err), FL_EDIM);
     /* singular mass: infinite eigenvalue */
     gsl_matrix *Z = gsl_matrix_calloc(2, 2), *I2 = gsl_matrix_alloc(2, 2);
     gsl_matrix_set_identity(I2);
@@ -512,20 +435,11 @@ Test(stability, bad_input)
     gsl_matrix_free(R);
     gsl_matrix_free(Z);
     gsl_matrix_free(I2);
-    ex315_free(&e);
+    fl_model_example_3_15_system_free(e);
 }
 
 /* ---- Example 3.14 (004 §3.5, 004 Example 3.14): jumps by enumeration vs the
  * closed forms of Cases 1A, 1B, 2A, 2B ------------------------------------- */
-static void ex314_M(double m, double Mb, double th, gsl_matrix *M)
-{
-    double sn = sin(th), cs = cos(th);
-    gsl_matrix_set(M, 0, 0, m + Mb * sn * sn);
-    gsl_matrix_set(M, 0, 1, -Mb * sn * cs);
-    gsl_matrix_set(M, 1, 0, -Mb * sn * cs);
-    gsl_matrix_set(M, 1, 1, m + Mb * cs * cs);
-}
-
 Test(stability, example_3_14_jumps_match_closed_forms)
 {
     gsl_matrix *M = gsl_matrix_alloc(2, 2), *K = gsl_matrix_alloc(2, 2);
@@ -541,7 +455,7 @@ Test(stability, example_3_14_jumps_match_closed_forms)
                     for (int ik = 1; ik < 4; ik++) {
                         double mM = mMs[a], mu = mus[b], al = fr[c] * mu, th = it * (FL_PI / 2) / 24;
                         double thK = ik * (FL_PI / 2) / 4, KI = 2.0, KV = 1.0;
-                        ex314_M(mM, 1.0, th, M);
+                        fl_model_example_3_14_mass(mM, 1.0, th, M);
                         gsl_matrix_set(K, 0, 0, KI * sin(thK) * sin(thK));
                         gsl_matrix_set(K, 0, 1, -KI * sin(thK) * cos(thK));
                         gsl_matrix_set(K, 1, 0, -KI * sin(thK) * cos(thK));
@@ -593,7 +507,7 @@ Test(stability, example_3_14_jumps_match_closed_forms)
         double mu = 1.0, mM = 0.05;
         double th = 0.5 * (atan(mu) + sg * acos((2 * mM + 1) / sqrt(1 + mu * mu)));
         cr_assert(fabs(th - (sg < 0 ? 0.0528937 : 0.7325044)) < 1e-7);
-        ex314_M(mM, 1.0, th, M);
+        fl_model_example_3_14_mass(mM, 1.0, th, M);
         cr_assert(fabs(gsl_matrix_get(M, 0, 0) + mu * gsl_matrix_get(M, 1, 0)) < 1e-14);
         gsl_vector_set(r0, 0, mu);
         gsl_vector_set(r0, 1, -1.0);
@@ -605,7 +519,7 @@ Test(stability, example_3_14_jumps_match_closed_forms)
     /* no jump from r0 = 0 (004 §3.5): only A = 0 */
     gsl_vector_set_zero(r0);
     fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
-    ex314_M(0.1, 1.0, 0.4, M);
+    fl_model_example_3_14_mass(0.1, 1.0, 0.4, M);
     size_t ns;
     cr_assert_eq(fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL), FL_OK);
     cr_assert_eq(ns, 0);
@@ -686,47 +600,86 @@ static double pick(gsl_rng *g, double scale)
     return gsl_rng_uniform(g) < 0.3 ? 0.0 : scale * (2 * gsl_rng_uniform(g) - 1);
 }
 
+/* Rates per contact particle: V in K_u'(u, r) (34) and W in K_r'(u, r, V)
+ * (35), drawn by label (004 §2.3). */
+static void draw_particle_rates(const rsys *x, gsl_rng *g, gsl_vector *V, gsl_vector *W)
+{
+    double mu = x->s.mu;
+    for (size_t p = 0; p < x->np; p++) {
+        size_t iT = x->iT[p], iN = x->iN[p];
+        double sr = (gsl_vector_get(x->r, iT) > 0) - (gsl_vector_get(x->r, iT) < 0);
+        switch (x->lab[p]) {
+        case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
+        case FL_STAB_PZ: {
+            gsl_vector_set(V, iN, -fabs(pick(g, 1)));
+            gsl_vector_set(V, iT, pick(g, 1));
+            double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
+            double vT = gsl_vector_get(V, iT);
+            double wT = vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1);
+            gsl_vector_set(W, iN, wN);
+            gsl_vector_set(W, iT, wT);
+            break;
+        }
+        case FL_STAB_PD:
+            gsl_vector_set(W, iT, pick(g, 1));
+            gsl_vector_set(W, iN, pick(g, 1));
+            break;
+        case FL_STAB_PS: {
+            gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
+            double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
+            gsl_vector_set(W, iN, wN);
+            gsl_vector_set(W, iT, sr * (gg - mu * wN));
+            break;
+        }
+        }
+    }
+}
+
+/* The verdicts shared by the VI-membership tests (Lemmas 2.6, 2.7, 2.9):
+ * no sampled test vector goes below the exact infimum; members never reach
+ * a negative value; sampling exhibits the failure for >= 80% of the
+ * non-members. */
+typedef struct vi_tally {
+    long members, others, found;
+} vi_tally;
+
+static double vi_sample(double val, double inf, double vmin)
+{
+    cr_assert(val >= inf - 1e-9, "sample %g below infimum %g %s", val, inf, fl_test_seed_note());
+    return fmin(vmin, val);
+}
+
+static void vi_count(vi_tally *t, int member, double vmin)
+{
+    if (member) {
+        t->members++;
+        cr_assert(vmin >= -1e-9, "%s", fl_test_seed_note());
+    } else {
+        t->others++;
+        t->found += vmin < 0;
+    }
+}
+
+static void vi_verdict(const vi_tally *t)
+{
+    cr_assert(t->members > 100 && t->others > 50, "%ld %ld %s", t->members, t->others, fl_test_seed_note());
+    cr_assert(t->found >= 0.8 * t->others, "sampling exhibits the failure for %ld of %ld non-members %s", t->found,
+              t->others, fl_test_seed_note());
+}
+
 Test(stability, lemma_2_7_vi_iff_member)
 {
     gsl_rng *g = fl_test_rng(2007);
-    long members = 0, others = 0, found = 0;
+    vi_tally tally = {0, 0, 0};
     for (int trial = 0; trial < 400; trial++) {
         size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
         rsys x;
         rsys_init(&x, g, n, np);
-        double mu = x.s.mu;
         gsl_vector *V = gsl_vector_calloc(n), *W = gsl_vector_calloc(n), *v = gsl_vector_calloc(n);
         for (size_t i = 2 * np; i < n; i++)
             if (!x.pres[i]) { gsl_vector_set(V, i, pick(g, 1)); }
             else gsl_vector_set(W, i, pick(g, 1));
-        for (size_t p = 0; p < np; p++) {
-            size_t iT = x.iT[p], iN = x.iN[p];
-            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
-            switch (x.lab[p]) {
-            case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
-            case FL_STAB_PZ: {
-                gsl_vector_set(V, iN, -fabs(pick(g, 1)));
-                gsl_vector_set(V, iT, pick(g, 1));
-                double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
-                double vT = gsl_vector_get(V, iT);
-                double wT = vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1);
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, wT);
-                break;
-            }
-            case FL_STAB_PD:
-                gsl_vector_set(W, iT, pick(g, 1));
-                gsl_vector_set(W, iN, pick(g, 1));
-                break;
-            case FL_STAB_PS: {
-                gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
-                double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, sr * (gg - mu * wN));
-                break;
-            }
-            }
-        }
+        draw_particle_rates(&x, g, V, W);
         cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0, "%s", fl_test_seed_note());
         int perturb = gsl_rng_uniform(g) < 0.5;
         if (perturb) {
@@ -751,26 +704,22 @@ Test(stability, lemma_2_7_vi_iff_member)
                 if (x.lab[p] == FL_STAB_PS) gsl_vector_set(v, iT, -sr * fabs(pick(g, 10)));
             }
             double val = fl_stab_vi27_value(&x.s, x.lab, V, W, v);
-            cr_assert(val >= inf - 1e-9, "sample %g below infimum %g %s", val, inf, fl_test_seed_note());
-            vmin = fmin(vmin, val);
+            vmin = vi_sample(val, inf, vmin);
         }
-        if (member) { members++; cr_assert(vmin >= -1e-9, "%s", fl_test_seed_note()); }
-        else { others++; found += vmin < 0; }
+        vi_count(&tally, member, vmin);
         gsl_vector_free(V);
         gsl_vector_free(W);
         gsl_vector_free(v);
         rsys_free(&x);
     }
-    cr_assert(members > 100 && others > 50, "%ld %ld %s", members, others, fl_test_seed_note());
-    cr_assert(found >= 0.8 * others, "sampling exhibits the failure for %ld of %ld non-members %s",
-              found, others, fl_test_seed_note());
+    vi_verdict(&tally);
     gsl_rng_free(g);
 }
 
 Test(stability, lemma_2_6_vi_iff_member)
 {
     gsl_rng *g = fl_test_rng(2006);
-    long members = 0, others = 0, found = 0;
+    vi_tally tally = {0, 0, 0};
     for (int trial = 0; trial < 400; trial++) {
         size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
         rsys x;
@@ -826,11 +775,9 @@ Test(stability, lemma_2_6_vi_iff_member)
                 if (kind[p] != 0) gsl_vector_set(a, x.iN[p], -fabs(gsl_vector_get(a, x.iN[p])));
             cr_assert(fl_stab_viol_Kuddot(&x.s, U, V, a) == 0.0);
             double val = fl_stab_vi26_value(&x.s, U, V, A, R, a);
-            cr_assert(val >= inf - 1e-9, "sample %g below infimum %g %s", val, inf, fl_test_seed_note());
-            vmin = fmin(vmin, val);
+            vmin = vi_sample(val, inf, vmin);
         }
-        if (member) { members++; cr_assert(vmin >= -1e-9, "%s", fl_test_seed_note()); }
-        else { others++; found += vmin < 0; }
+        vi_count(&tally, member, vmin);
         free(kind);
         gsl_vector_free(z);
         gsl_vector_free(V);
@@ -839,9 +786,7 @@ Test(stability, lemma_2_6_vi_iff_member)
         gsl_vector_free(a);
         rsys_free(&x);
     }
-    cr_assert(members > 100 && others > 50, "%ld %ld %s", members, others, fl_test_seed_note());
-    cr_assert(found >= 0.8 * others, "sampling exhibits the failure for %ld of %ld non-members %s",
-              found, others, fl_test_seed_note());
+    vi_verdict(&tally);
     gsl_rng_free(g);
 }
 
@@ -896,30 +841,7 @@ Test(stability, lemma_2_8_straight_paths)
         gsl_vector *V = gsl_vector_calloc(n), *W = gsl_vector_calloc(n), *fd = gsl_vector_alloc(n);
         for (size_t i = 2 * np; i < n; i++) if (!x.pres[i]) gsl_vector_set(V, i, pick(g, 1));
         for (size_t i = 0; i < n; i++) if (x.pres[i]) gsl_vector_set(W, i, pick(g, 1));
-        for (size_t p = 0; p < np; p++) {
-            size_t iT = x.iT[p], iN = x.iN[p];
-            double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
-            switch (x.lab[p]) {
-            case FL_STAB_PF: gsl_vector_set(V, iT, pick(g, 1)); gsl_vector_set(V, iN, pick(g, 1)); break;
-            case FL_STAB_PZ: {
-                gsl_vector_set(V, iN, -fabs(pick(g, 1)));
-                gsl_vector_set(V, iT, pick(g, 1));
-                double wN = gsl_vector_get(V, iN) < 0 ? 0.0 : -fabs(pick(g, 1));
-                double vT = gsl_vector_get(V, iT);
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, vT != 0 ? mu * wN * (vT > 0 ? 1 : -1) : -mu * wN * (2 * gsl_rng_uniform(g) - 1));
-                break;
-            }
-            case FL_STAB_PD: gsl_vector_set(W, iT, pick(g, 1)); gsl_vector_set(W, iN, pick(g, 1)); break;
-            case FL_STAB_PS: {
-                gsl_vector_set(V, iT, -sr * fabs(pick(g, 1)));
-                double wN = pick(g, 1), gg = gsl_vector_get(V, iT) != 0 ? 0.0 : -fabs(pick(g, 1));
-                gsl_vector_set(W, iN, wN);
-                gsl_vector_set(W, iT, sr * (gg - mu * wN));
-                break;
-            }
-            }
-        }
+        draw_particle_rates(&x, g, V, W);
         cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0 && fl_stab_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-14);
         gsl_blas_dgemv(CblasNoTrans, 1.0, x.K, V, 0.0, fd);
         gsl_vector_sub(fd, W);   /* (40): K V = f' + W */
@@ -997,7 +919,8 @@ Test(stability, lemma_2_8_straight_paths)
 Test(stability, lemma_2_9_vi_iff_member)
 {
     gsl_rng *g = fl_test_rng(2009);
-    long members = 0, others = 0, found = 0, seen[9] = {0};
+    vi_tally tally = {0, 0, 0};
+    long seen[9] = {0};
     for (int trial = 0; trial < 500; trial++) {
         size_t np = 1 + gsl_rng_uniform_int(g, 3), n = 2 * np + gsl_rng_uniform_int(g, 3);
         rsys x;
@@ -1104,11 +1027,9 @@ Test(stability, lemma_2_9_vi_iff_member)
             }
             cr_assert(fl_stab_viol_Kuddot2(&x.s, x.lab, x.r, V, W, a) == 0.0);
             double val = fl_stab_vi29_value(&x.s, x.lab, x.r, V, W, A, B, a);
-            cr_assert(val >= inf - 1e-9, "sample %g below infimum %g %s", val, inf, fl_test_seed_note());
-            vmin = fmin(vmin, val);
+            vmin = vi_sample(val, inf, vmin);
         }
-        if (member) { members++; cr_assert(vmin >= -1e-9, "%s", fl_test_seed_note()); }
-        else { others++; found += vmin < 0; }
+        vi_count(&tally, member, vmin);
         gsl_vector_free(V);
         gsl_vector_free(W);
         gsl_vector_free(A);
@@ -1117,8 +1038,7 @@ Test(stability, lemma_2_9_vi_iff_member)
         rsys_free(&x);
     }
     for (int l = 0; l < 8; l++) cr_assert(seen[l] > 10, "sub-label %d seen %ld times %s", l, seen[l], fl_test_seed_note());
-    cr_assert(members > 100 && others > 50, "%ld %ld %s", members, others, fl_test_seed_note());
-    cr_assert(found >= 0.8 * others, "sampling exhibits the failure for %ld of %ld %s", found, others, fl_test_seed_note());
+    vi_verdict(&tally);
     gsl_rng_free(g);
 }
 

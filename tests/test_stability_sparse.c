@@ -13,6 +13,7 @@
 #include <gsl/gsl_sort_vector.h>
 
 #include "testkit/fl_random.h"
+#include "models/fl_model_example_3_15.h"
 #include "optimized/stability_sparse.h"
 #include "fl_scalar.h"
 
@@ -212,17 +213,15 @@ Test(stability_sparse, example_3_15_closed_form)
 {
     fl_sparse_ctx ctx = {0};
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
-    const double k[4][4] = {{1, -1, 0, 0}, {-1, 2, 0, -1}, {0, 0, 1, 0}, {0, -1, 0, 1}};
-    gsl_matrix *Kd = gsl_matrix_alloc(4, 4), *Md = gsl_matrix_alloc(4, 4);
-    for (size_t i = 0; i < 4; i++)
-        for (size_t j = 0; j < 4; j++) gsl_matrix_set(Kd, i, j, k[i][j]);
-    gsl_matrix_set_identity(Md);
+    /* the system of models/fl_model_example_3_15 with K = M = P = 1 */
+    fl_model_example_3_15_system *e = NULL;
+    cr_assert_eq(fl_model_example_3_15_system_alloc(1.0, 1.0, 1.0, 1.0, &e, NULL), FL_OK);
     cholmod_sparse *K, *M;
-    cr_assert_eq(fl_sparse_from_dense(&ctx, Kd, 1, 0.0, &K, NULL), FL_OK);
-    cr_assert_eq(fl_sparse_from_dense(&ctx, Md, 0, 0.0, &M, NULL), FL_OK);
-    unsigned char pres[4] = {1, 0, 0, 0};
-    size_t iT = 2, iN = 3;
-    double r[4] = {1, 0, 0, -1};
+    cr_assert_eq(fl_sparse_from_dense(&ctx, e->K, 1, 0.0, &K, NULL), FL_OK);
+    cr_assert_eq(fl_sparse_from_dense(&ctx, e->M, 0, 0.0, &M, NULL), FL_OK);
+    unsigned char *pres = e->pres;
+    size_t iT = e->iT, iN = e->iN;
+    double *r = e->r0->data;      /* (P, 0, -mu P, -P) */
     fl_stab_label lab = FL_STAB_PS;
     for (double mu = 0.5; mu < 6; mu += 0.75) {
         r[2] = -mu;
@@ -259,8 +258,7 @@ Test(stability_sparse, example_3_15_closed_form)
     fl_stab_sparse_tangent_free(&ctx, NULL);
     fl_sparse_free(&ctx, &K);
     fl_sparse_free(&ctx, &M);
-    gsl_matrix_free(Kd);
-    gsl_matrix_free(Md);
+    fl_model_example_3_15_system_free(e);
     fl_sparse_finish(&ctx);
 }
 

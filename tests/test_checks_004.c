@@ -1,0 +1,279 @@
+/* test_checks_004.c — the checks of papers 004 and 000 (checks/
+ * stability_checks.c, checks/polyurethane.c, checks/moreau_checks.c) can
+ * fail: each task runs on its data file (every check passes) and on a copy
+ * with one expected value or one input corrupted (the check comparing it
+ * reports FAIL); the twin comparisons refuse a perturbed answer. */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
+#include "checks/stability_checks.h"
+#include "fl_data.h"
+#include "models/fl_model_example_3_15.h"
+#include "models/fl_model_example_4_6.h"
+#include "optimized/stability_sparse.h"
+
+/* ---- running a task and recording its verdicts ---- */
+
+#define REC_MAX 512
+typedef struct rec {
+    int n;
+    char name[REC_MAX][96];
+    int kind[REC_MAX];
+} rec;
+
+static void rec_add(rec *r, fl_check_kind kind, const char *name)
+{
+    if (r->n >= REC_MAX) return;
+    snprintf(r->name[r->n], sizeof r->name[r->n], "%s", name);
+    r->kind[r->n++] = (int)kind;
+}
+
+static void on_value(void *d, const fl_check_value_info *i) { rec_add(d, i->kind, i->name); }
+static void on_line(void *d, fl_check_kind k, const char *name, const char *detail)
+{
+    (void)detail;
+    rec_add(d, k, name);
+}
+
+/* FL_CHECK_FAIL if any result of that name failed, FL_CHECK_PASS if all
+ * passed, -1 if there is none. */
+static int verdict(const rec *r, const char *name)
+{
+    int v = -1;
+    for (int i = 0; i < r->n; i++)
+        if (strcmp(r->name[i], name) == 0) {
+            if (r->kind[i] == FL_CHECK_FAIL) return FL_CHECK_FAIL;
+            if (r->kind[i] == FL_CHECK_PASS) v = FL_CHECK_PASS;
+        }
+    return v;
+}
+
+static long run_task(int (*task)(fl_check_ctx *), const char *params, rec *r)
+{
+    char out[] = "/tmp/fl_checks_004_out_XXXXXX";
+    cr_assert_not_null(mkdtemp(out));
+    fl_check_ctx ctx = fl_check_ctx_default();
+    ctx.out_dir = out;
+    ctx.params = params;
+    ctx.quick = 1;
+    ctx.io.data = r;
+    ctx.io.value = on_value;
+    ctx.io.line = on_line;
+    memset(r, 0, sizeof *r);
+    cr_assert_eq(task(&ctx), 0, "the task could not run on %s", params ? params : "its data file");
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+    cr_assert_eq(system(cmd), 0);
+    return ctx.failed;
+}
+
+/* Write root (then released) to a new temporary file; its path in out. */
+static void dump_tmp(json_t *root, char *out, size_t len)
+{
+    snprintf(out, len, "/tmp/fl_checks_004_XXXXXX");
+    int fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert_eq(json_dump_file(root, out, JSON_INDENT(2)), 0);
+    json_decref(root);
+}
+
+/* A copy of data file rel with the number at the dotted path (array
+ * elements as [i]: "cases[0].expected.gamma") set to v; out receives the
+ * temporary file's path. */
+static void corrupt(const char *rel, const char *dotted, double v, char *out, size_t len)
+{
+    char path[4096];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je), *o = root;
+    cr_assert_not_null(root, "%s", je.text);
+    char buf[256], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", dotted);
+    char *tok = strtok_r(buf, ".", &save);
+    while (tok) {
+        char *next = strtok_r(NULL, ".", &save), *br = strchr(tok, '[');
+        if (br) *br = '\0';
+        json_t *member = json_object_get(o, tok);
+        cr_assert_not_null(member, "%s: no member %s", rel, dotted);
+        if (!next) {            /* the last token: replace the number */
+            if (br) cr_assert_eq(json_array_set_new(member, (size_t)atoi(br + 1), json_real(v)), 0);
+            else cr_assert_eq(json_object_set_new(o, tok, json_real(v)), 0);
+        }
+        o = br ? json_array_get(member, (size_t)atoi(br + 1)) : member;
+        tok = next;
+    }
+    dump_tmp(root, out, len);
+}
+
+/* The check `name` passes on the data file and fails once `dotted` is v. */
+static void expect_fails(int (*task)(fl_check_ctx *), const char *rel, const char *dotted, double v, const char *name)
+{
+    static rec r;
+    char p[64];
+    corrupt(rel, dotted, v, p, sizeof p);
+    run_task(task, p, &r);
+    unlink(p);
+    cr_assert_eq(verdict(&r, name), FL_CHECK_FAIL, "%s still passes with %s = %g", name, dotted, v);
+}
+
+Test(checks_004, example_3_14_fails_on_wrong_closed_forms)
+{
+    static rec r;
+    cr_assert_eq(run_task(fl_stability_reproduce_example_3_14, NULL, &r), 0);
+    cr_assert_eq(verdict(&r, "example_3_14.fixture"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "example_3_14.fig6_case_2A"), FL_CHECK_PASS);
+    expect_fails(fl_stability_reproduce_example_3_14, "004/example_3_14.json", "expected.case_1A.a_T", -1.2794146,
+                 "example_3_14.fixture");
+    expect_fails(fl_stability_reproduce_example_3_14, "004/example_3_14.json", "expected.case_1B.a_N", -1.6,
+                 "example_3_14.fixture");
+    expect_fails(fl_stability_reproduce_example_3_14, "004/example_3_14.json", "expected.fig6_theta_M[0]", 0.06,
+                 "example_3_14.fig6_case_2A");
+}
+
+Test(checks_004, example_3_15_fails_without_its_tolerance)
+{
+    static rec r;
+    cr_assert_eq(run_task(fl_stability_reproduce_example_3_15, NULL, &r), 0);
+    cr_assert_eq(verdict(&r, "example_3_15.min_eig_KS"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "example_3_15.no_solution_67"), FL_CHECK_PASS);
+    /* a tolerance of 1e-200 K: the computed eigenvalues are not exact */
+    expect_fails(fl_stability_reproduce_example_3_15, "004/example_3_15.json", "expected.tolerance", 1e-200,
+                 "example_3_15.min_eig_KS");
+}
+
+Test(checks_004, example_4_6_fails_on_wrong_values, .timeout = 120)
+{
+    static rec r;
+    cr_assert_eq(run_task(fl_stability_reproduce_example_4_6, NULL, &r), 0);
+    const char *names[] = {"example_4_6.steady_state", "example_4_6.fig9_flutter", "example_4_6.fig9_reversed",
+                           "example_4_6.growth_rate", "example_4_6.growth", "example_4_6.limit_cycle"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        cr_assert_eq(verdict(&r, names[i]), FL_CHECK_PASS, "%s", names[i]);
+    const char *f = "004/example_4_6.json";
+    expect_fails(fl_stability_reproduce_example_4_6, f, "expected.r0_N", -0.0076, "example_4_6.steady_state");
+    expect_fails(fl_stability_reproduce_example_4_6, f, "expected.Lambda_sigma_minus[0]", 1.07, "example_4_6.fig9_flutter");
+    expect_fails(fl_stability_reproduce_example_4_6, f, "expected.Lambda_sigma_plus[1]", 1.44, "example_4_6.fig9_reversed");
+    expect_fails(fl_stability_reproduce_example_4_6, f, "expected.growth_rate", 0.13, "example_4_6.growth_rate");
+    expect_fails(fl_stability_reproduce_example_4_6, f, "expected.growth_rate", 0.13, "example_4_6.growth");
+}
+
+Test(checks_004, theorem1_fails_on_wrong_closed_forms)
+{
+    static rec r;
+    cr_assert_eq(run_task(fl_moreau_reproduce_theorem1, NULL, &r), 0);
+    cr_assert_eq(verdict(&r, "theorem1.gamma_negative.gamma"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "theorem1.gamma_negative.set_A"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "theorem1.gamma_zero_nonpositive_nearby.dH_bounded_away"), FL_CHECK_PASS);
+    const char *f = "000/theorem1_rod.json";
+    expect_fails(fl_moreau_reproduce_theorem1, f, "cases[0].expected.gamma", -0.4, "theorem1.gamma_negative.gamma");
+    expect_fails(fl_moreau_reproduce_theorem1, f, "cases[0].expected.u_tilde[2]", 0.54, "theorem1.gamma_negative.set_A");
+    expect_fails(fl_moreau_reproduce_theorem1, f, "cases[2].expected.dH_limit", 0.2,
+                 "theorem1.gamma_zero_nonpositive_nearby.dH_bounded_away");
+    /* a perturbed system: mu0 = 1.5 < 5/3 makes gamma(pi/4) > 0, not the case the file states */
+    expect_fails(fl_moreau_reproduce_theorem1, f, "cases[0].mu0", 1.5, "theorem1.gamma_negative.neighbourhood");
+}
+
+/* ---- the twin comparisons refuse a perturbed answer ---- */
+
+Test(checks_004, twin_agreement_refuses_a_perturbed_answer)
+{
+    fl_model_example_4_6_system *e = NULL;
+    cr_assert_eq(fl_model_example_4_6_system_alloc(2.2, 0.07, 0.1, 0.15, 0.05, &e, NULL), FL_OK);
+    /* a state with N* = 2 (the Fig. 9 state) */
+    gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
+    gsl_vector_set(r, 3, -0.0075);
+    gsl_vector_set(r, 2, 2.2 * -0.0075 * -1.0);
+    fl_stab_label lab;
+    fl_stab_tangent *t = NULL;
+    fl_stab_result rd = {0}, rs = {0};
+    cr_assert_eq(fl_stab_partition(&e->s, u, r, 1e-12, &lab, NULL), FL_OK);
+    cr_assert_eq(fl_stab_tangent_alloc(&e->s, &lab, r, &t, NULL), FL_OK);
+    cr_assert_eq(fl_stab_analyse(t, NULL, &rd, NULL), FL_OK);
+    fl_sparse_ctx ctx = {0};
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    cholmod_sparse *K = NULL, *M = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, e->K, 1, 0.0, &K, NULL), FL_OK);
+    cr_assert_eq(fl_sparse_from_dense(&ctx, e->M, 1, 0.0, &M, NULL), FL_OK);
+    fl_stab_sparse_system ss = {.n = 4, .K = K, .M = M, .prescribed = e->pres, .np = 1, .iT = &e->iT, .iN = &e->iN,
+                                .mu = 2.2};
+    fl_stab_sparse_tangent *ts = NULL;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &ss, &lab, r->data, &ts, NULL), FL_OK);
+    cr_assert_eq(fl_stab_sparse_analyse(&ctx, ts, NULL, 1000, &rs, NULL), FL_OK);
+    cr_assert(fl_stability_twin_agrees(t, &rd, &rs), "the twins agree on the Fig. 9 state");
+    double keep = rs.ks_min;
+    rs.ks_min += 1e-4;                                  /* a wrong min eig K*_S */
+    cr_assert_not(fl_stability_twin_agrees(t, &rd, &rs));
+    rs.ks_min = keep;
+    rs.nlam = 1;                                        /* N* = 2: no modes expected from the twin */
+    cr_assert_not(fl_stability_twin_agrees(t, &rd, &rs));
+    rs.nlam = 0;
+    /* damped roots (004 §5.7): the companion QZ vs the twin's, then one root moved */
+    size_t N2 = 2 * t->nstar, nr = 0, md = 0, ms = 0;
+    double dre[4], dim[4], lre[4], lim[4];
+    cr_assert_eq(fl_stab_rayleigh(t->Kstar, t->Mstar, 0.1, 0.01, dre, dim, NULL), FL_OK);
+    for (size_t k = 0; k < N2; k++) { lre[k] = dre[k]; lim[k] = dim[k]; }
+    nr = N2;
+    cr_assert(fl_stability_damped_agree(N2, dre, dim, nr, lre, lim, &md, &ms));
+    cr_assert_eq(fl_stab_rayleigh(t->Kstar, t->Mstar, 0.1, 0.01, dre, dim, NULL), FL_OK);
+    lre[0] *= 1.01;                                     /* a perturbed root */
+    cr_assert_not(fl_stability_damped_agree(N2, dre, dim, nr, lre, lim, &md, &ms));
+    cr_assert_not(fl_stability_damped_agree(N2, dre, dim, 0, lre, lim, &md, &ms), "no root is no agreement");
+    fl_stab_result_free(&rd);
+    fl_stab_result_free(&rs);
+    fl_stab_tangent_free(t);
+    fl_stab_sparse_tangent_free(&ctx, ts);
+    fl_sparse_free(&ctx, &K);
+    fl_sparse_free(&ctx, &M);
+    fl_sparse_finish(&ctx);
+    gsl_vector_free(u);
+    gsl_vector_free(r);
+    fl_model_example_4_6_system_free(e);
+}
+
+/* The polyurethane block loaded only to the first row of Table 1 (U_T =
+ * -0.87 mm, the quick row), with that row's min eig K*_S as printed (ks)
+ * or corrupted. */
+static void poly_first_row(double ks, char *out, size_t len)
+{
+    char path[4096];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, "004/polyurethane.json", path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    cr_assert_not_null(root, "%s", je.text);
+    json_t *ex = json_object_get(root, "expected"), *rows = json_object_get(ex, "table_1_rows");
+    json_t *row = json_deep_copy(json_array_get(rows, 0));
+    json_array_set_new(row, 4, json_real(ks));
+    json_object_set_new(ex, "table_1_rows", json_pack("[o]", row));
+    json_object_set_new(ex, "quick_rows_U_T_mm", json_pack("[f]", -0.87));
+    json_object_set_new(ex, "table_1_Lambda_discrepancies", json_array());
+    json_object_set_new(json_object_get(json_object_get(root, "params"), "chosen"), "U_T_final_mm", json_real(-0.9));
+    dump_tmp(root, out, len);
+}
+
+Test(checks_004, polyurethane_table1_fails_on_a_wrong_row, .timeout = 300)
+{
+    static rec r;
+    char p[64];
+    /* min eig K*_S of the row off by 0.01 (tolerance 0.002); the other
+     * columns as printed still pass on the same run */
+    poly_first_row(0.086, p, sizeof p);
+    run_task(fl_stability_reproduce_polyurethane, p, &r);
+    unlink(p);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_KS.UT-0.87"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_KS"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_Lambda.UT-0.87"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_states"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_flutter_mode"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.ref_vs_sparse"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.necessary_condition"), FL_CHECK_FAIL, "-1.35 mm is never reached");
+}
