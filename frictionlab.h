@@ -36,7 +36,7 @@
 /* reference: dense, paper-faithful laws */
 #include "reference/asymptotics.h"
 #include "reference/discs.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "reference/fe2d.h"
 #include "reference/friction_set_build.h"
 #include "reference/lcp_enumerate.h"
@@ -66,7 +66,7 @@
 #include "drivers/discs_step.h"
 #include "drivers/moreau_jean.h"
 #include "drivers/nsgs_impl.h"
-#include "drivers/plurality.h"
+#include "drivers/plurality_explore.h"
 
 /* testkit: random systems */
 #include "testkit/fl_random.h"

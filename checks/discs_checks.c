@@ -25,7 +25,7 @@
 #include "fl_dense.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
-#include "drivers/plurality.h"
+#include "drivers/plurality_explore.h"
 #include "checks/fl_tasks.h"
 #include "fl_scalar.h"
 #include "fl_clock.h"

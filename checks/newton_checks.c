@@ -9,7 +9,7 @@
  *   - Coulomb's law and Signorini complementarity (fl_coulomb_violation,
  *     problem-scaled) hold to 1e-7;
  *   - on 2D systems with a unique isolated enumerated solution
- *     (reference/enumerate.c, an independent oracle) every converged answer
+ *     (reference/enumerate_solutions.c, an independent oracle) every converged answer
  *     is that solution;
  *   - global problems solved without W (Newton on (v, r), both twins) give
  *     M v = f + H^T r and Coulomb's law at U = H v + w;
@@ -28,7 +28,7 @@
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "optimized/newton_sparse.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
@@ -221,7 +221,7 @@ int fl_newton_crosscheck(fl_check_ctx *ctx)
     }
     fl_check_value(ctx, N < 4 || (st.unique > 0 && st.unique_off == 0),
                    "newton.unique_2d_matches_enumeration", st.unique_dist, 0.0, 1e-6,
-                   "exhaustive enumeration (reference/enumerate.c)",
+                   "exhaustive enumeration (reference/enumerate_solutions.c)",
                    "%ld converged answers off the unique enumerated solution on %ld 2D systems "
                    "(max distance %.3g relative, tol 1e-6)", st.unique_off, st.unique,
                    st.unique_dist);

@@ -13,7 +13,7 @@
 #include "checks/fl_check.h"
 #include "fl_problem.h"
 #include "fl_sparse.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 
 typedef struct fl_nsgs_stats {
     long systems, converged[2], unique, unique_disagree, errors;

@@ -22,7 +22,7 @@
 #include "fl_dense.h"
 #include "fl_fclib.h"
 #include "fl_residual.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 #include "drivers/solve.h"

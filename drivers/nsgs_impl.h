@@ -1,7 +1,7 @@
 /* nsgs_impl.h — the two implementations of the Contact Dynamics core
  * problem (003 §3; 004 (18)–(21)) as one table, as GSL's solver types
  * (gsl_multiroot_fsolver_type): a driver (drivers/moreau_jean.c,
- * drivers/plurality.c, drivers/discs_step.c) takes an fl_impl, looks up
+ * drivers/plurality_explore.c, drivers/discs_step.c) takes an fl_impl, looks up
  * its entry and calls through it, so that it never names a twin itself.
  *
  *   fl_nsgs_reference  dense W = H M^-1 H^T (fl_delassus_dense), fl_nsgs_solve,

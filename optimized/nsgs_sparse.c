@@ -27,7 +27,7 @@
  * (opt->norm, one product W r, O(nnz)) is computed only when the cheap test
  * passes, or every opt->check_every-th sweep (default 10; 1 restores the
  * reference's rule of stopping at the first sweep below tol, which the
- * solution-set explorations of drivers/plurality.c use so that both twins
+ * solution-set explorations of drivers/plurality_explore.c use so that both twins
  * sample the same set), or at the last allowed sweep, or at every sweep
  * when opt->callback is set; the iteration stops when that full error
  * is <= tol.  So a returned FL_OK always carries a full error <= tol.

@@ -1,4 +1,4 @@
-/* test_enumerate.c — exhaustive status enumeration (reference/enumerate.c,
+/* test_enumerate.c — exhaustive status enumeration (reference/enumerate_solutions.c,
  * exhaustive enumeration, proofs/contact_dynamics.md): a closed-form single contact with three solutions, every
  * enumerated solution satisfies Coulomb's law and is a fixed point of the
  * Gauss–Seidel sweep (both implementations), bad input. */
@@ -8,7 +8,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "testkit/fl_random.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 

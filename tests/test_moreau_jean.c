@@ -172,7 +172,7 @@ Test(moreau_jean, bad_input)
  * walls, one step from rest without push.  Zero start: free fall (closed
  * form).  The closed-form wedged impulses R_N = 2 m g/(2(mu cos b - sin b)),
  * R_T = (m g/2 + R_N sin b)/cos b also solve it and a warm start keeps them. */
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "models/fl_model_wedged_rod.h"
 
 Test(moreau_jean, wedged_rod_both_outcomes_from_data)

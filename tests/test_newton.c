@@ -3,7 +3,7 @@
  * proofs/newton.md) and the solver dispatcher (drivers/solve.c): closed
  * forms of one contact, the law at convergence on random systems for both
  * twins, the unique 2D solution against the enumeration oracle
- * (reference/enumerate.c), global problems without W, the same refusals by
+ * (reference/enumerate_solutions.c), global problems without W, the same refusals by
  * both twins. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,7 +14,7 @@
 #include "fl_rng.h"
 #include "drivers/solve.h"
 #include "optimized/newton_sparse.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"

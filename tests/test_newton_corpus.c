@@ -23,7 +23,7 @@
  *     Cholesky on the dense M against CHOLMOD on the sparse M), and
  *     FC2D_SliderCrankLagrangian00000 (2D, 2 contacts), where both twins'
  *     r must be the same isolated solution of the exhaustive enumeration of
- *     reference/enumerate.h (an oracle sharing no code with Newton).
+ *     reference/enumerate_solutions.h (an oracle sharing no code with Newton).
  *     Uniqueness is established for no other file: W is rank-deficient on
  *     BoxesStack1 and the Capsules (more contact rows than body velocities),
  *     on SliderCrank (its two tangent rows are equal: the stick-stick
@@ -50,7 +50,7 @@
 #include "fl_dense.h"
 #include "fl_fclib.h"
 #include "fl_siconos_text.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "drivers/solve.h"
 
 #define TOL 1e-8

@@ -12,7 +12,7 @@
 #include "fl_dense.h"
 
 #include "testkit/fl_random.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "reference/nsgs.h"
 #include "reference/lemke.h"
 #include "optimized/delassus_sparse.h"

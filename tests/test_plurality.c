@@ -1,4 +1,4 @@
-/* test_plurality.c — clouds of Gauss–Seidel limits (drivers/plurality.c,
+/* test_plurality.c — clouds of Gauss–Seidel limits (drivers/plurality_explore.c,
  * 003 §3): on random small 2D problems, every dot of a cloud (random
  * orderings from zero, or random starts) is among the solutions found by
  * exhaustive enumeration (independent oracle), for both implementations;
@@ -10,8 +10,8 @@
 #include <gsl/gsl_blas.h>
 
 #include "testkit/fl_random.h"
-#include "reference/enumerate.h"
-#include "drivers/plurality.h"
+#include "reference/enumerate_solutions.h"
+#include "drivers/plurality_explore.h"
 #include "reference/nsgs.h"
 
 Test(plurality, clouds_lie_in_the_enumerated_solution_set)

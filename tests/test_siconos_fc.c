@@ -14,7 +14,7 @@
  * tests/data/siconos.  Checks: both solvers reach the tolerance by both
  * error functions (ours, core/fl_residual.h, and Siconos's on the same
  * vectors: the two definitions must agree to rounding), and in 2D, where
- * reference/enumerate.h decides that the solution is unique, both solutions
+ * reference/enumerate_solutions.h decides that the solution is unique, both solutions
  * coincide with it.  In 3D uniqueness is not decided: residuals only.
  *
  * Lemke against Siconos's lexicographic Lemke on our Stewart LCPs is
@@ -43,7 +43,7 @@
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "fl_siconos_text.h"
-#include "reference/enumerate.h"
+#include "reference/enumerate_solutions.h"
 #include "reference/nsgs.h"
 #include "testkit/fclib_disclike.h"
 #include "testkit/fclib_feblock.h"
@@ -519,7 +519,7 @@ Test(siconos_fc, disclike_problems_through_fclib_files)
  * sheared plate on a rigid foundation; open, sliding and sticking contacts;
  * W = B A^-1 B^T dense SPD), written to FCLIB and read back, then
  * cross-validated: both tolerances reached, and for nc <= 6 enumeration
- * (reference/enumerate.h) decides uniqueness inside cross_validate.  For
+ * (reference/enumerate_solutions.h) decides uniqueness inside cross_validate.  For
  * nc > 6 enumeration is out of reach; an SPD W does not make the solution of
  * this law unique, so when our optimized NSGS and Siconos's both reach
  * 1e-10 on an SPD W their impulses and velocities are compared, and if they

@@ -1,4 +1,4 @@
-/* enumerate.h — exhaustive enumeration of the solutions of a small 2D
+/* enumerate_solutions.h — exhaustive enumeration of the solutions of a small 2D
  * frictional contact problem (exhaustive enumeration, proofs/contact_dynamics.md; an independent oracle of
  * the whole solution set explored by 003 §3–4).
  *

@@ -1,4 +1,4 @@
-/* plurality.h — Moreau's exploration of the solution set of the Contact
+/* plurality_explore.h — Moreau's exploration of the solution set of the Contact
  * Dynamics core problem (003 §3–5 modes (b), (c)).
  *
  * "One possibility for this exploration is to execute a large number of

@@ -1,6 +1,6 @@
-/* enumerate.c — exhaustive status enumeration for small 2D frictional
- * contact problems (exhaustive enumeration, proofs/contact_dynamics.md; 003 §3–4).  See enumerate.h. */
-#include "enumerate.h"
+/* enumerate_solutions.c — exhaustive status enumeration for small 2D frictional
+ * contact problems (exhaustive enumeration, proofs/contact_dynamics.md; 003 §3–4).  See enumerate_solutions.h. */
+#include "enumerate_solutions.h"
 
 #include <math.h>
 #include <stdlib.h>

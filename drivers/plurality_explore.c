@@ -1,5 +1,5 @@
-/* plurality.c — clouds of Gauss–Seidel limits (003 §3–5).  See plurality.h. */
-#include "plurality.h"
+/* plurality_explore.c — clouds of Gauss–Seidel limits (003 §3–5).  See plurality_explore.h. */
+#include "plurality_explore.h"
 #include "fl_dense.h"
 
 #include "fl_clock.h"
