@@ -17,6 +17,10 @@
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
 
+/* AUTO's patience with a converging Gauss–Seidel, in chunks (solve.h). */
+#define AUTO_MORE_CHUNKS_2D 20.0
+#define AUTO_MORE_CHUNKS_3D 4.0
+
 fl_solve_options fl_solve_options_default(void)
 {
     fl_solve_options o;
@@ -180,10 +184,12 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         while (s == FL_WMAXITER && res->gs_sweeps + chunk <= opt->max_sweeps) {
             s = run_gs(p, opt, chunk, 1, r, res, err);
             if (s != FL_WMAXITER) break;
-            /* linear rate per chunk; keep sweeping if <= 4 more chunks suffice */
+            /* linear rate per chunk; keep sweeping if the tolerance is
+             * predicted within AUTO_MORE_CHUNKS_2D (2D) or _3D more chunks */
             double rate = res->residual / e_prev;
             e_prev = res->residual;
-            if (!(rate < 1) || log(opt->tol / res->residual) / log(rate) > 4.0) break;
+            double more = p->dim == 2 ? AUTO_MORE_CHUNKS_2D : AUTO_MORE_CHUNKS_3D;
+            if (!(rate < 1) || log(opt->tol / res->residual) / log(rate) > more) break;
         }
         if (s != FL_WMAXITER) break;
         gsl_vector *rg = gsl_vector_alloc(p->m);
