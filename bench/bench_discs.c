@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "checks/fl_check.h"
+#include "checks/fclib_discpacking.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
 #include "bench.h"
@@ -47,30 +48,6 @@ static double discs_bandwidth(void)
     return isfinite(best) && best > 0 ? 2.0 * (double)n / best : NAN;
 }
 
-static fl_discs *lattice(size_t N, gsl_rng *rng)
-{
-    fl_discs *d = NULL;
-    if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
-    size_t cols = (size_t)ceil(sqrt((double)N));
-    if (cols < 8) cols = 8;
-    d->periodic = 1;
-    d->a = (double)cols;   /* band 2a = 2 cols: spacing 2 */
-    d->ground = 1;
-    d->margin = 0.1;
-    d->touch_tol = 0.05;
-    d->mu_grain = 0.3;
-    d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * FL_PI / 180);
-    d->gy = -9.81 * cos(24 * FL_PI / 180);
-    for (size_t i = 0; i < N; i++) {
-        size_t row = i / cols, col = i % cols;
-        double x = -d->a + 1 + 2.0 * col + (row % 2 ? 1.0 : 0.0);
-        if (x >= d->a) x -= 2 * d->a;
-        fl_discs_set(d, i, x, 1 + sqrt(3.0) * row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
-    }
-    return d;
-}
-
 int fl_bench_discs(fl_check_ctx *ctx)
 {
     const size_t sizes[] = {100, 300, 1000, 10000, 100000};
@@ -89,7 +66,7 @@ int fl_bench_discs(fl_check_ctx *ctx)
         for (int impl = 0; impl < 2; impl++) {
             size_t N = sizes[k];
             if (impl == 0 && N > 300) continue;   /* dense W of 2 kappa ~ 6N rows */
-            fl_discs *d = lattice(N, rng);
+            fl_discs *d = fl_discpacking_lattice(rng, N);
             fl_discs_work work;
             if (!d || fl_discs_work_init(&work, NULL) != FL_OK) {
                 fl_discs_free(d);

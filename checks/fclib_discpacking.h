@@ -1,9 +1,10 @@
 /* fclib_discpacking.h — 2D frictional local problems of real disc
  * packings from our granular engine (reference/discs.h, 003 §4-5, public
- * API only), shared by bench/bench_fclib_siconos.c and the crosscheck
- * `discs` family (checks/xval_families.c).  Header-only, static, as
- * testkit/fclib_feblock.h.  Returns NULL on failure (or when the packing
- * has no contact). */
+ * API only), shared by bench/bench_fclib_siconos.c, bench/bench_solvers.c,
+ * bench/bench_discs.c (the lattice alone) and the crosscheck `discs` family
+ * (checks/xval_families.c).  Header-only as testkit/fclib_feblock.h, static
+ * inline so that a file may use one of the two functions.  Returns NULL on
+ * failure (or when the packing has no contact). */
 #ifndef FL_FCLIB_DISCPACKING_H
 #define FL_FCLIB_DISCPACKING_H
 
@@ -16,19 +17,16 @@
 
 /* N discs of radius in [0.98, 1] on a triangular lattice of spacing 2 in a
  * periodic band on the ground under gravity (slope 24 degrees, mu 0.3
- * grain-grain, 0.5 ground), the local problem of one Contact Dynamics step
- * (fl_discs_local, h = 1e-3, sparse W); the step's local problem on
- * work->ctx.  *d, *c owned by the caller. */
-static fl_local_problem *fl_discpacking_problem(gsl_rng *rng, size_t N, fl_discs_work *work,
-                                                fl_discs **dout, fl_disc_contact **c)
+ * grain-grain, 0.5 ground); NULL when the allocation fails.  Also the
+ * packings of bench/bench_discs.c. */
+static inline fl_discs *fl_discpacking_lattice(gsl_rng *rng, size_t N)
 {
     fl_discs *d = NULL;
-    *dout = NULL;
     if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
     size_t cols = (size_t)ceil(sqrt((double)N));
     if (cols < 8) cols = 8;
     d->periodic = 1;
-    d->a = (double)cols;
+    d->a = (double)cols;   /* band 2a = 2 cols: spacing 2 */
     d->ground = 1;
     d->margin = 0.1;
     d->touch_tol = 0.05;
@@ -42,7 +40,18 @@ static fl_local_problem *fl_discpacking_problem(gsl_rng *rng, size_t N, fl_discs
         if (x >= d->a) x -= 2 * d->a;
         fl_discs_set(d, i, x, 1 + sqrt(3.0) * (double)row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
     }
+    return d;
+}
+
+/* The local problem of one Contact Dynamics step (fl_discs_local, h = 1e-3,
+ * sparse W) of fl_discpacking_lattice(rng, N); the step's local problem on
+ * work->ctx.  *d, *c owned by the caller. */
+static inline fl_local_problem *fl_discpacking_problem(gsl_rng *rng, size_t N, fl_discs_work *work,
+                                                       fl_discs **dout, fl_disc_contact **c)
+{
+    fl_discs *d = fl_discpacking_lattice(rng, N);
     *dout = d;
+    if (!d) return NULL;
     fl_discs_step_options o = fl_discs_step_options_default();
     o.h = 1e-3;
     o.impl = FL_IMPL_OPTIMIZED;
