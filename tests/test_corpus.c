@@ -27,6 +27,7 @@
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 #include "drivers/solve.h"
+#include "corpus_path.h"
 
 #include <gsl/gsl_blas.h>
 #include <FrictionContactProblem.h>
@@ -36,18 +37,6 @@
 #include <NonSmoothDrivers.h>
 #include <SolverOptions.h>
 #include <fc3d_compute_error.h>
-
-static void data_path(char *buf, size_t len, const char *name)
-{
-    const char *root = getenv("FL_SOURCE_ROOT");
-    snprintf(buf, len, "%s/tests/data/siconos/%s", root ? root : "..", name);
-}
-
-static int is_fclib(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".hdf5") == 0;
-}
 
 /* Read `name` as local (*p) or global (*g), dense or sparse. */
 static fl_status read_any(const char *path, int fclib, int global, int dense, fl_sparse_ctx *ctx,
@@ -66,7 +55,7 @@ static fl_status read_any(const char *path, int fclib, int global, int dense, fl
 Test(corpus, sizes_match_siconos_readers)
 {
     char path[1024], line[512];
-    data_path(path, sizeof path, "sizes.tsv");
+    corpus_path(path, sizeof path, "sizes.tsv");
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "%s", path);
     fl_sparse_ctx ctx;
@@ -81,8 +70,8 @@ Test(corpus, sizes_match_siconos_readers)
                                      &n, by) != 6)
             continue;
         rows++;
-        data_path(path, sizeof path, name);
-        int global = strcmp(kind, "global") == 0, fclib = is_fclib(name), k = 0;
+        corpus_path(path, sizeof path, name);
+        int global = strcmp(kind, "global") == 0, fclib = corpus_is_fclib(name), k = 0;
         fl_error err;
         cr_assert_eq(fclib ? fl_fclib_kind(path, &k, &err) : fl_siconos_text_kind(path, &k, &err),
                      FL_OK, "%s: %s", name, err.message);
@@ -139,8 +128,8 @@ Test(corpus, convert_round_trip_is_exact)
         "Capsules-i125-1213.hdf5", "CubeH8.hdf5", "FrictionContactProblem00071.dat"};
     char path[1024], tmp[256];
     for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
-        data_path(path, sizeof path, files[k]);
-        int fclib = is_fclib(files[k]), kind = 0;
+        corpus_path(path, sizeof path, files[k]);
+        int fclib = corpus_is_fclib(files[k]), kind = 0;
         fl_error err;
         cr_assert_eq(fclib ? fl_fclib_kind(path, &kind, &err) : fl_siconos_text_kind(path, &kind, &err), FL_OK);
         snprintf(tmp, sizeof tmp, "/tmp/fl_corpus_%d_%zu.%s", (int)getpid(), k, fclib ? "dat" : "hdf5");
@@ -204,10 +193,10 @@ Test(corpus, local_problems_solved_where_siconos_converges, .timeout = 120)
     char path[1024];
     for (size_t k = 0; k < sizeof rows / sizeof *rows; k++) {
         const solve_row *w = &rows[k];
-        data_path(path, sizeof path, w->file);
+        corpus_path(path, sizeof path, w->file);
         fl_error err;
         fl_local_problem *p = NULL;
-        int fclib = is_fclib(w->file);
+        int fclib = corpus_is_fclib(w->file);
         fl_status s = fclib ? fl_fclib_read_local(path, 1, &ctx, &p, &err)
                             : fl_siconos_text_read(path, 1, &ctx, &p, &err);
         cr_assert_eq(s, FL_OK, "%s: %s", w->file, err.message);
@@ -258,17 +247,17 @@ static void refused(const char *path, fl_status want, const char *words)
 Test(corpus, reproducers_refused_fast)
 {
     char path[1024];
-    data_path(path, sizeof path, "huge_contacts.dat");
+    corpus_path(path, sizeof path, "huge_contacts.dat");
     refused(path, FL_EPARSE, "file ends early");
-    data_path(path, sizeof path, "long_token.dat");
+    corpus_path(path, sizeof path, "long_token.dat");
     refused(path, FL_EPARSE, "is not a number");
-    data_path(path, sizeof path, "nul_token.dat");
+    corpus_path(path, sizeof path, "nul_token.dat");
     refused(path, FL_EPARSE, "NUL");
     refused("/dev/zero", FL_EIO, "not a regular file");
-    data_path(path, sizeof path, "");
+    corpus_path(path, sizeof path, "");
     refused(path, FL_EIO, "is a directory");
     /* the memory cap: the Rover file needs about 1.2 kB as a dense W */
-    data_path(path, sizeof path, "Rover1039.dat");
+    corpus_path(path, sizeof path, "Rover1039.dat");
     fl_read_options o = {100};
     fl_local_problem *p = NULL;
     fl_error err;
@@ -291,7 +280,7 @@ Test(corpus, solve_writes_the_global_velocity)
                                   "Box_Stacks-i0122-82-5.hdf5"};
     for (size_t k = 0; k < 3; k++) {
         char path[1024], out[256], line[2048];
-        data_path(path, sizeof path, files[k]);
+        corpus_path(path, sizeof path, files[k]);
         snprintf(out, sizeof out, "/tmp/fl_corpus_sol_%d_%zu.hdf5", (int)getpid(), k);
         snprintf(line, sizeof line, "'%s' solve '%s' --out '%s' > /dev/null", cmd, path, out);
         cr_assert_eq(system(line), 0, "%s", line);

@@ -10,12 +10,7 @@
 
 #include "testkit/fl_random.h"
 #include "fl_siconos_text.h"
-
-static void fixture(char *buf, size_t len, const char *name)
-{
-    const char *root = getenv("FL_SOURCE_ROOT");
-    snprintf(buf, len, "%s/tests/data/siconos/%s", root ? root : ".", name);
-}
+#include "corpus_path.h"
 
 Test(fl_siconos_text, reads_the_file_siconos_wrote)
 {
@@ -23,7 +18,7 @@ Test(fl_siconos_text, reads_the_file_siconos_wrote)
                       {.3, 0, 0, 3, .2, 0}, {0, 0, 0, .2, 2, 0},   {0, 0, .1, 0, 0, 2}};
     double q[6] = {-1, .5, -.2, -.5, .1, .3};
     char path[512];
-    fixture(path, sizeof path, "two_contacts_3d.dat");
+    corpus_path(path, sizeof path, "two_contacts_3d.dat");
     fl_local_problem *p = NULL;
     fl_error err;
     cr_assert_eq(fl_siconos_text_read(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
@@ -56,7 +51,7 @@ Test(fl_siconos_text, reads_the_2d_fixture_column_by_column)
     /* the file lists W column by column; W is symmetric, so check an entry
      * whose transpose differs in the bad_asymmetric fixture instead */
     char path[512];
-    fixture(path, sizeof path, "two_contacts_2d.dat");
+    corpus_path(path, sizeof path, "two_contacts_2d.dat");
     fl_local_problem *p = NULL;
     fl_error err;
     cr_assert_eq(fl_siconos_text_read(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
@@ -118,7 +113,7 @@ Test(fl_siconos_text, round_trip_random_problems)
 static void expect_bad(const char *name, fl_status want, int line, const char *field)
 {
     char path[512];
-    fixture(path, sizeof path, name);
+    corpus_path(path, sizeof path, name);
     fl_local_problem *p = NULL;
     fl_error err;
     fl_error_clear(&err);
@@ -285,7 +280,7 @@ Test(fl_siconos_text, global_files_both_twins)
     /* GFC3D_Example00: M = I, H = I, q = f = (-1,-1,-1), b = w = 0, mu = 0.1, then
      * a trailing "0" */
     char path[512];
-    fixture(path, sizeof path, "GFC3D_Example00.dat");
+    corpus_path(path, sizeof path, "GFC3D_Example00.dat");
     int kind = 0;
     cr_assert_eq(fl_siconos_text_kind(path, &kind, NULL), FL_OK);
     cr_assert_eq(kind, 2);

@@ -52,21 +52,10 @@
 #include "fl_siconos_text.h"
 #include "reference/enumerate_solutions.h"
 #include "drivers/solve.h"
+#include "corpus_path.h"
 
 #define TOL 1e-8
 #define JUDGE_TOL 1.1e-8
-
-static void data_path(char *buf, size_t len, const char *name)
-{
-    const char *root = getenv("FL_SOURCE_ROOT");
-    snprintf(buf, len, "%s/tests/data/siconos/%s", root ? root : "..", name);
-}
-
-static int is_fclib(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".hdf5") == 0;
-}
 
 /* The corpus: every row of sizes.tsv (name, local or global). */
 typedef struct corpus_file {
@@ -78,7 +67,7 @@ typedef struct corpus_file {
 static size_t corpus_list(corpus_file *out, size_t cap)
 {
     char path[1024], line[512];
-    data_path(path, sizeof path, "sizes.tsv");
+    corpus_path(path, sizeof path, "sizes.tsv");
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f, "%s", path);
     size_t k = 0;
@@ -103,10 +92,10 @@ static void read_file(const char *name, int global, int dense, fl_sparse_ctx *ct
                       fl_local_problem **p, fl_global_problem **g)
 {
     char path[1024];
-    data_path(path, sizeof path, name);
+    corpus_path(path, sizeof path, name);
     fl_error err;
     fl_sparse_ctx *c = dense ? NULL : ctx;
-    int fclib = is_fclib(name);
+    int fclib = corpus_is_fclib(name);
     *p = NULL;
     *g = NULL;
     fl_status s = global ? (fclib ? fl_fclib_read_global(path, dense, c, g, &err)
@@ -215,7 +204,7 @@ static double judge_global(const fl_global_problem *o, const gsl_vector *v, cons
 static double siconos_error(const char *name, const double *r, size_t m)
 {
     char path[1024];
-    data_path(path, sizeof path, name);
+    corpus_path(path, sizeof path, name);
     FrictionContactProblem *sp = frictionContact_new_from_filename(path);
     cr_assert_not_null(sp, "Siconos cannot read %s", path);
     cr_assert_eq((size_t)(sp->dimension * sp->numberOfContacts), m, "%s", name);
@@ -257,7 +246,7 @@ static void solve_and_judge(const corpus_file *f, int dense, fl_solver_kind kind
                      "steps (%s)", f->name, twin, fl_solve_solver_name(kind), s, res.residual,
                      res.gs_sweeps, res.newton_steps, fl_solve_stop_name(res.stop));
         e = judge_local(op, r);
-        if (p->dim == 3 && !is_fclib(f->name)) {
+        if (p->dim == 3 && !corpus_is_fclib(f->name)) {
             double es = siconos_error(f->name, r->data, m);
             cr_assert_leq(es, JUDGE_TOL, "%s (%s, %s): Siconos's fc3d_compute_error %.3g",
                           f->name, twin, fl_solve_solver_name(kind), es);

@@ -49,6 +49,7 @@
 #include "testkit/fclib_feblock.h"
 #include "fl_dense.h"
 #include "optimized/nsgs_sparse.h"
+#include "corpus_path.h"
 #include <gsl/gsl_linalg.h>
 
 /* A Siconos problem holding a copy of p (dense, column-major). */
@@ -276,13 +277,12 @@ Test(siconos_fc, random_problems_through_fclib_files)
 
 Test(siconos_fc, siconos_text_files_read_alike_and_solve_alike)
 {
-    const char *root = getenv("FL_SOURCE_ROOT");
     const char *names[] = {"two_contacts_3d.dat", "two_contacts_2d.dat"};
     xv_stats st;
     memset(&st, 0, sizeof st);
     for (int k = 0; k < 2; k++) {
         char path[512];
-        snprintf(path, sizeof path, "%s/tests/data/siconos/%s", root ? root : ".", names[k]);
+        corpus_path(path, sizeof path, names[k]);
         fl_local_problem *p = NULL;
         fl_error err;
         cr_assert_eq(fl_siconos_text_read(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
@@ -343,12 +343,6 @@ Test(siconos_fc, files_written_by_siconos)
     }
     remove(path);
     gsl_rng_free(rng);
-}
-
-static void corpus_path(char *buf, size_t len, const char *name)
-{
-    const char *root = getenv("FL_SOURCE_ROOT");
-    snprintf(buf, len, "%s/tests/data/siconos/%s", root ? root : "..", name);
 }
 
 /* Our Siconos text, local, dense and sparse (CSparse triplets) storage, read
