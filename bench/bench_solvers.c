@@ -334,6 +334,25 @@ static void judge_local(const fl_local_problem *p, const double *r, outcome *o, 
     o->converged = em <= tol;
 }
 
+/* A Siconos run's iterations and its own error into o; frees so. */
+static void siconos_outcome(SolverOptions *so, int info, outcome *o)
+{
+    o->iterations = so->iparam[SICONOS_IPARAM_ITER_DONE];
+    snprintf(o->note, sizeof o->note, "info %d, Siconos error %.3g", info,
+             so->dparam[SICONOS_DPARAM_RESIDU]);
+    solver_options_delete(so);
+    free(so);
+}
+
+/* One of our solvers refused the problem: not converged, no error. */
+static void refused(outcome *o, const fl_error *err)
+{
+    o->refused = 1;
+    o->converged = 0;
+    o->e_max = o->e_q = NAN;
+    snprintf(o->note, sizeof o->note, "refused: %.140s", err->message);
+}
+
 static void run_local(int s, bproblem *b, double tol, outcome *o)
 {
     /* the optimized solvers read only Ws: they get the problem without the
@@ -394,18 +413,11 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
         so->dparam[SICONOS_DPARAM_TOL] = tol;
         so->iparam[SICONOS_IPARAM_MAX_ITER] = nsn ? 10000 : max_sweeps;
         int info = p->dim == 2 ? fc2d_driver(b->sp, r, U, so) : fc3d_driver(b->sp, r, U, so);
-        o->iterations = so->iparam[SICONOS_IPARAM_ITER_DONE];
-        snprintf(o->note, sizeof o->note, "info %d, Siconos error %.3g", info,
-                 so->dparam[SICONOS_DPARAM_RESIDU]);
-        solver_options_delete(so);
-        free(so);
+        siconos_outcome(so, info, o);
     }
     o->seconds = fl_clock_now() - t0;
     if (st < 0) {
-        o->refused = 1;
-        o->converged = 0;
-        o->e_max = o->e_q = NAN;
-        snprintf(o->note, sizeof o->note, "refused: %.140s", err.message);
+        refused(o, &err);
     } else {
         judge_local(p, r, o, tol);
     }
@@ -469,17 +481,11 @@ static void run_global(int s, bproblem *b, double tol, outcome *o)
         so->dparam[SICONOS_DPARAM_TOL] = tol;
         so->iparam[SICONOS_IPARAM_MAX_ITER] = 10000;
         int info = gfc3d_driver(b->gp, r, U, v, so);
-        o->iterations = so->iparam[SICONOS_IPARAM_ITER_DONE];
-        snprintf(o->note, sizeof o->note, "info %d, Siconos error %.3g", info,
-                 so->dparam[SICONOS_DPARAM_RESIDU]);
-        solver_options_delete(so);
-        free(so);
+        siconos_outcome(so, info, o);
     }
     o->seconds = fl_clock_now() - t0;
     if (st < 0) {
-        o->refused = 1;
-        o->e_max = o->e_q = NAN;
-        snprintf(o->note, sizeof o->note, "refused: %.140s", err.message);
+        refused(o, &err);
     } else {
         judge_global(g, v, r, o, tol);
     }
