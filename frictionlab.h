@@ -20,6 +20,7 @@
 #include "fl_data.h"
 #include "fl_dense.h"
 #include "fl_friction_set.h"
+#include "fl_isolate.h"
 #include "fl_problem.h"
 #include "fl_residual.h"
 #include "fl_rng.h"

@@ -388,7 +388,9 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
     }
     fl_fclib_solution *sol = NULL;
     fl_error_clear(&e2);
-    if (fl_fclib_read_solution(out_path, &sol, &e2) != FL_OK || sol->m != p->m) {
+    /* the solver's file is read first in a child process (io/fl_fclib.h) */
+    if (fl_fclib_vet(out_path, NULL, FL_FCLIB_VET_SOLUTION, &e2) != FL_OK ||
+        fl_fclib_read_solution(out_path, &sol, &e2) != FL_OK || sol->m != p->m) {
         say(reason, rlen, "exit %d; no solution read from %s: %.300s (command output: %s)",
             res->run.exit_code, out_path, sol ? "wrong size" : e2.message, log);
         fl_fclib_solution_free(sol);

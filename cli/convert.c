@@ -87,6 +87,9 @@ int fl_cli_convert(int argc, char **argv)
     /* read sparse (what scales); small matrices are then written dense
      * (storage 0 in Siconos text, readable by eye), large ones sparse */
     fl_status s = fl_sparse_start(&ctx, &err);
+    /* an FCLIB file is read first in a child process: HDF5 defects crash
+     * or run away on some corrupt files (io/fl_fclib.h) */
+    if (s == FL_OK && from_fclib) s = fl_fclib_vet(in, &ro, FL_FCLIB_VET_PROBLEM, &err);
     if (s == FL_OK)
         s = from_fclib ? fl_fclib_kind(in, &kind, &err) : fl_siconos_text_kind(in, &kind, &err);
     if (s == FL_OK) {

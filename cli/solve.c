@@ -278,6 +278,10 @@ int fl_cli_solve(int argc, char **argv)
     if (s != FL_OK) goto done;
     if (hdf5) {
         format = "FCLIB";
+        /* first in a child process: HDF5 defects crash or run away on
+         * some corrupt files (io/fl_fclib.h) */
+        int parts = FL_FCLIB_VET_PROBLEM | (o.guess ? FL_FCLIB_VET_GUESSES : 0);
+        if ((s = fl_fclib_vet(file, &o.read, parts, &err)) != FL_OK) goto done;
         if ((s = fl_fclib_kind(file, &kind, &err)) != FL_OK) goto done;
         s = kind == 1 ? fl_fclib_read_local_opt(file, !o.optimized, pctx, &o.read, &p, &err)
                       : fl_fclib_read_global_opt(file, !o.optimized, pctx, &o.read, &g, &err);

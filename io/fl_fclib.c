@@ -14,6 +14,8 @@
 #include <fclib.h>
 #include <hdf5.h>
 
+#include "fl_isolate.h"
+
 /* ------------------------------------------------------------------ */
 /* solutions                                                           */
 /* ------------------------------------------------------------------ */
@@ -1159,4 +1161,62 @@ int fl_fclib_is_hdf5(const char *path)
     size_t n = fread(buf, 1, 8, f);
     fclose(f);
     return n == 8 && memcmp(buf, sig, 8) == 0;
+}
+
+/* ---- reading in a child process (fl_fclib_vet) --------------------------- */
+
+typedef struct vet_job {
+    const char *path;
+    fl_read_options opt;
+    int parts;
+} vet_job;
+
+/* Runs in the child: the reads the caller is about to do. */
+static fl_status vet_read(void *arg, fl_error *err)
+{
+    const vet_job *job = arg;
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    int kind = 0;
+    fl_status s = fl_sparse_start(&ctx, err);
+    if (s == FL_OK && (job->parts & FL_FCLIB_VET_PROBLEM)) {
+        if ((s = fl_fclib_kind(job->path, &kind, err)) == FL_OK && kind == 1) {
+            fl_local_problem *p = NULL;
+            s = fl_fclib_read_local_opt(job->path, 0, &ctx, &job->opt, &p, err);
+            fl_local_problem_free(p);
+        } else if (s == FL_OK) {
+            fl_global_problem *g = NULL;
+            s = fl_fclib_read_global_opt(job->path, 0, &ctx, &job->opt, &g, err);
+            fl_global_problem_free(g);
+        }
+    }
+    if (s == FL_OK && (job->parts & FL_FCLIB_VET_SOLUTION)) {
+        fl_fclib_solution *sol = NULL;
+        s = fl_fclib_read_solution(job->path, &sol, err);
+        fl_fclib_solution_free(sol);
+    }
+    if ((s == FL_OK || s == FL_ENOTFOUND) && (job->parts & FL_FCLIB_VET_GUESSES)) {
+        fl_fclib_solution **g = NULL;
+        size_t count = 0;
+        s = fl_fclib_read_guesses(job->path, &g, &count, err);
+        fl_fclib_guesses_free(g, count);
+    }
+    if (s == FL_ENOTFOUND) {
+        s = FL_OK;
+        fl_error_clear(err);
+    }
+    fl_sparse_finish(&ctx);
+    return s;
+}
+
+fl_status fl_fclib_vet(const char *path, const fl_read_options *opt, int parts, fl_error *err)
+{
+    if (!path) return FL_FAIL(err, FL_EINVAL, "fclib vet: NULL path");
+    vet_job job = {path, opt ? *opt : fl_read_options_default(), parts};
+    struct stat st;
+    double mb = stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
+    size_t slack = (size_t)1 << 30;
+    fl_isolate_limits lim = {5.0 + mb, job.opt.max_bytes > SIZE_MAX - slack
+                                           ? 0 : job.opt.max_bytes + slack};
+    return fl_isolate_run(vet_read, &job, &lim, path, "reading the file with HDF5", err);
 }

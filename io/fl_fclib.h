@@ -116,6 +116,28 @@ fl_status fl_fclib_read_guesses(const char *path, fl_fclib_solution ***out, size
  * no FCLIB group). */
 fl_status fl_fclib_kind(const char *path, int *kind, fl_error *err);
 
+/* What fl_fclib_vet reads: an or of these. */
+enum {
+    FL_FCLIB_VET_PROBLEM = 1,   /* fl_fclib_kind, then the local or global problem */
+    FL_FCLIB_VET_SOLUTION = 2,  /* fl_fclib_read_solution (none stored is not an error) */
+    FL_FCLIB_VET_GUESSES = 4    /* fl_fclib_read_guesses (none stored is not an error) */
+};
+
+/* Read the `parts` of `path` a caller is about to read in-process, in a
+ * child process under a CPU-time and an address-space limit
+ * (core/fl_isolate.h), and discard them.  HDF5 1.10.8 has defects that
+ * corrupt files drive into a crash or into allocating without bound
+ * (README "Fuzzing": the reproducer
+ * fuzz/hdf5_defects/fclib_local_stab_lookup_runaway.hdf5 allocated 24 GB in
+ * 93 s before the system killed the process); no check of ours can reach
+ * them, only a separate process can contain them.  FL_OK: those reads
+ * succeed, and doing them again in-process is safe (HDF5 reads the same
+ * bytes the same way).  Otherwise the reader's own error, or FL_EEXTERNAL
+ * naming the file and what happened (crash, time or memory limit).
+ * Limits: CPU time 5 s + 1 s per MB of file; address space
+ * opt->max_bytes (the problem's cap) + 1 GiB for the program and HDF5. */
+fl_status fl_fclib_vet(const char *path, const fl_read_options *opt, int parts, fl_error *err);
+
 /* 1 if the file starts with the 8-byte HDF5 signature (how the command
  * tells FCLIB from Siconos text), 0 otherwise or when it cannot be read. */
 int fl_fclib_is_hdf5(const char *path);
