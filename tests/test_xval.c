@@ -421,3 +421,129 @@ Test(xval, law_measure_sparse_only_problem)
     gsl_rng_free(rng);
     fl_sparse_finish(&ctx);
 }
+
+/* W = I of nc contacts in dimension dim, q_N = -1, q_T = 0: every contact
+ * closes with r = (1, 0[, 0]) and U = 0, whatever mu (the stick reaction 0
+ * lies in every cone). */
+static fl_local_problem *closing_contacts(size_t nc, int dim, double mu)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(nc, dim, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    for (size_t a = 0; a < nc; a++) {
+        gsl_vector_set(p->q, a * (size_t)dim, -1.0);
+        p->mu[a] = mu;
+    }
+    return p;
+}
+
+static void expect_closing_answer(const fl_local_problem *p, const double *r)
+{
+    for (size_t i = 0; i < p->m; i++)
+        cr_assert(fabs(r[i] - (i % (size_t)p->dim == 0 ? 1.0 : 0.0)) <= 1e-9, "r[%zu] = %g", i, r[i]);
+}
+
+/* How each problem is certified (checks/xval.h): enumeration in 2D up to
+ * FL_XVAL_ENUM_MAX contacts, else our solver at 1e-10, unique only for
+ * mu = 0 with a dense SPD W; an unsolvable problem certifies nothing, and a
+ * problem our solver refuses has no certified answer. */
+Test(xval, certificates_of_every_kind)
+{
+    fl_xval_certificate c;
+    fl_error err;
+    cr_assert_eq(fl_xval_certify(NULL, &c, &err), FL_EINVAL);
+    fl_xval_certificate_clear(NULL);
+    /* 3D, mu = 0, W = I: our solver, unique */
+    fl_local_problem *p = closing_contacts(2, 3, 0.0);
+    cr_assert_eq(fl_xval_certify(p, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 1, "%s", c.note);
+    cr_assert(strstr(c.note, "unique (mu = 0, W SPD)"), "%s", c.note);
+    expect_closing_answer(p, c.r);
+    fl_xval_certificate_clear(&c);
+    /* the same with only the sparse W: uniqueness not decided */
+    fl_sparse_ctx ctx;
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    gsl_matrix *W = p->W;
+    p->W = NULL;
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 0);
+    cr_assert(strstr(c.note, "uniqueness not decided, law only"), "%s", c.note);
+    expect_closing_answer(p, c.r);
+    fl_xval_certificate_clear(&c);
+    p->W = W;
+    fl_local_problem_free(p);
+    fl_sparse_finish(&ctx);
+    /* 2D with more contacts than enumeration takes */
+    p = closing_contacts(FL_XVAL_ENUM_MAX + 1, 2, 0.5);
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 0);
+    expect_closing_answer(p, c.r);
+    fl_xval_certificate_clear(&c);
+    fl_local_problem_free(p);
+    /* 2D, W = 0, q_N = -1: U_N = -1 for every r, no solution; enumeration
+     * finds none and our solver does not converge: law only */
+    p = closing_contacts(1, 2, 0.5);
+    gsl_matrix_set_zero(p->W);
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 0);
+    cr_assert(strstr(c.note, "NOT reached"), "%s", c.note);
+    fl_xval_certificate_clear(&c);
+    fl_local_problem_free(p);
+    /* 3D with a negative mu: refused by our solver, no certified answer */
+    p = closing_contacts(1, 3, 0.5);
+    p->mu[0] = -1;
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_NONE);
+    cr_assert_null(c.r);
+    cr_assert(strstr(c.note, "our solver refused") && strstr(c.note, "mu[0] = -1"), "%s", c.note);
+    fl_xval_certificate_clear(&c);
+    fl_local_problem_free(p);
+}
+
+/* The law's own refusals, and a contact whose block of W is zero: its
+ * impulse scale falls back to the problem's (rs = us / max diag W). */
+Test(xval, law_refusals_and_a_zero_block)
+{
+    fl_local_problem *p = closing_contacts(2, 2, 0.5);
+    gsl_matrix_set(p->W, 2, 2, 0.0);
+    gsl_matrix_set(p->W, 3, 3, 0.0);
+    gsl_vector_set(p->q, 2, 0.0);   /* contact 1 open: U = 0, r = 0 */
+    double r[4] = {1, 0, 0, 0};
+    fl_xval_law law;
+    fl_error err;
+    cr_assert_eq(fl_xval_law_measure(p, r, &law, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(law.cone, 0.0);
+    cr_assert_eq(law.complementarity, 0.0);
+    cr_assert_eq(law.coulomb, 0.0);
+    /* r_T of contact 1 = 1 with r_N = 0: outside its cone by 1 / rs, rs =
+     * us / max diag W = ||q|| / 1 = 1 */
+    r[3] = 1.0;
+    cr_assert_eq(fl_xval_law_measure(p, r, &law, &err), FL_OK, "%s", err.message);
+    cr_assert_float_eq(law.cone, 1.0, 1e-15);
+    cr_assert_eq(fl_xval_law_measure(NULL, r, &law, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_law_measure(p, NULL, &law, &err), FL_EINVAL);
+    gsl_matrix *W = p->W;
+    p->W = NULL;
+    cr_assert_eq(fl_xval_law_measure(p, r, &law, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "W missing"), "%s", err.message);
+    p->W = W;
+    char buf[16];
+    cr_assert_eq(fl_xval_command("x {in}", "a", "b", buf, 0, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_command(NULL, "a", "b", buf, sizeof buf, &err), FL_EINVAL);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    fl_xval_certificate c;
+    memset(&c, 0, sizeof c);
+    fl_xval_case k;
+    memset(&k, 0, sizeof k);
+    cr_assert_eq(fl_xval_check(&k, &c, "true", "/tmp/a", "/tmp/b", &o, &res, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "xval check: NULL argument"), "%s", err.message);
+    fl_local_problem_free(p);
+}
