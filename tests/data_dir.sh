@@ -1,13 +1,13 @@
 #!/bin/sh
-# data_dir.sh FRICTIONLAB DATA WORK — where an installed program finds its
+# data_dir.sh FRICTIONLAB DATA — where an installed program finds its
 # data (core/fl_data.c): a copy of the command outside the build tree uses
 # <bindir>/../share/frictionlab when that is a directory, else the
 # configured install directory, and an empty FL_DATA_DIR counts as unset.
-# The command is linked statically, so the copy runs anywhere.
+# The copy runs from a temporary directory outside the build tree (inside
+# it, the source tree's data/ would be used).
 exe=$1
 data=$2
-work=$3
-rm -rf "$work"
+work=$(mktemp -d) || exit 1
 mkdir -p "$work/bin" "$work/share" || exit 1
 cp "$exe" "$work/bin/frictionlab" || exit 1
 fail=0
@@ -23,23 +23,27 @@ if [ "$st" -ne 0 ] || ! printf '%s\n' "$out" | grep -Eq '^[0-9]+ passed, 0 faile
     printf '%s\n' "$out"
     fail=1
 fi
-# share/frictionlab is a file, not a directory: the configured install
-# directory is used (and named in the error when it holds no data)
-rm "$work/share/frictionlab"
-: > "$work/share/frictionlab"
-run
-installed=$(printf '%s\n' "$out" |
-    sed -n 's/.*(data directory \([^ ]*\) chosen by installed.*/\1/p' | head -n 1)
-if [ -n "$installed" ]; then
-    if [ "$st" -ne 1 ] || [ -f "$installed/003/wedged_rod.json" ]; then
-        echo "data_dir: fallback: exit $st with the data directory $installed"
+# share/frictionlab missing, then a file, not a directory: the configured
+# install directory is used (and named in the error when it holds no data)
+fallback() {
+    run
+    installed=$(printf '%s\n' "$out" |
+        sed -n 's/.*(data directory \([^ ]*\) chosen by installed.*/\1/p' | head -n 1)
+    if [ -n "$installed" ]; then
+        if [ "$st" -ne 1 ] || [ -f "$installed/003/wedged_rod.json" ]; then
+            echo "data_dir: fallback ($1): exit $st with the data directory $installed"
+            printf '%s\n' "$out"
+            fail=1
+        fi
+    elif [ "$st" -ne 0 ]; then
+        echo "data_dir: fallback ($1): exit $st, and no 'chosen by installed' in the error"
         printf '%s\n' "$out"
         fail=1
     fi
-elif [ "$st" -ne 0 ]; then
-    echo "data_dir: fallback: exit $st, and no 'chosen by installed' in the error"
-    printf '%s\n' "$out"
-    fail=1
-fi
+}
+rm "$work/share/frictionlab"
+fallback "no share/frictionlab"
+: > "$work/share/frictionlab"
+fallback "share/frictionlab is a file"
 rm -rf "$work"
 exit $fail
