@@ -1324,3 +1324,133 @@ Test(fl_fclib, global_writer_expands_either_symmetric_storage)
     fl_sparse_finish(&ctx);
     rm_tmp();
 }
+
+/* Index ranges, pointers, empty matrices, a nonsymmetric global M, the
+ * problem sizes a solution is checked against, NULL outputs and files
+ * without any FCLIB group: each refused with the field named. */
+Test(fl_fclib, indices_pointers_sizes_and_groups)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "idx.hdf5");
+    fl_error err;
+    fl_local_problem *p = NULL;
+    /* compressed columns: pointers not starting at 0, a row index out of range */
+    write_good(path);
+    int p5[5] = {1, 2, 3, 4, 6};
+    put_dataset(path, "/fclib_local/W/p", p5, 5, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/p: compressed pointers must start at 0 (p[0] = 1)");
+    write_good(path);
+    int i6[6] = {0, 1, 1, 2, 3, 4};
+    put_dataset(path, "/fclib_local/W/i", i6, 6, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/i: index 4 out of range [0, 4)");
+    /* triplets: each of the four index bounds */
+    static const int bad_i[4] = {-1, 4, 0, 0}, bad_p[4] = {0, 0, -1, 4};
+    for (int k = 0; k < 4; k++) {
+        write_good(path);
+        int ip[1] = {bad_p[k]}, ii[1] = {bad_i[k]};
+        double xx[1] = {1.0};
+        put_int(path, "/fclib_local/W/nz", 1);
+        put_dataset(path, "/fclib_local/W/p", ip, 1, 1);
+        put_dataset(path, "/fclib_local/W/i", ii, 1, 1);
+        put_dataset(path, "/fclib_local/W/x", xx, 1, 0);
+        expect_bad(path, FL_EPARSE, "fclib_local/W/i,p: triplet 0");
+    }
+    /* an empty triplet matrix (nz = 0): W = 0 */
+    write_good(path);
+    put_int(path, "/fclib_local/W/nz", 0);
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
+    for (size_t i = 0; i < 4; i++) cr_assert_eq(gsl_matrix_get(p->W, i, i), 0.0);
+    cr_assert_eq(gsl_vector_get(p->q, 0), -1.0);
+    fl_local_problem_free(p);
+    p = NULL;
+    /* no contact (mu empty) but a q of length 3 */
+    write_good(path);
+    put_dataset(path, "/fclib_local/vectors/mu", NULL, 0, 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hsize_t zero = 0;
+    hid_t sp = H5Screate_simple(1, &zero, NULL);
+    hid_t ds = H5Dcreate2(f, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                          H5P_DEFAULT, H5P_DEFAULT);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Fclose(f);
+    double q3[3] = {1, 2, 3};
+    put_dataset(path, "/fclib_local/vectors/q", q3, 3, 0);
+    expect_bad(path, FL_EDIM, "fclib_local/vectors/q: length 3, expected 0 (no contact)");
+    /* the memory cap at the first dataset */
+    write_good(path);
+    fl_read_options o = fl_read_options_default();
+    o.max_bytes = 2;
+    cr_assert_eq(fl_fclib_read_local_opt(path, 1, NULL, &o, &p, &err), FL_ENOMEM);
+    cr_assert(strstr(err.message, "field /fclib_local/spacedim: the problem would need 4 bytes"),
+              "%s", err.message);
+    /* NULL outputs and paths */
+    fl_local_problem *lp = NULL;
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, NULL, &err), FL_EINVAL);
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_solution(path, NULL, &err), FL_EINVAL);
+    size_t count;
+    fl_fclib_solution **gs = NULL;
+    cr_assert_eq(fl_fclib_read_guesses(path, NULL, &count, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_guesses(path, &gs, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_guesses("/nonexistent-dir/x.hdf5", &gs, &count, &err), FL_EIO);
+    cr_assert_eq(fl_fclib_write_local_as(path, NULL, NULL, FL_FCLIB_CSC, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &lp, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_write_local(NULL, lp, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "NULL path"), "%s", err.message);
+    /* the problem's sizes a solution is checked against: W/m negative */
+    fl_fclib_solution *s = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    put_int(path, "/fclib_local/W/m", -1);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "W/m = -1 but q has length 4"), "%s", err.message);
+    fl_fclib_solution_free(s);
+    /* a global M made nonsymmetric: M(0,1) = 0.5, M(1,0) = 0 */
+    fl_global_problem *g0 = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &g0, NULL), FL_OK);
+    gsl_matrix_set_identity(g0->M);
+    gsl_matrix_set_identity(g0->H);
+    cr_assert_eq(fl_fclib_write_global_as(path, g0, NULL, FL_FCLIB_TRIPLET, &err), FL_OK, "%s",
+                 err.message);
+    int mp[3] = {0, 1, 1}, mi[3] = {0, 1, 0};
+    double mx[3] = {1, 1, 0.5};
+    put_int(path, "/fclib_global/M/nz", 3);
+    put_dataset(path, "/fclib_global/M/p", mp, 3, 1);
+    put_dataset(path, "/fclib_global/M/i", mi, 3, 1);
+    put_dataset(path, "/fclib_global/M/x", mx, 3, 0);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &g, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "field fclib_global/M: not symmetric: |M(1,0) - M(0,1)| = 0.5"),
+              "%s", err.message);
+    cr_assert_null(g);
+    /* a global file's sizes: M/n missing, then 0; H/n negative */
+    cr_assert_eq(fl_fclib_write_global(path, g0, NULL, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_solution_alloc(2, 2, &s, NULL), FL_OK);
+    put_int(path, "/fclib_global/M/n", 0);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "H/n = 2, M/n = 0"), "%s", err.message);
+    put_int(path, "/fclib_global/M/n", 2);
+    put_int(path, "/fclib_global/H/n", -1);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "H/n = -1, M/n = 2"), "%s", err.message);
+    put_dataset(path, "/fclib_global/M/n", NULL, 0, 1);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "fclib_global/M/n: missing dataset"), "%s", err.message);
+    fl_fclib_solution_free(s);
+    fl_global_problem_free(g0);
+    fl_local_problem_free(lp);
+    /* an HDF5 file without any FCLIB group */
+    path_in(path, sizeof path, "nogroup.hdf5");
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert(f >= 0);
+    H5Fclose(f);
+    int kind = 0;
+    cr_assert_eq(fl_fclib_kind(path, &kind, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "no FCLIB problem group"), "%s", err.message);
+    fl_fclib_solution *sol = NULL;
+    cr_assert_eq(fl_fclib_read_solution(path, &sol, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "field fclib_local / fclib_global: no FCLIB problem group"), "%s",
+              err.message);
+    rm_tmp();
+}
