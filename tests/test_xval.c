@@ -547,3 +547,86 @@ Test(xval, law_refusals_and_a_zero_block)
     cr_assert(strstr(err.message, "xval check: NULL argument"), "%s", err.message);
     fl_local_problem_free(p);
 }
+
+/* Dolan & Moré, Math. Program. 91 (2002), eq. (1)-(2), by hand on the
+ * degenerate times: (NaN, 1) counts as a failure of the user's solver;
+ * (2, Inf) as one of ours; (0, 0) solves both instantly: ratio 1 for each;
+ * (0, 3): best 0, the user's 0 has ratio 1 and ours is infinitely slower
+ * (never within tau).  Over 4 problems: rho_user(1) = 3/4 (problems 1, 2,
+ * 3), rho_ours(1) = 2/4 (problems 0, where fmin ignores the NaN, and 2),
+ * still 2/4 at tau = 1e300.  An s other than 0 or 1 has no profile. */
+Test(xval, performance_profile_degenerate_times)
+{
+    double t[8] = {NAN, 1, 2, INFINITY, 0, 0, 0, 3};
+    cr_assert_float_eq(fl_xval_profile_rho(t, 4, 0, 1.0), 3.0 / 4, 1e-15);
+    cr_assert_float_eq(fl_xval_profile_rho(t, 4, 1, 1.0), 2.0 / 4, 1e-15);
+    cr_assert_float_eq(fl_xval_profile_rho(t, 4, 1, 1e300), 2.0 / 4, 1e-15);
+    cr_assert(isnan(fl_xval_profile_rho(t, 4, 2, 1.0)));
+}
+
+/* Every NULL argument of the law, the command builder, the spawner and the
+ * check is refused with FL_EINVAL. */
+Test(xval, null_arguments_refused)
+{
+    fl_local_problem *p = stick_contact();
+    double r[2] = {1, -0.5};
+    fl_xval_law law;
+    fl_error err;
+    cr_assert_eq(fl_xval_law_measure(p, r, NULL, &err), FL_EINVAL);
+    char buf[64];
+    cr_assert_eq(fl_xval_command("x", NULL, "b", buf, sizeof buf, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_command("x", "a", NULL, buf, sizeof buf, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_command("x", "a", "b", NULL, sizeof buf, &err), FL_EINVAL);
+    fl_xval_run run;
+    cr_assert_eq(fl_xval_spawn(NULL, 10, NULL, &run, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_spawn("true", 10, NULL, NULL, &err), FL_EINVAL);
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    fl_xval_certificate cert;
+    memset(&cert, 0, sizeof cert);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    const char *in = "/tmp/in.hdf5", *out = "/tmp/out.hdf5";
+    cr_assert_eq(fl_xval_check(NULL, &cert, "true", in, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, NULL, "true", in, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, NULL, in, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", NULL, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", in, NULL, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", in, out, NULL, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", in, out, &o, NULL, &err), FL_EINVAL);
+    (void)law;
+    fl_local_problem_free(p);
+}
+
+/* The check's early exits, each with its reason: the problem cannot be
+ * written (a directory that does not exist), the command template is too
+ * long for the buffer. */
+Test(xval, check_reasons_before_the_solver_runs)
+{
+    fl_local_problem *p = stick_contact();
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    fl_xval_certificate cert;
+    fl_error err;
+    cr_assert_eq(fl_xval_certify(p, &cert, &err), FL_OK);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    cr_assert_eq(fl_xval_check(&c, &cert, "true {in} {out}", "/nonexistent-dir/in.hdf5",
+                               "/nonexistent-dir/out.hdf5", &o, &res, &err), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert(strstr(res.reason, "could not write the problem to /nonexistent-dir/in.hdf5"), "%s",
+              res.reason);
+    char in[64], out[64];
+    snprintf(in, sizeof in, "/tmp/fl_xval_in_%d.hdf5", (int)getpid());
+    snprintf(out, sizeof out, "/tmp/fl_xval_out_%d.hdf5", (int)getpid());
+    static char huge[9000];
+    memset(huge, 'x', sizeof huge - 1);
+    cr_assert_eq(fl_xval_check(&c, &cert, huge, in, out, &o, &res, &err), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert(strstr(res.reason, "xval command"), "%s", res.reason);
+    remove(in);
+    fl_xval_certificate_clear(&cert);
+    fl_local_problem_free(p);
+}
