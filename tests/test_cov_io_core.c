@@ -20,6 +20,7 @@
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "fl_sparse.h"
+#include "symmetric_storage.h"
 
 static void expect_err(fl_status got, fl_status want, const fl_error *err, const char *what)
 {
@@ -248,18 +249,6 @@ Test(cov_io_core, dense_sizes_and_splits)
     gsl_vector_free(lam2);
 }
 
-/* 3 x 3 [[2, 1, 0], [1, 3, 0], [0, 0, 4]] in symmetric storage stype, with a
- * 99 in the triangle CHOLMOD ignores. */
-static cholmod_sparse *tagged(fl_sparse_ctx *ctx, int stype)
-{
-    int r[] = {0, 1, 2, 0, 1}, c[] = {0, 1, 2, 1, 0};
-    double x[] = {2, 3, 4, stype > 0 ? 1 : 99, stype > 0 ? 99 : 1};
-    cholmod_sparse *A = NULL;
-    cr_assert_eq(fl_sparse_from_triplet(ctx, 3, 3, 5, r, c, x, 0, &A, NULL), FL_OK);
-    A->stype = stype;
-    return A;
-}
-
 Test(cov_io_core, sparse_refusals_and_symmetric_storage)
 {
     fl_sparse_ctx ctx;
@@ -275,13 +264,11 @@ Test(cov_io_core, sparse_refusals_and_symmetric_storage)
                "index (0,-1) outside 2x2");
     expect_err(fl_sparse_from_triplet(&ctx, 2, 2, 2, bad_c, bad_r, x, 0, &A, &err), FL_EINVAL, &err,
                "entry 0: index (-1,0)");
-    double M[3][3] = {{2, 1, 0}, {1, 3, 0}, {0, 0, 4}};
     for (int stype = -1; stype <= 1; stype += 2) {
-        A = tagged(&ctx, stype);
+        A = tagged_symmetric(&ctx, stype);
         gsl_matrix *D = NULL;
         cr_assert_eq(fl_sparse_to_dense(&ctx, A, &D, NULL), FL_OK);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) cr_assert_eq(gsl_matrix_get(D, i, j), M[i][j]);
+        expect_tagged(D, stype);
         gsl_matrix_free(D);
         /* Matrix Market round trip of either storage: the same matrix */
         char path[64];
@@ -290,8 +277,7 @@ Test(cov_io_core, sparse_refusals_and_symmetric_storage)
         cholmod_sparse *B = NULL;
         cr_assert_eq(fl_mm_read(&ctx, path, &B, &err), FL_OK, "%s", err.message);
         cr_assert_eq(fl_sparse_to_dense(&ctx, B, &D, NULL), FL_OK);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) cr_assert_eq(gsl_matrix_get(D, i, j), M[i][j]);
+        expect_tagged(D, stype);
         gsl_matrix_free(D);
         fl_sparse_free(&ctx, &B);
         remove(path);

@@ -69,21 +69,20 @@ Test(cov_io_sets, sets_not_built_by_the_constructors_are_refused)
     /* polygons: the fields of a half-line {(0,0) + t (1,0)} */
     fl_friction_set P;
     cr_assert_eq(fl_set_polygon(&P, 1, vert, 1, ray, NULL), FL_OK);
-    fl_friction_set Q = P;
-    Q.dim = 1;
-    expect_refused(&Q, "polygon in 1D");
-    Q = P;
-    Q.nvert = 0;
-    expect_refused(&Q, "polygon without vertices");
-    Q = P;
-    Q.vert = NULL;
-    expect_refused(&Q, "polygon with NULL vertices");
-    Q = P;
-    Q.nray = 3;
-    expect_refused(&Q, "polygon with 3 rays");
-    Q = P;
-    Q.ray = NULL;
-    expect_refused(&Q, "polygon with a NULL ray");
+    static const char *const what[5] = {"polygon in 1D", "polygon without vertices",
+                                        "polygon with NULL vertices", "polygon with 3 rays",
+                                        "polygon with a NULL ray"};
+    for (int k = 0; k < 5; k++) {
+        fl_friction_set Q = P;
+        switch (k) {
+        case 0: Q.dim = 1; break;
+        case 1: Q.nvert = 0; break;
+        case 2: Q.vert = NULL; break;
+        case 3: Q.nray = 3; break;
+        default: Q.ray = NULL; break;
+        }
+        expect_refused(&Q, what[k]);
+    }
     fl_set_release(&P);
 }
 

@@ -106,33 +106,41 @@ Test(cov_io_solve, names_and_option_refusals)
     fl_local_problem_free(p);
 }
 
+/* Case k of 12: solver k / 4 (gs, newton, auto), twin (k / 2) % 2
+ * (reference, optimized), tolerance 1e-12; k % 2 says whether the optional
+ * outputs are asked for. */
+static fl_solve_options case_options(int k)
+{
+    fl_solve_options o = fl_solve_options_default();
+    o.solver = (fl_solver_kind)(k / 4);
+    o.optimized = (k / 2) % 2;
+    o.tol = 1e-12;
+    return o;
+}
+
 Test(cov_io_solve, every_solver_and_twin_on_the_closed_form)
 {
     fl_sparse_ctx ctx;
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     for (int dim = 2; dim <= 3; dim++) {
         fl_local_problem *p = one_contact(dim, &ctx);
-        for (int solver = 0; solver < 3; solver++)
-            for (int opt = 0; opt <= 1; opt++)
-                for (int with_res = 0; with_res <= 1; with_res++) {
-                    fl_solve_options o = fl_solve_options_default();
-                    o.solver = (fl_solver_kind)solver;
-                    o.optimized = opt;
-                    o.tol = 1e-12;
-                    gsl_vector *r = gsl_vector_calloc(p->m), *U = gsl_vector_calloc(p->m);
-                    fl_solve_result res;
-                    fl_error err;
-                    fl_status s = fl_solve_local(p, &o, r, with_res ? U : NULL,
-                                                 with_res ? &res : NULL, &err);
-                    cr_assert_eq(s, FL_OK, "dim %d solver %d opt %d: %s", dim, solver, opt, err.message);
-                    expect_closed_form(r, with_res ? U : NULL, "local");
-                    if (with_res) {
-                        cr_assert_eq(res.stop, FL_SOLVE_STOP_TOL);
-                        cr_assert(res.residual_norm_q <= 1e-10);
-                    }
-                    gsl_vector_free(r);
-                    gsl_vector_free(U);
-                }
+        for (int k = 0; k < 12; k++) {
+            fl_solve_options o = case_options(k);
+            int with_res = k % 2;
+            gsl_vector *r = gsl_vector_calloc(p->m), *U = gsl_vector_calloc(p->m);
+            fl_solve_result res;
+            fl_error err;
+            fl_status s = fl_solve_local(p, &o, r, with_res ? U : NULL,
+                                         with_res ? &res : NULL, &err);
+            cr_assert_eq(s, FL_OK, "dim %d case %d: %s", dim, k, err.message);
+            expect_closed_form(r, with_res ? U : NULL, "local");
+            if (with_res) {
+                cr_assert_eq(res.stop, FL_SOLVE_STOP_TOL);
+                cr_assert(res.residual_norm_q <= 1e-10);
+            }
+            gsl_vector_free(r);
+            gsl_vector_free(U);
+        }
         fl_local_problem_free(p);
     }
     fl_sparse_finish(&ctx);
@@ -159,31 +167,27 @@ Test(cov_io_solve, global_problems_through_both_twins)
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     for (int dim = 2; dim <= 3; dim++) {
         fl_global_problem *g = one_contact_global(dim, &ctx);
-        for (int solver = 0; solver < 3; solver++)
-            for (int opt = 0; opt <= 1; opt++)
-                for (int outs = 0; outs <= 1; outs++) {
-                    fl_solve_options o = fl_solve_options_default();
-                    o.solver = (fl_solver_kind)solver;
-                    o.optimized = opt;
-                    o.tol = 1e-12;
-                    gsl_vector *v = gsl_vector_calloc(g->n), *r = gsl_vector_calloc(g->m),
-                               *U = gsl_vector_calloc(g->m);
-                    fl_solve_result res;
-                    fl_error err;
-                    fl_status s = fl_solve_global(g, &o, outs ? v : NULL, r, outs ? U : NULL,
-                                                  outs ? &res : NULL, &err);
-                    cr_assert_eq(s, FL_OK, "dim %d solver %d opt %d: %s", dim, solver, opt, err.message);
-                    expect_closed_form(r, outs ? U : NULL, "global");
-                    if (outs) {
-                        /* v = f + r */
-                        cr_assert(fabs(gsl_vector_get(v, 0)) <= 1e-7);
-                        cr_assert(fabs(gsl_vector_get(v, 1) - 1.5) <= 1e-7);
-                        cr_assert_eq(res.finished_by, solver == 0 ? FL_SOLVER_GS : FL_SOLVER_NEWTON);
-                    }
-                    gsl_vector_free(v);
-                    gsl_vector_free(r);
-                    gsl_vector_free(U);
-                }
+        for (int k = 0; k < 12; k++) {
+            fl_solve_options o = case_options(k);
+            int outs = k % 2;
+            gsl_vector *v = gsl_vector_calloc(g->n), *r = gsl_vector_calloc(g->m),
+                       *U = gsl_vector_calloc(g->m);
+            fl_solve_result res;
+            fl_error err;
+            fl_status s = fl_solve_global(g, &o, outs ? v : NULL, r, outs ? U : NULL,
+                                          outs ? &res : NULL, &err);
+            cr_assert_eq(s, FL_OK, "dim %d case %d: %s", dim, k, err.message);
+            expect_closed_form(r, outs ? U : NULL, "global");
+            if (outs) {
+                /* v = f + r */
+                cr_assert(fabs(gsl_vector_get(v, 0)) <= 1e-7);
+                cr_assert(fabs(gsl_vector_get(v, 1) - 1.5) <= 1e-7);
+                cr_assert_eq(res.finished_by, o.solver == FL_SOLVER_GS ? FL_SOLVER_GS : FL_SOLVER_NEWTON);
+            }
+            gsl_vector_free(v);
+            gsl_vector_free(r);
+            gsl_vector_free(U);
+        }
         /* refusals: the matrices the chosen twin reads, f, w and mu, the vectors */
         fl_solve_options o = fl_solve_options_default();
         o.solver = FL_SOLVER_GS;

@@ -3,7 +3,8 @@
  * test_fl_siconos_text.c do not produce: malformed integers, CSparse size
  * lines and counts, NUL bytes in skipped lines, block structures that do
  * not add up, the memory budget of fl_read_options at each allocation,
- * duplicate entries that sum to Inf, and the writers on a full device.
+ * duplicate entries that sum to Inf, and the writers on a full device
+ * (and, with the FCLIB writer, on either symmetric storage of M).
  * Each refused file must come back with the status, the file, the line
  * (when the defect is on one) and the field named in the message; each
  * accepted one with the values written in it. */
@@ -14,7 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fl_fclib.h"
 #include "fl_siconos_text.h"
+#include "symmetric_storage.h"
 
 static char tmp_path[256];
 
@@ -273,25 +276,17 @@ Test(cov_io_text, duplicates_summing_to_inf_are_refused_by_both_twins)
     cr_assert_eq(fl_siconos_text_read_global(text_file(g), 0, NULL, &o, &gp, NULL), FL_EINVAL);
 }
 
-/* A 3 x 3 sparse M = [[2, 1, 0], [1, 3, 0], [0, 0, 4]] in symmetric storage
- * that also holds entries (99) in the triangle CHOLMOD ignores. */
-static cholmod_sparse *tagged_symmetric(fl_sparse_ctx *ctx, int stype)
-{
-    /* (0,0) 2, (1,1) 3, (2,2) 4, (0,1) upper, (1,0) lower */
-    int r[] = {0, 1, 2, 0, 1}, c[] = {0, 1, 2, 1, 0};
-    double x[] = {2, 3, 4, stype > 0 ? 1 : 99, stype > 0 ? 99 : 1};
-    cholmod_sparse *A = NULL;
-    cr_assert_eq(fl_sparse_from_triplet(ctx, 3, 3, 5, r, c, x, 0, &A, NULL), FL_OK);
-    A->stype = stype;   /* CHOLMOD ignores the other triangle */
-    return A;
-}
-
+/* A global M in either symmetric storage, with a 99 in the ignored
+ * triangle, is written as the symmetric matrix it stands for, by the
+ * Siconos text writer and by the FCLIB writer. */
 Test(cov_io_text, writers_expand_either_symmetric_storage)
 {
     fl_sparse_ctx ctx;
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
-    double M[3][3] = {{2, 1, 0}, {1, 3, 0}, {0, 0, 4}};
-    for (int stype = -1; stype <= 1; stype += 2) {
+    char h5[64];
+    snprintf(h5, sizeof h5, "/tmp/fl_cov_text_%d.hdf5", (int)getpid());
+    for (int k = 0; k < 4; k++) {
+        int stype = k % 2 ? 1 : -1, fclib = k / 2;
         fl_global_problem *g = NULL;
         cr_assert_eq(fl_global_problem_alloc(3, 1, 3, 0, &g, NULL), FL_OK);
         g->ctx = &ctx;
@@ -301,16 +296,18 @@ Test(cov_io_text, writers_expand_either_symmetric_storage)
         cr_assert_eq(fl_sparse_from_triplet(&ctx, 3, 3, 3, hr, hc, hx, 0, &g->Hs, NULL), FL_OK);
         g->mu[0] = 0.3;
         gsl_vector_set_all(g->f, -1);
-        const char *path = text_file("");
+        const char *path = fclib ? h5 : text_file("");
         fl_error err;
-        cr_assert_eq(fl_siconos_text_write_global(path, g, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(fclib ? fl_fclib_write_global(path, g, NULL, &err)
+                           : fl_siconos_text_write_global(path, g, &err), FL_OK, "%s", err.message);
         fl_global_problem *b = NULL;
-        cr_assert_eq(fl_siconos_text_read_global(path, 1, NULL, NULL, &b, &err), FL_OK, "%s", err.message);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                cr_assert_eq(gsl_matrix_get(b->M, i, j), M[i][j], "stype %d M(%d,%d)", stype, i, j);
+        cr_assert_eq(fclib ? fl_fclib_read_global(path, 1, NULL, &b, &err)
+                           : fl_siconos_text_read_global(path, 1, NULL, NULL, &b, &err), FL_OK, "%s",
+                     err.message);
+        expect_tagged(b->M, stype);
         fl_global_problem_free(b);
         fl_global_problem_free(g);
+        remove(path);
     }
     fl_sparse_finish(&ctx);
 }

@@ -1291,40 +1291,6 @@ Test(fl_fclib, solutions_checked_against_the_stored_problem)
     rm_tmp();
 }
 
-/* A global M in either symmetric storage, with a 99 in the ignored
- * triangle, is written as the symmetric matrix it stands for. */
-Test(fl_fclib, global_writer_expands_either_symmetric_storage)
-{
-    mkdir_tmp();
-    char path[128];
-    path_in(path, sizeof path, "sym.hdf5");
-    fl_sparse_ctx ctx;
-    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
-    double M[3][3] = {{2, 1, 0}, {1, 3, 0}, {0, 0, 4}};
-    for (int stype = -1; stype <= 1; stype += 2) {
-        fl_global_problem *g = NULL, *b = NULL;
-        cr_assert_eq(fl_global_problem_alloc(3, 1, 3, 0, &g, NULL), FL_OK);
-        g->ctx = &ctx;
-        int r[] = {0, 1, 2, 0, 1}, c[] = {0, 1, 2, 1, 0};
-        double x[] = {2, 3, 4, stype > 0 ? 1 : 99, stype > 0 ? 99 : 1};
-        cr_assert_eq(fl_sparse_from_triplet(&ctx, 3, 3, 5, r, c, x, 0, &g->Ms, NULL), FL_OK);
-        g->Ms->stype = stype;
-        int hr[] = {0, 1, 2};
-        double hx[] = {1, 1, 1};
-        cr_assert_eq(fl_sparse_from_triplet(&ctx, 3, 3, 3, hr, hr, hx, 0, &g->Hs, NULL), FL_OK);
-        fl_error err;
-        cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_OK, "%s", err.message);
-        cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &b, &err), FL_OK, "%s", err.message);
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++)
-                cr_assert_eq(gsl_matrix_get(b->M, i, j), M[i][j], "stype %d M(%d,%d)", stype, i, j);
-        fl_global_problem_free(b);
-        fl_global_problem_free(g);
-    }
-    fl_sparse_finish(&ctx);
-    rm_tmp();
-}
-
 /* Index ranges, pointers, empty matrices, a nonsymmetric global M, the
  * problem sizes a solution is checked against, NULL outputs and files
  * without any FCLIB group: each refused with the field named. */
