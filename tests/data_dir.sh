@@ -3,6 +3,7 @@
 # data (core/fl_data.c): a copy of the command outside the build tree uses
 # <bindir>/../share/frictionlab when that is a directory, else the
 # configured install directory, and an empty FL_DATA_DIR counts as unset.
+# The results record the SHA-256 of the parameter file read there.
 # The copy runs from a temporary directory outside the build tree (inside
 # it, the source tree's data/ would be used).
 exe=$1
@@ -20,6 +21,12 @@ ln -s "$data" "$work/share/frictionlab"
 run
 if [ "$st" -ne 0 ] || ! printf '%s\n' "$out" | grep -Eq '^[0-9]+ passed, 0 failed$'; then
     echo "data_dir: installed layout: exit $st, expected 0 and a summary line"
+    printf '%s\n' "$out"
+    fail=1
+fi
+sum=$(sha256sum "$data/003/wedged_rod.json" | cut -d' ' -f1)
+if ! grep -q "$sum" "$work/out/results.json"; then
+    echo "data_dir: installed layout: results.json lacks the SHA-256 $sum of the parameter file"
     printf '%s\n' "$out"
     fail=1
 fi
