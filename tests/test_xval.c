@@ -14,6 +14,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "fl_fclib.h"
 #include "fl_sparse.h"
 #include <gsl/gsl_rng.h>
 #include <unistd.h>
@@ -627,6 +628,79 @@ Test(xval, check_reasons_before_the_solver_runs)
     cr_assert_eq(res.pass, 0);
     cr_assert(strstr(res.reason, "xval command"), "%s", res.reason);
     remove(in);
+    fl_xval_certificate_clear(&cert);
+    fl_local_problem_free(p);
+}
+
+/* A "solver" that copies a prepared FCLIB file (the problem and a chosen
+ * r) to {out}: the check's verdict on the closed-form stick contact.  The
+ * exact r = (1, -0.5) passes at distance 0 from the unique certified
+ * answer; r = (1, +0.5) fails by its natural-map error, the stick/slide law
+ * and its distance |0.5 - (-0.5)| = 1 over max(max|r|, rs) = rs = ||q|| /
+ * max W_ii = sqrt(4.25) / 2, i.e. 2 / sqrt(4.25) = 0.970; the right r
+ * with exit status 3 fails by the status alone; a solution of a problem
+ * with two contacts has the wrong size. */
+Test(xval, check_verdicts_on_prepared_solutions)
+{
+    fl_local_problem *p = stick_contact();
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    fl_xval_certificate cert;
+    cr_assert_eq(fl_xval_certify(p, &cert, NULL), FL_OK);
+    cr_assert_eq(cert.unique, 1);
+    fl_xval_options o = fl_xval_options_default();
+    char dir[] = "/tmp/test_xval_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char in[128], out[128], tmpl[128], cmd[400];
+    snprintf(in, sizeof in, "%s/in.hdf5", dir);
+    snprintf(out, sizeof out, "%s/out.hdf5", dir);
+    snprintf(tmpl, sizeof tmpl, "%s/prepared.hdf5", dir);
+    fl_error err;
+    fl_fclib_solution *s = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 2, &s, NULL), FL_OK);
+    fl_xval_result res;
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(fl_fclib_write_local(tmpl, p, NULL, &err), FL_OK, "%s", err.message);
+        s->r[0] = 1.0;
+        s->r[1] = k == 1 ? 0.5 : -0.5;
+        cr_assert_eq(fl_fclib_write_solution(tmpl, s, &err), FL_OK, "%s", err.message);
+        snprintf(cmd, sizeof cmd, "cp '%s' {out}%s", tmpl, k == 2 ? "; exit 3" : "");
+        cr_assert_eq(fl_xval_check(&c, &cert, cmd, in, out, &o, &res, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(res.have_solution, 1, "case %d: %s", k, res.reason);
+        if (k == 0) {
+            cr_assert_eq(res.pass, 1, "%s", res.reason);
+            cr_assert_float_eq(res.dist, 0.0, 1e-12);
+        } else if (k == 1) {
+            cr_assert_eq(res.pass, 0);
+            cr_assert_float_eq(res.dist, 2.0 / sqrt(4.25), 1e-12);
+            cr_assert(strstr(res.reason, "natural-map error") &&
+                      strstr(res.reason, "Coulomb law (stick/slide) violated") &&
+                      strstr(res.reason, "distance 9.70e-01 to the unique solution"), "%s",
+                      res.reason);
+        } else {
+            cr_assert_eq(res.pass, 0);
+            cr_assert_eq(res.run.exit_code, 3);
+            cr_assert_str_eq(res.reason, "exit status 3");
+        }
+    }
+    fl_fclib_solution_free(s);
+    /* the solution of another problem (two contacts, m = 4) */
+    fl_local_problem *p2 = NULL;
+    cr_assert_eq(fl_local_problem_alloc(2, 2, 1, &p2, NULL), FL_OK);
+    gsl_matrix_set_identity(p2->W);
+    cr_assert_eq(fl_fclib_write_local(tmpl, p2, NULL, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(tmpl, s, &err), FL_OK, "%s", err.message);
+    snprintf(cmd, sizeof cmd, "cp '%s' {out}", tmpl);
+    cr_assert_eq(fl_xval_check(&c, &cert, cmd, in, out, &o, &res, &err), FL_OK);
+    cr_assert_eq(res.have_solution, 0);
+    cr_assert(strstr(res.reason, "wrong size"), "%s", res.reason);
+    fl_fclib_solution_free(s);
+    fl_local_problem_free(p2);
+    char rm[200];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    cr_assert_eq(system(rm), 0);
     fl_xval_certificate_clear(&cert);
     fl_local_problem_free(p);
 }
