@@ -490,3 +490,69 @@ Test(cov_io_core, json_members_of_the_wrong_kind)
     cr_assert_null(doc);
     remove(js_path);
 }
+
+/* The remaining fields of the shared checks, one at a time. */
+Test(cov_io_core, each_remaining_field_of_the_shared_checks)
+{
+    fl_sparse_ctx ctx;
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_error err;
+    fl_global_problem *g = NULL;
+    expect_err(fl_global_problem_alloc(3, SIZE_MAX / 64, 3, 0, &g, &err), FL_EINVAL, &err,
+               "is too many");
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(2, 2, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    p->dim = 4;
+    p->m = 8;
+    expect_err(fl_local_problem_check(p, &err), FL_EINVAL, &err, "inconsistent dim 4, nc 2, m 8");
+    p->dim = 2;
+    p->m = 4;
+    gsl_vector *q = p->q, *q3 = gsl_vector_calloc(3);
+    p->q = q3;
+    expect_err(fl_local_problem_check(p, &err), FL_EDIM, &err, "q must have length 4");
+    p->q = q;
+    /* a pattern-only sparse W (no values) */
+    cholmod_sparse *S = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &S, NULL), FL_OK);
+    cholmod_sparse view = *S;
+    view.xtype = CHOLMOD_PATTERN;
+    gsl_matrix *W = p->W;
+    p->W = NULL;
+    p->Ws = &view;
+    p->ctx = &ctx;
+    expect_err(fl_local_problem_check(p, &err), FL_EDIM, &err, "expected a real 4x4 matrix");
+    /* U = W r + q: U missing, r of the wrong length, a sparse W without context */
+    gsl_vector *r = gsl_vector_calloc(4), *U = gsl_vector_calloc(4);
+    p->Ws = S;
+    expect_err(fl_local_problem_velocity(p, r, NULL, &err), FL_EDIM, &err, "must have length 4");
+    expect_err(fl_local_problem_velocity(p, q3, U, &err), FL_EDIM, &err, "must have length 4");
+    p->ctx = NULL;
+    expect_err(fl_local_problem_velocity(p, r, U, &err), FL_EINVAL, &err, "W missing");
+    p->ctx = &ctx;
+    fl_sparse_free(&ctx, &S);
+    p->Ws = NULL;
+    p->W = W;
+    fl_local_problem_free(p);
+    /* a global f of the wrong length */
+    cr_assert_eq(fl_global_problem_alloc(3, 1, 2, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    gsl_vector *f = g->f, *f2 = gsl_vector_calloc(2);
+    g->f = f2;
+    expect_err(fl_global_problem_check(g, &err), FL_EDIM, &err, "f must have length 3 and w 2");
+    g->f = f;
+    fl_global_problem_free(g);
+    gsl_vector_free(f2);
+    gsl_vector_free(q3);
+    gsl_vector_free(r);
+    gsl_vector_free(U);
+    fl_sparse_finish(&ctx);
+}
+
+Test(cov_io_core, matrix_market_size_line_bounds)
+{
+    expect_mm(BANNER "0 2 0\n", 0, FL_EPARSE, 2, "field \"rows\" of the size line: expected an integer >= 1");
+    expect_mm(BANNER "100000000 2 0\n", 0, FL_EINVAL, 2, "declares 100000000 x 2");
+    static const char nul[] = "\0\n";
+    expect_mm(nul, sizeof nul - 1, FL_EPARSE, 1, "line contains a NUL byte");
+}
