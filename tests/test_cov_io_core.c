@@ -556,3 +556,29 @@ Test(cov_io_core, matrix_market_size_line_bounds)
     static const char nul[] = "\0\n";
     expect_mm(nul, sizeof nul - 1, FL_EPARSE, 1, "line contains a NUL byte");
 }
+
+/* A boolean false, a matrix of given width, a missing member of the root
+ * object given with a NULL path. */
+Test(cov_io_core, json_false_widths_and_unnamed_objects)
+{
+    fl_json_doc *doc = NULL;
+    fl_error err;
+    cr_assert_eq(fl_json_load(json_file("{\"f\": false, \"m\": [[1, 2], [3, 4]]}"), &doc,
+                              &err), FL_OK, "%s", err.message);
+    int b = 1;
+    cr_assert_eq(fl_json_bool(doc, doc->root, "", "f", &b, &err), FL_OK);
+    cr_assert_eq(b, 0);
+    gsl_matrix *M = NULL;
+    cr_assert_eq(fl_json_matrix(doc, doc->root, "", "m", 2, 2, &M, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(gsl_matrix_get(M, 1, 0), 3.0);
+    gsl_matrix_free(M);
+    expect_json(fl_json_matrix(doc, doc->root, "", "m", 0, 3, &M, &err), FL_EDIM, &err,
+                "field 'm[0]': expected 3 entries, got 2");
+    expect_json(fl_json_matrix(doc, doc->root, "", "m", 3, 0, &M, &err), FL_EDIM, &err,
+                "field 'm': expected 3 rows, got 2");
+    long l;
+    expect_json(fl_json_integer(doc, doc->root, NULL, "zz", &l, &err), FL_EPARSE, &err,
+                "field 'zz': missing (required member of the top-level object)");
+    fl_json_free(doc);
+    remove(js_path);
+}
