@@ -8,6 +8,8 @@
 static const char *cli_data_dir;
 static const char *cli_params;
 
+const char *fl_cli_data_dir(void) { return cli_data_dir; }
+
 int fl_cli_global_options(int *argc, char **argv)
 {
     int out = 1;

@@ -21,4 +21,7 @@ int fl_cli_run_check(fl_cli_ctx *cli, fl_cli_check_fn fn);
  * value is missing. */
 int fl_cli_global_options(int *argc, char **argv);
 
+/* The --data DIR of this run, or NULL (core/fl_data.h then decides). */
+const char *fl_cli_data_dir(void);
+
 #endif

@@ -1,6 +1,8 @@
 /* framework.c — PASS/FAIL lines, progress, output files and plots for the
  * frictionlab command (README.md, The command). */
 #include "cli.h"
+#include "check_run.h"
+#include "fl_data.h"
 #include "fl_clock.h"
 #include "checks/fl_check.h"
 
@@ -169,16 +171,18 @@ void fl_cli_figure(fl_cli_ctx *ctx, const char *file, const char *caption)
 }
 
 /* Find a parameter file named relative to the source tree ("data/004/x.json"):
- * under FL_DATA_DIR (which stands for data/), FL_SOURCE_ROOT, then ".". */
+ * a data/ file where the checks read it (core/fl_data.h: --data, FL_DATA_DIR,
+ * the source tree from the build tree, the installed data/ otherwise), then
+ * under FL_SOURCE_ROOT, then ".".  (The installed command used to look only
+ * under FL_DATA_DIR, FL_SOURCE_ROOT and ".", so run from elsewhere it
+ * recorded no hash of the parameter files it had read.) */
 static int find_params(const char *rel, char *buf, size_t len)
 {
-    const char *data = getenv("FL_DATA_DIR");
     const char *src = getenv("FL_SOURCE_ROOT");
     struct stat st;
-    if (data && *data && strncmp(rel, "data/", 5) == 0) {
-        snprintf(buf, len, "%s/%s", data, rel + 5);
-        if (stat(buf, &st) == 0) return 0;
-    }
+    if (strncmp(rel, "data/", 5) == 0 &&
+        fl_data_path(fl_cli_data_dir(), rel + 5, buf, len, NULL) == FL_OK)
+        return 0;
     if (src && *src) {
         snprintf(buf, len, "%s/%s", src, rel);
         if (stat(buf, &st) == 0) return 0;

@@ -499,8 +499,12 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
     if (reproduce) {
         char took[32];
         fl_cli_duration(ctx->results->seconds, took, sizeof took);
-        fprintf(stderr, "frictionlab reproduce: %s; report: %s/report.html, results: %s/results.json\n",
-                took, ctx->out_dir, ctx->out_dir);
+        if (extra == 1)   /* write_results said why */
+            fprintf(stderr, "frictionlab reproduce: %s; report and results not written in %s\n",
+                    took, ctx->out_dir);
+        else
+            fprintf(stderr, "frictionlab reproduce: %s; report: %s/report.html, results: "
+                    "%s/results.json\n", took, ctx->out_dir, ctx->out_dir);
     }
     fl_results_free(ctx->results);
     ctx->results = NULL;

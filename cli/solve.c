@@ -354,7 +354,16 @@ int fl_cli_solve(int argc, char **argv)
         } else {
             s = fl_solve_local(p, &so, r, U, &res, &err);
         }
-        if (s < 0) goto done;
+        if (s < 0) {
+            /* a global problem's solvers factor M (Delassus operator,
+             * Newton's reduced system): name the field of the user's file */
+            if (g && s == FL_ENOTSPD) {
+                char msg[sizeof err.message];
+                snprintf(msg, sizeof msg, "%s", err.message);
+                fl_error_set(&err, s, file, 0, 0, "field M: %s", msg);
+            }
+            goto done;
+        }
         printf("finished by %s, stopped: %s\n", fl_solve_solver_name(res.finished_by),
                fl_solve_stop_name(res.stop));
     } else {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "checks/xval.h"
 #include "fl_dense.h"
@@ -167,6 +168,7 @@ int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
     if (fl_cli_out_path(ctx, "xval.csv", csvpath, sizeof csvpath) == 0) csv = fopen(csvpath, "w");
     if (!csv) {
         fprintf(stderr, "crosscheck --solver-cmd: cannot write xval.csv in %s\n", ctx->out_dir);
+        rmdir(dir);   /* still empty */
         return -1;
     }
     fprintf(csv, "problem,family,dim,nc,status,exit,timed_out,seconds,error,cone,"

@@ -995,3 +995,428 @@ Test(fl_fclib, every_dataset_broken_in_turn_refused_by_name, .init = mkdir_tmp, 
     cr_assert_gt(ignored, 20);
     fl_sparse_finish(&ctx);
 }
+
+/* ---- the writers' refusals, empty problems, the memory budget, matrix
+ * arrays longer than nz, duplicates summing to Inf, rewritten solutions
+ * and the size checks before a solution is written ---- */
+
+/* The number after "would need " in a budget message. */
+static double needed_bytes(const char *msg)
+{
+    const char *at = strstr(msg, "would need ");
+    cr_assert_not_null(at, "%s", msg);
+    return strtod(at + 11, NULL);
+}
+
+Test(fl_fclib, writers_refuse_forms_strides_and_paths)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "w.hdf5");
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(1, 2, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    fl_error err;
+    cr_assert_eq(fl_fclib_write_local_as(path, p, NULL, (fl_fclib_storage)3, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "unknown matrix form 3"), "%s", err.message);
+    cr_assert_eq(fl_fclib_write_local("/nonexistent-dir/w.hdf5", p, NULL, &err), FL_EIO);
+    cr_assert_str_eq(err.file, "/nonexistent-dir/w.hdf5");
+    cr_assert(strstr(err.message, "cannot create the file"), "%s", err.message);
+    /* q as a column of a matrix: stride 2 */
+    gsl_matrix *Q = gsl_matrix_calloc(2, 2);
+    gsl_vector_view col = gsl_matrix_column(Q, 0);
+    gsl_vector *q = p->q;
+    p->q = &col.vector;
+    cr_assert_eq(fl_fclib_write_local(path, p, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "q must be contiguous"), "%s", err.message);
+    p->q = q;
+    fl_local_problem_free(p);
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    gsl_matrix_set_identity(g->H);
+    cr_assert_eq(fl_fclib_write_global_as(path, g, NULL, (fl_fclib_storage)-7, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "unknown matrix form -7"), "%s", err.message);
+    cr_assert_eq(fl_fclib_write_global_as(path, NULL, NULL, FL_FCLIB_CSC, &err), FL_EINVAL);
+    gsl_vector *f = g->f;
+    g->f = &col.vector;
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "f and w must be contiguous"), "%s", err.message);
+    g->f = f;
+    gsl_vector *w = g->w;
+    g->w = &col.vector;
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_EINVAL);
+    g->w = w;
+    fl_global_problem_free(g);
+    gsl_matrix_free(Q);
+    cr_assert_eq(fl_fclib_solution_alloc(1, 1, NULL, &err), FL_EINVAL);
+    rm_tmp();
+}
+
+Test(fl_fclib, problems_without_contact_and_their_solutions)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "empty.hdf5");
+    /* a local problem with no contact: empty q and mu, W 0 x 0 */
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(0, 3, 1, &p, NULL), FL_OK);
+    fl_error err;
+    cr_assert_eq(fl_fclib_write_local(path, p, "no contact", &err), FL_OK, "%s", err.message);
+    fl_local_problem_free(p);
+    p = NULL;
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
+    cr_assert(p->nc == 0 && p->m == 0 && p->dim == 3);
+    fl_local_problem_free(p);
+    /* its solution: u and r empty, no v */
+    fl_fclib_solution *s = NULL, *back = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 0, &s, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_read_solution(path, &back, &err), FL_OK, "%s", err.message);
+    cr_assert(back->n == 0 && back->m == 0);
+    fl_fclib_solution_free(back);
+    fl_fclib_solution_free(s);
+    rm_tmp();
+}
+
+Test(fl_fclib, memory_budget_of_the_dense_and_sparse_twins)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "budget.hdf5");
+    /* 100 contacts in 3D, W = 2 I: small arrays, a dense W of 720,000 bytes */
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(100, 3, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    gsl_matrix_scale(p->W, 2.0);
+    fl_error err;
+    cr_assert_eq(fl_fclib_write_local(path, p, NULL, &err), FL_OK, "%s", err.message);
+    fl_local_problem_free(p);
+    p = NULL;
+    fl_sparse_ctx ctx;
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_read_options o = fl_read_options_default();
+    o.max_bytes = 100000;
+    cr_assert_eq(fl_fclib_read_local_opt(path, 1, NULL, &o, &p, &err), FL_ENOMEM);
+    cr_assert(strstr(err.message, "field fclib_local/W (dense): the problem would need"), "%s",
+              err.message);
+    /* the arrays read before W is formed, then W's sparse copy (28 bytes
+     * per entry, 300 entries) one byte over the cap */
+    double arrays = needed_bytes(err.message) - 8.0 * 300 * 300;
+    o.max_bytes = (size_t)(arrays + 28.0 * 300) - 1;
+    cr_assert_eq(fl_fclib_read_local_opt(path, 0, &ctx, &o, &p, &err), FL_ENOMEM);
+    cr_assert(strstr(err.message, "field fclib_local/W (sparse)"), "%s", err.message);
+    o.max_bytes += 1;
+    cr_assert_eq(fl_fclib_read_local_opt(path, 0, &ctx, &o, &p, &err), FL_OK, "%s", err.message);
+    fl_local_problem_free(p);
+    /* global: n = 200, M = I, one contact */
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(200, 1, 3, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    gsl_matrix_set(g->H, 0, 0, 1.0);
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_OK, "%s", err.message);
+    fl_global_problem_free(g);
+    g = NULL;
+    o.max_bytes = 100000;
+    cr_assert_eq(fl_fclib_read_global_opt(path, 1, NULL, &o, &g, &err), FL_ENOMEM);
+    cr_assert(strstr(err.message, "field fclib_global/M,H (dense)"), "%s", err.message);
+    cr_assert_null(g);
+    fl_sparse_finish(&ctx);
+    rm_tmp();
+}
+
+Test(fl_fclib, matrix_arrays_beyond_nz_and_bad_storages)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "arrays.hdf5");
+    /* triplets: nz = 2 entries of 5-long arrays; the 3 extra are not read */
+    write_good(path);
+    int ip[5] = {0, 1, 9, 9, 9}, ii[5] = {0, 1, 9, 9, 9};
+    double xx[5] = {4, 6, NAN, NAN, NAN};
+    put_int(path, "/fclib_local/W/nz", 2);
+    put_dataset(path, "/fclib_local/W/p", ip, 5, 1);
+    put_dataset(path, "/fclib_local/W/i", ii, 5, 1);
+    put_dataset(path, "/fclib_local/W/x", xx, 5, 0);
+    fl_local_problem *p = NULL;
+    fl_error err;
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(gsl_matrix_get(p->W, 0, 0), 4.0);
+    cr_assert_eq(gsl_matrix_get(p->W, 1, 1), 6.0);
+    cr_assert_eq(gsl_matrix_get(p->W, 0, 1), 0.0);
+    fl_local_problem_free(p);
+    /* x shorter than nz, in triplet and compressed form */
+    put_dataset(path, "/fclib_local/W/x", xx, 1, 0);
+    expect_bad(path, FL_EDIM, "fclib_local/W/x: length 1, at least 2 needed");
+    write_good(path);
+    put_dataset(path, "/fclib_local/W/x", xx, 1, 0);
+    expect_bad(path, FL_EDIM, "fclib_local/W/x: length 1, at least 6 needed");
+    /* compressed column pointers of the wrong length; an unknown storage */
+    write_good(path);
+    put_dataset(path, "/fclib_local/W/p", ip, 2, 1);
+    expect_bad(path, FL_EDIM, "fclib_local/W/p: length 2, expected 5");
+    put_int(path, "/fclib_local/W/nz", -3);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/nz: unknown storage nz = -3");
+    /* mu declared 3,000,000 long but never written: no data behind it */
+    write_good(path);
+    put_empty(path, "/fclib_local/vectors/mu", 3000000, 0);
+    expect_bad(path, FL_EPARSE, "fclib_local/vectors/mu: declares 3000000 values but the file "
+                                "stores only 0 bytes");
+    /* a global file without spacedim */
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &g, NULL), FL_OK);
+    gsl_matrix_set_identity(g->M);
+    gsl_matrix_set_identity(g->H);
+    cr_assert_eq(fl_fclib_write_global(path, g, NULL, &err), FL_OK, "%s", err.message);
+    fl_global_problem_free(g);
+    g = NULL;
+    put_dataset(path, "/fclib_global/spacedim", NULL, 0, 1);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &g, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "fclib_global/spacedim: missing dataset"), "%s", err.message);
+    rm_tmp();
+}
+
+Test(fl_fclib, duplicates_summing_to_inf_refused_by_both_twins)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "inf.hdf5");
+    write_good(path);
+    /* triplets (0,0) twice, 1e308 each: W(0,0) = Inf once summed */
+    int ip[3] = {0, 0, 1}, ii[3] = {0, 0, 1};
+    double xx[3] = {1e308, 1e308, 1.0};
+    put_int(path, "/fclib_local/W/nz", 3);
+    put_dataset(path, "/fclib_local/W/p", ip, 3, 1);
+    put_dataset(path, "/fclib_local/W/i", ii, 3, 1);
+    put_dataset(path, "/fclib_local/W/x", xx, 3, 0);
+    expect_bad(path, FL_ENONFINITE, "field fclib_local/W: W");
+    fl_sparse_ctx ctx;
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    fl_local_problem *p = NULL;
+    fl_error err;
+    cr_assert_eq(fl_fclib_read_local(path, 0, &ctx, &p, &err), FL_ENONFINITE);
+    cr_assert(strstr(err.message, "field fclib_local/W: local problem: sparse W has a NaN/Inf"),
+              "%s", err.message);
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &p, NULL), FL_ENONFINITE);
+    cr_assert_null(p);
+    fl_sparse_finish(&ctx);
+    rm_tmp();
+}
+
+Test(fl_fclib, solutions_checked_against_the_stored_problem)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "sol.hdf5");
+    write_good(path);   /* local, m = 4 */
+    fl_error err;
+    cr_assert_eq(fl_fclib_write_solution(path, NULL, &err), FL_EINVAL);
+    fl_fclib_solution *s = NULL, *back = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    /* written twice: the second replaces the first */
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+    s->r[2] = 7.5;
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_read_solution(path, &back, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(back->r[2], 7.5);
+    fl_fclib_solution_free(back);
+    /* guesses: refused without any, with a NULL one; written twice */
+    const fl_fclib_solution *gs[2] = {s, NULL};
+    cr_assert_eq(fl_fclib_write_guesses(path, 0, gs, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_write_guesses(path, 1, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_write_guesses(path, 2, gs, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "guess 2 is NULL"), "%s", err.message);
+    cr_assert_eq(fl_fclib_write_guesses(path, 1, gs, &err), FL_OK, "%s", err.message);
+    s->u[0] = -2.0;
+    cr_assert_eq(fl_fclib_write_guesses(path, 1, gs, &err), FL_OK, "%s", err.message);
+    fl_fclib_solution **g = NULL;
+    size_t count = 0;
+    cr_assert_eq(fl_fclib_read_guesses(path, &g, &count, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(count, 1);
+    cr_assert_eq(g[0]->u[0], -2.0);
+    fl_fclib_guesses_free(g, count);
+    /* sizes and values: v for a local problem, missing u or r, NaN */
+    fl_fclib_solution bad = *s;
+    bad.n = 2;
+    cr_assert_eq(fl_fclib_write_solution(path, &bad, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "field solution: sizes n = 2, m = 4, the problem has n = 0, m = 4"),
+              "%s", err.message);
+    bad = *s;
+    bad.u = NULL;
+    cr_assert_eq(fl_fclib_write_solution(path, &bad, &err), FL_EDIM);
+    bad = *s;
+    bad.r = NULL;
+    cr_assert_eq(fl_fclib_write_solution(path, &bad, &err), FL_EDIM);
+    s->u[3] = NAN;
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_ENONFINITE);
+    cr_assert(strstr(err.message, "field solution: NaN or Inf value"), "%s", err.message);
+    s->u[3] = 0.0;
+    /* the problem's own sizes must agree: W/m against q */
+    put_int(path, "/fclib_local/W/m", 7);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "W/m = 7 but q has length 4"), "%s", err.message);
+    fl_fclib_solution_free(s);
+    /* global: n = 2, m = 2 */
+    fl_global_problem *gp = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &gp, NULL), FL_OK);
+    gsl_matrix_set_identity(gp->M);
+    gsl_matrix_set_identity(gp->H);
+    cr_assert_eq(fl_fclib_write_global(path, gp, NULL, &err), FL_OK, "%s", err.message);
+    fl_global_problem_free(gp);
+    cr_assert_eq(fl_fclib_solution_alloc(2, 2, &s, NULL), FL_OK);
+    bad = *s;
+    bad.v = NULL;
+    cr_assert_eq(fl_fclib_write_solution(path, &bad, &err), FL_EDIM);
+    s->v[1] = INFINITY;
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_ENONFINITE);
+    s->v[1] = 0.0;
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_OK, "%s", err.message);
+    static const char *const cut[] = {"/fclib_global/vectors/w", "/fclib_global/vectors/f",
+                                      "/fclib_global/H/n"};
+    char copy[128];
+    path_in(copy, sizeof copy, "cut.hdf5");
+    for (int k = 0; k < 3; k++) {
+        char cmd[300];
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s'", path, copy);
+        cr_assert_eq(system(cmd), 0);
+        put_dataset(copy, cut[k], NULL, 0, 0);
+        cr_assert_eq(fl_fclib_read_solution(copy, &back, &err), FL_EPARSE);
+        cr_assert(strstr(err.message, cut[k] + 1) && strstr(err.message, "missing dataset"),
+                  "%s: %s", cut[k], err.message);
+    }
+    put_int(path, "/fclib_global/M/n", 3);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "H/n = 2, M/n = 3 but w has length 2 and f 2"), "%s", err.message);
+    fl_fclib_solution_free(s);
+    rm_tmp();
+}
+
+/* Index ranges, pointers, empty matrices, a nonsymmetric global M, the
+ * problem sizes a solution is checked against, NULL outputs and files
+ * without any FCLIB group: each refused with the field named. */
+Test(fl_fclib, indices_pointers_sizes_and_groups)
+{
+    mkdir_tmp();
+    char path[128];
+    path_in(path, sizeof path, "idx.hdf5");
+    fl_error err;
+    fl_local_problem *p = NULL;
+    /* compressed columns: pointers not starting at 0, a row index out of range */
+    write_good(path);
+    int p5[5] = {1, 2, 3, 4, 6};
+    put_dataset(path, "/fclib_local/W/p", p5, 5, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/p: compressed pointers must start at 0 (p[0] = 1)");
+    write_good(path);
+    int i6[6] = {0, 1, 1, 2, 3, 4};
+    put_dataset(path, "/fclib_local/W/i", i6, 6, 1);
+    expect_bad(path, FL_EPARSE, "fclib_local/W/i: index 4 out of range [0, 4)");
+    /* triplets: each of the four index bounds */
+    static const int bad_i[4] = {-1, 4, 0, 0}, bad_p[4] = {0, 0, -1, 4};
+    for (int k = 0; k < 4; k++) {
+        write_good(path);
+        int ip[1] = {bad_p[k]}, ii[1] = {bad_i[k]};
+        double xx[1] = {1.0};
+        put_int(path, "/fclib_local/W/nz", 1);
+        put_dataset(path, "/fclib_local/W/p", ip, 1, 1);
+        put_dataset(path, "/fclib_local/W/i", ii, 1, 1);
+        put_dataset(path, "/fclib_local/W/x", xx, 1, 0);
+        expect_bad(path, FL_EPARSE, "fclib_local/W/i,p: triplet 0");
+    }
+    /* an empty triplet matrix (nz = 0): W = 0 */
+    write_good(path);
+    put_int(path, "/fclib_local/W/nz", 0);
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &p, &err), FL_OK, "%s", err.message);
+    for (size_t i = 0; i < 4; i++) cr_assert_eq(gsl_matrix_get(p->W, i, i), 0.0);
+    cr_assert_eq(gsl_vector_get(p->q, 0), -1.0);
+    fl_local_problem_free(p);
+    p = NULL;
+    /* no contact (mu empty) but a q of length 3 */
+    write_good(path);
+    put_dataset(path, "/fclib_local/vectors/mu", NULL, 0, 0);
+    hid_t f = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hsize_t zero = 0;
+    hid_t sp = H5Screate_simple(1, &zero, NULL);
+    hid_t ds = H5Dcreate2(f, "/fclib_local/vectors/mu", H5T_NATIVE_DOUBLE, sp, H5P_DEFAULT,
+                          H5P_DEFAULT, H5P_DEFAULT);
+    H5Dclose(ds);
+    H5Sclose(sp);
+    H5Fclose(f);
+    double q3[3] = {1, 2, 3};
+    put_dataset(path, "/fclib_local/vectors/q", q3, 3, 0);
+    expect_bad(path, FL_EDIM, "fclib_local/vectors/q: length 3, expected 0 (no contact)");
+    /* the memory cap at the first dataset */
+    write_good(path);
+    fl_read_options o = fl_read_options_default();
+    o.max_bytes = 2;
+    cr_assert_eq(fl_fclib_read_local_opt(path, 1, NULL, &o, &p, &err), FL_ENOMEM);
+    cr_assert(strstr(err.message, "field /fclib_local/spacedim: the problem would need 4 bytes"),
+              "%s", err.message);
+    /* NULL outputs and paths */
+    fl_local_problem *lp = NULL;
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, NULL, &err), FL_EINVAL);
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_solution(path, NULL, &err), FL_EINVAL);
+    size_t count;
+    fl_fclib_solution **gs = NULL;
+    cr_assert_eq(fl_fclib_read_guesses(path, NULL, &count, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_guesses(path, &gs, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_guesses("/nonexistent-dir/x.hdf5", &gs, &count, &err), FL_EIO);
+    cr_assert_eq(fl_fclib_write_local_as(path, NULL, NULL, FL_FCLIB_CSC, &err), FL_EINVAL);
+    cr_assert_eq(fl_fclib_read_local(path, 1, NULL, &lp, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_write_local(NULL, lp, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "NULL path"), "%s", err.message);
+    /* the problem's sizes a solution is checked against: W/m negative */
+    fl_fclib_solution *s = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    put_int(path, "/fclib_local/W/m", -1);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "W/m = -1 but q has length 4"), "%s", err.message);
+    fl_fclib_solution_free(s);
+    /* a global M made nonsymmetric: M(0,1) = 0.5, M(1,0) = 0 */
+    fl_global_problem *g0 = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &g0, NULL), FL_OK);
+    gsl_matrix_set_identity(g0->M);
+    gsl_matrix_set_identity(g0->H);
+    cr_assert_eq(fl_fclib_write_global_as(path, g0, NULL, FL_FCLIB_TRIPLET, &err), FL_OK, "%s",
+                 err.message);
+    int mp[3] = {0, 1, 1}, mi[3] = {0, 1, 0};
+    double mx[3] = {1, 1, 0.5};
+    put_int(path, "/fclib_global/M/nz", 3);
+    put_dataset(path, "/fclib_global/M/p", mp, 3, 1);
+    put_dataset(path, "/fclib_global/M/i", mi, 3, 1);
+    put_dataset(path, "/fclib_global/M/x", mx, 3, 0);
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &g, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "field fclib_global/M: not symmetric: |M(1,0) - M(0,1)| = 0.5"),
+              "%s", err.message);
+    cr_assert_null(g);
+    /* a global file's sizes: M/n missing, then 0; H/n negative */
+    cr_assert_eq(fl_fclib_write_global(path, g0, NULL, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_solution_alloc(2, 2, &s, NULL), FL_OK);
+    put_int(path, "/fclib_global/M/n", 0);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "H/n = 2, M/n = 0"), "%s", err.message);
+    put_int(path, "/fclib_global/M/n", 2);
+    put_int(path, "/fclib_global/H/n", -1);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "H/n = -1, M/n = 2"), "%s", err.message);
+    put_dataset(path, "/fclib_global/M/n", NULL, 0, 1);
+    cr_assert_eq(fl_fclib_write_solution(path, s, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "fclib_global/M/n: missing dataset"), "%s", err.message);
+    fl_fclib_solution_free(s);
+    fl_global_problem_free(g0);
+    fl_local_problem_free(lp);
+    /* an HDF5 file without any FCLIB group */
+    path_in(path, sizeof path, "nogroup.hdf5");
+    f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    cr_assert(f >= 0);
+    H5Fclose(f);
+    int kind = 0;
+    cr_assert_eq(fl_fclib_kind(path, &kind, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "no FCLIB problem group"), "%s", err.message);
+    fl_fclib_solution *sol = NULL;
+    cr_assert_eq(fl_fclib_read_solution(path, &sol, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "field fclib_local / fclib_global: no FCLIB problem group"), "%s",
+              err.message);
+    rm_tmp();
+}

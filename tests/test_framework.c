@@ -424,3 +424,62 @@ Test(framework, params_unused_is_a_failure, .init = cr_redirect_stdout)
                             "FAIL params.unused this task does not read --params user.json "
                             "(it runs on data/ only)\n");
 }
+
+/* A parameter file named "data/..." is looked up under FL_DATA_DIR (which
+ * stands for data/) first, then under FL_SOURCE_ROOT, then relative to the
+ * working directory: SHA-256("abc") from FIPS 180-2 Appendix B.1 each time. */
+Test(framework, task_params_found_through_data_dir_source_root_or_cwd)
+{
+    static const fl_cli_task_info info = {"ex", NULL, "data/p.json", {{NULL, NULL}}};
+    static const char *abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    char dir[128], path[160];
+    snprintf(dir, sizeof dir, "%s/data", tmpdir);
+    cr_assert_eq(mkdir(dir, 0700), 0);
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("abc", f);
+    fclose(f);
+    for (int how = 0; how < 3; how++) {
+        /* 0: FL_DATA_DIR = tmp/data; 1: FL_SOURCE_ROOT = tmp (FL_DATA_DIR
+         * pointing where the file is not); 2: neither, cwd = tmp */
+        cr_assert_eq(setenv("FL_DATA_DIR", how == 0 ? dir : "/nonexistent", 1), 0);
+        if (how == 2) unsetenv("FL_DATA_DIR");
+        if (how == 1) cr_assert_eq(setenv("FL_SOURCE_ROOT", tmpdir, 1), 0);
+        else unsetenv("FL_SOURCE_ROOT");
+        char cwd[512];
+        cr_assert_not_null(getcwd(cwd, sizeof cwd));
+        if (how == 2) cr_assert_eq(chdir(tmpdir), 0);
+        fl_cli_ctx ctx = fresh();
+        ctx.results = fl_results_alloc("v", "c");
+        fl_cli_task_begin(&ctx, "ex", "claim", &info);
+        fl_cli_task_end(&ctx, 0.0);
+        cr_assert_eq(chdir(cwd), 0);
+        const fl_result_task *t = ctx.results->tasks[0];
+        cr_assert_str_eq(t->params_file, "data/p.json", "way %d", how);
+        cr_assert_str_eq(t->params_sha256, abc, "way %d", how);
+        fl_results_free(ctx.results);
+    }
+    unsetenv("FL_DATA_DIR");
+    unsetenv("FL_SOURCE_ROOT");
+}
+
+/* Without a results record (crosscheck), a task records nothing and a
+ * figure outside a task is ignored; files go flat under --out. */
+Test(framework, tasks_without_results_record_nothing)
+{
+    static const fl_cli_task_info info = {"ex", "004 §3.5", NULL, {{NULL, NULL}}};
+    fl_cli_ctx ctx = fresh();
+    ctx.out_dir = tmpdir;
+    fl_cli_task_begin(&ctx, "ex", "claim", &info);
+    cr_assert_null(ctx.task);
+    cr_assert_str_eq(ctx.task_dir, "");
+    fl_cli_figure(&ctx, "ex.png", "caption");
+    fl_cli_task_paper(&ctx, "004");
+    char png[256], want[256];
+    cr_assert_eq(fl_cli_out_path(&ctx, "ex.png", png, sizeof png), 0);
+    snprintf(want, sizeof want, "%s/ex.png", tmpdir);
+    cr_assert_str_eq(png, want);
+    fl_cli_task_end(&ctx, 0.1);
+    cr_assert_null(ctx.info);
+}

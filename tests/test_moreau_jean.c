@@ -211,3 +211,79 @@ Test(moreau_jean, wedged_rod_both_outcomes_from_data)
     gsl_vector_free(s);
     fl_global_problem_free(g);
 }
+
+/* One sliding impact in closed form, through a problem that holds only the
+ * sparse M and H (the optimized twin's matrices), and the same through the
+ * dense reference: M = H = I (3D), w = 0, f = M u- (no force), u- = (-1, 2,
+ * 0), mu = 1/2, delta = 0.  004 (20): W_a = (1 + delta)/2 W = I/2, q_a =
+ * H u- + w = (-1, 2, 0).  The contact closes: U_N = r_N/2 - 1 = 0 gives
+ * r_N = 2; sticking would need |r_T| = 4 > mu r_N = 1, so it slides with
+ * r_T = (-1, 0) and U_T = -1/2 + 2 = 3/2.  u+ = M^-1 (f + H^T s) = u- + s =
+ * (1, 1, 0); T- = 5/2, T+ = 1. */
+Test(moreau_jean, sliding_impact_closed_form_sparse_only_and_dense)
+{
+    fl_sparse_ctx ctx;
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    for (int impl = 0; impl <= 1; impl++) {
+        fl_global_problem *g = NULL;
+        cr_assert_eq(fl_global_problem_alloc(3, 1, 3, 1, &g, NULL), FL_OK);
+        gsl_matrix_set_identity(g->M);
+        gsl_matrix_set_identity(g->H);
+        g->mu[0] = 0.5;
+        gsl_vector_set(g->f, 0, -1.0);
+        gsl_vector_set(g->f, 1, 2.0);
+        if (impl == FL_IMPL_OPTIMIZED) {
+            g->ctx = &ctx;
+            cr_assert_eq(fl_sparse_from_dense(&ctx, g->M, 1, 0.0, &g->Ms, NULL), FL_OK);
+            cr_assert_eq(fl_sparse_from_dense(&ctx, g->H, 0, 0.0, &g->Hs, NULL), FL_OK);
+            gsl_matrix_free(g->M);
+            gsl_matrix_free(g->H);
+            g->M = g->H = NULL;
+        }
+        gsl_vector *um = gsl_vector_alloc(3), *up = gsl_vector_calloc(3), *s = gsl_vector_calloc(3);
+        gsl_vector_memcpy(um, g->f);
+        fl_mj_options o = fl_mj_options_default();
+        o.delta = 0.0;
+        o.impl = (fl_impl)impl;
+        o.nsgs.tol = 1e-14;
+        fl_mj_result res;
+        fl_error err;
+        cholmod_factor *L = NULL;
+        cr_assert_eq(fl_mj_step(g, um, &o, impl ? &L : NULL, s, up, &res, &err), FL_OK, "impl %d: %s",
+                     impl, err.message);
+        double sw[3] = {2, -1, 0}, uw[3] = {1, 1, 0};
+        for (int k = 0; k < 3; k++) {
+            cr_assert(fabs(gsl_vector_get(s, k) - sw[k]) <= 1e-10, "impl %d s[%d] = %g", impl, k,
+                      gsl_vector_get(s, k));
+            cr_assert(fabs(gsl_vector_get(up, k) - uw[k]) <= 1e-10, "impl %d u+[%d] = %g", impl, k,
+                      gsl_vector_get(up, k));
+        }
+        cr_assert_float_eq(res.T_minus, 2.5, 1e-12);
+        cr_assert_float_eq(res.T_plus, 1.0, 1e-10);
+        fl_sparse_free_factor(&ctx, &L);
+        /* the refusals of fl_mj_local and fl_mj_step */
+        fl_local_problem *p = NULL;
+        cr_assert_eq(fl_mj_local(g, um, 0.0, (fl_impl)impl, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_mj_local(NULL, um, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
+        cr_assert_eq(fl_mj_local(g, NULL, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
+        cr_assert_eq(fl_mj_local(g, um, NAN, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
+        cr_assert(strstr(err.message, "delta = nan not in [0, 1]"), "%s", err.message);
+        gsl_matrix *A = gsl_matrix_calloc(3, 2);
+        gsl_vector_view col = gsl_matrix_column(A, 0);
+        cr_assert_eq(fl_mj_local(g, &col.vector, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EDIM);
+        cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, &col.vector, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_mj_step(NULL, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_mj_step(g, um, &o, NULL, NULL, up, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, NULL, NULL, &err), FL_EINVAL);
+        gsl_vector *s2 = gsl_vector_calloc(2);
+        cr_assert_eq(fl_mj_step(g, um, &o, NULL, s2, up, NULL, &err), FL_EDIM);
+        cr_assert(strstr(err.message, "s 3"), "%s", err.message);
+        gsl_vector_free(s2);
+        gsl_matrix_free(A);
+        gsl_vector_free(um);
+        gsl_vector_free(up);
+        gsl_vector_free(s);
+        fl_global_problem_free(g);
+    }
+    fl_sparse_finish(&ctx);
+}

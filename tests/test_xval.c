@@ -14,6 +14,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
+#include "fl_fclib.h"
 #include "fl_sparse.h"
 #include <gsl/gsl_rng.h>
 #include <unistd.h>
@@ -420,4 +421,286 @@ Test(xval, law_measure_sparse_only_problem)
     }
     gsl_rng_free(rng);
     fl_sparse_finish(&ctx);
+}
+
+/* W = I of nc contacts in dimension dim, q_N = -1, q_T = 0: every contact
+ * closes with r = (1, 0[, 0]) and U = 0, whatever mu (the stick reaction 0
+ * lies in every cone). */
+static fl_local_problem *closing_contacts(size_t nc, int dim, double mu)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(nc, dim, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    for (size_t a = 0; a < nc; a++) {
+        gsl_vector_set(p->q, a * (size_t)dim, -1.0);
+        p->mu[a] = mu;
+    }
+    return p;
+}
+
+static void expect_closing_answer(const fl_local_problem *p, const double *r)
+{
+    for (size_t i = 0; i < p->m; i++)
+        cr_assert(fabs(r[i] - (i % (size_t)p->dim == 0 ? 1.0 : 0.0)) <= 1e-9, "r[%zu] = %g", i, r[i]);
+}
+
+/* How each problem is certified (checks/xval.h): enumeration in 2D up to
+ * FL_XVAL_ENUM_MAX contacts, else our solver at 1e-10, unique only for
+ * mu = 0 with a dense SPD W; an unsolvable problem certifies nothing, and a
+ * problem our solver refuses has no certified answer. */
+Test(xval, certificates_of_every_kind)
+{
+    fl_xval_certificate c;
+    fl_error err;
+    cr_assert_eq(fl_xval_certify(NULL, &c, &err), FL_EINVAL);
+    fl_xval_certificate_clear(NULL);
+    /* 3D, mu = 0, W = I: our solver, unique */
+    fl_local_problem *p = closing_contacts(2, 3, 0.0);
+    cr_assert_eq(fl_xval_certify(p, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 1, "%s", c.note);
+    cr_assert(strstr(c.note, "unique (mu = 0, W SPD)"), "%s", c.note);
+    expect_closing_answer(p, c.r);
+    fl_xval_certificate_clear(&c);
+    /* the same with only the sparse W: uniqueness not decided */
+    fl_sparse_ctx ctx;
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    gsl_matrix *W = p->W;
+    p->W = NULL;
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 0);
+    cr_assert(strstr(c.note, "uniqueness not decided, law only"), "%s", c.note);
+    expect_closing_answer(p, c.r);
+    fl_xval_certificate_clear(&c);
+    p->W = W;
+    fl_local_problem_free(p);
+    fl_sparse_finish(&ctx);
+    /* 2D with more contacts than enumeration takes */
+    p = closing_contacts(FL_XVAL_ENUM_MAX + 1, 2, 0.5);
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 0);
+    expect_closing_answer(p, c.r);
+    fl_xval_certificate_clear(&c);
+    fl_local_problem_free(p);
+    /* 2D, W = 0, q_N = -1: U_N = -1 for every r, no solution; enumeration
+     * finds none and our solver does not converge: law only */
+    p = closing_contacts(1, 2, 0.5);
+    gsl_matrix_set_zero(p->W);
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_SOLVER);
+    cr_assert_eq(c.unique, 0);
+    cr_assert(strstr(c.note, "NOT reached"), "%s", c.note);
+    fl_xval_certificate_clear(&c);
+    fl_local_problem_free(p);
+    /* 3D with a negative mu: refused by our solver, no certified answer */
+    p = closing_contacts(1, 3, 0.5);
+    p->mu[0] = -1;
+    cr_assert_eq(fl_xval_certify(p, &c, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(c.method, FL_XVAL_NONE);
+    cr_assert_null(c.r);
+    cr_assert(strstr(c.note, "our solver refused") && strstr(c.note, "mu[0] = -1"), "%s", c.note);
+    fl_xval_certificate_clear(&c);
+    fl_local_problem_free(p);
+}
+
+/* The law's own refusals, and a contact whose block of W is zero: its
+ * impulse scale falls back to the problem's (rs = us / max diag W). */
+Test(xval, law_refusals_and_a_zero_block)
+{
+    fl_local_problem *p = closing_contacts(2, 2, 0.5);
+    gsl_matrix_set(p->W, 2, 2, 0.0);
+    gsl_matrix_set(p->W, 3, 3, 0.0);
+    gsl_vector_set(p->q, 2, 0.0);   /* contact 1 open: U = 0, r = 0 */
+    double r[4] = {1, 0, 0, 0};
+    fl_xval_law law;
+    fl_error err;
+    cr_assert_eq(fl_xval_law_measure(p, r, &law, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(law.cone, 0.0);
+    cr_assert_eq(law.complementarity, 0.0);
+    cr_assert_eq(law.coulomb, 0.0);
+    /* r_T of contact 1 = 1 with r_N = 0: outside its cone by 1 / rs, rs =
+     * us / max diag W = ||q|| / 1 = 1 */
+    r[3] = 1.0;
+    cr_assert_eq(fl_xval_law_measure(p, r, &law, &err), FL_OK, "%s", err.message);
+    cr_assert_float_eq(law.cone, 1.0, 1e-15);
+    cr_assert_eq(fl_xval_law_measure(NULL, r, &law, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_law_measure(p, NULL, &law, &err), FL_EINVAL);
+    gsl_matrix *W = p->W;
+    p->W = NULL;
+    cr_assert_eq(fl_xval_law_measure(p, r, &law, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "W missing"), "%s", err.message);
+    p->W = W;
+    char buf[16];
+    cr_assert_eq(fl_xval_command("x {in}", "a", "b", buf, 0, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_command(NULL, "a", "b", buf, sizeof buf, &err), FL_EINVAL);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    fl_xval_certificate c;
+    memset(&c, 0, sizeof c);
+    fl_xval_case k;
+    memset(&k, 0, sizeof k);
+    cr_assert_eq(fl_xval_check(&k, &c, "true", "/tmp/a", "/tmp/b", &o, &res, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "xval check: NULL argument"), "%s", err.message);
+    fl_local_problem_free(p);
+}
+
+/* Dolan & Moré, Math. Program. 91 (2002), eq. (1)-(2), by hand on the
+ * degenerate times: (NaN, 1) counts as a failure of the user's solver;
+ * (2, Inf) as one of ours; (0, 0) solves both instantly: ratio 1 for each;
+ * (0, 3): best 0, the user's 0 has ratio 1 and ours is infinitely slower
+ * (never within tau).  Over 4 problems: rho_user(1) = 3/4 (problems 1, 2,
+ * 3), rho_ours(1) = 2/4 (problems 0, where fmin ignores the NaN, and 2),
+ * still 2/4 at tau = 1e300.  An s other than 0 or 1 has no profile. */
+Test(xval, performance_profile_degenerate_times)
+{
+    double t[8] = {NAN, 1, 2, INFINITY, 0, 0, 0, 3};
+    cr_assert_float_eq(fl_xval_profile_rho(t, 4, 0, 1.0), 3.0 / 4, 1e-15);
+    cr_assert_float_eq(fl_xval_profile_rho(t, 4, 1, 1.0), 2.0 / 4, 1e-15);
+    cr_assert_float_eq(fl_xval_profile_rho(t, 4, 1, 1e300), 2.0 / 4, 1e-15);
+    cr_assert(isnan(fl_xval_profile_rho(t, 4, 2, 1.0)));
+}
+
+/* Every NULL argument of the law, the command builder, the spawner and the
+ * check is refused with FL_EINVAL. */
+Test(xval, null_arguments_refused)
+{
+    fl_local_problem *p = stick_contact();
+    double r[2] = {1, -0.5};
+    fl_xval_law law;
+    fl_error err;
+    cr_assert_eq(fl_xval_law_measure(p, r, NULL, &err), FL_EINVAL);
+    char buf[64];
+    cr_assert_eq(fl_xval_command("x", NULL, "b", buf, sizeof buf, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_command("x", "a", NULL, buf, sizeof buf, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_command("x", "a", "b", NULL, sizeof buf, &err), FL_EINVAL);
+    fl_xval_run run;
+    cr_assert_eq(fl_xval_spawn(NULL, 10, NULL, &run, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_spawn("true", 10, NULL, NULL, &err), FL_EINVAL);
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    fl_xval_certificate cert;
+    memset(&cert, 0, sizeof cert);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    const char *in = "/tmp/in.hdf5", *out = "/tmp/out.hdf5";
+    cr_assert_eq(fl_xval_check(NULL, &cert, "true", in, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, NULL, "true", in, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, NULL, in, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", NULL, out, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", in, NULL, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", in, out, NULL, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check(&c, &cert, "true", in, out, &o, NULL, &err), FL_EINVAL);
+    (void)law;
+    fl_local_problem_free(p);
+}
+
+/* The check's early exits, each with its reason: the problem cannot be
+ * written (a directory that does not exist), the command template is too
+ * long for the buffer. */
+Test(xval, check_reasons_before_the_solver_runs)
+{
+    fl_local_problem *p = stick_contact();
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    fl_xval_certificate cert;
+    fl_error err;
+    cr_assert_eq(fl_xval_certify(p, &cert, &err), FL_OK);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    cr_assert_eq(fl_xval_check(&c, &cert, "true {in} {out}", "/nonexistent-dir/in.hdf5",
+                               "/nonexistent-dir/out.hdf5", &o, &res, &err), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert(strstr(res.reason, "could not write the problem to /nonexistent-dir/in.hdf5"), "%s",
+              res.reason);
+    char in[64], out[64];
+    snprintf(in, sizeof in, "/tmp/fl_xval_in_%d.hdf5", (int)getpid());
+    snprintf(out, sizeof out, "/tmp/fl_xval_out_%d.hdf5", (int)getpid());
+    static char huge[9000];
+    memset(huge, 'x', sizeof huge - 1);
+    cr_assert_eq(fl_xval_check(&c, &cert, huge, in, out, &o, &res, &err), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert(strstr(res.reason, "xval command"), "%s", res.reason);
+    remove(in);
+    fl_xval_certificate_clear(&cert);
+    fl_local_problem_free(p);
+}
+
+/* A "solver" that copies a prepared FCLIB file (the problem and a chosen
+ * r) to {out}: the check's verdict on the closed-form stick contact.  The
+ * exact r = (1, -0.5) passes at distance 0 from the unique certified
+ * answer; r = (1, +0.5) fails by its natural-map error, the stick/slide law
+ * and its distance |0.5 - (-0.5)| = 1 over max(max|r|, rs) = rs = ||q|| /
+ * max W_ii = sqrt(4.25) / 2, i.e. 2 / sqrt(4.25) = 0.970; the right r
+ * with exit status 3 fails by the status alone; a solution of a problem
+ * with two contacts has the wrong size. */
+Test(xval, check_verdicts_on_prepared_solutions)
+{
+    fl_local_problem *p = stick_contact();
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    fl_xval_certificate cert;
+    cr_assert_eq(fl_xval_certify(p, &cert, NULL), FL_OK);
+    cr_assert_eq(cert.unique, 1);
+    fl_xval_options o = fl_xval_options_default();
+    char dir[] = "/tmp/test_xval_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char in[128], out[128], tmpl[128], cmd[400];
+    snprintf(in, sizeof in, "%s/in.hdf5", dir);
+    snprintf(out, sizeof out, "%s/out.hdf5", dir);
+    snprintf(tmpl, sizeof tmpl, "%s/prepared.hdf5", dir);
+    fl_error err;
+    fl_fclib_solution *s = NULL;
+    cr_assert_eq(fl_fclib_solution_alloc(0, 2, &s, NULL), FL_OK);
+    fl_xval_result res;
+    for (int k = 0; k < 3; k++) {
+        cr_assert_eq(fl_fclib_write_local(tmpl, p, NULL, &err), FL_OK, "%s", err.message);
+        s->r[0] = 1.0;
+        s->r[1] = k == 1 ? 0.5 : -0.5;
+        cr_assert_eq(fl_fclib_write_solution(tmpl, s, &err), FL_OK, "%s", err.message);
+        snprintf(cmd, sizeof cmd, "cp '%s' {out}%s", tmpl, k == 2 ? "; exit 3" : "");
+        cr_assert_eq(fl_xval_check(&c, &cert, cmd, in, out, &o, &res, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(res.have_solution, 1, "case %d: %s", k, res.reason);
+        if (k == 0) {
+            cr_assert_eq(res.pass, 1, "%s", res.reason);
+            cr_assert_float_eq(res.dist, 0.0, 1e-12);
+        } else if (k == 1) {
+            cr_assert_eq(res.pass, 0);
+            cr_assert_float_eq(res.dist, 2.0 / sqrt(4.25), 1e-12);
+            cr_assert(strstr(res.reason, "natural-map error") &&
+                      strstr(res.reason, "Coulomb law (stick/slide) violated") &&
+                      strstr(res.reason, "distance 9.70e-01 to the unique solution"), "%s",
+                      res.reason);
+        } else {
+            cr_assert_eq(res.pass, 0);
+            cr_assert_eq(res.run.exit_code, 3);
+            cr_assert_str_eq(res.reason, "exit status 3");
+        }
+    }
+    fl_fclib_solution_free(s);
+    /* the solution of another problem (two contacts, m = 4) */
+    fl_local_problem *p2 = NULL;
+    cr_assert_eq(fl_local_problem_alloc(2, 2, 1, &p2, NULL), FL_OK);
+    gsl_matrix_set_identity(p2->W);
+    cr_assert_eq(fl_fclib_write_local(tmpl, p2, NULL, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_fclib_solution_alloc(0, 4, &s, NULL), FL_OK);
+    cr_assert_eq(fl_fclib_write_solution(tmpl, s, &err), FL_OK, "%s", err.message);
+    snprintf(cmd, sizeof cmd, "cp '%s' {out}", tmpl);
+    cr_assert_eq(fl_xval_check(&c, &cert, cmd, in, out, &o, &res, &err), FL_OK);
+    cr_assert_eq(res.have_solution, 0);
+    cr_assert(strstr(res.reason, "wrong size"), "%s", res.reason);
+    fl_fclib_solution_free(s);
+    fl_local_problem_free(p2);
+    char rm[200];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    cr_assert_eq(system(rm), 0);
+    fl_xval_certificate_clear(&cert);
+    fl_local_problem_free(p);
 }
