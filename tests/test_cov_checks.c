@@ -1,0 +1,276 @@
+/* test_cov_checks.c — the reproduce tasks of checks/ (001 P'4 and P5,
+ * 002 midpoint, 003 wedged rod, 004 stability, 000 Theorem 1) on broken
+ * surroundings, and the report context of checks/fl_check.c at its edges:
+ *   - a --params file that does not exist, or that lacks the members the
+ *     example needs: the task does not run (-1), reports no verdict, and
+ *     its message names the file (and the missing field);
+ *   - an output directory that cannot be created: the verdicts do not
+ *     depend on the figures, so every check runs and passes as with a
+ *     writable directory, and a message names the directory; a task whose
+ *     checks read back a file it writes (theorem1, painleve_p5) refuses to
+ *     run instead (-1), and the square block reports its VTK snapshot as
+ *     FAIL;
+ *   - fl_check.c: results without any callback are still counted, a
+ *     discrepancy without a reason, output paths and --params paths that
+ *     are too long, not directories or not regular files. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "check_capture.h"
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
+
+typedef struct task {
+    const char *name;            /* reproduce NAME */
+    int (*run)(fl_check_ctx *);
+    const char *field;           /* what an empty {"params": {}} file lacks */
+    int needs_output;            /* 1: refuses to run without its CSV */
+} task;
+
+static const task tasks[] = {
+    {"triangle_002", fl_midpoint_reproduce_triangle, "'params.lambda'", 0},
+    {"theorem1", fl_moreau_reproduce_theorem1, "'system'", 1},
+    {"painleve_p5", fl_stewart_reproduce_painleve, "'params.m'", 1},
+    {"wedged_rod", fl_nsgs_reproduce_wedged_rod, "'params.L'", 0},
+    {"painleve_set", fl_p4_reproduce_painleve_set, "'params.m'", 0},
+    {"painleve_catastrophe", fl_p4_reproduce_painleve_catastrophe, "'params.m'", 0},
+    {"painleve_grazing", fl_p4_reproduce_painleve_grazing, "'params.m'", 0},
+    {"painleve_p5_vs_p3", fl_p4_reproduce_painleve_p5_vs_p3, "'params.m'", 0},
+    {"systems_1_2", fl_p4_reproduce_systems_1_2, "'params.J1'", 0},
+    {"kane", fl_p4_reproduce_kane, "'params.m1'", 0},
+    {"example_3_14", fl_stability_reproduce_example_3_14, "'expected'", 0},
+    {"example_3_15", fl_stability_reproduce_example_3_15, "'expected'", 0},
+    {"example_4_6", fl_stability_reproduce_example_4_6, "'expected'", 0},
+};
+#define NTASKS (sizeof tasks / sizeof tasks[0])
+
+static int count_kind(const capture *c, fl_check_kind k)
+{
+    int n = 0;
+    for (int i = 0; i < c->n; i++) n += c->kind[i] == k;
+    return n;
+}
+
+Test(cov_checks, missing_params_file_is_named_and_nothing_runs)
+{
+    for (size_t i = 0; i < NTASKS; i++) {
+        capture c;
+        fl_check_ctx ctx = capture_ctx(&c);
+        char params[400];
+        snprintf(params, sizeof params, "%s/no_such_params.json", c.dir);
+        ctx.params = params;
+        cr_assert_eq(tasks[i].run(&ctx), -1, "%s ran on a missing --params file", tasks[i].name);
+        cr_assert_eq(ctx.passed + ctx.failed, 0, "%s reported verdicts", tasks[i].name);
+        cr_assert_not_null(strstr(c.message, params), "%s: message '%s' does not name %s", tasks[i].name,
+                           c.message, params);
+        cr_assert_not_null(strstr(c.message, "(--params)"), "%s: %s", tasks[i].name, c.message);
+        capture_cleanup(&c);
+    }
+}
+
+Test(cov_checks, params_file_without_the_members_names_the_field)
+{
+    for (size_t i = 0; i < NTASKS; i++) {
+        capture c;
+        fl_check_ctx ctx = capture_ctx(&c);
+        char params[400];
+        snprintf(params, sizeof params, "%s/empty_params.json", c.dir);
+        FILE *f = fopen(params, "w");
+        cr_assert_not_null(f);
+        fputs("{\"params\": {}}\n", f);
+        fclose(f);
+        ctx.params = params;
+        cr_assert_eq(tasks[i].run(&ctx), -1, "%s ran on a file without its parameters", tasks[i].name);
+        cr_assert_eq(ctx.passed + ctx.failed, 0, "%s reported verdicts", tasks[i].name);
+        cr_assert_not_null(strstr(c.message, params), "%s: message '%s' does not name the file",
+                           tasks[i].name, c.message);
+        cr_assert_not_null(strstr(c.message, tasks[i].field), "%s: message '%s' does not name %s",
+                           tasks[i].name, c.message, tasks[i].field);
+        cr_assert_not_null(strstr(c.message, "missing"), "%s: %s", tasks[i].name, c.message);
+        capture_cleanup(&c);
+    }
+}
+
+/* out_dir = <dir>/file/out where <dir>/file is a regular file. */
+static const char *blocked_out(capture *c)
+{
+    static char out[400];
+    char file[350];
+    snprintf(file, sizeof file, "%s/file", c->dir);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    snprintf(out, sizeof out, "%s/out", file);
+    return out;
+}
+
+Test(cov_checks, unwritable_output_directory_keeps_the_verdicts)
+{
+    for (size_t i = 0; i < NTASKS; i++) {
+        /* the same task with a writable directory: its verdicts */
+        capture w;
+        fl_check_ctx cw = capture_ctx(&w);
+        cr_assert_eq(tasks[i].run(&cw), 0, "%s: %s", tasks[i].name, w.message);
+        cr_assert_eq(cw.failed, 0, "%s fails on its data file", tasks[i].name);
+        capture c;
+        fl_check_ctx ctx = capture_ctx(&c);
+        const char *out = blocked_out(&c);
+        ctx.out_dir = out;
+        int rc = tasks[i].run(&ctx);
+        char want[500];
+        snprintf(want, sizeof want, "cannot create output directory '%s': %s", out, strerror(ENOTDIR));
+        cr_assert_not_null(strstr(c.message, want), "%s: message '%s'", tasks[i].name, c.message);
+        if (tasks[i].needs_output) {
+            cr_assert_eq(rc, -1, "%s ran without the file it reads back", tasks[i].name);
+            cr_assert_eq(ctx.failed, 0, "%s", tasks[i].name);
+        } else {
+            cr_assert_eq(rc, 0, "%s did not run", tasks[i].name);
+            cr_assert_eq(ctx.failed, 0, "%s: a verdict depends on a figure", tasks[i].name);
+            cr_assert_eq(ctx.passed, cw.passed, "%s: %ld passed, %ld with a writable directory",
+                         tasks[i].name, ctx.passed, cw.passed);
+            cr_assert_eq(count_kind(&c, FL_CHECK_PASS), count_kind(&w, FL_CHECK_PASS), "%s",
+                         tasks[i].name);
+        }
+        capture_cleanup(&c);
+        capture_cleanup(&w);
+    }
+}
+
+Test(cov_checks, square_block_without_output_fails_only_its_vtk, .timeout = 120)
+{
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.out_dir = blocked_out(&c);
+    cr_assert_eq(fl_midpoint_reproduce_square_block(&ctx), 0, "%s", c.message);
+    cr_assert_eq(ctx.failed, 1);
+    cr_assert_eq(capture_kind(&c, "square_block_002.fig6_vtk"), FL_CHECK_FAIL);
+    cr_assert_not_null(strstr(c.message, "cannot create output directory"), "%s", c.message);
+    capture_cleanup(&c);
+}
+
+/* ---- fl_check.c ---- */
+
+static int lines, values;
+static char last_detail[3000];
+static fl_check_kind last_kind;
+static void count_line(void *d, fl_check_kind k, const char *name, const char *detail)
+{
+    (void)d;
+    (void)name;
+    lines++;
+    last_kind = k;
+    snprintf(last_detail, sizeof last_detail, "%s", detail);
+}
+static const char *last_reason;
+static void count_value(void *d, const fl_check_value_info *i)
+{
+    (void)d;
+    values++;
+    last_kind = i->kind;
+    last_reason = i->reason;
+}
+
+Test(cov_checks, results_are_counted_without_callbacks)
+{
+    fl_check_ctx ctx = fl_check_ctx_default();
+    cr_assert_eq(fl_check_report(&ctx, 1, "a", "%d", 1), 1);
+    cr_assert_eq(fl_check_report(&ctx, 0, "b", "%d", 2), 0);
+    cr_assert_eq(fl_check_value(&ctx, 0, "c", 1.0, 0.0, 0.5, NULL, "x"), 0);
+    fl_check_note(&ctx, "d", "not run");
+    fl_check_discrepancy(&ctx, "e", 1.0, 2.0, "ref", NULL, "d");
+    fl_check_message(&ctx, "nobody listens");
+    fl_check_text(&ctx, "nobody reads");
+    fl_check_progress(&ctx, "p", 1, 2);
+    cr_assert_eq(fl_check_plot(&ctx, "plot x"), -1);
+    cr_assert_eq(ctx.passed, 1);
+    cr_assert_eq(ctx.failed, 2);
+    cr_assert_eq(ctx.noted, 2);
+}
+
+Test(cov_checks, discrepancy_without_a_reason)
+{
+    fl_check_ctx ctx = fl_check_ctx_default();
+    ctx.io.line = count_line;
+    lines = 0;
+    fl_check_discrepancy(&ctx, "e", 1.0, 2.0, "ref", NULL, "ours %g", 1.0);
+    cr_assert_eq(lines, 1);
+    cr_assert_eq(last_kind, FL_CHECK_NOTE);
+    cr_assert_str_eq(last_detail, "ours 1 (documented discrepancy: )");
+    ctx.io.value = count_value;
+    values = 0;
+    fl_check_discrepancy(&ctx, "e", 1.0, 2.0, "ref", NULL, "ours");
+    cr_assert_eq(values, 1);
+    cr_assert_str_eq(last_reason, "");
+    cr_assert_eq(ctx.noted, 2);
+    cr_assert_eq(ctx.passed + ctx.failed, 0);
+}
+
+Test(cov_checks, output_paths_at_their_limits)
+{
+    char dir[] = "/tmp/fl_cov_checks_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char buf[64];
+    fl_check_ctx ctx = fl_check_ctx_default();
+    /* out_dir NULL: "out" in the working directory */
+    char cwd[4096];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(dir), 0);
+    ctx.out_dir = NULL;
+    cr_assert_eq(fl_check_out_path(&ctx, "a.csv", buf, sizeof buf), 0);
+    cr_assert_str_eq(buf, "out/a.csv");
+    struct stat st;
+    cr_assert_eq(stat("out", &st), 0);
+    cr_assert(S_ISDIR(st.st_mode));
+    cr_assert_eq(chdir(cwd), 0);
+    /* a path longer than the buffer */
+    ctx.out_dir = dir;
+    char small[8];
+    cr_assert_eq(fl_check_out_path(&ctx, "long_name.csv", small, sizeof small), -1);
+    /* a parent that is a regular file: mkdir -p stops with ENOTDIR */
+    char file[128], deep[200];
+    snprintf(file, sizeof file, "%s/plain", dir);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    fclose(f);
+    snprintf(deep, sizeof deep, "%s/a/b", file);
+    errno = 0;
+    cr_assert_eq(fl_check_mkdir_p(deep), -1);
+    cr_assert_eq(errno, ENOTDIR);
+    errno = 0;
+    cr_assert_eq(fl_check_mkdir_p(file), -1);
+    cr_assert_eq(errno, ENOTDIR);
+    cr_assert_eq(fl_check_mkdir_p(""), -1);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+static char msg[1024];
+static void keep_message(void *d, const char *t)
+{
+    (void)d;
+    snprintf(msg, sizeof msg, "%s", t);
+}
+
+Test(cov_checks, params_paths_at_their_limits)
+{
+    fl_check_ctx ctx = fl_check_ctx_default();
+    ctx.io.message = keep_message;
+    char buf[32];
+    /* too long for the buffer */
+    ctx.params = "/tmp/a_parameter_file_with_a_long_name.json";
+    msg[0] = 0;
+    cr_assert_eq(fl_check_params_path(&ctx, "001/kane.json", buf, sizeof buf), -1);
+    cr_assert_str_eq(msg, "frictionlab: --params path too long");
+    /* a directory */
+    ctx.params = "/tmp";
+    cr_assert_eq(fl_check_params_path(&ctx, "001/kane.json", buf, sizeof buf), -1);
+    cr_assert_str_eq(msg, "frictionlab: /tmp: not a regular file (--params)");
+    cr_assert_eq(ctx.params_read, 0);
+    cr_assert(fl_check_user_params(&ctx));
+}
