@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "checks/fl_check.h"
 #include "reference/asymptotics.h"
 #include "reference/moreau_law.h"
 
@@ -48,5 +49,10 @@ typedef struct fl_moreau_harness_stats {
  * implementations.  progress (may be NULL) is called every system. */
 int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats *out,
                           void (*progress)(void *data, long done, long total), void *pdata);
+
+/* The PASS/FAIL lines of `frictionlab crosscheck --law moreau` from the
+ * statistics of fl_moreau_harness_run (so a test can feed it corrupted
+ * statistics and see each check fail). */
+void fl_moreau_crosscheck_report(fl_check_ctx *ctx, const fl_moreau_harness_stats *st);
 
 #endif

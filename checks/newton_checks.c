@@ -24,6 +24,7 @@
 
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
+#include "checks/newton_checks.h"
 
 #include "fl_residual.h"
 #include "fl_rng.h"
@@ -33,19 +34,11 @@
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 
-enum { NSOLV = 4 };   /* ref GS, opt GS, ref Newton, opt Newton */
+enum { NSOLV = FL_NEWTON_XSOLVERS };   /* ref GS, opt GS, ref Newton, opt Newton */
 static const char *solv_name[NSOLV] = {"gs_reference", "gs_optimized", "newton_reference",
                                        "newton_optimized"};
 
-typedef struct newton_stats {
-    long systems, errors, converged[NSOLV];
-    double err_max[NSOLV], viol[NSOLV];
-    long unique, unique_off;
-    double unique_dist;
-    long global_runs, global_conv[2];
-    double global_viol[2], global_eq[2];
-    long refuse_cases, refuse_mismatch;
-} newton_stats;
+typedef fl_newton_xstats newton_stats;
 
 static double violation(const fl_local_problem *p, const gsl_vector *r, const gsl_vector *U)
 {
@@ -189,6 +182,49 @@ out:
     gsl_rng_free(rng);
 }
 
+/* The PASS/FAIL lines of the crosscheck from its statistics
+ * (checks/newton_checks.h). */
+void fl_newton_crosscheck_report(fl_check_ctx *ctx, const newton_stats *st, long N)
+{
+    fl_check_value(ctx, st->errors == 0 && st->systems == N, "newton.no_errors",
+                   (double)st->errors, 0.0, 0.0, "error statuses (none allowed)",
+                   "%ld of %ld systems ran without an error status (seed %lu)",
+                   st->systems - st->errors, N, ctx->seed);
+    for (int k = 0; k < NSOLV; k++) {
+        char name[64];
+        long need = k >= 2 ? (99 * N) / 100 : (95 * N) / 100;
+        snprintf(name, sizeof name, "newton.%s_converges_and_obeys_the_law", solv_name[k]);
+        fl_check_value(ctx, st->converged[k] >= need && st->err_max[k] <= 1e-12 &&
+                                st->viol[k] <= 1e-7,
+                       name, st->err_max[k], 0.0, 1e-12,
+                       "natural-map error recomputed from r (core/fl_residual.h)",
+                       "%ld of %ld converged (need %ld); recomputed natural-map error <= %.3g "
+                       "(tol 1e-12); Coulomb/Signorini violation %.3g (tol 1e-7, "
+                       "problem-scaled)", st->converged[k], N, need, st->err_max[k], st->viol[k]);
+    }
+    fl_check_value(ctx, N < 4 || (st->unique > 0 && st->unique_off == 0),
+                   "newton.unique_2d_matches_enumeration", st->unique_dist, 0.0, 1e-6,
+                   "exhaustive enumeration (reference/enumerate_solutions.c)",
+                   "%ld converged answers off the unique enumerated solution on %ld 2D systems "
+                   "(max distance %.3g relative, tol 1e-6)", st->unique_off, st->unique,
+                   st->unique_dist);
+    for (int k = 0; k < 2; k++)
+        fl_check_value(ctx, st->global_conv[k] >= (99 * st->global_runs) / 100 &&
+                                st->global_runs > 0 && st->global_eq[k] <= 1e-9 &&
+                                st->global_viol[k] <= 1e-7,
+                       k ? "newton.global_optimized_without_W" : "newton.global_reference_without_W",
+                       st->global_eq[k], 0.0, 1e-9, "M v = f + H^T r (proofs/newton.md (N4))",
+                       "%ld of %ld global problems converged (need 99%%); |M v - f - H^T r| "
+                       "relative %.3g (tol 1e-9); Coulomb violation at U = H v + w %.3g "
+                       "(tol 1e-7)", st->global_conv[k], st->global_runs, st->global_eq[k],
+                       st->global_viol[k]);
+    fl_check_value(ctx, st->refuse_cases > 0 && st->refuse_mismatch == 0, "newton.same_accept_refuse",
+                   (double)st->refuse_mismatch, 0.0, 0.0, "the twins refuse the same inputs",
+                   "%ld of %ld inputs (negative mu, NaN in q, tol 0, ls_sigma 0.7, valid) accepted "
+                   "or refused differently by the two twins", st->refuse_mismatch,
+                   st->refuse_cases);
+}
+
 /* crosscheck --law newton: the checks above on ctx->systems random systems. */
 int fl_newton_crosscheck(fl_check_ctx *ctx)
 {
@@ -203,42 +239,6 @@ int fl_newton_crosscheck(fl_check_ctx *ctx)
         fl_check_progress(ctx, "newton systems", i + 1, N);
     }
     fl_sparse_finish(&sctx);
-    fl_check_value(ctx, st.errors == 0 && st.systems == N, "newton.no_errors",
-                   (double)st.errors, 0.0, 0.0, "error statuses (none allowed)",
-                   "%ld of %ld systems ran without an error status (seed %lu)",
-                   st.systems - st.errors, N, ctx->seed);
-    for (int k = 0; k < NSOLV; k++) {
-        char name[64];
-        long need = k >= 2 ? (99 * N) / 100 : (95 * N) / 100;
-        snprintf(name, sizeof name, "newton.%s_converges_and_obeys_the_law", solv_name[k]);
-        fl_check_value(ctx, st.converged[k] >= need && st.err_max[k] <= 1e-12 &&
-                                st.viol[k] <= 1e-7,
-                       name, st.err_max[k], 0.0, 1e-12,
-                       "natural-map error recomputed from r (core/fl_residual.h)",
-                       "%ld of %ld converged (need %ld); recomputed natural-map error <= %.3g "
-                       "(tol 1e-12); Coulomb/Signorini violation %.3g (tol 1e-7, "
-                       "problem-scaled)", st.converged[k], N, need, st.err_max[k], st.viol[k]);
-    }
-    fl_check_value(ctx, N < 4 || (st.unique > 0 && st.unique_off == 0),
-                   "newton.unique_2d_matches_enumeration", st.unique_dist, 0.0, 1e-6,
-                   "exhaustive enumeration (reference/enumerate_solutions.c)",
-                   "%ld converged answers off the unique enumerated solution on %ld 2D systems "
-                   "(max distance %.3g relative, tol 1e-6)", st.unique_off, st.unique,
-                   st.unique_dist);
-    for (int k = 0; k < 2; k++)
-        fl_check_value(ctx, st.global_conv[k] >= (99 * st.global_runs) / 100 &&
-                                st.global_runs > 0 && st.global_eq[k] <= 1e-9 &&
-                                st.global_viol[k] <= 1e-7,
-                       k ? "newton.global_optimized_without_W" : "newton.global_reference_without_W",
-                       st.global_eq[k], 0.0, 1e-9, "M v = f + H^T r (proofs/newton.md (N4))",
-                       "%ld of %ld global problems converged (need 99%%); |M v - f - H^T r| "
-                       "relative %.3g (tol 1e-9); Coulomb violation at U = H v + w %.3g "
-                       "(tol 1e-7)", st.global_conv[k], st.global_runs, st.global_eq[k],
-                       st.global_viol[k]);
-    fl_check_value(ctx, st.refuse_cases > 0 && st.refuse_mismatch == 0, "newton.same_accept_refuse",
-                   (double)st.refuse_mismatch, 0.0, 0.0, "the twins refuse the same inputs",
-                   "%ld of %ld inputs (negative mu, NaN in q, tol 0, ls_sigma 0.7, valid) accepted "
-                   "or refused differently by the two twins", st.refuse_mismatch,
-                   st.refuse_cases);
+    fl_newton_crosscheck_report(ctx, &st, N);
     return 0;
 }

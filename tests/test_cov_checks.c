@@ -15,6 +15,7 @@
  *     are too long, not directories or not regular files. */
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,4 +274,102 @@ Test(cov_checks, params_paths_at_their_limits)
     cr_assert_str_eq(msg, "frictionlab: /tmp: not a regular file (--params)");
     cr_assert_eq(ctx.params_read, 0);
     cr_assert(fl_check_user_params(&ctx));
+}
+
+/* ---- every expected number of a data file is checked ---- */
+
+/* <c->dir>/data holding root as data file rel (a data directory for
+ * ctx.data_dir: the task reads the file as its own, expected values
+ * included; --params would make it a user's file, whose printed values are
+ * not compared). */
+static const char *data_copy(capture *c, json_t *root, const char *rel)
+{
+    static char dir[400];
+    char path[600];
+    snprintf(dir, sizeof dir, "%s/data", c->dir);
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    *strrchr(path, '/') = '\0';
+    cr_assert_eq(fl_check_mkdir_p(path), 0);
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    cr_assert_eq(json_dump_file(root, path, JSON_INDENT(2)), 0);
+    return dir;
+}
+
+/* Every number under "expected" in data file rel (members whose name holds
+ * "tol" are tolerances, skipped), changed in turn to 1.05 v + 0.05 in a
+ * copy of the data directory: the task must report at least one FAIL (a value
+ * no check compares would pass silently).  Returns the numbers tried. */
+static int walk_expected(json_t *root, json_t *node, int (*task)(fl_check_ctx *), const char *rel,
+                         const char *where)
+{
+    int tried = 0;
+    if (json_is_object(node)) {
+        const char *key;
+        json_t *v;
+        json_object_foreach(node, key, v) {
+            if (strstr(key, "tol")) continue;
+            char w[256];
+            snprintf(w, sizeof w, "%s.%s", where, key);
+            if (json_is_number(v)) {
+                double x = json_number_value(v);
+                json_object_set_new(node, key, json_real(1.05 * x + 0.05));
+                tried += 1;
+                capture c;
+                fl_check_ctx ctx = capture_ctx(&c);
+                ctx.data_dir = data_copy(&c, root, rel);
+                cr_assert_eq(task(&ctx), 0, "%s with %s changed: %s", rel, w, c.message);
+                cr_assert_gt(ctx.failed, 0, "%s: %s = %g instead of %g, and every check passes", rel, w,
+                             1.05 * x + 0.05, x);
+                capture_cleanup(&c);
+                json_object_set_new(node, key, json_real(x));
+            } else {
+                tried += walk_expected(root, v, task, rel, w);
+            }
+        }
+    } else if (json_is_array(node)) {
+        for (size_t i = 0; i < json_array_size(node); i++) {
+            json_t *v = json_array_get(node, i);
+            char w[256];
+            snprintf(w, sizeof w, "%s[%zu]", where, i);
+            if (json_is_number(v)) {
+                double x = json_number_value(v);
+                json_array_set_new(node, i, json_real(1.05 * x + 0.05));
+                tried += 1;
+                capture c;
+                fl_check_ctx ctx = capture_ctx(&c);
+                ctx.data_dir = data_copy(&c, root, rel);
+                cr_assert_eq(task(&ctx), 0, "%s with %s changed: %s", rel, w, c.message);
+                cr_assert_gt(ctx.failed, 0, "%s: %s = %g instead of %g, and every check passes", rel, w,
+                             1.05 * x + 0.05, x);
+                capture_cleanup(&c);
+                json_array_set_new(node, i, json_real(x));
+            } else {
+                tried += walk_expected(root, v, task, rel, w);
+            }
+        }
+    }
+    return tried;
+}
+
+static void every_expected_number_checked(const char *rel, int (*task)(fl_check_ctx *), int count)
+{
+    char path[4096];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    cr_assert_not_null(root, "%s", je.text);
+    int tried = walk_expected(root, json_object_get(root, "expected"), task, rel, "expected");
+    cr_assert_eq(tried, count, "%s: %d expected numbers, %d listed here", rel, tried, count);
+    json_decref(root);
+}
+
+/* (data/004/example_3_15.json is not listed: its expected.eig_Kstar_over_K
+ * and expected.fixtures repeat the closed forms that the checks compute,
+ * and no check reads them.) */
+Test(cov_checks, every_expected_number_of_004_and_001_is_checked, .timeout = 120)
+{
+    every_expected_number_checked("004/example_3_14.json", fl_stability_reproduce_example_3_14, 9);
+    every_expected_number_checked("004/example_4_6.json", fl_stability_reproduce_example_4_6, 8);
+    every_expected_number_checked("001/painleve_set.json", fl_p4_reproduce_painleve_set, 3);
 }
