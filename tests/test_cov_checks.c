@@ -25,6 +25,8 @@
 #include "check_capture.h"
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
+#include "checks/moreau_checks.h"
+#include "checks/newton_checks.h"
 
 typedef struct task {
     const char *name;            /* reproduce NAME */
@@ -372,4 +374,139 @@ Test(cov_checks, every_expected_number_of_004_and_001_is_checked, .timeout = 120
     every_expected_number_checked("004/example_3_14.json", fl_stability_reproduce_example_3_14, 9);
     every_expected_number_checked("004/example_4_6.json", fl_stability_reproduce_example_4_6, 8);
     every_expected_number_checked("001/painleve_set.json", fl_p4_reproduce_painleve_set, 3);
+}
+
+/* ---- crosscheck reports fed corrupted statistics ---- */
+
+static fl_newton_xstats clean_newton(void)
+{
+    fl_newton_xstats st;
+    memset(&st, 0, sizeof st);
+    st.systems = 10;
+    for (int k = 0; k < FL_NEWTON_XSOLVERS; k++) {
+        st.converged[k] = 10;
+        st.err_max[k] = 1e-13;
+        st.viol[k] = 1e-9;
+    }
+    st.unique = 3;
+    st.unique_dist = 1e-9;
+    st.global_runs = 10;
+    st.global_conv[0] = st.global_conv[1] = 10;
+    st.global_eq[0] = st.global_eq[1] = 1e-12;
+    st.global_viol[0] = st.global_viol[1] = 1e-9;
+    st.refuse_cases = 50;
+    return st;
+}
+
+Test(cov_checks, newton_report_fails_each_corrupted_statistic)
+{
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    fl_newton_xstats st = clean_newton();
+    fl_newton_crosscheck_report(&ctx, &st, 10);
+    cr_assert_eq(ctx.failed, 0);
+    cr_assert_eq(ctx.passed, 9);
+    capture_cleanup(&c);
+    for (int k = 0; k < 17; k++) {
+        fl_newton_xstats y = clean_newton();
+        const char *expect;
+        switch (k) {
+        case 0: y.errors = 1; expect = "newton.no_errors"; break;
+        case 1: y.systems = 9; expect = "newton.no_errors"; break;
+        case 2: y.converged[0] = 8; expect = "newton.gs_reference_converges_and_obeys_the_law"; break;
+        case 3: y.err_max[1] = 1e-11; expect = "newton.gs_optimized_converges_and_obeys_the_law"; break;
+        case 4: y.viol[2] = 1e-6; expect = "newton.newton_reference_converges_and_obeys_the_law"; break;
+        case 5: y.converged[3] = 8; expect = "newton.newton_optimized_converges_and_obeys_the_law"; break;
+        case 6: y.unique = 0; expect = "newton.unique_2d_matches_enumeration"; break;
+        case 7: y.unique_off = 1; expect = "newton.unique_2d_matches_enumeration"; break;
+        case 8: y.global_conv[0] = 8; expect = "newton.global_reference_without_W"; break;
+        case 9: y.global_runs = 0; y.global_conv[0] = y.global_conv[1] = 0;
+                expect = "newton.global_reference_without_W"; break;
+        case 10: y.global_eq[1] = 1e-8; expect = "newton.global_optimized_without_W"; break;
+        case 11: y.global_viol[1] = 1e-6; expect = "newton.global_optimized_without_W"; break;
+        case 12: y.refuse_cases = 0; expect = "newton.same_accept_refuse"; break;
+        case 13: y.refuse_mismatch = 1; expect = "newton.same_accept_refuse"; break;
+        case 14: y.err_max[0] = NAN; expect = "newton.gs_reference_converges_and_obeys_the_law"; break;
+        case 15: y.global_eq[0] = NAN; expect = "newton.global_reference_without_W"; break;
+        default: y.viol[3] = NAN; expect = "newton.newton_optimized_converges_and_obeys_the_law"; break;
+        }
+        fl_check_ctx k2 = capture_ctx(&c);
+        fl_newton_crosscheck_report(&k2, &y, 10);
+        cr_assert_geq(k2.failed, 1, "case %d: nothing failed", k);
+        cr_assert_eq(capture_kind(&c, expect), FL_CHECK_FAIL, "case %d: %s did not fail", k, expect);
+        capture_cleanup(&c);
+    }
+    /* fewer than 4 systems: the enumeration check has nothing to require */
+    fl_newton_xstats y = clean_newton();
+    y.unique = 0;
+    y.systems = 3;
+    fl_check_ctx k3 = capture_ctx(&c);
+    fl_newton_crosscheck_report(&k3, &y, 3);
+    cr_assert_eq(capture_kind(&c, "newton.unique_2d_matches_enumeration"), FL_CHECK_PASS);
+    capture_cleanup(&c);
+}
+
+static fl_moreau_harness_stats clean_moreau(void)
+{
+    fl_moreau_harness_stats st;
+    memset(&st, 0, sizeof st);
+    st.systems = 12;
+    for (int k = 0; k < 2; k++) {
+        fl_moreau_harness_impl *im = &st.impl[k];
+        im->runs = 12;
+        im->collisions = 6;
+        im->cone = im->dissip = im->normal = im->frictionless = im->brute_lower = 1e-12;
+        im->norm_bound = im->proj_norm = 1e-13;
+        im->frictionless_n = 2;
+        im->brute_n = 6;
+        im->brute_gap = 1e-4;
+        im->residual = 1e-12;
+    }
+    st.agree = 1e-10;
+    st.agree_n = 12;
+    return st;
+}
+
+Test(cov_checks, moreau_report_fails_each_corrupted_statistic)
+{
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    fl_moreau_harness_stats st = clean_moreau();
+    fl_moreau_crosscheck_report(&ctx, &st);
+    cr_assert_eq(ctx.failed, 0);
+    cr_assert_eq(ctx.passed, 23);
+    capture_cleanup(&c);
+    for (int k = 0; k < 2 * 15 + 2; k++) {
+        fl_moreau_harness_stats y = clean_moreau();
+        int i = k < 30 ? k / 15 : 0;
+        fl_moreau_harness_impl *im = &y.impl[i];
+        const char *tag;
+        switch (k < 30 ? k % 15 : k - 30 + 100) {
+        case 0: im->errors = 1; tag = "runs_without_error"; break;
+        case 1: im->runs = 11; tag = "runs_without_error"; break;
+        case 2: im->cone = 1e-8; tag = "prop1_r_in_R"; break;
+        case 3: im->dissip = 1e-8; tag = "prop1_dissipation"; break;
+        case 4: im->norm_bound = 1e-9; tag = "prop1_norm_bound"; break;
+        case 5: im->proj_norm = 1e-9; tag = "projection_decreases_norm"; break;
+        case 6: im->normal = 1e-8; tag = "collision_in_T"; break;
+        case 7: im->not_v = 1; tag = "v_kept_in_V"; break;
+        case 8: im->frictionless_n = 0; tag = "frictionless_closed_form"; break;
+        case 9: im->frictionless = 1e-8; tag = "frictionless_closed_form"; break;
+        case 10: im->brute_n = 0; tag = "minimises_kinetic_norm"; break;
+        case 11: im->brute_lower = 1e-8; tag = "minimises_kinetic_norm"; break;
+        case 12: im->brute_gap = 1e-2; tag = "brute_force_attains"; break;
+        case 13: im->residual = 1e-7; tag = "optimality_residual"; break;
+        case 14: im->cone = NAN; tag = "prop1_r_in_R"; break;
+        case 100: y.agree_n = 0; tag = NULL; break;
+        default: y.agree = 1e-6; tag = NULL; break;
+        }
+        char name[96];
+        if (tag) snprintf(name, sizeof name, "moreau.%s.%s", i ? "optimized" : "reference", tag);
+        else snprintf(name, sizeof name, "moreau.reference_vs_optimized");
+        fl_check_ctx k2 = capture_ctx(&c);
+        fl_moreau_crosscheck_report(&k2, &y);
+        cr_assert_eq(k2.failed, 1, "case %d: %ld failed", k, k2.failed);
+        cr_assert_eq(capture_kind(&c, name), FL_CHECK_FAIL, "case %d: %s did not fail", k, name);
+        capture_cleanup(&c);
+    }
 }
