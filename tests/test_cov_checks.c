@@ -27,6 +27,7 @@
 #include "checks/fl_tasks.h"
 #include "checks/moreau_checks.h"
 #include "checks/newton_checks.h"
+#include "checks/stability_checks.h"
 
 typedef struct task {
     const char *name;            /* reproduce NAME */
@@ -509,4 +510,86 @@ Test(cov_checks, moreau_report_fails_each_corrupted_statistic)
         cr_assert_eq(capture_kind(&c, name), FL_CHECK_FAIL, "case %d: %s did not fail", k, name);
         capture_cleanup(&c);
     }
+}
+
+/* ---- stability: the twin comparison on hand-made answers ---- */
+
+/* K*_S = diag(1, 2, 3, 4) (max |K*_S| = 4), N* = 4: the reference's four
+ * Lambda {1, -2, 3 +- 1i} sorted by modulus (lowest real 1, flutter mode 3),
+ * the twin's first three. */
+typedef struct twin_case {
+    fl_stab_tangent t;
+    fl_stab_result rd, rs;
+    double dre[4], dim[4], sre[4], sim[4];
+} twin_case;
+
+static void twin_case_init(twin_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->t.nstar = 4;
+    c->t.KS = gsl_matrix_calloc(4, 4);
+    for (size_t i = 0; i < 4; i++) gsl_matrix_set(c->t.KS, i, i, 1.0 + (double)i);
+    double re[4] = {1, -2, 3, 3}, im[4] = {0, 0, 1, -1};
+    for (int k = 0; k < 4; k++) {
+        c->dre[k] = c->sre[k] = re[k];
+        c->dim[k] = c->sim[k] = im[k];
+    }
+    c->rd.ks_min = c->rs.ks_min = 1.0;
+    c->rd.ks_cholesky_pd = c->rs.ks_cholesky_pd = 1;
+    c->rd.lambda_real_min = c->rs.lambda_real_min = -2.0;
+    c->rd.flutter_mode = c->rs.flutter_mode = 3;
+    c->rd.nlam = 4;
+    c->rs.nlam = 3;
+    c->rd.lam_re = c->dre;
+    c->rd.lam_im = c->dim;
+    c->rs.lam_re = c->sre;
+    c->rs.lam_im = c->sim;
+}
+
+Test(cov_checks, stability_twin_comparison_on_hand_made_answers)
+{
+    twin_case c;
+    twin_case_init(&c);
+    cr_assert(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs), "identical answers");
+    c.rs.ks_cholesky_pd = 0;                     /* min eig 1 > 0 but Cholesky failed */
+    cr_assert_not(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    c.rs.ks_min = c.rd.ks_min = 1e-12;           /* min eig 0 to rounding: either verdict */
+    cr_assert(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    twin_case_init(&c);
+    c.rs.nlam = 0;                               /* N* >= 3 and no mode computed */
+    cr_assert_not(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    twin_case_init(&c);
+    c.sre[1] = -2.001;                           /* a wrong |Lambda_2| */
+    cr_assert_not(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    twin_case_init(&c);
+    c.sre[1] = -2 + 1e-9;                        /* within 1e-8 |Lambda_3| */
+    cr_assert(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    twin_case_init(&c);
+    c.rs.flutter_mode = 2;                       /* flutter mode 3 is the last computed */
+    cr_assert_not(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    c.rs.flutter_mode = 0;                       /* the twin may not see the 3rd as complex */
+    cr_assert(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    twin_case_init(&c);
+    /* Lambda {1, 2 +- 1i, 4}: flutter mode 2, inside the four computed,
+     * so the twin's mode must be the same */
+    double re2[4] = {1, 2, 2, 4}, im2[4] = {0, 1, -1, 0};
+    for (int k = 0; k < 4; k++) {
+        c.dre[k] = c.sre[k] = re2[k];
+        c.dim[k] = c.sim[k] = im2[k];
+    }
+    c.rs.nlam = 4;
+    c.rd.flutter_mode = c.rs.flutter_mode = 2;
+    c.rd.lambda_real_min = c.rs.lambda_real_min = 1;
+    cr_assert(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    c.rs.flutter_mode = 3;
+    cr_assert_not(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    twin_case_init(&c);
+    c.rs.lambda_real_min = -1.9;                 /* the lowest real Lambda is among the computed */
+    cr_assert_not(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    twin_case_init(&c);
+    c.rs.nlam = 1;                               /* only Lambda_1 = 1 computed: -2 is not among them */
+    c.rs.flutter_mode = 0;
+    c.rs.lambda_real_min = 1.0;
+    cr_assert(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
+    gsl_matrix_free(c.t.KS);
 }
