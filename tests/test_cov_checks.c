@@ -593,3 +593,70 @@ Test(cov_checks, stability_twin_comparison_on_hand_made_answers)
     cr_assert(fl_stability_twin_agrees(&c.t, &c.rd, &c.rs));
     gsl_matrix_free(c.t.KS);
 }
+
+/* ---- members the checks read themselves: each one missing ---- */
+
+/* Data file rel with the member at dotted path `obj` (objects only)
+ * removed (value NULL) or replaced by the JSON text value, as the task's
+ * own data file: the task must refuse to run, naming the file and
+ * 'obj' in its message (`want`: the text expected in quotes). */
+static void refuses_without(const char *rel, int (*task)(fl_check_ctx *), const char *obj, const char *value,
+                            const char *want)
+{
+    char path[4096];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je), *o = root;
+    cr_assert_not_null(root, "%s", je.text);
+    char buf[128], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", obj);
+    char *key = strrchr(buf, '.');
+    if (key) {
+        *key++ = '\0';
+        for (char *tok = strtok_r(buf, ".", &save); tok; tok = strtok_r(NULL, ".", &save)) {
+            o = json_object_get(o, tok);
+            cr_assert(json_is_object(o), "%s: no object %s", rel, tok);
+        }
+    } else {
+        key = buf;
+    }
+    cr_assert_not_null(json_object_get(o, key), "%s has no %s", rel, obj);
+    if (value) cr_assert_eq(json_object_set_new(o, key, json_loads(value, JSON_DECODE_ANY, &je)), 0);
+    else cr_assert_eq(json_object_del(o, key), 0);
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.data_dir = data_copy(&c, root, rel);
+    json_decref(root);
+    cr_assert_eq(task(&ctx), -1, "%s ran with %s %s", rel, obj, value ? value : "missing");
+    cr_assert_eq(ctx.passed + ctx.failed, 0, "%s: verdicts without %s", rel, obj);
+    char q[160];
+    snprintf(q, sizeof q, "'%s'", want);
+    cr_assert_not_null(strstr(c.message, q), "%s without %s: message '%s' does not name %s", rel, obj, c.message, q);
+    cr_assert_not_null(strstr(c.message, rel), "%s: message '%s' does not name the file", rel, c.message);
+    capture_cleanup(&c);
+}
+
+Test(cov_checks, painleve_p5_names_each_missing_parameter)
+{
+    const char *keys[] = {"m", "J", "l", "theta0_deg", "V0", "C0", "h", "mu_small", "mu_large", "steps"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        char obj[64];
+        snprintf(obj, sizeof obj, "params.%s", keys[k]);
+        refuses_without("001/painleve_p5.json", fl_stewart_reproduce_painleve, obj, NULL, obj);
+    }
+    refuses_without("001/painleve_p5.json", fl_stewart_reproduce_painleve, "params", NULL, "params");
+    refuses_without("001/painleve_p5.json", fl_stewart_reproduce_painleve, "params.h", "\"0.01\"", "params.h");
+}
+
+Test(cov_checks, painleve_set_names_each_missing_expected_end)
+{
+    const char *f = "001/painleve_set.json";
+    refuses_without(f, fl_p4_reproduce_painleve_set, "expected", NULL, "expected");
+    refuses_without(f, fl_p4_reproduce_painleve_set, "expected.mu_small", NULL, "expected.mu_small");
+    refuses_without(f, fl_p4_reproduce_painleve_set, "expected.mu_large", NULL, "expected.mu_large");
+    refuses_without(f, fl_p4_reproduce_painleve_set, "expected.mu_small.hi", NULL, "expected.mu_small.hi");
+    refuses_without(f, fl_p4_reproduce_painleve_set, "expected.mu_small.lo", NULL, "expected.mu_small.lo");
+    refuses_without(f, fl_p4_reproduce_painleve_set, "expected.mu_large.lo", "\"minus infinity\"",
+                    "expected.mu_large.lo");
+}
