@@ -660,3 +660,11 @@ Test(cov_checks, painleve_set_names_each_missing_expected_end)
     refuses_without(f, fl_p4_reproduce_painleve_set, "expected.mu_large.lo", "\"minus infinity\"",
                     "expected.mu_large.lo");
 }
+
+/* systems_1_2 loads system 1 then system 2: a member only system 2 reads;
+ * the square block's mesh size must divide its side L = 0.1 */
+Test(cov_checks, second_system_and_mesh_parameters_are_named)
+{
+    refuses_without("001/systems_1_2.json", fl_p4_reproduce_systems_1_2, "params.F2", NULL, "params.F2");
+    refuses_without("002/square_block_002.json", fl_midpoint_reproduce_square_block, "params.h", "0.3", "params.h");
+}
