@@ -668,3 +668,95 @@ Test(cov_checks, second_system_and_mesh_parameters_are_named)
     refuses_without("001/systems_1_2.json", fl_p4_reproduce_systems_1_2, "params.F2", NULL, "params.F2");
     refuses_without("002/square_block_002.json", fl_midpoint_reproduce_square_block, "params.h", "0.3", "params.h");
 }
+
+/* ---- 001 §6 claims fail when their hypothesis on mu is broken ---- */
+
+/* The task on data file rel with params members set (JSON texts), as a
+ * user's --params file (own = 0) or as its own data file (own = 1). */
+static void run_changed(const char *rel, int (*task)(fl_check_ctx *), const char *const *kv, int own, capture *c,
+                        fl_check_ctx *ctx)
+{
+    char path[4096];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, rel, path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    cr_assert_not_null(root, "%s", je.text);
+    json_t *par = json_object_get(root, "params");
+    for (int i = 0; kv[i]; i += 2) {
+        cr_assert_not_null(json_object_get(par, kv[i]), "%s has no params.%s", rel, kv[i]);
+        json_object_set_new(par, kv[i], json_loads(kv[i + 1], JSON_DECODE_ANY, &je));
+    }
+    *ctx = capture_ctx(c);
+    static char params[400];
+    if (own) {
+        ctx->data_dir = data_copy(c, root, rel);
+    } else {
+        snprintf(params, sizeof params, "%s/params.json", c->dir);
+        cr_assert_eq(json_dump_file(root, params, 0), 0);
+        ctx->params = params;
+    }
+    json_decref(root);
+    cr_assert_eq(task(ctx), 0, "%s: %s", rel, c->message);
+}
+
+static void fails_all(const capture *c, const char *const *names)
+{
+    for (int i = 0; names[i]; i++)
+        cr_assert_eq(capture_kind(c, names[i]), FL_CHECK_FAIL, "%s did not fail", names[i]);
+}
+
+/* -1/tan(theta0) = sqrt 3 for theta0 = -30 deg: mu_small = 2 and
+ * mu_large = 0.5 put each fixture on the other side of the threshold */
+Test(cov_checks, painleve_claims_fail_with_mu_on_the_other_side)
+{
+    static const char *const swap[] = {"mu_small", "2.0", "mu_large", "0.5", NULL};
+    capture c;
+    fl_check_ctx ctx;
+    run_changed("001/painleve_catastrophe.json", fl_p4_reproduce_painleve_catastrophe, swap, 0, &c, &ctx);
+    static const char *const cat[] = {"painleve_catastrophe.unbounded_set_no_normal_impact",
+                                      "painleve_catastrophe.tangential_impact",
+                                      "painleve_catastrophe.rest_after_impact",
+                                      "painleve_catastrophe.bounded_set_slides_to_rest", NULL};
+    fails_all(&c, cat);
+    capture_cleanup(&c);
+    /* the stop R~ = (-m V0, -m V0 tan theta0) is Coulomb only for mu >= tan 30 deg */
+    run_changed("001/painleve_grazing.json", fl_p4_reproduce_painleve_grazing, swap, 0, &c, &ctx);
+    static const char *const graz[] = {"painleve_grazing.p5_stop_solution_exists", NULL};
+    fails_all(&c, graz);
+    capture_cleanup(&c);
+    run_changed("001/painleve_p5.json", fl_stewart_reproduce_painleve, swap, 0, &c, &ctx);
+    static const char *const p5[] = {"painleve_p5.slide_mu_small", "painleve_p5.catastrophe_mu_large",
+                                     "painleve_p5.grazing_mu_small", "painleve_p5.grazing_mu_large_indeterminate",
+                                     NULL};
+    fails_all(&c, p5);
+    cr_assert_eq(ctx.passed, 0);
+    capture_cleanup(&c);
+}
+
+/* system 1 needs mu cos(theta~0) > sin(theta~0) (tan 20 deg = 0.364),
+ * system 2 wedges only for mu2 > tan(beta) (tan 10 deg = 0.176) */
+Test(cov_checks, systems_1_2_families_need_enough_friction)
+{
+    static const char *const low[] = {"mu", "0.1", "mu2", "0.1", NULL};
+    capture c;
+    fl_check_ctx ctx;
+    run_changed("001/systems_1_2.json", fl_p4_reproduce_systems_1_2, low, 0, &c, &ctx);
+    static const char *const fam[] = {"systems_1_2.system1_p6_family", "systems_1_2.system2_real_world_wedge_family",
+                                      NULL};
+    fails_all(&c, fam);
+    capture_cleanup(&c);
+}
+
+/* Kane's paradox is the paper's configuration: with mu = 0.1 in its own
+ * data file the real-world impact no longer gains energy */
+Test(cov_checks, kane_paradox_needs_the_papers_friction)
+{
+    static const char *const low[] = {"mu", "0.1", NULL};
+    capture c;
+    fl_check_ctx ctx;
+    run_changed("001/kane.json", fl_p4_reproduce_kane, low, 1, &c, &ctx);
+    static const char *const gain[] = {"kane.real_world_energy_increase", NULL};
+    fails_all(&c, gain);
+    capture_cleanup(&c);
+}
