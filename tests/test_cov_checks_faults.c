@@ -1,0 +1,224 @@
+/* test_cov_checks_faults.c — the crosscheck laws of checks/ catch a broken
+ * implementation.  A library function the checks call is replaced, through
+ * the linker's --wrap (tests/meson.build: only the references from this
+ * program and from the static library are redirected), by one that
+ *   - returns an error status on every call (FAULT_ERROR), or
+ *   - returns a slightly wrong answer (FAULT_PERTURB: an offset far above
+ *     the checks' tolerances, far below the size of the answer);
+ * the crosscheck must then report the check that compares that answer as
+ * FAIL (or refuse to run, -1), never PASS everything.  Without a fault
+ * every check passes on the same systems (the control). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_capture.h"
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
+#include "fl_friction_set.h"
+#include "fl_set_random.h"
+
+/* ---- the fault switch ---- */
+
+enum { FAULT_NONE = 0, FAULT_ERROR = 1, FAULT_PERTURB = 2 };
+static const char *fault_fn;   /* the function that misbehaves */
+static int fault_mode;
+
+static int fault(const char *fn)
+{
+    return fault_fn && strcmp(fn, fault_fn) == 0 ? fault_mode : FAULT_NONE;
+}
+
+static fl_status injected(fl_error *err, const char *fn)
+{
+    if (err) {
+        memset(err, 0, sizeof *err);
+        snprintf(err->message, sizeof err->message, "%s: injected failure", fn);
+    }
+    return FL_EINVAL;
+}
+
+/* ---- friction sets (core/fl_friction_set.h, testkit/fl_set_random.h) ---- */
+
+fl_status __real_fl_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+{
+    int f = fault("fl_set_project");
+    if (f == FAULT_ERROR) return injected(err, "fl_set_project");
+    fl_status s = __real_fl_set_project(C, x, p, err);
+    if (f == FAULT_PERTURB) p[0] += 1e-3 * fl_set_random_scale(C);
+    return s;
+}
+
+fl_status __real_fl_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
+                                       fl_error *err);
+fl_status __wrap_fl_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
+                                       fl_error *err);
+fl_status __wrap_fl_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
+                                       fl_error *err)
+{
+    int f = fault("fl_set_project_metric");
+    if (f == FAULT_ERROR) return injected(err, "fl_set_project_metric");
+    fl_status s = __real_fl_set_project_metric(C, G, x, p, err);
+    if (f == FAULT_PERTURB) p[0] += 1e-3 * fl_set_random_scale(C);
+    return s;
+}
+
+/* FAULT_ERROR: S_C = +inf everywhere; FAULT_PERTURB: S_C + 1e-3 scale */
+int __real_fl_set_support(const fl_friction_set *C, const double *y, double *value);
+int __wrap_fl_set_support(const fl_friction_set *C, const double *y, double *value);
+int __wrap_fl_set_support(const fl_friction_set *C, const double *y, double *value)
+{
+    int f = fault("fl_set_support");
+    if (f == FAULT_ERROR) {
+        *value = INFINITY;
+        return 0;
+    }
+    int fin = __real_fl_set_support(C, y, value);
+    if (f == FAULT_PERTURB && fin) *value += 1e-3 * fl_set_random_scale(C);
+    return fin;
+}
+
+fl_status __real_fl_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err);
+fl_status __wrap_fl_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err);
+fl_status __wrap_fl_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err)
+{
+    int f = fault("fl_set_support_point");
+    if (f == FAULT_ERROR) return injected(err, "fl_set_support_point");
+    fl_status s = __real_fl_set_support_point(C, y, c, err);
+    if (f == FAULT_PERTURB) c[0] -= 1e-3 * fl_set_random_scale(C);
+    return s;
+}
+
+fl_status __real_fl_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+{
+    int f = fault("fl_cone_project");
+    if (f == FAULT_ERROR) return injected(err, "fl_cone_project");
+    fl_status s = __real_fl_cone_project(C, x, p, err);
+    if (f == FAULT_PERTURB) p[0] += 1e-3 * (1 + fabs(x[0]));
+    return s;
+}
+
+fl_status __real_fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+{
+    int f = fault("fl_cone_project_polar");
+    if (f == FAULT_ERROR) return injected(err, "fl_cone_project_polar");
+    fl_status s = __real_fl_cone_project_polar(C, x, p, err);
+    if (f == FAULT_PERTURB) p[0] -= 1e-3 * (1 + fabs(x[0]));
+    return s;
+}
+
+fl_status __real_fl_set_random(gsl_rng *r, fl_friction_set *C, fl_error *err);
+fl_status __wrap_fl_set_random(gsl_rng *r, fl_friction_set *C, fl_error *err);
+fl_status __wrap_fl_set_random(gsl_rng *r, fl_friction_set *C, fl_error *err)
+{
+    if (fault("fl_set_random") == FAULT_ERROR) return injected(err, "fl_set_random");
+    return __real_fl_set_random(r, C, err);
+}
+
+fl_status __real_fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set *C, fl_error *err);
+fl_status __wrap_fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set *C, fl_error *err);
+fl_status __wrap_fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set *C, fl_error *err)
+{
+    if (fault("fl_set_random_variant") == FAULT_ERROR) return injected(err, "fl_set_random_variant");
+    return __real_fl_set_random_variant(r, variant, C, err);
+}
+
+fl_status __real_fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
+fl_status __wrap_fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
+fl_status __wrap_fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err)
+{
+    if (fault("fl_set_copy") == FAULT_ERROR) return injected(err, "fl_set_copy");
+    return __real_fl_set_copy(dst, src, err);
+}
+
+fl_status __real_fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
+fl_status __wrap_fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
+fl_status __wrap_fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err)
+{
+    if (fault("fl_set_interval") == FAULT_ERROR) return injected(err, "fl_set_interval");
+    return __real_fl_set_interval(C, lo, hi, err);
+}
+
+/* ---- running a law with a fault ---- */
+
+/* Run task with fn misbehaving (mode), `systems` random systems; returns
+ * the capture (caller cleans up).  The control run (no fault) must pass. */
+static void run_fault(int (*task)(fl_check_ctx *), long systems, const char *fn, int mode, capture *c, int *rc,
+                      fl_check_ctx *out)
+{
+    fl_check_ctx ctx = capture_ctx(c);
+    ctx.systems = systems;
+    fault_fn = fn;
+    fault_mode = mode;
+    *rc = task(&ctx);
+    fault_fn = NULL;
+    fault_mode = FAULT_NONE;
+    *out = ctx;
+}
+
+static void control(int (*task)(fl_check_ctx *), long systems)
+{
+    capture c;
+    fl_check_ctx ctx;
+    int rc;
+    run_fault(task, systems, NULL, FAULT_NONE, &c, &rc, &ctx);
+    cr_assert_eq(rc, 0, "%s", c.message);
+    cr_assert_eq(ctx.failed, 0, "the law fails without a fault");
+    cr_assert_gt(ctx.passed, 0);
+    capture_cleanup(&c);
+}
+
+/* fn misbehaving (mode): the checks `names` (NULL-terminated) fail. */
+static void caught(int (*task)(fl_check_ctx *), long systems, const char *fn, int mode, const char *const *names)
+{
+    capture c;
+    fl_check_ctx ctx;
+    int rc;
+    run_fault(task, systems, fn, mode, &c, &rc, &ctx);
+    cr_assert(rc == 0 || rc == -1, "%s: status %d", fn, rc);
+    if (rc == 0) cr_assert_gt(ctx.failed, 0, "%s (mode %d): every check passed", fn, mode);
+    for (int i = 0; names && names[i]; i++)
+        cr_assert_eq(capture_kind(&c, names[i]), FL_CHECK_FAIL, "%s (mode %d): %s did not fail", fn, mode,
+                     names[i]);
+    if (getenv("FL_FAULT_LIST"))
+        for (int i = 0; i < c.n; i++)
+            if (c.kind[i] == FL_CHECK_FAIL) fprintf(stderr, "FAULT %s %d: FAIL %s\n", fn, mode, c.name[i]);
+    capture_cleanup(&c);
+}
+
+/* ---- crosscheck --law sets ---- */
+
+#define NAMES(...) ((const char *const[]){__VA_ARGS__, NULL})
+
+Test(checks_faults, sets_catches_each_broken_set_operation)
+{
+    int (*t)(fl_check_ctx *) = fl_crosscheck_sets;
+    control(t, 40);
+    caught(t, 40, "fl_set_project", FAULT_ERROR, NAMES("sets.proj_certificate", "sets.cone_moreau"));
+    caught(t, 40, "fl_set_project", FAULT_PERTURB,
+           NAMES("sets.proj_certificate", "sets.proj_idempotent", "sets.fenchel_subdifferential"));
+    caught(t, 40, "fl_set_project_metric", FAULT_ERROR, NAMES("sets.disc_metric_vs_brute_force"));
+    caught(t, 40, "fl_set_project_metric", FAULT_PERTURB,
+           NAMES("sets.proj_metric_certificate", "sets.disc_metric_vs_brute_force"));
+    caught(t, 40, "fl_set_support", FAULT_ERROR, NAMES("sets.support_recession", "sets.cone_moreau"));
+    caught(t, 40, "fl_set_support", FAULT_PERTURB,
+           NAMES("sets.support_homogeneous", "sets.support_attained", "sets.fenchel_subdifferential"));
+    caught(t, 40, "fl_set_support_point", FAULT_ERROR, NAMES("sets.support_attained"));
+    caught(t, 40, "fl_set_support_point", FAULT_PERTURB, NAMES("sets.support_attained"));
+    caught(t, 40, "fl_cone_project", FAULT_ERROR, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_cone_project", FAULT_PERTURB, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_cone_project_polar", FAULT_ERROR, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_cone_project_polar", FAULT_PERTURB, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_set_random", FAULT_ERROR, NAMES("sets.proj_certificate", "sets.support_homogeneous"));
+    caught(t, 40, "fl_set_random_variant", FAULT_ERROR, NAMES("sets.generator", "sets.cone_moreau"));
+    caught(t, 40, "fl_set_copy", FAULT_ERROR, NAMES("sets.generator"));
+    caught(t, 40, "fl_set_interval", FAULT_ERROR, NAMES("sets.cone_disc1_vs_interval"));
+}
