@@ -19,6 +19,17 @@
 #include "checks/fl_tasks.h"
 #include "fl_friction_set.h"
 #include "fl_set_random.h"
+#include "fl_problem.h"
+#include "fl_random.h"
+#include "fl_sparse.h"
+#include "drivers/moreau_jean.h"
+#include "drivers/plurality_explore.h"
+#include "optimized/delassus_sparse.h"
+#include "optimized/newton_sparse.h"
+#include "optimized/nsgs_sparse.h"
+#include "reference/enumerate_solutions.h"
+#include "reference/newton.h"
+#include "reference/nsgs.h"
 
 /* ---- the fault switch ---- */
 
@@ -147,6 +158,162 @@ fl_status __wrap_fl_set_interval(fl_friction_set *C, double lo, double hi, fl_er
     return __real_fl_set_interval(C, lo, hi, err);
 }
 
+/* ---- contact problems and their solvers ---- */
+
+/* r <- r + 1e-2 (1 + |r|_inf) e_0: far off the law, same status */
+static void nudge(gsl_vector *r)
+{
+    if (!r || r->size == 0) return;
+    double m = 0;
+    for (size_t i = 0; i < r->size; i++) m = fmax(m, fabs(gsl_vector_get(r, i)));
+    gsl_vector_set(r, 0, gsl_vector_get(r, 0) + 1e-2 * (1 + m));
+}
+
+fl_status __real_fl_global_problem_random(gsl_rng *r, size_t n, size_t nc, int dim, double mu_lo, double mu_hi,
+                                          fl_global_problem **out, fl_error *err);
+fl_status __wrap_fl_global_problem_random(gsl_rng *r, size_t n, size_t nc, int dim, double mu_lo, double mu_hi,
+                                          fl_global_problem **out, fl_error *err);
+fl_status __wrap_fl_global_problem_random(gsl_rng *r, size_t n, size_t nc, int dim, double mu_lo, double mu_hi,
+                                          fl_global_problem **out, fl_error *err)
+{
+    if (fault("fl_global_problem_random") == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_global_problem_random");
+    }
+    return __real_fl_global_problem_random(r, n, nc, dim, mu_lo, mu_hi, out, err);
+}
+
+fl_status __real_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err)
+{
+    if (fault("fl_delassus_dense") == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_delassus_dense");
+    }
+    return __real_fl_delassus_dense(g, out, err);
+}
+
+fl_status __real_fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, int stype, double droptol,
+                                      cholmod_sparse **out, fl_error *err);
+fl_status __wrap_fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, int stype, double droptol,
+                                      cholmod_sparse **out, fl_error *err);
+fl_status __wrap_fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, int stype, double droptol,
+                                      cholmod_sparse **out, fl_error *err)
+{
+    if (fault("fl_sparse_from_dense") == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_sparse_from_dense");
+    }
+    return __real_fl_sparse_from_dense(ctx, A, stype, droptol, out, err);
+}
+
+fl_status __real_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+                                    fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+                                    fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+                                    fl_local_problem **out, fl_error *err)
+{
+    int f = fault("fl_delassus_sparse");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_delassus_sparse");
+    }
+    fl_status s = __real_fl_delassus_sparse(g, method, L, out, err);
+    if (f == FAULT_PERTURB && s == FL_OK) nudge((*out)->q);
+    return s;
+}
+
+#define SOLVER_WRAP(NAME)                                                                                   \
+    fl_status __real_##NAME(const fl_local_problem *p, const void *opt, gsl_vector *r, gsl_vector *U,       \
+                            void *res, fl_error *err);                                                     \
+    fl_status __wrap_##NAME(const fl_local_problem *p, const void *opt, gsl_vector *r, gsl_vector *U,       \
+                            void *res, fl_error *err);                                                     \
+    fl_status __wrap_##NAME(const fl_local_problem *p, const void *opt, gsl_vector *r, gsl_vector *U,       \
+                            void *res, fl_error *err)                                                      \
+    {                                                                                                      \
+        int f = fault(#NAME);                                                                              \
+        if (f == FAULT_ERROR) return injected(err, #NAME);                                                 \
+        fl_status s = __real_##NAME(p, opt, r, U, res, err);                                               \
+        if (f == FAULT_PERTURB) nudge(r);                                                                  \
+        return s;                                                                                          \
+    }
+SOLVER_WRAP(fl_nsgs_solve)
+SOLVER_WRAP(fl_nsgs_sparse_solve)
+SOLVER_WRAP(fl_newton_solve)
+SOLVER_WRAP(fl_newton_sparse_solve)
+
+#define GLOBAL_WRAP(NAME)                                                                                   \
+    fl_status __real_##NAME(const fl_global_problem *g, const fl_newton_options *opt, gsl_vector *v,        \
+                            gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err);            \
+    fl_status __wrap_##NAME(const fl_global_problem *g, const fl_newton_options *opt, gsl_vector *v,        \
+                            gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err);            \
+    fl_status __wrap_##NAME(const fl_global_problem *g, const fl_newton_options *opt, gsl_vector *v,        \
+                            gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err)             \
+    {                                                                                                      \
+        int f = fault(#NAME);                                                                              \
+        if (f == FAULT_ERROR) return injected(err, #NAME);                                                 \
+        fl_status s = __real_##NAME(g, opt, v, r, U, res, err);                                            \
+        if (f == FAULT_PERTURB) nudge(v);                                                                  \
+        return s;                                                                                          \
+    }
+GLOBAL_WRAP(fl_newton_global_solve)
+GLOBAL_WRAP(fl_newton_global_sparse_solve)
+
+fl_status __real_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
+                                        fl_error *err);
+fl_status __wrap_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
+                                        fl_error *err);
+fl_status __wrap_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
+                                        fl_error *err)
+{
+    int f = fault("fl_enumerate_solutions");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_enumerate_solutions");
+    }
+    fl_status s = __real_fl_enumerate_solutions(p, tol, out, err);
+    if (f == FAULT_PERTURB && s == FL_OK)   /* every solution moved */
+        for (size_t k = 0; k < (*out)->nsol; k++) (*out)->sol[k * (*out)->m] += 0.1 + fabs((*out)->sol[k * (*out)->m]);
+    return s;
+}
+
+fl_status __real_fl_plurality_explore(const fl_local_problem *p, const fl_plurality_options *opt, fl_cloud **out,
+                                      fl_plurality_result *res, fl_error *err);
+fl_status __wrap_fl_plurality_explore(const fl_local_problem *p, const fl_plurality_options *opt, fl_cloud **out,
+                                      fl_plurality_result *res, fl_error *err);
+fl_status __wrap_fl_plurality_explore(const fl_local_problem *p, const fl_plurality_options *opt, fl_cloud **out,
+                                      fl_plurality_result *res, fl_error *err)
+{
+    int f = fault("fl_plurality_explore");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_plurality_explore");
+    }
+    fl_status s = __real_fl_plurality_explore(p, opt, out, res, err);
+    if (f == FAULT_PERTURB && s == FL_OK)
+        for (size_t k = 0; k < (*out)->npts; k++) (*out)->pts[k * (*out)->m] += 1.0;
+    return s;
+}
+
+fl_status __real_fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_mj_options *opt,
+                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_mj_result *res, fl_error *err);
+fl_status __wrap_fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_mj_options *opt,
+                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_mj_result *res, fl_error *err);
+fl_status __wrap_fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_mj_options *opt,
+                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_mj_result *res, fl_error *err)
+{
+    int f = fault("fl_mj_step");
+    if (f == FAULT_ERROR) return injected(err, "fl_mj_step");
+    fl_status st = __real_fl_mj_step(g, u_minus, opt, L, s, u_plus, res, err);
+    if (f == FAULT_PERTURB && st == FL_OK) {   /* an energy gain and an impulse off the law */
+        res->dT += 0.1 * (res->T_minus + 1e-3);
+        nudge(s);
+    }
+    return st;
+}
+
 /* ---- running a law with a fault ---- */
 
 /* Run task with fn misbehaving (mode), `systems` random systems; returns
@@ -221,4 +388,55 @@ Test(checks_faults, sets_catches_each_broken_set_operation)
     caught(t, 40, "fl_set_random_variant", FAULT_ERROR, NAMES("sets.generator", "sets.cone_moreau"));
     caught(t, 40, "fl_set_copy", FAULT_ERROR, NAMES("sets.generator"));
     caught(t, 40, "fl_set_interval", FAULT_ERROR, NAMES("sets.cone_disc1_vs_interval"));
+}
+
+/* ---- crosscheck --law nsgs and --law newton ---- */
+
+Test(checks_faults, nsgs_catches_each_broken_solver)
+{
+    int (*t)(fl_check_ctx *) = fl_nsgs_crosscheck;
+    control(t, 12);
+    caught(t, 12, "fl_global_problem_random", FAULT_ERROR, NAMES("nsgs.no_errors"));
+    caught(t, 12, "fl_delassus_dense", FAULT_ERROR, NAMES("nsgs.no_errors"));
+    caught(t, 12, "fl_sparse_from_dense", FAULT_ERROR, NAMES("nsgs.no_errors"));
+    caught(t, 12, "fl_delassus_sparse", FAULT_ERROR, NAMES("nsgs.delassus_sparse_solves", "nsgs.delassus_sparse_trailing"));
+    caught(t, 12, "fl_delassus_sparse", FAULT_PERTURB, NAMES("nsgs.delassus_sparse_solves", "nsgs.delassus_sparse_trailing"));
+    caught(t, 12, "fl_nsgs_solve", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.coulomb_reference"));
+    caught(t, 12, "fl_nsgs_solve", FAULT_PERTURB, NAMES("nsgs.coulomb_reference", "nsgs.reference_vs_optimized_unique"));
+    caught(t, 12, "fl_nsgs_sparse_solve", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.coulomb_optimized"));
+    caught(t, 12, "fl_nsgs_sparse_solve", FAULT_PERTURB, NAMES("nsgs.coulomb_optimized"));
+    caught(t, 12, "fl_enumerate_solutions", FAULT_ERROR, NAMES("nsgs.clouds_in_enumeration"));
+    caught(t, 12, "fl_enumerate_solutions", FAULT_PERTURB,
+           NAMES("nsgs.clouds_in_enumeration", "nsgs.enumerated_are_fixed_points"));
+    caught(t, 12, "fl_plurality_explore", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.clouds_in_enumeration"));
+    caught(t, 12, "fl_plurality_explore", FAULT_PERTURB, NAMES("nsgs.clouds_in_enumeration"));
+    caught(t, 12, "fl_mj_step", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.lemma_2_4_identity"));
+    caught(t, 12, "fl_mj_step", FAULT_PERTURB,
+           NAMES("nsgs.lemma_2_4_identity", "nsgs.lemma_2_4_dissipative", "nsgs.impact_rule"));
+}
+
+Test(checks_faults, newton_catches_each_broken_solver)
+{
+    int (*t)(fl_check_ctx *) = fl_newton_crosscheck;
+    control(t, 8);
+    caught(t, 8, "fl_global_problem_random", FAULT_ERROR, NAMES("newton.no_errors"));
+    caught(t, 8, "fl_delassus_dense", FAULT_ERROR, NAMES("newton.no_errors"));
+    caught(t, 8, "fl_sparse_from_dense", FAULT_ERROR, NAMES("newton.no_errors"));
+    static const char *const solver[] = {"fl_nsgs_solve", "fl_nsgs_sparse_solve", "fl_newton_solve",
+                                         "fl_newton_sparse_solve"};
+    static const char *const check[] = {"newton.gs_reference_converges_and_obeys_the_law",
+                                        "newton.gs_optimized_converges_and_obeys_the_law",
+                                        "newton.newton_reference_converges_and_obeys_the_law",
+                                        "newton.newton_optimized_converges_and_obeys_the_law"};
+    for (int k = 0; k < 4; k++) {
+        caught(t, 8, solver[k], FAULT_ERROR, NAMES("newton.no_errors", check[k]));
+        caught(t, 8, solver[k], FAULT_PERTURB, NAMES(check[k], "newton.unique_2d_matches_enumeration"));
+    }
+    caught(t, 8, "fl_newton_solve", FAULT_ERROR, NAMES("newton.same_accept_refuse"));
+    caught(t, 8, "fl_newton_global_solve", FAULT_ERROR, NAMES("newton.no_errors", "newton.global_reference_without_W"));
+    caught(t, 8, "fl_newton_global_solve", FAULT_PERTURB, NAMES("newton.global_reference_without_W"));
+    caught(t, 8, "fl_newton_global_sparse_solve", FAULT_ERROR, NAMES("newton.global_optimized_without_W"));
+    caught(t, 8, "fl_newton_global_sparse_solve", FAULT_PERTURB, NAMES("newton.global_optimized_without_W"));
+    caught(t, 8, "fl_enumerate_solutions", FAULT_ERROR, NAMES("newton.unique_2d_matches_enumeration"));
+    caught(t, 8, "fl_enumerate_solutions", FAULT_PERTURB, NAMES("newton.unique_2d_matches_enumeration"));
 }
