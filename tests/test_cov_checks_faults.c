@@ -30,6 +30,14 @@
 #include "reference/enumerate_solutions.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "fl_dense.h"
+#include "optimized/p4_law_sparse.h"
+#include "optimized/stewart_law_sparse.h"
+#include "reference/friction_set_build.h"
+#include "reference/lcp_enumerate.h"
+#include "reference/lemke.h"
+#include "reference/p4_law.h"
+#include "reference/stewart_law.h"
 
 /* ---- the fault switch ---- */
 
@@ -314,6 +322,236 @@ fl_status __wrap_fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minu
     return st;
 }
 
+/* ---- sparse context, LCPs, Stewart's step, P'4 ---- */
+
+fl_status __real_fl_sparse_start(fl_sparse_ctx *ctx, fl_error *err);
+fl_status __wrap_fl_sparse_start(fl_sparse_ctx *ctx, fl_error *err);
+fl_status __wrap_fl_sparse_start(fl_sparse_ctx *ctx, fl_error *err)
+{
+    if (fault("fl_sparse_start") == FAULT_ERROR) {
+        memset(ctx, 0, sizeof *ctx);
+        return injected(err, "fl_sparse_start");
+    }
+    return __real_fl_sparse_start(ctx, err);
+}
+
+fl_status __real_fl_spd_alloc(const gsl_matrix *M, fl_spd **out, fl_error *err);
+fl_status __wrap_fl_spd_alloc(const gsl_matrix *M, fl_spd **out, fl_error *err);
+fl_status __wrap_fl_spd_alloc(const gsl_matrix *M, fl_spd **out, fl_error *err)
+{
+    if (fault("fl_spd_alloc") == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_spd_alloc");
+    }
+    return __real_fl_spd_alloc(M, out, err);
+}
+
+fl_status __real_fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z, gsl_vector *w,
+                                const fl_lemke_options *opt, fl_lemke_result *res, fl_error *err);
+fl_status __wrap_fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z, gsl_vector *w,
+                                const fl_lemke_options *opt, fl_lemke_result *res, fl_error *err);
+fl_status __wrap_fl_lemke_solve(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z, gsl_vector *w,
+                                const fl_lemke_options *opt, fl_lemke_result *res, fl_error *err)
+{
+    int f = fault("fl_lemke_solve");
+    if (f == FAULT_ERROR) {
+        if (res) memset(res, 0, sizeof *res);
+        return injected(err, "fl_lemke_solve");
+    }
+    fl_status s = __real_fl_lemke_solve(M, q, z, w, opt, res, err);
+    if (f == FAULT_PERTURB) nudge(z);
+    return s;
+}
+
+fl_status __real_fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q, const fl_lcp_enum_options *opt,
+                                  fl_lcp_solutions **out, fl_lcp_enum_result *res, fl_error *err);
+fl_status __wrap_fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q, const fl_lcp_enum_options *opt,
+                                  fl_lcp_solutions **out, fl_lcp_enum_result *res, fl_error *err);
+fl_status __wrap_fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q, const fl_lcp_enum_options *opt,
+                                  fl_lcp_solutions **out, fl_lcp_enum_result *res, fl_error *err)
+{
+    int f = fault("fl_lcp_enumerate");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_lcp_enumerate");
+    }
+    fl_status s = __real_fl_lcp_enumerate(M, q, opt, out, res, err);
+    if (f == FAULT_PERTURB && s == FL_OK)   /* every enumerated z moved */
+        for (size_t k = 0; k < (*out)->count; k++) (*out)->z[k * (*out)->n] += 1.0;
+    return s;
+}
+
+#define STEWART_WRAP(NAME)                                                                                  \
+    fl_status __real_##NAME(const fl_stewart_problem *p, const fl_stewart_options *opt,                     \
+                            fl_stewart_result *res, fl_error *err);                                         \
+    fl_status __wrap_##NAME(const fl_stewart_problem *p, const fl_stewart_options *opt,                     \
+                            fl_stewart_result *res, fl_error *err);                                         \
+    fl_status __wrap_##NAME(const fl_stewart_problem *p, const fl_stewart_options *opt,                     \
+                            fl_stewart_result *res, fl_error *err)                                          \
+    {                                                                                                      \
+        int f = fault(#NAME);                                                                              \
+        if (f == FAULT_ERROR) return res->status = injected(err, #NAME);                                   \
+        fl_status s = __real_##NAME(p, opt, res, err);                                                     \
+        if (f == FAULT_PERTURB) {                                                                          \
+            nudge(res->v_plus);                                                                            \
+            res->coulomb += 1e-3;                                                                          \
+        }                                                                                                  \
+        return s;                                                                                          \
+    }
+STEWART_WRAP(fl_stewart_step)
+STEWART_WRAP(fl_stewart_step_sparse)
+
+fl_status __real_fl_stewart_lcp_build(const fl_stewart_problem *p, const fl_stewart_options *opt, gsl_matrix *A,
+                                      gsl_vector *b, fl_error *err);
+fl_status __wrap_fl_stewart_lcp_build(const fl_stewart_problem *p, const fl_stewart_options *opt, gsl_matrix *A,
+                                      gsl_vector *b, fl_error *err);
+fl_status __wrap_fl_stewart_lcp_build(const fl_stewart_problem *p, const fl_stewart_options *opt, gsl_matrix *A,
+                                      gsl_vector *b, fl_error *err)
+{
+    if (fault("fl_stewart_lcp_build") == FAULT_ERROR) return injected(err, "fl_stewart_lcp_build");
+    return __real_fl_stewart_lcp_build(p, opt, A, b, err);
+}
+
+fl_status __real_fl_stewart_lcp_recover(const fl_stewart_problem *p, const fl_stewart_options *opt,
+                                        const gsl_vector *z, gsl_vector *v_plus, gsl_vector *impulse, gsl_vector *r,
+                                        fl_error *err);
+fl_status __wrap_fl_stewart_lcp_recover(const fl_stewart_problem *p, const fl_stewart_options *opt,
+                                        const gsl_vector *z, gsl_vector *v_plus, gsl_vector *impulse, gsl_vector *r,
+                                        fl_error *err);
+fl_status __wrap_fl_stewart_lcp_recover(const fl_stewart_problem *p, const fl_stewart_options *opt,
+                                        const gsl_vector *z, gsl_vector *v_plus, gsl_vector *impulse, gsl_vector *r,
+                                        fl_error *err)
+{
+    if (fault("fl_stewart_lcp_recover") == FAULT_ERROR) return injected(err, "fl_stewart_lcp_recover");
+    return __real_fl_stewart_lcp_recover(p, opt, z, v_plus, impulse, r, err);
+}
+
+fl_status __real_fl_stewart_coulomb_violation(const fl_stewart_problem *p, const fl_stewart_options *opt,
+                                              const gsl_vector *v_plus, const gsl_vector *impulse, double *violation,
+                                              fl_error *err);
+fl_status __wrap_fl_stewart_coulomb_violation(const fl_stewart_problem *p, const fl_stewart_options *opt,
+                                              const gsl_vector *v_plus, const gsl_vector *impulse, double *violation,
+                                              fl_error *err);
+fl_status __wrap_fl_stewart_coulomb_violation(const fl_stewart_problem *p, const fl_stewart_options *opt,
+                                              const gsl_vector *v_plus, const gsl_vector *impulse, double *violation,
+                                              fl_error *err)
+{
+    int f = fault("fl_stewart_coulomb_violation");
+    if (f == FAULT_ERROR) return injected(err, "fl_stewart_coulomb_violation");
+    fl_status s = __real_fl_stewart_coulomb_violation(p, opt, v_plus, impulse, violation, err);
+    if (f == FAULT_PERTURB) *violation += 1e-3;
+    return s;
+}
+
+fl_status __real_fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
+fl_status __wrap_fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
+fl_status __wrap_fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err)
+{
+    if (fault("fl_painleve_system") == FAULT_ERROR) return injected(err, "fl_painleve_system");
+    return __real_fl_painleve_system(bar, sys, err);
+}
+
+#define P4_STEP_WRAP(NAME)                                                                                  \
+    fl_status __real_##NAME(const fl_p4_problem *p, const gsl_vector *v_minus, const gsl_vector *impulse,   \
+                            const fl_p4_impact_law *law, const fl_p4_options *opt, fl_p4_step_result *res,  \
+                            fl_error *err);                                                                \
+    fl_status __wrap_##NAME(const fl_p4_problem *p, const gsl_vector *v_minus, const gsl_vector *impulse,   \
+                            const fl_p4_impact_law *law, const fl_p4_options *opt, fl_p4_step_result *res,  \
+                            fl_error *err);                                                                \
+    fl_status __wrap_##NAME(const fl_p4_problem *p, const gsl_vector *v_minus, const gsl_vector *impulse,   \
+                            const fl_p4_impact_law *law, const fl_p4_options *opt, fl_p4_step_result *res,  \
+                            fl_error *err)                                                                 \
+    {                                                                                                      \
+        int f = fault(#NAME);                                                                              \
+        if (f == FAULT_ERROR) return injected(err, #NAME);                                                 \
+        fl_status s = __real_##NAME(p, v_minus, impulse, law, opt, res, err);                              \
+        if (f == FAULT_PERTURB && s >= 0) {   /* energy gained, a gap, a normal residual */                \
+            res->energy_plus = 1.5 * res->energy_free + 1.0;                                               \
+            res->energy_minus = 0.5 * res->energy_plus;                                                    \
+            res->gap = 1e-3;                                                                               \
+            res->normal_residual = 1e-3;                                                                   \
+            nudge(res->v_plus);                                                                            \
+        }                                                                                                  \
+        return s;                                                                                          \
+    }
+P4_STEP_WRAP(fl_p4_step)
+P4_STEP_WRAP(fl_p4_step_sparse)
+
+fl_status __real_fl_p4_split_velocity(const fl_p4_problem *p, const gsl_vector *v, gsl_vector *vn, gsl_vector *vt,
+                                      fl_error *err);
+fl_status __wrap_fl_p4_split_velocity(const fl_p4_problem *p, const gsl_vector *v, gsl_vector *vn, gsl_vector *vt,
+                                      fl_error *err);
+fl_status __wrap_fl_p4_split_velocity(const fl_p4_problem *p, const gsl_vector *v, gsl_vector *vn, gsl_vector *vt,
+                                      fl_error *err)
+{
+    fl_status s = __real_fl_p4_split_velocity(p, v, vn, vt, err);
+    if (fault("fl_p4_split_velocity") == FAULT_PERTURB) nudge(vt);
+    return s;
+}
+
+fl_status __real_fl_p4_split_reaction(const fl_p4_problem *p, const gsl_vector *r, gsl_vector *lambda,
+                                      gsl_vector *r_tau, fl_error *err);
+fl_status __wrap_fl_p4_split_reaction(const fl_p4_problem *p, const gsl_vector *r, gsl_vector *lambda,
+                                      gsl_vector *r_tau, fl_error *err);
+fl_status __wrap_fl_p4_split_reaction(const fl_p4_problem *p, const gsl_vector *r, gsl_vector *lambda,
+                                      gsl_vector *r_tau, fl_error *err)
+{
+    fl_status s = __real_fl_p4_split_reaction(p, r, lambda, r_tau, err);
+    if (fault("fl_p4_split_reaction") == FAULT_PERTURB) gsl_vector_set(lambda, 0, -1.0);   /* lambda >= 0 broken */
+    return s;
+}
+
+fl_status __real_fl_p4_impact_check(const fl_p4_problem *p, const gsl_vector *v_minus, const gsl_vector *F,
+                                    double tol, fl_p4_consistency *rep, fl_error *err);
+fl_status __wrap_fl_p4_impact_check(const fl_p4_problem *p, const gsl_vector *v_minus, const gsl_vector *F,
+                                    double tol, fl_p4_consistency *rep, fl_error *err);
+fl_status __wrap_fl_p4_impact_check(const fl_p4_problem *p, const gsl_vector *v_minus, const gsl_vector *F,
+                                    double tol, fl_p4_consistency *rep, fl_error *err)
+{
+    int f = fault("fl_p4_impact_check");
+    if (f == FAULT_ERROR) return injected(err, "fl_p4_impact_check");   /* every impact inconsistent */
+    fl_status s = __real_fl_p4_impact_check(p, v_minus, F, tol, rep, err);
+    if (f == FAULT_PERTURB) return FL_OK;                               /* every impact consistent */
+    return s;
+}
+
+fl_status __real_fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncontact,
+                               const fl_fset_contact *contacts, const fl_fset_options *opt, fl_fset_result *res,
+                               fl_error *err);
+fl_status __wrap_fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncontact,
+                               const fl_fset_contact *contacts, const fl_fset_options *opt, fl_fset_result *res,
+                               fl_error *err);
+fl_status __wrap_fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncontact,
+                               const fl_fset_contact *contacts, const fl_fset_options *opt, fl_fset_result *res,
+                               fl_error *err)
+{
+    int f = fault("fl_fset_build");
+    if (f == FAULT_ERROR) {
+        memset(res, 0, sizeof *res);
+        return res->status = injected(err, "fl_fset_build");
+    }
+    fl_status s = __real_fl_fset_build(M, dphi, ncontact, contacts, opt, res, err);
+    if (f == FAULT_PERTURB) res->bounded = !res->bounded;
+    return s;
+}
+
+fl_status __real_fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nsteps, gsl_vector *q,
+                                gsl_vector *v, const fl_p4_options *opt, fl_p4_observer obs, void *obs_data,
+                                fl_p4_sim_result *res, fl_error *err);
+fl_status __wrap_fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nsteps, gsl_vector *q,
+                                gsl_vector *v, const fl_p4_options *opt, fl_p4_observer obs, void *obs_data,
+                                fl_p4_sim_result *res, fl_error *err);
+fl_status __wrap_fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nsteps, gsl_vector *q,
+                                gsl_vector *v, const fl_p4_options *opt, fl_p4_observer obs, void *obs_data,
+                                fl_p4_sim_result *res, fl_error *err)
+{
+    int f = fault("fl_p4_simulate");
+    if (f == FAULT_ERROR) return injected(err, "fl_p4_simulate");
+    fl_status s = __real_fl_p4_simulate(sys, t0, h, nsteps, q, v, opt, obs, obs_data, res, err);
+    if (f == FAULT_PERTURB && res) res->energy_violation = 1e-3;
+    return s;
+}
+
 /* ---- running a law with a fault ---- */
 
 /* Run task with fn misbehaving (mode), `systems` random systems; returns
@@ -349,6 +587,7 @@ static void caught(int (*task)(fl_check_ctx *), long systems, const char *fn, in
     capture c;
     fl_check_ctx ctx;
     int rc;
+    if (getenv("FL_FAULT_LIST")) fprintf(stderr, "RUN %s %d\n", fn, mode);
     run_fault(task, systems, fn, mode, &c, &rc, &ctx);
     cr_assert(rc == 0 || rc == -1, "%s: status %d", fn, rc);
     if (rc == 0) cr_assert_gt(ctx.failed, 0, "%s (mode %d): every check passed", fn, mode);
@@ -439,4 +678,61 @@ Test(checks_faults, newton_catches_each_broken_solver)
     caught(t, 8, "fl_newton_global_sparse_solve", FAULT_PERTURB, NAMES("newton.global_optimized_without_W"));
     caught(t, 8, "fl_enumerate_solutions", FAULT_ERROR, NAMES("newton.unique_2d_matches_enumeration"));
     caught(t, 8, "fl_enumerate_solutions", FAULT_PERTURB, NAMES("newton.unique_2d_matches_enumeration"));
+}
+
+/* ---- crosscheck --law stewart and --law p4 ---- */
+
+Test(checks_faults, stewart_catches_each_broken_step)
+{
+    int (*t)(fl_check_ctx *) = fl_stewart_crosscheck;
+    control(t, 12);
+    caught(t, 12, "fl_lemke_solve", FAULT_ERROR,
+           NAMES("lemke.closed_form_2x2", "lemke.vs_enumeration_pd", "stewart.coulomb_real_world_reference"));
+    caught(t, 12, "fl_lemke_solve", FAULT_PERTURB, NAMES("stewart.lemke_vs_enumeration"));
+    caught(t, 12, "fl_lcp_enumerate", FAULT_ERROR,
+           NAMES("lemke.vs_enumeration_pd", "stewart.lemke_vs_enumeration", "painleve.acceleration_lcp"));
+    caught(t, 12, "fl_lcp_enumerate", FAULT_PERTURB,
+           NAMES("lemke.vs_enumeration_pd", "stewart.lemke_vs_enumeration", "painleve.grazing_unique_mu_below"));
+    caught(t, 12, "fl_stewart_step", FAULT_ERROR,
+           NAMES("stewart.coulomb_real_world_reference", "stewart.momentum_balance_reference"));
+    caught(t, 12, "fl_stewart_step", FAULT_PERTURB,
+           NAMES("stewart.coulomb_real_world_reference", "stewart.momentum_balance_reference",
+                 "stewart.reference_vs_optimized"));
+    caught(t, 12, "fl_stewart_step_sparse", FAULT_ERROR,
+           NAMES("stewart.coulomb_real_world_optimized", "stewart.momentum_balance_optimized"));
+    caught(t, 12, "fl_stewart_step_sparse", FAULT_PERTURB,
+           NAMES("stewart.coulomb_real_world_optimized", "stewart.reference_vs_optimized"));
+    caught(t, 12, "fl_stewart_lcp_build", FAULT_ERROR,
+           NAMES("stewart.lemke_vs_enumeration", "painleve.grazing_unique_mu_below"));
+    caught(t, 12, "fl_stewart_lcp_recover", FAULT_ERROR,
+           NAMES("stewart.lemke_vs_enumeration", "painleve.two_solutions_mu_above"));
+    caught(t, 12, "fl_stewart_coulomb_violation", FAULT_ERROR, NAMES("stewart.lemke_vs_enumeration"));
+    caught(t, 12, "fl_stewart_coulomb_violation", FAULT_PERTURB, NAMES("stewart.lemke_vs_enumeration"));
+    /* a refused bar is one FAIL, not steps of an unset system */
+    caught(t, 12, "fl_painleve_system", FAULT_ERROR, NAMES("painleve.bar"));
+}
+
+Test(checks_faults, p4_catches_each_broken_step)
+{
+    int (*t)(fl_check_ctx *) = fl_p4_crosscheck;
+    control(t, 20);
+    static const char *const setup[] = {"fl_sparse_start", "fl_spd_alloc", "fl_sparse_from_dense"};
+    for (int k = 0; k < 3; k++)
+        caught(t, 20, setup[k], FAULT_ERROR, NAMES("p4.steps_run", "p4.newton_consistency", "p4.trajectory_energy"));
+    caught(t, 20, "fl_spd_alloc", FAULT_ERROR, NAMES("p4.fset_zero_and_unbounded"));
+    caught(t, 20, "fl_p4_step", FAULT_ERROR, NAMES("p4.steps_run", "p4.prop51_impact_energy"));
+    caught(t, 20, "fl_p4_step", FAULT_PERTURB,
+           NAMES("p4.prop51_step_energy", "p4.prop51_impact_energy", "p4.certificate", "p4.normal_residual",
+                 "p4.reference_vs_optimized", "p4.reference_vs_optimized_two_constraints"));
+    caught(t, 20, "fl_p4_step_sparse", FAULT_ERROR, NAMES("p4.steps_run"));
+    caught(t, 20, "fl_p4_step_sparse", FAULT_PERTURB,
+           NAMES("p4.prop51_step_energy", "p4.reference_vs_optimized", "p4.reference_vs_optimized_two_constraints"));
+    caught(t, 20, "fl_p4_split_velocity", FAULT_PERTURB, NAMES("p4.rtau_vt_nonpositive", "p4.velocity_split"));
+    caught(t, 20, "fl_p4_split_reaction", FAULT_PERTURB, NAMES("p4.cone_split_kkt"));
+    caught(t, 20, "fl_p4_impact_check", FAULT_ERROR, NAMES("p4.newton_consistency"));
+    caught(t, 20, "fl_p4_impact_check", FAULT_PERTURB, NAMES("p4.newton_consistency"));
+    caught(t, 20, "fl_fset_build", FAULT_ERROR, NAMES("p4.fset_zero_and_unbounded"));
+    caught(t, 20, "fl_fset_build", FAULT_PERTURB, NAMES("p4.fset_zero_and_unbounded"));
+    caught(t, 20, "fl_p4_simulate", FAULT_ERROR, NAMES("p4.trajectory_energy"));
+    caught(t, 20, "fl_p4_simulate", FAULT_PERTURB, NAMES("p4.trajectory_energy"));
 }
