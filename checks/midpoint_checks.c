@@ -192,6 +192,8 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
             }
             worst_mr = fmax(worst_mr, rel_diff(Mr0->data, d->Mr->data, n * n));
             gsl_matrix_free(Mr0);
+        } else {
+            failures++;   /* no comparison made: not a pass of redistribution_sparse */
         }
         /* proofs/redistribution.md (c): R^T M_r R = R^T M R on the full dofs
          * (mass, centre of gravity, second moments of the affine fields) */
