@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <gsl/gsl_blas.h>
 
 #include "check_capture.h"
 #include "checks/fl_check.h"
@@ -38,6 +39,13 @@
 #include "reference/lemke.h"
 #include "reference/p4_law.h"
 #include "reference/stewart_law.h"
+#include "optimized/fe2d_sparse.h"
+#include "optimized/midpoint_sparse.h"
+#include "optimized/stability_sparse.h"
+#include "reference/fe2d.h"
+#include "reference/midpoint.h"
+#include "reference/redistribution.h"
+#include "reference/stability.h"
 
 /* ---- the fault switch ---- */
 
@@ -552,6 +560,356 @@ fl_status __wrap_fl_p4_simulate(const fl_p4_system *sys, double t0, double h, lo
     return s;
 }
 
+/* ---- FE blocks, the midpoint scheme, stability ---- */
+
+fl_status __real_fl_sparse_to_dense(fl_sparse_ctx *ctx, const cholmod_sparse *A, gsl_matrix **out, fl_error *err);
+fl_status __wrap_fl_sparse_to_dense(fl_sparse_ctx *ctx, const cholmod_sparse *A, gsl_matrix **out, fl_error *err);
+fl_status __wrap_fl_sparse_to_dense(fl_sparse_ctx *ctx, const cholmod_sparse *A, gsl_matrix **out, fl_error *err)
+{
+    int f = fault("fl_sparse_to_dense");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_sparse_to_dense");
+    }
+    fl_status s = __real_fl_sparse_to_dense(ctx, A, out, err);
+    if (f == FAULT_PERTURB) {
+        if (s == FL_OK) (*out)->data[0] += 1.0 + fabs((*out)->data[0]);
+    }
+    return s;
+}
+
+fl_status __real_fl_midpoint_block_alloc(const fl_midpoint_block_params *bp, fl_midpoint_block **out, fl_error *err);
+fl_status __wrap_fl_midpoint_block_alloc(const fl_midpoint_block_params *bp, fl_midpoint_block **out, fl_error *err);
+fl_status __wrap_fl_midpoint_block_alloc(const fl_midpoint_block_params *bp, fl_midpoint_block **out, fl_error *err)
+{
+    int f = fault("fl_midpoint_block_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_midpoint_block_alloc");
+    }
+    fl_status s = __real_fl_midpoint_block_alloc(bp, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err)
+{
+    int f = fault("fl_midpoint_block_sparse_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_midpoint_block_sparse_alloc");
+    }
+    fl_status s = __real_fl_midpoint_block_sparse_alloc(ctx, bp, dense_rows_limit, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_fe2d_assemble_dense(const fl_fe2d_mesh *mesh, const fl_fe2d_material *mat, fl_fe2d_matrix which, gsl_matrix **out, fl_error *err);
+fl_status __wrap_fl_fe2d_assemble_dense(const fl_fe2d_mesh *mesh, const fl_fe2d_material *mat, fl_fe2d_matrix which, gsl_matrix **out, fl_error *err);
+fl_status __wrap_fl_fe2d_assemble_dense(const fl_fe2d_mesh *mesh, const fl_fe2d_material *mat, fl_fe2d_matrix which, gsl_matrix **out, fl_error *err)
+{
+    int f = fault("fl_fe2d_assemble_dense");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_fe2d_assemble_dense");
+    }
+    fl_status s = __real_fl_fe2d_assemble_dense(mesh, mat, which, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_fe2d_affine_fields(const fl_fe2d_mesh *mesh, gsl_matrix **out, fl_error *err);
+fl_status __wrap_fl_fe2d_affine_fields(const fl_fe2d_mesh *mesh, gsl_matrix **out, fl_error *err);
+fl_status __wrap_fl_fe2d_affine_fields(const fl_fe2d_mesh *mesh, gsl_matrix **out, fl_error *err)
+{
+    int f = fault("fl_fe2d_affine_fields");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_fe2d_affine_fields");
+    }
+    fl_status s = __real_fl_fe2d_affine_fields(mesh, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_fe2d_contact_vectors(const fl_fe2d_mesh *mesh, const fl_fe2d_dofmap *map, size_t nc, const int *node, const double *normal, gsl_matrix **Bnu, gsl_matrix **Btau, fl_error *err);
+fl_status __wrap_fl_fe2d_contact_vectors(const fl_fe2d_mesh *mesh, const fl_fe2d_dofmap *map, size_t nc, const int *node, const double *normal, gsl_matrix **Bnu, gsl_matrix **Btau, fl_error *err);
+fl_status __wrap_fl_fe2d_contact_vectors(const fl_fe2d_mesh *mesh, const fl_fe2d_dofmap *map, size_t nc, const int *node, const double *normal, gsl_matrix **Bnu, gsl_matrix **Btau, fl_error *err)
+{
+    int f = fault("fl_fe2d_contact_vectors");
+    if (f == FAULT_ERROR) {
+        *Bnu = NULL;
+        *Btau = NULL;
+        return injected(err, "fl_fe2d_contact_vectors");
+    }
+    fl_status s = __real_fl_fe2d_contact_vectors(mesh, map, nc, node, normal, Bnu, Btau, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_redistribution_alloc(const gsl_matrix *M, const gsl_matrix *R, const gsl_matrix *Bnu, const gsl_matrix *Btau, fl_redist_kind kind, fl_redistribution **out, fl_error *err);
+fl_status __wrap_fl_redistribution_alloc(const gsl_matrix *M, const gsl_matrix *R, const gsl_matrix *Bnu, const gsl_matrix *Btau, fl_redist_kind kind, fl_redistribution **out, fl_error *err);
+fl_status __wrap_fl_redistribution_alloc(const gsl_matrix *M, const gsl_matrix *R, const gsl_matrix *Bnu, const gsl_matrix *Btau, fl_redist_kind kind, fl_redistribution **out, fl_error *err)
+{
+    int f = fault("fl_redistribution_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_redistribution_alloc");
+    }
+    fl_status s = __real_fl_redistribution_alloc(M, R, Bnu, Btau, kind, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_redistribution_dense(const fl_redistribution *rd, const gsl_matrix *M, gsl_matrix **Mr, fl_error *err);
+fl_status __wrap_fl_redistribution_dense(const fl_redistribution *rd, const gsl_matrix *M, gsl_matrix **Mr, fl_error *err);
+fl_status __wrap_fl_redistribution_dense(const fl_redistribution *rd, const gsl_matrix *M, gsl_matrix **Mr, fl_error *err)
+{
+    int f = fault("fl_redistribution_dense");
+    if (f == FAULT_ERROR) {
+        *Mr = NULL;
+        return injected(err, "fl_redistribution_dense");
+    }
+    fl_status s = __real_fl_redistribution_dense(rd, M, Mr, err);
+    if (f == FAULT_PERTURB) {
+        if (s == FL_OK) gsl_matrix_scale(*Mr, 1.01);   /* mass not conserved */
+    }
+    return s;
+}
+
+fl_status __real_fl_midpoint_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint **out, fl_error *err);
+fl_status __wrap_fl_midpoint_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint **out, fl_error *err);
+fl_status __wrap_fl_midpoint_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint **out, fl_error *err)
+{
+    int f = fault("fl_midpoint_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_midpoint_alloc");
+    }
+    fl_status s = __real_fl_midpoint_alloc(p, opt, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err)
+{
+    int f = fault("fl_midpoint_sparse_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_midpoint_sparse_alloc");
+    }
+    fl_status s = __real_fl_midpoint_sparse_alloc(p, opt, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_midpoint_state_alloc(size_t n, size_t nc, fl_midpoint_state **out, fl_error *err);
+fl_status __wrap_fl_midpoint_state_alloc(size_t n, size_t nc, fl_midpoint_state **out, fl_error *err);
+fl_status __wrap_fl_midpoint_state_alloc(size_t n, size_t nc, fl_midpoint_state **out, fl_error *err)
+{
+    int f = fault("fl_midpoint_state_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_midpoint_state_alloc");
+    }
+    fl_status s = __real_fl_midpoint_state_alloc(n, nc, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
+fl_status __wrap_fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
+fl_status __wrap_fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err)
+{
+    int f = fault("fl_midpoint_step");
+    if (f == FAULT_ERROR) {
+        return injected(err, "fl_midpoint_step");
+    }
+    fl_status s = __real_fl_midpoint_step(mp, st, res, err);
+    if (f == FAULT_PERTURB) {
+        res->energy += 0.1 * (1 + fabs(res->energy));   /* energy created */
+        res->work_friction = fabs(res->work_friction) + 1.0;
+        res->residual = 1e-3;
+    }
+    return s;
+}
+
+fl_status __real_fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
+fl_status __wrap_fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
+fl_status __wrap_fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err)
+{
+    int f = fault("fl_midpoint_sparse_step");
+    if (f == FAULT_ERROR) {
+        return injected(err, "fl_midpoint_sparse_step");
+    }
+    fl_status s = __real_fl_midpoint_sparse_step(mp, st, res, err);
+    if (f == FAULT_PERTURB) {
+        nudge(st->u);
+    }
+    return s;
+}
+
+fl_status __real_fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *fv, const gsl_matrix *Bnu, const gsl_vector *uperp, gsl_vector *uN, gsl_vector *lam_nu, fl_error *err);
+fl_status __wrap_fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *fv, const gsl_matrix *Bnu, const gsl_vector *uperp, gsl_vector *uN, gsl_vector *lam_nu, fl_error *err);
+fl_status __wrap_fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *fv, const gsl_matrix *Bnu, const gsl_vector *uperp, gsl_vector *uN, gsl_vector *lam_nu, fl_error *err)
+{
+    int f = fault("fl_midpoint_lemma41");
+    if (f == FAULT_ERROR) {
+        return injected(err, "fl_midpoint_lemma41");
+    }
+    fl_status s = __real_fl_midpoint_lemma41(A, fv, Bnu, uperp, uN, lam_nu, err);
+    if (f == FAULT_PERTURB) {
+        gsl_vector_scale(uN, 1.0 + 1e3 * gsl_blas_dnrm2(uperp));   /* not Lipschitz */
+    }
+    return s;
+}
+
+fl_status __real_fl_stab_partition(const fl_stab_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stab_label *labels, fl_error *err);
+fl_status __wrap_fl_stab_partition(const fl_stab_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stab_label *labels, fl_error *err);
+fl_status __wrap_fl_stab_partition(const fl_stab_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stab_label *labels, fl_error *err)
+{
+    int f = fault("fl_stab_partition");
+    if (f == FAULT_ERROR) {
+        return injected(err, "fl_stab_partition");
+    }
+    fl_status s = __real_fl_stab_partition(s_, u, r, eps, labels, err);
+    if (f == FAULT_PERTURB) {
+        labels[0] = labels[0] == FL_STAB_PS ? FL_STAB_PF : FL_STAB_PS;
+    }
+    return s;
+}
+
+fl_status __real_fl_stab_tangent_alloc(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, fl_stab_tangent **out, fl_error *err);
+fl_status __wrap_fl_stab_tangent_alloc(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, fl_stab_tangent **out, fl_error *err);
+fl_status __wrap_fl_stab_tangent_alloc(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, fl_stab_tangent **out, fl_error *err)
+{
+    int f = fault("fl_stab_tangent_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_stab_tangent_alloc");
+    }
+    fl_status s = __real_fl_stab_tangent_alloc(s_, labels, r, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt, fl_stab_result *res, fl_error *err);
+fl_status __wrap_fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt, fl_stab_result *res, fl_error *err);
+fl_status __wrap_fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt, fl_stab_result *res, fl_error *err)
+{
+    int f = fault("fl_stab_analyse");
+    if (f == FAULT_ERROR) {
+        memset(res, 0, sizeof *res);
+        return injected(err, "fl_stab_analyse");
+    }
+    fl_status s = __real_fl_stab_analyse(t, opt, res, err);
+    if (f == FAULT_PERTURB) {
+        res->ks_min += 1.0 + fabs(res->ks_min);   /* above the smallest eigenvalue */
+        res->ks_cholesky_pd = res->ks_min <= 0;
+        res->ks_cone_min = res->ks_min - 1.0;
+    }
+    return s;
+}
+
+fl_status __real_fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err);
+fl_status __wrap_fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err);
+fl_status __wrap_fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err)
+{
+    int f = fault("fl_stab_gen_eig");
+    fl_status s = __real_fl_stab_gen_eig(K, M, lam_re, lam_im, evec, err);
+    if (f == FAULT_PERTURB) {
+        lam_re[0] -= 1.0 + fabs(lam_re[0]);
+    }
+    return s;
+}
+
+fl_status __real_fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s_, const fl_stab_label *labels, const double *r, fl_stab_sparse_tangent **out, fl_error *err);
+fl_status __wrap_fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s_, const fl_stab_label *labels, const double *r, fl_stab_sparse_tangent **out, fl_error *err);
+fl_status __wrap_fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s_, const fl_stab_label *labels, const double *r, fl_stab_sparse_tangent **out, fl_error *err)
+{
+    int f = fault("fl_stab_sparse_tangent_alloc");
+    if (f == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_stab_sparse_tangent_alloc");
+    }
+    fl_status s = __real_fl_stab_sparse_tangent_alloc(ctx, s_, labels, r, out, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, const fl_stab_options *opt, int max_iter, fl_stab_result *res, fl_error *err);
+fl_status __wrap_fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, const fl_stab_options *opt, int max_iter, fl_stab_result *res, fl_error *err);
+fl_status __wrap_fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, const fl_stab_options *opt, int max_iter, fl_stab_result *res, fl_error *err)
+{
+    int f = fault("fl_stab_sparse_analyse");
+    if (f == FAULT_ERROR) {
+        memset(res, 0, sizeof *res);
+        return injected(err, "fl_stab_sparse_analyse");
+    }
+    fl_status s = __real_fl_stab_sparse_analyse(ctx, t, opt, max_iter, res, err);
+    if (f == FAULT_PERTURB) {
+        res->ks_min += 1.0 + fabs(res->ks_min);
+    }
+    return s;
+}
+
+fl_status __real_fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err);
+fl_status __wrap_fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err);
+fl_status __wrap_fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err)
+{
+    int f = fault("fl_stab_rayleigh");
+    if (f == FAULT_ERROR) {
+        return injected(err, "fl_stab_rayleigh");
+    }
+    fl_status s = __real_fl_stab_rayleigh(K, M, alpha, beta, lre, lim, err);
+    (void)f;
+    return s;
+}
+
+fl_status __real_fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err);
+fl_status __wrap_fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err);
+fl_status __wrap_fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err)
+{
+    int f = fault("fl_stab_sparse_rayleigh");
+    if (f == FAULT_ERROR) {
+        *nroots = 0;
+        return injected(err, "fl_stab_sparse_rayleigh");
+    }
+    fl_status s = __real_fl_stab_sparse_rayleigh(ctx, t, alpha, beta, nev, max_iter, lre, lim, nroots, err);
+    if (f == FAULT_PERTURB) {
+        if (s == FL_OK && *nroots > 0) lre[0] = 2 * lre[0] + 1.0;
+    }
+    return s;
+}
+
+double __real_fl_stab_form_star(const fl_stab_system *s_, const gsl_matrix *A, const fl_stab_label *labels, const gsl_vector *x, const gsl_vector *y);
+double __wrap_fl_stab_form_star(const fl_stab_system *s_, const gsl_matrix *A, const fl_stab_label *labels, const gsl_vector *x, const gsl_vector *y);
+double __wrap_fl_stab_form_star(const fl_stab_system *s_, const gsl_matrix *A, const fl_stab_label *labels, const gsl_vector *x, const gsl_vector *y)
+{
+    int f = fault("fl_stab_form_star");
+    double s = __real_fl_stab_form_star(s_, A, labels, x, y);
+    if (f == FAULT_PERTURB) {
+        s += 1.0;
+    }
+    return s;
+}
+
+double __real_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, const gsl_vector *v);
+double __wrap_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, const gsl_vector *v);
+double __wrap_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, const gsl_vector *v)
+{
+    int f = fault("fl_stab_viol_Kudot");
+    double s = __real_fl_stab_viol_Kudot(s_, labels, r, v);
+    if (f == FAULT_PERTURB) {
+        s += 1.0;
+    }
+    return s;
+}
+
 /* ---- running a law with a fault ---- */
 
 /* Run task with fn misbehaving (mode), `systems` random systems; returns
@@ -735,4 +1093,50 @@ Test(checks_faults, p4_catches_each_broken_step)
     caught(t, 20, "fl_fset_build", FAULT_PERTURB, NAMES("p4.fset_zero_and_unbounded"));
     caught(t, 20, "fl_p4_simulate", FAULT_ERROR, NAMES("p4.trajectory_energy"));
     caught(t, 20, "fl_p4_simulate", FAULT_PERTURB, NAMES("p4.trajectory_energy"));
+}
+
+/* ---- crosscheck --law midpoint and --law stability ---- */
+
+Test(checks_faults, midpoint_catches_each_broken_step)
+{
+    int (*t)(fl_check_ctx *) = fl_midpoint_crosscheck;
+    control(t, 10);
+    caught(t, 10, "fl_sparse_start", FAULT_ERROR, NULL);   /* refuses to run (-1) */
+    const char *err[] = {"fl_midpoint_block_alloc", "fl_midpoint_block_sparse_alloc", "fl_sparse_to_dense",
+                         "fl_fe2d_assemble_dense", "fl_fe2d_affine_fields", "fl_fe2d_contact_vectors",
+                         "fl_redistribution_alloc", "fl_redistribution_dense", "fl_midpoint_alloc",
+                         "fl_midpoint_sparse_alloc", "fl_midpoint_state_alloc", "fl_midpoint_step",
+                         "fl_midpoint_sparse_step"};
+    for (size_t k = 0; k < sizeof err / sizeof *err; k++) caught(t, 10, err[k], FAULT_ERROR, NAMES("midpoint.runs"));
+    caught(t, 10, "fl_midpoint_lemma41", FAULT_ERROR, NAMES("midpoint.lemma4_1_lipschitz"));
+    caught(t, 10, "fl_sparse_to_dense", FAULT_PERTURB, NAMES("midpoint.redistribution_sparse"));
+    caught(t, 10, "fl_redistribution_dense", FAULT_PERTURB, NAMES("midpoint.redistribution_mass"));
+    caught(t, 10, "fl_midpoint_step", FAULT_PERTURB,
+           NAMES("midpoint.energy_identity", "midpoint.prop5_1_friction_work", "midpoint.step_residual"));
+    caught(t, 10, "fl_midpoint_sparse_step", FAULT_PERTURB, NAMES("midpoint.ref_vs_sparse"));
+    caught(t, 10, "fl_midpoint_lemma41", FAULT_PERTURB, NAMES("midpoint.lemma4_1_lipschitz"));
+}
+
+Test(checks_faults, stability_catches_each_broken_analysis)
+{
+    int (*t)(fl_check_ctx *) = fl_stability_crosscheck;
+    control(t, 20);
+    caught(t, 20, "fl_sparse_start", FAULT_ERROR, NULL);   /* refuses to run (-1) */
+    caught(t, 20, "fl_stab_partition", FAULT_ERROR, NAMES("stability.partition", "stability.order_ii"));
+    caught(t, 20, "fl_stab_tangent_alloc", FAULT_ERROR, NAMES("stability.order_ii", "stability.ref_vs_sparse"));
+    caught(t, 20, "fl_stab_analyse", FAULT_ERROR, NAMES("stability.order_ii", "stability.ref_vs_sparse"));
+    static const char *const twin[] = {"fl_sparse_from_dense", "fl_stab_sparse_tangent_alloc",
+                                       "fl_stab_sparse_analyse"};
+    for (int k = 0; k < 3; k++)
+        caught(t, 20, twin[k], FAULT_ERROR, NAMES("stability.ref_vs_sparse", "stability.damped_ref_vs_sparse"));
+    caught(t, 20, "fl_stab_rayleigh", FAULT_ERROR, NAMES("stability.damped_ref_vs_sparse"));
+    caught(t, 20, "fl_stab_sparse_rayleigh", FAULT_ERROR, NAMES("stability.damped_ref_vs_sparse"));
+    caught(t, 20, "fl_stab_partition", FAULT_PERTURB, NAMES("stability.partition"));
+    caught(t, 20, "fl_stab_analyse", FAULT_PERTURB,
+           NAMES("stability.order_ii", "stability.cholesky_vs_eig", "stability.method1", "stability.ref_vs_sparse"));
+    caught(t, 20, "fl_stab_gen_eig", FAULT_PERTURB, NAMES("stability.order_ii"));
+    caught(t, 20, "fl_stab_sparse_analyse", FAULT_PERTURB, NAMES("stability.ref_vs_sparse"));
+    caught(t, 20, "fl_stab_sparse_rayleigh", FAULT_PERTURB, NAMES("stability.damped_ref_vs_sparse"));
+    caught(t, 20, "fl_stab_form_star", FAULT_PERTURB, NAMES("stability.identity_84"));
+    caught(t, 20, "fl_stab_viol_Kudot", FAULT_PERTURB, NAMES("stability.identity_84"));
 }
