@@ -614,8 +614,8 @@ int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats
         unsigned long sysid = seed + (unsigned long)i;
         gsl_rng *r = fl_rng_alloc(sysid);
         mh_sys s;
+        out->systems++;   /* counted when drawn or not: an undrawable system is not a pass */
         if (mh_draw(r, i, &s) != 0) { gsl_rng_free(r); continue; }
-        out->systems++;
         cholmod_sparse *Msp = NULL;
         fl_sparse_from_dense(&ctx, s.M, 1, 0.0, &Msp, NULL);
         double vn;

@@ -38,7 +38,7 @@ typedef struct fl_moreau_harness_impl {
 } fl_moreau_harness_impl;
 
 typedef struct fl_moreau_harness_stats {
-    long systems;
+    long systems;                     /* asked for, drawn or not (runs < systems: some not drawn) */
     fl_moreau_harness_impl impl[2];   /* 0 reference, 1 optimized (sparse) */
     double agree;                     /* max |u_ref - u_opt| / |v| */
     long agree_n;
