@@ -46,6 +46,9 @@
 #include "reference/midpoint.h"
 #include "reference/redistribution.h"
 #include "reference/stability.h"
+#include "checks/moreau_checks.h"
+#include "optimized/moreau_law_sparse.h"
+#include "reference/moreau_law.h"
 
 /* ---- the fault switch ---- */
 
@@ -910,6 +913,37 @@ double __wrap_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *
     return s;
 }
 
+#define MOREAU_WRAP(NAME)                                                                                   \
+    fl_status __real_##NAME(const fl_moreau_problem *p, const fl_moreau_options *opt, gsl_vector *u,        \
+                            gsl_vector *r, fl_moreau_result *res, fl_error *err);                           \
+    fl_status __wrap_##NAME(const fl_moreau_problem *p, const fl_moreau_options *opt, gsl_vector *u,        \
+                            gsl_vector *r, fl_moreau_result *res, fl_error *err);                           \
+    fl_status __wrap_##NAME(const fl_moreau_problem *p, const fl_moreau_options *opt, gsl_vector *u,        \
+                            gsl_vector *r, fl_moreau_result *res, fl_error *err)                            \
+    {                                                                                                      \
+        int f = fault(#NAME);                                                                              \
+        if (f == FAULT_ERROR) return injected(err, #NAME);                                                 \
+        fl_status s = __real_##NAME(p, opt, u, r, res, err);                                               \
+        if (f == FAULT_PERTURB && s >= 0) {   /* u off by 1% of |u|: off the law, not v */                 \
+            nudge(u);                                                                                      \
+            res->residual = 1e-3;                                                                          \
+        }                                                                                                  \
+        return s;                                                                                          \
+    }
+MOREAU_WRAP(fl_moreau_law)
+MOREAU_WRAP(fl_moreau_law_sparse)
+
+fl_status __real_fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
+                                fl_error *err);
+fl_status __wrap_fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
+                                fl_error *err);
+fl_status __wrap_fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
+                                fl_error *err)
+{
+    if (fault("fl_set_polygon") == FAULT_ERROR) return injected(err, "fl_set_polygon");
+    return __real_fl_set_polygon(C, nvert, vert, nray, ray, err);
+}
+
 /* ---- running a law with a fault ---- */
 
 /* Run task with fn misbehaving (mode), `systems` random systems; returns
@@ -1139,4 +1173,23 @@ Test(checks_faults, stability_catches_each_broken_analysis)
     caught(t, 20, "fl_stab_sparse_rayleigh", FAULT_PERTURB, NAMES("stability.damped_ref_vs_sparse"));
     caught(t, 20, "fl_stab_form_star", FAULT_PERTURB, NAMES("stability.identity_84"));
     caught(t, 20, "fl_stab_viol_Kudot", FAULT_PERTURB, NAMES("stability.identity_84"));
+}
+
+/* ---- crosscheck --law moreau ---- */
+
+Test(checks_faults, moreau_catches_each_broken_law)
+{
+    int (*t)(fl_check_ctx *) = fl_moreau_crosscheck;
+    control(t, 12);
+    caught(t, 12, "fl_sparse_start", FAULT_ERROR, NULL);   /* refuses to run (-1) */
+    caught(t, 12, "fl_moreau_law", FAULT_ERROR, NAMES("moreau.reference.runs_without_error"));
+    caught(t, 12, "fl_moreau_law_sparse", FAULT_ERROR,
+           NAMES("moreau.optimized.runs_without_error", "moreau.reference_vs_optimized"));
+    caught(t, 12, "fl_moreau_law", FAULT_PERTURB,
+           NAMES("moreau.reference.v_kept_in_V", "moreau.reference.optimality_residual",
+                 "moreau.reference_vs_optimized"));
+    caught(t, 12, "fl_moreau_law_sparse", FAULT_PERTURB,
+           NAMES("moreau.optimized.v_kept_in_V", "moreau.reference_vs_optimized"));
+    /* the polygon systems cannot be drawn: fewer systems than asked */
+    caught(t, 12, "fl_set_polygon", FAULT_ERROR, NAMES("moreau.reference.runs_without_error"));
 }
