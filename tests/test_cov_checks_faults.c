@@ -49,6 +49,10 @@
 #include "checks/moreau_checks.h"
 #include "optimized/moreau_law_sparse.h"
 #include "reference/moreau_law.h"
+#include "models/fl_model_example_3_15.h"
+#include "models/fl_model_example_4_6.h"
+#include "models/fl_model_painleve.h"
+#include "models/fl_model_wedged_rod.h"
 
 /* ---- the fault switch ---- */
 
@@ -944,6 +948,94 @@ fl_status __wrap_fl_set_polygon(fl_friction_set *C, size_t nvert, const double *
     return __real_fl_set_polygon(C, nvert, vert, nray, ray, err);
 }
 
+/* ---- what the reproduce tasks call ---- */
+
+fl_status __real_fl_model_painleve_build(fl_model_painleve *b, fl_fset_norm norm, fl_error *err);
+fl_status __wrap_fl_model_painleve_build(fl_model_painleve *b, fl_fset_norm norm, fl_error *err);
+fl_status __wrap_fl_model_painleve_build(fl_model_painleve *b, fl_fset_norm norm, fl_error *err)
+{
+    if (fault("fl_model_painleve_build") == FAULT_ERROR) {
+        return injected(err, "fl_model_painleve_build");
+    }
+    return __real_fl_model_painleve_build(b, norm, err);
+}
+
+fl_status __real_fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_options *opt, double t0, double h, size_t steps, gsl_vector *q, gsl_vector *v, fl_stewart_observer obs, void *obs_data, fl_stewart_run *run, fl_error *err);
+fl_status __wrap_fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_options *opt, double t0, double h, size_t steps, gsl_vector *q, gsl_vector *v, fl_stewart_observer obs, void *obs_data, fl_stewart_run *run, fl_error *err);
+fl_status __wrap_fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_options *opt, double t0, double h, size_t steps, gsl_vector *q, gsl_vector *v, fl_stewart_observer obs, void *obs_data, fl_stewart_run *run, fl_error *err)
+{
+    if (fault("fl_stewart_integrate") == FAULT_ERROR) {
+        return injected(err, "fl_stewart_integrate");
+    }
+    return __real_fl_stewart_integrate(sys, opt, t0, h, steps, q, v, obs, obs_data, run, err);
+}
+
+fl_status __real_fl_stab_jumps(const fl_stab_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_stab_jumps(const fl_stab_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_stab_jumps(const fl_stab_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err)
+{
+    if (fault("fl_stab_jumps") == FAULT_ERROR) {
+        *nsol = 0;
+        return injected(err, "fl_stab_jumps");
+    }
+    return __real_fl_stab_jumps(s_, u0, r0, tol, max_sol, As, Rs, nsol, err);
+}
+
+fl_status __real_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stab_result *res, fl_error *err);
+fl_status __wrap_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stab_result *res, fl_error *err);
+fl_status __wrap_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stab_result *res, fl_error *err)
+{
+    if (fault("fl_model_example_4_6_analyse") == FAULT_ERROR) {
+        memset(res, 0, sizeof *res);
+        return injected(err, "fl_model_example_4_6_analyse");
+    }
+    return __real_fl_model_example_4_6_analyse(sys, sig, rN, res, err);
+}
+
+fl_status __real_fl_global_problem_alloc(size_t n, size_t nc, int dim, int dense, fl_global_problem **out, fl_error *err);
+fl_status __wrap_fl_global_problem_alloc(size_t n, size_t nc, int dim, int dense, fl_global_problem **out, fl_error *err);
+fl_status __wrap_fl_global_problem_alloc(size_t n, size_t nc, int dim, int dense, fl_global_problem **out, fl_error *err)
+{
+    if (fault("fl_global_problem_alloc") == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_global_problem_alloc");
+    }
+    return __real_fl_global_problem_alloc(n, nc, dim, dense, out, err);
+}
+
+fl_status __real_fl_model_example_3_15_system_alloc(double K, double M, double P, double mu, fl_model_example_3_15_system **out, fl_error *err);
+fl_status __wrap_fl_model_example_3_15_system_alloc(double K, double M, double P, double mu, fl_model_example_3_15_system **out, fl_error *err);
+fl_status __wrap_fl_model_example_3_15_system_alloc(double K, double M, double P, double mu, fl_model_example_3_15_system **out, fl_error *err)
+{
+    if (fault("fl_model_example_3_15_system_alloc") == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_model_example_3_15_system_alloc");
+    }
+    return __real_fl_model_example_3_15_system_alloc(K, M, P, mu, out, err);
+}
+
+fl_status __real_fl_model_wedged_rod_problem(const fl_model_wedged_rod *w, const double ui[3], double P, fl_global_problem **out, fl_error *err);
+fl_status __wrap_fl_model_wedged_rod_problem(const fl_model_wedged_rod *w, const double ui[3], double P, fl_global_problem **out, fl_error *err);
+fl_status __wrap_fl_model_wedged_rod_problem(const fl_model_wedged_rod *w, const double ui[3], double P, fl_global_problem **out, fl_error *err)
+{
+    if (fault("fl_model_wedged_rod_problem") == FAULT_ERROR) {
+        *out = NULL;
+        return injected(err, "fl_model_wedged_rod_problem");
+    }
+    return __real_fl_model_wedged_rod_problem(w, ui, P, out, err);
+}
+
+fl_status __real_fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err)
+{
+    if (fault("fl_midpoint_triangle_002") == FAULT_ERROR) {
+        *nsol = 0;
+        return injected(err, "fl_midpoint_triangle_002");
+    }
+    return __real_fl_midpoint_triangle_002(lam, mu_lame, m1, m2, dt, F, utk, fhat_nu, fhat_tau, max, sols, nsol, err);
+}
+
 /* ---- running a law with a fault ---- */
 
 /* Run task with fn misbehaving (mode), `systems` random systems; returns
@@ -1192,4 +1284,45 @@ Test(checks_faults, moreau_catches_each_broken_law)
            NAMES("moreau.optimized.v_kept_in_V", "moreau.reference_vs_optimized"));
     /* the polygon systems cannot be drawn: fewer systems than asked */
     caught(t, 12, "fl_set_polygon", FAULT_ERROR, NAMES("moreau.reference.runs_without_error"));
+}
+
+/* ---- the reproduce tasks: a failing call is never all PASS ---- */
+
+typedef struct task_fault {
+    int (*task)(fl_check_ctx *);
+    const char *fn;
+} task_fault;
+
+Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
+{
+    static const task_fault cases[] = {
+        {fl_p4_reproduce_painleve_set, "fl_model_painleve_build"},
+        {fl_p4_reproduce_painleve_catastrophe, "fl_model_painleve_build"},
+        {fl_p4_reproduce_painleve_catastrophe, "fl_p4_simulate"},
+        {fl_p4_reproduce_painleve_grazing, "fl_model_painleve_build"},
+        {fl_p4_reproduce_painleve_grazing, "fl_p4_simulate"},
+        {fl_p4_reproduce_painleve_p5_vs_p3, "fl_model_painleve_build"},
+        {fl_p4_reproduce_painleve_p5_vs_p3, "fl_p4_simulate"},
+        {fl_p4_reproduce_painleve_p5_vs_p3, "fl_stewart_integrate"},
+        {fl_p4_reproduce_systems_1_2, "fl_p4_simulate"},
+        {fl_p4_reproduce_kane, "fl_fset_build"},
+        {fl_p4_reproduce_kane, "fl_p4_step"},
+        {fl_stewart_reproduce_painleve, "fl_painleve_system"},
+        {fl_stewart_reproduce_painleve, "fl_stewart_integrate"},
+        {fl_stability_reproduce_example_3_15, "fl_model_example_3_15_system_alloc"},
+        {fl_stability_reproduce_example_3_15, "fl_stab_partition"},
+        {fl_stability_reproduce_example_3_15, "fl_stab_tangent_alloc"},
+        {fl_stability_reproduce_example_3_15, "fl_stab_analyse"},
+        {fl_stability_reproduce_example_3_14, "fl_stab_jumps"},
+        {fl_stability_reproduce_example_4_6, "fl_model_example_4_6_analyse"},
+        {fl_stability_reproduce_example_4_6, "fl_global_problem_alloc"},
+        {fl_stability_reproduce_example_4_6, "fl_spd_alloc"},
+        {fl_stability_reproduce_example_4_6, "fl_mj_step"},
+        {fl_nsgs_reproduce_wedged_rod, "fl_model_wedged_rod_problem"},
+        {fl_nsgs_reproduce_wedged_rod, "fl_enumerate_solutions"},
+        {fl_nsgs_reproduce_wedged_rod, "fl_nsgs_solve"},
+        {fl_nsgs_reproduce_wedged_rod, "fl_mj_step"},
+        {fl_midpoint_reproduce_triangle, "fl_midpoint_triangle_002"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) caught(cases[k].task, 0, cases[k].fn, FAULT_ERROR, NULL);
 }
