@@ -1033,7 +1033,9 @@ fl_status __wrap_fl_midpoint_triangle_002(double lam, double mu_lame, double m1,
         *nsol = 0;
         return injected(err, "fl_midpoint_triangle_002");
     }
-    return __real_fl_midpoint_triangle_002(lam, mu_lame, m1, m2, dt, F, utk, fhat_nu, fhat_tau, max, sols, nsol, err);
+    fl_status s = __real_fl_midpoint_triangle_002(lam, mu_lame, m1, m2, dt, F, utk, fhat_nu, fhat_tau, max, sols, nsol, err);
+    if (fault("fl_midpoint_triangle_002") == FAULT_PERTURB && *nsol > 0) sols[0] += 1.0 + fabs(sols[0]);
+    return s;
 }
 
 /* ---- running a law with a fault ---- */
@@ -1323,6 +1325,14 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
         {fl_nsgs_reproduce_wedged_rod, "fl_nsgs_solve"},
         {fl_nsgs_reproduce_wedged_rod, "fl_mj_step"},
         {fl_midpoint_reproduce_triangle, "fl_midpoint_triangle_002"},
+        /* the square block stops at its first step: cheap */
+        {fl_midpoint_reproduce_square_block, "fl_midpoint_block_sparse_alloc"},
+        {fl_midpoint_reproduce_square_block, "fl_midpoint_sparse_alloc"},
+        {fl_midpoint_reproduce_square_block, "fl_midpoint_state_alloc"},
+        {fl_midpoint_reproduce_square_block, "fl_midpoint_sparse_step"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) caught(cases[k].task, 0, cases[k].fn, FAULT_ERROR, NULL);
+    /* a wrong solution of the single triangle (002 §6) */
+    caught(fl_midpoint_reproduce_triangle, 0, "fl_midpoint_triangle_002", FAULT_PERTURB,
+           NAMES("triangle_002.S5_ends", "triangle_002.branches_random"));
 }
