@@ -298,6 +298,19 @@ static const char *data_copy(capture *c, json_t *root, const char *rel)
     return dir;
 }
 
+/* The task on root as its data file rel, where the number at w was
+ * changed from `was` to `now`: it runs and reports at least one FAIL. */
+static void fails_with(json_t *root, int (*task)(fl_check_ctx *), const char *rel, const char *w, double was,
+                       double now)
+{
+    capture c;
+    fl_check_ctx ctx = capture_ctx(&c);
+    ctx.data_dir = data_copy(&c, root, rel);
+    cr_assert_eq(task(&ctx), 0, "%s with %s changed: %s", rel, w, c.message);
+    cr_assert_gt(ctx.failed, 0, "%s: %s = %g instead of %g, and every check passes", rel, w, now, was);
+    capture_cleanup(&c);
+}
+
 /* Every number under "expected" in data file rel (members whose name holds
  * "tol" are tolerances, skipped), changed in turn to 1.05 v + 0.05 in a
  * copy of the data directory: the task must report at least one FAIL (a value
@@ -306,49 +319,26 @@ static int walk_expected(json_t *root, json_t *node, int (*task)(fl_check_ctx *)
                          const char *where)
 {
     int tried = 0;
-    if (json_is_object(node)) {
-        const char *key;
-        json_t *v;
-        json_object_foreach(node, key, v) {
-            if (strstr(key, "tol")) continue;
-            char w[256];
-            snprintf(w, sizeof w, "%s.%s", where, key);
-            if (json_is_number(v)) {
-                double x = json_number_value(v);
-                json_object_set_new(node, key, json_real(1.05 * x + 0.05));
-                tried += 1;
-                capture c;
-                fl_check_ctx ctx = capture_ctx(&c);
-                ctx.data_dir = data_copy(&c, root, rel);
-                cr_assert_eq(task(&ctx), 0, "%s with %s changed: %s", rel, w, c.message);
-                cr_assert_gt(ctx.failed, 0, "%s: %s = %g instead of %g, and every check passes", rel, w,
-                             1.05 * x + 0.05, x);
-                capture_cleanup(&c);
-                json_object_set_new(node, key, json_real(x));
-            } else {
-                tried += walk_expected(root, v, task, rel, w);
-            }
-        }
-    } else if (json_is_array(node)) {
-        for (size_t i = 0; i < json_array_size(node); i++) {
-            json_t *v = json_array_get(node, i);
-            char w[256];
-            snprintf(w, sizeof w, "%s[%zu]", where, i);
-            if (json_is_number(v)) {
-                double x = json_number_value(v);
-                json_array_set_new(node, i, json_real(1.05 * x + 0.05));
-                tried += 1;
-                capture c;
-                fl_check_ctx ctx = capture_ctx(&c);
-                ctx.data_dir = data_copy(&c, root, rel);
-                cr_assert_eq(task(&ctx), 0, "%s with %s changed: %s", rel, w, c.message);
-                cr_assert_gt(ctx.failed, 0, "%s: %s = %g instead of %g, and every check passes", rel, w,
-                             1.05 * x + 0.05, x);
-                capture_cleanup(&c);
-                json_array_set_new(node, i, json_real(x));
-            } else {
-                tried += walk_expected(root, v, task, rel, w);
-            }
+    size_t n = json_is_object(node) ? json_object_size(node) : json_array_size(node);
+    void *it = json_is_object(node) ? json_object_iter(node) : NULL;
+    for (size_t i = 0; i < n; i++) {
+        const char *key = it ? json_object_iter_key(it) : NULL;
+        json_t *v = it ? json_object_iter_value(it) : json_array_get(node, i);
+        char w[256];
+        if (key) snprintf(w, sizeof w, "%s.%s", where, key);
+        else snprintf(w, sizeof w, "%s[%zu]", where, i);
+        if (it) it = json_object_iter_next(node, it);
+        if (key && strstr(key, "tol")) continue;
+        if (json_is_number(v)) {
+            double x = json_number_value(v);
+            if (key) json_object_set_new(node, key, json_real(1.05 * x + 0.05));
+            else json_array_set_new(node, i, json_real(1.05 * x + 0.05));
+            fails_with(root, task, rel, w, x, 1.05 * x + 0.05);
+            if (key) json_object_set_new(node, key, json_real(x));
+            else json_array_set_new(node, i, json_real(x));
+            tried++;
+        } else if (json_is_object(v) || json_is_array(v)) {
+            tried += walk_expected(root, v, task, rel, w);
         }
     }
     return tried;
