@@ -53,6 +53,7 @@
 #include "models/fl_model_example_4_6.h"
 #include "models/fl_model_painleve.h"
 #include "models/fl_model_wedged_rod.h"
+#include "reference/asymptotics.h"
 
 /* ---- the fault switch ---- */
 
@@ -978,7 +979,9 @@ fl_status __wrap_fl_stab_jumps(const fl_stab_system *s_, const gsl_vector *u0, c
         *nsol = 0;
         return injected(err, "fl_stab_jumps");
     }
-    return __real_fl_stab_jumps(s_, u0, r0, tol, max_sol, As, Rs, nsol, err);
+    fl_status s = __real_fl_stab_jumps(s_, u0, r0, tol, max_sol, As, Rs, nsol, err);
+    if (fault("fl_stab_jumps") == FAULT_PERTURB && *nsol > 0) As->data[0] += 1.0 + fabs(As->data[0]);
+    return s;
 }
 
 fl_status __real_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stab_result *res, fl_error *err);
@@ -989,7 +992,13 @@ fl_status __wrap_fl_model_example_4_6_analyse(const fl_model_example_4_6_system 
         memset(res, 0, sizeof *res);
         return injected(err, "fl_model_example_4_6_analyse");
     }
-    return __real_fl_model_example_4_6_analyse(sys, sig, rN, res, err);
+    fl_status s = __real_fl_model_example_4_6_analyse(sys, sig, rN, res, err);
+    if (fault("fl_model_example_4_6_analyse") == FAULT_PERTURB) {   /* flutter and divergence swapped */
+        int fl = res->flutter;
+        res->flutter = res->divergence;
+        res->divergence = fl;
+    }
+    return s;
 }
 
 fl_status __real_fl_global_problem_alloc(size_t n, size_t nc, int dim, int dense, fl_global_problem **out, fl_error *err);
@@ -1036,6 +1045,34 @@ fl_status __wrap_fl_midpoint_triangle_002(double lam, double mu_lame, double m1,
     fl_status s = __real_fl_midpoint_triangle_002(lam, mu_lame, m1, m2, dt, F, utk, fhat_nu, fhat_tau, max, sols, nsol, err);
     if (fault("fl_midpoint_triangle_002") == FAULT_PERTURB && *nsol > 0) sols[0] += 1.0 + fabs(sols[0]);
     return s;
+}
+
+fl_status __real_fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
+                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asym_set *A,
+                               fl_error *err);
+fl_status __wrap_fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
+                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asym_set *A,
+                               fl_error *err);
+fl_status __wrap_fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
+                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asym_set *A,
+                               fl_error *err)
+{
+    if (fault("fl_asym_build") == FAULT_ERROR) return injected(err, "fl_asym_build");
+    return __real_fl_asym_build(sys, q, um, opt, gamma_tol, gap_tol, A, err);
+}
+
+fl_status __real_fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
+                                size_t ns, gsl_rng *rng, const fl_moreau_options *opt, gsl_matrix *S,
+                                size_t *ncollide, fl_error *err);
+fl_status __wrap_fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
+                                size_t ns, gsl_rng *rng, const fl_moreau_options *opt, gsl_matrix *S,
+                                size_t *ncollide, fl_error *err);
+fl_status __wrap_fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
+                                size_t ns, gsl_rng *rng, const fl_moreau_options *opt, gsl_matrix *S,
+                                size_t *ncollide, fl_error *err)
+{
+    if (fault("fl_asym_sample") == FAULT_ERROR) return injected(err, "fl_asym_sample");
+    return __real_fl_asym_sample(sys, q, um, eps, ns, rng, opt, S, ncollide, err);
 }
 
 /* ---- running a law with a fault ---- */
@@ -1332,6 +1369,16 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
         {fl_midpoint_reproduce_square_block, "fl_midpoint_sparse_step"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) caught(cases[k].task, 0, cases[k].fn, FAULT_ERROR, NULL);
+    caught(fl_moreau_reproduce_theorem1, 0, "fl_asym_build", FAULT_ERROR, NULL);
+    caught(fl_moreau_reproduce_theorem1, 0, "fl_asym_sample", FAULT_ERROR, NULL);
+    /* wrong answers of the 004 analyses */
+    caught(fl_stability_reproduce_example_3_15, 0, "fl_stab_partition", FAULT_PERTURB, NAMES("example_3_15.state"));
+    caught(fl_stability_reproduce_example_3_15, 0, "fl_stab_analyse", FAULT_PERTURB,
+           NAMES("example_3_15.min_eig_KS", "example_3_15.threshold", "example_3_15.eigvec_118"));
+    caught(fl_stability_reproduce_example_3_14, 0, "fl_stab_jumps", FAULT_PERTURB,
+           NAMES("example_3_14.fixture", "example_3_14.grid"));
+    caught(fl_stability_reproduce_example_4_6, 0, "fl_model_example_4_6_analyse", FAULT_PERTURB,
+           NAMES("example_4_6.fig9_flutter", "example_4_6.inequalities"));
     /* a wrong solution of the single triangle (002 §6) */
     caught(fl_midpoint_reproduce_triangle, 0, "fl_midpoint_triangle_002", FAULT_PERTURB,
            NAMES("triangle_002.S5_ends", "triangle_002.branches_random"));
