@@ -66,6 +66,12 @@ static fl_status run_solver(int k, const fl_local_problem *p, double tol, gsl_ve
 static void refuse_case(const fl_local_problem *p, const fl_newton_options *o, newton_stats *st)
 {
     gsl_vector *r0 = gsl_vector_calloc(p->m), *r1 = gsl_vector_calloc(p->m);
+    if (!r0 || !r1) {   /* out of memory: an error, not a comparison */
+        st->errors++;
+        if (r0) gsl_vector_free(r0);
+        if (r1) gsl_vector_free(r1);
+        return;
+    }
     fl_status a = fl_newton_solve(p, o, r0, NULL, NULL, NULL);
     fl_status b = fl_newton_sparse_solve(p, o, r1, NULL, NULL, NULL);
     st->refuse_cases++;
@@ -94,10 +100,15 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
         st->errors++;
         goto out;
     }
-    gsl_vector *r[NSOLV], *U = gsl_vector_alloc(p->m);
+    gsl_vector *r[NSOLV] = {NULL}, *U = gsl_vector_alloc(p->m);
     fl_status s[NSOLV];
+    int have = U != NULL;
+    for (int k = 0; k < NSOLV; k++) have &= (r[k] = gsl_vector_calloc(p->m)) != NULL;
+    if (!have) {   /* out of memory */
+        st->errors++;
+        goto vectors;
+    }
     for (int k = 0; k < NSOLV; k++) {
-        r[k] = gsl_vector_calloc(p->m);
         s[k] = run_solver(k, p, tol, r[k]);
         if (s[k] < 0) st->errors++;
         if (s[k] == FL_OK) {
@@ -136,8 +147,9 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
             o.tol = tol;
             gsl_vector *v = gsl_vector_alloc(n), *rg = gsl_vector_calloc(p->m),
                        *Ug = gsl_vector_alloc(p->m), *res = gsl_vector_alloc(n);
-            fl_status sg = k ? fl_newton_global_sparse_solve(g, &o, v, rg, Ug, NULL, NULL)
-                             : fl_newton_global_solve(g, &o, v, rg, Ug, NULL, NULL);
+            fl_status sg = !v || !rg || !Ug || !res ? FL_ENOMEM
+                           : k ? fl_newton_global_sparse_solve(g, &o, v, rg, Ug, NULL, NULL)
+                               : fl_newton_global_solve(g, &o, v, rg, Ug, NULL, NULL);
             if (sg < 0) st->errors++;
             if (sg == FL_OK) {
                 st->global_conv[k]++;
@@ -149,10 +161,10 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
                 st->global_eq[k] = fmax(st->global_eq[k], gsl_blas_dnrm2(res) / scale);
                 st->global_viol[k] = fmax(st->global_viol[k], violation(p, rg, Ug));
             }
-            gsl_vector_free(v);
-            gsl_vector_free(rg);
-            gsl_vector_free(Ug);
-            gsl_vector_free(res);
+            if (v) gsl_vector_free(v);
+            if (rg) gsl_vector_free(rg);
+            if (Ug) gsl_vector_free(Ug);
+            if (res) gsl_vector_free(res);
         }
     }
     /* accept/refuse: negative mu, NaN in q, bad tolerance */
@@ -174,8 +186,10 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
         o = fl_newton_options_default();
         refuse_case(p, &o, st);   /* a valid input: both accept */
     }
-    for (int k = 0; k < NSOLV; k++) gsl_vector_free(r[k]);
-    gsl_vector_free(U);
+vectors:
+    for (int k = 0; k < NSOLV; k++)
+        if (r[k]) gsl_vector_free(r[k]);
+    if (U) gsl_vector_free(U);
 out:
     fl_local_problem_free(p);
     fl_global_problem_free(g);
