@@ -958,7 +958,9 @@ fl_status __wrap_fl_model_painleve_build(fl_model_painleve *b, fl_fset_norm norm
     if (fault("fl_model_painleve_build") == FAULT_ERROR) {
         return injected(err, "fl_model_painleve_build");
     }
-    return __real_fl_model_painleve_build(b, norm, err);
+    fl_status s = __real_fl_model_painleve_build(b, norm, err);
+    if (fault("fl_model_painleve_build") == FAULT_PERTURB) b->fs.bounded = !b->fs.bounded;   /* wrong side */
+    return s;
 }
 
 fl_status __real_fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_options *opt, double t0, double h, size_t steps, gsl_vector *q, gsl_vector *v, fl_stewart_observer obs, void *obs_data, fl_stewart_run *run, fl_error *err);
@@ -1379,6 +1381,17 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
            NAMES("example_3_14.fixture", "example_3_14.grid"));
     caught(fl_stability_reproduce_example_4_6, 0, "fl_model_example_4_6_analyse", FAULT_PERTURB,
            NAMES("example_4_6.fig9_flutter", "example_4_6.inequalities"));
+    /* the friction set built on the wrong side of mu = -1/tan(theta0) */
+    caught(fl_p4_reproduce_painleve_set, 0, "fl_model_painleve_build", FAULT_PERTURB,
+           NAMES("painleve_set.switch_at_threshold"));
+    caught(fl_p4_reproduce_painleve_catastrophe, 0, "fl_model_painleve_build", FAULT_PERTURB,
+           NAMES("painleve_catastrophe.unbounded_set_no_normal_impact",
+                 "painleve_catastrophe.bounded_set_slides_to_rest"));
+    /* the wedged rod with wrong impulses, enumeration or clouds */
+    caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_mj_step", FAULT_PERTURB,
+           NAMES("wedged_rod.free_fall_solution", "wedged_rod.wedged_solution", "wedged_rod.detachment_load"));
+    caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_enumerate_solutions", FAULT_PERTURB, NAMES("wedged_rod.enumeration"));
+    caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_plurality_explore", FAULT_PERTURB, NAMES("wedged_rod.both_outcomes"));
     /* a wrong solution of the single triangle (002 §6) */
     caught(fl_midpoint_reproduce_triangle, 0, "fl_midpoint_triangle_002", FAULT_PERTURB,
            NAMES("triangle_002.S5_ends", "triangle_002.branches_random"));
