@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "checks/fl_check.h"
 #include "reference/asymptotics.h"
 #include "reference/moreau_law.h"
 
@@ -37,7 +38,7 @@ typedef struct fl_moreau_harness_impl {
 } fl_moreau_harness_impl;
 
 typedef struct fl_moreau_harness_stats {
-    long systems;
+    long systems;                     /* asked for, drawn or not (runs < systems: some not drawn) */
     fl_moreau_harness_impl impl[2];   /* 0 reference, 1 optimized (sparse) */
     double agree;                     /* max |u_ref - u_opt| / |v| */
     long agree_n;
@@ -48,5 +49,10 @@ typedef struct fl_moreau_harness_stats {
  * implementations.  progress (may be NULL) is called every system. */
 int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats *out,
                           void (*progress)(void *data, long done, long total), void *pdata);
+
+/* The PASS/FAIL lines of `frictionlab crosscheck --law moreau` from the
+ * statistics of fl_moreau_harness_run (so a test can feed it corrupted
+ * statistics and see each check fail). */
+void fl_moreau_crosscheck_report(fl_check_ctx *ctx, const fl_moreau_harness_stats *st);
 
 #endif

@@ -24,6 +24,7 @@
 
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
+#include "checks/newton_checks.h"
 
 #include "fl_residual.h"
 #include "fl_rng.h"
@@ -33,19 +34,11 @@
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 
-enum { NSOLV = 4 };   /* ref GS, opt GS, ref Newton, opt Newton */
+enum { NSOLV = FL_NEWTON_XSOLVERS };   /* ref GS, opt GS, ref Newton, opt Newton */
 static const char *solv_name[NSOLV] = {"gs_reference", "gs_optimized", "newton_reference",
                                        "newton_optimized"};
 
-typedef struct newton_stats {
-    long systems, errors, converged[NSOLV];
-    double err_max[NSOLV], viol[NSOLV];
-    long unique, unique_off;
-    double unique_dist;
-    long global_runs, global_conv[2];
-    double global_viol[2], global_eq[2];
-    long refuse_cases, refuse_mismatch;
-} newton_stats;
+typedef fl_newton_xstats newton_stats;
 
 static double violation(const fl_local_problem *p, const gsl_vector *r, const gsl_vector *U)
 {
@@ -73,6 +66,12 @@ static fl_status run_solver(int k, const fl_local_problem *p, double tol, gsl_ve
 static void refuse_case(const fl_local_problem *p, const fl_newton_options *o, newton_stats *st)
 {
     gsl_vector *r0 = gsl_vector_calloc(p->m), *r1 = gsl_vector_calloc(p->m);
+    if (!r0 || !r1) {   /* out of memory: an error, not a comparison */
+        st->errors++;
+        if (r0) gsl_vector_free(r0);
+        if (r1) gsl_vector_free(r1);
+        return;
+    }
     fl_status a = fl_newton_solve(p, o, r0, NULL, NULL, NULL);
     fl_status b = fl_newton_sparse_solve(p, o, r1, NULL, NULL, NULL);
     st->refuse_cases++;
@@ -101,10 +100,15 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
         st->errors++;
         goto out;
     }
-    gsl_vector *r[NSOLV], *U = gsl_vector_alloc(p->m);
+    gsl_vector *r[NSOLV] = {NULL}, *U = gsl_vector_alloc(p->m);
     fl_status s[NSOLV];
+    int have = U != NULL;
+    for (int k = 0; k < NSOLV; k++) have &= (r[k] = gsl_vector_calloc(p->m)) != NULL;
+    if (!have) {   /* out of memory */
+        st->errors++;
+        goto vectors;
+    }
     for (int k = 0; k < NSOLV; k++) {
-        r[k] = gsl_vector_calloc(p->m);
         s[k] = run_solver(k, p, tol, r[k]);
         if (s[k] < 0) st->errors++;
         if (s[k] == FL_OK) {
@@ -143,8 +147,9 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
             o.tol = tol;
             gsl_vector *v = gsl_vector_alloc(n), *rg = gsl_vector_calloc(p->m),
                        *Ug = gsl_vector_alloc(p->m), *res = gsl_vector_alloc(n);
-            fl_status sg = k ? fl_newton_global_sparse_solve(g, &o, v, rg, Ug, NULL, NULL)
-                             : fl_newton_global_solve(g, &o, v, rg, Ug, NULL, NULL);
+            fl_status sg = !v || !rg || !Ug || !res ? FL_ENOMEM
+                           : k ? fl_newton_global_sparse_solve(g, &o, v, rg, Ug, NULL, NULL)
+                               : fl_newton_global_solve(g, &o, v, rg, Ug, NULL, NULL);
             if (sg < 0) st->errors++;
             if (sg == FL_OK) {
                 st->global_conv[k]++;
@@ -156,10 +161,10 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
                 st->global_eq[k] = fmax(st->global_eq[k], gsl_blas_dnrm2(res) / scale);
                 st->global_viol[k] = fmax(st->global_viol[k], violation(p, rg, Ug));
             }
-            gsl_vector_free(v);
-            gsl_vector_free(rg);
-            gsl_vector_free(Ug);
-            gsl_vector_free(res);
+            if (v) gsl_vector_free(v);
+            if (rg) gsl_vector_free(rg);
+            if (Ug) gsl_vector_free(Ug);
+            if (res) gsl_vector_free(res);
         }
     }
     /* accept/refuse: negative mu, NaN in q, bad tolerance */
@@ -181,12 +186,57 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
         o = fl_newton_options_default();
         refuse_case(p, &o, st);   /* a valid input: both accept */
     }
-    for (int k = 0; k < NSOLV; k++) gsl_vector_free(r[k]);
-    gsl_vector_free(U);
+vectors:
+    for (int k = 0; k < NSOLV; k++)
+        if (r[k]) gsl_vector_free(r[k]);
+    if (U) gsl_vector_free(U);
 out:
     fl_local_problem_free(p);
     fl_global_problem_free(g);
     gsl_rng_free(rng);
+}
+
+/* The PASS/FAIL lines of the crosscheck from its statistics
+ * (checks/newton_checks.h). */
+void fl_newton_crosscheck_report(fl_check_ctx *ctx, const newton_stats *st, long N)
+{
+    fl_check_value(ctx, st->errors == 0 && st->systems == N, "newton.no_errors",
+                   (double)st->errors, 0.0, 0.0, "error statuses (none allowed)",
+                   "%ld of %ld systems ran without an error status (seed %lu)",
+                   st->systems - st->errors, N, ctx->seed);
+    for (int k = 0; k < NSOLV; k++) {
+        char name[64];
+        long need = k >= 2 ? (99 * N) / 100 : (95 * N) / 100;
+        snprintf(name, sizeof name, "newton.%s_converges_and_obeys_the_law", solv_name[k]);
+        fl_check_value(ctx, st->converged[k] >= need && st->err_max[k] <= 1e-12 &&
+                                st->viol[k] <= 1e-7,
+                       name, st->err_max[k], 0.0, 1e-12,
+                       "natural-map error recomputed from r (core/fl_residual.h)",
+                       "%ld of %ld converged (need %ld); recomputed natural-map error <= %.3g "
+                       "(tol 1e-12); Coulomb/Signorini violation %.3g (tol 1e-7, "
+                       "problem-scaled)", st->converged[k], N, need, st->err_max[k], st->viol[k]);
+    }
+    fl_check_value(ctx, N < 4 || (st->unique > 0 && st->unique_off == 0),
+                   "newton.unique_2d_matches_enumeration", st->unique_dist, 0.0, 1e-6,
+                   "exhaustive enumeration (reference/enumerate_solutions.c)",
+                   "%ld converged answers off the unique enumerated solution on %ld 2D systems "
+                   "(max distance %.3g relative, tol 1e-6)", st->unique_off, st->unique,
+                   st->unique_dist);
+    for (int k = 0; k < 2; k++)
+        fl_check_value(ctx, st->global_conv[k] >= (99 * st->global_runs) / 100 &&
+                                st->global_runs > 0 && st->global_eq[k] <= 1e-9 &&
+                                st->global_viol[k] <= 1e-7,
+                       k ? "newton.global_optimized_without_W" : "newton.global_reference_without_W",
+                       st->global_eq[k], 0.0, 1e-9, "M v = f + H^T r (proofs/newton.md (N4))",
+                       "%ld of %ld global problems converged (need 99%%); |M v - f - H^T r| "
+                       "relative %.3g (tol 1e-9); Coulomb violation at U = H v + w %.3g "
+                       "(tol 1e-7)", st->global_conv[k], st->global_runs, st->global_eq[k],
+                       st->global_viol[k]);
+    fl_check_value(ctx, st->refuse_cases > 0 && st->refuse_mismatch == 0, "newton.same_accept_refuse",
+                   (double)st->refuse_mismatch, 0.0, 0.0, "the twins refuse the same inputs",
+                   "%ld of %ld inputs (negative mu, NaN in q, tol 0, ls_sigma 0.7, valid) accepted "
+                   "or refused differently by the two twins", st->refuse_mismatch,
+                   st->refuse_cases);
 }
 
 /* crosscheck --law newton: the checks above on ctx->systems random systems. */
@@ -203,42 +253,6 @@ int fl_newton_crosscheck(fl_check_ctx *ctx)
         fl_check_progress(ctx, "newton systems", i + 1, N);
     }
     fl_sparse_finish(&sctx);
-    fl_check_value(ctx, st.errors == 0 && st.systems == N, "newton.no_errors",
-                   (double)st.errors, 0.0, 0.0, "error statuses (none allowed)",
-                   "%ld of %ld systems ran without an error status (seed %lu)",
-                   st.systems - st.errors, N, ctx->seed);
-    for (int k = 0; k < NSOLV; k++) {
-        char name[64];
-        long need = k >= 2 ? (99 * N) / 100 : (95 * N) / 100;
-        snprintf(name, sizeof name, "newton.%s_converges_and_obeys_the_law", solv_name[k]);
-        fl_check_value(ctx, st.converged[k] >= need && st.err_max[k] <= 1e-12 &&
-                                st.viol[k] <= 1e-7,
-                       name, st.err_max[k], 0.0, 1e-12,
-                       "natural-map error recomputed from r (core/fl_residual.h)",
-                       "%ld of %ld converged (need %ld); recomputed natural-map error <= %.3g "
-                       "(tol 1e-12); Coulomb/Signorini violation %.3g (tol 1e-7, "
-                       "problem-scaled)", st.converged[k], N, need, st.err_max[k], st.viol[k]);
-    }
-    fl_check_value(ctx, N < 4 || (st.unique > 0 && st.unique_off == 0),
-                   "newton.unique_2d_matches_enumeration", st.unique_dist, 0.0, 1e-6,
-                   "exhaustive enumeration (reference/enumerate_solutions.c)",
-                   "%ld converged answers off the unique enumerated solution on %ld 2D systems "
-                   "(max distance %.3g relative, tol 1e-6)", st.unique_off, st.unique,
-                   st.unique_dist);
-    for (int k = 0; k < 2; k++)
-        fl_check_value(ctx, st.global_conv[k] >= (99 * st.global_runs) / 100 &&
-                                st.global_runs > 0 && st.global_eq[k] <= 1e-9 &&
-                                st.global_viol[k] <= 1e-7,
-                       k ? "newton.global_optimized_without_W" : "newton.global_reference_without_W",
-                       st.global_eq[k], 0.0, 1e-9, "M v = f + H^T r (proofs/newton.md (N4))",
-                       "%ld of %ld global problems converged (need 99%%); |M v - f - H^T r| "
-                       "relative %.3g (tol 1e-9); Coulomb violation at U = H v + w %.3g "
-                       "(tol 1e-7)", st.global_conv[k], st.global_runs, st.global_eq[k],
-                       st.global_viol[k]);
-    fl_check_value(ctx, st.refuse_cases > 0 && st.refuse_mismatch == 0, "newton.same_accept_refuse",
-                   (double)st.refuse_mismatch, 0.0, 0.0, "the twins refuse the same inputs",
-                   "%ld of %ld inputs (negative mu, NaN in q, tol 0, ls_sigma 0.7, valid) accepted "
-                   "or refused differently by the two twins", st.refuse_mismatch,
-                   st.refuse_cases);
+    fl_newton_crosscheck_report(ctx, &st, N);
     return 0;
 }

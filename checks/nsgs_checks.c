@@ -366,7 +366,16 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
         double ui[3] = {0, 0, 0};
         fl_global_problem *g = wedge_problem(&w, ui, 0.0);
         fl_local_problem *p = NULL;
-        fl_delassus_dense(g, &p, NULL);
+        fl_error perr;
+        if (!g || fl_delassus_dense(g, &p, &perr) != FL_OK) {
+            /* nothing below can be checked without the one-step problem */
+            fl_check_message(ctx, "wedged_rod: the one-step problem of %s cannot be built%s%s", src,
+                             g ? ": " : "", g ? perr.message : "");
+            fl_global_problem_free(g);
+            gsl_vector_free(s);
+            gsl_vector_free(uf);
+            return -1;
+        }
         int is_sol = fl_enum_is_solution(p, wedge_s, 1e-10);
         memcpy(s->data, wedge_s, sizeof wedge_s);
         int sw = 0;

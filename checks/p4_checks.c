@@ -405,7 +405,13 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         fl_fset_result fr;
         /* independent sign test of r_n = g.W.dphi on the two edges */
         fl_spd *spd;
-        fl_spd_alloc(M, &spd, NULL);
+        if (fl_spd_alloc(M, &spd, NULL) != FL_OK) {   /* M refused: no sign test, a failure */
+            fs_bad++;
+            gsl_matrix_free(M);
+            gsl_matrix_free(tl);
+            gsl_vector_free(dphi);
+            continue;
+        }
         gsl_vector *wd = gsl_vector_alloc(n), *g = gsl_vector_alloc(n);
         fl_spd_solve(spd, dphi, wd);
         int neg = 0;

@@ -405,6 +405,20 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
     fl_painleve_bar bar = {P->m, P->J, P->l, t0, P->mu_small, 0.0, 0.0};
     double sol[4][4];
     bar_step b;
+    /* the bars below differ from these two only in V0, h and forces: a
+     * refused bar (theta0 outside (-pi/2, 0), mu < 0 in the data file) is
+     * one FAIL, not four steps of an unset system */
+    {
+        fl_painleve_bar big = bar;
+        big.mu = P->mu_large;
+        fl_stewart_system sys;
+        fl_error e;
+        if (fl_painleve_system(&bar, &sys, &e) != FL_OK || fl_painleve_system(&big, &sys, &e) != FL_OK) {
+            fl_check_report(ctx, 0, "painleve.bar", "the Painleve bar of data/001/painleve_p5.json is refused: %s",
+                            e.message);
+            return;
+        }
+    }
 
     /* 001 §6.2, mu < -1/tan theta0: unique grazing step */
     fl_stewart_check_bar_init(&b, &bar, V0, h);
@@ -672,10 +686,12 @@ int fl_stewart_reproduce_painleve(fl_check_ctx *ctx)
             ok &= fabs(xd[k] - P.V0) <= 1e-12 || fabs(xd[k]) <= 1e-12;
         fl_painleve_bar bar = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, 0.0};
         bar_step b;
-        fl_stewart_check_bar_init(&b, &bar, P.V0, P.h);
         double sol[4][4];
-        int c = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
-        fl_stewart_check_bar_free(&b);
+        int c = -1;   /* the bar refused: no count (p5_run above accepted it) */
+        if (fl_stewart_check_bar_init(&b, &bar, P.V0, P.h) == 0) {
+            c = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
+            fl_stewart_check_bar_free(&b);
+        }
         fl_check_value(ctx, ok && c == 2, "painleve_p5.grazing_mu_large_indeterminate", (double)c, 2.0, 0.0,
                        "001 §6.2 (P5 not unique: grazing or stop; proofs/stewart_lcp.md §5)",
                        "mu = %g, f = 0: every step is grazing (xdot = V0) or stop (xdot = 0); the grazing step "

@@ -54,6 +54,8 @@
 #include "drivers/discs_step.h"
 #include "reference/friction_set_build.h"
 #include "reference/lcp_enumerate.h"
+#include "checks/fl_check.h"
+#include "checks/fl_tasks.h"
 #include <unistd.h>
 
 /* ---- the interposed allocators ------------------------------------------ */
@@ -1029,4 +1031,29 @@ Test(alloc_failure, finite_elements)
     snprintf(vtk, sizeof vtk, "/tmp/fl_alloc_failure_%d.vtk", (int)getpid());
     fail_each_allocation("P1 elements: mesh, assemblies, fields, VTK", fe2d_all, vtk);
     remove(vtk);
+}
+
+/* A crosscheck law on a silent context: with an allocation failing it
+ * must report a FAIL or stop (-1), or, when the allocation was optional,
+ * give the verdicts of the plain run; never crash. */
+typedef struct law_case {
+    int (*task)(fl_check_ctx *);
+    long systems;
+} law_case;
+
+static fl_status law_crosscheck(void *data)
+{
+    const law_case *c = data;
+    fl_check_ctx ctx = fl_check_ctx_default();
+    ctx.systems = c->systems;
+    int rc = c->task(&ctx);
+    if (rc != 0) return FL_ENOMEM;
+    return ctx.failed > 0 ? FL_EINVAL : FL_OK;
+}
+
+Test(alloc_failure, crosscheck_sets_and_newton)
+{
+    law_case sets = {fl_crosscheck_sets, 20}, newton = {fl_newton_crosscheck, 1};
+    fail_each_allocation("crosscheck --law sets", law_crosscheck, &sets);
+    fail_each_allocation("crosscheck --law newton", law_crosscheck, &newton);
 }
