@@ -135,9 +135,14 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     }
     cholmod_factor *LK = NULL;
     int saved_nmethods = cm->nmethods, saved_ordering = cm->method[0].ordering;
-    int saved_super = cm->supernodal, saved_ll = cm->final_ll;
+    int saved_super = cm->supernodal, saved_ll = cm->final_ll, saved_post = cm->postorder;
     cm->nmethods = 1;
     cm->method[0].ordering = CHOLMOD_GIVEN;
+    /* no etree postordering: it would move contact unknowns out of the last
+     * m positions of the factor (with M = H = I the postorder interleaves
+     * them with the body unknowns, and the "trailing block" read below was
+     * then not L22) */
+    cm->postorder = 0;
     cm->supernodal = CHOLMOD_SIMPLICIAL;
     cm->final_ll = 1;
     for (int attempt = 0; s == FL_OK && attempt < 30; attempt++) {
@@ -193,6 +198,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     cm->method[0].ordering = saved_ordering;
     cm->supernodal = saved_super;
     cm->final_ll = saved_ll;
+    cm->postorder = saved_post;
     cholmod_free_factor(&LK, cm);
     cholmod_free_triplet(&T, cm);
     cholmod_free_sparse(&Mu, cm);
