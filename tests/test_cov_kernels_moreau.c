@@ -424,3 +424,153 @@ Test(cov_moreau, system_and_step_refusals)
     gsl_vector_free(q3);
     gsl_vector_free(v);
 }
+
+Test(cov_moreau, non_finite_or_unreadable_sparse_M_refused_alike, .init = setup, .fini = teardown)
+{
+    prob3 P;
+    prob3_init(&P);
+    fl_status s[2];
+    fl_error err[2];
+    fl_moreau_options o = fl_moreau_options_default();
+    cholmod_sparse *Msym = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, P.M, 1, 0.0, &Msym, NULL), FL_OK);
+    /* M(2,2) = NaN in both forms (M = I: stored entry 2 of the sparse one) */
+    gsl_matrix_set(P.M, 2, 2, NAN);
+    ((double *)Msym->x)[2] = NAN;
+    fl_moreau_problem qn = P.p;
+    qn.M = NULL;
+    qn.Msp = Msym;
+    qn.ctx = &ctx;
+    s[0] = fl_moreau_law(&P.p, &o, P.u, P.r, NULL, &err[0]);
+    s[1] = fl_moreau_law_sparse(&qn, &o, P.u, P.r, NULL, &err[1]);
+    SAME(FL_ENONFINITE, "M(2,2) is not finite");
+    gsl_matrix_set(P.M, 2, 2, 1);
+    ((double *)Msym->x)[2] = 1;
+    /* a pattern-only sparse M */
+    cholmod_sparse *pat = cholmod_copy_sparse(Msym, &ctx.cm);
+    cr_assert(pat && cholmod_sparse_xtype(CHOLMOD_PATTERN, pat, &ctx.cm));
+    fl_moreau_problem q = P.p;
+    q.M = NULL;
+    q.ctx = &ctx;
+    q.Msp = pat;
+    cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_EINVAL);
+    cr_assert(strstr(err[1].message, "real with int indices"), "%s", err[1].message);
+    /* the same M = I in unpacked storage (column j holds nz[j] entries from
+     * p[j]): read alike, and a NaN in it refused alike */
+    cholmod_sparse *U = cholmod_allocate_sparse(3, 3, 3, 1, 0, 1, CHOLMOD_REAL, &ctx.cm);
+    cr_assert_not_null(U);
+    int *Up = U->p, *Ui = U->i, *Unz = U->nz;
+    double *Ux = U->x;
+    for (int j = 0; j < 3; j++) {
+        Up[j] = j;
+        Unz[j] = 1;
+        Ui[j] = j;
+        Ux[j] = 1.0;
+    }
+    Up[3] = 3;
+    q.Msp = U;
+    fl_moreau_result res;
+    cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, &res, &err[1]), FL_OK, "%s", err[1].message);
+    cr_assert(fabs(res.rho - 1) <= 1e-12 && fabs(res.s[0] + 0.5) <= 1e-12);
+    Ux[1] = INFINITY;
+    cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_ENONFINITE);
+    cr_assert(strstr(err[1].message, "M(1,1) is not finite"), "%s", err[1].message);
+    cholmod_free_sparse(&U, &ctx.cm);
+    cholmod_free_sparse(&pat, &ctx.cm);
+    cholmod_free_sparse(&Msym, &ctx.cm);
+    prob3_free(&P);
+}
+
+Test(cov_moreau, degenerate_sets_projection_and_gamma, .init = setup, .fini = teardown)
+{
+    prob3 P;
+    prob3_init(&P);
+    fl_status s[2];
+    fl_error err[2];
+    fl_moreau_result res[2];
+    fl_moreau_options o = fl_moreau_options_default();
+    /* a friction set that is the disc of radius 0 (dimension 1): the
+     * frictionless closed form rho = c0 / <n, W n> = 1, s = 0, u = (0, 2, 0) */
+    fl_friction_set disc0 = {.kind = FL_SET_DISC, .dim = 1, .mu = 0.0};
+    P.p.C = &disc0;
+    both(&P.p, &o, P.u, P.r, s, err, res);
+    for (int k = 0; k < 2; k++) {
+        cr_assert_eq(s[k], FL_OK, "impl %d: %s", k, err[k].message);
+        cr_assert(fabs(res[k].rho - 1) <= 1e-14 && res[k].s[0] == 0);
+    }
+    cr_assert(fabs(P.u->data[0]) <= 1e-14 && fabs(P.u->data[1] - 2) <= 1e-14);
+    P.p.C = &P.C;
+    /* the projection at v = 0 (<v, n> = 0): c0 = 0, rho = 0, u = 0, r = 0 */
+    gsl_vector_set_zero(P.v);
+    cr_assert_eq(fl_moreau_project(&P.p, &o, P.u, P.r, &res[0], &err[0]), FL_OK, "%s", err[0].message);
+    for (int i = 0; i < 3; i++) cr_assert(P.u->data[i] == 0 && P.r->data[i] == 0);
+    cr_assert_eq(res[0].residual, 0.0);
+    /* its refusals: outputs, <v, n> > 0, M not SPD */
+    gsl_vector *d2 = gsl_vector_calloc(2);
+    cr_assert_eq(fl_moreau_project(&P.p, NULL, NULL, P.r, NULL, &err[0]), FL_EDIM);
+    cr_assert_eq(fl_moreau_project(&P.p, NULL, P.u, d2, NULL, &err[0]), FL_EDIM);
+    gsl_vector_set(P.v, 0, 1.0);
+    cr_assert_eq(fl_moreau_project(&P.p, NULL, P.u, P.r, NULL, &err[0]), FL_EINVAL);
+    cr_assert(strstr(err[0].message, "<v, n> > 0"), "%s", err[0].message);
+    gsl_matrix_set(P.M, 0, 0, -1);
+    cr_assert_eq(fl_moreau_project(&P.p, NULL, P.u, P.r, NULL, &err[0]), FL_ENOTSPD);
+    double g;
+    cr_assert_eq(fl_moreau_gamma(&P.p, &g, &err[0]), FL_ENOTSPD);
+    gsl_matrix_set(P.M, 0, 0, 1);
+    /* gamma = a + min_{s in C} b.s = 1 (M = I: b = 0) */
+    cr_assert_eq(fl_moreau_gamma(&P.p, &g, &err[0]), FL_OK);
+    cr_assert(fabs(g - 1) <= 1e-15);
+    gsl_vector_free(d2);
+    prob3_free(&P);
+}
+
+Test(cov_moreau, ball_solver_with_a_strictly_feasible_cone)
+{
+    /* [PM §6] as in ball_solver_without_strictly_feasible_point, with
+     * mu = 2: gamma = a - mu |b| = -1 < 0, the set {rho = -s_1,
+     * |s| <= -2 s_1} is a cone with interior; the objective restricted to
+     * rho = -s_1 is (s_1^2 + s_2^2)/2 + s_1, whose minimiser s = (-1, 0)
+     * lies inside (|s| = 1 < 2): x = (1, -1, 0). */
+    const double G[9] = {1, 1, 0, 1, 2, 0, 0, 0, 1}, h[3] = {0, 1, 0};
+    fl_moreau_options o = fl_moreau_options_default();
+    fl_moreau_result res;
+    double x[3];
+    fl_moreau_local lp = {.k = 2, .G = G, .h = h, .ball = 1, .mu = 2.0};
+    cr_assert_eq(fl_moreau_local_solve(&lp, &o, x, &res, NULL), FL_OK);
+    cr_assert(fabs(x[0] - 1) <= 1e-9 && fabs(x[1] + 1) <= 1e-9 && fabs(x[2]) <= 1e-9,
+              "x = (%g, %g, %g)", x[0], x[1], x[2]);
+    cr_assert(res.residual <= 1e-9, "%g", res.residual);
+}
+
+static fl_status fr_fail(const gsl_vector *q, const gsl_vector *n, double *mu, gsl_matrix *T,
+                         const fl_friction_set **C, void *data)
+{
+    (void)q;
+    (void)n;
+    (void)mu;
+    (void)T;
+    (void)C;
+    (void)data;
+    return FL_EIO;   /* must not be called on a frictionless system */
+}
+
+Test(cov_moreau, friction_callback_only_where_needed)
+{
+    /* d = 2, M = I, gap q_2, at q = 0: gamma = 1 for a frictionless system
+     * (the callback is not consulted) and for a constant-mu isotropic one
+     * without callback (ball in n^perp: M^-1 n = n has no tangential part). */
+    sysdata D = {0};
+    fl_moreau_system sys = {.d = 2, .mass = mass, .gap = gap, .friction = FL_MOREAU_FRICTIONLESS,
+                            .friction_at = fr_fail, .data = &D};
+    gsl_vector *q = gsl_vector_calloc(2);
+    double g;
+    fl_error err;
+    cr_assert_eq(fl_moreau_system_gamma(&sys, q, &g, &err), FL_OK, "%s", err.message);
+    cr_assert(fabs(g - 1) <= 1e-15);
+    sys.friction = FL_MOREAU_ISOTROPIC;
+    sys.friction_at = NULL;
+    sys.mu = 0.4;
+    cr_assert_eq(fl_moreau_system_gamma(&sys, q, &g, &err), FL_OK, "%s", err.message);
+    cr_assert(fabs(g - 1) <= 1e-15);
+    gsl_vector_free(q);
+}
