@@ -420,3 +420,83 @@ Test(cov_p4, simulate_refuses_bad_arguments)
     gsl_vector_free(v);
     gsl_vector_free(q3);
 }
+
+Test(cov_p4, splits_without_constraints_and_null_outputs, .init = setup, .fini = teardown)
+{
+    p4_prob P;
+    prob_init(&P);
+    fl_error err;
+    gsl_vector *vn = gsl_vector_alloc(2), *vt = gsl_vector_alloc(2), *r = gsl_vector_alloc(2);
+    /* m = 0: no normal part, v_t = v; r_tau = r */
+    fl_p4_problem free_p = {.n = 2, .m = 0, .M = P.M};
+    cr_assert_eq(fl_p4_split_velocity(&free_p, P.v, vn, vt, &err), FL_OK, "%s", err.message);
+    cr_assert(vn->data[0] == 0 && vn->data[1] == 0 && vt->data[0] == 1 && vt->data[1] == -1);
+    cr_assert_eq(fl_p4_split_velocity(&free_p, P.v, NULL, NULL, &err), FL_OK);
+    gsl_vector_set(r, 0, 3.0);
+    gsl_vector_set(r, 1, -4.0);
+    cr_assert_eq(fl_p4_split_reaction(&free_p, r, NULL, vt, &err), FL_OK, "%s", err.message);
+    cr_assert(vt->data[0] == 3 && vt->data[1] == -4);
+    /* one constraint, r = (-1/2, 1): the linear split has lambda = 1 >= 0;
+     * the outputs may be omitted */
+    gsl_vector_set(r, 0, -0.5);
+    gsl_vector_set(r, 1, 1.0);
+    cr_assert_eq(fl_p4_split_reaction(&P.p, r, NULL, NULL, &err), FL_OK);
+    /* r = (0, -1) = -dphi pulls: the linear split's lambda = -1 < 0, so the
+     * cone split (001 (4.1)) min_{lambda >= 0} |r - lambda dphi|_W is used:
+     * lambda = max(0, <r, dphi>_W / |dphi|_W^2) = 0 and r_tau = r */
+    gsl_vector *l1 = gsl_vector_alloc(1);
+    gsl_vector_set(r, 0, 0.0);
+    gsl_vector_set(r, 1, -1.0);
+    cr_assert_eq(fl_p4_split_reaction(&P.p, r, l1, vt, &err), FL_OK);
+    cr_assert(fabs(l1->data[0]) <= 1e-14 && fabs(vt->data[1] + 1) <= 1e-14);
+    cr_assert_eq(fl_p4_split_reaction(&P.p, r, NULL, NULL, &err), FL_OK);
+    /* the problem check and the dense entry points refuse a bad problem */
+    gsl_matrix *D22 = gsl_matrix_calloc(2, 2), *E22 = gsl_matrix_calloc(2, 2);
+    P.p.D = D22;
+    cr_assert_eq(fl_p4_problem_check(&P.p, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "D is 2x2, expected 1x2"));
+    cr_assert_eq(fl_p4_split_velocity(&P.p, P.v, vn, vt, &err), FL_EDIM);
+    cr_assert_eq(fl_p4_impact_newton(&P.p, &P.law, P.v, vn, &err), FL_EDIM);
+    fl_p4_step_result *res = fl_p4_step_result_alloc(2, 1);
+    cr_assert_eq(fl_p4_step(&P.p, P.v, NULL, &P.law, NULL, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_p4_step(&P.p, P.v, NULL, &P.law, NULL, res, &err), FL_EDIM);
+    cr_assert_eq(res->status, FL_EDIM);
+    P.p.D = P.D;
+    P.C.E = E22;
+    cr_assert_eq(fl_p4_problem_check(&P.p, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "friction basis E of constraint 0 must be 1x2"));
+    P.C.E = P.E;
+    /* a friction set outside T*: E = (1, 1) has E W dphi = 1 != 0 (001 §5) */
+    gsl_matrix_set(P.E, 0, 1, 1.0);
+    cr_assert_eq(fl_p4_problem_check(&P.p, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "not in T*_alpha"), "%s", err.message);
+    double dist;
+    cr_assert_eq(fl_p4_kfrict_distance(&P.p, r, &dist, &err), FL_EINVAL);
+    gsl_vector *F = gsl_vector_calloc(2);
+    cr_assert_eq(fl_p4_impact_check(&P.p, P.v, F, 1e-9, NULL, &err), FL_EINVAL);
+    gsl_matrix_set(P.E, 0, 1, 0.0);
+    cr_assert_eq(fl_p4_problem_check(&P.p, &err), FL_OK);
+    /* Newton's law with per-constraint restitutions (e itself NaN, unused):
+     * e_0 = 0 gives the closed form of impact_closed_form_both_twins; and
+     * the same step without checking C1–C4 */
+    const double e0[1] = {0.0};
+    fl_p4_impact_law la = {.kind = FL_P4_IMPACT_NEWTON, .e = NAN, .e_alpha = e0};
+    fl_p4_options o = fl_p4_options_default();
+    o.check_impact_law = 0;
+    for (int k = 0; k < 2; k++) {
+        fl_status s = k ? fl_p4_step_sparse(&P.p, P.v, NULL, &la, &o, res, &err)
+                        : fl_p4_step(&P.p, P.v, NULL, &la, &o, res, &err);
+        cr_assert_eq(s, FL_OK, "impl %d: %s", k, err.message);
+        cr_assert(fabs(gsl_vector_get(res->v_plus, 0) - 0.5) <= 1e-12 &&
+                  fabs(gsl_vector_get(res->v_plus, 1)) <= 1e-12);
+    }
+    fl_p4_step_result_free(res);
+    gsl_matrix_free(D22);
+    gsl_matrix_free(E22);
+    gsl_vector_free(F);
+    gsl_vector_free(l1);
+    gsl_vector_free(vn);
+    gsl_vector_free(vt);
+    gsl_vector_free(r);
+    prob_free(&P);
+}
