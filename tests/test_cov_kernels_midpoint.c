@@ -432,3 +432,103 @@ Test(cov_midpoint, local_solvers_lemma41_and_triangle_refuse_bad_arguments)
     gsl_vector_free(y3);
     gsl_vector_free(y);
 }
+
+Test(cov_midpoint, remaining_shape_checks, .init = setup, .fini = teardown)
+{
+    mp_prob P;
+    prob_init(&P);
+    fl_error err;
+    /* enumeration is capped at 8 contacts whatever enum_max_contacts says */
+    fl_midpoint_problem big = {.n = 18, .nc = 9, .mu = 0.5};
+    fl_midpoint_options o = fl_midpoint_options_default();
+    o.dt = 0.1;
+    o.solver = FL_MIDPOINT_LOCAL_ENUM;
+    o.enum_max_contacts = 100;
+    cr_assert_eq(fl_midpoint_check_options(&big, &o, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "enumeration refused for 9 contacts"));
+    /* dense M_r and A of the wrong shape */
+    fl_midpoint *d = NULL;
+    gsl_matrix *M23 = gsl_matrix_calloc(2, 3), *M32 = gsl_matrix_calloc(3, 2);
+    const gsl_matrix *wrong[2] = {M23, M32};
+    for (int k = 0; k < 2; k++) {
+        P.p.Mr = wrong[k];
+        cr_assert_eq(fl_midpoint_alloc(&P.p, &P.o, &d, &err), FL_EDIM);
+        P.p.Mr = P.I2;
+        P.p.A = wrong[k];
+        cr_assert_eq(fl_midpoint_alloc(&P.p, &P.o, &d, &err), FL_EDIM);
+        cr_assert(strstr(err.message, "dense M_r and A must be 2 x 2"));
+        P.p.A = P.I2;
+    }
+    /* the static problem refuses the same problems */
+    gsl_vector *u = gsl_vector_alloc(2);
+    P.p.A = NULL;
+    cr_assert_eq(fl_midpoint_static(&P.p, u, &err), FL_EDIM);
+    P.p.A = P.I2;
+    /* f = (0, 1), A = I, contact u_2 >= 0 (gap = -nu.u = u_2): the free
+     * minimiser u = A^-1 f = (0, 1) is admissible, so u = (0, 1) */
+    gsl_vector_set(P.f, 1, 1.0);
+    cr_assert_eq(fl_midpoint_static(&P.p, u, &err), FL_OK, "%s", err.message);
+    cr_assert(fabs(u->data[0]) <= 1e-14 && fabs(u->data[1] - 1) <= 1e-14);
+    /* f = (0, -1): pushed into the foundation, u = (0, 0) */
+    gsl_vector_set(P.f, 1, -1.0);
+    cr_assert_eq(fl_midpoint_static(&P.p, u, &err), FL_OK, "%s", err.message);
+    cr_assert(fabs(u->data[0]) <= 1e-14 && fabs(u->data[1]) <= 1e-14);
+    gsl_vector_set(P.f, 1, 0.0);
+    /* states with the wrong number of contacts, both steppers */
+    fl_midpoint_state *st2 = NULL;
+    cr_assert_eq(fl_midpoint_state_alloc(2, 2, &st2, NULL), FL_OK);
+    cr_assert_eq(fl_midpoint_alloc(&P.p, &P.o, &d, &err), FL_OK);
+    cr_assert_eq(fl_midpoint_step(d, st2, NULL, &err), FL_EDIM);
+    fl_midpoint_free(d);
+    fl_midpoint_sparse *sp = NULL;
+    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_OK);
+    cr_assert_eq(fl_midpoint_sparse_step(sp, st2, NULL, &err), FL_EDIM);
+    fl_midpoint_sparse_free(sp);
+    fl_midpoint_state_free(st2);
+    /* sparse shapes: Mr0_s of another size, K of the wrong width, unpacked
+     * contact rows */
+    cholmod_sparse *I3 = NULL;
+    gsl_matrix *d3 = gsl_matrix_alloc(3, 3);
+    gsl_matrix_set_identity(d3);
+    cr_assert_eq(fl_sparse_from_dense(&ctx, d3, 1, 0.0, &I3, NULL), FL_OK);
+    P.p.Mr0_s = I3;
+    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    P.p.Mr0_s = P.Is;
+    gsl_matrix *U = gsl_matrix_calloc(2, 1), *K12 = gsl_matrix_calloc(1, 2);
+    P.p.U = U;
+    P.p.K = K12;
+    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "low-rank part"));
+    P.p.U = NULL;
+    P.p.K = NULL;
+    cholmod_sparse *Bu = cholmod_allocate_sparse(1, 2, 1, 1, 0, 0, CHOLMOD_REAL, &ctx.cm);
+    cr_assert_not_null(Bu);
+    ((int *)Bu->p)[0] = 0;
+    ((int *)Bu->p)[1] = 0;
+    ((int *)Bu->p)[2] = 1;
+    ((int *)Bu->nz)[0] = 0;
+    ((int *)Bu->nz)[1] = 1;
+    ((int *)Bu->i)[0] = 0;
+    ((double *)Bu->x)[0] = -1.0;
+    P.p.Btau_s = Bu;
+    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "sparse contact rows must be packed"));
+    P.p.Btau_s = P.Btau_s;
+    cholmod_sparse *B31 = NULL;
+    gsl_matrix *d22 = gsl_matrix_calloc(2, 2);
+    cr_assert_eq(fl_sparse_from_dense(&ctx, d22, 0, 0.0, &B31, NULL), FL_OK);
+    P.p.Btau_s = B31;   /* 2 rows for 1 contact */
+    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    P.p.Btau_s = P.Btau_s;
+    cholmod_free_sparse(&B31, &ctx.cm);
+    cholmod_free_sparse(&Bu, &ctx.cm);
+    cholmod_free_sparse(&I3, &ctx.cm);
+    gsl_matrix_free(d22);
+    gsl_matrix_free(d3);
+    gsl_matrix_free(U);
+    gsl_matrix_free(K12);
+    gsl_matrix_free(M23);
+    gsl_matrix_free(M32);
+    gsl_vector_free(u);
+    prob_free(&P);
+}

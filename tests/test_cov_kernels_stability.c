@@ -362,3 +362,106 @@ Test(cov_stability, partition_and_jumps_refuse_bad_arguments, .init = setup, .fi
     gsl_matrix_free(As3);
     twin_free(&T);
 }
+
+Test(cov_stability, more_shapes_refused_alike_and_sparse_modes, .init = setup, .fini = teardown)
+{
+    twin_sys T;
+    twin_init(&T);
+    fl_status s[2];
+    fl_error err[2];
+    fl_stab_label lab = FL_STAB_PF;
+    /* K 2x3 and M 3x2 (dense and sparse alike) */
+    gsl_matrix *K23 = gsl_matrix_calloc(2, 3), *M32 = gsl_matrix_calloc(3, 2);
+    cholmod_sparse *K23s = NULL, *M32s = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, K23, 0, 0.0, &K23s, NULL), FL_OK);
+    cr_assert_eq(fl_sparse_from_dense(&ctx, M32, 0, 0.0, &M32s, NULL), FL_OK);
+    T.d.K = K23;
+    T.s.K = K23s;
+    both_tangent(&T, &lab, 0, s, err);
+    SAME(FL_EDIM, "K and M must be 2x2");
+    T.d.K = T.K;
+    T.s.K = T.Ks;
+    T.d.M = M32;
+    T.s.M = M32s;
+    both_tangent(&T, &lab, 0, s, err);
+    SAME(FL_EDIM, "K and M must be 2x2");
+    T.d.M = T.M;
+    T.s.M = T.Ms;
+    /* a pattern-only K in the sparse twin */
+    cholmod_sparse *P = cholmod_copy_sparse(T.Ks, &ctx.cm);
+    cr_assert(P && cholmod_sparse_xtype(CHOLMOD_PATTERN, P, &ctx.cm));
+    T.s.K = P;
+    fl_stab_sparse_tangent *ts = NULL;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]), FL_EINVAL);
+    cr_assert(strstr(err[1].message, "stiffness K must be a real"));
+    T.s.K = T.Ks;
+    cholmod_free_sparse(&P, &ctx.cm);
+    /* K* singular (K = diag(0, 3)): lambda = 0 is a root of the damped
+     * problem, which the sparse twin (LU of K*) refuses */
+    ((double *)T.Ks->x)[0] = 0.0;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]), FL_OK);
+    double lre[4], lim[4];
+    size_t nroots;
+    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, ts, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
+                 FL_ESINGULAR);
+    cr_assert(strstr(err[1].message, "K* is singular"), "%s", err[1].message);
+    fl_stab_sparse_tangent_free(&ctx, ts);
+    ((double *)T.Ks->x)[0] = 2.0;
+    cholmod_free_sparse(&K23s, &ctx.cm);
+    cholmod_free_sparse(&M32s, &ctx.cm);
+    gsl_matrix_free(K23);
+    gsl_matrix_free(M32);
+    twin_free(&T);
+    /* N* = 3: K = diag(2, 3, 5), M = I, one free particle (dofs 0, 1) and
+     * a free dof 2.  The generalized eigenvalues are 2, 3, 5; the sparse
+     * modes compute min(nev, N* - 2) = 1 of them, the smallest: 2, real,
+     * positive: no divergence, no flutter (004 §5.4 (ii), (iii)). */
+    gsl_matrix *K = gsl_matrix_calloc(3, 3), *M = gsl_matrix_alloc(3, 3);
+    gsl_matrix_set(K, 0, 0, 2);
+    gsl_matrix_set(K, 1, 1, 3);
+    gsl_matrix_set(K, 2, 2, 5);
+    gsl_matrix_set_identity(M);
+    cholmod_sparse *Ks = NULL, *Ms = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, K, 1, 0.0, &Ks, NULL), FL_OK);
+    cr_assert_eq(fl_sparse_from_dense(&ctx, M, 0, 0.0, &Ms, NULL), FL_OK);
+    size_t iT = 0, iN = 1;
+    double r3[3] = {0, 0, 0};
+    fl_stab_sparse_system s3 = {.n = 3, .K = Ks, .M = Ms, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s3, &lab, r3, &ts, &err[1]), FL_OK);
+    fl_stab_result res;
+    memset(&res, 0, sizeof res);   /* modes fill (and own) lam_re, lam_im of res */
+    cr_assert_eq(fl_stab_sparse_modes(&ctx, ts, NULL, 300, &res, &err[1]), FL_OK, "%s", err[1].message);
+    cr_assert_eq(res.nlam, 1);
+    cr_assert(fabs(res.lam_re[0] - 2) <= 1e-9 && fabs(res.lam_im[0]) <= 1e-9, "%g %g", res.lam_re[0],
+              res.lam_im[0]);
+    cr_assert_eq(res.divergence, 0);
+    cr_assert_eq(res.flutter, 0);
+    fl_stab_result_free(&res);
+    fl_stab_options o = fl_stab_options_default();
+    cr_assert_eq(fl_stab_sparse_analyse(&ctx, ts, &o, 1000, &res, &err[1]), FL_OK, "%s", err[1].message);
+    cr_assert(fabs(res.ks_min - 2) <= 1e-9);
+    cr_assert(fabs(res.lambda_real_min - 2) <= 1e-9, "%g", res.lambda_real_min);
+    fl_stab_result_free(&res);
+    fl_stab_sparse_tangent incomplete = *ts;
+    incomplete.Kstar = NULL;
+    cr_assert_eq(fl_stab_sparse_modes(&ctx, &incomplete, NULL, 300, &res, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, &incomplete, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
+                 FL_EDIM);
+    incomplete = *ts;
+    incomplete.Mstar = NULL;
+    cr_assert_eq(fl_stab_sparse_modes(&ctx, &incomplete, NULL, 300, &res, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, &incomplete, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
+                 FL_EDIM);
+    /* modes of a singular K*: K = diag(0, 3, 5) */
+    fl_stab_sparse_tangent_free(&ctx, ts);
+    ((double *)Ks->x)[0] = 0.0;
+    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s3, &lab, r3, &ts, &err[1]), FL_OK);
+    memset(&res, 0, sizeof res);
+    cr_assert_eq(fl_stab_sparse_modes(&ctx, ts, NULL, 300, &res, &err[1]), FL_ESINGULAR);
+    fl_stab_result_free(&res);
+    fl_stab_sparse_tangent_free(&ctx, ts);
+    cholmod_free_sparse(&Ks, &ctx.cm);
+    cholmod_free_sparse(&Ms, &ctx.cm);
+    gsl_matrix_free(K);
+    gsl_matrix_free(M);
+}
