@@ -708,3 +708,67 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
     gsl_vector_free(v);
     fl_global_problem_free(g);
 }
+
+Test(cov_newton, global_shapes_and_unreadable_sparse_matrices, .init = setup, .fini = teardown)
+{
+    const double one[3] = {1, 1, 1}, f[3] = {-1, 3, 4}, zero[3] = {0, 0, 0};
+    fl_global_problem *g = one_contact_global(3, one, f, zero, 0.5);
+    gsl_vector *r = gsl_vector_alloc(3);
+    fl_newton_options o = fl_newton_options_default();
+    fl_error err;
+    /* dense M 3x2, H 2x3 and 3x2 */
+    gsl_matrix *A32 = gsl_matrix_calloc(3, 2), *A23 = gsl_matrix_calloc(2, 3);
+    gsl_matrix *Mk = g->M, *Hk = g->H;
+    g->M = A32;
+    cr_assert_eq(fl_newton_global_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "M 3x2"), "%s", err.message);
+    g->M = Mk;
+    g->H = A23;
+    cr_assert_eq(fl_newton_global_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
+    g->H = A32;
+    cr_assert_eq(fl_newton_global_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "H 3x2"), "%s", err.message);
+    g->H = Hk;
+    /* sparse H 2x3 and 3x2 */
+    cholmod_sparse *Hsk = g->Hs, *S23 = NULL, *S32 = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, A23, 0, 0.0, &S23, NULL), FL_OK);
+    cr_assert_eq(fl_sparse_from_dense(&ctx, A32, 0, 0.0, &S32, NULL), FL_OK);
+    g->Hs = S23;
+    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
+    g->Hs = S32;
+    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "H 3x2"), "%s", err.message);
+    /* pattern-only sparse M or H: refused, naming the matrix */
+    cholmod_sparse *Hp = cholmod_copy_sparse(Hsk, &ctx.cm), *Mp = cholmod_copy_sparse(g->Ms, &ctx.cm);
+    cr_assert(Hp && cholmod_sparse_xtype(CHOLMOD_PATTERN, Hp, &ctx.cm));
+    cr_assert(Mp && cholmod_sparse_xtype(CHOLMOD_PATTERN, Mp, &ctx.cm));
+    g->Hs = Hp;
+    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "H must be real with int indices"), "%s", err.message);
+    g->Hs = Hsk;
+    cholmod_sparse *Msk = g->Ms;
+    g->Ms = Mp;
+    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "M must be real with int indices"), "%s", err.message);
+    g->Ms = Msk;
+    /* the local twin with a pattern-only W (fl_local_problem_check refuses it) */
+    const double w[3] = {1, 1, 1};
+    fl_local_problem *p = one_contact(3, w, f, 0.5);
+    cholmod_sparse *Wk = p->Ws, *Wp = cholmod_copy_sparse(Wk, &ctx.cm);
+    cr_assert(Wp && cholmod_sparse_xtype(CHOLMOD_PATTERN, Wp, &ctx.cm));
+    p->Ws = Wp;
+    fl_status s = fl_newton_sparse_solve(p, &o, r, NULL, NULL, &err);
+    cr_assert_eq(s, FL_EDIM, "%d: %s", s, err.message);
+    cr_assert(strstr(err.message, "expected a real 3x3 matrix"), "%s", err.message);
+    p->Ws = Wk;
+    cholmod_free_sparse(&Wp, &ctx.cm);
+    fl_local_problem_free(p);
+    cholmod_free_sparse(&Hp, &ctx.cm);
+    cholmod_free_sparse(&Mp, &ctx.cm);
+    cholmod_free_sparse(&S23, &ctx.cm);
+    cholmod_free_sparse(&S32, &ctx.cm);
+    gsl_matrix_free(A32);
+    gsl_matrix_free(A23);
+    gsl_vector_free(r);
+    fl_global_problem_free(g);
+}

@@ -401,3 +401,164 @@ Test(cov_stewart, integrator_and_painleve_bar_arguments)
     gsl_vector_free(v);
     gsl_vector_free(q3);
 }
+
+Test(cov_stewart, no_force_shapes_and_result_sizes, .init = setup, .fini = teardown)
+{
+    st_prob P;
+    prob_init(&P);
+    fl_stewart_options o = fl_stewart_options_default();
+    fl_stewart_result *res = fl_stewart_result_alloc(2, 1, 2, &o);
+    fl_status s[2];
+    fl_error err[2];
+    /* f = NULL is the zero force: the closed form of the impact */
+    P.p.f = NULL;
+    both(&P, &o, res, s, err);
+    cr_assert_eq(s[0], FL_OK, "%s", err[0].message);
+    cr_assert_eq(s[1], FL_OK, "%s", err[1].message);
+    cr_assert(fabs(gsl_vector_get(res->v_plus, 0) - 0.5) <= 1e-12);
+    gsl_vector *v2 = gsl_vector_alloc(2), *imp = gsl_vector_alloc(2), *z = gsl_vector_calloc(4);
+    gsl_vector_set(z, 0, 1.0);
+    gsl_vector_set(z, 2, 0.5);
+    gsl_vector_set(z, 3, 0.5);
+    cr_assert_eq(fl_stewart_lcp_recover(&P.p, &o, z, v2, imp, NULL, &err[0]), FL_OK);
+    cr_assert(fabs(v2->data[0] - 0.5) <= 1e-15 && fabs(v2->data[1]) <= 1e-15);
+    gsl_matrix *A = gsl_matrix_alloc(4, 4), *A43 = gsl_matrix_alloc(4, 3);
+    gsl_vector *b = gsl_vector_alloc(4);
+    /* A = [N^T W N, N^T W D, 0; D^T W N, D^T W D, E; mu, -E^T, 0] with
+     * W = I, N = e2, D = (e1, -e1): row 0 = (1, 0, 0, 0), b = N^T v + gap/h
+     * = -1 */
+    cr_assert_eq(fl_stewart_lcp_build(&P.p, &o, A, b, &err[0]), FL_OK, "%s", err[0].message);
+    cr_assert(gsl_matrix_get(A, 0, 0) == 1 && gsl_matrix_get(A, 0, 1) == 0 && gsl_vector_get(b, 0) == -1);
+    cr_assert(gsl_matrix_get(A, 3, 0) == 0.5 && gsl_matrix_get(A, 3, 1) == -1);
+    cr_assert_eq(fl_stewart_lcp_build(&P.p, &o, A43, b, &err[0]), FL_EDIM);
+    P.p.f = P.f;
+    /* the reference's LCP needs the dense M and H */
+    P.p.M = NULL;
+    cr_assert_eq(fl_stewart_lcp_build(&P.p, &o, A, b, &err[0]), FL_EINVAL);
+    cr_assert_eq(fl_stewart_lcp_recover(&P.p, &o, z, v2, imp, NULL, &err[0]), FL_EINVAL);
+    P.p.M = P.M;
+    P.p.H = NULL;
+    cr_assert_eq(fl_stewart_lcp_build(&P.p, &o, A, b, &err[0]), FL_EINVAL);
+    cr_assert_eq(fl_stewart_lcp_recover(&P.p, &o, z, v2, imp, NULL, &err[0]), FL_EINVAL);
+    P.p.H = P.H;
+    /* no contact: the LCP is empty */
+    P.p.nc = 0;
+    cr_assert_eq(fl_stewart_lcp_build(&P.p, &o, A, b, &err[0]), FL_EDIM);
+    cr_assert(strstr(err[0].message, "LCP is empty"));
+    P.p.nc = 1;
+    /* M and H with a wrong second dimension */
+    gsl_matrix *M23 = gsl_matrix_calloc(2, 3);
+    P.p.M = M23;
+    both(&P, &o, res, s, err);
+    SAME(FL_EDIM, "mass matrix is 2x3");
+    P.p.M = P.M;
+    P.p.H = M23;
+    both(&P, &o, res, s, err);
+    SAME(FL_EDIM, "contact Jacobian is 2x3");
+    P.p.H = P.H;
+    /* the Coulomb check of a bad problem */
+    double viol;
+    P.p.h = -1;
+    cr_assert_eq(fl_stewart_coulomb_violation_local(&P.p, &o, v2, imp, &viol, &err[0]), FL_EINVAL);
+    cr_assert_eq(fl_stewart_coulomb_violation(&P.p, &o, v2, imp, &viol, &err[0]), FL_EINVAL);
+    P.p.h = 0.1;
+    /* a 3D result allocated for k = 8 directions, options with k = 4 */
+    fl_stewart_result *r3 = fl_stewart_result_alloc(2, 1, 3, &o);
+    fl_stewart_options o4 = o;
+    o4.k = 4;
+    gsl_matrix *H3 = gsl_matrix_calloc(3, 2);
+    gsl_matrix_set(H3, 0, 1, 1);
+    gsl_matrix_set(H3, 1, 0, 1);
+    P.p.dim = 3;
+    P.p.H = H3;
+    P.p.Hs = NULL;
+    both(&P, &o4, r3, s, err);
+    SAME(FL_EDIM, "another problem size");
+    fl_stewart_result_free(r3);
+    gsl_matrix_free(H3);
+    gsl_matrix_free(M23);
+    gsl_matrix_free(A);
+    gsl_matrix_free(A43);
+    gsl_vector_free(b);
+    gsl_vector_free(v2);
+    gsl_vector_free(imp);
+    gsl_vector_free(z);
+    fl_stewart_result_free(res);
+    P.p.H = P.H;
+    prob_free(&P);
+}
+
+static fl_status unit_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl_error *err)
+{
+    (void)data;
+    (void)q;
+    (void)err;
+    gsl_matrix_set_identity(M);
+    return FL_OK;
+}
+
+static fl_status gravity(void *data, double t, const gsl_vector *q, const gsl_vector *v,
+                         gsl_vector *f, fl_error *err)
+{
+    (void)data;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)err;
+    gsl_vector_set(f, 0, 0.0);
+    gsl_vector_set(f, 1, -1.0);
+    return FL_OK;
+}
+
+static fl_status no_contacts(void *data, const gsl_vector *q, gsl_vector *gap, gsl_matrix *H,
+                             fl_error *err)
+{
+    (void)data;
+    (void)q;
+    (void)gap;
+    (void)H;
+    (void)err;
+    return FL_OK;
+}
+
+static fl_status one_contact_bad_h(void *data, const gsl_vector *q, gsl_vector *gap, gsl_matrix *H,
+                                   fl_error *err)
+{
+    (void)data;
+    (void)q;
+    (void)err;
+    gsl_vector_set(gap, 0, 0.0);
+    gsl_matrix_set_all(H, NAN);
+    return FL_OK;
+}
+
+Test(cov_stewart, integrator_free_flight_and_a_failing_step)
+{
+    /* no contact (nc = 0, mu not needed), M = I, f = (0, -1), h = 0.1, from
+     * rest: semi-implicit Euler v_k = -0.1 k (0, 1), q_k = q_{k-1} + h v_k:
+     * q_2 = (0, -0.01 - 0.02) */
+    fl_stewart_system sys = {.n = 2, .nc = 0, .dim = 2, .mass = unit_mass, .force = gravity,
+                             .contacts = no_contacts};
+    gsl_vector *q = gsl_vector_calloc(2), *v = gsl_vector_calloc(2);
+    fl_error err;
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0, 0.1, 2, q, v, NULL, NULL, NULL, &err), FL_OK,
+                 "%s", err.message);
+    cr_assert(fabs(v->data[1] + 0.2) <= 1e-15 && fabs(q->data[1] + 0.03) <= 1e-15 && q->data[0] == 0);
+    /* without a force callback nothing moves */
+    sys.force = NULL;
+    fl_stewart_run run;
+    cr_assert_eq(fl_stewart_integrate(&sys, NULL, 0, 0.1, 3, q, v, NULL, NULL, &run, &err), FL_OK);
+    cr_assert(fabs(q->data[1] + 0.03 + 3 * 0.1 * 0.2) <= 1e-14);
+    cr_assert_eq(run.steps, 3);
+    /* a contact callback giving a non-finite H: the step refuses, the run
+     * stops with its status */
+    double mu = 0.3;
+    fl_stewart_system bad = {.n = 2, .nc = 1, .dim = 2, .mu = &mu, .mass = unit_mass,
+                             .contacts = one_contact_bad_h};
+    cr_assert_eq(fl_stewart_integrate(&bad, NULL, 0, 0.1, 3, q, v, NULL, NULL, &run, &err),
+                 FL_ENONFINITE);
+    cr_assert(strstr(err.message, "contact Jacobian H"), "%s", err.message);
+    cr_assert_eq(run.steps, 0);
+    gsl_vector_free(q);
+    gsl_vector_free(v);
+}
