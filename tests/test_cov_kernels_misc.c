@@ -21,6 +21,9 @@
 #include "reference/asymptotics.h"
 #include "reference/fe2d.h"
 #include "reference/quasistatic.h"
+#include "reference/enumerate_solutions.h"
+#include "reference/lcp_enumerate.h"
+#include "reference/lemke.h"
 #include "reference/redistribution.h"
 #include "optimized/quasistatic_sparse.h"
 
@@ -446,4 +449,207 @@ Test(cov_asymptotics, bad_arguments)
     gsl_vector_free(q);
     gsl_vector_free(um);
     gsl_vector_free(v3);
+}
+
+Test(cov_fe2d, more_mesh_files_lines_and_vtk)
+{
+    struct {
+        const char *text;
+        fl_status st;
+        int line;
+    } cases[] = {
+        {"vertices 3\n", FL_EPARSE, 1},
+        {"nodes 3\n0 0\n1 inf\n", FL_EPARSE, 3},
+        {"nodes 3\n0 0\n1 0\n0 1\ntriangles 2\n0 1 2\n", FL_EPARSE, 6},
+        {"", FL_EPARSE, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const char *path = write_mesh(cases[c].text);
+        fl_fe2d_mesh *m = NULL;
+        fl_error err;
+        cr_assert_eq(fl_fe2d_mesh_read(path, &m, &err), cases[c].st, "case %zu: %s", c, err.message);
+        cr_assert_eq(err.line, cases[c].line, "case %zu: line %d", c, err.line);
+        cr_assert_null(m);
+    }
+    fl_fe2d_mesh *m = NULL;
+    fl_error err;
+    cr_assert_eq(fl_fe2d_mesh_read("/nonexistent/mesh.txt", &m, &err), FL_EIO);
+    cr_assert_str_eq(err.file, "/nonexistent/mesh.txt");
+    /* nodes listed right to left: nodes_on_line sorts them by x */
+    const char *path = write_mesh("nodes 3\n1 0\n0 0\n0 1\ntriangles 1\n0 1 2\n");
+    cr_assert_eq(fl_fe2d_mesh_read(path, &m, &err), FL_OK, "%s", err.message);
+    size_t cnt;
+    int *idx = NULL;
+    cr_assert_eq(fl_fe2d_nodes_on_line(m, 1, 0.0, 1e-12, &cnt, &idx, &err), FL_OK);
+    cr_assert_eq(cnt, 2);
+    cr_assert(idx[0] == 1 && idx[1] == 0, "order %d %d", idx[0], idx[1]);
+    free(idx);
+    /* contact vectors: a negative node, an infinite normal */
+    gsl_matrix *Bn = NULL, *Bt = NULL;
+    const int nodem[1] = {-1}, node0[1] = {0};
+    const double nrm[2] = {0, -1}, infn[2] = {INFINITY, 0};
+    cr_assert_eq(fl_fe2d_contact_vectors(m, NULL, 1, nodem, nrm, &Bn, &Bt, &err), FL_EINVAL);
+    cr_assert_eq(fl_fe2d_contact_vectors(m, NULL, 1, node0, infn, &Bn, &Bt, &err), FL_EINVAL);
+    /* element mass with an infinite density; an empty mesh */
+    const double unit[6] = {0, 0, 1, 0, 0, 1};
+    double Me[36];
+    cr_assert_eq(fl_fe2d_element_mass(unit, INFINITY, 0, Me, &err), FL_EINVAL);
+    fl_fe2d_mesh empty = {0};
+    fl_fe2d_material mat = {.lambda = 1, .mu = 1, .rho = 1, .model = FL_FE2D_PLANE_STRESS};
+    size_t nnz;
+    int *row, *col;
+    double *val;
+    gsl_matrix *A = NULL;
+    cr_assert_eq(fl_fe2d_assemble_triplets(&empty, &mat, FL_FE2D_MASS, &nnz, &row, &col, &val, &err),
+                 FL_EINVAL);
+    cr_assert_eq(fl_fe2d_affine_fields(&empty, &A, &err), FL_EINVAL);
+    /* reduction with a K of the wrong width */
+    fl_fe2d_dofmap *map = NULL;
+    cr_assert_eq(fl_fe2d_dofmap_alloc(6, 0, NULL, NULL, &map, &err), FL_OK);
+    gsl_matrix *K67 = gsl_matrix_calloc(6, 7), *R = NULL;
+    cr_assert_eq(fl_fe2d_reduce_matrix(K67, map, &R, NULL, &err), FL_EDIM);
+    /* VTK: with cell data; an unwritable path; a full device */
+    double u[6] = {0, 0, 0, 0, 0, 0}, cd[1] = {2.5};
+    char vtk[64];
+    snprintf(vtk, sizeof vtk, "/tmp/fl_cov_mesh_%d.vtk", (int)getpid());
+    cr_assert_eq(fl_fe2d_write_vtk(vtk, m, u, 1.0, cd, "strain", &err), FL_OK, "%s", err.message);
+    FILE *f = fopen(vtk, "r");
+    cr_assert_not_null(f);
+    char buf[4096];
+    size_t nread = fread(buf, 1, sizeof buf - 1, f);
+    buf[nread] = 0;
+    fclose(f);
+    cr_assert(strstr(buf, "CELL_DATA 1") && strstr(buf, "SCALARS strain double 1"), "%s", buf);
+    unlink(vtk);
+    cr_assert_eq(fl_fe2d_write_vtk("/nonexistent/dir/x.vtk", m, u, 1.0, NULL, NULL, &err), FL_EIO);
+    /* /dev/full (every Linux system has it): the writes fail at fclose */
+    cr_assert_eq(access("/dev/full", W_OK), 0, "this test needs /dev/full");
+    cr_assert_eq(fl_fe2d_write_vtk("/dev/full", m, u, 1.0, cd, "strain", &err), FL_EIO);
+    cr_assert_str_eq(err.file, "/dev/full");
+    gsl_matrix_free(K67);
+    fl_fe2d_dofmap_free(map);
+    fl_fe2d_mesh_free(m);
+    unlink(mesh_path);
+}
+
+Test(cov_lcp, enumerator_and_lemke_arguments)
+{
+    gsl_matrix *M = gsl_matrix_alloc(2, 2), *M23 = gsl_matrix_calloc(2, 3);
+    gsl_matrix_set_identity(M);
+    gsl_vector *q = gsl_vector_alloc(2), *z = gsl_vector_alloc(2);
+    gsl_vector_set(q, 0, -1);
+    gsl_vector_set(q, 1, 2);
+    fl_lcp_solutions *sol = NULL;
+    fl_error err;
+    /* M = I, q = (-1, 2): z = (1, 0), w = (0, 2), unique */
+    cr_assert_eq(fl_lemke_solve(M, q, z, NULL, NULL, NULL, &err), FL_OK);
+    cr_assert(fabs(z->data[0] - 1) <= 1e-15 && z->data[1] == 0);
+    cr_assert_eq(fl_lemke_solve(M23, q, z, NULL, NULL, NULL, &err), FL_EDIM);
+    fl_lemke_options lo = fl_lemke_options_default();
+    lo.pivot_tol = 0;
+    cr_assert_eq(fl_lemke_solve(M, q, z, NULL, &lo, NULL, &err), FL_EINVAL);
+    lo = fl_lemke_options_default();
+    lo.verify_tol = NAN;
+    cr_assert_eq(fl_lemke_solve(M, q, z, NULL, &lo, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "tolerances must be positive"));
+    fl_lcp_enum_options eo = fl_lcp_enum_options_default();
+    eo.max_n = 1;
+    cr_assert_eq(fl_lcp_enumerate(M, q, &eo, &sol, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "too large to enumerate (max 1)"));
+    eo = fl_lcp_enum_options_default();
+    eo.dedup_tol = -1;
+    cr_assert_eq(fl_lcp_enumerate(M, q, &eo, &sol, NULL, &err), FL_EINVAL);
+    eo = fl_lcp_enum_options_default();
+    eo.sing_tol = NAN;
+    cr_assert_eq(fl_lcp_enumerate(M, q, &eo, &sol, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "nonnegative"));
+    cr_assert_null(sol);
+    double mm;
+    cr_assert_eq(fl_lcp_min_principal_minor(M23, &mm, &err), FL_EDIM);
+    gsl_matrix A0 = {0, 0, 0, NULL, NULL, 0};
+    cr_assert_eq(fl_lcp_min_principal_minor(&A0, &mm, &err), FL_EDIM);
+    cr_assert_eq(fl_lcp_min_principal_minor(M, &mm, &err), FL_OK);
+    cr_assert_eq(mm, 1.0);   /* principal minors of I: 1, 1, 1 */
+    gsl_matrix_free(M);
+    gsl_matrix_free(M23);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+}
+
+Test(cov_enumerate, refuses_what_it_cannot_enumerate)
+{
+    fl_local_problem *p = NULL;
+    fl_enum_result *e = NULL;
+    fl_error err;
+    cr_assert_eq(fl_local_problem_alloc(1, 3, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    gsl_vector_set_all(p->q, 1.0);
+    p->mu[0] = 0.5;
+    cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "only dense 2D problems (dim = 3)"));
+    p->mu[0] = -1;
+    cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, &err), FL_EINVAL);
+    cr_assert_null(e);
+    fl_local_problem_free(p);
+}
+
+Test(cov_quasistatic, sparse_context_and_matrix_checks)
+{
+    fl_sparse_ctx ctx, idle;
+    memset(&idle, 0, sizeof idle);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    gsl_matrix *K = gsl_matrix_alloc(2, 2);
+    gsl_matrix_set_identity(K);
+    cholmod_sparse *Ks = NULL;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, K, 1, 0.0, &Ks, NULL), FL_OK);
+    fl_stab_sparse_system s = {.n = 2, .K = Ks, .M = Ks, .np = 0, .mu = 0.5};
+    gsl_vector *f = gsl_vector_calloc(2), *uk = gsl_vector_calloc(2), *u = gsl_vector_calloc(2);
+    gsl_vector g0 = {0, 1, NULL, NULL, 0};
+    fl_error err;
+    cr_assert_eq(fl_qs_sparse_step(&idle, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "missing context, system or K"));
+    s.K = NULL;
+    cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
+    s.K = Ks;
+    /* K in unpacked storage (same values): the step reads it; K = I, f = 0:
+     * u = 0 */
+    cholmod_sparse *U = cholmod_allocate_sparse(2, 2, 2, 1, 0, 0, CHOLMOD_REAL, &ctx.cm);
+    cr_assert_not_null(U);
+    for (int j = 0; j < 2; j++) {
+        ((int *)U->p)[j] = j;
+        ((int *)U->nz)[j] = 1;
+        ((int *)U->i)[j] = j;
+        ((double *)U->x)[j] = 1.0;
+    }
+    ((int *)U->p)[2] = 2;
+    s.K = U;
+    gsl_vector_set(f, 0, 3.0);
+    cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_OK, "%s",
+                 err.message);
+    cr_assert(fabs(u->data[0] - 3) <= 1e-11 && fabs(u->data[1]) <= 1e-11);
+    cholmod_free_sparse(&U, &ctx.cm);
+    cholmod_free_sparse(&Ks, &ctx.cm);
+    gsl_matrix_free(K);
+    gsl_vector_free(f);
+    gsl_vector_free(uk);
+    gsl_vector_free(u);
+    fl_sparse_finish(&ctx);
+}
+
+Test(cov_asymptotics, friction_sets_of_dimension_two_are_not_covered)
+{
+    int zero = 0;
+    fl_moreau_system sys = {.d = 3, .mass = a_mass, .gap = a_gap, .friction = FL_MOREAU_SET,
+                            .k = 2, .data = &zero};
+    gsl_vector *q = gsl_vector_calloc(3), *um = gsl_vector_calloc(3);
+    fl_asym_set A;
+    fl_error err;
+    cr_assert_eq(fl_asym_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
+    sys.friction = FL_MOREAU_FRICTIONLESS;
+    cr_assert_eq(fl_asym_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
+    gsl_rng *rng = fl_rng_alloc(2UL);
+    cr_assert_eq(fl_asym_sample(&sys, q, um, 0.1, 1, rng, NULL, NULL, NULL, &err), FL_EDIM);
+    gsl_rng_free(rng);
+    gsl_vector_free(q);
+    gsl_vector_free(um);
 }
