@@ -260,7 +260,7 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
                        "cache are required");
     if (method != FL_DELASSUS_SOLVES && method != FL_DELASSUS_TRAILING)
         return FL_FAIL(err, FL_EINVAL, "delassus_sparse: unknown method %d", (int)method);
-    if (g->f->size != g->n || g->w->size != g->m || g->f->stride != 1 || g->w->stride != 1)
+    if (g->f->size != g->n || g->w->size != g->m)
         return FL_FAIL(err, FL_EDIM, "delassus_sparse: f must have length %zu, w %zu", g->n, g->m);
     FL_TRY(fl_check_finite_vector(g->f, "f", err));
     FL_TRY(fl_check_finite_vector(g->w, "w", err));
@@ -320,7 +320,11 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
         /* q = H M^-1 f + w */
         y = malloc(g->n * sizeof *y);
         if (!y) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
-        if (s == FL_OK) s = fl_sparse_solve(ctx, *L, g->f->data, y, err);
+        /* y = M^-1 f, f copied first: any stride is read, as by the dense twin */
+        if (s == FL_OK) {
+            for (size_t i = 0; i < g->n; i++) y[i] = gsl_vector_get(g->f, i);
+            s = fl_sparse_solve(ctx, *L, y, y, err);
+        }
         if (s == FL_OK) {
             gsl_vector_memcpy(p->q, g->w);
             cholmod_dense Y, Q;

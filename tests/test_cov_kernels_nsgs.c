@@ -324,3 +324,84 @@ Test(cov_nsgs, delassus_twins_refuse_alike, .init = setup, .fini = teardown)
     fl_sparse_free_factor(&ctx, &L);
     fl_global_problem_free(g);
 }
+
+Test(cov_nsgs, delassus_without_contacts_and_dense_shapes, .init = setup, .fini = teardown)
+{
+    /* no contact: both twins return an empty local problem */
+    fl_global_problem *g0 = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 0, 2, 1, &g0, NULL), FL_OK);
+    gsl_matrix_set_identity(g0->M);
+    gsl_vector_set_zero(g0->f);
+    g0->ctx = &ctx;
+    fl_local_problem *p = NULL, *ps = NULL;
+    cholmod_factor *L = NULL;
+    fl_error err;
+    cr_assert_eq(fl_delassus_dense(g0, &p, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(p->nc, 0);
+    cr_assert_eq(fl_delassus_sparse(g0, FL_DELASSUS_SOLVES, &L, &ps, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(ps->nc, 0);
+    /* and NSGS on it: nothing to do */
+    fl_nsgs_options o = fl_nsgs_options_default();
+    gsl_vector r0 = {0, 1, NULL, NULL, 0};
+    cr_assert_eq(fl_nsgs_solve(p, &o, &r0, NULL, NULL, &err), FL_OK);
+    cr_assert_eq(fl_nsgs_sparse_solve(ps, &o, &r0, NULL, NULL, &err), FL_OK);
+    fl_local_problem_free(p);
+    fl_local_problem_free(ps);
+    fl_sparse_free_factor(&ctx, &L);
+    fl_global_problem_free(g0);
+    /* dense shapes: M 3x2, H 2x3, H 3x2; H non-finite; mu = inf */
+    fl_global_problem *g = global_slide();
+    fl_status s[2];
+    fl_error e2[2];
+    gsl_matrix *A32 = gsl_matrix_calloc(3, 2), *A23 = gsl_matrix_calloc(2, 3), *Mk = g->M, *Hk = g->H;
+    g->M = A32;
+    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_EDIM);
+    g->M = Mk;
+    g->H = A23;
+    both_delassus(g, s, e2);
+    cr_assert_eq(s[0], FL_EDIM);
+    cr_assert_eq(s[1], FL_EDIM);
+    g->H = A32;
+    both_delassus(g, s, e2);
+    cr_assert_eq(s[0], FL_EDIM);
+    cr_assert_eq(s[1], FL_EDIM);
+    g->H = Hk;
+    gsl_matrix_set(g->H, 2, 1, NAN);
+    both_delassus(g, s, e2);
+    cr_assert_eq(s[0], FL_ENONFINITE, "%s", e2[0].message);
+    cr_assert_eq(s[1], FL_ENONFINITE, "%s", e2[1].message);
+    gsl_matrix_set(g->H, 2, 1, 0);
+    g->mu[0] = INFINITY;
+    both_delassus(g, s, e2);
+    cr_assert_eq(s[0], FL_EINVAL);
+    cr_assert_eq(s[1], FL_EINVAL);
+    g->mu[0] = 0.5;
+    /* f and w as strided views (columns of a matrix): both twins read them,
+     * q = f (M = H = I, w = 0) */
+    gsl_matrix *F = gsl_matrix_calloc(3, 2);
+    gsl_vector_view fv = gsl_matrix_column(F, 0), wv = gsl_matrix_column(F, 1);
+    gsl_vector_memcpy(&fv.vector, g->f);
+    gsl_vector *fk = g->f, *wk = g->w;
+    g->f = &fv.vector;
+    g->w = &wv.vector;
+    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, &err), FL_OK, "%s", err.message);
+    for (size_t i = 0; i < 3; i++) {
+        cr_assert(fabs(gsl_vector_get(p->q, i) - gsl_vector_get(fk, i)) <= 1e-15);
+        cr_assert(fabs(gsl_vector_get(ps->q, i) - gsl_vector_get(fk, i)) <= 1e-15);
+    }
+    fl_local_problem_free(p);
+    fl_local_problem_free(ps);
+    g->f = fk;
+    g->w = wk;
+    gsl_matrix_free(F);
+    gsl_matrix_free(A32);
+    gsl_matrix_free(A23);
+    fl_sparse_free_factor(&ctx, &L);
+    fl_global_problem_free(g);
+    /* the 3D local solve: W = 0 (zero trace, rho = 1), b = (1, 0, 0)
+     * open: r = 0 */
+    double W0[9] = {0}, b[3] = {1, 0, 0}, r[3] = {5, 5, 5};
+    fl_nsgs_local_solve(3, 0.5, W0, b, r);
+    cr_assert(r[0] == 0 && r[1] == 0 && r[2] == 0);
+}

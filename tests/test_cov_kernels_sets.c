@@ -225,3 +225,39 @@ Test(cov_discs, parameters_refused_and_a_contact_by_hand)
     free(c);
     fl_discs_free(d);
 }
+
+Test(cov_fset, space_cone_sections_are_regular_polygons)
+{
+    /* 001 §6.1 in space: n = 3, M = I, one contact with tl = I, obstacle
+     * normal n~ = dphi (unit), mu = 0.3.  G is the pyramid with 16 edges
+     * inscribed in the cone of axis n~ and half-angle arctan mu, so the
+     * section {r_t + dphi in G} is the regular 16-gon of circumradius mu in
+     * the plane orthogonal to dphi, and with W = I the basis E is
+     * orthonormal: every vertex has |c| = mu.  The normals below make the
+     * construction of the tangent frame pick each axis in turn. */
+    const double normals[5][3] = {{0, 0, 1}, {1, 0, 0}, {0, 1, 0}, {2, 1, 0}, {1, 2, 0}};
+    gsl_matrix *M = gsl_matrix_alloc(3, 3), *tl = gsl_matrix_alloc(3, 3);
+    gsl_matrix_set_identity(M);
+    gsl_matrix_set_identity(tl);
+    gsl_vector *dphi = gsl_vector_alloc(3);
+    for (int c = 0; c < 5; c++) {
+        double len = sqrt(normals[c][0] * normals[c][0] + normals[c][1] * normals[c][1] +
+                          normals[c][2] * normals[c][2]);
+        fl_fset_contact ct = {tl, {normals[c][0] / len, normals[c][1] / len, normals[c][2] / len}, 0.3};
+        for (int k = 0; k < 3; k++) gsl_vector_set(dphi, k, ct.normal[k]);
+        fl_fset_result r;
+        fl_error e;
+        cr_assert_eq(fl_fset_build(M, dphi, 1, &ct, NULL, &r, &e), FL_OK, "case %d: %s", c, e.message);
+        cr_assert(r.bounded && r.contains_zero);
+        cr_assert_eq(r.set.kind, FL_SET_POLYGON);
+        cr_assert_eq(r.set.nvert, 16, "case %d: %zu vertices", c, r.set.nvert);
+        for (size_t v = 0; v < r.set.nvert; v++) {
+            double rad = hypot(r.set.vert[2 * v], r.set.vert[2 * v + 1]);
+            cr_assert(fabs(rad - 0.3) <= 1e-12, "case %d vertex %zu radius %.17g", c, v, rad);
+        }
+        fl_fset_result_release(&r);
+    }
+    gsl_matrix_free(M);
+    gsl_matrix_free(tl);
+    gsl_vector_free(dphi);
+}
