@@ -13,10 +13,8 @@
 #include "fl_sparse.h"
 #include "reference/moreau_law.h"
 #include "optimized/moreau_law_sparse.h"
+#include "twin_check.h"
 
-static fl_sparse_ctx ctx;
-static void setup(void) { cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK); }
-static void teardown(void) { fl_sparse_finish(&ctx); }
 
 /* Run both twins on the dense problem p (the sparse one gets M in
  * symmetric storage); statuses into s[2], messages into err[2]. */
@@ -35,13 +33,9 @@ static void both(const fl_moreau_problem *p, const fl_moreau_options *o, gsl_vec
     if (Msp) cholmod_free_sparse(&Msp, &ctx.cm);
 }
 
-#define SAME(st, needle)                                                                      \
-    do {                                                                                      \
-        cr_assert_eq(s[0], st, "reference %d: %s", s[0], err[0].message);                     \
-        cr_assert_eq(s[1], st, "optimized %d: %s", s[1], err[1].message);                     \
-        cr_assert(strstr(err[0].message, needle), "reference: %s", err[0].message);           \
-        cr_assert(strstr(err[1].message, needle), "optimized: %s", err[1].message);           \
-    } while (0)
+#define SAME(want, needle) TWIN_SAME(s, err, want, needle)
+/* the usual call of this file on both twins, then SAME */
+#define EXPECT(want, needle) do { both(&P.p, &o, P.u, P.r, s, err, NULL); SAME(want, needle); } while (0)
 
 /* d = 3, M = I, n = e1 (dgap = (2, 0, 0)), active (gap 0), v = (-1, 2, 0):
  * a collision.  With the friction set C = [lo, hi] on t = e2: W = I,
@@ -112,21 +106,17 @@ Test(cov_moreau, interval_set_closed_form_then_h3_violations, .init = setup, .fi
     }
     /* unbounded interval: 000 (H3) requires D_1 bounded */
     P.C.lo = -INFINITY;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EINVAL, "unbounded friction interval");
+    EXPECT(FL_EINVAL, "unbounded friction interval");
     P.C.lo = -0.5;
     P.C.hi = NAN;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EINVAL, "unbounded friction interval");
+    EXPECT(FL_EINVAL, "unbounded friction interval");
     /* 0 not in the interval */
     P.C.lo = 0.1;
     P.C.hi = 0.3;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EINVAL, "does not contain 0");
+    EXPECT(FL_EINVAL, "does not contain 0");
     P.C.lo = -0.3;
     P.C.hi = -0.1;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EINVAL, "does not contain 0");
+    EXPECT(FL_EINVAL, "does not contain 0");
     P.C.lo = -0.5;
     P.C.hi = 0.25;
     /* polygon sets: fewer than 3 vertices, a non-finite vertex */
@@ -137,20 +127,16 @@ Test(cov_moreau, interval_set_closed_form_then_h3_violations, .init = setup, .fi
     gsl_matrix_set(T2, 2, 1, 1.0);
     P.p.C = &poly;
     P.p.tangent = T2;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EUNSUPPORTED, "2 < 3 vertices");
+    EXPECT(FL_EUNSUPPORTED, "2 < 3 vertices");
     poly.vert = NULL;
     poly.nvert = 4;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EUNSUPPORTED, "vertices");
+    EXPECT(FL_EUNSUPPORTED, "vertices");
     poly.vert = vert;
     vert[5] = INFINITY;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_ENONFINITE, "polygon vertex 2");
+    EXPECT(FL_ENONFINITE, "polygon vertex 2");
     vert[5] = 1;
     vert[2] = NAN;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_ENONFINITE, "polygon vertex 1");
+    EXPECT(FL_ENONFINITE, "polygon vertex 1");
     vert[2] = 1;
     /* the repaired square [-1, 1]^2 (rho = 1, s = projection of -(2, 0) on
      * the square = (-1, 0)) */
@@ -176,12 +162,10 @@ Test(cov_moreau, problem_and_output_refusals_alike, .init = setup, .fini = teard
     gsl_vector *d2 = gsl_vector_calloc(2);
     gsl_vector_set(d2, 0, 1);
     P.p.dgap = d2;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EDIM, "dgap (2)");
+    EXPECT(FL_EDIM, "dgap (2)");
     P.p.dgap = P.dgap;
     P.p.v = d2;
-    both(&P.p, &o, P.u, P.r, s, err, NULL);
-    SAME(FL_EDIM, "v (2)");
+    EXPECT(FL_EDIM, "v (2)");
     P.p.v = P.v;
     /* u, r: missing or of the wrong length */
     both(&P.p, &o, NULL, P.r, s, err, NULL);
@@ -259,6 +243,15 @@ Test(cov_moreau, ball_solver_without_strictly_feasible_point)
     cr_assert_eq(fl_moreau_local_solve(&lp, &o, x, &res, NULL), FL_OK);
     cr_assert(x[0] == 0 && x[1] == 0 && x[2] == 0, "x = (%g, %g, %g)", x[0], x[1], x[2]);
     cr_assert(fabs(res.gamma - 0.5) <= 1e-15);
+    /* mu = 2 (gamma = -1 < 0): {rho = -s_1, |s| <= -2 s_1} is a cone with
+     * interior, a strictly feasible point exists; the objective on
+     * rho = -s_1 is (s_1^2 + s_2^2)/2 + s_1, minimal at s = (-1, 0), inside
+     * (|s| = 1 < 2): x = (1, -1, 0) again, by the bisection branch. */
+    lp.mu = 2.0;
+    cr_assert_eq(fl_moreau_local_solve(&lp, &o, x, &res, NULL), FL_OK);
+    cr_assert(fabs(x[0] - 1) <= 1e-9 && fabs(x[1] + 1) <= 1e-9 && fabs(x[2]) <= 1e-9,
+              "x = (%g, %g, %g)", x[0], x[1], x[2]);
+    cr_assert(res.residual <= 1e-9, "%g", res.residual);
     /* the data refused: a = 0, and <v, n> > 0 (c0 < 0) */
     const double G0[9] = {0, 0, 0, 0, 1, 0, 0, 0, 1}, hpos[3] = {1, 0, 0};
     fl_error err;
@@ -522,24 +515,6 @@ Test(cov_moreau, degenerate_sets_projection_and_gamma, .init = setup, .fini = te
     cr_assert(fabs(g - 1) <= 1e-15);
     gsl_vector_free(d2);
     prob3_free(&P);
-}
-
-Test(cov_moreau, ball_solver_with_a_strictly_feasible_cone)
-{
-    /* [PM §6] as in ball_solver_without_strictly_feasible_point, with
-     * mu = 2: gamma = a - mu |b| = -1 < 0, the set {rho = -s_1,
-     * |s| <= -2 s_1} is a cone with interior; the objective restricted to
-     * rho = -s_1 is (s_1^2 + s_2^2)/2 + s_1, whose minimiser s = (-1, 0)
-     * lies inside (|s| = 1 < 2): x = (1, -1, 0). */
-    const double G[9] = {1, 1, 0, 1, 2, 0, 0, 0, 1}, h[3] = {0, 1, 0};
-    fl_moreau_options o = fl_moreau_options_default();
-    fl_moreau_result res;
-    double x[3];
-    fl_moreau_local lp = {.k = 2, .G = G, .h = h, .ball = 1, .mu = 2.0};
-    cr_assert_eq(fl_moreau_local_solve(&lp, &o, x, &res, NULL), FL_OK);
-    cr_assert(fabs(x[0] - 1) <= 1e-9 && fabs(x[1] + 1) <= 1e-9 && fabs(x[2]) <= 1e-9,
-              "x = (%g, %g, %g)", x[0], x[1], x[2]);
-    cr_assert(res.residual <= 1e-9, "%g", res.residual);
 }
 
 static fl_status fr_fail(const gsl_vector *q, const gsl_vector *n, double *mu, gsl_matrix *T,

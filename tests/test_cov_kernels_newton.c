@@ -18,31 +18,13 @@
 #include "fl_rng.h"
 #include "optimized/newton_sparse.h"
 #include "reference/newton.h"
+#include "twin_check.h"
 
 typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,
                                gsl_vector *, fl_newton_result *, fl_error *);
 static const newton_fn impls[2] = {fl_newton_solve, fl_newton_sparse_solve};
 static const char *impl_name[2] = {"reference", "optimized"};
 
-static fl_sparse_ctx ctx;
-static void setup(void) { cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK); }
-static void teardown(void) { fl_sparse_finish(&ctx); }
-
-/* One contact of dimension dim with W = diag(w) (dense and sparse) and q. */
-static fl_local_problem *one_contact(int dim, const double *w, const double *q, double mu)
-{
-    fl_local_problem *p = NULL;
-    cr_assert_eq(fl_local_problem_alloc(1, dim, 1, &p, NULL), FL_OK);
-    gsl_matrix_set_zero(p->W);
-    for (int k = 0; k < dim; k++) {
-        gsl_matrix_set(p->W, k, k, w[k]);
-        gsl_vector_set(p->q, k, q[k]);
-    }
-    p->mu[0] = mu;
-    p->ctx = &ctx;
-    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
-    return p;
-}
 
 /* One contact, global form: n = dim, M = diag(m), H = I, w.  Then
  * W = H M^-1 H^T = diag(1/m) and q = H M^-1 f + w = f/m + w. */
@@ -551,65 +533,50 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
     fl_status s[2];
 #define BOTH(expr_v, expr_r, expr_U)                                                          \
     for (int k = 0; k < 2; k++) s[k] = global_solve(k, g, &o, expr_v, expr_r, expr_U, NULL, &err[k])
-#define SAME(st, needle)                                                                      \
-    do {                                                                                      \
-        cr_assert_eq(s[0], st, "reference %d: %s", s[0], err[0].message);                     \
-        cr_assert_eq(s[1], st, "optimized %d: %s", s[1], err[1].message);                     \
-        cr_assert(strstr(err[0].message, needle), "reference: %s", err[0].message);           \
-        cr_assert(strstr(err[1].message, needle), "optimized: %s", err[1].message);           \
-    } while (0)
+#define SAME(want, needle) TWIN_SAME(s, err, want, needle)
+/* the usual call of this file on both twins, then SAME */
+#define EXPECT(want, needle) do { BOTH(NULL, r, NULL); SAME(want, needle); } while (0)
     for (int k = 0; k < 2; k++)
         cr_assert_eq(global_solve(k, NULL, &o, NULL, r, NULL, NULL, &err[k]), FL_EINVAL);
     /* dim, nc, m */
     g->dim = 4;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EDIM, "dim = 4");
+    EXPECT(FL_EDIM, "dim = 4");
     g->dim = 3;
     g->nc = 0;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EDIM, "nc = 0");
+    EXPECT(FL_EDIM, "nc = 0");
     g->nc = 1;
     g->m = 2;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EDIM, "m = 2");
+    EXPECT(FL_EDIM, "m = 2");
     g->m = 3;
     /* sizes: n disagrees with M, H, f */
     g->n = 2;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EDIM, "n = 2");
+    EXPECT(FL_EDIM, "n = 2");
     g->n = 3;
     gsl_vector *w2 = gsl_vector_alloc(2), *wkeep = g->w;
     gsl_vector_set_zero(w2);
     g->w = w2;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EDIM, "w 2");
+    EXPECT(FL_EDIM, "w 2");
     g->w = wkeep;
     gsl_vector *f2 = gsl_vector_alloc(2), *fkeep = g->f;
     gsl_vector_set_zero(f2);
     g->f = f2;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EDIM, "f 2");
+    EXPECT(FL_EDIM, "f 2");
     g->f = fkeep;
     gsl_vector_free(w2);
     gsl_vector_free(f2);
     /* non-finite data */
     gsl_vector_set(g->f, 1, NAN);
-    BOTH(NULL, r, NULL);
-    SAME(FL_ENONFINITE, "f[1]");
+    EXPECT(FL_ENONFINITE, "f[1]");
     gsl_vector_set(g->f, 1, 3);
     gsl_vector_set(g->w, 2, INFINITY);
-    BOTH(NULL, r, NULL);
-    SAME(FL_ENONFINITE, "w[2]");
+    EXPECT(FL_ENONFINITE, "w[2]");
     gsl_vector_set(g->w, 2, 0);
     g->mu[0] = NAN;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EINVAL, "mu[0]");
+    EXPECT(FL_EINVAL, "mu[0]");
     g->mu[0] = -0.5;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EINVAL, "mu[0]");
+    EXPECT(FL_EINVAL, "mu[0]");
     g->mu[0] = INFINITY;
-    BOTH(NULL, r, NULL);
-    SAME(FL_EINVAL, "mu[0]");
+    EXPECT(FL_EINVAL, "mu[0]");
     g->mu[0] = 0.5;
     /* a missing field: the dense twin needs M, H, the sparse one Ms, Hs */
     {
@@ -643,8 +610,7 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
     /* H with a non-finite entry (dense and sparse alike) */
     gsl_matrix_set(g->H, 1, 1, NAN);
     ((double *)g->Hs->x)[1] = NAN;
-    BOTH(NULL, r, NULL);
-    SAME(FL_ENONFINITE, "H");
+    EXPECT(FL_ENONFINITE, "H");
     gsl_matrix_set(g->H, 1, 1, 1);
     ((double *)g->Hs->x)[1] = 1;
     /* M with a non-finite entry */
@@ -702,6 +668,7 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
     g->M = Mk;
 #undef BOTH
 #undef SAME
+#undef EXPECT
     gsl_matrix_free(R);
     gsl_vector_free(r);
     gsl_vector_free(r2);

@@ -19,6 +19,7 @@
 #include "reference/discs.h"
 #include "reference/friction_set_build.h"
 #include "optimized/discs_sparse.h"
+#include "twin_check.h"
 
 Test(cov_fset, bad_contacts_options_and_mass)
 {
@@ -94,7 +95,7 @@ static fl_discs *two_discs(void)
     return d;
 }
 
-Test(cov_discs, parameters_refused_and_a_contact_by_hand)
+Test(cov_discs, parameters_refused_and_a_contact_by_hand, .init = setup, .fini = teardown)
 {
     fl_discs *d = two_discs();
     fl_error err;
@@ -191,8 +192,6 @@ Test(cov_discs, parameters_refused_and_a_contact_by_hand)
     cr_assert_eq(fl_discs_global(d, &badc, 1, 0.01, 1, NULL, &g, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "contact 0 names a disc >= N"));
     cr_assert_null(g);
-    fl_sparse_ctx ctx;
-    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     cr_assert_eq(fl_discs_global(d, &badc, 1, 0.01, 0, &ctx, &g, &err), FL_EINVAL);
     cr_assert_null(g);
     d->m[0] = -1;
@@ -221,7 +220,6 @@ Test(cov_discs, parameters_refused_and_a_contact_by_hand)
     gsl_matrix_free(W);
     fl_local_problem_free(p);
     fl_global_problem_free(g);
-    fl_sparse_finish(&ctx);
     free(c);
     fl_discs_free(d);
 }
