@@ -402,6 +402,9 @@ Test(cov_p4, simulate_refuses_bad_arguments)
     cr_assert_eq(fl_p4_simulate(&freesys, 0, 0.1, 1, q, v, NULL, NULL, NULL, &res, &err), FL_OK,
                  "%s", err.message);
     cr_assert(fabs(q->data[0] - 0.2) <= 1e-15 && q->data[1] == 1 && v->data[0] == 2);
+    /* the result record is optional */
+    cr_assert_eq(fl_p4_simulate(&freesys, 0, 0.1, 1, q, v, NULL, NULL, NULL, NULL, &err), FL_OK);
+    cr_assert(fabs(q->data[0] - 0.4) <= 1e-15);
     gsl_vector_free(q);
     gsl_vector_free(v);
     gsl_vector_free(q3);
@@ -484,5 +487,47 @@ Test(cov_p4, splits_without_constraints_and_null_outputs, .init = setup, .fini =
     gsl_vector_free(vn);
     gsl_vector_free(vt);
     gsl_vector_free(r);
+    prob_free(&P);
+}
+
+Test(cov_p4, no_active_constraint_and_the_inelastic_law, .init = setup, .fini = teardown)
+{
+    p4_prob P;
+    prob_init(&P);
+    fl_error err;
+    /* m = 0: v^+ = v^- + W impulse (M = I): (1, -1) + (1/2, 1/2) */
+    fl_p4_problem fp = {.n = 2, .m = 0, .M = P.M, .Ms = P.Ms, .sctx = &ctx};
+    gsl_vector *imp = gsl_vector_alloc(2), *F = gsl_vector_alloc(2);
+    gsl_vector_set_all(imp, 0.5);
+    for (int k = 0; k < 2; k++) {
+        fl_p4_step_result *res = fl_p4_step_result_alloc(2, 0);
+        fl_status s = k ? fl_p4_step_sparse(&fp, P.v, imp, &P.law, NULL, res, &err)
+                        : fl_p4_step(&fp, P.v, imp, &P.law, NULL, res, &err);
+        cr_assert_eq(s, FL_OK, "impl %d: %s", k, err.message);
+        cr_assert_eq(res->impact, 0);
+        cr_assert(fabs(gsl_vector_get(res->v_plus, 0) - 1.5) <= 1e-15 &&
+                  fabs(gsl_vector_get(res->v_plus, 1) + 0.5) <= 1e-15);
+        fl_p4_step_result_free(res);
+    }
+    /* impact laws without constraint: F = 0 */
+    gsl_vector_set_all(F, 7.0);
+    cr_assert_eq(fl_p4_impact_newton(&fp, &P.law, P.v, F, &err), FL_OK);
+    cr_assert(F->data[0] == 0 && F->data[1] == 0);
+    fl_p4_impact_law inel = {.kind = FL_P4_IMPACT_INELASTIC};
+    gsl_vector_set_all(F, 7.0);
+    cr_assert_eq(fl_p4_impact_eval(&fp, &inel, P.v, F, &err), FL_OK);
+    cr_assert(F->data[0] == 0 && F->data[1] == 0);
+    /* Moreau's inelastic law on the constraint dphi = e2 at v^- = (1, -1):
+     * the M-projection on {v_2 >= 0} is (1, 0), whose normal part F = 0;
+     * the step is the Coulomb impact of impact_closed_form_both_twins */
+    cr_assert_eq(fl_p4_impact_eval(&P.p, &inel, P.v, F, &err), FL_OK, "%s", err.message);
+    cr_assert(fabs(F->data[0]) <= 1e-15 && fabs(F->data[1]) <= 1e-15);
+    fl_p4_step_result *res = fl_p4_step_result_alloc(2, 1);
+    cr_assert_eq(fl_p4_step(&P.p, P.v, NULL, &inel, NULL, res, &err), FL_OK, "%s", err.message);
+    cr_assert(fabs(gsl_vector_get(res->v_plus, 0) - 0.5) <= 1e-12 &&
+              fabs(gsl_vector_get(res->v_plus, 1)) <= 1e-12);
+    fl_p4_step_result_free(res);
+    gsl_vector_free(imp);
+    gsl_vector_free(F);
     prob_free(&P);
 }

@@ -444,3 +444,42 @@ Test(cov_stability, more_shapes_refused_alike_and_sparse_modes, .init = setup, .
     gsl_matrix_free(K);
     gsl_matrix_free(M);
 }
+
+Test(cov_stability, free_particle_jumps_and_remaining_shapes, .init = setup, .fini = teardown)
+{
+    twin_sys T;
+    twin_init(&T);
+    fl_error err;
+    /* a free particle (u_N < 0, 004 §2.3 P_f): r = 0 is its only branch, and
+     * K A = 0 with K = diag(2, 3) SPD forces A = 0, which (52) excludes: no
+     * jump */
+    gsl_vector *u0 = gsl_vector_calloc(2);
+    gsl_vector_set(u0, 1, -1.0);
+    gsl_matrix *As = gsl_matrix_alloc(2, 4), *Rs = gsl_matrix_alloc(2, 4);
+    size_t nsol = 99;
+    cr_assert_eq(fl_stab_jumps(&T.d, u0, T.r, 1e-9, 4, As, Rs, &nsol, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(nsol, 0);
+    /* the reference's r of the wrong length */
+    gsl_vector *r3 = gsl_vector_calloc(3);
+    fl_stab_label lab = FL_STAB_PF;
+    fl_stab_tangent *t = NULL;
+    cr_assert_eq(fl_stab_tangent_alloc(&T.d, &lab, r3, &t, &err), FL_EDIM);
+    cr_assert(strstr(err.message, "labels and r (length 2)"));
+    /* generalized eigenproblem: M and evec of the wrong width */
+    gsl_matrix *M23 = gsl_matrix_calloc(2, 3);
+    double re[2], im[2];
+    cr_assert_eq(fl_stab_gen_eig(T.K, M23, re, im, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stab_gen_eig(T.K, NULL, re, im, M23, &err), FL_EDIM);
+    /* K = diag(2, 3), M = I: eigenvalues 2, 3 with the unit vectors */
+    gsl_matrix *E = gsl_matrix_alloc(2, 2);
+    cr_assert_eq(fl_stab_gen_eig(T.K, T.M, re, im, E, &err), FL_OK);
+    cr_assert(fabs(re[0] - 2) <= 1e-14 && fabs(re[1] - 3) <= 1e-14 && im[0] == 0 && im[1] == 0);
+    cr_assert(fabs(fabs(gsl_matrix_get(E, 0, 0)) - 1) <= 1e-14 && fabs(gsl_matrix_get(E, 1, 0)) <= 1e-14);
+    gsl_matrix_free(E);
+    gsl_matrix_free(M23);
+    gsl_vector_free(r3);
+    gsl_vector_free(u0);
+    gsl_matrix_free(As);
+    gsl_matrix_free(Rs);
+    twin_free(&T);
+}
