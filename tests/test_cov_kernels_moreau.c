@@ -448,6 +448,17 @@ Test(cov_moreau, non_finite_or_unreadable_sparse_M_refused_alike, .init = setup,
     q.Msp = pat;
     cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_EINVAL);
     cr_assert(strstr(err[1].message, "real with int indices"), "%s", err[1].message);
+    /* the same header claiming long indices, or a wrong column count: both
+     * refused before any entry is read */
+    cholmod_sparse hdr = *Msym;
+    hdr.itype = CHOLMOD_LONG;
+    q.Msp = &hdr;
+    cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_EINVAL);
+    cr_assert(strstr(err[1].message, "real with int indices"), "%s", err[1].message);
+    hdr = *Msym;
+    hdr.ncol = 4;
+    cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_EDIM);
+    cr_assert(strstr(err[1].message, "sparse M must be symmetric 3x3"), "%s", err[1].message);
     /* the same M = I in unpacked storage (column j holds nz[j] entries from
      * p[j]): read alike, and a NaN in it refused alike */
     cholmod_sparse *U = cholmod_allocate_sparse(3, 3, 3, 1, 0, 1, CHOLMOD_REAL, &ctx.cm);
