@@ -135,9 +135,14 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     }
     cholmod_factor *LK = NULL;
     int saved_nmethods = cm->nmethods, saved_ordering = cm->method[0].ordering;
-    int saved_super = cm->supernodal, saved_ll = cm->final_ll;
+    int saved_super = cm->supernodal, saved_ll = cm->final_ll, saved_post = cm->postorder;
     cm->nmethods = 1;
     cm->method[0].ordering = CHOLMOD_GIVEN;
+    /* no etree postordering: it would move contact unknowns out of the last
+     * m positions of the factor (with M = H = I the postorder interleaves
+     * them with the body unknowns, and the "trailing block" read below was
+     * then not L22) */
+    cm->postorder = 0;
     cm->supernodal = CHOLMOD_SIMPLICIAL;
     cm->final_ll = 1;
     for (int attempt = 0; s == FL_OK && attempt < 30; attempt++) {
@@ -193,6 +198,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     cm->method[0].ordering = saved_ordering;
     cm->supernodal = saved_super;
     cm->final_ll = saved_ll;
+    cm->postorder = saved_post;
     cholmod_free_factor(&LK, cm);
     cholmod_free_triplet(&T, cm);
     cholmod_free_sparse(&Mu, cm);
@@ -254,7 +260,7 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
                        "cache are required");
     if (method != FL_DELASSUS_SOLVES && method != FL_DELASSUS_TRAILING)
         return FL_FAIL(err, FL_EINVAL, "delassus_sparse: unknown method %d", (int)method);
-    if (g->f->size != g->n || g->w->size != g->m || g->f->stride != 1 || g->w->stride != 1)
+    if (g->f->size != g->n || g->w->size != g->m)
         return FL_FAIL(err, FL_EDIM, "delassus_sparse: f must have length %zu, w %zu", g->n, g->m);
     FL_TRY(fl_check_finite_vector(g->f, "f", err));
     FL_TRY(fl_check_finite_vector(g->w, "w", err));
@@ -314,7 +320,11 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
         /* q = H M^-1 f + w */
         y = malloc(g->n * sizeof *y);
         if (!y) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
-        if (s == FL_OK) s = fl_sparse_solve(ctx, *L, g->f->data, y, err);
+        /* y = M^-1 f, f copied first: any stride is read, as by the dense twin */
+        if (s == FL_OK) {
+            for (size_t i = 0; i < g->n; i++) y[i] = gsl_vector_get(g->f, i);
+            s = fl_sparse_solve(ctx, *L, y, y, err);
+        }
         if (s == FL_OK) {
             gsl_vector_memcpy(p->q, g->w);
             cholmod_dense Y, Q;

@@ -244,7 +244,7 @@ fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options 
     /* impulse scale of the problem (proofs/README.md, random systems: problem scales): |q| / max W_ii */
     const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
     int sweep = 0;
-    double *rr = r->data;
+    double *rr = s == FL_OK ? r->data : NULL;   /* r may be NULL when prepare refused it */
     const double *q = p->q->data;
     const size_t qs = p->q->stride;
     while (s == FL_OK && sweep < opt->max_sweeps) {

@@ -25,15 +25,21 @@ fl_status fl_stab_system_check(const fl_stab_system *s, fl_error *err)
         return FL_FAIL(err, FL_EDIM, "stability system: K and M must be %zux%zu", s->n, s->n);
     FL_TRY(fl_check_finite_matrix(s->K, "stiffness K", err));
     FL_TRY(fl_check_finite_matrix(s->M, "mass M", err));
-    if (!isfinite(s->mu) || s->mu < 0.0)
-        return FL_FAIL(err, FL_EINVAL, "friction coefficient mu = %g must be finite and >= 0", s->mu);
-    unsigned char *used = calloc(s->n, 1);
+    return fl_stab_check_contacts(s->n, s->prescribed, s->np, s->iT, s->iN, s->mu, err);
+}
+
+fl_status fl_stab_check_contacts(size_t n, const unsigned char *prescribed, size_t np,
+                                 const size_t *iT, const size_t *iN, double mu, fl_error *err)
+{
+    if (!isfinite(mu) || mu < 0.0)
+        return FL_FAIL(err, FL_EINVAL, "friction coefficient mu = %g must be finite and >= 0", mu);
+    unsigned char *used = calloc(n, 1);
     if (!used) return FL_FAIL(err, FL_ENOMEM, "out of memory");
     fl_status st = FL_OK;
-    for (size_t p = 0; p < s->np && st == FL_OK; p++) {
-        size_t d[2] = {s->iT[p], s->iN[p]};
+    for (size_t p = 0; p < np && st == FL_OK; p++) {
+        size_t d[2] = {iT[p], iN[p]};
         for (int k = 0; k < 2 && st == FL_OK; k++) {
-            if (d[k] >= s->n || used[d[k]] || (s->prescribed && s->prescribed[d[k]]))
+            if (d[k] >= n || used[d[k]] || (prescribed && prescribed[d[k]]))
                 st = FL_FAIL(err, FL_EINVAL,
                              "contact particle %zu: dof %zu out of range, repeated or prescribed",
                              p, d[k]);

@@ -44,6 +44,12 @@ typedef enum fl_stab_label {
 
 /* Check the system: sizes, finiteness, indices distinct and not prescribed. */
 fl_status fl_stab_system_check(const fl_stab_system *s, fl_error *err);
+/* Its contact part, shared with the sparse twin (optimized/stability_sparse.c)
+ * so that both refuse the same systems: mu finite and >= 0, every contact
+ * dof in range, used once and not prescribed (FL_EINVAL naming the particle
+ * and the dof). */
+fl_status fl_stab_check_contacts(size_t n, const unsigned char *prescribed, size_t np,
+                                 const size_t *iT, const size_t *iN, double mu, fl_error *err);
 
 /* 004 §2.1 and §2.3: labels[p] from (u, r) (length n), with "= 0" read as
  * |x| <= eps * scale (scale: max |u_N| or 1 for displacements, max |r_C|
