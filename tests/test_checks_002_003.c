@@ -62,8 +62,10 @@ static int kind_of(const seen *s, const char *name)
     return -1;
 }
 
-/* A copy of data file rel with params.key set to the JSON text value. */
-static void edited_params(const char *rel, const char *key, const char *value, char *out, size_t len)
+/* A copy of data file rel with params.keys[i] set to the JSON texts
+ * values[i] (n of them). */
+static void edited_params_n(const char *rel, const char *const *keys, const char *const *values, size_t n, char *out,
+                            size_t len)
 {
     char path[4096];
     fl_error err;
@@ -71,13 +73,20 @@ static void edited_params(const char *rel, const char *key, const char *value, c
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
     cr_assert_not_null(root, "%s", je.text);
-    json_object_set_new(json_object_get(root, "params"), key, json_loads(value, JSON_DECODE_ANY, &je));
+    for (size_t i = 0; i < n; i++)
+        json_object_set_new(json_object_get(root, "params"), keys[i], json_loads(values[i], JSON_DECODE_ANY, &je));
     snprintf(out, len, "/tmp/fl_checks_XXXXXX");
     int fd = mkstemp(out);
     cr_assert_geq(fd, 0);
     close(fd);
     cr_assert_eq(json_dump_file(root, out, 0), 0);
     json_decref(root);
+}
+
+/* A copy of data file rel with params.key set to the JSON text value. */
+static void edited_params(const char *rel, const char *key, const char *value, char *out, size_t len)
+{
+    edited_params_n(rel, &key, &value, 1, out, len);
 }
 
 /* ---- crosscheck midpoint: its report ---- */
@@ -278,4 +287,81 @@ Test(checks_002_003, discs_28_unsettled_deposit_fails)
     cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_FAIL);
     run_edited(fl_discs_reproduce_28, "003/discs_28.json", "N", "-3", &s, &rc);
     cr_assert_eq(kind_of(&s, "discs28.params"), FL_CHECK_FAIL);
+}
+
+/* ---- the disc tasks on missing, bad and starved parameter files ---- */
+
+static int no_out_path(void *d, const char *name, char *buf, size_t len)
+{
+    (void)d;
+    (void)name;
+    (void)buf;
+    (void)len;
+    return -1;
+}
+
+Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
+{
+    seen s;
+    int rc;
+    fl_check_ctx ctx = ctx_for(&s);
+    ctx.params = "/nonexistent/discs_28.json";
+    cr_assert_eq(fl_discs_reproduce_28(&ctx), -1);
+    ctx = ctx_for(&s);
+    ctx.params = "/nonexistent/discs_355.json";
+    cr_assert_eq(fl_discs_reproduce_slope(&ctx), -1);
+    /* a bad value: one failed check naming the parameters, no run */
+    run_edited(fl_discs_reproduce_slope, "003/discs_355.json", "N", "-3", &s, &rc);
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(kind_of(&s, "slope.params"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "slope.deposit"), -1, "nothing is run");
+}
+
+/* 003 §3: the equilibrium clouds come from Gauss-Seidel runs converged to
+ * gs_tol = 1e-11; a single sweep cannot get there from zero on a packing of
+ * 28 discs, so every run is reported as not converged, and the checks made
+ * on the dots (Coulomb's law, the cones) fail for want of any dot. */
+Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
+{
+    seen s;
+    int rc;
+    char f[64];
+    const char *keys[] = {"gs_sweeps", "runs_quick"}, *values[] = {"1", "2"};
+    edited_params_n("003/discs_28.json", keys, values, 2, f, sizeof f);
+    fl_check_ctx ctx = ctx_for(&s);
+    ctx.params = f;
+    ctx.io.out_path = no_out_path;
+    rc = fl_discs_reproduce_28(&ctx);
+    unlink(f);
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_PASS);
+    cr_assert_eq(kind_of(&s, "discs28.runs_converged"), FL_CHECK_FAIL);
+    /* no dot at all: Coulomb's law and the cones are not shown, not passed */
+    cr_assert_eq(kind_of(&s, "discs28.coulomb"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "discs28.clouds_in_cones"), FL_CHECK_FAIL);
+}
+
+/* The slope flow on the user's parameters, stopped after 15 steps (only
+ * the instant of step 11 is explored) with one Gauss-Seidel sweep per
+ * exploration run: the indeterminacy cannot be seen to shrink from a
+ * single instant, the clouds' runs do not converge, and the paper's
+ * contact counts are not compared with a user's packing (NOTE lines). */
+Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
+{
+    seen s;
+    int rc;
+    char f[64];
+    const char *keys[] = {"steps_quick", "gs_sweeps", "runs_quick"}, *values[] = {"15", "1", "2"};
+    edited_params_n("003/discs_355.json", keys, values, 3, f, sizeof f);
+    fl_check_ctx ctx = ctx_for(&s);
+    ctx.params = f;
+    ctx.io.out_path = no_out_path;
+    rc = fl_discs_reproduce_slope(&ctx);
+    unlink(f);
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
+    cr_assert_eq(kind_of(&s, "slope.indeterminacy_shrinks"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "slope.clouds_coulomb"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "slope.contacts.step11"), FL_CHECK_NOTE);
+    cr_assert_eq(kind_of(&s, "slope.zero_sliding.step121"), -1, "the user's file: only the contact notes");
 }
