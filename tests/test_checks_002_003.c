@@ -326,10 +326,11 @@ Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
     seen s;
     int rc;
     char f[64];
-    const char *keys[] = {"gs_sweeps", "runs_quick"}, *values[] = {"1", "2"};
+    const char *keys[] = {"gs_sweeps", "runs"}, *values[] = {"1", "2"};
     edited_params_n("003/discs_28.json", keys, values, 2, f, sizeof f);
     fl_check_ctx ctx = ctx_for(&s);
     ctx.params = f;
+    ctx.quick = 0;                  /* the full run's "runs", 2 here */
     ctx.io.out_path = no_out_path;
     rc = fl_discs_reproduce_28(&ctx);
     unlink(f);
@@ -341,9 +342,9 @@ Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
     cr_assert_eq(kind_of(&s, "discs28.clouds_in_cones"), FL_CHECK_FAIL);
 }
 
-/* The slope flow on the user's parameters, stopped after 15 steps (only
- * the instant of step 11 is explored) with one Gauss-Seidel sweep per
- * exploration run: the indeterminacy cannot be seen to shrink from a
+/* The slope flow (full run) on the user's parameters, deposited in 300
+ * steps and stopped after 15 (only the instant of step 11 is explored),
+ * with one Gauss-Seidel sweep per exploration run: the indeterminacy cannot be seen to shrink from a
  * single instant, the clouds' runs do not converge, and the paper's
  * contact counts are not compared with a user's packing (NOTE lines). */
 Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
@@ -351,10 +352,11 @@ Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
     seen s;
     int rc;
     char f[64];
-    const char *keys[] = {"steps_quick", "gs_sweeps", "runs_quick"}, *values[] = {"15", "1", "2"};
-    edited_params_n("003/discs_355.json", keys, values, 3, f, sizeof f);
+    const char *keys[] = {"deposit_steps", "steps", "gs_sweeps", "runs"}, *values[] = {"300", "15", "1", "2"};
+    edited_params_n("003/discs_355.json", keys, values, 4, f, sizeof f);
     fl_check_ctx ctx = ctx_for(&s);
     ctx.params = f;
+    ctx.quick = 0;                  /* the full run's fields, cut short here */
     ctx.io.out_path = no_out_path;
     rc = fl_discs_reproduce_slope(&ctx);
     unlink(f);

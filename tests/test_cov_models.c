@@ -565,6 +565,9 @@ Test(cov_models, discs_355_refuses_each_broken_member)
         {"expected.rows.zero_sliding", json_pack("[s, f]", "0.75", 0.7), "expected.rows.zero_sliding"},
         {"expected.rows.zero_sliding", json_pack("[f, f]", 0.75, -0.1), "expected.rows.zero_sliding"},
         {"expected.rows.zero_sliding", json_pack("[f, f]", 1.5, 0.7), "expected.rows.zero_sliding"},
+        {"expected.rows.step", json_pack("[i, s]", 11, "121"), "expected.rows.step"},
+        {"expected.rows.contacts", json_pack("[i, s]", 556, "544"), "expected.rows.contacts"},
+        {"expected.rows.zero_sliding", json_pack("[f, s]", 0.75, "0.7"), "expected.rows.zero_sliding"},
         {"expected.rows.contacts_rtol", DEL, "expected.rows.contacts_rtol"},
         {"expected.rows.contacts_rtol", NUM(0.0), "expected.rows"},
         {"expected.rows.zero_sliding_atol", DEL, "expected.rows.zero_sliding_atol"},
@@ -646,18 +649,34 @@ Test(cov_models, square_block_refuses_each_broken_member)
     REFUSE_ALL("002/square_block_002.json", load_square, bad);
 }
 
-/* "redistribution": "normal" and "both" are the two other words (002 §5). */
+/* "redistribution": "none", "normal" and "both" (002 §5). */
 Test(cov_models, square_block_redistribution_words)
 {
-    const char *words[] = {"normal", "both"};
-    const fl_redist_kind want[] = {FL_REDIST_NORMAL, FL_REDIST_BOTH};
-    for (int i = 0; i < 2; i++) {
+    const char *words[] = {"none", "normal", "both"};
+    const fl_redist_kind want[] = {FL_REDIST_NONE, FL_REDIST_NORMAL, FL_REDIST_BOTH};
+    for (int i = 0; i < 3; i++) {
         char p[64];
         write_broken("002/square_block_002.json", "params.redistribution", json_string(words[i]), p, sizeof p);
         static fl_model_square_block m;
         fl_error e;
         cr_assert_eq(fl_model_square_block_load(p, &m, &e), FL_OK, "%s", e.message);
         cr_assert_eq(m.block.redist, want[i], "%s", words[i]);
+        unlink(p);
+    }
+}
+
+/* The documented H1 discrepancies of Table 2 are optional: without
+ * "expected", or without its table2_H1_not_decreasing, no row is marked. */
+Test(cov_models, square_block_without_documented_discrepancies)
+{
+    const char *at[] = {"expected", "expected.table2_H1_not_decreasing"};
+    for (int k = 0; k < 2; k++) {
+        char p[64];
+        write_broken("002/square_block_002.json", at[k], DEL, p, sizeof p);
+        static fl_model_square_block m;
+        fl_error e;
+        cr_assert_eq(fl_model_square_block_load(p, &m, &e), FL_OK, "%s: %s", at[k], e.message);
+        for (int r = 0; r < FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS; r++) cr_assert_eq(m.table2_h1_documented[r], 0);
         unlink(p);
     }
 }
@@ -676,6 +695,9 @@ Test(cov_models, square_block_mesh_sizes)
     cr_assert_eq(bp.nx, 4);
     cr_assert_eq(fl_model_square_block_table2_cells(&m, -1), 0);
     cr_assert_eq(fl_model_square_block_table2_cells(&m, FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS), 0);
+    cr_assert_eq(fl_model_square_block_table2_cells(&m, 0), 5, "h = 2 cm on L = 10 cm (002 Table 2)");
+    m.block.lx = 0.0;                                   /* no block: no cell */
+    cr_assert_eq(fl_model_square_block_table2_cells(&m, 0), 0);
     /* a data directory without the file */
     cr_assert_neq(fl_model_square_block_load_data("/nonexistent_fl_data", &m, &e), FL_OK);
 }
@@ -694,6 +716,8 @@ Test(cov_models, triangle_refuses_each_broken_member)
         {"params.fhat_box", json_pack("[s, f]", "-3", 3.0), "params.fhat_box"},
         {"params.fhat_box", json_pack("[f, s]", -3.0, "3"), "params.fhat_box"},
         {"params.fhat_box", json_pack("[f, f]", 3.0, -3.0), "params.fhat_box"},
+        {"params.fhat_box", json_pack("[f, f]", 3.0, 3.0), "params.fhat_box"},
+        {"params.F_values", json_pack("[f, f, s]", 1.5, 2.0, "2.5"), "params.F_values"},
     };
     REFUSE_ALL("002/triangle_002.json", load_tri, bad);
 }

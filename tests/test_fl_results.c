@@ -533,11 +533,12 @@ Test(fl_results, reader_refuses_each_mistyped_member)
     }
 }
 
-/* Optional numbers: null is "absent", the strings "-inf", "inf", "nan" are
+/* Optional members: null is "absent" (numbers, arrays); the strings "-inf", "inf", "nan" are
  * the non-finite values (fl_results.h). */
 Test(fl_results, reader_optional_and_nonfinite_numbers)
 {
-    write_file("r.json", "{\"format\": \"frictionlab-results/1\", \"seconds\": null, \"tasks\": [{\"name\": \"a\", "
+    write_file("r.json", "{\"format\": \"frictionlab-results/1\", \"seconds\": null, \"papers\": null, \"tasks\": [{\"name\": \"b\", "
+                         "\"figures\": null, \"files\": null, \"checks\": null}, {\"name\": \"a\", "
                          "\"params\": null, \"checks\": [{\"name\": \"c\", \"status\": \"NOTE\", \"value\": \"-inf\", "
                          "\"expected\": null, \"tolerance\": \"inf\"}]}]}");
     char path[256];
@@ -545,11 +546,13 @@ Test(fl_results, reader_optional_and_nonfinite_numbers)
     fl_results *r = NULL;
     fl_error err;
     cr_assert_eq(fl_results_read_json(path, &r, &err), FL_OK, "%s", err.message);
-    const fl_result_check *c = &r->tasks[0]->checks[0];
+    cr_assert_eq(r->npapers, 0);
+    cr_assert(r->tasks[0]->nfigures == 0 && r->tasks[0]->nfiles == 0 && r->tasks[0]->nchecks == 0);
+    const fl_result_check *c = &r->tasks[1]->checks[0];
     cr_assert(c->has_value && c->value == -INFINITY);
     cr_assert(!c->has_expected);
     cr_assert(c->has_tolerance && c->tolerance == INFINITY);
-    cr_assert_null(r->tasks[0]->params_file);
+    cr_assert_null(r->tasks[1]->params_file);
     fl_results_free(r);
 }
 
