@@ -291,13 +291,21 @@ Test(checks_002_003, discs_28_unsettled_deposit_fails)
 
 /* ---- the disc tasks on missing, bad and starved parameter files ---- */
 
-static int no_out_path(void *d, const char *name, char *buf, size_t len)
+/* Run task (the full run, not --quick, with no output directory: no file
+ * can be written) on a copy of data file rel with params.keys[i] =
+ * values[i]; returns the task's return value. */
+static int run_full_edited(int (*task)(fl_check_ctx *), const char *rel, const char *const *keys,
+                           const char *const *values, size_t n, seen *s)
 {
-    (void)d;
-    (void)name;
-    (void)buf;
-    (void)len;
-    return -1;
+    char f[64];
+    edited_params_n(rel, keys, values, n, f, sizeof f);
+    fl_check_ctx ctx = ctx_for(s);
+    ctx.params = f;
+    ctx.quick = 0;
+    ctx.out_dir = "/dev/null/fl_out";
+    int rc = task(&ctx);
+    unlink(f);
+    return rc;
 }
 
 Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
@@ -325,15 +333,8 @@ Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
 {
     seen s;
     int rc;
-    char f[64];
     const char *keys[] = {"gs_sweeps", "runs"}, *values[] = {"1", "2"};
-    edited_params_n("003/discs_28.json", keys, values, 2, f, sizeof f);
-    fl_check_ctx ctx = ctx_for(&s);
-    ctx.params = f;
-    ctx.quick = 0;                  /* the full run's "runs", 2 here */
-    ctx.io.out_path = no_out_path;
-    rc = fl_discs_reproduce_28(&ctx);
-    unlink(f);
+    rc = run_full_edited(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 2, &s);
     cr_assert_eq(rc, 0);
     cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_PASS);
     cr_assert_eq(kind_of(&s, "discs28.runs_converged"), FL_CHECK_FAIL);
@@ -351,15 +352,8 @@ Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
 {
     seen s;
     int rc;
-    char f[64];
     const char *keys[] = {"deposit_steps", "steps", "gs_sweeps", "runs"}, *values[] = {"300", "15", "1", "2"};
-    edited_params_n("003/discs_355.json", keys, values, 4, f, sizeof f);
-    fl_check_ctx ctx = ctx_for(&s);
-    ctx.params = f;
-    ctx.quick = 0;                  /* the full run's fields, cut short here */
-    ctx.io.out_path = no_out_path;
-    rc = fl_discs_reproduce_slope(&ctx);
-    unlink(f);
+    rc = run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, &s);
     cr_assert_eq(rc, 0);
     cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
     cr_assert_eq(kind_of(&s, "slope.indeterminacy_shrinks"), FL_CHECK_FAIL);

@@ -12,24 +12,8 @@
 
 #include "xval.h"
 
-static char dir[64];
-
-static void setup(void)
-{
-    snprintf(dir, sizeof dir, "/tmp/fl_cov_xval_XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
-}
-
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    cr_assert_eq(system(cmd), 0);
-}
-
-TestSuite(cov_xval, .init = setup, .fini = teardown);
-
-static void write_manifest(const char *text)
+/* Write the manifest sizes.tsv of corpus directory dir. */
+static void write_manifest(const char *dir, const char *text)
 {
     char path[256];
     snprintf(path, sizeof path, "%s/sizes.tsv", dir);
@@ -134,6 +118,9 @@ Test(cov_xval, full_ladder_first_problems, .timeout = 60)
  * --full, and a row naming a file that is not there. */
 Test(cov_xval, corpus_manifests)
 {
+    char dir[64] = "/tmp/fl_cov_xval_XXXXXX", manifest[128];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(manifest, sizeof manifest, "%s/sizes.tsv", dir);
     fl_xval_options o = fl_xval_options_default();
     fl_error err;
     size_t n = 99;
@@ -142,17 +129,17 @@ Test(cov_xval, corpus_manifests)
     o.corpus_dir = dir;
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, &err), FL_EIO);
     cr_assert_not_null(strstr(err.message, "sizes.tsv"), "%s", err.message);
-    write_manifest("# file\tkind\tnc\n\na.dat\tlocal\n");
+    write_manifest(dir, "# file\tkind\tnc\n\na.dat\tlocal\n");
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, &err), FL_EPARSE);
     cr_assert_not_null(strstr(err.message, "sizes.tsv line 3"), "%s", err.message);
-    write_manifest("# nothing yet\n");
+    write_manifest(dir, "# nothing yet\n");
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, &err), FL_OK, "%s", err.message);
     cr_assert_eq(n, 0);
     char text[4096];
     size_t len = 0;
     for (int i = 0; i < 40; i++) len += (size_t)snprintf(text + len, sizeof text - len, "p%02d.dat\tlocal\t%d\t3\t0\n", 39 - i, i);
     snprintf(text + len, sizeof text - len, "huge.dat\tlocal\t5000\t3\t0\n");
-    write_manifest(text);
+    write_manifest(dir, text);
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, &err), FL_OK, "%s", err.message);
     cr_assert_eq(n, 40);
     o.full = 1;
@@ -172,4 +159,6 @@ Test(cov_xval, corpus_manifests)
     o.corpus_dir = NULL;
     cr_assert_eq(fl_xval_case_make(FL_XVAL_CORPUS, 0, &o, &ctx, &c, &err), FL_EINVAL);
     fl_sparse_finish(&ctx);
+    cr_assert_eq(unlink(manifest), 0);
+    cr_assert_eq(rmdir(dir), 0);
 }

@@ -389,14 +389,23 @@ Test(fl_results, status_change_missing_and_new_checks)
     fl_results_free(cur);
 }
 
+/* A baseline and a current run, each with one task "t" (*tb, *tc). */
+static void two_runs(fl_results **base, fl_results **cur, fl_result_task **tb, fl_result_task **tc)
+{
+    *base = fl_results_alloc("v", NULL);
+    *cur = fl_results_alloc("v", NULL);
+    cr_assert(*base && *cur);
+    cr_assert_eq(fl_results_task_add(*base, "t", NULL, NULL, tb), FL_OK);
+    cr_assert_eq(fl_results_task_add(*cur, "t", NULL, NULL, tc), FL_OK);
+}
+
 Test(fl_results, namesakes_are_matched_by_rank)
 {
     /* one check name per parameter value (e.g. mu = 1, 2, 3): the second of
      * three edited must be reported as name#2, the others unchanged */
-    fl_results *base = fl_results_alloc("v", NULL), *cur = fl_results_alloc("v", NULL);
+    fl_results *base, *cur;
     fl_result_task *tb, *tc;
-    cr_assert_eq(fl_results_task_add(base, "t", NULL, NULL, &tb), FL_OK);
-    cr_assert_eq(fl_results_task_add(cur, "t", NULL, NULL, &tc), FL_OK);
+    two_runs(&base, &cur, &tb, &tc);
     for (int i = 0; i < 3; i++) {
         fl_result_check c = fl_result_check_default();
         c.name = "t.eq";
@@ -671,15 +680,15 @@ Test(fl_results, html_of_an_incomplete_run)
     fl_results_free(r);
 }
 
-/* Comparison options and non-finite values: a negative rtol is refused; NaN
- * equals NaN, +inf differs from -inf and from 1; a baseline check that was NOT RUN and
- * is gone is no drift; a tolerance only the current run gives is used. */
+/* Comparison options and non-finite values: a negative rtol is refused;
+ * NaN equals NaN, +inf differs from -inf and from 1; a baseline check that
+ * was NOT RUN and is gone is no drift; a tolerance only the current run
+ * gives is used. */
 Test(fl_results, compare_options_and_nonfinite_values)
 {
-    fl_results *base = fl_results_alloc("v", NULL), *cur = fl_results_alloc("v", NULL);
+    fl_results *base, *cur;
     fl_result_task *tb, *tc;
-    cr_assert_eq(fl_results_task_add(base, "t", NULL, NULL, &tb), FL_OK);
-    cr_assert_eq(fl_results_task_add(cur, "t", NULL, NULL, &tc), FL_OK);
+    two_runs(&base, &cur, &tb, &tc);
     fl_result_check c = fl_result_check_default();
     c.has_value = 1;
     c.name = "t.nan";
