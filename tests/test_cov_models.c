@@ -250,7 +250,8 @@ Test(cov_models, example_4_6_steady_state_depends_on_mu_sigma_only)
 Test(cov_models, polyurethane_refuses_each_broken_member)
 {
     json_t *many_levels = json_array();
-    for (int i = 0; i <= FL_MODEL_POLYURETHANE_MAX_LEVELS; i++) json_array_append_new(many_levels, json_real(0.01 * (i + 1)));
+    for (int i = 0; i <= FL_MODEL_POLYURETHANE_MAX_LEVELS; i++)
+        json_array_append_new(many_levels, json_real(0.01 * (i + 1)));
     json_t *many_rows = json_array();
     for (int i = 0; i <= FL_MODEL_POLYURETHANE_MAX_ROWS; i++)
         json_array_append_new(many_rows, json_pack("[f, i, i, i, f, f, i]", -0.01 * (i + 1), 21, 0, 0, 0.1, 1e6, 3));
@@ -614,7 +615,8 @@ Test(cov_models, triangle_region_undecided_within_the_margin)
     fl_model_triangle m;
     fl_error e;
     cr_assert_eq(fl_model_triangle_load(path, &m, &e), FL_OK, "%s", e.message);
-    for (int i = 1; i <= 4; i++) cr_assert_eq(fl_model_triangle_region(&m.sys, i, -1.0, 0.3, 1e300), -1, "region %d", i);
+    for (int i = 1; i <= 4; i++)
+        cr_assert_eq(fl_model_triangle_region(&m.sys, i, -1.0, 0.3, 1e300), -1, "region %d", i);
 }
 
 /* ---- 003 wedged rod and 001 Kane --------------------------------------------- */

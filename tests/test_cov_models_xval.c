@@ -137,7 +137,8 @@ Test(cov_xval, corpus_manifests)
     cr_assert_eq(n, 0);
     char text[4096];
     size_t len = 0;
-    for (int i = 0; i < 40; i++) len += (size_t)snprintf(text + len, sizeof text - len, "p%02d.dat\tlocal\t%d\t3\t0\n", 39 - i, i);
+    for (int i = 0; i < 40; i++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "p%02d.dat\tlocal\t%d\t3\t0\n", 39 - i, i);
     snprintf(text + len, sizeof text - len, "huge.dat\tlocal\t5000\t3\t0\n");
     write_manifest(dir, text);
     cr_assert_eq(fl_xval_family_count(FL_XVAL_CORPUS, &o, &n, &err), FL_OK, "%s", err.message);
