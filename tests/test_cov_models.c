@@ -313,7 +313,8 @@ Test(cov_models, polyurethane_refuses_each_broken_member)
 }
 
 /* The block of 004 §5 refuses what it cannot build: no parameters, a mesh
- * whose contact face does not have the file's number of nodes, and a face
+ * whose contact face does not have the file's number of nodes, no mesh, a
+ * negative stiffness or friction coefficient, and a face
  * not pressed at all (U_N^0 = 0), which gives no compressive normal force
  * to scale the thickness to F_N^0 with. */
 Test(cov_models, polyurethane_block_refuses_bad_parameters, .timeout = 60)
@@ -337,6 +338,27 @@ Test(cov_models, polyurethane_block_refuses_bad_parameters, .timeout = 60)
     fl_status st = fl_model_polyurethane_block_init(&bad, &b, &e);
     cr_assert_eq(st, FL_EINVAL, "status %d: %s", st, e.message);
     cr_assert_not_null(strstr(e.message, "no compressive normal force"), "%s", e.message);
+    fl_model_polyurethane_block_free(&b);
+    /* no mesh cells, a negative Young modulus (mu = E / 2(1 + nu) < 0), a
+     * negative friction coefficient: each refused by the layer below */
+    bad = par;
+    bad.nx = 0;
+    cr_assert_eq(fl_model_polyurethane_block_init(&bad, &b, &e), FL_EINVAL);
+    fl_model_polyurethane_block_free(&b);
+    bad = par;
+    bad.E = -par.E;
+    cr_assert_eq(fl_model_polyurethane_block_init(&bad, &b, &e), FL_EINVAL);
+    cr_assert_not_null(strstr(e.message, "mu > 0"), "%s", e.message);
+    fl_model_polyurethane_block_free(&b);
+    bad = par;
+    bad.mu = -1.0;
+    cr_assert_lt(fl_model_polyurethane_block_init(&bad, &b, &e), 0);
+    fl_model_polyurethane_block_free(&b);
+    /* the pressed state: the forces may be asked for alone */
+    cr_assert_eq(fl_model_polyurethane_block_init(&par, &b, &e), FL_OK, "%s", e.message);
+    double FN = 0;
+    cr_assert_eq(fl_model_polyurethane_state(&b, 0.0, NULL, NULL, NULL, NULL, NULL, &FN, &e), FL_OK);
+    cr_assert(fabs(FN * b.thick - par.FN0) < 1e-9 * fabs(par.FN0), "F_N = %g", FN * b.thick);
     fl_model_polyurethane_block_free(&b);
     fl_model_polyurethane_block_free(NULL);
     fl_model_polyurethane_sparse_free(NULL);
