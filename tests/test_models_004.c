@@ -94,6 +94,7 @@ Test(models_004, example_3_15_springs_and_equilibrium)
         cr_assert_float_eq(gsl_vector_get(Ku, i) - f[i], r0[i], 1e-14, "row %zu", i);
     }
     cr_assert(sys->pres[0] && !sys->pres[1] && sys->iT == 2 && sys->iN == 3);
+    fl_model_example_3_15_system_free(sys);
     cr_assert_eq(fl_model_example_3_15_system_alloc(K, Mm, P, -1.0, &sys, &err), FL_EINVAL);
     cr_assert_null(sys);
     gsl_vector_free(Ku);
