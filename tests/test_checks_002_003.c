@@ -326,15 +326,16 @@ Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
 }
 
 /* 003 §3: the equilibrium clouds come from Gauss-Seidel runs converged to
- * gs_tol = 1e-11; a single sweep cannot get there from zero on a packing of
- * 28 discs, so every run is reported as not converged, and the checks made
- * on the dots (Coulomb's law, the cones) fail for want of any dot. */
+ * gs_tol = 1e-11; a single sweep cannot get there from zero on a packing
+ * (of 10 discs here, to be quick), so every run is reported as not
+ * converged, and the checks made on the dots (Coulomb's law, the cones)
+ * fail for want of any dot. */
 Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
 {
     seen s;
     int rc;
-    const char *keys[] = {"gs_sweeps", "runs"}, *values[] = {"1", "2"};
-    rc = run_full_edited(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 2, &s);
+    const char *keys[] = {"N", "gs_sweeps", "runs"}, *values[] = {"10", "1", "2"};
+    rc = run_full_edited(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, &s);
     cr_assert_eq(rc, 0);
     cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_PASS);
     cr_assert_eq(kind_of(&s, "discs28.runs_converged"), FL_CHECK_FAIL);
@@ -345,9 +346,10 @@ Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
 
 /* The slope flow (full run) on the user's parameters, deposited in 300
  * steps and stopped after 15 (only the instant of step 11 is explored),
- * with one Gauss-Seidel sweep per exploration run: the indeterminacy cannot be seen to shrink from a
- * single instant, the clouds' runs do not converge, and the paper's
- * contact counts are not compared with a user's packing (NOTE lines). */
+ * with one Gauss-Seidel sweep per exploration run: the indeterminacy
+ * cannot be seen to shrink from a single instant, the clouds' runs do not
+ * converge, and the paper's contact counts are not compared with a user's
+ * packing (NOTE lines). */
 Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
 {
     seen s;
