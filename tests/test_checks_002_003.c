@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks/fl_check.h"
@@ -291,21 +292,50 @@ Test(checks_002_003, discs_28_unsettled_deposit_fails)
 
 /* ---- the disc tasks on missing, bad and starved parameter files ---- */
 
-/* Run task (the full run, not --quick, with no output directory: no file
- * can be written) on a copy of data file rel with params.keys[i] =
- * values[i]; returns the task's return value. */
+/* Run task (the full run, not --quick) on a copy of data file rel with
+ * params.keys[i] = values[i], its files into out_dir; returns the task's
+ * return value. */
 static int run_full_edited(int (*task)(fl_check_ctx *), const char *rel, const char *const *keys,
-                           const char *const *values, size_t n, seen *s)
+                           const char *const *values, size_t n, const char *out_dir, seen *s)
 {
     char f[64];
     edited_params_n(rel, keys, values, n, f, sizeof f);
     fl_check_ctx ctx = ctx_for(s);
     ctx.params = f;
     ctx.quick = 0;
-    ctx.out_dir = "/dev/null/fl_out";
+    ctx.out_dir = out_dir;
     int rc = task(&ctx);
     unlink(f);
     return rc;
+}
+
+/* No output directory: /dev/null/... cannot be created. */
+#define NO_OUT_DIR "/dev/null/fl_out"
+
+/* The same run with an output directory where each of the files `names`
+ * is taken by a directory (so it cannot be opened for writing) must give
+ * the same verdicts as the run without any output: a task's files never
+ * change what it checks. */
+static void same_verdicts_with_blocked_files(int (*task)(fl_check_ctx *), const char *rel, const char *const *keys,
+                                             const char *const *values, size_t n, const char *const *names,
+                                             size_t nn, const seen *without)
+{
+    char dir[] = "/tmp/fl_checks_blocked_XXXXXX", path[256];
+    cr_assert_not_null(mkdtemp(dir));
+    for (size_t i = 0; i < nn; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        cr_assert_eq(mkdir(path, 0700), 0, "%s", path);
+    }
+    static seen s;
+    cr_assert_eq(run_full_edited(task, rel, keys, values, n, dir, &s), 0);
+    cr_assert_eq(s.n, without->n);
+    for (int i = 0; i < s.n; i++) {
+        cr_assert_str_eq(s.name[i], without->name[i]);
+        cr_assert_eq(s.kind[i], without->kind[i], "%s", s.name[i]);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
 }
 
 Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
@@ -335,13 +365,15 @@ Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
     seen s;
     int rc;
     const char *keys[] = {"N", "gs_sweeps", "runs"}, *values[] = {"10", "1", "2"};
-    rc = run_full_edited(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, &s);
+    rc = run_full_edited(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, NO_OUT_DIR, &s);
     cr_assert_eq(rc, 0);
     cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_PASS);
     cr_assert_eq(kind_of(&s, "discs28.runs_converged"), FL_CHECK_FAIL);
     /* no dot at all: Coulomb's law and the cones are not shown, not passed */
     cr_assert_eq(kind_of(&s, "discs28.coulomb"), FL_CHECK_FAIL);
     cr_assert_eq(kind_of(&s, "discs28.clouds_in_cones"), FL_CHECK_FAIL);
+    const char *blocked[] = {"discs_28_packing.csv", "discs_28_clouds.csv"};
+    same_verdicts_with_blocked_files(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, blocked, 2, &s);
 }
 
 /* The slope flow (full run) on the user's parameters, deposited in 300
@@ -355,11 +387,15 @@ Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
     seen s;
     int rc;
     const char *keys[] = {"deposit_steps", "steps", "gs_sweeps", "runs"}, *values[] = {"300", "15", "1", "2"};
-    rc = run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, &s);
+    rc = run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, NO_OUT_DIR, &s);
     cr_assert_eq(rc, 0);
     cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
     cr_assert_eq(kind_of(&s, "slope.indeterminacy_shrinks"), FL_CHECK_FAIL);
     cr_assert_eq(kind_of(&s, "slope.clouds_coulomb"), FL_CHECK_FAIL);
     cr_assert_eq(kind_of(&s, "slope.contacts.step11"), FL_CHECK_NOTE);
     cr_assert_eq(kind_of(&s, "slope.zero_sliding.step121"), -1, "the user's file: only the contact notes");
+    /* the range CSV blocked; the step-11 cloud written, its plot not drawn
+     * (no gnuplot in this context) */
+    const char *blocked[] = {"slope_355_range.csv"};
+    same_verdicts_with_blocked_files(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, blocked, 1, &s);
 }
