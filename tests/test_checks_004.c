@@ -385,11 +385,19 @@ Test(checks_004, polyurethane_damping_fails_before_any_flutter, .timeout = 300)
     dump_tmp(root, p, sizeof p);
     static rec r;
     run_task(fl_stability_reproduce_polyurethane_damping, p, &r);
-    unlink(p);
     cr_assert_eq(verdict(&r, "polyurethane_damping.rayleigh"), FL_CHECK_PASS);
     cr_assert_eq(verdict(&r, "polyurethane_damping.scan"), FL_CHECK_FAIL);
     cr_assert_eq(verdict(&r, "polyurethane_damping.undamped_onset"), FL_CHECK_FAIL);
     cr_assert_eq(verdict(&r, "polyurethane_damping.delays_flutter"), FL_CHECK_FAIL);
     cr_assert_eq(verdict(&r, "polyurethane_damping.mode_before_switch"), FL_CHECK_FAIL);
     cr_assert_eq(verdict(&r, "polyurethane_damping.mode_switch"), FL_CHECK_FAIL);
+    /* without an output directory (no CSV, no figure): the same verdicts */
+    static rec r2;
+    run_task_in(fl_stability_reproduce_polyurethane_damping, p, 1, NO_OUT_DIR, &r2);
+    unlink(p);
+    cr_assert_eq(r2.n, r.n);
+    for (int i = 0; i < r.n; i++) {
+        cr_assert_str_eq(r2.name[i], r.name[i]);
+        cr_assert_eq(r2.kind[i], r.kind[i], "%s", r.name[i]);
+    }
 }
