@@ -245,6 +245,20 @@ Test(cov_models, example_4_6_steady_state_depends_on_mu_sigma_only)
     cr_assert_float_eq(a[0], -m.Mg_over_EA / (1.0 - 1.5 * m.mu * m.hb), 1e-15);
 }
 
+/* 004 (17): a reaction is admissible only compressive (r_N <= 0 in 004's
+ * convention); the analysis of a state with r_N > 0 is refused. */
+Test(cov_models, example_4_6_analyse_refuses_a_tensile_reaction)
+{
+    fl_model_example_4_6_system *sys = NULL;
+    fl_error e;
+    cr_assert_eq(fl_model_example_4_6_system_alloc(2.2, 0.07, 0.1, 0.15, 0.05, &sys, &e), FL_OK, "%s", e.message);
+    fl_stab_result res = {0};
+    cr_assert_eq(fl_model_example_4_6_analyse(sys, -1.0, 0.01, &res, &e), FL_EINVAL);
+    cr_assert_not_null(strstr(e.message, "004 (17)"), "%s", e.message);
+    fl_stab_result_free(&res);
+    fl_model_example_4_6_system_free(sys);
+}
+
 /* ---- the polyurethane block of 004 §5 ---------------------------------------- */
 
 Test(cov_models, polyurethane_refuses_each_broken_member)
