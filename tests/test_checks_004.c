@@ -279,7 +279,12 @@ Test(checks_004, polyurethane_table1_fails_on_a_wrong_row, .timeout = 300)
     cr_assert_eq(verdict(&r, "polyurethane.table1_states"), FL_CHECK_PASS);
     cr_assert_eq(verdict(&r, "polyurethane.table1_flutter_mode"), FL_CHECK_PASS);
     cr_assert_eq(verdict(&r, "polyurethane.ref_vs_sparse"), FL_CHECK_PASS);
+    /* 004 §5.6's criteria one by one: one node slides, K*_S > 0 as it must,
+     * and K*_S never turns <= 0 before the run stops at -0.9 mm */
     cr_assert_eq(verdict(&r, "polyurethane.necessary_condition"), FL_CHECK_FAIL, "-1.35 mm is never reached");
+    cr_assert_eq(verdict(&r, "polyurethane.ks_positive_below_two_sliding"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.necessary_with_low_flutter"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.ks_nonpositive_at_end"), FL_CHECK_FAIL);
 }
 
 /* Every other column of the row wrong, min eig K*_S as printed: the
