@@ -399,3 +399,16 @@ Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
     const char *blocked[] = {"slope_355_range.csv"};
     same_verdicts_with_blocked_files(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, blocked, 1, &s);
 }
+
+/* 003 §5: the grains flow because the ground is tilted; on level ground
+ * (slope 0) there is no down-slope gravity and the packing only settles
+ * (mean x-velocity -0.01 after 15 steps, against +0.21 on the 24 degree
+ * slope of the same run), so the flow-accelerates check fails. */
+Test(checks_002_003, slope_flat_ground_does_not_flow, .timeout = 120)
+{
+    seen s;
+    const char *keys[] = {"slope_deg", "deposit_steps", "steps", "runs"}, *values[] = {"0", "300", "15", "2"};
+    cr_assert_eq(run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, NO_OUT_DIR, &s), 0);
+    cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
+    cr_assert_eq(kind_of(&s, "slope.flow_accelerates"), FL_CHECK_FAIL);
+}
