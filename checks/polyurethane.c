@@ -183,12 +183,30 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
     fl_check_value(ctx, fl_bad == 0, "polyurethane.flutter_when_sliding", (double)fl_bad, 0.0, 0.0,
                    "004 §5.6 (value: exceptions)",
                    "complex Lambda (flutter) at every row with a sliding node (004 §5.6), %d exceptions", fl_bad);
+    /* 004 §5.6's necessary condition for low-order flutter, one check per
+     * criterion so that a failure says which one: min eig K*_S stays > 0
+     * while fewer than two nodes slide, first turns <= 0 at the U_T the
+     * paper gives, there together with the first low-order flutter, and is
+     * <= 0 at the final state */
     double nec_UT = first_nec_row >= 0 ? rows[first_nec_row].UT : NAN;
-    fl_check_value(ctx, ks_last <= 0 && nec_before2 == 0 && first_nec_row >= 0 && first_nec_row == first_low_row &&
-                            fabs(nec_UT - par.nec_UT) < 0.5 * par.dU,
-                 "polyurethane.necessary_condition", nec_UT, par.nec_UT, 0.5 * par.dU,
-                 "004 §5.6: min eig K*_S first <= 0, with low-order flutter, at the U_T the paper gives", "min eig K*_S > 0 while fewer than two nodes slide (%d exceptions); it first turns <= 0 at U_T = %.2f, where low-order flutter (mode <= %d) first appears (row %.2f); %.4f at the final state (004 §5.6)",
-                 nec_before2, nec_UT, par.low_mode, first_low_row >= 0 ? rows[first_low_row].UT : NAN, ks_last);
+    double low_UT = first_low_row >= 0 ? rows[first_low_row].UT : NAN;
+    fl_check_value(ctx, nec_before2 == 0 && done_rows > 0, "polyurethane.ks_positive_below_two_sliding",
+                   (double)nec_before2, 0.0, 0.0,
+                   "004 §5.6 (value: rows with fewer than two sliding nodes and min eig K*_S <= 0)",
+                   "min eig K*_S > 0 at every row where fewer than two nodes slide (%d exceptions, 004 §5.6)",
+                   nec_before2);
+    fl_check_value(ctx, first_nec_row >= 0 && fabs(nec_UT - par.nec_UT) < 0.5 * par.dU,
+                   "polyurethane.necessary_condition", nec_UT, par.nec_UT, 0.5 * par.dU,
+                   "004 §5.6: min eig K*_S first <= 0 at the U_T the paper gives",
+                   "min eig K*_S first turns <= 0 at U_T = %.2f (004 §5.6: %.2f)", nec_UT, par.nec_UT);
+    fl_check_value(ctx, first_nec_row >= 0 && first_nec_row == first_low_row,
+                   "polyurethane.necessary_with_low_flutter", low_UT, nec_UT, 0.0,
+                   "004 §5.6: the first low-order flutter where min eig K*_S first <= 0 (value: its U_T)",
+                   "low-order flutter (mode <= %d) first appears at U_T = %.2f, min eig K*_S first <= 0 at %.2f "
+                   "(004 §5.6: the same row)", par.low_mode, low_UT, nec_UT);
+    fl_check_value(ctx, ks_last <= 0, "polyurethane.ks_nonpositive_at_end", ks_last, 0.0, NAN,
+                   "004 Table 1, last row (value: min eig K*_S per unit thickness, at most 0)",
+                   "min eig K*_S = %.4f at the final state (004 §5.6: <= 0 once two nodes slide)", ks_last);
     fl_check_value(ctx, states_bad == 0 && done_rows > 0, "polyurethane.table1_states", (double)states_bad, 0.0, 0.0,
                    "004 Table 1 stick / slip / no-contact columns (value: rows that differ)",
                    "stick / slip / no-contact counts equal 004 Table 1 at %d of %d rows", done_rows - states_bad, done_rows);

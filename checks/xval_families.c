@@ -477,7 +477,7 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
     if (s == FL_OK && p && !p->W && p->m <= 2000) s = fl_sparse_to_dense(ctx, p->Ws, &p->W, &e);
     if (s != FL_OK || !p) {
         fl_local_problem_free(p);
-        snprintf(c->error, sizeof c->error, "not readable: %.400s", e.message);
+        snprintf(c->error, sizeof c->error, "%.200s: not readable: %.280s", path, e.message);
         return;
     }
     p->ctx = ctx;

@@ -9,7 +9,7 @@
 #include "fl_json.h"
 #include "models/fl_model_file.h"
 
-static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
+static fl_status read_doc(const fl_json_doc *doc, void *vout, fl_error *err)
 {
     fl_model_example_3_15 *out = vout;
     const json_t *par = NULL, *ex = NULL;
@@ -29,12 +29,19 @@ static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
     return FL_OK;
 }
 
+/* The reader for fl_model_file_load: on error it frees the vectors read
+ * so far itself, since the frame zeroes the model (and its pointers) after. */
+static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
+{
+    fl_status st = read_doc(doc, vout, err);
+    if (st != FL_OK) fl_model_example_3_15_release(vout);
+    return st;
+}
+
 fl_status fl_model_example_3_15_load(const char *path, fl_model_example_3_15 *out, fl_error *err)
 {
     if (!path || !out) return FL_FAIL(err, FL_EINVAL, "fl_model_example_3_15_load: NULL argument");
-    fl_status st = fl_model_file_load(path, load_doc, out, sizeof *out, err);
-    if (st != FL_OK) fl_model_example_3_15_release(out);
-    return st;
+    return fl_model_file_load(path, load_doc, out, sizeof *out, err);
 }
 
 void fl_model_example_3_15_release(fl_model_example_3_15 *m)

@@ -15,8 +15,9 @@
 typedef fl_status (*fl_model_file_reader)(const fl_json_doc *doc, void *model, fl_error *err);
 
 /* Zero model (size bytes), parse path, run read on the document, free it;
- * the model is zeroed again on error.  Returns fl_json_load's or read's
- * status (FL_EINVAL for a NULL argument). */
+ * the model is zeroed again on error, so a read that allocates must free
+ * what it allocated before it returns an error.  Returns fl_json_load's or
+ * read's status (FL_EINVAL for a NULL argument). */
 fl_status fl_model_file_load(const char *path, fl_model_file_reader read, void *model, size_t size,
                              fl_error *err);
 

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "checks/fl_check.h"
@@ -62,8 +63,10 @@ static int kind_of(const seen *s, const char *name)
     return -1;
 }
 
-/* A copy of data file rel with params.key set to the JSON text value. */
-static void edited_params(const char *rel, const char *key, const char *value, char *out, size_t len)
+/* A copy of data file rel with params.keys[i] set to the JSON texts
+ * values[i] (n of them). */
+static void edited_params_n(const char *rel, const char *const *keys, const char *const *values, size_t n, char *out,
+                            size_t len)
 {
     char path[4096];
     fl_error err;
@@ -71,13 +74,20 @@ static void edited_params(const char *rel, const char *key, const char *value, c
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
     cr_assert_not_null(root, "%s", je.text);
-    json_object_set_new(json_object_get(root, "params"), key, json_loads(value, JSON_DECODE_ANY, &je));
+    for (size_t i = 0; i < n; i++)
+        json_object_set_new(json_object_get(root, "params"), keys[i], json_loads(values[i], JSON_DECODE_ANY, &je));
     snprintf(out, len, "/tmp/fl_checks_XXXXXX");
     int fd = mkstemp(out);
     cr_assert_geq(fd, 0);
     close(fd);
     cr_assert_eq(json_dump_file(root, out, 0), 0);
     json_decref(root);
+}
+
+/* A copy of data file rel with params.key set to the JSON text value. */
+static void edited_params(const char *rel, const char *key, const char *value, char *out, size_t len)
+{
+    edited_params_n(rel, &key, &value, 1, out, len);
 }
 
 /* ---- crosscheck midpoint: its report ---- */
@@ -278,4 +288,127 @@ Test(checks_002_003, discs_28_unsettled_deposit_fails)
     cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_FAIL);
     run_edited(fl_discs_reproduce_28, "003/discs_28.json", "N", "-3", &s, &rc);
     cr_assert_eq(kind_of(&s, "discs28.params"), FL_CHECK_FAIL);
+}
+
+/* ---- the disc tasks on missing, bad and starved parameter files ---- */
+
+/* Run task (the full run, not --quick) on a copy of data file rel with
+ * params.keys[i] = values[i], its files into out_dir; returns the task's
+ * return value. */
+static int run_full_edited(int (*task)(fl_check_ctx *), const char *rel, const char *const *keys,
+                           const char *const *values, size_t n, const char *out_dir, seen *s)
+{
+    char f[64];
+    edited_params_n(rel, keys, values, n, f, sizeof f);
+    fl_check_ctx ctx = ctx_for(s);
+    ctx.params = f;
+    ctx.quick = 0;
+    ctx.out_dir = out_dir;
+    int rc = task(&ctx);
+    unlink(f);
+    return rc;
+}
+
+/* No output directory: /dev/null/... cannot be created. */
+#define NO_OUT_DIR "/dev/null/fl_out"
+
+/* The same run with an output directory where each of the files `names`
+ * is taken by a directory (so it cannot be opened for writing) must give
+ * the same verdicts as the run without any output: a task's files never
+ * change what it checks. */
+static void same_verdicts_with_blocked_files(int (*task)(fl_check_ctx *), const char *rel, const char *const *keys,
+                                             const char *const *values, size_t n, const char *const *names,
+                                             size_t nn, const seen *without)
+{
+    char dir[] = "/tmp/fl_checks_blocked_XXXXXX", path[256];
+    cr_assert_not_null(mkdtemp(dir));
+    for (size_t i = 0; i < nn; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        cr_assert_eq(mkdir(path, 0700), 0, "%s", path);
+    }
+    static seen s;
+    cr_assert_eq(run_full_edited(task, rel, keys, values, n, dir, &s), 0);
+    cr_assert_eq(s.n, without->n);
+    for (int i = 0; i < s.n; i++) {
+        cr_assert_str_eq(s.name[i], without->name[i]);
+        cr_assert_eq(s.kind[i], without->kind[i], "%s", s.name[i]);
+    }
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
+{
+    seen s;
+    int rc;
+    fl_check_ctx ctx = ctx_for(&s);
+    ctx.params = "/nonexistent/discs_28.json";
+    cr_assert_eq(fl_discs_reproduce_28(&ctx), -1);
+    ctx = ctx_for(&s);
+    ctx.params = "/nonexistent/discs_355.json";
+    cr_assert_eq(fl_discs_reproduce_slope(&ctx), -1);
+    /* a bad value: one failed check naming the parameters, no run */
+    run_edited(fl_discs_reproduce_slope, "003/discs_355.json", "N", "-3", &s, &rc);
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(kind_of(&s, "slope.params"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "slope.deposit"), -1, "nothing is run");
+}
+
+/* 003 §3: the equilibrium clouds come from Gauss-Seidel runs converged to
+ * gs_tol = 1e-11; a single sweep cannot get there from zero on a packing
+ * (of 10 discs here, to be quick), so every run is reported as not
+ * converged, and the checks made on the dots (Coulomb's law, the cones)
+ * fail for want of any dot. */
+Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
+{
+    seen s;
+    int rc;
+    const char *keys[] = {"N", "gs_sweeps", "runs"}, *values[] = {"10", "1", "2"};
+    rc = run_full_edited(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, NO_OUT_DIR, &s);
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_PASS);
+    cr_assert_eq(kind_of(&s, "discs28.runs_converged"), FL_CHECK_FAIL);
+    /* no dot at all: Coulomb's law and the cones are not shown, not passed */
+    cr_assert_eq(kind_of(&s, "discs28.coulomb"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "discs28.clouds_in_cones"), FL_CHECK_FAIL);
+    const char *blocked[] = {"discs_28_packing.csv", "discs_28_clouds.csv"};
+    same_verdicts_with_blocked_files(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, blocked, 2, &s);
+}
+
+/* The slope flow (full run) on the user's parameters, deposited in 300
+ * steps and stopped after 15 (only the instant of step 11 is explored),
+ * with one Gauss-Seidel sweep per exploration run: the indeterminacy
+ * cannot be seen to shrink from a single instant, the clouds' runs do not
+ * converge, and the paper's contact counts are not compared with a user's
+ * packing (NOTE lines). */
+Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
+{
+    seen s;
+    int rc;
+    const char *keys[] = {"deposit_steps", "steps", "gs_sweeps", "runs"}, *values[] = {"300", "15", "1", "2"};
+    rc = run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, NO_OUT_DIR, &s);
+    cr_assert_eq(rc, 0);
+    cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
+    cr_assert_eq(kind_of(&s, "slope.indeterminacy_shrinks"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "slope.clouds_coulomb"), FL_CHECK_FAIL);
+    cr_assert_eq(kind_of(&s, "slope.contacts.step11"), FL_CHECK_NOTE);
+    cr_assert_eq(kind_of(&s, "slope.zero_sliding.step121"), -1, "the user's file: only the contact notes");
+    /* the range CSV blocked; the step-11 cloud written, its plot not drawn
+     * (no gnuplot in this context) */
+    const char *blocked[] = {"slope_355_range.csv"};
+    same_verdicts_with_blocked_files(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, blocked, 1, &s);
+}
+
+/* 003 §5: the grains flow because the ground is tilted; on level ground
+ * (slope 0) there is no down-slope gravity and the packing only settles
+ * (mean x-velocity -0.01 after 15 steps, against +0.21 on the 24 degree
+ * slope of the same run), so the flow-accelerates check fails. */
+Test(checks_002_003, slope_flat_ground_does_not_flow, .timeout = 120)
+{
+    seen s;
+    const char *keys[] = {"slope_deg", "deposit_steps", "steps", "runs"}, *values[] = {"0", "300", "15", "2"};
+    cr_assert_eq(run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, NO_OUT_DIR, &s), 0);
+    cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
+    cr_assert_eq(kind_of(&s, "slope.flow_accelerates"), FL_CHECK_FAIL);
 }

@@ -15,6 +15,7 @@
 #include "checks/fl_tasks.h"
 #include "checks/stability_checks.h"
 #include "fl_data.h"
+#include "model_files.h"
 #include "models/fl_model_example_3_15.h"
 #include "models/fl_model_example_4_6.h"
 #include "optimized/stability_sparse.h"
@@ -55,34 +56,32 @@ static int verdict(const rec *r, const char *name)
     return v;
 }
 
-static long run_task(int (*task)(fl_check_ctx *), const char *params, rec *r)
+/* Run task on params (NULL: its data file), --quick or not, its files
+ * into out_dir (NULL: a temporary directory, removed after). */
+static long run_task_in(int (*task)(fl_check_ctx *), const char *params, int quick, const char *out_dir, rec *r)
 {
     char out[] = "/tmp/fl_checks_004_out_XXXXXX";
-    cr_assert_not_null(mkdtemp(out));
+    if (!out_dir) cr_assert_not_null(mkdtemp(out));
     fl_check_ctx ctx = fl_check_ctx_default();
-    ctx.out_dir = out;
+    ctx.out_dir = out_dir ? out_dir : out;
     ctx.params = params;
-    ctx.quick = 1;
+    ctx.quick = quick;
     ctx.io.data = r;
     ctx.io.value = on_value;
     ctx.io.line = on_line;
     memset(r, 0, sizeof *r);
     cr_assert_eq(task(&ctx), 0, "the task could not run on %s", params ? params : "its data file");
-    char cmd[256];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
-    cr_assert_eq(system(cmd), 0);
+    if (!out_dir) {
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", out);
+        cr_assert_eq(system(cmd), 0);
+    }
     return ctx.failed;
 }
 
-/* Write root (then released) to a new temporary file; its path in out. */
-static void dump_tmp(json_t *root, char *out, size_t len)
+static long run_task(int (*task)(fl_check_ctx *), const char *params, rec *r)
 {
-    snprintf(out, len, "/tmp/fl_checks_004_XXXXXX");
-    int fd = mkstemp(out);
-    cr_assert(fd >= 0);
-    close(fd);
-    cr_assert_eq(json_dump_file(root, out, JSON_INDENT(2)), 0);
-    json_decref(root);
+    return run_task_in(task, params, 1, NULL, r);
 }
 
 /* A copy of data file rel with the number at the dotted path (array
@@ -240,9 +239,10 @@ Test(checks_004, twin_agreement_refuses_a_perturbed_answer)
 }
 
 /* The polyurethane block loaded only to the first row of Table 1 (U_T =
- * -0.87 mm, the quick row), with that row's min eig K*_S as printed (ks)
- * or corrupted. */
-static void poly_first_row(double ks, char *out, size_t len)
+ * -0.87 mm, the quick row), with that row's columns stick, slip,
+ * no-contact, min eig K*_S, min real Lambda, flutter mode as printed (row
+ * 0 of the data file) or corrupted. */
+static void poly_row(int stick, int slip, int nc, double ks, double lambda, int mode, char *out, size_t len)
 {
     char path[4096];
     fl_error err;
@@ -250,14 +250,18 @@ static void poly_first_row(double ks, char *out, size_t len)
     json_error_t je;
     json_t *root = json_load_file(path, 0, &je);
     cr_assert_not_null(root, "%s", je.text);
-    json_t *ex = json_object_get(root, "expected"), *rows = json_object_get(ex, "table_1_rows");
-    json_t *row = json_deep_copy(json_array_get(rows, 0));
-    json_array_set_new(row, 4, json_real(ks));
+    json_t *ex = json_object_get(root, "expected");
+    json_t *row = json_pack("[f, i, i, i, f, f, i]", -0.87, stick, slip, nc, ks, lambda, mode);
     json_object_set_new(ex, "table_1_rows", json_pack("[o]", row));
     json_object_set_new(ex, "quick_rows_U_T_mm", json_pack("[f]", -0.87));
     json_object_set_new(ex, "table_1_Lambda_discrepancies", json_array());
     json_object_set_new(json_object_get(json_object_get(root, "params"), "chosen"), "U_T_final_mm", json_real(-0.9));
     dump_tmp(root, out, len);
+}
+
+static void poly_first_row(double ks, char *out, size_t len)
+{
+    poly_row(20, 1, 0, ks, 8.19e6, 57, out, len);
 }
 
 Test(checks_004, polyurethane_table1_fails_on_a_wrong_row, .timeout = 300)
@@ -275,5 +279,130 @@ Test(checks_004, polyurethane_table1_fails_on_a_wrong_row, .timeout = 300)
     cr_assert_eq(verdict(&r, "polyurethane.table1_states"), FL_CHECK_PASS);
     cr_assert_eq(verdict(&r, "polyurethane.table1_flutter_mode"), FL_CHECK_PASS);
     cr_assert_eq(verdict(&r, "polyurethane.ref_vs_sparse"), FL_CHECK_PASS);
+    /* 004 §5.6's criteria one by one: one node slides, K*_S > 0 as it must,
+     * and K*_S never turns <= 0 before the run stops at -0.9 mm */
     cr_assert_eq(verdict(&r, "polyurethane.necessary_condition"), FL_CHECK_FAIL, "-1.35 mm is never reached");
+    cr_assert_eq(verdict(&r, "polyurethane.ks_positive_below_two_sliding"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.necessary_with_low_flutter"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.ks_nonpositive_at_end"), FL_CHECK_FAIL);
+}
+
+/* Every other column of the row wrong, min eig K*_S as printed: the
+ * states, the flutter mode and Lambda fail, K*_S and the twins pass.  The
+ * full run (not --quick) with no output directory (/dev/null/... cannot be
+ * created: no CSV, no figure) reports the same verdicts. */
+#define NO_OUT_DIR "/dev/null/fl_out"
+
+Test(checks_004, polyurethane_table1_fails_on_wrong_states_mode_and_lambda, .timeout = 300)
+{
+    static rec r;
+    char p[64];
+    poly_row(19, 1, 1, 0.076, 4.0e6, 3, p, sizeof p);
+    run_task_in(fl_stability_reproduce_polyurethane, p, 0, NO_OUT_DIR, &r);
+    unlink(p);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_KS.UT-0.87"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_KS"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_states"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_flutter_mode"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_Lambda.UT-0.87"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_Lambda"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane.ref_vs_sparse"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.final_sliding"), FL_CHECK_FAIL, "20 nodes still stick at -0.87 mm");
+}
+
+/* ---- the polyurethane tasks cannot run on a bad data file ---- */
+
+typedef struct msgs {
+    char text[2048];
+} msgs;
+
+static void on_message(void *d, const char *text)
+{
+    msgs *m = d;
+    size_t n = strlen(m->text);
+    snprintf(m->text + n, sizeof m->text - n, "%s\n", text);
+}
+
+/* Run task on params; it must return -1 with a message containing want. */
+static void expect_cannot_run(int (*task)(fl_check_ctx *), const char *params, const char *want)
+{
+    static msgs m;
+    memset(&m, 0, sizeof m);
+    fl_check_ctx ctx = fl_check_ctx_default();
+    ctx.params = params;
+    ctx.quick = 1;
+    ctx.io.data = &m;
+    ctx.io.message = on_message;
+    ctx.out_dir = NO_OUT_DIR;
+    cr_assert_eq(task(&ctx), -1, "ran on %s", params);
+    cr_assert_not_null(strstr(m.text, want), "message without '%s': %s", want, m.text);
+}
+
+Test(checks_004, polyurethane_tasks_refuse_a_bad_data_file)
+{
+    int (*tasks[])(fl_check_ctx *) = {fl_stability_reproduce_polyurethane, fl_stability_reproduce_polyurethane_damping};
+    char path[4096], p[64];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, "004/polyurethane.json", path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    for (int k = 0; k < 2; k++) {
+        /* no such file */
+        expect_cannot_run(tasks[k], "/nonexistent/polyurethane.json", "/nonexistent/polyurethane.json");
+        /* a field missing: the loader's message names file and field */
+        json_t *root = json_load_file(path, 0, &je);
+        cr_assert_not_null(root, "%s", je.text);
+        json_object_del(json_object_get(root, "params"), "mu");
+        dump_tmp(root, p, sizeof p);
+        expect_cannot_run(tasks[k], p, "params.mu");
+        unlink(p);
+        /* a 10 x 10 mesh has 11 contact nodes, not the file's 21: the block
+         * cannot be built */
+        root = json_load_file(path, 0, &je);
+        cr_assert_not_null(root, "%s", je.text);
+        json_object_set_new(json_object_get(json_object_get(root, "params"), "chosen"), "mesh_cells",
+                            json_pack("[i, i]", 10, 10));
+        dump_tmp(root, p, sizeof p);
+        expect_cannot_run(tasks[k], p, "11 contact nodes");
+        unlink(p);
+    }
+}
+
+/* The damping scan stopped at U_T = -0.5 mm, before the first slip (-0.87
+ * mm in 004 Table 1): one contact state (all stuck) is all the scan sees,
+ * and there is no onset to find, undamped or damped, so the scan, onset and
+ * mode checks fail while the Rayleigh closed form of the all-stuck state
+ * (which needs no loading) still passes. */
+Test(checks_004, polyurethane_damping_fails_before_any_flutter, .timeout = 300)
+{
+    char path[4096], p[64];
+    fl_error err;
+    cr_assert_eq(fl_data_path(NULL, "004/polyurethane.json", path, sizeof path, &err), FL_OK, "%s", err.message);
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    cr_assert_not_null(root, "%s", je.text);
+    json_t *ex = json_object_get(root, "expected"), *ch = json_object_get(json_object_get(root, "params"), "chosen");
+    json_object_set_new(ch, "U_T_final_mm", json_real(-0.5));
+    json_object_set_new(json_object_get(ch, "damping"), "levels_xi_at_454Hz", json_pack("[f, f]", 0.05, 0.165));
+    json_object_set_new(json_object_get(ex, "damping_mode_switch"), "xi", json_pack("[f, f]", 0.05, 0.165));
+    json_object_set_new(ex, "table_1_rows", json_pack("[[f, i, i, i, f, f, i]]", -0.5, 21, 0, 0, 0.1, 1e7, 57));
+    json_object_set_new(ex, "quick_rows_U_T_mm", json_pack("[f]", -0.5));
+    json_object_set_new(ex, "table_1_Lambda_discrepancies", json_array());
+    dump_tmp(root, p, sizeof p);
+    static rec r;
+    run_task(fl_stability_reproduce_polyurethane_damping, p, &r);
+    cr_assert_eq(verdict(&r, "polyurethane_damping.rayleigh"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane_damping.scan"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane_damping.undamped_onset"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane_damping.delays_flutter"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane_damping.mode_before_switch"), FL_CHECK_FAIL);
+    cr_assert_eq(verdict(&r, "polyurethane_damping.mode_switch"), FL_CHECK_FAIL);
+    /* without an output directory (no CSV, no figure): the same verdicts */
+    static rec r2;
+    run_task_in(fl_stability_reproduce_polyurethane_damping, p, 1, NO_OUT_DIR, &r2);
+    unlink(p);
+    cr_assert_eq(r2.n, r.n);
+    for (int i = 0; i < r.n; i++) {
+        cr_assert_str_eq(r2.name[i], r.name[i]);
+        cr_assert_eq(r2.kind[i], r.kind[i], "%s", r.name[i]);
+    }
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fl_results.h"
@@ -388,14 +389,23 @@ Test(fl_results, status_change_missing_and_new_checks)
     fl_results_free(cur);
 }
 
+/* A baseline and a current run, each with one task "t" (*tb, *tc). */
+static void two_runs(fl_results **base, fl_results **cur, fl_result_task **tb, fl_result_task **tc)
+{
+    *base = fl_results_alloc("v", NULL);
+    *cur = fl_results_alloc("v", NULL);
+    cr_assert(*base && *cur);
+    cr_assert_eq(fl_results_task_add(*base, "t", NULL, NULL, tb), FL_OK);
+    cr_assert_eq(fl_results_task_add(*cur, "t", NULL, NULL, tc), FL_OK);
+}
+
 Test(fl_results, namesakes_are_matched_by_rank)
 {
     /* one check name per parameter value (e.g. mu = 1, 2, 3): the second of
      * three edited must be reported as name#2, the others unchanged */
-    fl_results *base = fl_results_alloc("v", NULL), *cur = fl_results_alloc("v", NULL);
+    fl_results *base, *cur;
     fl_result_task *tb, *tc;
-    cr_assert_eq(fl_results_task_add(base, "t", NULL, NULL, &tb), FL_OK);
-    cr_assert_eq(fl_results_task_add(cur, "t", NULL, NULL, &tc), FL_OK);
+    two_runs(&base, &cur, &tb, &tc);
     for (int i = 0; i < 3; i++) {
         fl_result_check c = fl_result_check_default();
         c.name = "t.eq";
@@ -427,6 +437,11 @@ Test(fl_results, namesakes_are_matched_by_rank)
     fl_results_free(cur);
 }
 
+/* Every member of results.json of the wrong type is refused, naming the
+ * file and the member's path (fl_results.h: "the reader checks ... every
+ * field's type, and names the file and field on error"). */
+#define RJ(body) "{\"format\": \"frictionlab-results/1\", " body "}"
+#define RT(task) RJ("\"tasks\": [{\"name\": \"a\", " task "}]")
 Test(fl_results, reader_names_file_and_field)
 {
     struct {
@@ -454,7 +469,41 @@ Test(fl_results, reader_names_file_and_field)
          FL_EPARSE, "field 'tasks[0].params'"},
         {"{\"format\": \"frictionlab-results/1\", \"tasks\": {}}", FL_EPARSE,
          "field 'tasks': expected an array"},
+        {RJ("\"seconds\": true, \"tasks\": []"), FL_EPARSE, "field 'seconds': expected a number"},
+        {RJ("\"seconds\": \"fast\", \"tasks\": []"), FL_EPARSE, "field 'seconds': expected a number, \"nan\""},
+        {RJ("\"version\": 1, \"tasks\": []"), FL_EPARSE, "field 'version': expected a string"},
+        {RJ("\"papers\": {}, \"tasks\": []"), FL_EPARSE, "field 'papers': expected an array"},
+        {RJ("\"papers\": [3], \"tasks\": []"), FL_EPARSE, "field 'papers[0]': expected an object"},
+        {RJ("\"papers\": [{\"reference\": \"x\"}], \"tasks\": []"), FL_EPARSE, "field 'papers[0].id': missing"},
+        {RJ("\"papers\": [{\"id\": \"004\", \"reference\": 4}], \"tasks\": []"), FL_EPARSE,
+         "field 'papers[0].reference'"},
+        {RJ("\"tasks\": [3]"), FL_EPARSE, "field 'tasks[0]': expected an object"},
+        {RT("\"summary\": 5"), FL_EPARSE, "field 'tasks[0].summary'"},
+        {RT("\"paper\": []"), FL_EPARSE, "field 'tasks[0].paper'"},
+        {RT("\"seconds\": [1]"), FL_EPARSE, "field 'tasks[0].seconds'"},
+        {RT("\"params\": {\"sha256\": \"00\"}"), FL_EPARSE, "field 'tasks[0].params.file': missing"},
+        {RT("\"params\": {\"file\": \"p.json\", \"sha256\": 0}"), FL_EPARSE, "field 'tasks[0].params.sha256'"},
+        {RT("\"figures\": {}"), FL_EPARSE, "field 'tasks[0].figures': expected an array"},
+        {RT("\"figures\": [1]"), FL_EPARSE, "field 'tasks[0].figures[0]': expected an object"},
+        {RT("\"figures\": [{\"file\": \"f.png\", \"caption\": 7}]"), FL_EPARSE, "field 'tasks[0].figures[0].caption'"},
+        {RT("\"files\": [{\"file\": 1}]"), FL_EPARSE, "field 'tasks[0].files[0].file'"},
+        {RT("\"checks\": {}"), FL_EPARSE, "field 'tasks[0].checks': expected an array"},
+        {RT("\"checks\": [1]"), FL_EPARSE, "field 'tasks[0].checks[0]': expected an object"},
+        {RT("\"checks\": [{\"status\": \"PASS\"}]"), FL_EPARSE, "field 'tasks[0].checks[0].name': missing"},
+        {RT("\"checks\": [{\"name\": \"c\"}]"), FL_EPARSE, "field 'tasks[0].checks[0].status': missing"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"expected\": {}}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].expected'"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"tolerance\": \"tiny\"}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].tolerance'"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"reference\": 1}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].reference'"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"detail\": false}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].detail'"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"discrepancy\": 2}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].discrepancy'"},
     };
+#undef RT
+#undef RJ
     char path[256];
     snprintf(path, sizeof path, "%s/r.json", dir);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -472,4 +521,203 @@ Test(fl_results, reader_names_file_and_field)
     snprintf(path, sizeof path, "%s/none.json", dir);
     cr_assert_eq(fl_results_read_json(path, &r, &err), FL_EIO);
     cr_assert(strstr(err.message, "none.json") != NULL, "%s", err.message);
+}
+
+/* Optional members: null is "absent" (numbers, arrays); the strings "-inf", "inf", "nan" are
+ * the non-finite values (fl_results.h). */
+Test(fl_results, reader_optional_and_nonfinite_numbers)
+{
+    write_file("r.json", "{\"format\": \"frictionlab-results/1\", \"seconds\": null, \"papers\": null, "
+                         "\"tasks\": [{\"name\": \"b\", "
+                         "\"figures\": null, \"files\": null, \"checks\": null}, {\"name\": \"a\", "
+                         "\"params\": null, \"checks\": [{\"name\": \"c\", \"status\": \"NOTE\", \"value\": \"-inf\", "
+                         "\"expected\": null, \"tolerance\": \"inf\"}]}]}");
+    char path[256];
+    snprintf(path, sizeof path, "%s/r.json", dir);
+    fl_results *r = NULL;
+    fl_error err;
+    cr_assert_eq(fl_results_read_json(path, &r, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(r->npapers, 0);
+    cr_assert(r->tasks[0]->nfigures == 0 && r->tasks[0]->nfiles == 0 && r->tasks[0]->nchecks == 0);
+    const fl_result_check *c = &r->tasks[1]->checks[0];
+    cr_assert(c->has_value && c->value == -INFINITY);
+    cr_assert(!c->has_expected);
+    cr_assert(c->has_tolerance && c->tolerance == INFINITY);
+    cr_assert_null(r->tasks[1]->params_file);
+    fl_results_free(r);
+}
+
+/* A paper reference without a space whose first word is longer than the
+ * 64 bytes a paper id may take (the report cuts it). */
+#define LONG_PAPER "004NoSpaceAndLongerThanTheSixtyFourBytesOfAPaperIdentifierBufferXYZ"
+
+/* Arguments the model refuses, and statuses outside the enumeration. */
+Test(fl_results, bad_arguments_and_unknown_statuses)
+{
+    cr_assert_str_eq(fl_result_status_name((fl_result_status)7), "?");
+    fl_results *r = fl_results_alloc(NULL, NULL);
+    cr_assert_not_null(r);
+    fl_result_task *t = NULL;
+    cr_assert_eq(fl_results_paper_add(r, NULL, "ref"), FL_EINVAL);
+    cr_assert_eq(fl_results_task_add(r, NULL, NULL, NULL, &t), FL_EINVAL);
+    cr_assert_eq(fl_results_task_add(r, "a", NULL, LONG_PAPER, &t), FL_OK);
+    cr_assert_eq(fl_result_task_figure_add(t, NULL, "cap"), FL_EINVAL);
+    cr_assert_eq(fl_result_task_file_add(t, NULL), FL_EINVAL);
+    cr_assert_eq(fl_result_task_check_add(t, NULL), FL_EINVAL);
+    fl_result_check c = fl_result_check_default();
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_EINVAL, "a check needs a name");
+    c.name = "a.odd";
+    c.status = (fl_result_status)7;
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_OK);
+    c.name = "a.ok";
+    c.status = FL_RESULT_PASS;
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_OK);
+    /* the unknown status is counted nowhere; NULL counters are skipped */
+    long pass = -1, fail = -1;
+    fl_results_count(r, &pass, NULL, NULL, NULL);
+    fl_results_count(r, NULL, &fail, NULL, NULL);
+    cr_assert_eq(pass, 1);
+    cr_assert_eq(fail, 0);
+    /* the params file: unreadable -> FL_EIO naming it; a directory cannot be
+     * hashed either; without a shown name the path is recorded */
+    fl_error err;
+    char path[256];
+    snprintf(path, sizeof path, "%s/none.json", dir);
+    cr_assert_eq(fl_result_task_set_params(t, "data/none.json", path, &err), FL_EIO);
+    cr_assert(strstr(err.message, "none.json") != NULL, "%s", err.message);
+    char hex[65];
+    cr_assert_eq(fl_results_sha256_file(dir, hex, &err), FL_EIO);
+    cr_assert(strstr(err.message, dir) != NULL, "%s", err.message);
+    write_file("p.json", "abc");
+    snprintf(path, sizeof path, "%s/p.json", dir);
+    cr_assert_eq(fl_result_task_set_params(t, NULL, path, &err), FL_OK, "%s", err.message);
+    cr_assert_str_eq(t->params_file, path);
+    fl_results_free(r);
+}
+
+/* The page for a run with missing pieces: no version, a negative time, a
+ * figure that is not a PNG, one without a caption, a figure path that is a
+ * directory, a task whose parameter hash is unknown, a check of an unknown
+ * status; and a large PNG is inlined whole. */
+Test(fl_results, html_of_an_incomplete_run)
+{
+    fl_results *r = fl_results_alloc(NULL, NULL);
+    fl_result_task *t = NULL;
+    r->seconds = -1.0;
+    cr_assert_eq(fl_results_task_add(r, "t", NULL, LONG_PAPER, &t), FL_OK);
+    cr_assert_eq(fl_result_task_figure_add(t, "plot.svg", "004 Fig. 9"), FL_OK);
+    cr_assert_eq(fl_result_task_figure_add(t, "big.png", NULL), FL_OK);
+    cr_assert_eq(fl_result_task_figure_add(t, "a b", "&<>\"q\""), FL_OK);
+    t->params_file = strdup("data/x.json");
+    fl_result_check c = fl_result_check_default();
+    c.name = "t.odd";
+    c.status = (fl_result_status)9;
+    cr_assert_eq(fl_result_task_check_add(t, &c), FL_OK);
+    /* 100000 zero bytes: base64 (RFC 4648) is 33333 groups "AAAA", then one
+     * byte left: "AA==" */
+    char path[256];
+    snprintf(path, sizeof path, "%s/big.png", dir);
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    for (int i = 0; i < 100000; i++) fputc(0, f);
+    fclose(f);
+    char cwd[4096];
+    cr_assert_not_null(getcwd(cwd, sizeof cwd));
+    cr_assert_eq(chdir(dir), 0);
+    snprintf(path, sizeof path, "%s/report.html", dir);
+    cr_assert_eq(fl_results_write_html(r, path, NULL, NULL), FL_OK);   /* base_dir NULL: "." */
+    cr_assert_eq(chdir(cwd), 0);
+    char *html = read_all(path);
+    cr_assert(strstr(html, "(unknown version)") != NULL);
+    char sect[128];
+    snprintf(sect, sizeof sect, "id=\"paper-%.63s\"", LONG_PAPER);   /* the id's first 63 bytes */
+    cr_assert(strstr(html, sect) != NULL, "%s", sect);
+    cr_assert(strstr(html, "run time 0.0 s.") != NULL);
+    cr_assert(strstr(html, "figure plot.svg could not be read") != NULL);
+    cr_assert(strstr(html, "(no paper figure) &mdash; <a href=\"big.png\"") != NULL);
+    cr_assert(strstr(html, "SHA-256 <code>unknown</code>") != NULL);
+    cr_assert(strstr(html, "figure a b could not be read") != NULL);      /* too short a name for .png */
+    cr_assert(strstr(html, "<a href=\"a%20b\">") != NULL);
+    cr_assert(strstr(html, "Reproduces &amp;&lt;&gt;&quot;q&quot; &mdash;") != NULL);
+    cr_assert(strstr(html, "<tr class=\"note\"><td>t.odd</td><td>?</td>") != NULL);
+    cr_assert(strstr(html, "Checks: 0 passed, 0 failed, 0 notes, 0 not run.") != NULL);
+    char *b64 = strstr(html, "base64,");
+    cr_assert_not_null(b64);
+    cr_assert_eq(strspn(b64 + 7, "A"), 133334);
+    cr_assert_eq(strncmp(b64 + 7 + 133334, "==\"", 3), 0);
+    free(html);
+    /* a write error (a full device) is FL_EIO naming the file */
+    fl_error err;
+    cr_assert_eq(fl_results_write_html(r, "/dev/full", dir, &err), FL_EIO);
+    cr_assert(strstr(err.message, "/dev/full") != NULL, "%s", err.message);
+    snprintf(path, sizeof path, "%s/no/such/dir/results.json", dir);
+    cr_assert_eq(fl_results_write_json(r, path, &err), FL_EIO);
+    cr_assert(strstr(err.message, "results.json") != NULL, "%s", err.message);
+    /* a figure whose path is a directory is dropped like a missing one */
+    cr_assert_eq(fl_result_task_figure_add(t, "sub.png", NULL), FL_OK);
+    snprintf(path, sizeof path, "%s/sub.png", dir);
+    cr_assert_eq(mkdir(path, 0700), 0);
+    cr_assert_eq(chdir(dir), 0);
+    fl_result_task_drop_missing(t, NULL);                               /* base_dir NULL: "." */
+    cr_assert_eq(chdir(cwd), 0);
+    cr_assert_eq(t->nfigures, 1);
+    cr_assert_str_eq(t->figures[0].file, "big.png");
+    fl_results_free(r);
+}
+
+/* Comparison options and non-finite values: a negative rtol is refused;
+ * NaN equals NaN, +inf differs from -inf and from 1; a baseline check that
+ * was NOT RUN and is gone is no drift; a tolerance only the current run
+ * gives is used. */
+Test(fl_results, compare_options_and_nonfinite_values)
+{
+    fl_results *base, *cur;
+    fl_result_task *tb, *tc;
+    two_runs(&base, &cur, &tb, &tc);
+    fl_result_check c = fl_result_check_default();
+    c.has_value = 1;
+    c.name = "t.nan";
+    c.value = NAN;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+    cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    c.name = "t.inf";
+    c.value = INFINITY;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+    c.value = -INFINITY;
+    cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    c.name = "t.toinf";
+    c.value = 1.0;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+    c.value = INFINITY;
+    cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    c.name = "t.tol";
+    c.value = 1.0;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+    c.value = 1.05;
+    c.has_tolerance = 1;
+    c.tolerance = 0.1;
+    cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    c = fl_result_check_default();
+    c.name = "t.skipped";
+    c.status = FL_RESULT_NOT_RUN;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+    fl_result_compare_options o = fl_result_compare_options_default();
+    o.rtol_untoleranced = -1.0;
+    fl_result_comparison *cmp = (void *)1;
+    fl_error err;
+    cr_assert_eq(fl_results_compare(base, cur, &o, &cmp, &err), FL_EINVAL);
+    cr_assert_null(cmp);
+    o.rtol_untoleranced = NAN;
+    cr_assert_eq(fl_results_compare(base, cur, &o, &cmp, &err), FL_EINVAL);
+    o.rtol_untoleranced = 1e-9;
+    cr_assert_eq(fl_results_compare(base, cur, &o, &cmp, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(cmp->ncompared, 4);
+    cr_assert_eq(cmp->ndrift, 2);
+    cr_assert_eq(cmp->nitems, 2);
+    cr_assert_str_eq(cmp->items[0].check, "t.inf");
+    cr_assert_str_eq(cmp->items[1].check, "t.toinf");
+    fl_result_comparison_free(cmp);
+    fl_result_comparison_free(NULL);
+    fl_results_free(base);
+    fl_results_free(cur);
 }

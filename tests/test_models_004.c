@@ -14,18 +14,13 @@
 #include <gsl/gsl_linalg.h>
 
 #include "fl_data.h"
+#include "model_files.h"
 #include "fl_scalar.h"
 #include "models/fl_model_example_3_14.h"
 #include "models/fl_model_example_3_15.h"
 #include "models/fl_model_example_4_6.h"
 #include "models/fl_model_polyurethane.h"
 #include "models/fl_model_theorem1_rod.h"
-
-static void data_path(const char *rel, char *buf, size_t len)
-{
-    fl_error err;
-    cr_assert_eq(fl_data_path(NULL, rel, buf, len, &err), FL_OK, "%s", err.message);
-}
 
 /* ---- Example 3.14: proofs/models_004.md §1 ---- */
 Test(models_004, example_3_14_mass_matrix_and_fig6_angles)
@@ -99,6 +94,7 @@ Test(models_004, example_3_15_springs_and_equilibrium)
         cr_assert_float_eq(gsl_vector_get(Ku, i) - f[i], r0[i], 1e-14, "row %zu", i);
     }
     cr_assert(sys->pres[0] && !sys->pres[1] && sys->iT == 2 && sys->iN == 3);
+    fl_model_example_3_15_system_free(sys);
     cr_assert_eq(fl_model_example_3_15_system_alloc(K, Mm, P, -1.0, &sys, &err), FL_EINVAL);
     cr_assert_null(sys);
     gsl_vector_free(Ku);
@@ -243,131 +239,70 @@ Test(models_004, theorem1_rod_mass_and_gamma)
 
 /* ---- bad files: a copy of a data file with one field broken ---- */
 
-/* Write data file rel with member path[0].path[1]... (np keys) set to v
- * (stolen) into a temporary file; returns its path in out. */
-static void write_broken(const char *rel, const char *const *keys, size_t nk, json_t *v, char *out, size_t len)
-{
-    char path[4096];
-    data_path(rel, path, sizeof path);
-    json_error_t je;
-    json_t *root = json_load_file(path, 0, &je);
-    cr_assert_not_null(root, "%s", je.text);
-    json_t *o = root;
-    for (size_t i = 0; i + 1 < nk; i++) {
-        o = json_object_get(o, keys[i]);
-        cr_assert_not_null(o, "%s", keys[i]);
-    }
-    if (v) json_object_set_new(o, keys[nk - 1], v);
-    else json_object_del(o, keys[nk - 1]);
-    snprintf(out, len, "/tmp/fl_models_004_XXXXXX");
-    int fd = mkstemp(out);
-    cr_assert(fd >= 0);
-    close(fd);
-    cr_assert_eq(json_dump_file(root, out, JSON_INDENT(2)), 0);
-    json_decref(root);
-}
-
 /* The loaders, one signature for the table below. */
-static fl_status load_3_14(const char *p, fl_error *e)
-{
-    fl_model_example_3_14 m;
-    fl_status st = fl_model_example_3_14_load(p, &m, e);
-    fl_model_example_3_14_release(&m);
-    return st;
-}
-
-static fl_status load_3_15(const char *p, fl_error *e)
-{
-    fl_model_example_3_15 m;
-    fl_status st = fl_model_example_3_15_load(p, &m, e);
-    fl_model_example_3_15_release(&m);
-    return st;
-}
-
-static fl_status load_4_6(const char *p, fl_error *e)
-{
-    fl_model_example_4_6 m;
-    return fl_model_example_4_6_load(p, &m, e);
-}
-
-static fl_status load_poly(const char *p, fl_error *e)
-{
-    static fl_model_polyurethane m;
-    return fl_model_polyurethane_load(p, &m, e);
-}
-
-static fl_status load_rod(const char *p, fl_error *e)
-{
-    fl_model_theorem1 m;
-    return fl_model_theorem1_load(p, &m, e);
-}
+MODEL_LOADER_RELEASE(load_3_14, fl_model_example_3_14, fl_model_example_3_14_load, fl_model_example_3_14_release)
+MODEL_LOADER_RELEASE(load_3_15, fl_model_example_3_15, fl_model_example_3_15_load, fl_model_example_3_15_release)
+MODEL_LOADER(load_4_6, fl_model_example_4_6, fl_model_example_4_6_load)
+MODEL_LOADER(load_poly, fl_model_polyurethane, fl_model_polyurethane_load)
+MODEL_LOADER(load_rod, fl_model_theorem1, fl_model_theorem1_load)
 
 Test(models_004, bad_files_name_the_file_and_field, .timeout = 60)
 {
     const struct {
-        const char *rel, *keys[3], *field;   /* the member keys[0].keys[1](.keys[2]) set to value (NULL: removed) */
+        const char *rel, *at, *field;   /* the member at (dotted path) set to value (NULL: removed) */
         json_t *value;
-        fl_status (*load)(const char *, fl_error *);
+        model_loader load;
     } bad[] = {
-        {"004/example_3_14.json", {"params", "m"}, "params.m", json_string("heavy"), load_3_14},
-        {"004/example_3_14.json", {"params", "alpha"}, "params.alpha", json_real(5.0), load_3_14},       /* alpha > mu */
-        {"004/example_3_14.json", {"params", "theta_M"}, "params.theta_M", json_real(2.0), load_3_14},   /* > pi/2 */
-        {"004/example_3_14.json", {"grid", "mu"}, "grid.mu", json_array(), load_3_14},
-        {"004/example_3_14.json", {"grid", "m_over_M"}, "grid.m_over_M", json_pack("[f]", -1.0), load_3_14},
-        {"004/example_3_14.json", {"grid", "theta_M_steps"}, "grid.theta_M_steps", json_real(2.5), load_3_14},
-        {"004/example_3_14.json", {"expected", "case_1A"}, "case_1A", NULL, load_3_14},
-        {"004/example_3_14.json", {"expected", "fig6_theta_M"}, "expected.fig6_theta_M", json_pack("[f]", 0.1), load_3_14},
-        {"004/example_3_14.json", {"expected", "fig6_params", "mu"}, "expected.fig6_params.mu", json_real(-1), load_3_14},
-        {"004/example_3_15.json", {"params", "K"}, "params.K", json_real(-1.0), load_3_15},
-        {"004/example_3_15.json", {"params", "P"}, "params.P", NULL, load_3_15},
-        {"004/example_3_15.json", {"params", "mu"}, "params.mu", json_pack("[f, f]", 1.0, -2.0), load_3_15},
-        {"004/example_3_15.json", {"params", "mu"}, "params.mu", json_array(), load_3_15},
-        {"004/example_3_15.json", {"expected", "tolerance"}, "expected.tolerance", json_real(0.0), load_3_15},
-        {"004/example_4_6.json", {"params", "RB_over_L"}, "RB_over_L", NULL, load_4_6},                 /* missing */
-        {"004/example_4_6.json", {"params", "uD_dot"}, "params.uD_dot", json_real(0.0), load_4_6},
-        {"004/example_4_6.json", {"params", "HM_over_L"}, "params.HM_over_L", json_real(-0.1), load_4_6},
-        {"004/example_4_6.json", {"grid_hm0", "mu"}, "grid_hm0.mu", json_pack("[f, f]", 5.0, 1.0), load_4_6},
-        {"004/example_4_6.json", {"expected", "Lambda_sigma_plus"}, "expected.Lambda_sigma_plus", json_pack("[f]", 1.0),
+        {"004/example_3_14.json", "params.m", "params.m", json_string("heavy"), load_3_14},
+        {"004/example_3_14.json", "params.alpha", "params.alpha", json_real(5.0), load_3_14},       /* alpha > mu */
+        {"004/example_3_14.json", "params.theta_M", "params.theta_M", json_real(2.0), load_3_14},   /* > pi/2 */
+        {"004/example_3_14.json", "grid.mu", "grid.mu", json_array(), load_3_14},
+        {"004/example_3_14.json", "grid.m_over_M", "grid.m_over_M", json_pack("[f]", -1.0), load_3_14},
+        {"004/example_3_14.json", "grid.theta_M_steps", "grid.theta_M_steps", json_real(2.5), load_3_14},
+        {"004/example_3_14.json", "expected.case_1A", "expected.case_1A", NULL, load_3_14},
+        {"004/example_3_14.json", "expected.fig6_theta_M", "expected.fig6_theta_M", json_pack("[f]", 0.1), load_3_14},
+        {"004/example_3_14.json", "expected.fig6_params.mu", "expected.fig6_params.mu", json_real(-1), load_3_14},
+        {"004/example_3_15.json", "params.K", "params.K", json_real(-1.0), load_3_15},
+        {"004/example_3_15.json", "params.P", "params.P", NULL, load_3_15},
+        {"004/example_3_15.json", "params.mu", "params.mu", json_pack("[f, f]", 1.0, -2.0), load_3_15},
+        {"004/example_3_15.json", "params.mu", "params.mu", json_array(), load_3_15},
+        {"004/example_3_15.json", "expected.tolerance", "expected.tolerance", json_real(0.0), load_3_15},
+        {"004/example_4_6.json", "params.RB_over_L", "params.RB_over_L", NULL, load_4_6},                 /* missing */
+        {"004/example_4_6.json", "params.uD_dot", "params.uD_dot", json_real(0.0), load_4_6},
+        {"004/example_4_6.json", "params.HM_over_L", "params.HM_over_L", json_real(-0.1), load_4_6},
+        {"004/example_4_6.json", "grid_hm0.mu", "grid_hm0.mu", json_pack("[f, f]", 5.0, 1.0), load_4_6},
+        {"004/example_4_6.json", "expected.Lambda_sigma_plus", "expected.Lambda_sigma_plus", json_pack("[f]", 1.0),
          load_4_6},
-        {"004/example_4_6.json", {"dynamics", "h"}, "dynamics.h", json_real(0.0), load_4_6},
-        {"004/example_4_6.json", {"dynamics", "theta_method"}, "dynamics.theta_method", json_real(2.0), load_4_6},
-        {"004/polyurethane.json", {"params", "nu"}, "params.nu", json_real(0.5), load_poly},             /* incompressible */
-        {"004/polyurethane.json", {"params", "E_MPa"}, "params.E_MPa", json_real(0.0), load_poly},
-        {"004/polyurethane.json", {"params", "contact_nodes"}, "params.contact_nodes", json_real(2.5), load_poly},
-        {"004/polyurethane.json", {"params", "F_N0_N"}, "params.F_N0_N", json_real(10.0), load_poly},
-        {"004/polyurethane.json", {"params", "H_over_L"}, "params.chosen.H_mm", json_real(0.7), load_poly},
-        {"004/polyurethane.json", {"params", "chosen", "mesh_cells"}, "params.chosen.mesh_cells",
+        {"004/example_4_6.json", "dynamics.h", "dynamics.h", json_real(0.0), load_4_6},
+        {"004/example_4_6.json", "dynamics.theta_method", "dynamics.theta_method", json_real(2.0), load_4_6},
+        {"004/polyurethane.json", "params.nu", "params.nu", json_real(0.5), load_poly},             /* incompressible */
+        {"004/polyurethane.json", "params.E_MPa", "params.E_MPa", json_real(0.0), load_poly},
+        {"004/polyurethane.json", "params.contact_nodes", "params.contact_nodes", json_real(2.5), load_poly},
+        {"004/polyurethane.json", "params.F_N0_N", "params.F_N0_N", json_real(10.0), load_poly},
+        {"004/polyurethane.json", "params.H_over_L", "params.chosen.H_mm", json_real(0.7), load_poly},
+        {"004/polyurethane.json", "params.chosen.mesh_cells", "params.chosen.mesh_cells",
          json_pack("[i, f]", 20, 0.5), load_poly},
-        {"004/polyurethane.json", {"params", "chosen", "U_T_increment_mm"}, "params.chosen.U_T_increment_mm",
+        {"004/polyurethane.json", "params.chosen.U_T_increment_mm", "params.chosen.U_T_increment_mm",
          json_real(0.0), load_poly},
-        {"004/polyurethane.json", {"params", "chosen", "damping"}, "params.chosen.damping", NULL, load_poly},
-        {"004/polyurethane.json", {"expected", "table_1_rows"}, "expected.table_1_rows",                   /* 22 nodes */
+        {"004/polyurethane.json", "params.chosen.damping", "params.chosen.damping", NULL, load_poly},
+        {"004/polyurethane.json", "expected.table_1_rows", "expected.table_1_rows",                   /* 22 nodes */
          json_pack("[[f, i, i, i, f, f, i]]", -0.87, 20, 1, 1, 0.076, 8.19e6, 57), load_poly},
-        {"004/polyurethane.json", {"expected", "table_1_rows"}, "expected.table_1_rows",                   /* increasing U_T */
+        {"004/polyurethane.json", "expected.table_1_rows", "expected.table_1_rows",                   /* increasing U_T */
          json_pack("[[f, i, i, i, f, f, i], [f, i, i, i, f, f, i]]", -1.05, 19, 1, 1, 0.071, 7.91e6, 11, -0.87, 20, 1, 0,
                    0.076, 8.19e6, 57), load_poly},
-        {"004/polyurethane.json", {"expected", "quick_rows_U_T_mm"}, "expected.quick_rows_U_T_mm", json_pack("[f]", -0.5),
+        {"004/polyurethane.json", "expected.quick_rows_U_T_mm", "expected.quick_rows_U_T_mm", json_pack("[f]", -0.5),
          load_poly},
-        {"004/polyurethane.json", {"expected", "table_1_Lambda_discrepancies"}, "expected.table_1_Lambda_discrepancies",
+        {"004/polyurethane.json", "expected.table_1_Lambda_discrepancies", "expected.table_1_Lambda_discrepancies",
          json_pack("[{s:f, s:s}]", "U_T_mm", -1.0, "reason", "none"), load_poly},
-        {"004/polyurethane.json", {"expected", "damping_mode_switch"}, "expected.damping_mode_switch.xi",
+        {"004/polyurethane.json", "expected.damping_mode_switch", "expected.damping_mode_switch.xi",
          json_pack("{s:[f, f], s:[i, i]}", "xi", 0.05, 0.15, "mode", 3, 5), load_poly},            /* not consecutive */
-        {"000/theorem1_rod.json", {"system", "J"}, "system.J", json_real(0.0), load_rod},
-        {"000/theorem1_rod.json", {"sampling", "eps"}, "sampling.eps", json_pack("[f, f]", 0.1, 2.0), load_rod},
-        {"000/theorem1_rod.json", {"sampling", "segment_grid"}, "sampling", json_real(1.5), load_rod},
-        {"000/theorem1_rod.json", {"sampling", "quick_eps_count"}, "sampling", json_real(9.0), load_rod},
+        {"000/theorem1_rod.json", "system.J", "system.J", json_real(0.0), load_rod},
+        {"000/theorem1_rod.json", "sampling.eps", "sampling.eps", json_pack("[f, f]", 0.1, 2.0), load_rod},
+        {"000/theorem1_rod.json", "sampling.segment_grid", "sampling", json_real(1.5), load_rod},
+        {"000/theorem1_rod.json", "sampling.quick_eps_count", "sampling", json_real(9.0), load_rod},
     };
-    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        char p[64];
-        size_t nk = bad[i].keys[2] ? 3 : 2;
-        write_broken(bad[i].rel, bad[i].keys, nk, bad[i].value, p, sizeof p);
-        fl_error e;
-        memset(&e, 0, sizeof e);
-        cr_assert_neq(bad[i].load(p, &e), FL_OK, "%s accepted", bad[i].field);
-        cr_assert_not_null(strstr(e.message, p), "message does not name the file: %s", e.message);
-        cr_assert_not_null(strstr(e.message, bad[i].field), "message does not name %s: %s", bad[i].field, e.message);
-        unlink(p);
-    }
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        refuse_one(bad[i].rel, bad[i].load, bad[i].at, bad[i].value, bad[i].field);
     /* a missing file names itself */
     fl_error e;
     cr_assert_neq(load_rod("/nonexistent/theorem1_rod.json", &e), FL_OK);
