@@ -270,3 +270,18 @@ fl_status fl_sparse_lu_solve(fl_sparse_lu *lu, const double *b, double *x, fl_er
         return FL_FAIL(err, FL_EEXTERNAL, "UMFPACK solve failed (status %d)", rc);
     return FL_OK;
 }
+
+fl_status fl_sparse_check_finite(const cholmod_sparse *A, const char *what, fl_error *err)
+{
+    if (A->xtype != CHOLMOD_REAL || A->itype != CHOLMOD_INT)
+        return FL_FAIL(err, FL_EINVAL, "%s must be a real sparse matrix with int indices", what);
+    const int *Ap = A->p, *Ai = A->i, *Anz = A->nz;
+    const double *Ax = A->x;
+    for (size_t j = 0; j < A->ncol; j++) {
+        int end = A->packed ? Ap[j + 1] : Ap[j] + Anz[j];
+        for (int k = Ap[j]; k < end; k++)
+            if (!isfinite(Ax[k]))
+                return FL_FAIL(err, FL_ENONFINITE, "%s(%d,%zu) is not finite", what, Ai[k], j);
+    }
+    return FL_OK;
+}

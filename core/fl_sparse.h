@@ -41,6 +41,12 @@ fl_status fl_sparse_from_triplet(fl_sparse_ctx *ctx, size_t nrow, size_t ncol,
                                  const double *val, int stype,
                                  cholmod_sparse **out, fl_error *err);
 
+/* Every stored value of A finite: the sparse form of fl_check_finite_matrix
+ * (fl_dense.h), with its status and message ("<what>(i,j) is not finite",
+ * FL_ENONFINITE), so that the dense and sparse twins refuse a matrix alike.
+ * A must be real with int indices, packed or not (FL_EINVAL otherwise). */
+fl_status fl_sparse_check_finite(const cholmod_sparse *A, const char *what, fl_error *err);
+
 /* CSC copy of a dense GSL matrix, dropping entries with |a_ij| <= droptol.
  * stype as above. */
 fl_status fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, int stype,

@@ -60,23 +60,6 @@ static fl_status gather(fl_sparse_ctx *ctx, cholmod_sparse *A, const long *pos,
     return st;
 }
 
-/* Every stored value of A finite (the sparse form of
- * fl_check_finite_matrix, same status and message); A real, packed and
- * int-indexed as the rest of this file reads it. */
-static fl_status check_finite(const cholmod_sparse *A, const char *what, fl_error *err)
-{
-    if (A->xtype != CHOLMOD_REAL || A->itype != CHOLMOD_INT || !A->packed)
-        return FL_FAIL(err, FL_EINVAL, "%s must be a real, packed, int-indexed sparse matrix",
-                       what);
-    const int *Ap = A->p, *Ai = A->i;
-    const double *Ax = A->x;
-    for (size_t j = 0; j < A->ncol; j++)
-        for (int k = Ap[j]; k < Ap[j + 1]; k++)
-            if (!isfinite(Ax[k]))
-                return FL_FAIL(err, FL_ENONFINITE, "%s(%d,%zu) is not finite", what, Ai[k], j);
-    return FL_OK;
-}
-
 /* 004 (80)-(82), (86). */
 fl_status fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s,
                                        const fl_stab_label *labels, const double *r,
@@ -90,8 +73,10 @@ fl_status fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_
     if (s->n == 0 || s->K->nrow != s->n || s->K->ncol != s->n || s->M->nrow != s->n ||
         s->M->ncol != s->n)
         return FL_FAIL(err, FL_EDIM, "stability system: K and M must be %zux%zu", s->n, s->n);
-    FL_TRY(check_finite(s->K, "stiffness K", err));
-    FL_TRY(check_finite(s->M, "mass M", err));
+    if (!s->K->packed || !s->M->packed)    /* how the rest of this file reads them */
+        return FL_FAIL(err, FL_EINVAL, "stability system: K and M must be packed sparse matrices");
+    FL_TRY(fl_sparse_check_finite(s->K, "stiffness K", err));
+    FL_TRY(fl_sparse_check_finite(s->M, "mass M", err));
     FL_TRY(fl_stab_check_contacts(s->n, s->prescribed, s->np, s->iT, s->iN, s->mu, err));
     if (!labels || !r)
         return FL_FAIL(err, FL_EDIM, "tangent: labels and r (length %zu) required", s->n);

@@ -76,24 +76,6 @@ static fl_status check_set(const fl_friction_set *C, fl_error *err)
     }
 }
 
-/* The stored values of the sparse M finite, with the reference's status and
- * message for a dense M (fl_check_finite_matrix: "M(i,j) is not finite"), so
- * that both twins refuse a non-finite M alike. */
-static fl_status check_finite_sparse(const cholmod_sparse *A, fl_error *err)
-{
-    if (A->xtype != CHOLMOD_REAL || A->itype != CHOLMOD_INT)
-        return FL_FAIL(err, FL_EINVAL, "sparse M must be real with int indices");
-    const int *Ap = A->p, *Ai = A->i, *Anz = A->nz;
-    const double *Ax = A->x;
-    for (size_t j = 0; j < A->ncol; j++) {
-        int end = A->packed ? Ap[j + 1] : Ap[j] + Anz[j];
-        for (int k = Ap[j]; k < end; k++)
-            if (!isfinite(Ax[k]))
-                return FL_FAIL(err, FL_ENONFINITE, "M(%d,%zu) is not finite", Ai[k], j);
-    }
-    return FL_OK;
-}
-
 fl_status fl_moreau_check(const fl_moreau_problem *p, int need_dense, fl_error *err)
 {
     if (!p) return FL_FAIL(err, FL_EINVAL, "problem is NULL");
@@ -117,7 +99,7 @@ fl_status fl_moreau_check(const fl_moreau_problem *p, int need_dense, fl_error *
         if (!p->Msp || !p->ctx) return FL_FAIL(err, FL_EINVAL, "sparse M or its context is NULL");
         if (p->Msp->nrow != p->d || p->Msp->ncol != p->d || p->Msp->stype == 0)
             return FL_FAIL(err, FL_EDIM, "sparse M must be symmetric %zux%zu", p->d, p->d);
-        FL_TRY(check_finite_sparse(p->Msp, err));
+        FL_TRY(fl_sparse_check_finite(p->Msp, "M", err));
     }
     switch (p->friction) {
     case FL_MOREAU_FRICTIONLESS:

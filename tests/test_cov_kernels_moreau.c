@@ -447,14 +447,14 @@ Test(cov_moreau, non_finite_or_unreadable_sparse_M_refused_alike, .init = setup,
     q.ctx = &ctx;
     q.Msp = pat;
     cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_EINVAL);
-    cr_assert(strstr(err[1].message, "real with int indices"), "%s", err[1].message);
+    cr_assert(strstr(err[1].message, "real sparse matrix with int indices"), "%s", err[1].message);
     /* the same header claiming long indices, or a wrong column count: both
      * refused before any entry is read */
     cholmod_sparse hdr = *Msym;
     hdr.itype = CHOLMOD_LONG;
     q.Msp = &hdr;
     cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_EINVAL);
-    cr_assert(strstr(err[1].message, "real with int indices"), "%s", err[1].message);
+    cr_assert(strstr(err[1].message, "real sparse matrix with int indices"), "%s", err[1].message);
     hdr = *Msym;
     hdr.ncol = 4;
     cr_assert_eq(fl_moreau_law_sparse(&q, &o, P.u, P.r, NULL, &err[1]), FL_EDIM);

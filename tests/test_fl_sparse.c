@@ -218,3 +218,35 @@ Test(sparse, mv_transpose_rectangular)
     fl_sparse_free(&ctx, &A);
     gsl_matrix_free(Ad);
 }
+
+/* fl_sparse_check_finite reads exactly the stored entries: of an unpacked
+ * matrix only the first nz[j] of each column (a NaN in the slack after them
+ * is not an entry), and names the first non-finite one as the dense check
+ * fl_check_finite_matrix does. */
+Test(sparse, check_finite_reads_the_stored_entries_only)
+{
+    cholmod_sparse *A = cholmod_allocate_sparse(2, 2, 4, 1, 0, 0, CHOLMOD_REAL, &ctx.cm);
+    cr_assert_not_null(A);
+    int *p = A->p, *i = A->i, *nz = A->nz;
+    double *x = A->x;
+    p[0] = 0, p[1] = 2, p[2] = 4;
+    nz[0] = 1, nz[1] = 2;                       /* column 0 stores one entry, then slack */
+    i[0] = 0, x[0] = 1.0, i[1] = 1, x[1] = NAN;
+    i[2] = 0, x[2] = 2.0, i[3] = 1, x[3] = 3.0;
+    fl_error err;
+    fl_error_clear(&err);
+    cr_assert_eq(fl_sparse_check_finite(A, "W", &err), FL_OK, "%s", err.message);
+    x[2] = INFINITY;
+    cr_assert_eq(fl_sparse_check_finite(A, "W", &err), FL_ENONFINITE);
+    cr_assert_str_eq(err.message, "W(0,1) is not finite");
+    gsl_matrix *D = gsl_matrix_calloc(2, 2);
+    gsl_matrix_set(D, 0, 1, INFINITY);
+    fl_error dense;
+    cr_assert_eq(fl_check_finite_matrix(D, "W", &dense), FL_ENONFINITE);
+    cr_assert_str_eq(dense.message, err.message);
+    gsl_matrix_free(D);
+    cr_assert(cholmod_sparse_xtype(CHOLMOD_PATTERN, A, &ctx.cm));
+    cr_assert_eq(fl_sparse_check_finite(A, "W", &err), FL_EINVAL);
+    cr_assert(strstr(err.message, "W must be a real sparse matrix") != NULL, "%s", err.message);
+    cholmod_free_sparse(&A, &ctx.cm);
+}
