@@ -127,7 +127,11 @@ static int mh_draw(gsl_rng *r, long i, mh_sys *s)
     s->ui = gsl_vector_alloc(d);
     s->f = gsl_vector_alloc(d);
     s->v = gsl_vector_alloc(d);
-    fl_random_spd_loguniform(r, 1e-2, 1e2, s->M, &s->lmin);
+    if (!s->M || !s->L || !s->dgap || !s->n || !s->ui || !s->f || !s->v
+        || fl_random_spd_loguniform(r, 1e-2, 1e2, s->M, &s->lmin) != FL_OK) {
+        mh_release(s);
+        return -1;
+    }
     gsl_matrix_memcpy(s->L, s->M);
     gsl_linalg_cholesky_decomp1(s->L);
     gauss_vec(r, fl_rng_loguniform(r, 0.1, 10), s->dgap);

@@ -70,7 +70,8 @@ static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
     size_t n = s->n, m = s->m;
     s->M = gsl_matrix_alloc(n, n);
     s->D = gsl_matrix_alloc(m, n);
-    fl_random_spd(r, fl_rng_loguniform(r, 1.0, 100.0), 1.0, s->M);
+    if (!s->M || !s->D || fl_random_spd(r, fl_rng_loguniform(r, 1.0, 100.0), 1.0, s->M) != FL_OK)
+        return -1;
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) gsl_matrix_set(s->D, i, j, gsl_ran_gaussian(r, 1.0));
     if (fl_sparse_start(&s->ctx, NULL) != FL_OK) return -1;
@@ -393,7 +394,12 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
     for (long t = 0; t < N; t++) {
         size_t n = 2 + gsl_rng_uniform_int(r, 5);
         gsl_matrix *M = gsl_matrix_alloc(n, n), *tl = gsl_matrix_alloc(n, 2);
-        fl_random_spd(r, 100.0, 1.0, M);
+        if (!M || !tl || fl_random_spd(r, 100.0, 1.0, M) != FL_OK) {   /* no draw: a failure */
+            fs_bad++;
+            gsl_matrix_free(M);
+            gsl_matrix_free(tl);
+            continue;
+        }
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
         double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};

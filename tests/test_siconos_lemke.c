@@ -163,7 +163,7 @@ static void stewart_compare(size_t trials, unsigned long seed, size_t K3)
         gsl_matrix *M = gsl_matrix_alloc(n, n), *H = gsl_matrix_alloc(dim * nc, n);
         gsl_vector *v = gsl_vector_alloc(n), *f = gsl_vector_alloc(n), *gap = gsl_vector_alloc(nc);
         double mu[3];
-        fl_random_spd(rng, 100.0, 1.0, M);
+        cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, M), FL_OK);
         for (size_t i = 0; i < dim * nc; i++)
             for (size_t j = 0; j < n; j++) gsl_matrix_set(H, i, j, gsl_ran_gaussian(rng, 1.0));
         fl_random_vector(rng, 1.0, v);
