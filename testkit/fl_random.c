@@ -8,6 +8,7 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
+#include "fl_dense.h"
 #include "fl_rng.h"
 #include "testkit/fl_set_random.h"
 
@@ -51,9 +52,9 @@ void fl_random_unit(gsl_rng *r, gsl_vector *v)
 fl_status fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q)
 {
     size_t n = Q->size1;
-    gsl_matrix *A = gsl_matrix_alloc(n, n);
-    gsl_vector *tau = gsl_vector_alloc(n);
-    gsl_matrix *R = gsl_matrix_alloc(n, n);
+    gsl_matrix *A = fl_dense_matrix_alloc(n, n);
+    gsl_vector *tau = fl_dense_vector_alloc(n);
+    gsl_matrix *R = fl_dense_matrix_alloc(n, n);
     fl_status s = (A && tau && R) ? FL_OK : FL_ENOMEM;
     if (s == FL_OK) {
         for (size_t i = 0; i < n; i++)
@@ -82,8 +83,8 @@ static fl_status spd_from_eigs(gsl_rng *r, eig_draw eig, const double *par, gsl_
                                double *lmin)
 {
     size_t n = M->size1;
-    gsl_matrix *Q = gsl_matrix_alloc(n, n);
-    gsl_matrix *QD = gsl_matrix_alloc(n, n);
+    gsl_matrix *Q = fl_dense_matrix_alloc(n, n);
+    gsl_matrix *QD = fl_dense_matrix_alloc(n, n);
     fl_status s = (Q && QD) ? fl_random_orthogonal(r, Q) : FL_ENOMEM;
     if (s == FL_OK) {
         double least = INFINITY;
@@ -177,7 +178,7 @@ done:
 fl_status fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D)
 {
     size_t m = D->size1, n = D->size2;
-    gsl_matrix *Q = gsl_matrix_alloc(n, n);
+    gsl_matrix *Q = fl_dense_matrix_alloc(n, n);
     fl_status s = Q ? fl_random_orthogonal(r, Q) : FL_ENOMEM;
     if (s != FL_OK) {
         gsl_matrix_free(Q);
@@ -249,8 +250,8 @@ static fl_status delassus_of(const gsl_matrix *M, const gsl_matrix *H, const gsl
                              const gsl_vector *w, fl_local_problem *p)
 {
     size_t n = M->size1, m = H->size1;
-    gsl_matrix *L = gsl_matrix_alloc(n, n), *X = gsl_matrix_alloc(n, m);
-    gsl_vector *y = gsl_vector_alloc(n);
+    gsl_matrix *L = fl_dense_matrix_alloc(n, n), *X = fl_dense_matrix_alloc(n, m);
+    gsl_vector *y = fl_dense_vector_alloc(n);
     if (!L || !X || !y) {
         gsl_matrix_free(L); gsl_matrix_free(X); gsl_vector_free(y);
         return FL_ENOMEM;
@@ -344,14 +345,14 @@ fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, in
     } else {
         size_t n = kind == FL_RANDOM_RANK_DEFICIENT ? (m > (size_t)dim ? m - (size_t)dim : 1)
                                                    : m + 2;
-        gsl_matrix *M = gsl_matrix_alloc(n, n), *H = gsl_matrix_alloc(m, n);
-        gsl_vector *f = gsl_vector_alloc(n), *w = gsl_vector_calloc(m);
+        gsl_matrix *M = fl_dense_matrix_alloc(n, n), *H = fl_dense_matrix_alloc(m, n);
+        gsl_vector *f = fl_dense_vector_alloc(n), *w = fl_dense_vector_calloc(m);
         if (!M || !H || !f || !w) s = FL_ENOMEM;
         if (s == FL_OK)
             s = fl_random_spd(r, kind == FL_RANDOM_ILL_CONDITIONED ? 1e8 : 100.0, 1.0, M);
         if (s == FL_OK && kind == FL_RANDOM_RANK_DEFICIENT) {
             /* m > n: the transpose of n independent rows of length m */
-            gsl_matrix *Ht = gsl_matrix_alloc(n, m);
+            gsl_matrix *Ht = fl_dense_matrix_alloc(n, m);
             s = Ht ? fl_random_full_rank_rows(r, 10.0, Ht) : FL_ENOMEM;
             if (s == FL_OK) gsl_matrix_transpose_memcpy(H, Ht);
             gsl_matrix_free(Ht);
@@ -397,11 +398,11 @@ fl_status fl_random_stewart_problem(gsl_rng *r, int single, double cond_max,
         s->nc = 1;
         s->dim = 2;
     }
-    s->M = gsl_matrix_alloc(s->n, s->n);
-    s->H = gsl_matrix_alloc(s->dim * s->nc, s->n);
-    s->v = gsl_vector_alloc(s->n);
-    s->f = gsl_vector_alloc(s->n);
-    s->gap = gsl_vector_alloc(s->nc);
+    s->M = fl_dense_matrix_alloc(s->n, s->n);
+    s->H = fl_dense_matrix_alloc(s->dim * s->nc, s->n);
+    s->v = fl_dense_vector_alloc(s->n);
+    s->f = fl_dense_vector_alloc(s->n);
+    s->gap = fl_dense_vector_alloc(s->nc);
     s->p = (fl_stewart_problem){0};
     fl_status st = (s->M && s->H && s->v && s->f && s->gap)
                        ? fl_random_spd(r, fl_rng_loguniform(r, 1.0, cond_max), 1.0, s->M)
