@@ -1057,3 +1057,11 @@ Test(alloc_failure, crosscheck_sets_and_newton)
     fail_each_allocation("crosscheck --law sets", law_crosscheck, &sets);
     fail_each_allocation("crosscheck --law newton", law_crosscheck, &newton);
 }
+
+/* Two systems: seeds of both parities, so dim 2 (enumeration, clouds) and
+ * dim 3 are both drawn. */
+Test(alloc_failure, crosscheck_nsgs)
+{
+    law_case nsgs = {fl_nsgs_crosscheck, 2};
+    fail_each_allocation("crosscheck --law nsgs", law_crosscheck, &nsgs);
+}
