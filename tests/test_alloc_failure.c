@@ -1084,3 +1084,13 @@ Test(alloc_failure, crosscheck_midpoint)
     law_case midpoint = {fl_midpoint_crosscheck, 1};
     fail_allocations("crosscheck --law midpoint", law_crosscheck, &midpoint, 200, 151);
 }
+
+/* Five systems: one of each kind (frictionless, isotropic small and large,
+ * interval, polygon), with the brute-force minimum on the collisions;
+ * every allocation fails in turn over the first 50, then every 5th (the
+ * full sweep takes 20 s). */
+Test(alloc_failure, crosscheck_moreau)
+{
+    law_case moreau = {fl_moreau_crosscheck, 5};
+    fail_allocations("crosscheck --law moreau", law_crosscheck, &moreau, 50, 5);
+}
