@@ -1094,3 +1094,11 @@ Test(alloc_failure, crosscheck_moreau)
     law_case moreau = {fl_moreau_crosscheck, 5};
     fail_allocations("crosscheck --law moreau", law_crosscheck, &moreau, 50, 5);
 }
+
+/* Three random states (partition, tangent, QZ, the sparse twin with ARPACK
+ * and UMFPACK, damped roots). */
+Test(alloc_failure, crosscheck_stability)
+{
+    law_case stability = {fl_stability_crosscheck, 3};
+    fail_each_allocation("crosscheck --law stability", law_crosscheck, &stability);
+}
