@@ -1102,3 +1102,11 @@ Test(alloc_failure, crosscheck_stability)
     law_case stability = {fl_stability_crosscheck, 3};
     fail_each_allocation("crosscheck --law stability", law_crosscheck, &stability);
 }
+
+/* Two systems: Lemke against closed forms and enumeration (three LCP
+ * families), two random Stewart steps in both twins, the Painleve bar. */
+Test(alloc_failure, crosscheck_stewart)
+{
+    law_case stewart = {fl_stewart_crosscheck, 2};
+    fail_each_allocation("crosscheck --law stewart", law_crosscheck, &stewart);
+}
