@@ -1110,3 +1110,12 @@ Test(alloc_failure, crosscheck_stewart)
     law_case stewart = {fl_stewart_crosscheck, 2};
     fail_each_allocation("crosscheck --law stewart", law_crosscheck, &stewart);
 }
+
+/* Two systems: P'4 steps in both twins (an impact and a forced step), the
+ * Newton consistency conditions, friction sets from cones and a
+ * trajectory. */
+Test(alloc_failure, crosscheck_p4)
+{
+    law_case p4 = {fl_p4_crosscheck, 2};
+    fail_each_allocation("crosscheck --law p4", law_crosscheck, &p4);
+}
