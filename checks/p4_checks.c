@@ -612,11 +612,16 @@ static fl_status bar_run(bar *b, double V0, double h, long steps, FILE *csv, bar
 {
     fl_p4_system sys = fl_model_painleve_system(b);
     gsl_vector *q = fl_dense_vector_alloc(2), *v = fl_dense_vector_alloc(2);
+    memset(tr, 0, sizeof *tr);
+    if (!q || !v) {
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        return FL_FAIL(err, FL_ENOMEM, "out of memory for the bar's state");
+    }
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, b->theta0);
     gsl_vector_set(v, 0, V0);
     gsl_vector_set(v, 1, 0.0);
-    memset(tr, 0, sizeof *tr);
     tr->csv = csv;
     tr->min_xdot = INFINITY;
     tr->max_xdot = -INFINITY;
@@ -762,8 +767,10 @@ int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
     }
     FILE *f = open_out(ctx, "painleve_catastrophe_mu_large.csv", path, sizeof path);
     bar_trace tr;
+    memset(&tr, 0, sizeof tr);
     gsl_vector *q = fl_dense_vector_alloc(2);
-    fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
+    fl_status st = q ? bar_run(&b, V0, h, steps, f, &tr, q, &e)
+                     : FL_FAIL(&e, FL_ENOMEM, "out of memory for the bar's position");
     if (f) fclose(f);
     if (st != FL_OK) {
         fl_check_message(ctx, "painleve_catastrophe: %s", e.message);
@@ -842,17 +849,20 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
     char path[4096];
     FILE *f = open_out(ctx, "painleve_grazing.csv", path, sizeof path);
     bar_trace tr;
+    memset(&tr, 0, sizeof tr);
     gsl_vector *q = fl_dense_vector_alloc(2);
-    fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
+    fl_status st = q ? bar_run(&b, V0, h, steps, f, &tr, q, &e)
+                     : FL_FAIL(&e, FL_ENOMEM, "out of memory for the bar's position");
     if (f) fclose(f);
     double dev_x = fmax(fabs(tr.min_xdot - V0), fabs(tr.max_xdot - V0));
     fl_check_value(ctx, st == FL_OK && dev_x == 0.0 && tr.max_theta_dev == 0.0, "painleve_grazing.unique_motion",
                    dev_x, 0.0, 0.0, "001 §6.2 (grazing x = V0 t is the unique P'3 motion; exact)",
                    "%ld steps: x' in [%.15g, %.15g], max |theta'| = %.3g: x = V0 t (001 §6.2: the unique P'3 "
                    "solution; exact; %s)", tr.steps, tr.min_xdot, tr.max_xdot, tr.max_theta_dev, src);
-    fl_check_value(ctx, st == FL_OK && fabs(gsl_vector_get(q, 0) - V0 * (double)steps * h) <= 1e-9 * V0 * T,
-                   "painleve_grazing.position", gsl_vector_get(q, 0), V0 * (double)steps * h, 1e-9 * V0 * T,
-                   "001 §6.2, x(T) = V0 T", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 V0 T)", gsl_vector_get(q, 0),
+    double xT = st == FL_OK ? gsl_vector_get(q, 0) : NAN;
+    fl_check_value(ctx, st == FL_OK && fabs(xT - V0 * (double)steps * h) <= 1e-9 * V0 * T,
+                   "painleve_grazing.position", xT, V0 * (double)steps * h, 1e-9 * V0 * T,
+                   "001 §6.2, x(T) = V0 T", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 V0 T)", xT,
                    V0 * (double)steps * h);
     double lam_max = fmax(tr.max_lambda_after, fabs(tr.first_lambda));
     fl_check_value(ctx, st == FL_OK && lam_max == 0.0, "painleve_grazing.zero_reaction", lam_max, 0.0, 0.0,
@@ -869,16 +879,18 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
                    "formulation may stop the bar at any step (001 §6.2 non-uniqueness)", Rx, Ry, fabs(Rx), b.mu * Ry);
     /* P'3 refuses it: r_theta = 0 but r_x != 0 is not in 0 C* = {0} */
     gsl_matrix *M = fl_dense_matrix_calloc(2, 2), *D = fl_dense_matrix_calloc(1, 2);
-    gsl_matrix_set(M, 0, 0, b.m);
-    gsl_matrix_set(M, 1, 1, b.J);
-    gsl_matrix_set(D, 0, 1, 1.0);
-    fl_p4_friction C = {b.fs.set, b.fs.E};
-    fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
     gsl_vector *r = fl_dense_vector_alloc(2);
-    gsl_vector_set(r, 0, Rx);
-    gsl_vector_set(r, 1, rth);
-    double dist = 0;
-    fl_p4_kfrict_distance(&pr, r, &dist, NULL);
+    double dist = 0;   /* 0 (not measured, no workspace): the one-sided check FAILs */
+    if (M && D && r) {
+        gsl_matrix_set(M, 0, 0, b.m);
+        gsl_matrix_set(M, 1, 1, b.J);
+        gsl_matrix_set(D, 0, 1, 1.0);
+        fl_p4_friction C = {b.fs.set, b.fs.E};
+        fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+        gsl_vector_set(r, 0, Rx);
+        gsl_vector_set(r, 1, rth);
+        fl_p4_kfrict_distance(&pr, r, &dist, NULL);
+    }
     /* one-sided: the distance must exceed tol = 1e-3 |R~x|/sqrt(m); no closed form is claimed */
     fl_check_value(ctx, fabs(rth) <= 1e-12 * fabs(Rx) && dist > 1e-3 * fabs(Rx) / sqrt(b.m),
                    "painleve_grazing.p5_stop_not_in_kfrict", dist, NAN, 1e-3 * fabs(Rx) / sqrt(b.m),
@@ -949,10 +961,21 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
     char path[4096];
     p3_rec r3 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps};
     p5_trace r5 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps, h};
+    gsl_vector *q = fl_dense_vector_alloc(2), *v = fl_dense_vector_alloc(2);
+    if (!r3.x || !r3.xd || !r5.x || !r5.xd || !q || !v) {
+        fl_check_message(ctx, "painleve_p5_vs_p3: out of memory for %ld steps", steps);
+        free(r3.x);
+        free(r3.xd);
+        free(r5.x);
+        free(r5.xd);
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        fl_fset_result_release(&b.fs);
+        return -1;
+    }
     r3.csv = open_out(ctx, "painleve_p3.csv", path, sizeof path);
     if (r3.csv) fprintf(r3.csv, "t,x,xdot\n");
     fl_p4_system sys = fl_model_painleve_system(&b);
-    gsl_vector *q = fl_dense_vector_alloc(2), *v = fl_dense_vector_alloc(2);
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, b.theta0);
     gsl_vector_set(v, 0, V0);
@@ -1060,6 +1083,12 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     /* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
     fl_p4_system sys = fl_model_system1_system(&S);
     gsl_vector *q = fl_dense_vector_calloc(1), *v = fl_dense_vector_calloc(1);
+    if (!q || !v) {
+        fl_check_message(ctx, "systems_1_2: out of memory");
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        return -1;
+    }
     lam_rec lr = {0, 0};
     fl_p4_sim_result sr;
     fl_status st = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, lam_observe, &lr, &sr, &e);
@@ -1135,6 +1164,18 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     fl_fset_result fs2[2];
     q = fl_dense_vector_calloc(3);
     v = fl_dense_vector_calloc(3);
+    gsl_matrix *M = fl_dense_matrix_alloc(3, 3), *D = fl_dense_matrix_alloc(2, 3);
+    gsl_vector *dphi = fl_dense_vector_alloc(3), *r = fl_dense_vector_calloc(3);
+    if (!q || !v || !M || !D || !dphi || !r) {
+        fl_check_message(ctx, "systems_1_2: out of memory");
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        gsl_matrix_free(M);
+        gsl_matrix_free(D);
+        gsl_vector_free(dphi);
+        gsl_vector_free(r);
+        return -1;
+    }
     lam_rec l2 = {0, 0};
     st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
     double yc = S2.F * Tn * Tn / (2 * S2.m);
@@ -1163,9 +1204,7 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
                    Nw, Nmin, Tw, S2.mu * Nw, bal);
     /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
-    gsl_matrix *M = fl_dense_matrix_alloc(3, 3), *D = fl_dense_matrix_alloc(2, 3);
     fl_model_system2_mass(&S2, M);
-    gsl_vector *dphi = fl_dense_vector_alloc(3), *r = fl_dense_vector_calloc(3);
     fl_p4_friction C[2];
     for (size_t a = 0; a < 2; a++) {
         fl_model_system2_grad(&S2, q, a, dphi);
@@ -1220,10 +1259,20 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
      * tangential, row 1 normal), u = Jc qdot */
     gsl_matrix *M = fl_dense_matrix_alloc(2, 2), *Jc = fl_dense_matrix_alloc(2, 2), *tl = fl_dense_matrix_alloc(2, 2);
+    gsl_vector *qd = fl_dense_vector_alloc(2), *u = fl_dense_vector_alloc(2);
+    gsl_matrix *W = fl_dense_matrix_alloc(2, 2), *A = fl_dense_matrix_alloc(2, 2), *tmp = fl_dense_matrix_alloc(2, 2);
+    gsl_vector *P = fl_dense_vector_alloc(2), *r = fl_dense_vector_alloc(2), *dq = fl_dense_vector_alloc(2);
+    gsl_vector *dphi = fl_dense_vector_alloc(2);
+    int rc = 0;
+    fl_fset_result fr = {0};
+    if (!M || !Jc || !tl || !qd || !u || !W || !A || !tmp || !P || !r || !dq || !dphi) {
+        fl_check_message(ctx, "kane: out of memory");
+        rc = -1;
+        goto done;
+    }
     fl_model_kane_mass(&K, M);
     fl_model_kane_jacobian(&K, Jc);
     gsl_matrix_transpose_memcpy(tl, Jc);                   /* r = tl r~ = Jc^T r~ */
-    gsl_vector *qd = fl_dense_vector_alloc(2), *u = fl_dense_vector_alloc(2);
     fl_model_kane_velocity(&K, qd);
     gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, qd, 0.0, u);
     double un = gsl_vector_get(u, 1), ut = gsl_vector_get(u, 0);
@@ -1231,7 +1280,6 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     /* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
      * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
      * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases. */
-    gsl_matrix *W = fl_dense_matrix_alloc(2, 2), *A = fl_dense_matrix_alloc(2, 2), *tmp = fl_dense_matrix_alloc(2, 2);
     gsl_matrix_memcpy(W, M);
     gsl_linalg_cholesky_decomp1(W);
     gsl_linalg_cholesky_invert(W);
@@ -1258,7 +1306,6 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
             double utp = ut + a00 * Pt + a01 * Pn;
             if (!(Pn >= 0 && utp * s > 0)) continue;
         }
-        gsl_vector *P = fl_dense_vector_alloc(2), *r = fl_dense_vector_alloc(2), *dq = fl_dense_vector_alloc(2);
         gsl_vector_set(P, 0, Pt);
         gsl_vector_set(P, 1, Pn);
         gsl_blas_dgemv(CblasNoTrans, 1.0, tl, P, 0.0, r);
@@ -1271,9 +1318,6 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         kinds = c == 0 ? "stick" : (c == 1 ? "slide+" : "slide-");
         snprintf(desc + strlen(desc), sizeof desc - strlen(desc), "%s P~ = (%.6g, %.6g) K+ = %.9g; ", kinds, Pt,
                  Pn, K1);
-        gsl_vector_free(P);
-        gsl_vector_free(r);
-        gsl_vector_free(dq);
     }
     if (fl_check_user_params(ctx))
         /* the gain is Kane's paradox for the paper's configuration, not a
@@ -1288,27 +1332,28 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                        "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
                        "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
     /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
-    gsl_vector *dphi = fl_dense_vector_alloc(2);
     gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));
     gsl_vector_set(dphi, 1, gsl_matrix_get(Jc, 1, 1));
     fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, mu};
-    fl_fset_result fr;
     fl_error err;
     fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, &fr, &err);
     double K1 = NAN, unp = NAN;
     fl_status st2 = FL_EINVAL;
     if (st == FL_OK) {
         gsl_matrix *D = fl_dense_matrix_alloc(1, 2);
-        gsl_matrix_set_row(D, 0, dphi);
-        fl_p4_friction C = {fr.set, fr.E};
-        fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
-        fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
         fl_p4_step_result *res = fl_p4_step_result_alloc(2, 1);
-        st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
-        K1 = res->energy_plus;
         gsl_vector *up = fl_dense_vector_alloc(2);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
-        unp = gsl_vector_get(up, 1);
+        st2 = FL_ENOMEM;   /* no workspace: the checks below FAIL */
+        if (D && res && up) {
+            gsl_matrix_set_row(D, 0, dphi);
+            fl_p4_friction C = {fr.set, fr.E};
+            fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+            fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
+            st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
+            K1 = res->energy_plus;
+            gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
+            unp = gsl_vector_get(up, 1);
+        }
         gsl_vector_free(up);
         fl_p4_step_result_free(res);
         gsl_matrix_free(D);
@@ -1330,6 +1375,7 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         fclose(f);
     }
     fl_fset_result_release(&fr);
+done:
     gsl_matrix_free(M);
     gsl_matrix_free(Jc);
     gsl_matrix_free(tl);
@@ -1338,6 +1384,9 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     gsl_matrix_free(tmp);
     gsl_vector_free(qd);
     gsl_vector_free(u);
+    gsl_vector_free(P);
+    gsl_vector_free(r);
+    gsl_vector_free(dq);
     gsl_vector_free(dphi);
-    return 0;
+    return rc;
 }
