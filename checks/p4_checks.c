@@ -962,16 +962,11 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
     p3_rec r3 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps};
     p5_trace r5 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps, h};
     gsl_vector *q = fl_dense_vector_alloc(2), *v = fl_dense_vector_alloc(2);
+    int rc = 0;
     if (!r3.x || !r3.xd || !r5.x || !r5.xd || !q || !v) {
         fl_check_message(ctx, "painleve_p5_vs_p3: out of memory for %ld steps", steps);
-        free(r3.x);
-        free(r3.xd);
-        free(r5.x);
-        free(r5.xd);
-        gsl_vector_free(q);
-        gsl_vector_free(v);
-        fl_fset_result_release(&b.fs);
-        return -1;
+        rc = -1;
+        goto done;
     }
     r3.csv = open_out(ctx, "painleve_p3.csv", path, sizeof path);
     if (r3.csv) fprintf(r3.csv, "t,x,xdot\n");
@@ -1033,6 +1028,7 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
                  "'%s' every ::1 using 1:3 with lines lw 1 dt 2 title 'P5'\n", c1, c2);
         plot(ctx, "painleve_p5_vs_p3.png", body);
     }
+done:
     free(r3.x);
     free(r3.xd);
     free(r5.x);
@@ -1040,7 +1036,7 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
     gsl_vector_free(q);
     gsl_vector_free(v);
     fl_fset_result_release(&b.fs);
-    return 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
