@@ -124,7 +124,11 @@ static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fa
             bad++;
             continue;
         }
-        fl_lcp_random(rng, fam, (int)(t % 2), M, q, NULL);
+        if (fl_lcp_random(rng, fam, (int)(t % 2), M, q, NULL) != FL_OK) {
+            bad++;
+            lcp_free(M, q, z);
+            continue;
+        }
         fl_lemke_result r;
         if (fl_lemke_solve(M, q, z, NULL, NULL, &r, NULL) != FL_OK) bad++;
         else worst = fmax(worst, r.residual);

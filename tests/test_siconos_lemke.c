@@ -110,7 +110,7 @@ static void compare_family(fl_lcp_family fam, int degenerate, size_t trials, siz
         size_t n = 2 + gsl_rng_uniform_int(rng, nmax - 1);
         gsl_matrix *M = gsl_matrix_alloc(n, n);
         gsl_vector *q = gsl_vector_alloc(n), *z = gsl_vector_alloc(n), *zs = gsl_vector_alloc(n);
-        fl_lcp_random(rng, fam, degenerate, M, q, NULL);
+        cr_assert_eq(fl_lcp_random(rng, fam, degenerate, M, q, NULL), FL_OK);
         fl_lemke_result r;
         fl_error e;
         fl_status st = fl_lemke_solve(M, q, z, NULL, NULL, &r, &e);
