@@ -73,7 +73,8 @@ static void check_lemke_small(fl_check_ctx *ctx)
         gsl_vector_set(q, 0, -5);
         gsl_vector_set(q, 1, -6);
         s = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
-        e = fmax(fabs(gsl_vector_get(z, 0) - 4.0 / 3.0), fabs(gsl_vector_get(z, 1) - 7.0 / 3.0));
+        if (s == FL_OK)
+            e = fmax(fabs(gsl_vector_get(z, 0) - 4.0 / 3.0), fabs(gsl_vector_get(z, 1) - 7.0 / 3.0));
         lcp_free(M, q, z);
     }
     fl_check_value(ctx, s == FL_OK && e <= 1e-14, "lemke.closed_form_2x2", e, 0.0, 1e-14,
@@ -130,10 +131,13 @@ static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fa
             continue;
         }
         fl_lemke_result r;
-        if (fl_lemke_solve(M, q, z, NULL, NULL, &r, NULL) != FL_OK) bad++;
+        int solved = fl_lemke_solve(M, q, z, NULL, NULL, &r, NULL) == FL_OK;
+        if (!solved) bad++;
         else worst = fmax(worst, r.residual);
         fl_lcp_solutions *all = NULL;
-        if (fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL) != FL_OK) {
+        if (!solved) {
+            /* no answer to compare with the enumeration */
+        } else if (fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL) != FL_OK) {
             bad++;
         } else {
             if (fam != FL_LCP_COPOSITIVE_PLUS && all->count != 1) nonunique++;
@@ -188,7 +192,7 @@ double fl_stewart_check_balance(const fl_stewart_problem *p, const fl_stewart_re
 }
 
 /* Number of distinct physical solutions (v+, P~) among the enumerated LCP
- * solutions, capped at 2; -1 when an allocation fails. */
+ * solutions, capped at 2; -1 when an allocation or a recovery fails. */
 static int distinct_physical(const fl_stewart_problem *p, const fl_stewart_options *o,
                              const fl_lcp_solutions *all, size_t m)
 {
@@ -198,7 +202,10 @@ static int distinct_physical(const fl_stewart_problem *p, const fl_stewart_optio
     int count = !v0 || !P0 || !vk || !Pk ? -1 : all->count > 0;
     for (size_t k = 0; k < all->count && count >= 0 && count < 2; k++) {
         gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
-        fl_stewart_lcp_recover(p, o, &zk.vector, k ? vk : v0, k ? Pk : P0, NULL, NULL);
+        if (fl_stewart_lcp_recover(p, o, &zk.vector, k ? vk : v0, k ? Pk : P0, NULL, NULL) != FL_OK) {
+            count = -1;   /* not compared */
+            break;
+        }
         if (k == 0) continue;
         double d = 0.0, sc = 1.0;
         for (size_t i = 0; i < nv; i++) {
@@ -249,7 +256,7 @@ fl_status fl_stewart_check_enumeration(const fl_stewart_problem *p, const fl_ste
          * which only happens inside a continuum of solutions: then the
          * step must be non-unique (distinct >= 2). */
         int distinct = distinct_physical(p, o, all, m);
-        if (distinct < 0) s = FL_FAIL(err, FL_ENOMEM, "out of memory comparing the solutions of a Stewart LCP");
+        if (distinct < 0) s = FL_FAIL(err, FL_ENOMEM, "the solutions of a Stewart LCP could not be compared");
         else st->distinct = distinct;
     }
     fl_lcp_solutions_free(all);
@@ -427,9 +434,11 @@ int fl_stewart_check_physical_solutions(const fl_stewart_problem *p, double sol[
         for (size_t k = 0; k < all->count; k++) {
             gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
             double viol = INFINITY;
-            if (fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL) != FL_OK ||
-                fl_stewart_coulomb_violation(p, NULL, vp, P, &viol, NULL) != FL_OK)
-                viol = INFINITY;
+            if (fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL) != FL_OK) {
+                count = -1;   /* a solution not recovered: no count */
+                break;
+            }
+            if (fl_stewart_coulomb_violation(p, NULL, vp, P, &viol, NULL) != FL_OK) viol = INFINITY;
             worst = fmax(worst, viol);
             double x[4] = {gsl_vector_get(vp, 0), gsl_vector_get(vp, 1), gsl_vector_get(P, 0),
                            gsl_vector_get(P, 1)};
