@@ -286,7 +286,11 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
                 w_impact = fmax(w_impact, (res[0]->energy_plus - res[0]->energy_minus) /
                                               fmax(res[0]->energy_minus, 1e-300));
             }
-            fl_p4_split_velocity(&s.p, res[0]->v_plus, vn, vt, NULL);
+            if (fl_p4_split_velocity(&s.p, res[0]->v_plus, vn, vt, NULL) != FL_OK) {
+                n_fail++;
+                snprintf(fail_msg, sizeof fail_msg, "system %ld: the velocity split failed", t);
+                goto step_done;
+            }
             double rv, vs = mnorm(s.M, res[0]->v_plus, tmp), v0 = mnorm(s.M, v, tmp);
             gsl_blas_ddot(res[0]->r_tau, vt, &rv);                       /* <r_tau, v_t^+> */
             double sc = (vs + v0) * gsl_blas_dnrm2(res[0]->R) + 1e-13 * (vs * vs + v0 * v0) / 1e-9;
@@ -300,7 +304,11 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             w_split = fmax(w_split, gsl_blas_dnrm2(vn) / fmax(gsl_blas_dnrm2(res[0]->v_plus), 1e-300));
             /* cone split (4.1) of a random reaction: KKT residuals */
             for (size_t i = 0; i < n; i++) gsl_vector_set(rr, i, gsl_ran_gaussian(r, 1.0));
-            fl_p4_split_reaction(&s.p, rr, lam, rt, NULL);
+            if (fl_p4_split_reaction(&s.p, rr, lam, rt, NULL) != FL_OK) {
+                n_fail++;
+                snprintf(fail_msg, sizeof fail_msg, "system %ld: the cone split failed", t);
+                goto step_done;
+            }
             gsl_linalg_cholesky_decomp1(s.M);                           /* M now holds L */
             gsl_vector_memcpy(tmp, rt);
             gsl_linalg_cholesky_svx(s.M, tmp);                          /* W r_tau */
@@ -392,13 +400,14 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         fl_p4_impact_law good = {FL_P4_IMPACT_NEWTON, e1, NULL, NULL, NULL};
         fl_p4_impact_law badl = {FL_P4_IMPACT_NEWTON, e2, NULL, NULL, NULL};
         fl_error e;
-        fl_p4_impact_newton(&s.p, &good, v, F, NULL);
-        if (fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e) != FL_OK) newton_bad++;
-        fl_p4_impact_newton(&s.p, &badl, v, F, NULL);
+        if (fl_p4_impact_newton(&s.p, &good, v, F, NULL) != FL_OK ||
+            fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e) != FL_OK)
+            newton_bad++;
+        fl_status sn = fl_p4_impact_newton(&s.p, &badl, v, F, &e);
         gsl_vector_const_view d = gsl_matrix_const_row(s.D, 0);
         double dv;
         gsl_blas_ddot(&d.vector, v, &dv);
-        fl_status st = fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e);
+        fl_status st = sn == FL_OK ? fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e) : sn;
         /* departing v^-: Newton keeps v_n, consistent for any e */
         if (dv < 0 && !(st == FL_EINVAL && strstr(e.message, "C4"))) e_gt1_ok++;
         if (dv >= 0 && st != FL_OK) e_gt1_ok++;
