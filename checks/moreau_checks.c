@@ -640,10 +640,12 @@ int fl_moreau_harness_run(unsigned long seed, long nsys, fl_moreau_harness_stats
         double bf = collide ? brute_min(&s, r) : 0.0;
         gsl_vector *u0 = fl_dense_vector_alloc(s.d), *u1 = fl_dense_vector_alloc(s.d);
         if (!u0 || !u1 || isnan(bf)) goto next;   /* not run: runs < systems, a FAIL */
+        long err0 = out->impl[0].errors;
         check_impl(&s, fl_moreau_law, 0, &ctx, Msp, &out->impl[0], sysid, u0, bf, collide);
         long err1 = out->impl[1].errors + out->impl[1].unsupported;
         check_impl(&s, fl_moreau_law_sparse, 1, &ctx, Msp, &out->impl[1], sysid, u1, bf, collide);
-        if (out->impl[1].errors + out->impl[1].unsupported == err1) {
+        /* both answers exist (an error of either is counted and FAILs) */
+        if (out->impl[0].errors == err0 && out->impl[1].errors + out->impl[1].unsupported == err1) {
             gsl_vector_sub(u1, u0);
             double nv = gsl_blas_dnrm2(s.v);
             out->agree = fmax(out->agree, gsl_blas_dnrm2(u1) / nv);
