@@ -104,7 +104,10 @@ int main(int argc, char **argv)
             for (size_t k = 0; k < problems; k++) {
                 gsl_matrix *M = gsl_matrix_alloc(n, n);
                 gsl_vector *q = gsl_vector_alloc(n), *z = gsl_vector_alloc(n), *zs = gsl_vector_alloc(n);
-                fl_lcp_random(rng, (fl_lcp_family)fam, 0, M, q, NULL);
+                if (!M || !q || !z || !zs || fl_lcp_random(rng, (fl_lcp_family)fam, 0, M, q, NULL) != FL_OK) {
+                    fprintf(stderr, "bench_lemke_siconos: out of memory drawing a %zu x %zu LCP\n", n, n);
+                    return 1;
+                }
                 /* ours */
                 int reps = 0;
                 double t0 = fl_clock_now(), t1;

@@ -74,8 +74,12 @@ void fl_nsgs_check_clouds(const fl_local_problem *p, const fl_enum_result *e, gs
 void fl_nsgs_check_impact(fl_global_problem *g, const gsl_vector *um, double delta, fl_nsgs_stats *st)
 {
     size_t n = g->n;
-    gsl_vector *up = gsl_vector_alloc(n), *s = gsl_vector_alloc(g->m), *ua = gsl_vector_alloc(n),
-               *Ua = gsl_vector_alloc(g->m);
+    gsl_vector *up = fl_dense_vector_alloc(n), *s = fl_dense_vector_alloc(g->m),
+               *ua = fl_dense_vector_alloc(n), *Ua = fl_dense_vector_alloc(g->m);
+    if (!up || !s || !ua || !Ua) {   /* no workspace: an error of this system */
+        st->errors++;
+        goto done;
+    }
     gsl_blas_dgemv(CblasNoTrans, 1.0, g->M, um, 0.0, g->f);
     for (int k = 0; k < 2; k++) {
         fl_mj_options mo = fl_mj_options_default();
@@ -102,6 +106,7 @@ void fl_nsgs_check_impact(fl_global_problem *g, const gsl_vector *um, double del
         us = fmax(us, 1e-3 + gsl_blas_dnrm2(Ua));
         st->impact_viol = fmax(st->impact_viol, fl_coulomb_violation(g->dim, g->nc, g->mu, s->data, Ua->data, rs, us));
     }
+done:
     gsl_vector_free(up);
     gsl_vector_free(s);
     gsl_vector_free(ua);
@@ -112,7 +117,10 @@ void fl_nsgs_check_impact(fl_global_problem *g, const gsl_vector *um, double del
 int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *st)
 {
     gsl_rng *rng = fl_rng_alloc(seed);
-    if (!rng) return -1;
+    if (!rng) {
+        st->errors++;
+        return -1;
+    }
     int dim = 2 + (int)(seed % 2);
     size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
     size_t n = dim * nc + gsl_rng_uniform_int(rng, 3);
@@ -164,8 +172,13 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
     o.max_sweeps = 5000;
     fl_nsgs_result res[2];
     for (int k = 0; k < 2; k++) {
-        r[k] = gsl_vector_alloc(p->m);
-        U[k] = gsl_vector_alloc(p->m);
+        r[k] = fl_dense_vector_alloc(p->m);
+        U[k] = fl_dense_vector_alloc(p->m);
+        if (!r[k] || !U[k]) {
+            st->errors++;
+            rc = -1;
+            goto done;
+        }
         fl_status s = k ? fl_nsgs_sparse_solve(p, &o, r[k], U[k], &res[k], NULL)
                         : fl_nsgs_solve(p, &o, r[k], U[k], &res[k], NULL);
         if (s < 0) st->errors++;
@@ -205,7 +218,12 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
     }
     /* 004 Lemma 2.4: pure impact (f = M u-) with a random dissipation index */
     {
-        gsl_vector *um = gsl_vector_alloc(n);
+        gsl_vector *um = fl_dense_vector_alloc(n);
+        if (!um) {
+            st->errors++;
+            rc = -1;
+            goto done;
+        }
         for (size_t i = 0; i < n; i++) gsl_vector_set(um, i, gsl_ran_gaussian(rng, 1.0));
         fl_nsgs_check_impact(g, um, gsl_rng_uniform(rng), st);
         gsl_vector_free(um);
@@ -321,7 +339,11 @@ static fl_status wedge_step(const wedge_params *w, double P, int warm, gsl_vecto
     double ui[3] = {0, 0, 0};
     fl_global_problem *g = wedge_problem(w, ui, P);
     if (!g) return FL_ENOMEM;
-    gsl_vector *u0 = gsl_vector_calloc(3);
+    gsl_vector *u0 = fl_dense_vector_calloc(3);
+    if (!u0) {
+        fl_global_problem_free(g);
+        return FL_ENOMEM;
+    }
     fl_mj_options o = fl_mj_options_default();
     o.nsgs.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
     o.nsgs.tol = 1e-13;
@@ -339,15 +361,23 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
     wedge_params w;
     char src[4200];
     if (wedge_load(ctx, &w, src, sizeof src) != 0) return -1;
+    int rc = 0;
     if (ctx->quick) w.steps_down = w.steps_down / 4 > 10 ? w.steps_down / 4 : 10;
     const double mg = w.m * w.g, h = w.h, cb = cos(w.beta), sb = sin(w.beta);
     const double vtol = 1e-9 * w.g * h;        /* "u_f = 0" within this */
-    gsl_vector *s = gsl_vector_alloc(4), *uf = gsl_vector_alloc(3);
+    gsl_vector *s = fl_dense_vector_alloc(4), *uf = fl_dense_vector_alloc(3);
+    gsl_vector *s0 = fl_dense_vector_alloc(4), *uf0 = fl_dense_vector_alloc(3);
+    gsl_rng *rng = fl_rng_alloc(ctx->seed);
+    if (!s || !uf || !s0 || !uf0 || !rng) {
+        fl_check_message(ctx, "wedged_rod: out of memory");
+        rc = -1;
+        goto done;
+    }
     fl_check_message(ctx, "wedged_rod: parameters from %s", src);
 
     /* (1) one step from rest, P = 0, zero start: free fall s = 0, u_f = (0, -g h, 0) */
-    wedge_step(&w, 0.0, 0, s, uf, NULL);
-    double ff = fabs(gsl_vector_get(uf, 1) + w.g * h) + fabs(gsl_vector_get(uf, 0)) +
+    fl_status st1 = wedge_step(&w, 0.0, 0, s, uf, NULL);
+    double ff = st1 != FL_OK ? INFINITY : fabs(gsl_vector_get(uf, 1) + w.g * h) + fabs(gsl_vector_get(uf, 0)) +
                 fabs(gsl_vector_get(uf, 2)) + gsl_blas_dnrm2(s);
     fl_check_value(ctx, ff <= 1e-12 * w.g * h + 1e-300, "wedged_rod.free_fall_solution", ff, 0.0, 1e-12 * w.g * h,
                  "003 §2: free fall s = 0, u_f = (0, -g h, 0) (closed form)",
@@ -372,9 +402,8 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
             fl_check_message(ctx, "wedged_rod: the one-step problem of %s cannot be built%s%s", src,
                              g ? ": " : "", g ? perr.message : "");
             fl_global_problem_free(g);
-            gsl_vector_free(s);
-            gsl_vector_free(uf);
-            return -1;
+            rc = -1;
+            goto done;
         }
         int is_sol = fl_enum_is_solution(p, wedge_s, 1e-10);
         memcpy(s->data, wedge_s, sizeof wedge_s);
@@ -401,7 +430,6 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
                      e ? e->nsol : 0, e ? e->singular : 0);
         fl_enum_result_free(e);
         /* (4) Moreau's exploration by random initial guesses: both outcomes */
-        gsl_rng *rng = fl_rng_alloc(ctx->seed);
         fl_plurality_options po = fl_plurality_options_default();
         po.mode = FL_PLURALITY_RANDOM_START;
         po.runs = 200;
@@ -435,7 +463,6 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
                      "random initial guesses (003 §3): %ld free-fall and %ld wedged limits of %zu "
                      "runs, %ld not a solution", nfree, nwedge, c ? c->npts : 0, nbad);
         fl_cloud_free(c);
-        gsl_rng_free(rng);
         fl_local_problem_free(p);
         fl_global_problem_free(g);
     }
@@ -450,7 +477,6 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
     long nsteps = w.steps_up + w.steps_down;
     long wedged_until = -1, zero_falls = 0, zero_checked = 0, errors = 0;
     double P_detach = NAN, X_rev = NAN, sweeps_max = 0, slide_dev = 0, X_dev = 0;
-    gsl_vector *s0 = gsl_vector_alloc(4), *uf0 = gsl_vector_alloc(3);
     gsl_vector_set_zero(s);
     for (long k = 0; k <= nsteps; k++) {
         double Pmg = k <= w.steps_up
@@ -536,9 +562,11 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
                  path, csvp);
         if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "wedged_rod: no PNG (gnuplot failed)");
     }
+done:
+    gsl_rng_free(rng);
     gsl_vector_free(s0);
     gsl_vector_free(uf0);
     gsl_vector_free(s);
     gsl_vector_free(uf);
-    return 0;
+    return rc;
 }

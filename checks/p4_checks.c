@@ -68,22 +68,28 @@ static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
     s->m = force_m ? (size_t)force_m : 1 + gsl_rng_uniform_int(r, 2);
     if (s->m >= s->n) s->m = 1;
     size_t n = s->n, m = s->m;
-    s->M = gsl_matrix_alloc(n, n);
-    s->D = gsl_matrix_alloc(m, n);
-    fl_random_spd(r, fl_rng_loguniform(r, 1.0, 100.0), 1.0, s->M);
+    s->M = fl_dense_matrix_alloc(n, n);
+    s->D = fl_dense_matrix_alloc(m, n);
+    if (!s->M || !s->D || fl_random_spd(r, fl_rng_loguniform(r, 1.0, 100.0), 1.0, s->M) != FL_OK)
+        return -1;
     for (size_t i = 0; i < m; i++)
         for (size_t j = 0; j < n; j++) gsl_matrix_set(s->D, i, j, gsl_ran_gaussian(r, 1.0));
     if (fl_sparse_start(&s->ctx, NULL) != FL_OK) return -1;
     fl_spd *spd;
     if (fl_spd_alloc(s->M, &spd, NULL) != FL_OK) return -1;
-    gsl_vector *wd = gsl_vector_alloc(n), *e = gsl_vector_alloc(n);
-    for (size_t a = 0; a < m; a++) {
+    gsl_vector *wd = fl_dense_vector_alloc(n), *e = fl_dense_vector_alloc(n);
+    int rc = wd && e ? 0 : -1;
+    for (size_t a = 0; a < m && rc == 0; a++) {
         gsl_vector_const_view d = gsl_matrix_const_row(s->D, a);
         fl_spd_solve(spd, &d.vector, wd);
         double dwd;
         gsl_blas_ddot(&d.vector, wd, &dwd);
         int k = (n >= 3 && gsl_rng_uniform(r) < 0.4) ? 2 : 1;
-        s->E[a] = gsl_matrix_alloc((size_t)k, n);
+        s->E[a] = fl_dense_matrix_alloc((size_t)k, n);
+        if (!s->E[a]) {
+            rc = -1;
+            break;
+        }
         for (int j = 0; j < k; j++) {
             for (size_t i = 0; i < n; i++) gsl_vector_set(e, i, gsl_ran_gaussian(r, 1.0));
             double ew;
@@ -93,43 +99,45 @@ static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
         }
         double mu = fl_rng_loguniform(r, 1e-2, 10.0);
         double pick = gsl_rng_uniform(r);
+        fl_status st;
         if (k == 2 && pick < 0.5) {
-            fl_set_disc(&s->C[a].set, 2, mu, NULL);
+            st = fl_set_disc(&s->C[a].set, 2, mu, NULL);
         } else if (k == 2 && pick < 0.75) {
             double vert[10], ph = gsl_rng_uniform(r);          /* pentagon around 0 */
             for (int j = 0; j < 5; j++) {
                 vert[2 * j] = mu * cos(ph + 2 * FL_PI * j / 5);
                 vert[2 * j + 1] = mu * sin(ph + 2 * FL_PI * j / 5);
             }
-            fl_set_polygon(&s->C[a].set, 5, vert, 0, NULL, NULL);
+            st = fl_set_polygon(&s->C[a].set, 5, vert, 0, NULL, NULL);
         } else if (k == 2) {
             /* unbounded cup: vertices (-mu,0), (0,-mu), (mu,0), rays (-0.3,1), (0.3,1) */
             double v3[6] = {-mu, 0.0, 0.0, -mu, mu, 0.0}, r2[4] = {-0.3, 1.0, 0.3, 1.0};
-            fl_set_polygon(&s->C[a].set, 3, v3, 2, r2, NULL);
+            st = fl_set_polygon(&s->C[a].set, 3, v3, 2, r2, NULL);
         } else {
             double u = gsl_rng_uniform(r), lo = -mu * (0.2 + gsl_rng_uniform(r)), hi = mu;
             if (u < 0.25) lo = -INFINITY;
             else if (u < 0.4) hi = INFINITY;
-            fl_set_interval(&s->C[a].set, lo, hi, NULL);
+            st = fl_set_interval(&s->C[a].set, lo, hi, NULL);
         }
+        if (st != FL_OK) rc = -1;
         s->C[a].E = s->E[a];
     }
     gsl_vector_free(wd);
     gsl_vector_free(e);
     fl_spd_free(spd);
+    if (rc != 0) return rc;
     if (fl_sparse_from_dense(&s->ctx, s->M, 1, 0.0, &s->Ms, NULL) != FL_OK) return -1;
     fl_p4_problem p = {n, m, s->M, s->Ms, &s->ctx, s->D, s->C};
     s->p = p;
     return 0;
 }
 
-static double mnorm(const gsl_matrix *M, const gsl_vector *v)
+/* |v|_M; t is workspace of v's size (overwritten). */
+static double mnorm(const gsl_matrix *M, const gsl_vector *v, gsl_vector *t)
 {
-    gsl_vector *t = gsl_vector_alloc(v->size);
     double s;
     gsl_blas_dgemv(CblasNoTrans, 1.0, M, v, 0.0, t);
     gsl_blas_ddot(v, t, &s);
-    gsl_vector_free(t);
     return sqrt(fmax(s, 0.0));
 }
 
@@ -188,7 +196,7 @@ static fl_status lin_friction(void *d, const gsl_vector *q, size_t a, fl_frictio
     const fl_p4_check_linear *L = d;
     if (L->fail == 5) return FL_FAIL(err, FL_EINVAL, "friction callback refused");
     FL_TRY(fl_set_copy(set, &L->C[a].set, err));
-    *E = gsl_matrix_alloc(L->C[a].E->size1, L->C[a].E->size2);
+    *E = fl_dense_matrix_alloc(L->C[a].E->size1, L->C[a].E->size2);
     if (!*E) {
         fl_set_release(set);
         return FL_FAIL(err, FL_ENOMEM, "friction callback: out of memory");
@@ -222,7 +230,18 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             continue;
         }
         size_t n = s.n, m = s.m;
-        gsl_vector *v = gsl_vector_alloc(n), *imp = gsl_vector_calloc(n);
+        gsl_vector *v = fl_dense_vector_alloc(n), *imp = fl_dense_vector_calloc(n);
+        /* the workspace of the checks below (before the draws: an
+         * allocation failure leaves the random stream as it is) */
+        gsl_vector *vn = fl_dense_vector_alloc(n), *vt = fl_dense_vector_alloc(n), *tmp = fl_dense_vector_alloc(n);
+        gsl_vector *dv = fl_dense_vector_alloc(m), *lam = fl_dense_vector_alloc(m), *rt = fl_dense_vector_alloc(n);
+        gsl_vector *rr = fl_dense_vector_alloc(n);
+        fl_p4_step_result *res[2] = {fl_p4_step_result_alloc(n, m), fl_p4_step_result_alloc(n, m)};
+        if (!v || !imp || !vn || !vt || !tmp || !dv || !lam || !rt || !rr || !res[0] || !res[1]) {
+            n_fail++;
+            snprintf(fail_msg, sizeof fail_msg, "system %ld: out of memory", t);
+            goto step_done;
+        }
         for (size_t i = 0; i < n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
         int with_force = t % 2;
         if (with_force) {
@@ -237,7 +256,6 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         }
         fl_p4_impact_law law = {m == 1 ? FL_P4_IMPACT_NEWTON : FL_P4_IMPACT_INELASTIC,
                                 gsl_rng_uniform(r), NULL, NULL, NULL};
-        fl_p4_step_result *res[2] = {fl_p4_step_result_alloc(n, m), fl_p4_step_result_alloc(n, m)};
         int rejected = 0, bad = 0;
         for (int i = 0; i < 2; i++) {
             fl_error e;
@@ -268,10 +286,12 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
                 w_impact = fmax(w_impact, (res[0]->energy_plus - res[0]->energy_minus) /
                                               fmax(res[0]->energy_minus, 1e-300));
             }
-            gsl_vector *vn = gsl_vector_alloc(n), *vt = gsl_vector_alloc(n), *tmp = gsl_vector_alloc(n);
-            gsl_vector *dv = gsl_vector_alloc(m), *lam = gsl_vector_alloc(m), *rt = gsl_vector_alloc(n);
-            fl_p4_split_velocity(&s.p, res[0]->v_plus, vn, vt, NULL);
-            double rv, vs = mnorm(s.M, res[0]->v_plus), v0 = mnorm(s.M, v);
+            if (fl_p4_split_velocity(&s.p, res[0]->v_plus, vn, vt, NULL) != FL_OK) {
+                n_fail++;
+                snprintf(fail_msg, sizeof fail_msg, "system %ld: the velocity split failed", t);
+                goto step_done;
+            }
+            double rv, vs = mnorm(s.M, res[0]->v_plus, tmp), v0 = mnorm(s.M, v, tmp);
             gsl_blas_ddot(res[0]->r_tau, vt, &rv);                       /* <r_tau, v_t^+> */
             double sc = (vs + v0) * gsl_blas_dnrm2(res[0]->R) + 1e-13 * (vs * vs + v0 * v0) / 1e-9;
             w_rtau = fmax(w_rtau, rv / fmax(sc, 1e-300));
@@ -283,9 +303,12 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             gsl_vector_sub(vn, res[0]->v_plus);
             w_split = fmax(w_split, gsl_blas_dnrm2(vn) / fmax(gsl_blas_dnrm2(res[0]->v_plus), 1e-300));
             /* cone split (4.1) of a random reaction: KKT residuals */
-            gsl_vector *rr = gsl_vector_alloc(n);
             for (size_t i = 0; i < n; i++) gsl_vector_set(rr, i, gsl_ran_gaussian(r, 1.0));
-            fl_p4_split_reaction(&s.p, rr, lam, rt, NULL);
+            if (fl_p4_split_reaction(&s.p, rr, lam, rt, NULL) != FL_OK) {
+                n_fail++;
+                snprintf(fail_msg, sizeof fail_msg, "system %ld: the cone split failed", t);
+                goto step_done;
+            }
             gsl_linalg_cholesky_decomp1(s.M);                           /* M now holds L */
             gsl_vector_memcpy(tmp, rt);
             gsl_linalg_cholesky_svx(s.M, tmp);                          /* W r_tau */
@@ -296,20 +319,21 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
                 compl += gsl_vector_get(lam, a) * gsl_vector_get(dv, a);
             }
             w_kkt = fmax(w_kkt, fabs(compl) / rn);
-            gsl_vector_free(rr);
             gsl_vector_memcpy(tmp, res[0]->v_plus);                     /* ref vs optimized */
             gsl_vector_sub(tmp, res[1]->v_plus);
             double diff = gsl_blas_dnrm2(tmp) /
                           (gsl_blas_dnrm2(res[0]->v_plus) + gsl_blas_dnrm2(v));
             if (m == 1) w_diff1 = fmax(w_diff1, diff);
             else w_diff2 = fmax(w_diff2, diff);
-            gsl_vector_free(vn);
-            gsl_vector_free(vt);
-            gsl_vector_free(tmp);
-            gsl_vector_free(dv);
-            gsl_vector_free(lam);
-            gsl_vector_free(rt);
         }
+    step_done:
+        gsl_vector_free(vn);
+        gsl_vector_free(vt);
+        gsl_vector_free(tmp);
+        gsl_vector_free(dv);
+        gsl_vector_free(lam);
+        gsl_vector_free(rt);
+        gsl_vector_free(rr);
         fl_p4_step_result_free(res[0]);
         fl_p4_step_result_free(res[1]);
         gsl_vector_free(v);
@@ -363,19 +387,27 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             newton_bad++;
             continue;
         }
-        gsl_vector *v = gsl_vector_alloc(s.n), *F = gsl_vector_alloc(s.n);
+        gsl_vector *v = fl_dense_vector_alloc(s.n), *F = fl_dense_vector_alloc(s.n);
+        if (!v || !F) {
+            newton_bad++;
+            gsl_vector_free(v);
+            gsl_vector_free(F);
+            rand_release(&s);
+            continue;
+        }
         for (size_t i = 0; i < s.n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
         double e1 = gsl_rng_uniform(r), e2 = 1.0 + 1e-3 + gsl_rng_uniform(r);
         fl_p4_impact_law good = {FL_P4_IMPACT_NEWTON, e1, NULL, NULL, NULL};
         fl_p4_impact_law badl = {FL_P4_IMPACT_NEWTON, e2, NULL, NULL, NULL};
         fl_error e;
-        fl_p4_impact_newton(&s.p, &good, v, F, NULL);
-        if (fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e) != FL_OK) newton_bad++;
-        fl_p4_impact_newton(&s.p, &badl, v, F, NULL);
+        if (fl_p4_impact_newton(&s.p, &good, v, F, NULL) != FL_OK ||
+            fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e) != FL_OK)
+            newton_bad++;
+        fl_status sn = fl_p4_impact_newton(&s.p, &badl, v, F, &e);
         gsl_vector_const_view d = gsl_matrix_const_row(s.D, 0);
         double dv;
         gsl_blas_ddot(&d.vector, v, &dv);
-        fl_status st = fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e);
+        fl_status st = sn == FL_OK ? fl_p4_impact_check(&s.p, v, F, 1e-9, NULL, &e) : sn;
         /* departing v^-: Newton keeps v_n, consistent for any e */
         if (dv < 0 && !(st == FL_EINVAL && strstr(e.message, "C4"))) e_gt1_ok++;
         if (dv >= 0 && st != FL_OK) e_gt1_ok++;
@@ -392,27 +424,32 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
     long fs_bad = 0, fs_unb = 0;
     for (long t = 0; t < N; t++) {
         size_t n = 2 + gsl_rng_uniform_int(r, 5);
-        gsl_matrix *M = gsl_matrix_alloc(n, n), *tl = gsl_matrix_alloc(n, 2);
-        fl_random_spd(r, 100.0, 1.0, M);
+        gsl_matrix *M = fl_dense_matrix_alloc(n, n), *tl = fl_dense_matrix_alloc(n, 2);
+        if (!M || !tl || fl_random_spd(r, 100.0, 1.0, M) != FL_OK) {   /* no draw: a failure */
+            fs_bad++;
+            gsl_matrix_free(M);
+            gsl_matrix_free(tl);
+            continue;
+        }
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
         double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
-        gsl_vector *dphi = gsl_vector_alloc(n);
+        gsl_vector *dphi = fl_dense_vector_alloc(n), *wd = fl_dense_vector_alloc(n), *g = fl_dense_vector_alloc(n);
+        fl_spd *spd = NULL;
+        if (!dphi || !wd || !g) {
+            fs_bad++;
+            goto fset_done;
+        }
         for (size_t i = 0; i < n; i++)
             gsl_vector_set(dphi, i, gsl_matrix_get(tl, i, 0) * nv[0] + gsl_matrix_get(tl, i, 1) * nv[1]);
         double mu = fl_rng_loguniform(r, 1e-2, 10.0);
         fl_fset_contact c = {tl, {nv[0], nv[1], 0.0}, mu};
         fl_fset_result fr;
         /* independent sign test of r_n = g.W.dphi on the two edges */
-        fl_spd *spd;
         if (fl_spd_alloc(M, &spd, NULL) != FL_OK) {   /* M refused: no sign test, a failure */
             fs_bad++;
-            gsl_matrix_free(M);
-            gsl_matrix_free(tl);
-            gsl_vector_free(dphi);
-            continue;
+            goto fset_done;
         }
-        gsl_vector *wd = gsl_vector_alloc(n), *g = gsl_vector_alloc(n);
         fl_spd_solve(spd, dphi, wd);
         int neg = 0;
         for (int sg = -1; sg <= 1; sg += 2) {
@@ -430,6 +467,7 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             fs_bad++;
         fs_unb += neg;
         fl_fset_result_release(&fr);
+    fset_done:
         fl_spd_free(spd);
         gsl_vector_free(wd);
         gsl_vector_free(g);
@@ -454,11 +492,16 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             traj_bad++;
             continue;
         }
-        gsl_vector *Lc = gsl_vector_calloc(s.m), *Lg = gsl_vector_alloc(s.n);
+        gsl_vector *Lc = fl_dense_vector_calloc(s.m), *Lg = fl_dense_vector_alloc(s.n);
+        gsl_vector *q = fl_dense_vector_calloc(s.n), *v = fl_dense_vector_alloc(s.n);
+        if (!Lc || !Lg || !q || !v) {
+            traj_bad++;
+            snprintf(fail_msg, sizeof fail_msg, "trajectory %ld: out of memory", t);
+            goto traj_done;
+        }
         fl_p4_check_linear L = {s.M, s.D, s.C, Lc, Lg, 0.5 + gsl_rng_uniform(r), 0};
         fl_random_vector(r, 2.0, Lg);
         fl_p4_system sys = fl_p4_check_linear_system(&L, gsl_rng_uniform(r));
-        gsl_vector *q = gsl_vector_calloc(s.n), *v = gsl_vector_alloc(s.n);
         for (size_t i = 0; i < s.n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
         fl_p4_sim_result sr;
         fl_error e;
@@ -472,6 +515,7 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         } else {
             w_traj = fmax(w_traj, sr.energy_violation);
         }
+    traj_done:
         gsl_vector_free(q);
         gsl_vector_free(v);
         gsl_vector_free(Lc);
@@ -576,12 +620,17 @@ static fl_status bar_run(bar *b, double V0, double h, long steps, FILE *csv, bar
                          gsl_vector *qout, fl_error *err)
 {
     fl_p4_system sys = fl_model_painleve_system(b);
-    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
+    gsl_vector *q = fl_dense_vector_alloc(2), *v = fl_dense_vector_alloc(2);
+    memset(tr, 0, sizeof *tr);
+    if (!q || !v) {
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        return FL_FAIL(err, FL_ENOMEM, "out of memory for the bar's state");
+    }
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, b->theta0);
     gsl_vector_set(v, 0, V0);
     gsl_vector_set(v, 1, 0.0);
-    memset(tr, 0, sizeof *tr);
     tr->csv = csv;
     tr->min_xdot = INFINITY;
     tr->max_xdot = -INFINITY;
@@ -727,8 +776,10 @@ int fl_p4_reproduce_painleve_catastrophe(fl_check_ctx *ctx)
     }
     FILE *f = open_out(ctx, "painleve_catastrophe_mu_large.csv", path, sizeof path);
     bar_trace tr;
-    gsl_vector *q = gsl_vector_alloc(2);
-    fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
+    memset(&tr, 0, sizeof tr);
+    gsl_vector *q = fl_dense_vector_alloc(2);
+    fl_status st = q ? bar_run(&b, V0, h, steps, f, &tr, q, &e)
+                     : FL_FAIL(&e, FL_ENOMEM, "out of memory for the bar's position");
     if (f) fclose(f);
     if (st != FL_OK) {
         fl_check_message(ctx, "painleve_catastrophe: %s", e.message);
@@ -807,17 +858,20 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
     char path[4096];
     FILE *f = open_out(ctx, "painleve_grazing.csv", path, sizeof path);
     bar_trace tr;
-    gsl_vector *q = gsl_vector_alloc(2);
-    fl_status st = bar_run(&b, V0, h, steps, f, &tr, q, &e);
+    memset(&tr, 0, sizeof tr);
+    gsl_vector *q = fl_dense_vector_alloc(2);
+    fl_status st = q ? bar_run(&b, V0, h, steps, f, &tr, q, &e)
+                     : FL_FAIL(&e, FL_ENOMEM, "out of memory for the bar's position");
     if (f) fclose(f);
     double dev_x = fmax(fabs(tr.min_xdot - V0), fabs(tr.max_xdot - V0));
     fl_check_value(ctx, st == FL_OK && dev_x == 0.0 && tr.max_theta_dev == 0.0, "painleve_grazing.unique_motion",
                    dev_x, 0.0, 0.0, "001 §6.2 (grazing x = V0 t is the unique P'3 motion; exact)",
                    "%ld steps: x' in [%.15g, %.15g], max |theta'| = %.3g: x = V0 t (001 §6.2: the unique P'3 "
                    "solution; exact; %s)", tr.steps, tr.min_xdot, tr.max_xdot, tr.max_theta_dev, src);
-    fl_check_value(ctx, st == FL_OK && fabs(gsl_vector_get(q, 0) - V0 * (double)steps * h) <= 1e-9 * V0 * T,
-                   "painleve_grazing.position", gsl_vector_get(q, 0), V0 * (double)steps * h, 1e-9 * V0 * T,
-                   "001 §6.2, x(T) = V0 T", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 V0 T)", gsl_vector_get(q, 0),
+    double xT = st == FL_OK ? gsl_vector_get(q, 0) : NAN;
+    fl_check_value(ctx, st == FL_OK && fabs(xT - V0 * (double)steps * h) <= 1e-9 * V0 * T,
+                   "painleve_grazing.position", xT, V0 * (double)steps * h, 1e-9 * V0 * T,
+                   "001 §6.2, x(T) = V0 T", "x(T) = %.12g, V0 T = %.12g (tol 1e-9 V0 T)", xT,
                    V0 * (double)steps * h);
     double lam_max = fmax(tr.max_lambda_after, fabs(tr.first_lambda));
     fl_check_value(ctx, st == FL_OK && lam_max == 0.0, "painleve_grazing.zero_reaction", lam_max, 0.0, 0.0,
@@ -833,17 +887,19 @@ int fl_p4_reproduce_painleve_grazing(fl_check_ctx *ctx)
                    "P5 step: R~ = (%.6g, %.6g), |R~x| <= mu R~y (%.6g <= %.6g), x'+ = theta'+ = 0: the real-world "
                    "formulation may stop the bar at any step (001 §6.2 non-uniqueness)", Rx, Ry, fabs(Rx), b.mu * Ry);
     /* P'3 refuses it: r_theta = 0 but r_x != 0 is not in 0 C* = {0} */
-    gsl_matrix *M = gsl_matrix_calloc(2, 2), *D = gsl_matrix_calloc(1, 2);
-    gsl_matrix_set(M, 0, 0, b.m);
-    gsl_matrix_set(M, 1, 1, b.J);
-    gsl_matrix_set(D, 0, 1, 1.0);
-    fl_p4_friction C = {b.fs.set, b.fs.E};
-    fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
-    gsl_vector *r = gsl_vector_alloc(2);
-    gsl_vector_set(r, 0, Rx);
-    gsl_vector_set(r, 1, rth);
-    double dist = 0;
-    fl_p4_kfrict_distance(&pr, r, &dist, NULL);
+    gsl_matrix *M = fl_dense_matrix_calloc(2, 2), *D = fl_dense_matrix_calloc(1, 2);
+    gsl_vector *r = fl_dense_vector_alloc(2);
+    double dist = 0;   /* 0 (not measured, no workspace): the one-sided check FAILs */
+    if (M && D && r) {
+        gsl_matrix_set(M, 0, 0, b.m);
+        gsl_matrix_set(M, 1, 1, b.J);
+        gsl_matrix_set(D, 0, 1, 1.0);
+        fl_p4_friction C = {b.fs.set, b.fs.E};
+        fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+        gsl_vector_set(r, 0, Rx);
+        gsl_vector_set(r, 1, rth);
+        fl_p4_kfrict_distance(&pr, r, &dist, NULL);
+    }
     /* one-sided: the distance must exceed tol = 1e-3 |R~x|/sqrt(m); no closed form is claimed */
     fl_check_value(ctx, fabs(rth) <= 1e-12 * fabs(Rx) && dist > 1e-3 * fabs(Rx) / sqrt(b.m),
                    "painleve_grazing.p5_stop_not_in_kfrict", dist, NAN, 1e-3 * fabs(Rx) / sqrt(b.m),
@@ -914,10 +970,16 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
     char path[4096];
     p3_rec r3 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps};
     p5_trace r5 = {NULL, calloc((size_t)steps, sizeof(double)), calloc((size_t)steps, sizeof(double)), 0, steps, h};
+    gsl_vector *q = fl_dense_vector_alloc(2), *v = fl_dense_vector_alloc(2);
+    int rc = 0;
+    if (!r3.x || !r3.xd || !r5.x || !r5.xd || !q || !v) {
+        fl_check_message(ctx, "painleve_p5_vs_p3: out of memory for %ld steps", steps);
+        rc = -1;
+        goto done;
+    }
     r3.csv = open_out(ctx, "painleve_p3.csv", path, sizeof path);
     if (r3.csv) fprintf(r3.csv, "t,x,xdot\n");
     fl_p4_system sys = fl_model_painleve_system(&b);
-    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, b.theta0);
     gsl_vector_set(v, 0, V0);
@@ -975,6 +1037,7 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
                  "'%s' every ::1 using 1:3 with lines lw 1 dt 2 title 'P5'\n", c1, c2);
         plot(ctx, "painleve_p5_vs_p3.png", body);
     }
+done:
     free(r3.x);
     free(r3.xd);
     free(r5.x);
@@ -982,7 +1045,7 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
     gsl_vector_free(q);
     gsl_vector_free(v);
     fl_fset_result_release(&b.fs);
-    return 0;
+    return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1024,7 +1087,13 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     fl_error e;
     /* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
     fl_p4_system sys = fl_model_system1_system(&S);
-    gsl_vector *q = gsl_vector_calloc(1), *v = gsl_vector_calloc(1);
+    gsl_vector *q = fl_dense_vector_calloc(1), *v = fl_dense_vector_calloc(1);
+    if (!q || !v) {
+        fl_check_message(ctx, "systems_1_2: out of memory");
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        return -1;
+    }
     lam_rec lr = {0, 0};
     fl_p4_sim_result sr;
     fl_status st = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, lam_observe, &lr, &sr, &e);
@@ -1098,8 +1167,20 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     /* ---- system 2 under P'4: the reaction vanishes identically ---- */
     fl_p4_system sys2 = fl_model_system2_system(&S2);
     fl_fset_result fs2[2];
-    q = gsl_vector_calloc(3);
-    v = gsl_vector_calloc(3);
+    q = fl_dense_vector_calloc(3);
+    v = fl_dense_vector_calloc(3);
+    gsl_matrix *M = fl_dense_matrix_alloc(3, 3), *D = fl_dense_matrix_alloc(2, 3);
+    gsl_vector *dphi = fl_dense_vector_alloc(3), *r = fl_dense_vector_calloc(3);
+    if (!q || !v || !M || !D || !dphi || !r) {
+        fl_check_message(ctx, "systems_1_2: out of memory");
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        gsl_matrix_free(M);
+        gsl_matrix_free(D);
+        gsl_vector_free(dphi);
+        gsl_vector_free(r);
+        return -1;
+    }
     lam_rec l2 = {0, 0};
     st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
     double yc = S2.F * Tn * Tn / (2 * S2.m);
@@ -1128,9 +1209,7 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
                    Nw, Nmin, Tw, S2.mu * Nw, bal);
     /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
-    gsl_matrix *M = gsl_matrix_alloc(3, 3), *D = gsl_matrix_alloc(2, 3);
     fl_model_system2_mass(&S2, M);
-    gsl_vector *dphi = gsl_vector_alloc(3), *r = gsl_vector_calloc(3);
     fl_p4_friction C[2];
     for (size_t a = 0; a < 2; a++) {
         fl_model_system2_grad(&S2, q, a, dphi);
@@ -1184,19 +1263,28 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     double mu = K.mu, e = K.e;
     /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
      * tangential, row 1 normal), u = Jc qdot */
-    gsl_matrix *M = gsl_matrix_alloc(2, 2), *Jc = gsl_matrix_alloc(2, 2), *tl = gsl_matrix_alloc(2, 2);
+    gsl_matrix *M = fl_dense_matrix_alloc(2, 2), *Jc = fl_dense_matrix_alloc(2, 2), *tl = fl_dense_matrix_alloc(2, 2);
+    gsl_vector *qd = fl_dense_vector_alloc(2), *u = fl_dense_vector_alloc(2);
+    gsl_matrix *W = fl_dense_matrix_alloc(2, 2), *A = fl_dense_matrix_alloc(2, 2), *tmp = fl_dense_matrix_alloc(2, 2);
+    gsl_vector *P = fl_dense_vector_alloc(2), *r = fl_dense_vector_alloc(2), *dq = fl_dense_vector_alloc(2);
+    gsl_vector *dphi = fl_dense_vector_alloc(2);
+    int rc = 0;
+    fl_fset_result fr = {0};
+    if (!M || !Jc || !tl || !qd || !u || !W || !A || !tmp || !P || !r || !dq || !dphi) {
+        fl_check_message(ctx, "kane: out of memory");
+        rc = -1;
+        goto done;
+    }
     fl_model_kane_mass(&K, M);
     fl_model_kane_jacobian(&K, Jc);
     gsl_matrix_transpose_memcpy(tl, Jc);                   /* r = tl r~ = Jc^T r~ */
-    gsl_vector *qd = gsl_vector_alloc(2), *u = gsl_vector_alloc(2);
     fl_model_kane_velocity(&K, qd);
     gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, qd, 0.0, u);
     double un = gsl_vector_get(u, 1), ut = gsl_vector_get(u, 0);
-    double K0 = 0.5 * pow(mnorm(M, qd), 2);
+    double K0 = 0.5 * pow(mnorm(M, qd, u), 2);   /* u: workspace now */
     /* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
      * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
      * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases. */
-    gsl_matrix *W = gsl_matrix_alloc(2, 2), *A = gsl_matrix_alloc(2, 2), *tmp = gsl_matrix_alloc(2, 2);
     gsl_matrix_memcpy(W, M);
     gsl_linalg_cholesky_decomp1(W);
     gsl_linalg_cholesky_invert(W);
@@ -1223,22 +1311,18 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
             double utp = ut + a00 * Pt + a01 * Pn;
             if (!(Pn >= 0 && utp * s > 0)) continue;
         }
-        gsl_vector *P = gsl_vector_alloc(2), *r = gsl_vector_alloc(2), *dq = gsl_vector_alloc(2);
         gsl_vector_set(P, 0, Pt);
         gsl_vector_set(P, 1, Pn);
         gsl_blas_dgemv(CblasNoTrans, 1.0, tl, P, 0.0, r);
         gsl_blas_dgemv(CblasNoTrans, 1.0, W, r, 0.0, dq);
         gsl_vector_add(dq, qd);
-        double K1 = 0.5 * pow(mnorm(M, dq), 2);
+        double K1 = 0.5 * pow(mnorm(M, dq, r), 2);   /* r: workspace now */
         Kmin = fmin(Kmin, K1);
         Kmax = fmax(Kmax, K1);
         nsol++;
         kinds = c == 0 ? "stick" : (c == 1 ? "slide+" : "slide-");
         snprintf(desc + strlen(desc), sizeof desc - strlen(desc), "%s P~ = (%.6g, %.6g) K+ = %.9g; ", kinds, Pt,
                  Pn, K1);
-        gsl_vector_free(P);
-        gsl_vector_free(r);
-        gsl_vector_free(dq);
     }
     if (fl_check_user_params(ctx))
         /* the gain is Kane's paradox for the paper's configuration, not a
@@ -1253,27 +1337,28 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                        "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
                        "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
     /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
-    gsl_vector *dphi = gsl_vector_alloc(2);
     gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));
     gsl_vector_set(dphi, 1, gsl_matrix_get(Jc, 1, 1));
     fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, mu};
-    fl_fset_result fr;
     fl_error err;
     fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, &fr, &err);
     double K1 = NAN, unp = NAN;
     fl_status st2 = FL_EINVAL;
     if (st == FL_OK) {
-        gsl_matrix *D = gsl_matrix_alloc(1, 2);
-        gsl_matrix_set_row(D, 0, dphi);
-        fl_p4_friction C = {fr.set, fr.E};
-        fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
-        fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
+        gsl_matrix *D = fl_dense_matrix_alloc(1, 2);
         fl_p4_step_result *res = fl_p4_step_result_alloc(2, 1);
-        st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
-        K1 = res->energy_plus;
-        gsl_vector *up = gsl_vector_alloc(2);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
-        unp = gsl_vector_get(up, 1);
+        gsl_vector *up = fl_dense_vector_alloc(2);
+        st2 = FL_ENOMEM;   /* no workspace: the checks below FAIL */
+        if (D && res && up) {
+            gsl_matrix_set_row(D, 0, dphi);
+            fl_p4_friction C = {fr.set, fr.E};
+            fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+            fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
+            st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
+            K1 = res->energy_plus;
+            gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
+            unp = gsl_vector_get(up, 1);
+        }
         gsl_vector_free(up);
         fl_p4_step_result_free(res);
         gsl_matrix_free(D);
@@ -1295,6 +1380,7 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         fclose(f);
     }
     fl_fset_result_release(&fr);
+done:
     gsl_matrix_free(M);
     gsl_matrix_free(Jc);
     gsl_matrix_free(tl);
@@ -1303,6 +1389,9 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     gsl_matrix_free(tmp);
     gsl_vector_free(qd);
     gsl_vector_free(u);
+    gsl_vector_free(P);
+    gsl_vector_free(r);
+    gsl_vector_free(dq);
     gsl_vector_free(dphi);
-    return 0;
+    return rc;
 }

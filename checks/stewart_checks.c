@@ -38,60 +38,79 @@
 /* Lemke                                                                */
 /* ------------------------------------------------------------------ */
 
+/* An n x n LCP (M, q) and its unknown z: 0, or -1 with nothing allocated
+ * (every check below then reports FL_ENOMEM as its status, a FAIL). */
+static void lcp_free(gsl_matrix *M, gsl_vector *q, gsl_vector *z)
+{
+    gsl_matrix_free(M);
+    gsl_vector_free(q);
+    gsl_vector_free(z);
+}
+
+static int lcp_alloc(size_t n, gsl_matrix **M, gsl_vector **q, gsl_vector **z)
+{
+    *M = fl_dense_matrix_alloc(n, n);
+    *q = fl_dense_vector_alloc(n);
+    *z = fl_dense_vector_alloc(n);
+    if (*M && *q && *z) return 0;
+    lcp_free(*M, *q, *z);
+    *M = NULL;
+    *q = *z = NULL;
+    return -1;
+}
+
 static void check_lemke_small(fl_check_ctx *ctx)
 {
-    gsl_matrix *M = gsl_matrix_alloc(2, 2);
-    gsl_vector *q = gsl_vector_alloc(2), *z = gsl_vector_alloc(2);
-    gsl_matrix_set(M, 0, 0, 2);
-    gsl_matrix_set(M, 0, 1, 1);
-    gsl_matrix_set(M, 1, 0, 1);
-    gsl_matrix_set(M, 1, 1, 2);
-    gsl_vector_set(q, 0, -5);
-    gsl_vector_set(q, 1, -6);
-    fl_status s = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
-    double e = fmax(fabs(gsl_vector_get(z, 0) - 4.0 / 3.0), fabs(gsl_vector_get(z, 1) - 7.0 / 3.0));
+    gsl_matrix *M;
+    gsl_vector *q, *z;
+    fl_status s = FL_ENOMEM;
+    double e = INFINITY;
+    if (lcp_alloc(2, &M, &q, &z) == 0) {
+        gsl_matrix_set(M, 0, 0, 2);
+        gsl_matrix_set(M, 0, 1, 1);
+        gsl_matrix_set(M, 1, 0, 1);
+        gsl_matrix_set(M, 1, 1, 2);
+        gsl_vector_set(q, 0, -5);
+        gsl_vector_set(q, 1, -6);
+        s = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+        if (s == FL_OK)
+            e = fmax(fabs(gsl_vector_get(z, 0) - 4.0 / 3.0), fabs(gsl_vector_get(z, 1) - 7.0 / 3.0));
+        lcp_free(M, q, z);
+    }
     fl_check_value(ctx, s == FL_OK && e <= 1e-14, "lemke.closed_form_2x2", e, 0.0, 1e-14,
                    "closed form z = M^-1 (5, 6) (proofs/stewart_lcp.md §6)",
                    "M=[2 1;1 2], q=(-5,-6): |z - (4/3,7/3)| = %.2e (closed form M^-1(5,6), tol 1e-14)", e);
-    gsl_vector_free(q);
-    gsl_vector_free(z);
-    gsl_matrix_free(M);
 
     /* rays: M=[-1], q=[-1]; M=[1 -1;-1 1], q=(-1,-1) (w1 + w2 = -2 < 0) */
-    M = gsl_matrix_alloc(1, 1);
-    q = gsl_vector_alloc(1);
-    z = gsl_vector_alloc(1);
-    gsl_matrix_set(M, 0, 0, -1);
-    gsl_vector_set(q, 0, -1);
-    fl_status s1 = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
-    gsl_matrix_free(M);
-    gsl_vector_free(q);
-    gsl_vector_free(z);
-    M = gsl_matrix_alloc(2, 2);
-    q = gsl_vector_alloc(2);
-    z = gsl_vector_alloc(2);
-    gsl_matrix_set(M, 0, 0, 1);
-    gsl_matrix_set(M, 0, 1, -1);
-    gsl_matrix_set(M, 1, 0, -1);
-    gsl_matrix_set(M, 1, 1, 1);
-    gsl_vector_set_all(q, -1);
-    fl_status s2 = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
-    fl_lemke_options o = fl_lemke_options_default();
-    o.max_pivots = 1;
-    gsl_matrix_set(M, 0, 1, 1);
-    gsl_matrix_set(M, 1, 0, 1);
-    gsl_matrix_set(M, 0, 0, 2);
-    gsl_matrix_set(M, 1, 1, 2);
-    fl_status s3 = fl_lemke_solve(M, q, z, NULL, &o, NULL, NULL);
+    fl_status s1 = FL_ENOMEM, s2 = FL_ENOMEM, s3 = FL_ENOMEM;
+    if (lcp_alloc(1, &M, &q, &z) == 0) {
+        gsl_matrix_set(M, 0, 0, -1);
+        gsl_vector_set(q, 0, -1);
+        s1 = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+        lcp_free(M, q, z);
+    }
+    if (lcp_alloc(2, &M, &q, &z) == 0) {
+        gsl_matrix_set(M, 0, 0, 1);
+        gsl_matrix_set(M, 0, 1, -1);
+        gsl_matrix_set(M, 1, 0, -1);
+        gsl_matrix_set(M, 1, 1, 1);
+        gsl_vector_set_all(q, -1);
+        s2 = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+        fl_lemke_options o = fl_lemke_options_default();
+        o.max_pivots = 1;
+        gsl_matrix_set(M, 0, 1, 1);
+        gsl_matrix_set(M, 1, 0, 1);
+        gsl_matrix_set(M, 0, 0, 2);
+        gsl_matrix_set(M, 1, 1, 2);
+        s3 = fl_lemke_solve(M, q, z, NULL, &o, NULL, NULL);
+        lcp_free(M, q, z);
+    }
     /* genuinely boolean: the status returned on an LCP without solution / at the pivot limit */
     fl_check_report(ctx, s1 == FL_ERAY && s2 == FL_ERAY, "lemke.ray_on_infeasible",
                     "M=[-1],q=[-1] -> %s; M=[1 -1;-1 1],q=(-1,-1) -> %s (no solution exists, expect FL_ERAY)",
                     fl_strerror(s1), fl_strerror(s2));
     fl_check_report(ctx, s3 == FL_WMAXITER, "lemke.pivot_limit",
                     "max_pivots = 1 on a 2x2 needing 3 pivots -> %s (expect FL_WMAXITER)", fl_strerror(s3));
-    gsl_matrix_free(M);
-    gsl_vector_free(q);
-    gsl_vector_free(z);
 }
 
 static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fam, const char *name)
@@ -100,14 +119,25 @@ static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fa
     double worst = 0.0, diff = 0.0;
     for (long t = 0; t < N; t++) {
         size_t n = 1 + gsl_rng_uniform_int(rng, 8);
-        gsl_matrix *M = gsl_matrix_alloc(n, n);
-        gsl_vector *q = gsl_vector_alloc(n), *z = gsl_vector_alloc(n);
-        fl_lcp_random(rng, fam, (int)(t % 2), M, q, NULL);
+        gsl_matrix *M;
+        gsl_vector *q, *z;
+        if (lcp_alloc(n, &M, &q, &z) != 0) {
+            bad++;
+            continue;
+        }
+        if (fl_lcp_random(rng, fam, (int)(t % 2), M, q, NULL) != FL_OK) {
+            bad++;
+            lcp_free(M, q, z);
+            continue;
+        }
         fl_lemke_result r;
-        if (fl_lemke_solve(M, q, z, NULL, NULL, &r, NULL) != FL_OK) bad++;
+        int solved = fl_lemke_solve(M, q, z, NULL, NULL, &r, NULL) == FL_OK;
+        if (!solved) bad++;
         else worst = fmax(worst, r.residual);
         fl_lcp_solutions *all = NULL;
-        if (fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL) != FL_OK) {
+        if (!solved) {
+            /* no answer to compare with the enumeration */
+        } else if (fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL) != FL_OK) {
             bad++;
         } else {
             if (fam != FL_LCP_COPOSITIVE_PLUS && all->count != 1) nonunique++;
@@ -121,9 +151,7 @@ static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fa
             else diff = fmax(diff, best);
         }
         fl_lcp_solutions_free(all);
-        gsl_matrix_free(M);
-        gsl_vector_free(q);
-        gsl_vector_free(z);
+        lcp_free(M, q, z);
         fl_check_progress(ctx, name, t + 1, N);
     }
     char check[64];
@@ -142,7 +170,12 @@ static void check_lemke_family(fl_check_ctx *ctx, gsl_rng *rng, fl_lcp_family fa
 
 double fl_stewart_check_balance(const fl_stewart_problem *p, const fl_stewart_result *r)
 {
-    gsl_vector *dv = gsl_vector_alloc(p->n), *g = gsl_vector_alloc(p->n);
+    gsl_vector *dv = fl_dense_vector_alloc(p->n), *g = fl_dense_vector_alloc(p->n);
+    if (!dv || !g) {   /* not measured: not a pass */
+        gsl_vector_free(dv);
+        gsl_vector_free(g);
+        return INFINITY;
+    }
     gsl_vector_memcpy(dv, r->v_plus);
     gsl_vector_sub(dv, p->v);
     gsl_blas_dgemv(CblasNoTrans, 1.0, p->M, dv, 0.0, g);
@@ -159,17 +192,20 @@ double fl_stewart_check_balance(const fl_stewart_problem *p, const fl_stewart_re
 }
 
 /* Number of distinct physical solutions (v+, P~) among the enumerated LCP
- * solutions, capped at 2. */
+ * solutions, capped at 2; -1 when an allocation or a recovery fails. */
 static int distinct_physical(const fl_stewart_problem *p, const fl_stewart_options *o,
                              const fl_lcp_solutions *all, size_t m)
 {
     size_t nv = p->n, np = p->dim * p->nc;
-    gsl_vector *v0 = gsl_vector_alloc(nv), *P0 = gsl_vector_alloc(np);
-    gsl_vector *vk = gsl_vector_alloc(nv), *Pk = gsl_vector_alloc(np);
-    int count = all->count > 0;
-    for (size_t k = 0; k < all->count && count < 2; k++) {
+    gsl_vector *v0 = fl_dense_vector_alloc(nv), *P0 = fl_dense_vector_alloc(np);
+    gsl_vector *vk = fl_dense_vector_alloc(nv), *Pk = fl_dense_vector_alloc(np);
+    int count = !v0 || !P0 || !vk || !Pk ? -1 : all->count > 0;
+    for (size_t k = 0; k < all->count && count >= 0 && count < 2; k++) {
         gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
-        fl_stewart_lcp_recover(p, o, &zk.vector, k ? vk : v0, k ? Pk : P0, NULL, NULL);
+        if (fl_stewart_lcp_recover(p, o, &zk.vector, k ? vk : v0, k ? Pk : P0, NULL, NULL) != FL_OK) {
+            count = -1;   /* not compared */
+            break;
+        }
         if (k == 0) continue;
         double d = 0.0, sc = 1.0;
         for (size_t i = 0; i < nv; i++) {
@@ -195,11 +231,13 @@ fl_status fl_stewart_check_enumeration(const fl_stewart_problem *p, const fl_ste
 {
     size_t m = res->lcp_size;
     memset(st, 0, sizeof *st);
-    gsl_matrix *A = gsl_matrix_alloc(m, m);
-    gsl_vector *b = gsl_vector_alloc(m);
-    gsl_vector *vp = gsl_vector_alloc(p->n), *P = gsl_vector_alloc(p->dim * p->nc);
+    gsl_matrix *A = fl_dense_matrix_alloc(m, m);
+    gsl_vector *b = fl_dense_vector_alloc(m);
+    gsl_vector *vp = fl_dense_vector_alloc(p->n), *P = fl_dense_vector_alloc(p->dim * p->nc);
     fl_lcp_solutions *all = NULL;
-    fl_status s = fl_stewart_lcp_build(p, o, A, b, err);
+    fl_status s = !A || !b || !vp || !P
+                      ? FL_FAIL(err, FL_ENOMEM, "out of memory enumerating a Stewart LCP of size %zu", m)
+                      : fl_stewart_lcp_build(p, o, A, b, err);
     if (s == FL_OK) s = fl_lcp_enumerate(A, b, NULL, &all, NULL, err);
     if (s == FL_OK) {
         st->solutions = all->count;
@@ -217,7 +255,9 @@ fl_status fl_stewart_check_enumeration(const fl_stewart_problem *p, const fl_ste
          * enumerated vertices unless that basis is numerically singular,
          * which only happens inside a continuum of solutions: then the
          * step must be non-unique (distinct >= 2). */
-        st->distinct = distinct_physical(p, o, all, m);
+        int distinct = distinct_physical(p, o, all, m);
+        if (distinct < 0) s = FL_FAIL(err, FL_ENOMEM, "the solutions of a Stewart LCP could not be compared");
+        else st->distinct = distinct;
     }
     fl_lcp_solutions_free(all);
     gsl_matrix_free(A);
@@ -238,12 +278,20 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
          * has small LCPs for the enumeration; M of condition number up to
          * 1e4 (the former private draw A A^T + I/10 reached ~1e3) */
         fl_random_stewart s;
-        fl_random_stewart_problem(rng, t % 4 == 0, 1e4, &s);
+        if (fl_random_stewart_problem(rng, t % 4 == 0, 1e4, &s) != FL_OK) {   /* no draw: both fail */
+            failed[0]++;
+            failed[1]++;
+            continue;
+        }
         fl_stewart_options o = fl_stewart_options_default();
         o.k = Ks[t % 3];
         fl_stewart_result *res[2];
         for (int i = 0; i < 2; i++) {
             res[i] = fl_stewart_result_alloc(s.n, s.nc, s.dim, &o);
+            if (!res[i]) {
+                failed[i]++;
+                continue;
+            }
             fl_status st = i == 0 ? fl_stewart_step(&s.p, &o, res[i], NULL)
                                   : fl_stewart_step_sparse(&s.p, &o, res[i], NULL);
             if (st != FL_OK) {
@@ -253,7 +301,7 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
             coul[i] = fmax(coul[i], res[i]->coulomb);
             bal[i] = fmax(bal[i], fl_stewart_check_balance(&s.p, res[i]));
         }
-        if (res[0]->status == FL_OK && res[1]->status == FL_OK) {
+        if (res[0] && res[1] && res[0]->status == FL_OK && res[1]->status == FL_OK) {
             double d = 0.0;
             for (size_t i = 0; i < s.n; i++)
                 d = fmax(d, fabs(gsl_vector_get(res[0]->v_plus, i) - gsl_vector_get(res[1]->v_plus, i)));
@@ -262,8 +310,8 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
                 diff_agree = fmax(diff_agree, d);
             }
         }
-        size_t m = res[0]->lcp_size;
-        if (m <= 12 && res[0]->status == FL_OK) {
+        size_t m = res[0] ? res[0]->lcp_size : 0;
+        if (res[0] && m <= 12 && res[0]->status == FL_OK) {
             enumerated++;
             fl_stewart_enum_stats es;
             if (fl_stewart_check_enumeration(&s.p, &o, res[0], &es, NULL) != FL_OK) {
@@ -312,16 +360,41 @@ static void check_stewart_random(fl_check_ctx *ctx, gsl_rng *rng)
 
 typedef fl_stewart_check_bar bar_step;   /* checks/stewart_checks.h */
 
+/* The bar's one step set up in b and its physical solutions (count), or -1
+ * when it cannot be set up (b is then empty). */
+static int bar_solutions(bar_step *b, const fl_painleve_bar *bar, double V0, double h, double sol[4][4])
+{
+    if (fl_stewart_check_bar_init(b, bar, V0, h) != 0) return -1;
+    return fl_stewart_check_physical_solutions(&b->p, sol, NULL);
+}
+
+static double dist4(const double *a, const double *b);
+
+/* Distance of a step's (v+, P) to x, infinite when the step failed. */
+static double step_dist(fl_status s, const fl_stewart_result *r, const double *x)
+{
+    if (s != FL_OK) return INFINITY;
+    double y[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
+                   gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
+    return dist4(y, x);
+}
+
 int fl_stewart_check_bar_init(fl_stewart_check_bar *b, const fl_painleve_bar *bar, double V0, double h)
 {
     b->bar = *bar;
+    b->M = b->H = NULL;
+    b->q = b->v = b->f = b->gap = NULL;
     if (fl_painleve_system(&b->bar, &b->sys, NULL) != FL_OK) return -1;
-    b->M = gsl_matrix_alloc(2, 2);
-    b->H = gsl_matrix_alloc(2, 2);
-    b->q = gsl_vector_alloc(2);
-    b->v = gsl_vector_alloc(2);
-    b->f = gsl_vector_alloc(2);
-    b->gap = gsl_vector_alloc(1);
+    b->M = fl_dense_matrix_alloc(2, 2);
+    b->H = fl_dense_matrix_alloc(2, 2);
+    b->q = fl_dense_vector_alloc(2);
+    b->v = fl_dense_vector_alloc(2);
+    b->f = fl_dense_vector_alloc(2);
+    b->gap = fl_dense_vector_alloc(1);
+    if (!b->M || !b->H || !b->q || !b->v || !b->f || !b->gap) {
+        fl_stewart_check_bar_free(b);
+        return -1;
+    }
     gsl_vector_set(b->q, 0, 0.0);
     gsl_vector_set(b->q, 1, bar->theta0);
     gsl_vector_set(b->v, 0, V0);
@@ -342,26 +415,30 @@ void fl_stewart_check_bar_free(fl_stewart_check_bar *b)
     gsl_vector_free(b->v);
     gsl_vector_free(b->f);
     gsl_vector_free(b->gap);
+    b->M = b->H = NULL;
+    b->q = b->v = b->f = b->gap = NULL;
 }
 
 /* checks/stewart_checks.h */
 int fl_stewart_check_physical_solutions(const fl_stewart_problem *p, double sol[4][4], double *coulomb)
 {
     size_t m = fl_stewart_lcp_size(p, NULL);
-    gsl_matrix *A = gsl_matrix_alloc(m, m);
-    gsl_vector *b = gsl_vector_alloc(m), *vp = gsl_vector_alloc(2), *P = gsl_vector_alloc(2);
+    gsl_matrix *A = fl_dense_matrix_alloc(m, m);
+    gsl_vector *b = fl_dense_vector_alloc(m), *vp = fl_dense_vector_alloc(2), *P = fl_dense_vector_alloc(2);
     fl_lcp_solutions *all = NULL;
     int count = -1;
     double worst = 0.0;
-    if (fl_stewart_lcp_build(p, NULL, A, b, NULL) == FL_OK &&
+    if (A && b && vp && P && fl_stewart_lcp_build(p, NULL, A, b, NULL) == FL_OK &&
         fl_lcp_enumerate(A, b, NULL, &all, NULL, NULL) == FL_OK) {
         count = 0;
         for (size_t k = 0; k < all->count; k++) {
             gsl_vector_view zk = gsl_vector_view_array(all->z + k * m, m);
             double viol = INFINITY;
-            if (fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL) != FL_OK ||
-                fl_stewart_coulomb_violation(p, NULL, vp, P, &viol, NULL) != FL_OK)
-                viol = INFINITY;
+            if (fl_stewart_lcp_recover(p, NULL, &zk.vector, vp, P, NULL, NULL) != FL_OK) {
+                count = -1;   /* a solution not recovered: no count */
+                break;
+            }
+            if (fl_stewart_coulomb_violation(p, NULL, vp, P, &viol, NULL) != FL_OK) viol = INFINITY;
             worst = fmax(worst, viol);
             double x[4] = {gsl_vector_get(vp, 0), gsl_vector_get(vp, 1), gsl_vector_get(P, 0),
                            gsl_vector_get(P, 1)};
@@ -421,8 +498,7 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
     }
 
     /* 001 §6.2, mu < -1/tan theta0: unique grazing step */
-    fl_stewart_check_bar_init(&b, &bar, V0, h);
-    int c1 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
+    int c1 = bar_solutions(&b, &bar, V0, h, sol);
     double g[4] = {V0, 0, 0, 0};
     double e1 = c1 == 1 ? dist4(sol[0], g) : INFINITY;
     fl_check_value(ctx, c1 == 1 && e1 <= 1e-12, "painleve.grazing_unique_mu_below", e1, 0.0, 1e-12,
@@ -433,8 +509,7 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
 
     /* 001 §6.2, mu >= -1/tan theta0: grazing or frictional catastrophe */
     bar.mu = P->mu_large;
-    fl_stewart_check_bar_init(&b, &bar, V0, h);
-    int c2 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
+    int c2 = bar_solutions(&b, &bar, V0, h, sol);
     double stop[4] = {0, 0, -bar.m * V0 * tan(t0), -bar.m * V0};
     int has_g = 0, has_s = 0;
     for (int s = 0; s < c2; s++) {
@@ -450,15 +525,12 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
 
     /* 001 §6.2: C0 < 0, mu = 2: unique tangential impact */
     bar.ftheta = C0;
-    fl_stewart_check_bar_init(&b, &bar, V0, h);
-    int c3 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
+    int c3 = bar_solutions(&b, &bar, V0, h, sol);
     double pn = (-h * C0 - bar.l * sin(t0) * bar.m * V0) / (bar.l * cos(t0));
     double cat[4] = {0, 0, pn, -bar.m * V0};
     fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
-    fl_status s3 = fl_stewart_step(&b.p, NULL, r, NULL);
-    double x3[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
-                    gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
-    double e3 = s3 == FL_OK ? dist4(x3, cat) : INFINITY;
+    fl_status s3 = r && c3 >= 0 ? fl_stewart_step(&b.p, NULL, r, NULL) : FL_ENOMEM;
+    double e3 = step_dist(s3, r, cat);
     fl_check_value(ctx, c3 == 1 && e3 <= 1e-12, "painleve.frictional_catastrophe", e3, 0.0, 1e-12,
                    "001 §6.2, P_n = (-h C0 - l sin theta0 m V0)/(l cos theta0) (proofs/stewart_lcp.md §5)",
                    "C0 = %g, mu = %g: %d solution; Lemke |(v+,P) - (0,0,%.6f,-m V0)| = %.1e "
@@ -468,14 +540,11 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
 
     /* mu < -1/tan theta0 with C0 < 0: sliding, P_n = -h C0/(l (cos + mu sin)) */
     bar.mu = P->mu_small;
-    fl_stewart_check_bar_init(&b, &bar, V0, h);
-    int c4 = fl_stewart_check_physical_solutions(&b.p, sol, NULL);
+    int c4 = bar_solutions(&b, &bar, V0, h, sol);
     double pn4 = -h * C0 / (bar.l * (cos(t0) + bar.mu * sin(t0)));
     double sl[4] = {V0 - bar.mu * pn4 / bar.m, 0, pn4, -bar.mu * pn4};
-    fl_status s4 = fl_stewart_step_sparse(&b.p, NULL, r, NULL);
-    double x4[4] = {gsl_vector_get(r->v_plus, 0), gsl_vector_get(r->v_plus, 1),
-                    gsl_vector_get(r->impulse, 0), gsl_vector_get(r->impulse, 1)};
-    double e4 = s4 == FL_OK ? dist4(x4, sl) : INFINITY;
+    fl_status s4 = r && c4 >= 0 ? fl_stewart_step_sparse(&b.p, NULL, r, NULL) : FL_ENOMEM;
+    double e4 = step_dist(s4, r, sl);
     fl_check_value(ctx, c4 == 1 && e4 <= 1e-12, "painleve.sliding_mu_below", e4, 0.0, 1e-12,
                    "001 §6.2, P_n = -h C0/(l (cos theta0 + mu sin theta0)) (proofs/stewart_lcp.md §5)",
                    "C0 = %g, mu = %g: %d solution; optimized |(v+,P) - closed form| = %.1e (J thetaddot = C0 + "
@@ -485,29 +554,31 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
 
     /* acceleration-level Painlevé LCP: a r_y + C0/J, a < 0 for mu > sqrt 3 */
     double mu = P->mu_large, J = P->J, a = P->l * (cos(t0) + mu * sin(t0)) / J;
-    gsl_matrix *M = gsl_matrix_alloc(1, 1);
-    gsl_vector *q = gsl_vector_alloc(1), *z = gsl_vector_alloc(1);
-    gsl_matrix_set(M, 0, 0, a);
-    gsl_vector_set(q, 0, C0 / J);                           /* C0 < 0 */
-    fl_lcp_solutions *all = NULL;
-    fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
-    size_t n0 = all ? all->count : 99;
-    fl_lcp_solutions_free(all);
-    fl_status sr = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
-    gsl_vector_set(q, 0, -C0 / J);                          /* -C0 > 0 */
-    all = NULL;
-    fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
-    size_t n2 = all ? all->count : 99;
-    fl_lcp_solutions_free(all);
+    gsl_matrix *M;
+    gsl_vector *q, *z;
+    size_t n0 = 99, n2 = 99;   /* 99: not enumerated (no workspace or an error), a FAIL */
+    fl_status sr = FL_ENOMEM;
+    if (lcp_alloc(1, &M, &q, &z) == 0) {
+        gsl_matrix_set(M, 0, 0, a);
+        gsl_vector_set(q, 0, C0 / J);                       /* C0 < 0 */
+        fl_lcp_solutions *all = NULL;
+        fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
+        n0 = all ? all->count : 99;
+        fl_lcp_solutions_free(all);
+        sr = fl_lemke_solve(M, q, z, NULL, NULL, NULL, NULL);
+        gsl_vector_set(q, 0, -C0 / J);                      /* -C0 > 0 */
+        all = NULL;
+        fl_lcp_enumerate(M, q, NULL, &all, NULL, NULL);
+        n2 = all ? all->count : 99;
+        fl_lcp_solutions_free(all);
+        lcp_free(M, q, z);
+    }
     /* value: the number of solutions for C0 > 0 (2); the C0 < 0 side (0 solutions, Lemke ray) is in ok */
     fl_check_value(ctx, n0 == 0 && sr == FL_ERAY && n2 == 2, "painleve.acceleration_lcp", (double)n2, 2.0, 0.0,
                    "001 §6.2 inconsistency and indeterminacy (proofs/stewart_lcp.md §5)",
                    "mu = %g: J thetaddot = C0 + l r_y (cos theta0 + mu sin theta0), 0 <= r_y _|_ thetaddot >= 0: "
                    "C0 < 0 -> %zu solutions (Lemke: %s), C0 > 0 -> %zu solutions (001 §6.2: inconsistency "
                    "and indeterminacy; expect 0, ray, 2)", mu, n0, fl_strerror(sr), n2);
-    gsl_matrix_free(M);
-    gsl_vector_free(q);
-    gsl_vector_free(z);
 }
 
 int fl_stewart_crosscheck(fl_check_ctx *ctx)
@@ -595,7 +666,13 @@ static int p5_run(fl_check_ctx *ctx, const p5_params *P, double mu, double C0, c
         fl_check_message(ctx, "painleve_p5: %s", err.message);
         return -1;
     }
-    gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
+    gsl_vector *q = fl_dense_vector_alloc(2), *v = fl_dense_vector_alloc(2);
+    if (!q || !v) {
+        fl_check_message(ctx, "painleve_p5 %s: out of memory", label);
+        gsl_vector_free(q);
+        gsl_vector_free(v);
+        return -1;
+    }
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, P->theta0);
     gsl_vector_set(v, 0, P->V0);

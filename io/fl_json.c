@@ -327,7 +327,12 @@ fl_status fl_json_load(const char *path, fl_json_doc **doc, fl_error *err)
     }
     /* Duplicated keys are refused so that every key names one place. */
     json_error_t je;
+    memset(&je, 0, sizeof je);   /* jansson leaves it unset when an allocation fails */
     d->root = json_loadb(d->text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
+    if (!d->root && json_error_code(&je) == json_error_out_of_memory) {
+        fl_json_free(d);
+        return FL_FAIL(err, FL_ENOMEM, "%s: out of memory parsing the JSON text", path);
+    }
     if (!d->root) {
         /* jansson refuses real literals beyond DBL_MAX ("real number
          * overflow"): they would be Inf, so say so with the right status. */

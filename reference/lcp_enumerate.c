@@ -227,7 +227,7 @@ fl_status fl_lcp_min_principal_minor(const gsl_matrix *M, double *min_minor, fl_
 }
 
 /* Random LCP families (see lcp_enumerate.h for why each is what it claims). */
-void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix *M,
+fl_status fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix *M,
                    gsl_vector *q, gsl_vector *z_star)
 {
     size_t n = M->size1;
@@ -238,7 +238,13 @@ void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix 
         /* off-diagonal amplitude 3 for n <= 4, 12/n above: U^-1 (hence the
          * LCP) stays reasonably conditioned as n grows */
         double amp = n <= 4 ? 3.0 : 12.0 / (double)n;
-        if (perm && d1 && d2) {
+        if (!perm || !d1 || !d2) {
+            free(perm);
+            free(d1);
+            free(d2);
+            return FL_ENOMEM;
+        }
+        {
             for (size_t i = 0; i < n; i++) {
                 perm[i] = i;
                 d1[i] = exp(gsl_rng_uniform(r) * 2.0 - 1.0);
@@ -262,7 +268,8 @@ void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix 
     } else {
         size_t rank = family == FL_LCP_PD ? n : (n + 1) / 2;
         gsl_matrix *B = fl_dense_matrix_alloc(n, rank);
-        if (B) {
+        if (!B) return FL_ENOMEM;
+        {
             for (size_t i = 0; i < n; i++)
                 for (size_t k = 0; k < rank; k++) gsl_matrix_set(B, i, k, gsl_rng_uniform(r) * 2.0 - 1.0);
             for (size_t i = 0; i < n; i++)
@@ -283,7 +290,7 @@ void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix 
     }
     /* planted solution: z* > 0 on a random support, w* > 0 off it */
     double *zs = calloc(n, sizeof *zs);
-    if (!zs) return;
+    if (!zs) return FL_ENOMEM;
     for (size_t i = 0; i < n; i++) {
         double wi = 0.0;
         int zero_pair = degenerate && gsl_rng_uniform(r) < 0.3;
@@ -300,4 +307,5 @@ void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix 
         if (z_star) gsl_vector_set(z_star, i, zs[i]);
     }
     free(zs);
+    return FL_OK;
 }

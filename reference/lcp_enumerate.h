@@ -87,8 +87,9 @@ typedef enum fl_lcp_family {
 } fl_lcp_family;
 
 #include <gsl/gsl_rng.h>
-/* M n x n and q, z_star (may be NULL) of length n. */
-void fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix *M,
+/* M n x n and q, z_star (may be NULL) of length n.  FL_OK, or FL_ENOMEM
+ * when a workspace allocation fails (M, q, z_star are then unspecified). */
+fl_status fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix *M,
                    gsl_vector *q, gsl_vector *z_star);
 
 #endif

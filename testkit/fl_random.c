@@ -8,6 +8,7 @@
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_randist.h>
 
+#include "fl_dense.h"
 #include "fl_rng.h"
 #include "testkit/fl_set_random.h"
 
@@ -48,48 +49,84 @@ void fl_random_unit(gsl_rng *r, gsl_vector *v)
     gsl_vector_scale(v, 1.0 / n);
 }
 
-void fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q)
+fl_status fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q)
 {
     size_t n = Q->size1;
-    gsl_matrix *A = gsl_matrix_alloc(n, n);
-    gsl_vector *tau = gsl_vector_alloc(n);
-    gsl_matrix *R = gsl_matrix_alloc(n, n);
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = 0; j < n; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
-    gsl_linalg_QR_decomp(A, tau);
-    gsl_linalg_QR_unpack(A, tau, Q, R);
-    /* Fix column signs so that Q is Haar distributed. */
-    for (size_t j = 0; j < n; j++)
-        if (gsl_matrix_get(R, j, j) < 0) {
-            gsl_vector_view c = gsl_matrix_column(Q, j);
-            gsl_vector_scale(&c.vector, -1.0);
-        }
+    gsl_matrix *A = fl_dense_matrix_alloc(n, n);
+    gsl_vector *tau = fl_dense_vector_alloc(n);
+    gsl_matrix *R = fl_dense_matrix_alloc(n, n);
+    fl_status s = (A && tau && R) ? FL_OK : FL_ENOMEM;
+    if (s == FL_OK) {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++) gsl_matrix_set(A, i, j, gsl_ran_gaussian(r, 1.0));
+        gsl_linalg_QR_decomp(A, tau);
+        gsl_linalg_QR_unpack(A, tau, Q, R);
+        /* Fix column signs so that Q is Haar distributed. */
+        for (size_t j = 0; j < n; j++)
+            if (gsl_matrix_get(R, j, j) < 0) {
+                gsl_vector_view c = gsl_matrix_column(Q, j);
+                gsl_vector_scale(&c.vector, -1.0);
+            }
+    }
     gsl_matrix_free(A);
     gsl_matrix_free(R);
     gsl_vector_free(tau);
+    return s;
 }
 
-void fl_random_spd(gsl_rng *r, double cond, double scale, gsl_matrix *M)
+/* M = Q diag(lam) Q^T made exactly symmetric, Q = fl_random_orthogonal,
+ * lam[j] = eig(j) drawn in column order (the one body of fl_random_spd and
+ * fl_random_spd_loguniform).  FL_OK or FL_ENOMEM (M untouched). */
+typedef double (*eig_draw)(gsl_rng *r, size_t j, size_t n, const double *par);
+
+static fl_status spd_from_eigs(gsl_rng *r, eig_draw eig, const double *par, gsl_matrix *M,
+                               double *lmin)
 {
     size_t n = M->size1;
-    gsl_matrix *Q = gsl_matrix_alloc(n, n);
-    gsl_matrix *QD = gsl_matrix_alloc(n, n);
-    fl_random_orthogonal(r, Q);
-    for (size_t j = 0; j < n; j++) {
-        double t = n > 1 ? (double)j / (double)(n - 1) : 0.0;
-        double lam = scale * exp(t * log(cond));
-        for (size_t i = 0; i < n; i++) gsl_matrix_set(QD, i, j, gsl_matrix_get(Q, i, j) * lam);
-    }
-    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, QD, Q, 0.0, M);
-    /* exact symmetry */
-    for (size_t i = 0; i < n; i++)
-        for (size_t j = i + 1; j < n; j++) {
-            double a = 0.5 * (gsl_matrix_get(M, i, j) + gsl_matrix_get(M, j, i));
-            gsl_matrix_set(M, i, j, a);
-            gsl_matrix_set(M, j, i, a);
+    gsl_matrix *Q = fl_dense_matrix_alloc(n, n);
+    gsl_matrix *QD = fl_dense_matrix_alloc(n, n);
+    fl_status s = (Q && QD) ? fl_random_orthogonal(r, Q) : FL_ENOMEM;
+    if (s == FL_OK) {
+        double least = INFINITY;
+        for (size_t j = 0; j < n; j++) {
+            double lam = eig(r, j, n, par);
+            least = fmin(least, lam);
+            for (size_t i = 0; i < n; i++) gsl_matrix_set(QD, i, j, gsl_matrix_get(Q, i, j) * lam);
         }
+        gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, QD, Q, 0.0, M);
+        for (size_t i = 0; i < n; i++)                     /* exact symmetry */
+            for (size_t j = i + 1; j < n; j++) {
+                double a = 0.5 * (gsl_matrix_get(M, i, j) + gsl_matrix_get(M, j, i));
+                gsl_matrix_set(M, i, j, a);
+                gsl_matrix_set(M, j, i, a);
+            }
+        if (lmin) *lmin = least;
+    }
     gsl_matrix_free(Q);
     gsl_matrix_free(QD);
+    return s;
+}
+
+/* par = {scale, cond}: log-spaced in [scale, scale cond]. */
+static double eig_logspaced(gsl_rng *r, size_t j, size_t n, const double *par)
+{
+    (void)r;
+    double t = n > 1 ? (double)j / (double)(n - 1) : 0.0;
+    return par[0] * exp(t * log(par[1]));
+}
+
+/* par = {lo, hi}: log-uniform draws. */
+static double eig_loguniform(gsl_rng *r, size_t j, size_t n, const double *par)
+{
+    (void)j;
+    (void)n;
+    return fl_rng_loguniform(r, par[0], par[1]);
+}
+
+fl_status fl_random_spd(gsl_rng *r, double cond, double scale, gsl_matrix *M)
+{
+    const double par[2] = {scale, cond};
+    return spd_from_eigs(r, eig_logspaced, par, M, NULL);
 }
 
 cholmod_sparse *fl_random_sparse_spd(gsl_rng *r, fl_sparse_ctx *ctx, size_t n,
@@ -138,11 +175,15 @@ done:
     return A;
 }
 
-void fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D)
+fl_status fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D)
 {
     size_t m = D->size1, n = D->size2;
-    gsl_matrix *Q = gsl_matrix_alloc(n, n);
-    fl_random_orthogonal(r, Q);
+    gsl_matrix *Q = fl_dense_matrix_alloc(n, n);
+    fl_status s = Q ? fl_random_orthogonal(r, Q) : FL_ENOMEM;
+    if (s != FL_OK) {
+        gsl_matrix_free(Q);
+        return s;
+    }
     double sc = sqrt(cond);
     for (size_t i = 0; i < m; i++) {
         double f = fl_rng_loguniform(r, 1.0 / sc, sc);
@@ -156,11 +197,12 @@ void fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D)
                 gsl_matrix_set(D, i, j, gsl_matrix_get(D, i, j) + c * gsl_matrix_get(D, k2, j));
         }
     gsl_matrix_free(Q);
+    return FL_OK;
 }
 
-void fl_random_frame(gsl_rng *r, gsl_matrix *frame)
+fl_status fl_random_frame(gsl_rng *r, gsl_matrix *frame)
 {
-    fl_random_orthogonal(r, frame);
+    return fl_random_orthogonal(r, frame);
 }
 
 double fl_random_mu(gsl_rng *r)
@@ -208,8 +250,8 @@ static fl_status delassus_of(const gsl_matrix *M, const gsl_matrix *H, const gsl
                              const gsl_vector *w, fl_local_problem *p)
 {
     size_t n = M->size1, m = H->size1;
-    gsl_matrix *L = gsl_matrix_alloc(n, n), *X = gsl_matrix_alloc(n, m);
-    gsl_vector *y = gsl_vector_alloc(n);
+    gsl_matrix *L = fl_dense_matrix_alloc(n, n), *X = fl_dense_matrix_alloc(n, m);
+    gsl_vector *y = fl_dense_vector_alloc(n);
     if (!L || !X || !y) {
         gsl_matrix_free(L); gsl_matrix_free(X); gsl_vector_free(y);
         return FL_ENOMEM;
@@ -242,7 +284,7 @@ static fl_status delassus_of(const gsl_matrix *M, const gsl_matrix *H, const gsl
 
 /* LARGE: M diagonal, H with three entries per row; W = H M^-1 H^T formed
  * column of H by column of H (each column touches few rows). */
-static void large_system(gsl_rng *r, fl_local_problem *p)
+static fl_status large_system(gsl_rng *r, fl_local_problem *p)
 {
     size_t m = p->m, n = m;
     int *cols = malloc(3 * m * sizeof *cols);
@@ -251,7 +293,10 @@ static void large_system(gsl_rng *r, fl_local_problem *p)
     size_t *count = calloc(n, sizeof *count), *start = calloc(n + 1, sizeof *start);
     size_t *rows = malloc(3 * m * sizeof *rows);
     double *hv = malloc(3 * m * sizeof *hv);
-    if (!cols || !vals || !minv || !f || !count || !start || !rows || !hv) abort();
+    if (!cols || !vals || !minv || !f || !count || !start || !rows || !hv) {
+        free(cols); free(vals); free(minv); free(f); free(count); free(start); free(rows); free(hv);
+        return FL_ENOMEM;
+    }
     for (size_t k = 0; k < n; k++) {
         minv[k] = 1.0 / fl_rng_loguniform(r, 1.0, 10.0);
         f[k] = gsl_ran_gaussian(r, 1.0);
@@ -284,6 +329,7 @@ static void large_system(gsl_rng *r, fl_local_problem *p)
                 *gsl_matrix_ptr(p->W, rows[a], rows[b]) += hv[a] * minv[k] * hv[b];
         }
     free(cols); free(vals); free(minv); free(f); free(count); free(start); free(rows); free(hv);
+    return FL_OK;
 }
 
 fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, int dim,
@@ -295,24 +341,25 @@ fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, in
     size_t m = p->m;
     fl_status s = FL_OK;
     if (kind == FL_RANDOM_LARGE) {
-        large_system(r, p);
+        s = large_system(r, p);
     } else {
         size_t n = kind == FL_RANDOM_RANK_DEFICIENT ? (m > (size_t)dim ? m - (size_t)dim : 1)
                                                    : m + 2;
-        gsl_matrix *M = gsl_matrix_alloc(n, n), *H = gsl_matrix_alloc(m, n);
-        gsl_vector *f = gsl_vector_alloc(n), *w = gsl_vector_calloc(m);
+        gsl_matrix *M = fl_dense_matrix_alloc(n, n), *H = fl_dense_matrix_alloc(m, n);
+        gsl_vector *f = fl_dense_vector_alloc(n), *w = fl_dense_vector_calloc(m);
         if (!M || !H || !f || !w) s = FL_ENOMEM;
+        if (s == FL_OK)
+            s = fl_random_spd(r, kind == FL_RANDOM_ILL_CONDITIONED ? 1e8 : 100.0, 1.0, M);
+        if (s == FL_OK && kind == FL_RANDOM_RANK_DEFICIENT) {
+            /* m > n: the transpose of n independent rows of length m */
+            gsl_matrix *Ht = fl_dense_matrix_alloc(n, m);
+            s = Ht ? fl_random_full_rank_rows(r, 10.0, Ht) : FL_ENOMEM;
+            if (s == FL_OK) gsl_matrix_transpose_memcpy(H, Ht);
+            gsl_matrix_free(Ht);
+        } else if (s == FL_OK) {
+            s = fl_random_full_rank_rows(r, 10.0, H);
+        }
         if (s == FL_OK) {
-            fl_random_spd(r, kind == FL_RANDOM_ILL_CONDITIONED ? 1e8 : 100.0, 1.0, M);
-            if (kind == FL_RANDOM_RANK_DEFICIENT) {
-                /* m > n: the transpose of n independent rows of length m */
-                gsl_matrix *Ht = gsl_matrix_alloc(n, m);
-                fl_random_full_rank_rows(r, 10.0, Ht);
-                gsl_matrix_transpose_memcpy(H, Ht);
-                gsl_matrix_free(Ht);
-            } else {
-                fl_random_full_rank_rows(r, 10.0, H);
-            }
             fl_random_vector(r, 1.0, f);
             s = delassus_of(M, H, f, w, p);
         }
@@ -334,31 +381,15 @@ fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, in
     return FL_OK;
 }
 
-void fl_random_spd_loguniform(gsl_rng *r, double lo, double hi, gsl_matrix *M, double *lmin)
+fl_status fl_random_spd_loguniform(gsl_rng *r, double lo, double hi, gsl_matrix *M,
+                                   double *lmin)
 {
-    size_t n = M->size1;
-    gsl_matrix *Q = gsl_matrix_alloc(n, n);
-    gsl_matrix *QD = gsl_matrix_alloc(n, n);
-    fl_random_orthogonal(r, Q);
-    double least = INFINITY;
-    for (size_t j = 0; j < n; j++) {
-        double lam = fl_rng_loguniform(r, lo, hi);
-        least = fmin(least, lam);
-        for (size_t i = 0; i < n; i++) gsl_matrix_set(QD, i, j, gsl_matrix_get(Q, i, j) * lam);
-    }
-    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, QD, Q, 0.0, M);
-    for (size_t i = 0; i < n; i++)                         /* exact symmetry */
-        for (size_t j = i + 1; j < n; j++) {
-            double a = 0.5 * (gsl_matrix_get(M, i, j) + gsl_matrix_get(M, j, i));
-            gsl_matrix_set(M, i, j, a);
-            gsl_matrix_set(M, j, i, a);
-        }
-    if (lmin) *lmin = least;
-    gsl_matrix_free(Q);
-    gsl_matrix_free(QD);
+    const double par[2] = {lo, hi};
+    return spd_from_eigs(r, eig_loguniform, par, M, lmin);
 }
 
-void fl_random_stewart_problem(gsl_rng *r, int single, double cond_max, fl_random_stewart *s)
+fl_status fl_random_stewart_problem(gsl_rng *r, int single, double cond_max,
+                                    fl_random_stewart *s)
 {
     s->n = 2 + gsl_rng_uniform_int(r, 5);
     s->nc = 1 + gsl_rng_uniform_int(r, 3);
@@ -367,12 +398,19 @@ void fl_random_stewart_problem(gsl_rng *r, int single, double cond_max, fl_rando
         s->nc = 1;
         s->dim = 2;
     }
-    s->M = gsl_matrix_alloc(s->n, s->n);
-    s->H = gsl_matrix_alloc(s->dim * s->nc, s->n);
-    s->v = gsl_vector_alloc(s->n);
-    s->f = gsl_vector_alloc(s->n);
-    s->gap = gsl_vector_alloc(s->nc);
-    fl_random_spd(r, fl_rng_loguniform(r, 1.0, cond_max), 1.0, s->M);
+    s->M = fl_dense_matrix_alloc(s->n, s->n);
+    s->H = fl_dense_matrix_alloc(s->dim * s->nc, s->n);
+    s->v = fl_dense_vector_alloc(s->n);
+    s->f = fl_dense_vector_alloc(s->n);
+    s->gap = fl_dense_vector_alloc(s->nc);
+    s->p = (fl_stewart_problem){0};
+    fl_status st = (s->M && s->H && s->v && s->f && s->gap)
+                       ? fl_random_spd(r, fl_rng_loguniform(r, 1.0, cond_max), 1.0, s->M)
+                       : FL_ENOMEM;
+    if (st != FL_OK) {
+        fl_random_stewart_free(s);
+        return st;
+    }
     for (size_t i = 0; i < s->H->size1; i++) {
         gsl_vector_view row = gsl_matrix_row(s->H, i);
         fl_random_vector(r, 1.0, &row.vector);
@@ -385,6 +423,7 @@ void fl_random_stewart_problem(gsl_rng *r, int single, double cond_max, fl_rando
     }
     s->p = (fl_stewart_problem){s->n, s->nc, s->dim, s->M, s->H, NULL, NULL, NULL, s->v, s->f,
                                 s->gap, s->mu, 0.01};
+    return FL_OK;
 }
 
 void fl_random_stewart_free(fl_random_stewart *s)
@@ -394,6 +433,8 @@ void fl_random_stewart_free(fl_random_stewart *s)
     gsl_vector_free(s->v);
     gsl_vector_free(s->f);
     gsl_vector_free(s->gap);
+    s->M = s->H = NULL;
+    s->v = s->f = s->gap = NULL;
 }
 
 fl_random_block_options fl_random_block_options_default(void)

@@ -30,17 +30,22 @@ const char *fl_test_seed_note(void);
 void fl_random_vector(gsl_rng *r, double scale, gsl_vector *v);
 /* Uniform random unit vector. */
 void fl_random_unit(gsl_rng *r, gsl_vector *v);
+/* The generators below that need workspace return FL_OK, or FL_ENOMEM
+ * when an allocation fails (their output is then unspecified and must not
+ * be used); they never abort. */
+
 /* Random orthogonal matrix (QR of a Gaussian matrix, signs fixed). */
-void fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q);
+fl_status fl_random_orthogonal(gsl_rng *r, gsl_matrix *Q);
 
 /* Dense SPD M = Q diag(l) Q^T, eigenvalues log-spaced in [1, cond] (the
  * smallest is exactly 1, the largest exactly cond) times `scale`, Q random
  * orthogonal: the 2-norm condition number is exactly `cond`. */
-void fl_random_spd(gsl_rng *r, double cond, double scale, gsl_matrix *M);
+fl_status fl_random_spd(gsl_rng *r, double cond, double scale, gsl_matrix *M);
 /* Dense SPD M = Q diag(l) Q^T, Q = fl_random_orthogonal, eigenvalues l
  * independent and log-uniform in [lo, hi]; *lmin (may be NULL) receives the
  * smallest. */
-void fl_random_spd_loguniform(gsl_rng *r, double lo, double hi, gsl_matrix *M, double *lmin);
+fl_status fl_random_spd_loguniform(gsl_rng *r, double lo, double hi, gsl_matrix *M,
+                                   double *lmin);
 
 /* Sparse SPD n x n of chosen condition number (approximately `cond`):
  * a random banded/graph-Laplacian pattern with about `per_row` off-diagonal
@@ -54,11 +59,11 @@ cholmod_sparse *fl_random_sparse_spd(gsl_rng *r, fl_sparse_ctx *ctx, size_t n,
  * orthogonal matrix scaled by factors log-uniform in [1/sqrt(cond),
  * sqrt(cond)] and mixed by a random well-conditioned lower-triangular
  * matrix; its singular values lie within a factor ~cond of each other. */
-void fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D);
+fl_status fl_random_full_rank_rows(gsl_rng *r, double cond, gsl_matrix *D);
 
 /* Contact frame in R^dim (dim = 2 or 3): row 0 the unit normal, rows 1..
  * an orthonormal tangent basis. */
-void fl_random_frame(gsl_rng *r, gsl_matrix *frame);
+fl_status fl_random_frame(gsl_rng *r, gsl_matrix *frame);
 
 /* Friction coefficient log-uniform in [1e-2, 10] (proofs/README.md). */
 double fl_random_mu(gsl_rng *r);
@@ -95,7 +100,8 @@ typedef enum fl_random_kind {
 const char *fl_random_kind_name(fl_random_kind kind);
 
 /* A local problem of `kind` with nc contacts in dimension dim (2 or 3);
- * dense W always, sparse Ws too when ctx != NULL.  FL_OK or an error. */
+ * dense W always, sparse Ws too when ctx != NULL.  FL_OK or an error
+ * (FL_ENOMEM when an allocation fails; *out is then NULL). */
 fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, int dim,
                                   fl_sparse_ctx *ctx, fl_local_problem **out);
 
@@ -134,8 +140,10 @@ typedef struct fl_random_stewart {
  * LCPs for enumeration), M = fl_random_spd of condition number log-uniform
  * in [1, cond_max], Gaussian H (rank-deficient when dim nc > n), v and f;
  * each gap 0 with probability 0.6, else uniform in [0, 0.01]; mu
- * fl_random_mu.  Release with fl_random_stewart_free. */
-void fl_random_stewart_problem(gsl_rng *r, int single, double cond_max, fl_random_stewart *s);
+ * fl_random_mu.  Release with fl_random_stewart_free.  FL_OK, or FL_ENOMEM
+ * with nothing left to release (the members are NULL). */
+fl_status fl_random_stewart_problem(gsl_rng *r, int single, double cond_max,
+                                    fl_random_stewart *s);
 void fl_random_stewart_free(fl_random_stewart *s);
 
 /* ---- FE blocks on a rigid foundation (002 §7 setting, small sizes; the

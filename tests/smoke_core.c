@@ -14,8 +14,8 @@ int main(void)
     int bad = 0;
     gsl_rng *r = fl_test_rng(5);
     gsl_matrix *M = gsl_matrix_alloc(6, 6), *D = gsl_matrix_alloc(2, 6);
-    fl_random_spd(r, 100.0, 1.0, M);
-    fl_random_full_rank_rows(r, 10.0, D);
+    bad |= fl_random_spd(r, 100.0, 1.0, M) != FL_OK;
+    bad |= fl_random_full_rank_rows(r, 10.0, D) != FL_OK;
     fl_spd *s = NULL;
     bad |= fl_spd_alloc(M, &s, NULL) != FL_OK;
     gsl_vector *v = gsl_vector_alloc(6), *a = gsl_vector_alloc(6), *b = gsl_vector_alloc(6);

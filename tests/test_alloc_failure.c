@@ -129,14 +129,18 @@ static void hook_libraries(void)
     json_set_alloc_funcs(__wrap_malloc, free_real);
 }
 
-static void fail_each_allocation(const char *name, scenario call, void *data)
+/* The k-th allocation failing for k = 1, 2, ..., dense, then every
+ * stride-th k: a scenario that makes tens of thousands of allocations
+ * (a crosscheck law stepping FE blocks) is sampled along its whole run
+ * instead of taking minutes; stride 1 is every allocation. */
+static void fail_allocations(const char *name, scenario call, void *data, long dense, long stride)
 {
     hook_libraries();
     fail_at = 0;
     fl_status plain = call(data);
     cr_assert(plain >= 0, "%s: status %d without any failure (%s)", name, plain, scen_err.message);
     long k;
-    for (k = 1; k < 100000; k++) {
+    for (k = 1; k < 100000; k += k < dense ? 1 : stride) {
         count = 0;
         fail_at = k;
         fl_status s = call(data);
@@ -152,6 +156,11 @@ static void fail_each_allocation(const char *name, scenario call, void *data)
                   "(an error or %d expected)", name, k, made, s, plain);
     }
     cr_assert_gt(k, 1, "%s: made no allocation at all", name);
+}
+
+static void fail_each_allocation(const char *name, scenario call, void *data)
+{
+    fail_allocations(name, call, data, 1, 1);
 }
 
 /* ---- scenarios ---------------------------------------------------------- */
@@ -1056,4 +1065,57 @@ Test(alloc_failure, crosscheck_sets_and_newton)
     law_case sets = {fl_crosscheck_sets, 20}, newton = {fl_newton_crosscheck, 1};
     fail_each_allocation("crosscheck --law sets", law_crosscheck, &sets);
     fail_each_allocation("crosscheck --law newton", law_crosscheck, &newton);
+}
+
+/* Two systems: seeds of both parities, so dim 2 (enumeration, clouds) and
+ * dim 3 are both drawn. */
+Test(alloc_failure, crosscheck_nsgs)
+{
+    law_case nsgs = {fl_nsgs_crosscheck, 2};
+    fail_each_allocation("crosscheck --law nsgs", law_crosscheck, &nsgs);
+}
+
+/* One system: the law's floor of three FE blocks (one per redistribution
+ * kind) of 40 steps each, the Lemma 4.1 draws and the triangle branches,
+ * thousands of allocations: every one of the first 200 fails in turn, then
+ * every 151st (each block's setup and steps, the lemma and the triangles). */
+Test(alloc_failure, crosscheck_midpoint)
+{
+    law_case midpoint = {fl_midpoint_crosscheck, 1};
+    fail_allocations("crosscheck --law midpoint", law_crosscheck, &midpoint, 200, 151);
+}
+
+/* Five systems: one of each kind (frictionless, isotropic small and large,
+ * interval, polygon), with the brute-force minimum on the collisions;
+ * every allocation fails in turn over the first 50, then every 5th (the
+ * full sweep takes 20 s). */
+Test(alloc_failure, crosscheck_moreau)
+{
+    law_case moreau = {fl_moreau_crosscheck, 5};
+    fail_allocations("crosscheck --law moreau", law_crosscheck, &moreau, 50, 5);
+}
+
+/* Three random states (partition, tangent, QZ, the sparse twin with ARPACK
+ * and UMFPACK, damped roots). */
+Test(alloc_failure, crosscheck_stability)
+{
+    law_case stability = {fl_stability_crosscheck, 3};
+    fail_each_allocation("crosscheck --law stability", law_crosscheck, &stability);
+}
+
+/* Two systems: Lemke against closed forms and enumeration (three LCP
+ * families), two random Stewart steps in both twins, the Painleve bar. */
+Test(alloc_failure, crosscheck_stewart)
+{
+    law_case stewart = {fl_stewart_crosscheck, 2};
+    fail_each_allocation("crosscheck --law stewart", law_crosscheck, &stewart);
+}
+
+/* Two systems: P'4 steps in both twins (an impact and a forced step), the
+ * Newton consistency conditions, friction sets from cones and a
+ * trajectory. */
+Test(alloc_failure, crosscheck_p4)
+{
+    law_case p4 = {fl_p4_crosscheck, 2};
+    fail_each_allocation("crosscheck --law p4", law_crosscheck, &p4);
 }

@@ -108,7 +108,7 @@ Test(asymptotics, gamma_closed_forms_match_brute_force)
         int kind = it % 4;
         size_t d = kind == 0 ? 2 + it % 5 : kind == 1 ? 2 + it % 4 : 3 + it % 3;
         gsl_matrix *M = gsl_matrix_alloc(d, d);
-        fl_random_spd(rng, 100.0, fl_rng_loguniform(rng, 0.1, 10), M);
+        cr_assert_eq(fl_random_spd(rng, 100.0, fl_rng_loguniform(rng, 0.1, 10), M), FL_OK);
         gsl_vector *dgap = gsl_vector_alloc(d), *n = gsl_vector_alloc(d), *y = gsl_vector_alloc(d),
                    *Wy = gsl_vector_alloc(d);
         fl_random_vector(rng, 1.0, dgap);

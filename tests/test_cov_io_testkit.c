@@ -53,7 +53,7 @@ Test(cov_io_testkit, matrices_of_the_edge_options)
     fl_sparse_finish(&ctx);
     /* log-uniform eigenvalues in [2, 8]: symmetric, spectrum inside */
     gsl_matrix *M = gsl_matrix_alloc(5, 5), *E = gsl_matrix_alloc(5, 5);
-    fl_random_spd_loguniform(r, 2.0, 8.0, M, NULL);
+    cr_assert_eq(fl_random_spd_loguniform(r, 2.0, 8.0, M, NULL), FL_OK);
     gsl_matrix_memcpy(E, M);
     gsl_vector *ev = gsl_vector_alloc(5);
     gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(5);

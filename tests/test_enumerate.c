@@ -54,8 +54,8 @@ Test(enumerate, solutions_are_gauss_seidel_fixed_points)
         size_t nc = 1 + gsl_rng_uniform_int(rng, 3);
         fl_global_problem *g = NULL;
         cr_assert_eq(fl_global_problem_alloc(2 * nc + 1, nc, 2, 1, &g, NULL), FL_OK);
-        fl_random_spd(rng, 30.0, 1.0, g->M);
-        fl_random_full_rank_rows(rng, 10.0, g->H);
+        cr_assert_eq(fl_random_spd(rng, 30.0, 1.0, g->M), FL_OK);
+        cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
         fl_random_vector(rng, 1.0, g->f);
         for (size_t a = 0; a < nc; a++) g->mu[a] = 10.0 * fl_random_mu(rng);  /* large mu: plurality */
         fl_local_problem *p = NULL;

@@ -107,7 +107,7 @@ Test(dense, random_spd_has_the_requested_spectrum)
         size_t n = 1 + gsl_rng_uniform_int(r, 8);
         double cond = exp(6.0 * gsl_rng_uniform(r));
         gsl_matrix *M = gsl_matrix_alloc(n, n), *C = gsl_matrix_alloc(n, n);
-        fl_random_spd(r, cond, 2.0, M);
+        cr_assert_eq(fl_random_spd(r, cond, 2.0, M), FL_OK);
         gsl_matrix_memcpy(C, M);
         gsl_vector *ev = gsl_vector_alloc(n);
         gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(n);
@@ -132,8 +132,8 @@ Test(dense, splits_are_orthogonal_and_reconstruct)
     for (int k = 0; k < 500; k++) {
         size_t n = 2 + gsl_rng_uniform_int(r, 7), m = 1 + gsl_rng_uniform_int(r, n - 1);
         gsl_matrix *M = gsl_matrix_alloc(n, n), *D = gsl_matrix_alloc(m, n);
-        fl_random_spd(r, exp(4.0 * gsl_rng_uniform(r)), 1.0, M);
-        fl_random_full_rank_rows(r, 10.0, D);
+        cr_assert_eq(fl_random_spd(r, exp(4.0 * gsl_rng_uniform(r)), 1.0, M), FL_OK);
+        cr_assert_eq(fl_random_full_rank_rows(r, 10.0, D), FL_OK);
         fl_spd *s;
         cr_assert_eq(fl_spd_alloc(M, &s, NULL), FL_OK);
         gsl_vector *v = gsl_vector_alloc(n), *vn = gsl_vector_alloc(n), *vt = gsl_vector_alloc(n);

@@ -42,7 +42,7 @@ static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim)
 {
     fl_local_problem *p = NULL;
     cr_assert_eq(fl_local_problem_alloc(nc, dim, 1, &p, NULL), FL_OK);
-    fl_random_spd(rng, 100.0, 1.0, p->W);
+    cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, p->W), FL_OK);
     /* symmetrise exactly (fl_local_problem_check tolerates 1e-10) */
     for (size_t i = 0; i < p->m; i++)
         for (size_t j = 0; j < i; j++) gsl_matrix_set(p->W, i, j, gsl_matrix_get(p->W, j, i));

@@ -78,7 +78,7 @@ Test(fl_siconos_text, round_trip_random_problems)
         size_t nc = 1 + (size_t)k;
         fl_local_problem *p = NULL, *b = NULL;
         cr_assert_eq(fl_local_problem_alloc(nc, dim, 1, &p, NULL), FL_OK);
-        fl_random_spd(rng, 50.0, 1.0, p->W);
+        cr_assert_eq(fl_random_spd(rng, 50.0, 1.0, p->W), FL_OK);
         for (size_t i = 0; i < p->m; i++)
             for (size_t j = 0; j < i; j++) gsl_matrix_set(p->W, i, j, gsl_matrix_get(p->W, j, i));
         fl_random_vector(rng, 1.0, p->q);

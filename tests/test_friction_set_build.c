@@ -279,7 +279,7 @@ Test(friction_set_build, property_random_planar, .timeout = 60)
     for (int t = 0; t < 1000; t++) {
         size_t n = 2 + gsl_rng_uniform_int(rng, 5);
         gsl_matrix *M = gsl_matrix_alloc(n, n), *tl = gsl_matrix_alloc(n, 2);
-        fl_random_spd(rng, 100.0, 1.0, M);
+        cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, M), FL_OK);
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(rng, 1.0));
         double th = 2 * FL_PI * gsl_rng_uniform(rng);

@@ -138,7 +138,7 @@ Test(lcp_enumerate, random_families_have_the_claimed_properties)
             gsl_matrix *M = gsl_matrix_alloc(n, n);
             gsl_vector *q = gsl_vector_alloc(n), *zs = gsl_vector_alloc(n);
             gsl_vector *x = gsl_vector_alloc(n), *Mx = gsl_vector_alloc(n);
-            fl_lcp_random(rng, (fl_lcp_family)fam, t % 2, M, q, zs);
+            cr_assert_eq(fl_lcp_random(rng, (fl_lcp_family)fam, t % 2, M, q, zs), FL_OK);
             cr_assert(fl_lcp_residual(M, q, zs, NULL) <= 1e-14, "%s", fl_test_seed_note());
             for (size_t j = 0; j < n; j++) gsl_vector_set(x, j, gsl_rng_uniform(rng) - 0.5);
             gsl_blas_dgemv(CblasNoTrans, 1.0, M, x, 0.0, Mx);

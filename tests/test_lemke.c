@@ -163,7 +163,7 @@ static void random_family(fl_lcp_family fam, int degenerate, size_t trials)
         gsl_matrix *M = gsl_matrix_alloc(n, n);
         gsl_vector *q = gsl_vector_alloc(n), *zs = gsl_vector_alloc(n);
         gsl_vector *z = gsl_vector_alloc(n), *w = gsl_vector_alloc(n);
-        fl_lcp_random(rng, fam, degenerate, M, q, zs);
+        cr_assert_eq(fl_lcp_random(rng, fam, degenerate, M, q, zs), FL_OK);
         fl_lemke_result r;
         fl_error e;
         fl_status s = fl_lemke_solve(M, q, z, w, NULL, &r, &e);
@@ -275,7 +275,7 @@ Test(lemke, verification_rejects_an_inaccurate_answer)
     for (int t = 0; t < 20 && !rejected; t++) {
         gsl_matrix *M = gsl_matrix_alloc(6, 6);
         gsl_vector *q = gsl_vector_alloc(6), *z = gsl_vector_alloc(6);
-        fl_lcp_random(rng, FL_LCP_PD, 0, M, q, NULL);
+        cr_assert_eq(fl_lcp_random(rng, FL_LCP_PD, 0, M, q, NULL), FL_OK);
         fl_error e;
         fl_lemke_result r;
         fl_status s = fl_lemke_solve(M, q, z, NULL, &o, &r, &e);

@@ -78,7 +78,7 @@ static int lcp_brute(const gsl_matrix *ANN, const gsl_vector *b, gsl_vector *y)
 static void random_rows(gsl_rng *r, size_t nc, size_t n, gsl_matrix *Bnu, gsl_matrix *Btau)
 {
     gsl_matrix *Q = gsl_matrix_alloc(n, n);
-    fl_random_orthogonal(r, Q);
+    cr_assert_eq(fl_random_orthogonal(r, Q), FL_OK);
     for (size_t i = 0; i < nc; i++) {
         gsl_vector_view a = gsl_matrix_row(Q, i);
         gsl_matrix_set_row(Bnu, i, &a.vector);
@@ -105,7 +105,7 @@ Test(midpoint, lemma_4_1_unique_and_lipschitz)
         size_t n = 10 + gsl_rng_uniform_int(r, 20), nc = 2 + gsl_rng_uniform_int(r, 5);
         gsl_matrix *A = gsl_matrix_alloc(n, n), *Bnu = gsl_matrix_alloc(nc, n);
         gsl_vector *f = gsl_vector_alloc(n);
-        fl_random_spd(r, 1e2, 1.0, A);
+        cr_assert_eq(fl_random_spd(r, 1e2, 1.0, A), FL_OK);
         random_rows(r, nc, n, Bnu, NULL);
         fl_random_vector(r, 1.0, f);
         /* A_NN and the derived bounds (002 Lemma 4.1) */
@@ -369,7 +369,7 @@ Test(midpoint, gauss_seidel_matches_enumeration)
         size_t nc = 1 + gsl_rng_uniform_int(r, 3), m = 2 * nc;
         gsl_matrix *D = gsl_matrix_alloc(m, m), *sols = gsl_matrix_alloc(16, m);
         gsl_vector *q = gsl_vector_alloc(m), *y = gsl_vector_calloc(m);
-        fl_random_spd(r, 10.0, 1.0, D);
+        cr_assert_eq(fl_random_spd(r, 10.0, 1.0, D), FL_OK);
         fl_random_vector(r, 1.0, q);
         double mu = fl_rng_loguniform(r, 0.01, 0.3);
         size_t ns;

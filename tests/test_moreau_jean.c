@@ -17,8 +17,8 @@ static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim
 {
     fl_global_problem *g = NULL;
     cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
-    fl_random_spd(r, 100.0, 1.0, g->M);
-    fl_random_full_rank_rows(r, 10.0, g->H);
+    cr_assert_eq(fl_random_spd(r, 100.0, 1.0, g->M), FL_OK);
+    cr_assert_eq(fl_random_full_rank_rows(r, 10.0, g->H), FL_OK);
     for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(r);
     g->ctx = ctx;
     return g;

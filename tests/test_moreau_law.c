@@ -339,7 +339,7 @@ Test(moreau_law, random_ellipse_sets_agree_between_implementations)
     for (int it = 0; it < 30; it++) {
         size_t d = 3 + it % 4;
         gsl_matrix *M = gsl_matrix_alloc(d, d), *T = gsl_matrix_alloc(d, 2);
-        fl_random_spd(rng, 100.0, 1.0, M);
+        cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, M), FL_OK);
         gsl_vector *dgap = gsl_vector_alloc(d), *v = gsl_vector_alloc(d);
         gsl_vector *u0 = gsl_vector_alloc(d), *u1 = gsl_vector_alloc(d), *r = gsl_vector_alloc(d);
         fl_random_vector(rng, 1.0, dgap);

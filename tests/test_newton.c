@@ -90,8 +90,8 @@ static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim)
     size_t n = (size_t)dim * nc + 2;
     fl_global_problem *g = NULL;
     cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
-    fl_random_spd(rng, 100.0, 1.0, g->M);
-    fl_random_full_rank_rows(rng, 10.0, g->H);
+    cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, g->M), FL_OK);
+    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
     fl_random_vector(rng, 1.0, g->f);
     for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(rng);
     fl_local_problem *p = NULL;

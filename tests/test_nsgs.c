@@ -26,8 +26,8 @@ static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim
 {
     fl_global_problem *g = NULL;
     cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
-    fl_random_spd(r, 100.0, 1.0, g->M);
-    fl_random_full_rank_rows(r, 10.0, g->H);
+    cr_assert_eq(fl_random_spd(r, 100.0, 1.0, g->M), FL_OK);
+    cr_assert_eq(fl_random_full_rank_rows(r, 10.0, g->H), FL_OK);
     fl_random_vector(r, 1.0, g->f);
     for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(r);
     g->ctx = ctx;
@@ -106,7 +106,7 @@ Test(nsgs, local_solution_satisfies_the_law)
     for (int t = 0; t < 2000; t++) {
         int dim = 2 + t % 2;
         gsl_matrix *W = gsl_matrix_alloc(dim, dim);
-        fl_random_spd(rng, 50.0, 1.0, W);
+        cr_assert_eq(fl_random_spd(rng, 50.0, 1.0, W), FL_OK);
         double b[3], r[3] = {0, 0, 0}, U[3];
         for (int k = 0; k < dim; k++) b[k] = gsl_ran_gaussian(rng, 1.0);
         double mu = fl_random_mu(rng);

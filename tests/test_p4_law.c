@@ -357,8 +357,8 @@ static void random_problem(gsl_rng *rng, holder *h)
     size_t n = 2 + gsl_rng_uniform_int(rng, 6);
     size_t m = 1 + gsl_rng_uniform_int(rng, n > 2 ? 2 : 1);
     holder_open(h, n, m);
-    fl_random_spd(rng, pow(10.0, 2.0 * gsl_rng_uniform(rng)), 1.0, h->M);
-    fl_random_full_rank_rows(rng, 10.0, h->D);
+    cr_assert_eq(fl_random_spd(rng, pow(10.0, 2.0 * gsl_rng_uniform(rng)), 1.0, h->M), FL_OK);
+    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, h->D), FL_OK);
     fl_spd *spd;
     cr_assert_eq(fl_spd_alloc(h->M, &spd, NULL), FL_OK);
     gsl_vector *wd = gsl_vector_alloc(n), *e = gsl_vector_alloc(n);
@@ -1126,7 +1126,7 @@ Test(p4_law, sparse_twin_on_a_sparse_mass_matrix, .timeout = 60)
         cr_assert_not_null(H.Ms);
         cr_assert_eq(fl_sparse_to_dense(&H.ctx, H.Ms, &H.M, NULL), FL_OK);
         H.D = gsl_matrix_calloc(m, n);
-        fl_random_full_rank_rows(rng, 10.0, H.D);
+        cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, H.D), FL_OK);
         fl_spd *spd;
         cr_assert_eq(fl_spd_alloc(H.M, &spd, NULL), FL_OK);
         gsl_vector *wd = gsl_vector_alloc(n), *e = gsl_vector_alloc(n);
@@ -1182,8 +1182,8 @@ Test(p4_law, cone_split_matches_enumeration_of_active_sets)
         size_t m = 1 + gsl_rng_uniform_int(rng, 3), n = m + 1 + gsl_rng_uniform_int(rng, 3);
         holder H;
         holder_open(&H, n, m);
-        fl_random_spd(rng, 50.0, 1.0, H.M);
-        fl_random_full_rank_rows(rng, 10.0, H.D);
+        cr_assert_eq(fl_random_spd(rng, 50.0, 1.0, H.M), FL_OK);
+        cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, H.D), FL_OK);
         holder_finish(&H, 0);
         gsl_vector *r = gsl_vector_alloc(n), *lam = gsl_vector_alloc(m), *rt = gsl_vector_alloc(n);
         fl_random_vector(rng, 1.0, r);

@@ -27,8 +27,8 @@ Test(plurality, clouds_lie_in_the_enumerated_solution_set)
         size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
         fl_global_problem *g = NULL;
         cr_assert_eq(fl_global_problem_alloc(2 * nc + 1, nc, 2, 1, &g, NULL), FL_OK);
-        fl_random_spd(rng, 30.0, 1.0, g->M);
-        fl_random_full_rank_rows(rng, 10.0, g->H);
+        cr_assert_eq(fl_random_spd(rng, 30.0, 1.0, g->M), FL_OK);
+        cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
         fl_random_vector(rng, 1.0, g->f);
         for (size_t a = 0; a < nc; a++) g->mu[a] = 3.0 * fl_random_mu(rng);
         fl_local_problem *p = NULL;
@@ -143,8 +143,8 @@ Test(plurality, clouds_3d_satisfy_coulomb)
         size_t nc = 1 + gsl_rng_uniform_int(rng, 4);
         fl_global_problem *g = NULL;
         cr_assert_eq(fl_global_problem_alloc(3 * nc + 1, nc, 3, 1, &g, NULL), FL_OK);
-        fl_random_spd(rng, 30.0, 1.0, g->M);
-        fl_random_full_rank_rows(rng, 10.0, g->H);
+        cr_assert_eq(fl_random_spd(rng, 30.0, 1.0, g->M), FL_OK);
+        cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
         fl_random_vector(rng, 1.0, g->f);
         for (size_t a = 0; a < nc; a++) g->mu[a] = 3.0 * fl_random_mu(rng);
         fl_local_problem *p = NULL;

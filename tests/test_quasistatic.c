@@ -63,7 +63,8 @@ Test(quasistatic, incremental_coulomb_certificate_on_random_systems)
     for (int trial = 0; trial < 200; trial++) {
         size_t np = 1 + gsl_rng_uniform_int(rg, 3), n = 2 * np + gsl_rng_uniform_int(rg, 4);
         gsl_matrix *K = gsl_matrix_alloc(n, n), *M = gsl_matrix_alloc(n, n);
-        fl_random_spd(rg, 5.0, 1.0, K);   /* mild coupling: the g fixed point contracts for small mu */
+        /* mild coupling: the g fixed point contracts for small mu */
+        cr_assert_eq(fl_random_spd(rg, 5.0, 1.0, K), FL_OK);
         gsl_matrix_set_identity(M);
         size_t *iT = malloc(np * sizeof *iT), *iN = malloc(np * sizeof *iN);
         for (size_t p = 0; p < np; p++) { iT[p] = 2 * p; iN[p] = 2 * p + 1; }

@@ -83,7 +83,8 @@ Test(quasistatic_sparse, matches_the_dense_reference_over_increments)
         cholmod_sparse *Ks = NULL;
         if (kind == 0) {
             Kd = gsl_matrix_alloc(n, n);
-            fl_random_spd(rg, 5.0, 1.0, Kd);   /* mild coupling: the g fixed point contracts for small mu */
+            /* mild coupling: the g fixed point contracts for small mu */
+            cr_assert_eq(fl_random_spd(rg, 5.0, 1.0, Kd), FL_OK);
             cr_assert_eq(fl_sparse_from_dense(&ctx, Kd, 1, 0.0, &Ks, NULL), FL_OK);
         } else {
             Ks = fl_random_sparse_spd(rg, &ctx, n, 3, 5.0);

@@ -145,8 +145,8 @@ Test(redistribution, random_systems_satisfy_6_and_keep_the_gram_matrix)
         gsl_matrix *M = gsl_matrix_alloc(n, n), *Q = gsl_matrix_alloc(n, n);
         gsl_matrix *Bnu = gsl_matrix_alloc(nc, n), *Btau = gsl_matrix_alloc(nc, n);
         gsl_matrix *R = gsl_matrix_alloc(n, k);
-        fl_random_spd(rng, 1e3, 1.0, M);
-        fl_random_orthogonal(rng, Q);
+        cr_assert_eq(fl_random_spd(rng, 1e3, 1.0, M), FL_OK);
+        cr_assert_eq(fl_random_orthogonal(rng, Q), FL_OK);
         for (size_t i = 0; i < nc; i++) {
             gsl_vector_view a = gsl_matrix_row(Q, i), b = gsl_matrix_row(Q, nc + i);
             gsl_matrix_set_row(Bnu, i, &a.vector);

@@ -110,7 +110,7 @@ static void compare_family(fl_lcp_family fam, int degenerate, size_t trials, siz
         size_t n = 2 + gsl_rng_uniform_int(rng, nmax - 1);
         gsl_matrix *M = gsl_matrix_alloc(n, n);
         gsl_vector *q = gsl_vector_alloc(n), *z = gsl_vector_alloc(n), *zs = gsl_vector_alloc(n);
-        fl_lcp_random(rng, fam, degenerate, M, q, NULL);
+        cr_assert_eq(fl_lcp_random(rng, fam, degenerate, M, q, NULL), FL_OK);
         fl_lemke_result r;
         fl_error e;
         fl_status st = fl_lemke_solve(M, q, z, NULL, NULL, &r, &e);
@@ -163,7 +163,7 @@ static void stewart_compare(size_t trials, unsigned long seed, size_t K3)
         gsl_matrix *M = gsl_matrix_alloc(n, n), *H = gsl_matrix_alloc(dim * nc, n);
         gsl_vector *v = gsl_vector_alloc(n), *f = gsl_vector_alloc(n), *gap = gsl_vector_alloc(nc);
         double mu[3];
-        fl_random_spd(rng, 100.0, 1.0, M);
+        cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, M), FL_OK);
         for (size_t i = 0; i < dim * nc; i++)
             for (size_t j = 0; j < n; j++) gsl_matrix_set(H, i, j, gsl_ran_gaussian(rng, 1.0));
         fl_random_vector(rng, 1.0, v);

@@ -164,8 +164,8 @@ static void rsys_init(rsys *x, gsl_rng *g, size_t n, size_t np)
     x->np = np;
     x->K = gsl_matrix_alloc(n, n);
     x->M = gsl_matrix_alloc(n, n);
-    fl_random_spd(g, 1e3, 1.0, x->K);
-    fl_random_spd(g, 10.0, 1.0, x->M);
+    cr_assert_eq(fl_random_spd(g, 1e3, 1.0, x->K), FL_OK);
+    cr_assert_eq(fl_random_spd(g, 10.0, 1.0, x->M), FL_OK);
     x->u = gsl_vector_calloc(n);
     x->r = gsl_vector_calloc(n);
     x->pres = calloc(n, 1);
@@ -335,8 +335,8 @@ Test(stability, rayleigh_modal_damping_ratio)
     gsl_rng *g = fl_test_rng(5007);
     size_t n = 5;
     gsl_matrix *K = gsl_matrix_alloc(n, n), *M = gsl_matrix_alloc(n, n);
-    fl_random_spd(g, 20.0, 4.0, K);
-    fl_random_spd(g, 3.0, 1.0, M);
+    cr_assert_eq(fl_random_spd(g, 20.0, 4.0, K), FL_OK);
+    cr_assert_eq(fl_random_spd(g, 3.0, 1.0, M), FL_OK);
     double alpha = 0.05, beta = 0.01;
     gsl_matrix *A = gsl_matrix_alloc(n, n), *B = gsl_matrix_alloc(n, n);
     gsl_matrix_memcpy(A, K);

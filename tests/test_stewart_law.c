@@ -245,7 +245,7 @@ typedef fl_random_stewart rnd_case;
 
 static void rnd_setup(gsl_rng *r, rnd_case *c)
 {
-    fl_random_stewart_problem(r, 0, 100.0, c);
+    cr_assert_eq(fl_random_stewart_problem(r, 0, 100.0, c), FL_OK);
 }
 
 Test(stewart_law, random_systems_satisfy_coulomb_and_implementations_agree)
@@ -700,7 +700,7 @@ Test(stewart_checks, oracles_catch_a_perturbed_step)
     long caught_balance = 0, caught_enum = 0, tried_enum = 0;
     for (int t = 0; t < 40; t++) {
         fl_random_stewart s;
-        fl_random_stewart_problem(rng, t % 2 == 0, 100.0, &s);
+        cr_assert_eq(fl_random_stewart_problem(rng, t % 2 == 0, 100.0, &s), FL_OK);
         fl_stewart_result *r = fl_stewart_result_alloc(s.n, s.nc, s.dim, &o);
         cr_assert_eq(fl_stewart_step(&s.p, &o, r, NULL), FL_OK);
         cr_assert_leq(fl_stewart_check_balance(&s.p, r), 1e-10);
