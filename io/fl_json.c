@@ -330,8 +330,10 @@ fl_status fl_json_load(const char *path, fl_json_doc **doc, fl_error *err)
     memset(&je, 0, sizeof je);   /* jansson leaves it unset when an allocation fails */
     d->root = json_loadb(d->text, len, JSON_REJECT_DUPLICATES | JSON_DECODE_ANY, &je);
     if (!d->root && json_error_code(&je) == json_error_out_of_memory) {
+        fl_error_set(err, FL_ENOMEM, d->path, 0, 0, "%s: out of memory parsing the JSON text",
+                     d->path);
         fl_json_free(d);
-        return FL_FAIL(err, FL_ENOMEM, "%s: out of memory parsing the JSON text", path);
+        return FL_ENOMEM;
     }
     if (!d->root) {
         /* jansson refuses real literals beyond DBL_MAX ("real number
