@@ -17,50 +17,23 @@
 #include "checks/fl_check.h"
 #include "checks/fl_tasks.h"
 #include "checks/midpoint_checks.h"
+#include "check_capture.h"
 #include "checks/nsgs_checks.h"
 #include "fl_data.h"
 #include "testkit/fl_random.h"
 
-/* The results a check context hands out: names and kinds. */
-typedef struct seen {
-    int n;
-    char name[64][96];
-    fl_check_kind kind[64];
-} seen;
-
-static void on_line(void *data, fl_check_kind kind, const char *name, const char *detail)
-{
-    (void)detail;
-    seen *s = data;
-    if (s->n < 64) {
-        snprintf(s->name[s->n], sizeof s->name[0], "%s", name);
-        s->kind[s->n++] = kind;
-    }
-}
-
-static void on_value(void *data, const fl_check_value_info *info)
-{
-    on_line(data, info->kind, info->name, info->detail);
-}
-
-static fl_check_ctx ctx_for(seen *s)
+/* check_capture.h's recording callbacks, with this file's fixed output
+ * directory (capture_ctx would make a new temporary one per context). */
+static fl_check_ctx ctx_for(capture *s)
 {
     memset(s, 0, sizeof *s);
     fl_check_ctx ctx = fl_check_ctx_default();
     ctx.io.data = s;
-    ctx.io.line = on_line;
-    ctx.io.value = on_value;
+    ctx.io.line = capture_line;
+    ctx.io.value = capture_value;
     ctx.out_dir = "/tmp/fl_test_checks_002_003";
     ctx.quick = 1;
     return ctx;
-}
-
-/* The kind reported for `name`, or -1 when it was not reported. */
-static int kind_of(const seen *s, const char *name)
-{
-    for (int i = 0; i < s->n; i++)
-        if (strcmp(s->name[i], name) == 0) return (int)s->kind[i];
-    return -1;
 }
 
 /* A copy of data file rel with params.keys[i] set to the JSON texts
@@ -100,7 +73,7 @@ static fl_midpoint_xstats clean_midpoint(void)
 
 Test(checks_002_003, midpoint_report_fails_each_corrupted_statistic)
 {
-    seen s;
+    capture s;
     fl_check_ctx ctx = ctx_for(&s);
     fl_midpoint_xstats x = clean_midpoint();
     fl_midpoint_crosscheck_report(&ctx, &x);
@@ -130,7 +103,7 @@ Test(checks_002_003, midpoint_report_fails_each_corrupted_statistic)
         fl_check_ctx k = ctx_for(&s);
         fl_midpoint_crosscheck_report(&k, &y);
         cr_assert_eq(k.failed, 1, "case %d: %ld failed", c, k.failed);
-        cr_assert_eq(kind_of(&s, expect), FL_CHECK_FAIL, "case %d: %s did not fail", c, expect);
+        cr_assert_eq(capture_kind(&s, expect), FL_CHECK_FAIL, "case %d: %s did not fail", c, expect);
     }
 }
 
@@ -152,7 +125,7 @@ static fl_nsgs_stats clean_nsgs(void)
 
 Test(checks_002_003, nsgs_report_fails_each_corrupted_statistic)
 {
-    seen s;
+    capture s;
     fl_check_ctx ctx = ctx_for(&s);
     fl_nsgs_stats st = clean_nsgs();
     fl_nsgs_report(&ctx, &st, 10);
@@ -185,7 +158,7 @@ Test(checks_002_003, nsgs_report_fails_each_corrupted_statistic)
         fl_check_ctx k = ctx_for(&s);
         fl_nsgs_report(&k, &y, 10);
         cr_assert_geq(k.failed, 1, "case %d: nothing failed", c);
-        cr_assert_eq(kind_of(&s, expect), FL_CHECK_FAIL, "case %d: %s did not fail", c, expect);
+        cr_assert_eq(capture_kind(&s, expect), FL_CHECK_FAIL, "case %d: %s did not fail", c, expect);
     }
 }
 
@@ -223,7 +196,7 @@ Test(checks_002_003, nsgs_clouds_against_a_wrong_enumeration)
 /* Run task on a copy of data file rel with params.key = value (NULL: on
  * the data file itself); *rc gets the task's return value. */
 static fl_check_ctx run_edited(int (*task)(fl_check_ctx *), const char *rel, const char *key, const char *value,
-                               seen *s, int *rc)
+                               capture *s, int *rc)
 {
     char f[64] = "";
     fl_check_ctx ctx = ctx_for(s);
@@ -241,7 +214,7 @@ static fl_check_ctx run_edited(int (*task)(fl_check_ctx *), const char *rel, con
 
 Test(checks_002_003, wedged_rod_clean_passes_and_corrupted_history_fails)
 {
-    seen s;
+    capture s;
     int rc;
     const char *rel = "003/wedged_rod.json";
     fl_check_ctx ctx = run_edited(fl_nsgs_reproduce_wedged_rod, rel, NULL, NULL, &s, &rc);
@@ -249,11 +222,11 @@ Test(checks_002_003, wedged_rod_clean_passes_and_corrupted_history_fails)
     /* the push never turns downward: the rod never detaches (003 §2's
      * extraction does not happen), so the detachment checks must fail */
     run_edited(fl_nsgs_reproduce_wedged_rod, rel, "P_end_mg", "3.0", &s, &rc);
-    cr_assert_eq(kind_of(&s, "wedged_rod.warm_start_keeps_wedge"), FL_CHECK_FAIL);
-    cr_assert_eq(kind_of(&s, "wedged_rod.detachment_load"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "wedged_rod.warm_start_keeps_wedge"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "wedged_rod.detachment_load"), FL_CHECK_FAIL);
     /* mu below tan(beta): no wedged state exists (003 §2 wedging condition) */
     run_edited(fl_nsgs_reproduce_wedged_rod, rel, "mu", "0.05", &s, &rc);
-    cr_assert_eq(kind_of(&s, "wedged_rod.wedged_solution"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "wedged_rod.wedged_solution"), FL_CHECK_FAIL);
     /* an unreadable file is an error, not a run */
     run_edited(fl_nsgs_reproduce_wedged_rod, rel, "beta_deg", "\"five\"", &s, &rc);
     cr_assert_eq(rc, -1);
@@ -263,7 +236,7 @@ Test(checks_002_003, wedged_rod_clean_passes_and_corrupted_history_fails)
 
 Test(checks_002_003, triangle_clean_passes_and_swapped_F_values_fail)
 {
-    seen s;
+    capture s;
     int rc;
     const char *rel = "002/triangle_002.json";
     fl_check_ctx ctx = run_edited(fl_midpoint_reproduce_triangle, rel, NULL, NULL, &s, &rc);
@@ -271,8 +244,8 @@ Test(checks_002_003, triangle_clean_passes_and_swapped_F_values_fail)
     /* F above c/b where the figure expects below, and below where it
      * expects above: the region counts contradict 002 Figs. 3 and 4 */
     run_edited(fl_midpoint_reproduce_triangle, rel, "F_values", "[2.5, 2.0, 1.5]", &s, &rc);
-    cr_assert_eq(kind_of(&s, "triangle_002.unique_below_c_over_b"), FL_CHECK_FAIL);
-    cr_assert_eq(kind_of(&s, "triangle_002.three_in_sigma4"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "triangle_002.unique_below_c_over_b"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "triangle_002.three_in_sigma4"), FL_CHECK_FAIL);
     run_edited(fl_midpoint_reproduce_triangle, rel, "dt", "-1", &s, &rc);
     cr_assert_eq(rc, -1);
 }
@@ -281,13 +254,13 @@ Test(checks_002_003, triangle_clean_passes_and_swapped_F_values_fail)
 
 Test(checks_002_003, discs_28_unsettled_deposit_fails)
 {
-    seen s;
+    capture s;
     int rc;
     /* 20 steps cannot bring 28 falling discs to rest within 1e-5 g h */
     run_edited(fl_discs_reproduce_28, "003/discs_28.json", "deposit_steps", "20", &s, &rc);
-    cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "discs28.deposit_settled"), FL_CHECK_FAIL);
     run_edited(fl_discs_reproduce_28, "003/discs_28.json", "N", "-3", &s, &rc);
-    cr_assert_eq(kind_of(&s, "discs28.params"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "discs28.params"), FL_CHECK_FAIL);
 }
 
 /* ---- the disc tasks on missing, bad and starved parameter files ---- */
@@ -296,7 +269,7 @@ Test(checks_002_003, discs_28_unsettled_deposit_fails)
  * params.keys[i] = values[i], its files into out_dir; returns the task's
  * return value. */
 static int run_full_edited(int (*task)(fl_check_ctx *), const char *rel, const char *const *keys,
-                           const char *const *values, size_t n, const char *out_dir, seen *s)
+                           const char *const *values, size_t n, const char *out_dir, capture *s)
 {
     char f[64];
     edited_params_n(rel, keys, values, n, f, sizeof f);
@@ -318,7 +291,7 @@ static int run_full_edited(int (*task)(fl_check_ctx *), const char *rel, const c
  * change what it checks. */
 static void same_verdicts_with_blocked_files(int (*task)(fl_check_ctx *), const char *rel, const char *const *keys,
                                              const char *const *values, size_t n, const char *const *names,
-                                             size_t nn, const seen *without)
+                                             size_t nn, const capture *without)
 {
     char dir[] = "/tmp/fl_checks_blocked_XXXXXX", path[256];
     cr_assert_not_null(mkdtemp(dir));
@@ -326,7 +299,7 @@ static void same_verdicts_with_blocked_files(int (*task)(fl_check_ctx *), const 
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         cr_assert_eq(mkdir(path, 0700), 0, "%s", path);
     }
-    static seen s;
+    static capture s;
     cr_assert_eq(run_full_edited(task, rel, keys, values, n, dir, &s), 0);
     cr_assert_eq(s.n, without->n);
     for (int i = 0; i < s.n; i++) {
@@ -340,7 +313,7 @@ static void same_verdicts_with_blocked_files(int (*task)(fl_check_ctx *), const 
 
 Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
 {
-    seen s;
+    capture s;
     int rc;
     fl_check_ctx ctx = ctx_for(&s);
     ctx.params = "/nonexistent/discs_28.json";
@@ -351,8 +324,8 @@ Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
     /* a bad value: one failed check naming the parameters, no run */
     run_edited(fl_discs_reproduce_slope, "003/discs_355.json", "N", "-3", &s, &rc);
     cr_assert_eq(rc, 0);
-    cr_assert_eq(kind_of(&s, "slope.params"), FL_CHECK_FAIL);
-    cr_assert_eq(kind_of(&s, "slope.deposit"), -1, "nothing is run");
+    cr_assert_eq(capture_kind(&s, "slope.params"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "slope.deposit"), -1, "nothing is run");
 }
 
 /* 003 §3: the equilibrium clouds come from Gauss-Seidel runs converged to
@@ -362,16 +335,16 @@ Test(checks_002_003, discs_tasks_refuse_missing_and_bad_files)
  * fail for want of any dot. */
 Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
 {
-    seen s;
+    capture s;
     int rc;
     const char *keys[] = {"N", "gs_sweeps", "runs"}, *values[] = {"10", "1", "2"};
     rc = run_full_edited(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, NO_OUT_DIR, &s);
     cr_assert_eq(rc, 0);
-    cr_assert_eq(kind_of(&s, "discs28.deposit_settled"), FL_CHECK_PASS);
-    cr_assert_eq(kind_of(&s, "discs28.runs_converged"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "discs28.deposit_settled"), FL_CHECK_PASS);
+    cr_assert_eq(capture_kind(&s, "discs28.runs_converged"), FL_CHECK_FAIL);
     /* no dot at all: Coulomb's law and the cones are not shown, not passed */
-    cr_assert_eq(kind_of(&s, "discs28.coulomb"), FL_CHECK_FAIL);
-    cr_assert_eq(kind_of(&s, "discs28.clouds_in_cones"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "discs28.coulomb"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "discs28.clouds_in_cones"), FL_CHECK_FAIL);
     const char *blocked[] = {"discs_28_packing.csv", "discs_28_clouds.csv"};
     same_verdicts_with_blocked_files(fl_discs_reproduce_28, "003/discs_28.json", keys, values, 3, blocked, 2, &s);
 }
@@ -384,16 +357,16 @@ Test(checks_002_003, discs_28_one_sweep_does_not_converge, .timeout = 120)
  * packing (NOTE lines). */
 Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
 {
-    seen s;
+    capture s;
     int rc;
     const char *keys[] = {"deposit_steps", "steps", "gs_sweeps", "runs"}, *values[] = {"300", "15", "1", "2"};
     rc = run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, NO_OUT_DIR, &s);
     cr_assert_eq(rc, 0);
-    cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
-    cr_assert_eq(kind_of(&s, "slope.indeterminacy_shrinks"), FL_CHECK_FAIL);
-    cr_assert_eq(kind_of(&s, "slope.clouds_coulomb"), FL_CHECK_FAIL);
-    cr_assert_eq(kind_of(&s, "slope.contacts.step11"), FL_CHECK_NOTE);
-    cr_assert_eq(kind_of(&s, "slope.zero_sliding.step121"), -1, "the user's file: only the contact notes");
+    cr_assert_eq(capture_kind(&s, "slope.deposit"), FL_CHECK_PASS);
+    cr_assert_eq(capture_kind(&s, "slope.indeterminacy_shrinks"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "slope.clouds_coulomb"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "slope.contacts.step11"), FL_CHECK_NOTE);
+    cr_assert_eq(capture_kind(&s, "slope.zero_sliding.step121"), -1, "the user's file: only the contact notes");
     /* the range CSV blocked; the step-11 cloud written, its plot not drawn
      * (no gnuplot in this context) */
     const char *blocked[] = {"slope_355_range.csv"};
@@ -406,9 +379,9 @@ Test(checks_002_003, slope_short_starved_run_fails_its_checks, .timeout = 120)
  * slope of the same run), so the flow-accelerates check fails. */
 Test(checks_002_003, slope_flat_ground_does_not_flow, .timeout = 120)
 {
-    seen s;
+    capture s;
     const char *keys[] = {"slope_deg", "deposit_steps", "steps", "runs"}, *values[] = {"0", "300", "15", "2"};
     cr_assert_eq(run_full_edited(fl_discs_reproduce_slope, "003/discs_355.json", keys, values, 4, NO_OUT_DIR, &s), 0);
-    cr_assert_eq(kind_of(&s, "slope.deposit"), FL_CHECK_PASS);
-    cr_assert_eq(kind_of(&s, "slope.flow_accelerates"), FL_CHECK_FAIL);
+    cr_assert_eq(capture_kind(&s, "slope.deposit"), FL_CHECK_PASS);
+    cr_assert_eq(capture_kind(&s, "slope.flow_accelerates"), FL_CHECK_FAIL);
 }
