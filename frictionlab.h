@@ -37,7 +37,7 @@
 /* reference: dense, paper-faithful laws */
 #include "reference/asymptotics.h"
 #include "reference/discs.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/fe2d.h"
 #include "reference/friction_set_build.h"
 #include "reference/lcp_enumerate.h"

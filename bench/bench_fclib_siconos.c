@@ -133,7 +133,7 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
         gsl_vector_view rv = gsl_vector_view_array(r, p->m), Uv = gsl_vector_view_array(U, p->m);
         fl_nsgs_result res;
         double t0 = fl_clock_now();
-        fl_status s = solver ? fl_nsgs_sparse_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL)
+        fl_status s = solver ? fl_nsgs_solve_sparse(p, &opt, &rv.vector, &Uv.vector, &res, NULL)
                              : fl_nsgs_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL);
         t = fl_clock_now() - t0;
         ok = s == FL_OK;

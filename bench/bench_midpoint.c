@@ -105,7 +105,7 @@ static int bench_sparse(size_t nx, bench_row *row, fl_check_ctx *ctx)
     fl_midpoint_block_sparse *b;
     fl_error e;
     int rc = -1;
-    if (fl_midpoint_block_sparse_alloc(&sctx, &bp, 0, &b, &e)) {
+    if (fl_midpoint_block_alloc_sparse(&sctx, &bp, 0, &b, &e)) {
         fl_check_message(ctx, "bench midpoint (sparse, nx=%zu): %s", nx, e.message);
         fl_sparse_finish(&sctx);
         return -1;
@@ -117,7 +117,7 @@ static int bench_sparse(size_t nx, bench_row *row, fl_check_ctx *ctx)
     o.tol = 1e-10;
     fl_midpoint_sparse *mp = NULL;
     fl_midpoint_state *st = NULL;
-    if (fl_midpoint_sparse_alloc(&b->prob, &o, &mp, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
+    if (fl_midpoint_alloc_sparse(&b->prob, &o, &mp, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
         fl_check_message(ctx, "bench midpoint (sparse, nx=%zu): %s", nx, e.message);
         goto done;
     }
@@ -127,7 +127,7 @@ static int bench_sparse(size_t nx, bench_row *row, fl_check_ctx *ctx)
     double t1 = cpu_now();
     while (steps < 5 || (cpu_now() - t1 < 1.0 && steps < 2000)) {
         fl_midpoint_result r;
-        fl_midpoint_sparse_step(mp, st, &r, NULL);
+        fl_midpoint_step_sparse(mp, st, &r, NULL);
         sweeps += r.iterations;
         steps++;
     }
@@ -138,8 +138,8 @@ static int bench_sparse(size_t nx, bench_row *row, fl_check_ctx *ctx)
     rc = 0;
 done:
     fl_midpoint_state_free(st);
-    fl_midpoint_sparse_free(mp);
-    fl_midpoint_block_sparse_free(b);
+    fl_midpoint_free_sparse(mp);
+    fl_midpoint_block_free_sparse(b);
     fl_sparse_finish(&sctx);
     return rc;
 }

@@ -88,7 +88,7 @@ int fl_bench_moreau(fl_check_ctx *ctx)
     if (fl_sparse_start(&sctx, NULL) != FL_OK) { fclose(csv); return -1; }
     gsl_rng *rng = fl_rng_alloc(ctx->seed);
     fl_friction_set C;
-    fl_set_disc(&C, 2, 0.5, NULL);
+    fl_friction_set_disc(&C, 2, 0.5, NULL);
     for (int i = 0; i < 4 && dims[i] <= opt_max; i++) {
         const size_t d = dims[i];
         cholmod_sparse *Msp = bench_matrix(&sctx, rng, d);
@@ -144,7 +144,7 @@ int fl_bench_moreau(fl_check_ctx *ctx)
         fl_sparse_free(&sctx, &Msp);
     }
     fclose(csv);
-    fl_set_release(&C);
+    fl_friction_set_release(&C);
     gsl_rng_free(rng);
     fl_sparse_finish(&sctx);
     if (fl_check_out_path(ctx, "bench_moreau.png", png, sizeof png) == 0) {

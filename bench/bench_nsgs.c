@@ -181,7 +181,7 @@ int fl_bench_nsgs(fl_check_ctx *ctx)
         double sweep_opt = INFINITY, sweep_ref = NAN, step_ref = NAN;
         for (int k2 = 0; k2 < reps; k2++) {
             o.start = k2 ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
-            fl_nsgs_sparse_solve(p, &o, rr, NULL, &res, NULL);
+            fl_nsgs_solve_sparse(p, &o, rr, NULL, &res, NULL);
             sweep_opt = fmin(sweep_opt, res.sweep_seconds);
         }
         if (dense) {
@@ -198,17 +198,17 @@ int fl_bench_nsgs(fl_check_ctx *ctx)
         }
         /* one full step (Delassus + NSGS to 1e-8, at most 200 sweeps + u+) */
         gsl_vector *u0 = gsl_vector_calloc(g->n), *up = gsl_vector_alloc(g->n);
-        fl_mj_options mo = fl_mj_options_default();
+        fl_moreau_jean_options mo = fl_moreau_jean_options_default();
         mo.nsgs.tol = 1e-8;
         mo.nsgs.max_sweeps = 200;
         mo.impl = FL_IMPL_OPTIMIZED;
         t0 = fl_clock_now();
-        fl_mj_step(g, u0, &mo, &L, rr, up, NULL, NULL);
+        fl_moreau_jean_step(g, u0, &mo, &L, rr, up, NULL, NULL);
         double step_opt = fl_clock_now() - t0;
         if (dense) {
             mo.impl = FL_IMPL_REFERENCE;
             t0 = fl_clock_now();
-            fl_mj_step(g, u0, &mo, NULL, rr, up, NULL, NULL);
+            fl_moreau_jean_step(g, u0, &mo, NULL, rr, up, NULL, NULL);
             step_ref = fl_clock_now() - t0;
         }
         double bound = 8.0 * nnzW / bw;

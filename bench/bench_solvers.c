@@ -379,7 +379,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
         opt.max_sweeps = max_sweeps;
         opt.norm = FL_RESIDUAL_MAX_NORM;
         fl_nsgs_result res;
-        st = s == S_OPT_GS ? fl_nsgs_sparse_solve(p, &opt, &rv.vector, NULL, &res, &err)
+        st = s == S_OPT_GS ? fl_nsgs_solve_sparse(p, &opt, &rv.vector, NULL, &res, &err)
                            : fl_nsgs_solve(p, &opt, &rv.vector, NULL, &res, &err);
         o->iterations = res.iterations;
     } else if (s == S_REF_NEWTON || s == S_OPT_NEWTON) {
@@ -389,7 +389,7 @@ static void run_local(int s, bproblem *b, double tol, outcome *o)
         opt.norm = FL_RESIDUAL_MAX_NORM;
         opt.rho = newton_rho;
         fl_newton_result res;
-        st = s == S_OPT_NEWTON ? fl_newton_sparse_solve(p, &opt, &rv.vector, NULL, &res, &err)
+        st = s == S_OPT_NEWTON ? fl_newton_solve_sparse(p, &opt, &rv.vector, NULL, &res, &err)
                                : fl_newton_solve(p, &opt, &rv.vector, NULL, &res, &err);
         o->iterations = res.iterations;
         snprintf(o->note, sizeof o->note, "%d GS sweeps, %d failed steps", res.gs_sweeps,

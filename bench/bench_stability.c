@@ -34,8 +34,8 @@ static fl_status fe_block(fl_sparse_ctx *ctx, size_t nx, cholmod_sparse **K, cho
     fl_fe2d_material mat = {.lambda = E * nu / ((1 + nu) * (1 - 2 * nu)), .mu = E / (2 * (1 + nu)),
                             .rho = 1.2e-9, .model = FL_FE2D_PLANE_STRESS};
     FL_TRY(fl_fe2d_mesh_rect(0.0, -40.0, 80.0, 40.0, nx, nx / 2, FL_FE2D_DIAG_RIGHT, mesh, err));
-    FL_TRY(fl_fe2d_sparse_assemble(ctx, *mesh, &mat, FL_FE2D_STIFFNESS, NULL, K, NULL, err));
-    FL_TRY(fl_fe2d_sparse_assemble(ctx, *mesh, &mat, FL_FE2D_MASS, NULL, M, NULL, err));
+    FL_TRY(fl_fe2d_assemble_sparse(ctx, *mesh, &mat, FL_FE2D_STIFFNESS, NULL, K, NULL, err));
+    FL_TRY(fl_fe2d_assemble_sparse(ctx, *mesh, &mat, FL_FE2D_MASS, NULL, M, NULL, err));
     return FL_OK;
 }
 
@@ -65,7 +65,7 @@ int fl_bench_stability(fl_check_ctx *ctx)
         }
         size_t np = nx + 1, top = (nx / 2) * (nx + 1);   /* bottom row: nodes 0..nx; top row from `top` */
         size_t *iT = malloc(np * sizeof *iT), *iN = malloc(np * sizeof *iN);
-        fl_stab_label *lab = malloc(np * sizeof *lab);
+        fl_stability_label *lab = malloc(np * sizeof *lab);
         double *r = calloc(n, sizeof *r);
         unsigned char *pres = calloc(n, 1);
         double mu = 1.1;
@@ -77,18 +77,18 @@ int fl_bench_stability(fl_check_ctx *ctx)
             r[iN[p]] = -1.0;
             r[iT[p]] = lab[p] == FL_STAB_PS ? mu : 0.1;
         }
-        fl_stab_sparse_system ss = {.n = n, .K = K, .M = M, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
-        fl_stab_options o = fl_stab_options_default();
+        fl_stability_system_sparse ss = {.n = n, .K = K, .M = M, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stability_options o = fl_stability_options_default();
         o.nev = 0;                                   /* methods 2-3 alone, then the modes */
         double t0 = fl_clock_now();
-        fl_stab_sparse_tangent *ts = NULL;
-        fl_stab_result rs = {0};
-        fl_status st = fl_stab_sparse_tangent_alloc(&sc, &ss, lab, r, &ts, &err);
-        if (st == FL_OK) st = fl_stab_sparse_analyse(&sc, ts, &o, 20000, &rs, &err);
+        fl_stability_tangent_sparse *ts = NULL;
+        fl_stability_result rs = {0};
+        fl_status st = fl_stability_tangent_alloc_sparse(&sc, &ss, lab, r, &ts, &err);
+        if (st == FL_OK) st = fl_stability_analyse_sparse(&sc, ts, &o, 20000, &rs, &err);
         double tsp = fl_clock_now() - t0;
         o.nev = 20;
         t0 = fl_clock_now();
-        if (st == FL_OK) st = fl_stab_sparse_modes(&sc, ts, &o, 5000, &rs, &err);
+        if (st == FL_OK) st = fl_stability_modes_sparse(&sc, ts, &o, 5000, &rs, &err);
         double tsm = fl_clock_now() - t0;
         double l1s = rs.nlam ? hypot(rs.lam_re[0], rs.lam_im[0]) : NAN;
         double tde = NAN, tdm = NAN, kd = NAN, l1d = NAN;
@@ -97,24 +97,24 @@ int fl_bench_stability(fl_check_ctx *ctx)
             fl_sparse_to_dense(&sc, K, &Kd, NULL);
             fl_sparse_to_dense(&sc, M, &Md, NULL);
             gsl_vector_view rv = gsl_vector_view_array(r, n);
-            fl_stab_system sd = {.n = n, .K = Kd, .M = Md, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
+            fl_stability_system sd = {.n = n, .K = Kd, .M = Md, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
             t0 = fl_clock_now();
-            fl_stab_tangent *td = NULL;
-            if (fl_stab_tangent_alloc(&sd, lab, &rv.vector, &td, NULL) == FL_OK) {
+            fl_stability_tangent *td = NULL;
+            if (fl_stability_tangent_alloc(&sd, lab, &rv.vector, &td, NULL) == FL_OK) {
                 gsl_vector *v = gsl_vector_alloc(td->nstar);
-                fl_stab_sym_min(td->KS, &kd, v, NULL);
-                (void)fl_stab_cholesky_pd(td->KS);
-                (void)fl_stab_admissible(v, td->csign, 1e-10);
+                fl_stability_sym_min(td->KS, &kd, v, NULL);
+                (void)fl_stability_cholesky_pd(td->KS);
+                (void)fl_stability_admissible(v, td->csign, 1e-10);
                 gsl_vector_free(v);
                 tde = fl_clock_now() - t0;
                 double *re = malloc(td->nstar * sizeof *re), *im = malloc(td->nstar * sizeof *im);
                 t0 = fl_clock_now();
-                if (re && im && fl_stab_gen_eig(td->Kstar, td->Mstar, re, im, NULL, NULL) == FL_OK) l1d = hypot(re[0], im[0]);
+                if (re && im && fl_stability_gen_eig(td->Kstar, td->Mstar, re, im, NULL, NULL) == FL_OK) l1d = hypot(re[0], im[0]);
                 tdm = fl_clock_now() - t0;
                 free(re);
                 free(im);
             }
-            fl_stab_tangent_free(td);
+            fl_stability_tangent_free(td);
             gsl_matrix_free(Kd);
             gsl_matrix_free(Md);
             double kscale = 0;   /* max |K_ij| bounds max |K*_S| up to (1 + mu) */
@@ -126,8 +126,8 @@ int fl_bench_stability(fl_check_ctx *ctx)
                n, tde, tsp, rs.iterations, tde / tsp, tdm, tsm, tdm / tsm, l1s, st == FL_OK ? "" : " (sparse status not OK)");
         if (csv) fprintf(csv, "%zu,%.6g,%.6g,%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", n, tde, tsp, tdm, tsm, kd, rs.ks_min, l1d, l1s);
         if (st != FL_OK) bad++;
-        fl_stab_result_free(&rs);
-        fl_stab_sparse_tangent_free(&sc, ts);
+        fl_stability_result_free(&rs);
+        fl_stability_tangent_free_sparse(&sc, ts);
         fl_sparse_free(&sc, &K);
         fl_sparse_free(&sc, &M);
         fl_fe2d_mesh_free(mesh);

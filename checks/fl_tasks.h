@@ -10,7 +10,7 @@
 
 /* crosscheck --law ... */
 int fl_midpoint_crosscheck(fl_check_ctx *ctx);           /* checks/midpoint_checks.c */
-int fl_crosscheck_sets(fl_check_ctx *ctx);             /* checks/sets_checks.c */
+int fl_sets_crosscheck(fl_check_ctx *ctx);             /* checks/sets_checks.c */
 int fl_moreau_crosscheck(fl_check_ctx *ctx);            /* checks/moreau_checks.c */
 int fl_stewart_crosscheck(fl_check_ctx *ctx);           /* checks/stewart_checks.c */
 int fl_nsgs_crosscheck(fl_check_ctx *ctx);              /* checks/nsgs_checks.c */

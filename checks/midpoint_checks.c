@@ -161,7 +161,7 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
         fl_midpoint_block_params bp = fl_random_midpoint_block(r, &ro, (fl_redist_kind)(sys % 3));
         fl_midpoint_block *d = NULL;
         fl_midpoint_block_sparse *s = NULL;
-        if (fl_midpoint_block_alloc(&bp, &d, NULL) || fl_midpoint_block_sparse_alloc(&sctx, &bp, 1u << 30, &s, NULL)) {
+        if (fl_midpoint_block_alloc(&bp, &d, NULL) || fl_midpoint_block_alloc_sparse(&sctx, &bp, 1u << 30, &s, NULL)) {
             failures++;
             fl_midpoint_block_free(d);
             continue;
@@ -242,7 +242,7 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
         fl_midpoint *mr = NULL;
         fl_midpoint_sparse *ms = NULL;
         fl_midpoint_state *a = NULL, *b = NULL;
-        if (fl_midpoint_alloc(&d->prob, &o, &mr, NULL) || fl_midpoint_sparse_alloc(&s->prob, &o, &ms, NULL)
+        if (fl_midpoint_alloc(&d->prob, &o, &mr, NULL) || fl_midpoint_alloc_sparse(&s->prob, &o, &ms, NULL)
             || fl_midpoint_state_alloc(n, nc, &a, NULL) || fl_midpoint_state_alloc(n, nc, &b, NULL)) {
             failures++;
         } else {
@@ -254,7 +254,7 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
                 gsl_vector_memcpy(b->v, a->v);
                 gsl_vector_memcpy(b->y, a->y);
                 fl_midpoint_result ra, rb;
-                if (fl_midpoint_step(mr, a, &ra, NULL) < 0 || fl_midpoint_sparse_step(ms, b, &rb, NULL) < 0) {
+                if (fl_midpoint_step(mr, a, &ra, NULL) < 0 || fl_midpoint_step_sparse(ms, b, &rb, NULL) < 0) {
                     failures++;
                     break;
                 }
@@ -271,9 +271,9 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
         fl_midpoint_state_free(a);
         fl_midpoint_state_free(b);
         fl_midpoint_free(mr);
-        fl_midpoint_sparse_free(ms);
+        fl_midpoint_free_sparse(ms);
         fl_midpoint_block_free(d);
-        fl_midpoint_block_sparse_free(s);
+        fl_midpoint_block_free_sparse(s);
     }
     fl_sparse_finish(&sctx);
     /* Lemma 4.1: Lipschitz ratios on random data */
@@ -514,7 +514,7 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
     if (fl_sparse_start(&sctx, NULL)) return -1;
     fl_midpoint_block_sparse *b = NULL;
     fl_error e;
-    if (fl_midpoint_block_sparse_alloc(&sctx, bp, 0, &b, &e)) {
+    if (fl_midpoint_block_alloc_sparse(&sctx, bp, 0, &b, &e)) {
         fl_check_message(ctx, "square_block_002: %s", e.message);
         fl_sparse_finish(&sctx);
         return -1;
@@ -526,7 +526,7 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
     fl_midpoint_sparse *ms = NULL;
     fl_midpoint_state *st = NULL;
     int rc = -1;
-    if (fl_midpoint_sparse_alloc(&b->prob, &o, &ms, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
+    if (fl_midpoint_alloc_sparse(&b->prob, &o, &ms, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)) {
         fl_check_message(ctx, "square_block_002: %s", e.message);
         goto done;
     }
@@ -546,13 +546,13 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
         fl_midpoint_state *s0 = NULL;
         /* one step from u = v = 0 with dt huge: u^{1/2} solves the static problem
          * (4/dt^2 M_r negligible), friction zero; take u0 = u^{1/2} */
-        int ok0 = fl_midpoint_sparse_alloc(&ps, &os, &m0, &e) == FL_OK &&
+        int ok0 = fl_midpoint_alloc_sparse(&ps, &os, &m0, &e) == FL_OK &&
                   fl_midpoint_state_alloc(ps.n, ps.nc, &s0, &e) == FL_OK &&
-                  fl_midpoint_sparse_step(m0, s0, NULL, &e) >= 0;
+                  fl_midpoint_step_sparse(m0, s0, NULL, &e) >= 0;
         if (ok0)
             for (size_t i = 0; i < ps.n; i++) st->u->data[i] = m0->uh[i];
         fl_midpoint_state_free(s0);
-        fl_midpoint_sparse_free(m0);
+        fl_midpoint_free_sparse(m0);
         if (!ok0) {   /* no static initial state: the run would start elsewhere */
             fl_check_message(ctx, "square_block_002: initial state: %s", e.message);
             goto done;
@@ -566,13 +566,13 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
     out->lam_tau0 = calloc(out->nt, sizeof(double));
     if (!out->t || !out->E || !out->Exi || !out->lam_tau0) goto done;
     double xi = 0;
-    out->e0 = fl_midpoint_sparse_energy(ms, st->u, st->v);
+    out->e0 = fl_midpoint_energy_sparse(ms, st->u, st->v);
     out->E[0] = out->Exi[0] = out->e0;
     if (cb) cb(user, 0.0, st->u);
     size_t j = 1;
     for (size_t k = 1; k <= nsteps; k++) {
         fl_midpoint_result res;
-        if (fl_midpoint_sparse_step(ms, st, &res, NULL) < 0 || !isfinite(res.energy) || fabs(res.energy) > 1e12) {
+        if (fl_midpoint_step_sparse(ms, st, &res, NULL) < 0 || !isfinite(res.energy) || fabs(res.energy) > 1e12) {
             out->blew_up = 1;
             out->nt = j;
             break;
@@ -596,8 +596,8 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
     rc = 0;
 done:
     fl_midpoint_state_free(st);
-    fl_midpoint_sparse_free(ms);
-    fl_midpoint_block_sparse_free(b);
+    fl_midpoint_free_sparse(ms);
+    fl_midpoint_block_free_sparse(b);
     fl_sparse_finish(&sctx);
     return rc;
 }
@@ -773,8 +773,8 @@ static int square_convergence(fl_check_ctx *ctx, const fl_model_square_block *m)
     size_t nf = 0;
     int measured = ref->u && fl_fe2d_mesh_rect(0, 0, bp.lx, bp.ly, ref->nx, ref->nx, bp.pattern, &fm, NULL) == FL_OK
                    && fl_sparse_start(&sctx, NULL) == FL_OK
-                   && fl_fe2d_sparse_assemble(&sctx, fm, &unit, FL_FE2D_MASS, NULL, &Ms, NULL, NULL) == FL_OK
-                   && fl_fe2d_sparse_assemble(&sctx, fm, &unit, FL_FE2D_LAPLACE, NULL, &Ls, NULL, NULL) == FL_OK
+                   && fl_fe2d_assemble_sparse(&sctx, fm, &unit, FL_FE2D_MASS, NULL, &Ms, NULL, NULL) == FL_OK
+                   && fl_fe2d_assemble_sparse(&sctx, fm, &unit, FL_FE2D_LAPLACE, NULL, &Ls, NULL, NULL) == FL_OK
                    && (nf = 2 * fm->nnodes, err = malloc(nf * sizeof(double))) && (tmp = malloc(nf * sizeof(double)));
     if (!measured) rc = -1;   /* no errors measured: the convergence check FAILs */
     double eL2[5] = {0}, eH1[5] = {0}, hcm[5];

@@ -52,7 +52,7 @@ static void mh_release(mh_sys *s)
     gsl_vector_free(s->ui);
     gsl_vector_free(s->f);
     gsl_vector_free(s->v);
-    if (s->has_C) fl_set_release(&s->C);
+    if (s->has_C) fl_friction_set_release(&s->C);
     memset(s, 0, sizeof *s);
 }
 
@@ -99,7 +99,7 @@ static int random_polygon(gsl_rng *r, fl_friction_set *C)
             v[2 * i] = cos(rot) * x - sin(rot) * y;
             v[2 * i + 1] = sin(rot) * x + cos(rot) * y;
         }
-        if (fl_set_polygon(C, m, v, 0, NULL, NULL) == FL_OK) return 0;
+        if (fl_friction_set_polygon(C, m, v, 0, NULL, NULL) == FL_OK) return 0;
     }
     return -1;
 }
@@ -171,9 +171,9 @@ static int mh_draw(gsl_rng *r, long i, mh_sys *s)
         fl_status st;
         if (s->kind == MH_INTERVAL) {
             double lo = gsl_rng_uniform(r) < 0.2 ? 0.0 : -fl_rng_loguniform(r, 1e-2, 10);
-            st = fl_set_interval(&s->C, lo, fl_rng_loguniform(r, 1e-2, 10), NULL);
+            st = fl_friction_set_interval(&s->C, lo, fl_rng_loguniform(r, 1e-2, 10), NULL);
         } else if (s->kind == MH_DISC2) {
-            st = fl_set_disc(&s->C, 2, s->mu, NULL);
+            st = fl_friction_set_disc(&s->C, 2, s->mu, NULL);
         } else {
             st = random_polygon(r, &s->C) == 0 ? FL_OK : FL_EINVAL;
         }
@@ -787,8 +787,8 @@ int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
         fl_moreau_system sys;
         fl_model_theorem1_rod_system(rodp, &sys);
         gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
-        fl_asym_set A;
-        if (fl_asym_build(&sys, &qv.vector, &uv.vector, &opt, 1e-10, 0.0, &A, &err) != FL_OK) {
+        fl_asymptotics_set A;
+        if (fl_asymptotics_build(&sys, &qv.vector, &uv.vector, &opt, 1e-10, 0.0, &A, &err) != FL_OK) {
             fl_check_message(ctx, "theorem1: %s", err.message);
             rc = -1;
             break;
@@ -831,27 +831,27 @@ int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
                      A.segment ? "[u-, u~]," : "{u-, u~},", um[0], um[1], um[2],
                      gsl_vector_get(A.b, 0), gsl_vector_get(A.b, 1), gsl_vector_get(A.b, 2), span);
         double dH[4], dP[4], eS[4];
-        fl_asym_set pair = A;
+        fl_asymptotics_set pair = A;
         pair.segment = 0;
         for (int e = 0; e < neps; e++) {
             double eps = eps_full[e];
             size_t nc = 0;
-            if (fl_asym_sample(&sys, &qv.vector, &uv.vector, eps, ns, rng, &opt, S, &nc, &err)
+            if (fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, eps, ns, rng, &opt, S, &nc, &err)
                 != FL_OK) {
                 fl_check_message(ctx, "theorem1: %s", err.message);
                 rc = -1;
                 break;
             }
-            eS[e] = fl_asym_excess_samples_to_set(S, ns, &A);
-            double eA = fl_asym_excess_set_to_samples(&A, K, S, ns);
+            eS[e] = fl_asymptotics_excess_samples_to_set(S, ns, &A);
+            double eA = fl_asymptotics_excess_set_to_samples(&A, K, S, ns);
             dH[e] = fmax(eS[e], eA);
-            dP[e] = fmax(fl_asym_excess_samples_to_set(S, ns, &pair),
-                         fl_asym_excess_set_to_samples(&pair, 2, S, ns));
+            dP[e] = fmax(fl_asymptotics_excess_samples_to_set(S, ns, &pair),
+                         fl_asymptotics_excess_set_to_samples(&pair, 2, S, ns));
             fprintf(csv, "%s,%g,%zu,%zu,%.6e,%.6e,%.6e,%.6e\n", cname, eps, ns, nc, eS[e], eA,
                     dH[e], dP[e]);
             fl_check_progress(ctx, "theorem1 eps", c * neps + e + 1, 3 * neps);
         }
-        if (rc) { fl_asym_set_release(&A); break; }
+        if (rc) { fl_asymptotics_set_release(&A); break; }
         const int last = neps - 1;
         snprintf(name, sizeof name, "theorem1.%s.consistency", cname);
         fl_check_value(ctx, eS[last] <= 0.05 * span, name, eS[last], 0.0, 0.05 * span, "000 (9), consistency",
@@ -878,7 +878,7 @@ int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
                          "min over eps of d_H(A, A_eps) = %.3g, limit |u~ - u-|/2 = %.3g (data file), tol 0.1 |u~ - u-| = %.3g "
                          "(000 Theorem 1: does not tend to 0)", mn, cs->dH_limit, 0.1 * span);
         }
-        fl_asym_set_release(&A);
+        fl_asymptotics_set_release(&A);
     }
     fclose(csv);
     gsl_matrix_free(S);

@@ -9,7 +9,7 @@
  *   - Coulomb's law and Signorini complementarity (fl_coulomb_violation,
  *     problem-scaled) hold to 1e-7;
  *   - on 2D systems with a unique isolated enumerated solution
- *     (reference/enumerate_solutions.c, an independent oracle) every converged answer
+ *     (reference/enumerate.c, an independent oracle) every converged answer
  *     is that solution;
  *   - global problems solved without W (Newton on (v, r), both twins) give
  *     M v = f + H^T r and Coulomb's law at U = H v + w;
@@ -29,7 +29,7 @@
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "optimized/newton_sparse.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
@@ -53,12 +53,12 @@ static fl_status run_solver(int k, const fl_local_problem *p, double tol, gsl_ve
         fl_nsgs_options o = fl_nsgs_options_default();
         o.tol = tol;
         o.max_sweeps = 20000;
-        return k ? fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, NULL)
+        return k ? fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, NULL)
                  : fl_nsgs_solve(p, &o, r, NULL, NULL, NULL);
     }
     fl_newton_options o = fl_newton_options_default();
     o.tol = tol;
-    return k == 3 ? fl_newton_sparse_solve(p, &o, r, NULL, NULL, NULL)
+    return k == 3 ? fl_newton_solve_sparse(p, &o, r, NULL, NULL, NULL)
                   : fl_newton_solve(p, &o, r, NULL, NULL, NULL);
 }
 
@@ -73,7 +73,7 @@ static void refuse_case(const fl_local_problem *p, const fl_newton_options *o, n
         return;
     }
     fl_status a = fl_newton_solve(p, o, r0, NULL, NULL, NULL);
-    fl_status b = fl_newton_sparse_solve(p, o, r1, NULL, NULL, NULL);
+    fl_status b = fl_newton_solve_sparse(p, o, r1, NULL, NULL, NULL);
     st->refuse_cases++;
     if ((a < 0) != (b < 0) || (a < 0 && a != b)) st->refuse_mismatch++;
     gsl_vector_free(r0);
@@ -120,7 +120,7 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
         }
     }
     if (dim == 2) {
-        fl_enum_result *e = NULL;
+        fl_enumerate_result *e = NULL;
         if (fl_enumerate_solutions(p, 1e-10, &e, NULL) == FL_OK && e->nsol == 1 &&
             e->singular == 0) {
             st->unique++;
@@ -135,7 +135,7 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
                 if (d > 1e-6 * (1 + nr)) st->unique_off++;
             }
         }
-        fl_enum_result_free(e);
+        fl_enumerate_result_free(e);
     }
     /* global problem without W, both twins */
     g->ctx = ctx;
@@ -148,7 +148,7 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
             gsl_vector *v = gsl_vector_alloc(n), *rg = gsl_vector_calloc(p->m),
                        *Ug = gsl_vector_alloc(p->m), *res = gsl_vector_alloc(n);
             fl_status sg = !v || !rg || !Ug || !res ? FL_ENOMEM
-                           : k ? fl_newton_global_sparse_solve(g, &o, v, rg, Ug, NULL, NULL)
+                           : k ? fl_newton_global_solve_sparse(g, &o, v, rg, Ug, NULL, NULL)
                                : fl_newton_global_solve(g, &o, v, rg, Ug, NULL, NULL);
             if (sg < 0) st->errors++;
             if (sg == FL_OK) {
@@ -218,7 +218,7 @@ void fl_newton_crosscheck_report(fl_check_ctx *ctx, const newton_stats *st, long
     }
     fl_check_value(ctx, N < 4 || (st->unique > 0 && st->unique_off == 0),
                    "newton.unique_2d_matches_enumeration", st->unique_dist, 0.0, 1e-6,
-                   "exhaustive enumeration (reference/enumerate_solutions.c)",
+                   "exhaustive enumeration (reference/enumerate.c)",
                    "%ld converged answers off the unique enumerated solution on %ld 2D systems "
                    "(max distance %.3g relative, tol 1e-6)", st->unique_off, st->unique,
                    st->unique_dist);

@@ -16,7 +16,7 @@
 #include "checks/nsgs_checks.h"
 #include "fl_dense.h"
 #include "fl_rng.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "drivers/plurality_explore.h"
 #include "checks/fl_tasks.h"
 #include "optimized/delassus_sparse.h"
@@ -41,7 +41,7 @@ static double violation_scaled(const fl_local_problem *p, const gsl_vector *r,
 /* Clouds of 003 §3 (random orderings from zero with the reference, random
  * starts with the optimized twin; `runs` runs each) against the
  * enumerated solution set e of p. */
-void fl_nsgs_check_clouds(const fl_local_problem *p, const fl_enum_result *e, gsl_rng *rng, size_t runs,
+void fl_nsgs_check_clouds(const fl_local_problem *p, const fl_enumerate_result *e, gsl_rng *rng, size_t runs,
                           unsigned char seen[64], fl_nsgs_stats *st)
 {
     for (int mode = 0; mode < 2; mode++) {
@@ -56,7 +56,7 @@ void fl_nsgs_check_clouds(const fl_local_problem *p, const fl_enum_result *e, gs
         fl_cloud *c = NULL;
         if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
             for (size_t k = 0; k < c->npts; k++) {
-                long idx = fl_enum_find(e, c->pts + k * p->m, 1e-6);
+                long idx = fl_enumerate_find(e, c->pts + k * p->m, 1e-6);
                 st->cloud_dots++;
                 if (idx < 0) st->cloud_outside++;
                 else if (idx < 64) seen[idx] = 1;
@@ -82,14 +82,14 @@ void fl_nsgs_check_impact(fl_global_problem *g, const gsl_vector *um, double del
     }
     gsl_blas_dgemv(CblasNoTrans, 1.0, g->M, um, 0.0, g->f);
     for (int k = 0; k < 2; k++) {
-        fl_mj_options mo = fl_mj_options_default();
+        fl_moreau_jean_options mo = fl_moreau_jean_options_default();
         mo.delta = delta;
         mo.impl = k ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
         mo.nsgs.tol = 1e-13;
         mo.nsgs.max_sweeps = 20000;
-        fl_mj_result mr;
+        fl_moreau_jean_result mr;
         cholmod_factor *L = NULL;
-        fl_status s2 = fl_mj_step(g, um, &mo, &L, s, up, &mr, NULL);
+        fl_status s2 = fl_moreau_jean_step(g, um, &mo, &L, s, up, &mr, NULL);
         if (g->ctx) fl_sparse_free_factor(g->ctx, &L);
         if (s2 < 0) st->errors++;
         if (s2 != FL_OK) continue;
@@ -179,7 +179,7 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
             rc = -1;
             goto done;
         }
-        fl_status s = k ? fl_nsgs_sparse_solve(p, &o, r[k], U[k], &res[k], NULL)
+        fl_status s = k ? fl_nsgs_solve_sparse(p, &o, r[k], U[k], &res[k], NULL)
                         : fl_nsgs_solve(p, &o, r[k], U[k], &res[k], NULL);
         if (s < 0) st->errors++;
         if (s == FL_OK) {
@@ -188,7 +188,7 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
         }
     }
     if (dim == 2) {
-        fl_enum_result *e = NULL;
+        fl_enumerate_result *e = NULL;
         if (fl_enumerate_solutions(p, 1e-10, &e, NULL) == FL_OK) {
             if (e->nsol == 1 && e->singular == 0 && res[0].status == FL_OK &&
                 res[1].status == FL_OK) {
@@ -197,7 +197,7 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
                     d0 = fmax(d0, fabs(gsl_vector_get(r[0], i) - gsl_vector_get(r[1], i)));
                 st->unique++;
                 st->unique_diff = fmax(st->unique_diff, d0 / (1 + nr));
-                if (fl_enum_find(e, r[0]->data, 1e-6) < 0) st->unique_disagree++;
+                if (fl_enumerate_find(e, r[0]->data, 1e-6) < 0) st->unique_disagree++;
             }
             /* clouds (random orderings from zero, random starts) against enumeration */
             unsigned char seen[64] = {0};
@@ -211,9 +211,9 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
                 wo.max_sweeps = 1;
                 memcpy(r[1]->data, e->sol + k * p->m, p->m * sizeof(double));
                 fl_nsgs_solve(p, &wo, r[1], NULL, NULL, NULL);
-                if (fl_enum_find(e, r[1]->data, 1e-7) != (long)k) st->fixed_fail++;
+                if (fl_enumerate_find(e, r[1]->data, 1e-7) != (long)k) st->fixed_fail++;
             }
-            fl_enum_result_free(e);
+            fl_enumerate_result_free(e);
         }
     }
     /* 004 Lemma 2.4: pure impact (f = M u-) with a random dissipation index */
@@ -344,12 +344,12 @@ static fl_status wedge_step(const wedge_params *w, double P, int warm, gsl_vecto
         fl_global_problem_free(g);
         return FL_ENOMEM;
     }
-    fl_mj_options o = fl_mj_options_default();
+    fl_moreau_jean_options o = fl_moreau_jean_options_default();
     o.nsgs.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
     o.nsgs.tol = 1e-13;
     o.nsgs.max_sweeps = 100000;
-    fl_mj_result res;
-    fl_status st = fl_mj_step(g, u0, &o, NULL, s, uf, &res, NULL);
+    fl_moreau_jean_result res;
+    fl_status st = fl_moreau_jean_step(g, u0, &o, NULL, s, uf, &res, NULL);
     if (sweeps) *sweeps = res.iterations;
     gsl_vector_free(u0);
     fl_global_problem_free(g);
@@ -405,7 +405,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
             rc = -1;
             goto done;
         }
-        int is_sol = fl_enum_is_solution(p, wedge_s, 1e-10);
+        int is_sol = fl_enumerate_is_solution(p, wedge_s, 1e-10);
         memcpy(s->data, wedge_s, sizeof wedge_s);
         int sw = 0;
         wedge_step(&w, 0.0, 1, s, uf, &sw);
@@ -419,16 +419,16 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
                      RN, RT, is_sol ? "Coulomb holds" : "Coulomb FAILS", kept, sw,
                      gsl_blas_dnrm2(uf));
         /* (3) enumeration: isolated solutions and continua */
-        fl_enum_result *e = NULL;
+        fl_enumerate_result *e = NULL;
         fl_enumerate_solutions(p, 1e-10, &e, NULL);
         double zero[4] = {0, 0, 0, 0};
-        int open_listed = e && fl_enum_find(e, zero, 1e-12) >= 0;
+        int open_listed = e && fl_enumerate_find(e, zero, 1e-12) >= 0;
         fl_check_value(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration", e ? (double)e->singular : 0.0,
                      1.0, NAN, "003 §2: the wedged continuum (value: singular stick/stick systems, at least 1)",
                      "%zu isolated solution(s) incl. free fall (open/open), %zu singular status "
                      "systems carrying the wedged continuum (stick/stick: W has rank 3 < 4)",
                      e ? e->nsol : 0, e ? e->singular : 0);
-        fl_enum_result_free(e);
+        fl_enumerate_result_free(e);
         /* (4) Moreau's exploration by random initial guesses: both outcomes */
         fl_plurality_options po = fl_plurality_options_default();
         po.mode = FL_PLURALITY_RANDOM_START;
@@ -442,7 +442,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
         if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
             for (size_t k = 0; k < c->npts; k++) {
                 const double *r = c->pts + 4 * k;
-                if (!fl_enum_is_solution(p, r, 1e-8)) nbad++;
+                if (!fl_enumerate_is_solution(p, r, 1e-8)) nbad++;
                 else if (fabs(r[0]) + fabs(r[2]) <= 1e-12 * h * RN) nfree++;
                 else nwedge++;
             }

@@ -13,7 +13,7 @@
 #include "checks/fl_check.h"
 #include "fl_problem.h"
 #include "fl_sparse.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 
 typedef struct fl_nsgs_stats {
     long systems, converged[2], unique, unique_disagree, errors;
@@ -34,7 +34,7 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
  * optimized; `runs` each) of p against its enumerated solutions e: dots
  * outside e (cloud_outside), a unique problem giving several distinct
  * limits (unique_spread); seen[k] set for each solution k < 64 reached. */
-void fl_nsgs_check_clouds(const fl_local_problem *p, const fl_enum_result *e, gsl_rng *rng, size_t runs,
+void fl_nsgs_check_clouds(const fl_local_problem *p, const fl_enumerate_result *e, gsl_rng *rng, size_t runs,
                           unsigned char seen[64], fl_nsgs_stats *st);
 
 /* 004 Lemma 2.4 (identity and dT <= 0) and the impact rule (19)-(20) on the

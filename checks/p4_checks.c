@@ -48,7 +48,7 @@ typedef struct p4_rand {
 static void rand_release(p4_rand *s)
 {
     for (int a = 0; a < 2; a++) {
-        fl_set_release(&s->C[a].set);
+        fl_friction_set_release(&s->C[a].set);
         if (s->E[a]) gsl_matrix_free(s->E[a]);
     }
     if (s->M) gsl_matrix_free(s->M);
@@ -101,23 +101,23 @@ static int rand_make(gsl_rng *r, p4_rand *s, int force_m)
         double pick = gsl_rng_uniform(r);
         fl_status st;
         if (k == 2 && pick < 0.5) {
-            st = fl_set_disc(&s->C[a].set, 2, mu, NULL);
+            st = fl_friction_set_disc(&s->C[a].set, 2, mu, NULL);
         } else if (k == 2 && pick < 0.75) {
             double vert[10], ph = gsl_rng_uniform(r);          /* pentagon around 0 */
             for (int j = 0; j < 5; j++) {
                 vert[2 * j] = mu * cos(ph + 2 * FL_PI * j / 5);
                 vert[2 * j + 1] = mu * sin(ph + 2 * FL_PI * j / 5);
             }
-            st = fl_set_polygon(&s->C[a].set, 5, vert, 0, NULL, NULL);
+            st = fl_friction_set_polygon(&s->C[a].set, 5, vert, 0, NULL, NULL);
         } else if (k == 2) {
             /* unbounded cup: vertices (-mu,0), (0,-mu), (mu,0), rays (-0.3,1), (0.3,1) */
             double v3[6] = {-mu, 0.0, 0.0, -mu, mu, 0.0}, r2[4] = {-0.3, 1.0, 0.3, 1.0};
-            st = fl_set_polygon(&s->C[a].set, 3, v3, 2, r2, NULL);
+            st = fl_friction_set_polygon(&s->C[a].set, 3, v3, 2, r2, NULL);
         } else {
             double u = gsl_rng_uniform(r), lo = -mu * (0.2 + gsl_rng_uniform(r)), hi = mu;
             if (u < 0.25) lo = -INFINITY;
             else if (u < 0.4) hi = INFINITY;
-            st = fl_set_interval(&s->C[a].set, lo, hi, NULL);
+            st = fl_friction_set_interval(&s->C[a].set, lo, hi, NULL);
         }
         if (st != FL_OK) rc = -1;
         s->C[a].E = s->E[a];
@@ -195,10 +195,10 @@ static fl_status lin_friction(void *d, const gsl_vector *q, size_t a, fl_frictio
     (void)q;
     const fl_p4_check_linear *L = d;
     if (L->fail == 5) return FL_FAIL(err, FL_EINVAL, "friction callback refused");
-    FL_TRY(fl_set_copy(set, &L->C[a].set, err));
+    FL_TRY(fl_friction_set_copy(set, &L->C[a].set, err));
     *E = fl_dense_matrix_alloc(L->C[a].E->size1, L->C[a].E->size2);
     if (!*E) {
-        fl_set_release(set);
+        fl_friction_set_release(set);
         return FL_FAIL(err, FL_ENOMEM, "friction callback: out of memory");
     }
     gsl_matrix_memcpy(*E, L->C[a].E);

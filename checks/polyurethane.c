@@ -75,7 +75,7 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
     char lam_off[256] = "";
     double ks_last = NAN, twin_s_ref = 0, twin_s_opt = 0;
     int stick_last = -1, done_rows = 0;
-    fl_stab_label *lab = malloc(b.nc * sizeof *lab);
+    fl_stability_label *lab = malloc(b.nc * sizeof *lab);
     long steps = (long)(-par.UT_final / par.dU + 0.5);
     char fpath[1024];
     FILE *fcsv = NULL;      /* 004 Fig. 15: total tangential force along the loading */
@@ -83,7 +83,7 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
     if (fcsv) fprintf(fcsv, "U_T,F_T_N,F_N_N\n");
     for (long s = 1; lab && s <= steps && row < nrows; s++) {
         double UT = -par.dU * (double)s;
-        fl_qs_result qr;
+        fl_quasistatic_result qr;
         if (fl_model_polyurethane_advance(&b, UT, &qr, &err) != FL_OK) qs_ok = 0;
         maxg = qr.g_iterations > maxg ? qr.g_iterations : maxg;
         if (fcsv) {
@@ -95,14 +95,14 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
         if (ctx->quick && !rows[row].quick) { row++; continue; }
         int nst, nsl, nfr;
         double FT;
-        fl_stab_result res = {0}, rs = {0};
-        fl_stab_tangent *t = NULL;
-        fl_stab_sparse_tangent *ts = NULL;
+        fl_stability_result res = {0}, rs = {0};
+        fl_stability_tangent *t = NULL;
+        fl_stability_tangent_sparse *ts = NULL;
         fl_status s2 = fl_model_polyurethane_state(&b, UT, lab, &nst, &nsl, &nfr, &FT, NULL, &err);
-        if (s2 == FL_OK) s2 = fl_stab_tangent_alloc(&b.sf, lab, b.rfull, &t, &err);
-        fl_stab_options so = fl_stab_options_default();
+        if (s2 == FL_OK) s2 = fl_stability_tangent_alloc(&b.sf, lab, b.rfull, &t, &err);
+        fl_stability_options so = fl_stability_options_default();
         so.max_enum = 0;
-        if (s2 == FL_OK) s2 = fl_stab_analyse(t, &so, &res, &err);
+        if (s2 == FL_OK) s2 = fl_stability_analyse(t, &so, &res, &err);
         if (s2 != FL_OK) {
             fl_check_report(ctx, 0, "polyurethane.row", "U_T = %.2f: %s", UT, err.message);
         } else {
@@ -154,16 +154,16 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
             /* the sparse twin on the same state */
             fl_error e2;
             twin_n++;
-            if (fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &e2) != FL_OK ||
-                fl_stab_sparse_analyse(&ps.ctx, ts, &so, 5000, &rs, &e2) != FL_OK || !fl_stability_twin_agrees(t, &res, &rs))
+            if (fl_stability_tangent_alloc_sparse(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &e2) != FL_OK ||
+                fl_stability_analyse_sparse(&ps.ctx, ts, &so, 5000, &rs, &e2) != FL_OK || !fl_stability_twin_agrees(t, &res, &rs))
                 twin_bad++;
             twin_s_ref += res.seconds;
             twin_s_opt += rs.seconds;
         }
-        fl_stab_result_free(&res);
-        fl_stab_result_free(&rs);
-        fl_stab_tangent_free(t);
-        fl_stab_sparse_tangent_free(&ps.ctx, ts);
+        fl_stability_result_free(&res);
+        fl_stability_result_free(&rs);
+        fl_stability_tangent_free(t);
+        fl_stability_tangent_free_sparse(&ps.ctx, ts);
         fl_check_progress(ctx, "polyurethane rows", row + 1, nrows);
         row++;
     }
@@ -275,7 +275,7 @@ int fl_stability_reproduce_polyurethane(fl_check_ctx *ctx)
 
 /* Signature of the tangent matrices: the labels and, for sliding nodes, the
  * sign of r_T (004 (79)-(82)); K*, M* are constant while it is. */
-static int poly_signature_changed(const fl_model_polyurethane_block *b, const fl_stab_label *lab, int *sig)
+static int poly_signature_changed(const fl_model_polyurethane_block *b, const fl_stability_label *lab, int *sig)
 {
     int changed = 0;
     for (size_t k = 0; k < b->nc; k++) {
@@ -300,7 +300,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
     const size_t POLY_LOW_MODE = (size_t)par.low_mode;
     const double *xi_levels = par.xi;
     fl_status st = FL_OK;
-    fl_stab_label *lab = malloc(b.nc * sizeof *lab);
+    fl_stability_label *lab = malloc(b.nc * sizeof *lab);
     int *sig = malloc(b.nc * sizeof *sig);
     if (!lab || !sig) {
         fl_check_message(ctx, "polyurethane_damping: out of memory");
@@ -314,13 +314,13 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
     double FT, lre[POLY_NROOTS + 1], lim[POLY_NROOTS + 1];
     size_t nr = 0;
     /* all-stuck frequencies (the pressed state, U_T = 0) */
-    fl_stab_sparse_tangent *ts = NULL;
-    fl_stab_result rs = {0};
-    fl_stab_options so = fl_stab_options_default();
+    fl_stability_tangent_sparse *ts = NULL;
+    fl_stability_result rs = {0};
+    fl_stability_options so = fl_stability_options_default();
     so.nev = (size_t)LM + 2;
     st = fl_model_polyurethane_state(&b, 0.0, lab, &nst, &nsl, &nfr, &FT, NULL, &err);
-    if (st == FL_OK) st = fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err);
-    if (st == FL_OK) st = fl_stab_sparse_modes(&ps.ctx, ts, &so, 5000, &rs, &err);
+    if (st == FL_OK) st = fl_stability_tangent_alloc_sparse(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err);
+    if (st == FL_OK) st = fl_stability_modes_sparse(&ps.ctx, ts, &so, 5000, &rs, &err);
     double w1 = NAN, w18 = NAN;     /* the first and last modes of the damping profile */
     if (st == FL_OK && rs.nlam >= (size_t)LM) { w1 = sqrt(rs.lam_re[0]); w18 = sqrt(rs.lam_re[LM - 1]); }
     fl_check_note(ctx, "polyurethane_damping.frequencies", "all %d nodes stuck after pressing; natural frequencies f_1 = %.1f Hz (L chosen for 004's 454 Hz), f_%d = %.1f Hz (004: 1530 Hz)",
@@ -334,7 +334,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
     if (st == FL_OK) {
         double l2[80], i2[80];   /* 2 (LM + 1) roots: modes 1 to LM + 1 */
         size_t n2 = 0;
-        fl_status s2 = fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], 2 * (size_t)LM + 2,
+        fl_status s2 = fl_stability_rayleigh_sparse(&ps.ctx, ts, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], 2 * (size_t)LM + 2,
                                                5000, l2, i2, &n2, &err);
         if (s2 == FL_OK && n2 >= 2 * (size_t)LM) { xi_1 = -l2[0] / fabs(i2[0]); xi_18 = -l2[2 * LM - 1] / fabs(i2[2 * LM - 1]); }
     }
@@ -345,8 +345,8 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
                    "004 §5.7 xi = -Re/|Im|; proofs/stability.md §3 (value: largest difference from the targets)",
                  "xi = -Re/|Im| of the damped all-stuck roots: mode 1 %.8f (target %.4f), mode %d %.8f (target %.4f) (004 §5.7 definition, proportional-damping closed form)",
                  xi_1, want, LM, xi_18, want18);
-    fl_stab_result_free(&rs);
-    fl_stab_sparse_tangent_free(&ps.ctx, ts);
+    fl_stability_result_free(&rs);
+    fl_stability_tangent_free_sparse(&ps.ctx, ts);
     ts = NULL;
     /* the loading path: analyse each new signature */
     double onset[FL_MODEL_POLYURETHANE_MAX_LEVELS], onset_undamped = NAN, onset_zero = NAN;
@@ -357,27 +357,27 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
     long nfail = 0;
     for (long s = 1; s <= steps; s++) {
         double UT = -par.dU * (double)s;
-        fl_qs_result qr;
+        fl_quasistatic_result qr;
         if (fl_model_polyurethane_advance(&b, UT, &qr, &err) != FL_OK) { qs_ok = 0; nfail++; }
         if (fl_model_polyurethane_state(&b, UT, lab, &nst, &nsl, &nfr, &FT, NULL, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
         if (!poly_signature_changed(&b, lab, sig)) continue;
         nsig++;
-        if (fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
+        if (fl_stability_tangent_alloc_sparse(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
         memset(&rs, 0, sizeof rs);
-        if (fl_stab_sparse_modes(&ps.ctx, ts, &so, 5000, &rs, &err) != FL_OK) { an_ok = 0; nfail++; }
+        if (fl_stability_modes_sparse(&ps.ctx, ts, &so, 5000, &rs, &err) != FL_OK) { an_ok = 0; nfail++; }
         else if (isnan(onset_undamped) && rs.flutter && rs.flutter_mode <= POLY_LOW_MODE) onset_undamped = UT;
-        fl_stab_result_free(&rs);
-        if (isnan(onset_zero) && fl_stab_sparse_rayleigh(&ps.ctx, ts, 0.0, 0.0, POLY_NROOTS, 5000, lre, lim, &nr, &err) == FL_OK) {
-            size_t mz = fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
+        fl_stability_result_free(&rs);
+        if (isnan(onset_zero) && fl_stability_rayleigh_sparse(&ps.ctx, ts, 0.0, 0.0, POLY_NROOTS, 5000, lre, lim, &nr, &err) == FL_OK) {
+            size_t mz = fl_stability_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
             if (mz >= 1 && mz <= POLY_LOW_MODE) onset_zero = UT;
         }
         for (int l = 0; l < POLY_LEVELS; l++) {
             if (!isnan(onset[l])) continue;
-            if (fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[l], beta[l], POLY_NROOTS, 5000, lre, lim, &nr, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
-            size_t md = fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
+            if (fl_stability_rayleigh_sparse(&ps.ctx, ts, alpha[l], beta[l], POLY_NROOTS, 5000, lre, lim, &nr, &err) != FL_OK) { an_ok = 0; nfail++; continue; }
+            size_t md = fl_stability_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
             if (md >= 1 && md <= POLY_LOW_MODE) { onset[l] = UT; mode_at[l] = md; }
         }
-        fl_stab_sparse_tangent_free(&ps.ctx, ts);
+        fl_stability_tangent_free_sparse(&ps.ctx, ts);
         ts = NULL;
         fl_check_progress(ctx, "damping scan (increments)", s, steps);
     }
@@ -423,23 +423,23 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
                  xi_levels[la], mode_at[la], onset[la], xi_levels[lb], mode_at[lb], onset[lb], par.switch_mode[0], par.switch_mode[1]);
     /* the dense reference on the final (steady sliding) state, strongest level */
     if (!ctx->quick) {
-        fl_stab_tangent *t = NULL;
+        fl_stability_tangent *t = NULL;
         double *dre = NULL, *dim = NULL;
         int agree = 0;
         size_t md = 0, ms = 0, N = 0;
         double t0 = fl_clock_now(), tdense = 0, tsparse = 0;
-        st = fl_stab_tangent_alloc(&b.sf, lab, b.rfull, &t, &err);
+        st = fl_stability_tangent_alloc(&b.sf, lab, b.rfull, &t, &err);
         if (st == FL_OK) {
             N = 2 * t->nstar;
             dre = malloc(N * sizeof *dre);
             dim = malloc(N * sizeof *dim);
-            st = (dre && dim) ? fl_stab_rayleigh(t->Kstar, t->Mstar, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], dre, dim, &err)
+            st = (dre && dim) ? fl_stability_rayleigh(t->Kstar, t->Mstar, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], dre, dim, &err)
                               : FL_FAIL(&err, FL_ENOMEM, "out of memory");
         }
         tdense = fl_clock_now() - t0;
         t0 = fl_clock_now();
-        if (st == FL_OK) st = fl_stab_sparse_tangent_alloc(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err);
-        if (st == FL_OK) st = fl_stab_sparse_rayleigh(&ps.ctx, ts, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], POLY_NROOTS, 5000, lre, lim, &nr, &err);
+        if (st == FL_OK) st = fl_stability_tangent_alloc_sparse(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err);
+        if (st == FL_OK) st = fl_stability_rayleigh_sparse(&ps.ctx, ts, alpha[POLY_LEVELS - 1], beta[POLY_LEVELS - 1], POLY_NROOTS, 5000, lre, lim, &nr, &err);
         tsparse = fl_clock_now() - t0;
         if (st == FL_OK) agree = fl_stability_damped_agree(N, dre, dim, nr, lre, lim, &md, &ms);
         fl_check_value(ctx, st == FL_OK && agree, "polyurethane_damping.ref_vs_sparse", (double)ms, (double)md, 0.0,
@@ -448,8 +448,8 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
                      xi_levels[POLY_LEVELS - 1], nr, ms, md, tdense, N, tsparse);
         free(dre);
         free(dim);
-        fl_stab_tangent_free(t);
-        fl_stab_sparse_tangent_free(&ps.ctx, ts);
+        fl_stability_tangent_free(t);
+        fl_stability_tangent_free_sparse(&ps.ctx, ts);
         ts = NULL;
     }
     char path[1024], png[1024], script[4096];

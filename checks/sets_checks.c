@@ -126,17 +126,17 @@ static void check_projections(fl_check_ctx *ctx, gsl_rng *r, int metric)
         fl_set_random_near(r, &C, y);
         fl_status s1, s2, s3;
         if (metric) {
-            s1 = fl_set_project_metric(&C, G, x, px, NULL);
-            s2 = fl_set_project_metric(&C, G, y, py, NULL);
-            s3 = fl_set_project_metric(&C, G, px, pp, NULL);
+            s1 = fl_friction_set_project_metric(&C, G, x, px, NULL);
+            s2 = fl_friction_set_project_metric(&C, G, y, py, NULL);
+            s3 = fl_friction_set_project_metric(&C, G, px, pp, NULL);
         } else {
-            s1 = fl_set_project(&C, x, px, NULL);
-            s2 = fl_set_project(&C, y, py, NULL);
-            s3 = fl_set_project(&C, px, pp, NULL);
+            s1 = fl_friction_set_project(&C, x, px, NULL);
+            s2 = fl_friction_set_project(&C, y, py, NULL);
+            s3 = fl_friction_set_project(&C, px, pp, NULL);
         }
         if (s1 != FL_OK || s2 != FL_OK || s3 != FL_OK) {
             cert.bad++;
-            fl_set_release(&C);
+            fl_friction_set_release(&C);
             continue;
         }
         cert.worst = fmax(cert.worst, fl_sets_check_certificate(&C, metric ? G : NULL, x, px));
@@ -147,7 +147,7 @@ static void check_projections(fl_check_ctx *ctx, gsl_rng *r, int metric)
         double ng = gnorm(dim, G, dx);
         lip.worst = fmax(lip.worst, (gnorm(dim, G, dp) - ng) /
                                         (ng + fl_set_random_scale(&C) + nrm(dim, x) + nrm(dim, y)));
-        fl_set_release(&C);
+        fl_friction_set_release(&C);
     }
     const char *src = metric ? "argmin (c-x)'G(c-x), G SPD cond <= 1e3" : "Euclidean";
     report(ctx, &cert, 1e-10, src, "proofs/friction_sets.md §2 (projection certificate)");
@@ -195,7 +195,7 @@ static void check_disc_metric(fl_check_ctx *ctx, gsl_rng *r)
         double G[4], x[2], p[2], b[2];
         fl_set_random_metric(r, 2, 1e3, G);
         do fl_set_random_near(r, &C, x); while (hypot(x[0], x[1]) <= C.mu);
-        if (fl_set_project_metric(&C, G, x, p, NULL) != FL_OK) {
+        if (fl_friction_set_project_metric(&C, G, x, p, NULL) != FL_OK) {
             s.bad++;
             continue;
         }
@@ -223,8 +223,8 @@ static void check_support(fl_check_ctx *ctx, gsl_rng *r)
         double t = fl_rng_loguniform(r, 1e-3, 1e3);
         double ty[2] = {t * y[0], t * y[1]}, yz[2] = {y[0] + z[0], y[1] + z[1]};
         double sy = 0, sz = 0, sty = 0, syz = 0;
-        int fy = fl_set_support(&C, y, &sy), fz = fl_set_support(&C, z, &sz);
-        int fty = fl_set_support(&C, ty, &sty), fyz = fl_set_support(&C, yz, &syz);
+        int fy = fl_friction_set_support(&C, y, &sy), fz = fl_friction_set_support(&C, z, &sz);
+        int fty = fl_friction_set_support(&C, ty, &sty), fyz = fl_friction_set_support(&C, yz, &syz);
         double sc = fl_set_random_scale(&C) * (nrm(dim, y) + nrm(dim, z));
         if (fy != fty) hom.bad++;
         else if (fy) hom.worst = fmax(hom.worst, fabs(sty - t * sy) / (t * sc));
@@ -234,8 +234,8 @@ static void check_support(fl_check_ctx *ctx, gsl_rng *r)
         }
         if (fy) {
             double c[2], q[2];
-            if (fl_set_support_point(&C, y, c, NULL) != FL_OK ||
-                !fl_set_contains(&C, c, 1e-12 * fl_set_random_scale(&C))) {
+            if (fl_friction_set_support_point(&C, y, c, NULL) != FL_OK ||
+                !fl_friction_set_contains(&C, c, 1e-12 * fl_set_random_scale(&C))) {
                 att.bad++;
             } else {
                 att.worst = fmax(att.worst, fabs(dotd(dim, c, y) - sy) / sc);
@@ -262,10 +262,10 @@ static void check_support(fl_check_ctx *ctx, gsl_rng *r)
             }
             double far[2] = {c0[0] + 1e6 * d[0], c0[1] + 1e6 * d[1]};
             if (!(dotd(dim, d, y) > 0) ||
-                !fl_set_contains(&C, far, 1e-6 * (fl_set_random_scale(&C) + nrm(dim, far))))
+                !fl_friction_set_contains(&C, far, 1e-6 * (fl_set_random_scale(&C) + nrm(dim, far))))
                 rec.bad++;
         }
-        fl_set_release(&C);
+        fl_friction_set_release(&C);
     }
     report(ctx, &hom, 1e-13, "S(t y) = t S(y), 001 §2.1", "001 §2.1; proofs/friction_sets.md §1");
     report(ctx, &sub, 1e-13, "S(y + z) <= S(y) + S(z)", "001 §2.1; proofs/friction_sets.md §1");
@@ -290,26 +290,26 @@ static void check_fenchel(fl_check_ctx *ctx, gsl_rng *r)
         int dim = C.dim;
         double z[2], y[2], x[2], val;
         fl_set_random_near(r, &C, z);
-        fl_set_project(&C, z, y, NULL);
+        fl_friction_set_project(&C, z, y, NULL);
         for (int i = 0; i < dim; i++) x[i] = z[i] - y[i];   /* x in N_C(y) */
-        if (fl_set_support(&C, x, &val))                    /* => y in dS_C(x) */
+        if (fl_friction_set_support(&C, x, &val))                    /* => y in dS_C(x) */
             s.worst = fmax(s.worst, fabs(val - dotd(dim, x, y)) /
                                         ((fl_set_random_scale(&C) + nrm(dim, z)) * (1 + nrm(dim, x))));
         else
             nlean++;   /* rounding leaned x into a ray (|x| tiny against |y|) */
         double w[2] = {gsl_ran_gaussian(r, 1), gsl_ran_gaussian(r, 1)}, c[2], q[2];
-        if (fl_set_support(&C, w, &val)) {   /* c in dS_C(w) => w in N_C(c) */
-            if (fl_set_support_point(&C, w, c, NULL) != FL_OK) {
+        if (fl_friction_set_support(&C, w, &val)) {   /* c in dS_C(w) => w in N_C(c) */
+            if (fl_friction_set_support_point(&C, w, c, NULL) != FL_OK) {
                 s.bad++;
             } else {
                 double cw[2] = {c[0] + w[0], dim == 2 ? c[1] + w[1] : 0};
-                fl_set_project(&C, cw, q, NULL);
+                fl_friction_set_project(&C, cw, q, NULL);
                 double d[2] = {q[0] - c[0], dim == 2 ? q[1] - c[1] : 0};
                 s.worst = fmax(s.worst, nrm(dim, d) / ((fl_set_random_scale(&C) + nrm(dim, c)) *
                                                        (1 + nrm(dim, w))));
             }
         }
-        fl_set_release(&C);
+        fl_friction_set_release(&C);
     }
     fl_check_value(ctx, s.bad == 0 && s.worst <= 1e-12 && nlean * 20 <= ctx->systems, s.name, s.worst, 0.0, 1e-12,
                    "001 §2.1 Fenchel; proofs/friction_sets.md §1, §4",
@@ -334,16 +334,16 @@ static void check_coulomb(fl_check_ctx *ctx, gsl_rng *r)
         if (rn == 0) nzero++;
         else if (nrm(dim, v) > 0) nslide++;
         else nstick++;
-        held[0] += fl_coulomb_normality(&C, rn, rt, v, tol);
-        held[1] += fl_coulomb_max_dissipation(&C, rn, rt, v, tol);
-        held[2] += fl_coulomb_variational(&C, rn, rt, v, tol);
+        held[0] += fl_friction_set_normality(&C, rn, rt, v, tol);
+        held[1] += fl_friction_set_max_dissipation(&C, rn, rt, v, tol);
+        held[2] += fl_friction_set_variational(&C, rn, rt, v, tol);
         /* (iii) sampled over trial velocities: never negative on law pairs */
         double mv[2] = {-v[0], dim == 2 ? -v[1] : 0}, sv = 0, F = nrm(dim, rt) + rn * fl_set_random_scale(&C);
-        if (rn > 0 && fl_set_support(&C, mv, &sv)) {
+        if (rn > 0 && fl_friction_set_support(&C, mv, &sv)) {
             for (int j = 0; j < 20; j++) {
                 double w[2] = {gsl_ran_gaussian(r, 3), gsl_ran_gaussian(r, 3)};
                 double mw[2] = {-w[0], -w[1]}, sw;
-                if (!fl_set_support(&C, mw, &sw)) continue;
+                if (!fl_friction_set_support(&C, mw, &sw)) continue;
                 double dw[2] = {w[0] - v[0], w[1] - v[1]};
                 double val = dotd(dim, rt, dw) + rn * (sw - sv);
                 vi_worst = fmax(vi_worst, -val / (F * (1 + nrm(dim, w) + nrm(dim, v))));
@@ -351,10 +351,10 @@ static void check_coulomb(fl_check_ctx *ctx, gsl_rng *r)
         }
         int mode = fl_set_random_violation(r, &C, &rn, rt, v);
         modes[mode]++;
-        failed[0] += !fl_coulomb_normality(&C, rn, rt, v, tol);
-        failed[1] += !fl_coulomb_max_dissipation(&C, rn, rt, v, tol);
-        failed[2] += !fl_coulomb_variational(&C, rn, rt, v, tol);
-        fl_set_release(&C);
+        failed[0] += !fl_friction_set_normality(&C, rn, rt, v, tol);
+        failed[1] += !fl_friction_set_max_dissipation(&C, rn, rt, v, tol);
+        failed[2] += !fl_friction_set_variational(&C, rn, rt, v, tol);
+        fl_friction_set_release(&C);
     }
     long N = ctx->systems;
     /* values: the number of law pairs (resp. perturbed pairs) on which a statement disagrees */
@@ -391,10 +391,10 @@ static void check_cones(fl_check_ctx *ctx, gsl_rng *r)
         int n = C.dim + 1;
         double x[3], p[3], q[3], pp[3], qq[3];
         for (int i = 0; i < n; i++) x[i] = gsl_ran_gaussian(r, 2.0);
-        if (fl_cone_project(&C, x, p, NULL) != FL_OK ||
-            fl_cone_project_polar(&C, x, q, NULL) != FL_OK ||
-            fl_cone_project(&C, p, pp, NULL) != FL_OK ||
-            fl_cone_project_polar(&C, q, qq, NULL) != FL_OK) {
+        if (fl_friction_set_cone_project(&C, x, p, NULL) != FL_OK ||
+            fl_friction_set_cone_project_polar(&C, x, q, NULL) != FL_OK ||
+            fl_friction_set_cone_project(&C, p, pp, NULL) != FL_OK ||
+            fl_friction_set_cone_project_polar(&C, q, qq, NULL) != FL_OK) {
             mo.bad++;
             continue;
         }
@@ -412,7 +412,7 @@ static void check_cones(fl_check_ctx *ctx, gsl_rng *r)
         if (p[0] < -1e-14 * nx) mo.bad++;   /* p in K: p_n >= 0, p_t in p_n C */
         if (p[0] > 0) {
             double t[2] = {p[1] / p[0], n == 3 ? p[2] / p[0] : 0}, pt[2];
-            if (fl_set_project(&C, t, pt, NULL) != FL_OK) {
+            if (fl_friction_set_project(&C, t, pt, NULL) != FL_OK) {
                 mo.bad++;
             } else {
                 double d[2] = {t[0] - pt[0], n == 3 ? t[1] - pt[1] : 0};
@@ -421,7 +421,7 @@ static void check_cones(fl_check_ctx *ctx, gsl_rng *r)
         }
         /* q in K° = {y : y_n + S_C(y_t) <= 0}, through the support function */
         double qt[2] = {q[1], n == 3 ? q[2] : 0}, sq;
-        if (fl_set_support(&C, qt, &sq)) {
+        if (fl_friction_set_support(&C, qt, &sq)) {
             mo.worst = fmax(mo.worst, (q[0] + sq) / (nx * sc));
         } else {   /* S = +inf only by rounding: measure how far q_t leans into a ray */
             double lean = C.kind == FL_SET_POLYGON ? 0.0 : fabs(qt[0]);
@@ -432,14 +432,14 @@ static void check_cones(fl_check_ctx *ctx, gsl_rng *r)
         if (C.kind == FL_SET_DISC && C.dim == 1) {   /* two code paths, one cone */
             fl_friction_set L;
             double pl[2];
-            if (fl_set_interval(&L, -C.mu, C.mu, NULL) != FL_OK ||
-                fl_cone_project(&L, x, pl, NULL) != FL_OK) {
+            if (fl_friction_set_interval(&L, -C.mu, C.mu, NULL) != FL_OK ||
+                fl_friction_set_cone_project(&L, x, pl, NULL) != FL_OK) {
                 tw.bad++;
             } else {
                 tw.worst = fmax(tw.worst, (fabs(pl[0] - p[0]) + fabs(pl[1] - p[1])) / (nx * sc));
             }
         }
-        fl_set_release(&C);
+        fl_friction_set_release(&C);
     }
     report(ctx, &mo, 1e-13, "x = P_K x + P_K° x, P_K x . P_K° x = 0, P_K x in K, "
                             "P_K° x in K° by S_C; every kind incl. polygons; Moreau",
@@ -458,11 +458,11 @@ static void check_generator(fl_check_ctx *ctx, gsl_rng *r)
             continue;
         }
         double z[2] = {0, 0};
-        if (!fl_set_contains(&C, z, 1e-12 * fl_set_random_scale(&C))) bad++;
-        if (fl_set_copy(&D, &C, NULL) != FL_OK) bad++;   /* re-validates */
-        else fl_set_release(&D);
+        if (!fl_friction_set_contains(&C, z, 1e-12 * fl_set_random_scale(&C))) bad++;
+        if (fl_friction_set_copy(&D, &C, NULL) != FL_OK) bad++;   /* re-validates */
+        else fl_friction_set_release(&D);
         seen[var]++;
-        fl_set_release(&C);
+        fl_friction_set_release(&C);
     }
     long kinds = 0;
     for (int k = 0; k < FL_SETRAND_NVARIANTS; k++) kinds += seen[k] > 0;
@@ -474,7 +474,7 @@ static void check_generator(fl_check_ctx *ctx, gsl_rng *r)
                    kinds, FL_SETRAND_NVARIANTS, bad);
 }
 
-int fl_crosscheck_sets(fl_check_ctx *ctx)
+int fl_sets_crosscheck(fl_check_ctx *ctx)
 {
     gsl_rng *r = fl_rng_alloc(ctx->seed);
     if (!r) return -1;

@@ -62,7 +62,7 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
             fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
             continue;
         }
-        const fl_stab_system s = sys->s;
+        const fl_stability_system s = sys->s;
         const gsl_matrix *K = sys->K, *M = sys->M;
         const gsl_vector *u = sys->u0, *r = sys->r0;
         /* the equilibrium of the model: K u0 - f = r0 (004 §3.5) */
@@ -71,15 +71,15 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
         for (size_t i = 0; i < 4; i++)
             e0 += fabs(gsl_vector_get(Ku, i) - gsl_vector_get(sys->f, i) - gsl_vector_get(r, i));
         fl_check_note(ctx, "example_3_15.equilibrium", "mu=%g |K u0 - f - r0| = %.1e (004 §3.5, tol 1e-14)", mu, e0);
-        fl_stab_label lab;
-        fl_stab_tangent *t = NULL;
-        fl_stab_result res = {0};
-        if (fl_stab_partition(&s, u, r, 1e-12, &lab, &err) != FL_OK ||
-            fl_stab_tangent_alloc(&s, &lab, r, &t, &err) != FL_OK ||
-            fl_stab_analyse(t, NULL, &res, &err) != FL_OK) {
+        fl_stability_label lab;
+        fl_stability_tangent *t = NULL;
+        fl_stability_result res = {0};
+        if (fl_stability_partition(&s, u, r, 1e-12, &lab, &err) != FL_OK ||
+            fl_stability_tangent_alloc(&s, &lab, r, &t, &err) != FL_OK ||
+            fl_stability_analyse(t, NULL, &res, &err) != FL_OK) {
             fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
-            fl_stab_tangent_free(t);
-            fl_stab_result_free(&res);
+            fl_stability_tangent_free(t);
+            fl_stability_result_free(&res);
             fl_model_example_3_15_system_free(sys);
             continue;
         }
@@ -92,7 +92,7 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
         fl_check_value(ctx, ek < 1e-14 * Ks, "example_3_15.Kstar", ek, 0.0, 1e-14 * Ks,
                        "004 §3.5 Example 3.15, K* = K[2 0; mu 1]; proofs/stability.md §4", "mu=%g max|K* - K[2 0; mu 1]| = %.1e (004 §3.5, tol 1e-14)", mu, ek);
         double re[2], im[2];
-        fl_stab_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
+        fl_stability_gen_eig(t->Kstar, NULL, re, im, NULL, &err);
         double eK = fmax(fmax(fabs(re[0] - Ks), fabs(re[1] - 2 * Ks)), fmax(fabs(im[0]), fabs(im[1])));
         fl_check_value(ctx, fabs(re[0] - Ks) < mod.tol * Ks && fabs(re[1] - 2 * Ks) < mod.tol * Ks && im[0] == 0 && im[1] == 0,
                      "example_3_15.eig_Kstar", eK, 0.0, mod.tol * Ks, "004 §3.5 Example 3.15, eig K* = {K, 2K}", "mu=%g eig K* = {%.15g, %.15g} (expected {K, 2K}, tol 1e-12)", mu, re[0], re[1]);
@@ -133,17 +133,17 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
                     gsl_vector_set_zero(V);
                     gsl_vector_set(V, 1, vF / nv);
                     gsl_vector_set(V, 2, vT / nv);
-                    if (fl_stab_viol_Kudot(&s, &lab, r, V) > 0) continue;
+                    if (fl_stability_viol_Kudot(&s, &lab, r, V) > 0) continue;
                     gsl_blas_dgemv(CblasNoTrans, 1.0, A, V, 0.0, W);
-                    best = fmin(best, fl_stab_viol_Krdot(&s, &lab, r, V, W));
+                    best = fmin(best, fl_stability_viol_Krdot(&s, &lab, r, V, W));
                 }
         }
         fl_check_value(ctx, best > 1e-3 * Ks, "example_3_15.no_solution_67", best, NAN, 1e-3 * Ks,
                        "004 §3.5 Example 3.15: (67) has no solution (value: smallest violation, must exceed the tolerance)",
                      "mu=%g min violation of (67) over %ld (lambda, V) = %.3g > 0 (004 §3.5: no solution)", mu, scanned, best);
         if (csv) fprintf(csv, "%.10g,%.15g,%.15g,%d,%.15g\n", mu, res.ks_min, cf, res.ks_cholesky_pd, re[0]);
-        fl_stab_result_free(&res);
-        fl_stab_tangent_free(t);
+        fl_stability_result_free(&res);
+        fl_stability_tangent_free(t);
         fl_model_example_3_15_system_free(sys);
     }
     if (csv) {
@@ -194,10 +194,10 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
     gsl_matrix *M = sys->M;
     gsl_matrix *As = fl_dense_matrix_alloc(2, 4), *Rs = fl_dense_matrix_alloc(2, 4);
     gsl_vector *u0 = sys->u0, *r0 = sys->r0;
-    fl_stab_system s = sys->s;
+    fl_stability_system s = sys->s;
     size_t ns = 0;
     /* the fixture (no workspace: FL_ENOMEM, no jump found, the checks FAIL) */
-    fl_status st = As && Rs ? fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err) : FL_ENOMEM;
+    fl_status st = As && Rs ? fl_stability_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err) : FL_ENOMEM;
     int got1A = 0, got1B = 0;
     double dev = 0;      /* largest difference from the closed forms */
     for (size_t k = 0; k < ns && k < 4; k++) {
@@ -232,7 +232,7 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
                     if (fabs(g) < 1e-9 || fabs(gmu2) < 1e-9) continue;
                     gsl_vector_set(r0, 0, al2);
                     s.mu = mu2;
-                    if (fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err) != FL_OK) { bad++; continue; }
+                    if (fl_stability_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err) != FL_OK) { bad++; continue; }
                     int w1A = fa < 1.0 && g < 0, wB = g < 0;
                     n++;
                     if ((int)ns != w1A + wB) { bad++; continue; }
@@ -263,7 +263,7 @@ int fl_stability_reproduce_example_3_14(fl_check_ctx *ctx)
         fl_model_example_3_14_mass(mM, 1.0, t6, M);
         gsl_vector_set(r0, 0, mu2);
         s.mu = mu2;
-        st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
+        st = fl_stability_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, &err);
         dev6 = fmax(dev6, fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)));
         okf += fabs(t6 - gsl_vector_get(f6, sg < 0 ? 0 : 1)) < tol && st == FL_WDEGENERATE &&
                fabs(gsl_matrix_get(M, 0, 0) + mu2 * gsl_matrix_get(M, 1, 0)) < 1e-14;
@@ -374,7 +374,7 @@ static int ex46_dynamic(fl_check_ctx *ctx, const fl_model_example_4_6_system *e,
         gsl_vector_set(v, 1, uDd);
         gsl_vector_set(v, 2, 0.0);
     }
-    fl_mj_options o = fl_mj_options_default();
+    fl_moreau_jean_options o = fl_moreau_jean_options_default();
     o.delta = 1.0;
     o.nsgs.tol = 1e-13;
     long steps = (long)(tend / h + 0.5);
@@ -399,8 +399,8 @@ static int ex46_dynamic(fl_check_ctx *ctx, const fl_model_example_4_6_system *e,
         /* the contact enters when the predicted gap closes */
         double gap = -(gsl_vector_get(q, 2) + h * gsl_vector_get(v, 2));
         if (gap <= 1e-12) {
-            fl_mj_result r;
-            if (fl_mj_step(g, v, &o, NULL, s, vp, &r, &err) < 0) { ok = 0; break; }
+            fl_moreau_jean_result r;
+            if (fl_moreau_jean_step(g, v, &o, NULL, s, vp, &r, &err) < 0) { ok = 0; break; }
         } else {
             fl_spd_solve(spd, g->f, vp);
             gsl_vector_set_zero(s);
@@ -507,7 +507,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     gsl_vector_free(u0);
     gsl_vector_free(Ku);
     /* Fig. 9 state: flutter, Lambda = -lambda^2 from the biquadratic (108) */
-    fl_stab_result res = {0};
+    fl_stability_result res = {0};
     if (fl_model_example_4_6_analyse(sys, sig, rN, &res, &err) == FL_OK) {
         double d9 = fmax(fabs(res.lam_re[0] - gsl_vector_get(lm, 0)), fabs(fabs(res.lam_im[0]) - gsl_vector_get(lm, 1)));
         fl_check_value(ctx, res.flutter && res.flutter_mode == 1 && fabs(res.lam_re[0] - gsl_vector_get(lm, 0)) < tol &&
@@ -521,7 +521,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_flutter", "%s", err.message);
     }
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     if (fl_model_example_4_6_analyse(sys, -sig, rN, &res, &err) == FL_OK) {
         double d9r = fmax(fabs(res.lam_re[0] - gsl_vector_get(lp, 0)), fabs(res.lam_re[1] - gsl_vector_get(lp, 1)));
         fl_check_value(ctx, !res.flutter && !res.divergence && fabs(res.lam_re[0] - gsl_vector_get(lp, 0)) < tol &&
@@ -531,7 +531,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
     } else {
         fl_check_report(ctx, 0, "example_4_6.fig9_reversed", "%s", err.message);
     }
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     /* the two inequalities of 004 §4 (H_M = 0) over a grid, both sigma */
     FILE *csv = NULL;
     if (fl_check_out_path(ctx, "example_4_6_grid.csv", path, sizeof path) == 0) csv = fopen(path, "w");
@@ -560,7 +560,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
                         ndv += dv;
                         n++;
                         if (csv) fprintf(csv, "%g,%g,%g,%g,%g,%d,%d,%d,%d\n", m, b, h, rr, sg, fl, res.flutter, dv, res.divergence);
-                        fl_stab_result_free(&res);
+                        fl_stability_result_free(&res);
                     }
     if (csv) fclose(csv);
     fl_check_value(ctx, bad == 0 && nfl > 0 && ndv > 0, "example_4_6.inequalities", (double)bad, 0.0, 0.0,
@@ -620,7 +620,7 @@ int fl_stability_reproduce_example_4_6(fl_check_ctx *ctx)
  * (N* >= 3), the k-th smallest |Lambda| (1e-8 relative to the largest
  * compared), the flutter mode (exact when inside the computed range) and
  * the smallest real Lambda.  Returns 1 if they agree. */
-int fl_stability_twin_agrees(const fl_stab_tangent *t, const fl_stab_result *rd, const fl_stab_result *rs)
+int fl_stability_twin_agrees(const fl_stability_tangent *t, const fl_stability_result *rd, const fl_stability_result *rs)
 {
     double kmax = 0;
     for (size_t a = 0; a < t->nstar; a++)
@@ -658,8 +658,8 @@ int fl_stability_damped_agree(size_t N, double *dre, double *dim, size_t nr, con
         size_t nd = 0;
         for (size_t k = 0; k < N; k++)
             if (hypot(dre[k], dim[k]) <= sm[nr - 1] * (1 + 1e-8)) { dre[nd] = dre[k]; dim[nd] = dim[k]; nd++; }
-        *md = fl_stab_damped_flutter_mode(nd, dre, dim, 1e-9, NULL);
-        *ms = fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
+        *md = fl_stability_damped_flutter_mode(nd, dre, dim, 1e-9, NULL);
+        *ms = fl_stability_damped_flutter_mode(nr, lre, lim, 1e-9, NULL);
         agree &= *md == *ms;
     }
     free(dm);
@@ -682,10 +682,10 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
         gsl_matrix *K = fl_dense_matrix_alloc(n, n), *M = fl_dense_matrix_alloc(n, n);
         gsl_matrix *Q = fl_dense_matrix_alloc(n, n), *T = fl_dense_matrix_alloc(n, n);
         size_t *iT = malloc(np * sizeof *iT), *iN = malloc(np * sizeof *iN);
-        fl_stab_label *want = malloc(np * sizeof *want), *lab = malloc(np * sizeof *lab);
+        fl_stability_label *want = malloc(np * sizeof *want), *lab = malloc(np * sizeof *lab);
         gsl_vector *u = fl_dense_vector_calloc(n), *r = fl_dense_vector_calloc(n);
-        fl_stab_tangent *t = NULL;
-        fl_stab_result res = {0};
+        fl_stability_tangent *t = NULL;
+        fl_stability_result res = {0};
         if (!K || !M || !Q || !T || !iT || !iN || !want || !lab || !u || !r) {
             lost++;
             goto state_done;
@@ -703,7 +703,7 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
         for (size_t p = 0; p < np; p++) {
             iT[p] = 2 * p;
             iN[p] = 2 * p + 1;
-            want[p] = (fl_stab_label)gsl_rng_uniform_int(g, 4);
+            want[p] = (fl_stability_label)gsl_rng_uniform_int(g, 4);
             double rN = -0.5 - gsl_rng_uniform(g);
             if (want[p] == FL_STAB_PF) gsl_vector_set(u, iN[p], -0.1 - gsl_rng_uniform(g));
             if (want[p] == FL_STAB_PD) {
@@ -715,13 +715,13 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
                 gsl_vector_set(r, iT[p], (gsl_rng_uniform(g) < 0.5 ? 1 : -1) * mu * rN);
             }
         }
-        fl_stab_system s = {.n = n, .K = K, .M = M, .prescribed = NULL, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stability_system s = {.n = n, .K = K, .M = M, .prescribed = NULL, .np = np, .iT = iT, .iN = iN, .mu = mu};
         fl_error err;
-        if (fl_stab_partition(&s, u, r, 1e-12, lab, &err) != FL_OK) part_bad++;
+        if (fl_stability_partition(&s, u, r, 1e-12, lab, &err) != FL_OK) part_bad++;
         else {
             for (size_t p = 0; p < np; p++) part_bad += lab[p] != want[p];
-            if (fl_stab_tangent_alloc(&s, lab, r, &t, &err) == FL_OK &&
-                fl_stab_analyse(t, NULL, &res, &err) == FL_OK) {
+            if (fl_stability_tangent_alloc(&s, lab, r, &t, &err) == FL_OK &&
+                fl_stability_analyse(t, NULL, &res, &err) == FL_OK) {
                 size_t ns = t->nstar;
                 used++;
                 double nK = 0;
@@ -732,7 +732,7 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
                 gsl_vector *vs = fl_dense_vector_alloc(ns), *v = fl_dense_vector_calloc(n),
                            *tmp = fl_dense_vector_alloc(ns), *Kv = fl_dense_vector_alloc(n);
                 if (!re || !im || !E || !vs || !v || !tmp || !Kv
-                    || fl_stab_gen_eig(t->Kstar, NULL, re, im, E, &err) < 0) {
+                    || fl_stability_gen_eig(t->Kstar, NULL, re, im, E, &err) < 0) {
                     lost++;
                     goto tangent_done;
                 }
@@ -741,7 +741,7 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
                 if (res.ks_min > minre + 1e-12 * ns * nK) ord2++;            /* §3.3 (ii) */
                 for (size_t k = 0; k < ns; k++) {                            /* §3.3 (iii) */
                     gsl_vector_view cv = gsl_matrix_column(E, k);
-                    if (im[k] == 0.0 && fl_stab_admissible(&cv.vector, t->csign, 1e-10) && re[k] < minre) ord3++;
+                    if (im[k] == 0.0 && fl_stability_admissible(&cv.vector, t->csign, 1e-10) && re[k] < minre) ord3++;
                 }
                 if (fabs(res.ks_min) > 1e-10 * nK && res.ks_cholesky_pd != (res.ks_min > 0)) chol++;
                 if (res.ks_cone_min < res.ks_min - 1e-12 * nK ||
@@ -763,27 +763,27 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
                     /* (84) vs (66) */
                     gsl_vector_set_zero(v);
                     for (size_t k = 0; k < ns; k++) gsl_vector_set(v, t->dof[k], gsl_vector_get(vs, k));
-                    double a66 = fl_stab_form_star(&s, K, lab, v, v), a84 = rq;
+                    double a66 = fl_stability_form_star(&s, K, lab, v, v), a84 = rq;
                     gsl_blas_dgemv(CblasNoTrans, 1.0, K, v, 0.0, Kv);
                     for (size_t p = 0; p < np; p++)
                         if (lab[p] == FL_STAB_PZ) a84 -= mu * gsl_vector_get(Kv, iN[p]) * fabs(gsl_vector_get(v, iT[p]));
                     if (fabs(a66 - a84) > 1e-10 * (1 + mu) * (1 + nK)) f84++;
                     /* (34): v = (0, v*) is in K_u'(u, r) */
-                    if (fl_stab_viol_Kudot(&s, lab, r, v) > 0) f84++;
+                    if (fl_stability_viol_Kudot(&s, lab, r, v) > 0) f84++;
                 }
                 /* optimized twin: same K*, K*_S verdicts (004 §5.4 methods 2-3) */
                 {
                     cholmod_sparse *Ks = NULL, *Ms = NULL;
-                    fl_stab_sparse_tangent *ts = NULL;
-                    fl_stab_result rs = {0};
-                    fl_stab_sparse_system ss = {.n = n, .K = NULL, .M = NULL, .prescribed = NULL,
+                    fl_stability_tangent_sparse *ts = NULL;
+                    fl_stability_result rs = {0};
+                    fl_stability_system_sparse ss = {.n = n, .K = NULL, .M = NULL, .prescribed = NULL,
                                                 .np = np, .iT = iT, .iN = iN, .mu = mu};
                     int ok = fl_sparse_from_dense(&sctx, K, 1, 0.0, &Ks, &serr) == FL_OK &&
                              fl_sparse_from_dense(&sctx, M, 0, 0.0, &Ms, &serr) == FL_OK;
                     ss.K = Ks;
                     ss.M = Ms;
-                    ok = ok && fl_stab_sparse_tangent_alloc(&sctx, &ss, lab, r->data, &ts, &serr) == FL_OK &&
-                         fl_stab_sparse_analyse(&sctx, ts, NULL, 5000, &rs, &serr) == FL_OK;
+                    ok = ok && fl_stability_tangent_alloc_sparse(&sctx, &ss, lab, r->data, &ts, &serr) == FL_OK &&
+                         fl_stability_analyse_sparse(&sctx, ts, NULL, 5000, &rs, &serr) == FL_OK;
                     if (!ok || !fl_stability_twin_agrees(t, &res, &rs)) sp_bad++;
                     modes_cmp += ok && rs.nlam > 0;
                     /* §5.7: damped roots, random Rayleigh coefficients */
@@ -792,8 +792,8 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
                         double al = gsl_rng_uniform(g), be = 0.1 * gsl_rng_uniform(g);
                         double *dre = malloc(N2 * sizeof *dre), *dim = malloc(N2 * sizeof *dim);
                         double lre[11], lim[11];
-                        fl_status sd = !dre || !dim ? FL_ENOMEM : fl_stab_rayleigh(t->Kstar, t->Mstar, al, be, dre, dim, &serr);
-                        fl_status sr = sd == FL_ENOMEM ? FL_ENOMEM : fl_stab_sparse_rayleigh(&sctx, ts, al, be, nev, 5000, lre, lim, &nr, &serr);
+                        fl_status sd = !dre || !dim ? FL_ENOMEM : fl_stability_rayleigh(t->Kstar, t->Mstar, al, be, dre, dim, &serr);
+                        fl_status sr = sd == FL_ENOMEM ? FL_ENOMEM : fl_stability_rayleigh_sparse(&sctx, ts, al, be, nev, 5000, lre, lim, &nr, &serr);
                         if (sd != FL_OK || (sr != FL_OK && sr != FL_ESINGULAR) ||
                             (sr == FL_OK && !fl_stability_damped_agree(N2, dre, dim, nr, lre, lim, &md, &msp)))
                             damp_bad++;
@@ -802,8 +802,8 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
                         free(dre);
                         free(dim);
                     }
-                    fl_stab_result_free(&rs);
-                    fl_stab_sparse_tangent_free(&sctx, ts);
+                    fl_stability_result_free(&rs);
+                    fl_stability_tangent_free_sparse(&sctx, ts);
                     fl_sparse_free(&sctx, &Ks);
                     fl_sparse_free(&sctx, &Ms);
                 }
@@ -818,8 +818,8 @@ int fl_stability_crosscheck(fl_check_ctx *ctx)
             }
         }
     state_done:
-        fl_stab_result_free(&res);
-        fl_stab_tangent_free(t);
+        fl_stability_result_free(&res);
+        fl_stability_tangent_free(t);
         gsl_matrix_free(K);
         gsl_matrix_free(M);
         gsl_matrix_free(Q);

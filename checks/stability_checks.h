@@ -8,7 +8,7 @@
 
 #include "reference/stability.h"
 
-int fl_stability_twin_agrees(const fl_stab_tangent *t, const fl_stab_result *rd, const fl_stab_result *rs);
+int fl_stability_twin_agrees(const fl_stability_tangent *t, const fl_stability_result *rd, const fl_stability_result *rs);
 int fl_stability_damped_agree(size_t N, double *dre, double *dim, size_t nr, const double *lre,
                               const double *lim, size_t *md, size_t *ms);
 

@@ -22,12 +22,12 @@
 #include "fl_dense.h"
 #include "fl_fclib.h"
 #include "fl_residual.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 #include "drivers/solve.h"
 
-/* The problem scales of fl_enum_scales (velocity us = ||q||, impulse
+/* The problem scales of fl_enumerate_scales (velocity us = ||q||, impulse
  * rs = us / max_i W_ii), read from the dense or the sparse W.  As for the
  * natural-map error (fl_residual.h, FL_RESIDUAL_NORM_Q, FCLIB's
  * definition), ||q|| <= DBL_EPSILON is no scale: us = 1 then, absolute
@@ -133,7 +133,7 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
     fl_error e2;
     fl_error_clear(&e2);
     if (p->dim == 2 && p->nc <= FL_XVAL_ENUM_MAX && p->W) {
-        fl_enum_result *en = NULL;
+        fl_enumerate_result *en = NULL;
         fl_status s = fl_enumerate_solutions(p, 1e-9, &en, &e2);
         if (s == FL_OK && en->nsol >= 1) {
             memcpy(c->r, en->sol, p->m * sizeof *c->r);
@@ -144,7 +144,7 @@ fl_status fl_xval_certify(const fl_local_problem *p, fl_xval_certificate *c, fl_
                      "assignment(s)%s", p->nc, en->nsol, en->singular,
                      c->unique ? ": unique" : ": not unique, law only");
         }
-        fl_enum_result_free(en);
+        fl_enumerate_result_free(en);
         if (c->method == FL_XVAL_ENUMERATION) {
             gsl_vector_view rv = gsl_vector_view_array(c->r, p->m);
             fl_residual_local(p, &rv.vector, NULL, FL_RESIDUAL_NORM_Q, &c->error, NULL);

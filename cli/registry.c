@@ -31,7 +31,7 @@ FL_CLI_CHECK_TASK(fl_stability_reproduce_example_4_6)
 FL_CLI_CHECK_TASK(fl_stability_reproduce_polyurethane)
 FL_CLI_CHECK_TASK(fl_stability_reproduce_polyurethane_damping)
 FL_CLI_CHECK_TASK(fl_midpoint_crosscheck)
-FL_CLI_CHECK_TASK(fl_crosscheck_sets)
+FL_CLI_CHECK_TASK(fl_sets_crosscheck)
 FL_CLI_CHECK_TASK(fl_moreau_crosscheck)
 FL_CLI_CHECK_TASK(fl_nsgs_crosscheck)
 FL_CLI_CHECK_TASK(fl_newton_crosscheck)
@@ -69,7 +69,7 @@ const fl_cli_task fl_reproduce_tasks[] = {
 
 const fl_cli_task fl_crosscheck_tasks[] = {
     {"midpoint", "002: midpoint scheme ref vs sparse, Prop. 5.1, Lemma 4.1, redistribution (6), §6 branches", cli_fl_midpoint_crosscheck},
-    {"sets", "friction sets: projections, support functions, Coulomb statements (001 §2.1, §3.2)", cli_fl_crosscheck_sets},
+    {"sets", "friction sets: projections, support functions, Coulomb statements (001 §2.1, §3.2)", cli_fl_sets_crosscheck},
     {"moreau", "000 §2 Moreau's discrete contact law: Prop. 1, minimality, ref vs sparse", cli_fl_moreau_crosscheck},
     {"nsgs", "003 §3 / 004 (18)-(21): NSGS ref vs sparse, Lemma 2.4, clouds vs enumeration", cli_fl_nsgs_crosscheck},
     {"newton", "Alart-Curnier semismooth Newton and GS twins: law at tol, enumeration oracle, global without W, same refusals", cli_fl_newton_crosscheck},

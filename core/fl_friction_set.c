@@ -70,33 +70,33 @@ static int has_hi(const fl_friction_set *C)
 /* ------------------------------------------------------------------ */
 /* construction                                                        */
 
-fl_status fl_set_disc(fl_friction_set *C, int dim, double mu, fl_error *err)
+fl_status fl_friction_set_disc(fl_friction_set *C, int dim, double mu, fl_error *err)
 {
-    if (!C) return FL_FAIL(err, FL_EINVAL, "fl_set_disc: C is NULL");
+    if (!C) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_disc: C is NULL");
     memset(C, 0, sizeof *C);
     if (dim != 1 && dim != 2)
-        return FL_FAIL(err, FL_EDIM, "fl_set_disc: dim must be 1 or 2 (got %d)", dim);
+        return FL_FAIL(err, FL_EDIM, "fl_friction_set_disc: dim must be 1 or 2 (got %d)", dim);
     if (!isfinite(mu))
-        return FL_FAIL(err, FL_ENONFINITE, "fl_set_disc: mu is not finite (%g)", mu);
-    if (mu < 0) return FL_FAIL(err, FL_EINVAL, "fl_set_disc: mu must be >= 0 (got %g)", mu);
+        return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_disc: mu is not finite (%g)", mu);
+    if (mu < 0) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_disc: mu must be >= 0 (got %g)", mu);
     C->kind = FL_SET_DISC;
     C->dim = dim;
     C->mu = mu;
     return FL_OK;
 }
 
-fl_status fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err)
+fl_status fl_friction_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err)
 {
-    if (!C) return FL_FAIL(err, FL_EINVAL, "fl_set_interval: C is NULL");
+    if (!C) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_interval: C is NULL");
     memset(C, 0, sizeof *C);
     if (isnan(lo) || isnan(hi))
-        return FL_FAIL(err, FL_ENONFINITE, "fl_set_interval: NaN end ([%g, %g])", lo, hi);
+        return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_interval: NaN end ([%g, %g])", lo, hi);
     if (lo == INFINITY || hi == -INFINITY)
         return FL_FAIL(err, FL_EINVAL,
-                       "fl_set_interval: empty interval [%g, %g] (lo may only be -inf, "
+                       "fl_friction_set_interval: empty interval [%g, %g] (lo may only be -inf, "
                        "hi only +inf)", lo, hi);
     if (lo > hi)
-        return FL_FAIL(err, FL_EINVAL, "fl_set_interval: lo > hi ([%g, %g])", lo, hi);
+        return FL_FAIL(err, FL_EINVAL, "fl_friction_set_interval: lo > hi ([%g, %g])", lo, hi);
     C->kind = FL_SET_INTERVAL;
     C->dim = 1;
     C->lo = lo;
@@ -111,14 +111,14 @@ static fl_status polygon_check(size_t m, const double *v, size_t nr, const doubl
 {
     for (size_t k = 0; k < 2 * m; k++)
         if (!isfinite(v[k]))
-            return FL_FAIL(err, FL_ENONFINITE, "fl_set_polygon: vertex %zu is not finite",
+            return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_polygon: vertex %zu is not finite",
                            k / 2);
     for (size_t k = 0; k < 2 * nr; k++)
         if (!isfinite(d[k]))
-            return FL_FAIL(err, FL_ENONFINITE, "fl_set_polygon: ray %zu is not finite", k / 2);
+            return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_polygon: ray %zu is not finite", k / 2);
     for (size_t k = 0; k < nr; k++)
         if (d[2 * k] == 0.0 && d[2 * k + 1] == 0.0)
-            return FL_FAIL(err, FL_EINVAL, "fl_set_polygon: ray %zu is zero", k);
+            return FL_FAIL(err, FL_EINVAL, "fl_friction_set_polygon: ray %zu is zero", k);
     /* edges e_k = v_{k+1} - v_k must be nonzero */
     size_t nedge = m - 1;
     if (nr == 0 && m >= 3) nedge = m;   /* closing edge v_{m-1} -> v_0 */
@@ -126,7 +126,7 @@ static fl_status polygon_check(size_t m, const double *v, size_t nr, const doubl
         size_t j = (k + 1) % m;
         if (v[2 * j] == v[2 * k] && v[2 * j + 1] == v[2 * k + 1])
             return FL_FAIL(err, FL_EINVAL,
-                           "fl_set_polygon: vertices %zu and %zu coincide", k, j);
+                           "fl_friction_set_polygon: vertices %zu and %zu coincide", k, j);
     }
     if (nr == 0) {
         if (m < 3) return FL_OK;   /* a point or a segment */
@@ -140,38 +140,38 @@ static fl_status polygon_check(size_t m, const double *v, size_t nr, const doubl
             double c = cross2(e0, e1);
             if (!(c > 0))
                 return FL_FAIL(err, FL_EINVAL,
-                               "fl_set_polygon: the turn at vertex %zu is not a strict left "
+                               "fl_friction_set_polygon: the turn at vertex %zu is not a strict left "
                                "turn (the polygon must be strictly convex and "
                                "counter-clockwise)", j);
             turn += atan2(c, dot2(e0, e1));
         }
         if (turn > 3.0 * FL_PI)
             return FL_FAIL(err, FL_EINVAL,
-                           "fl_set_polygon: the vertices wind around more than once "
+                           "fl_friction_set_polygon: the vertices wind around more than once "
                            "(total turn %g rad; the polygon must be simple)", turn);
         return FL_OK;
     }
     if (nr > 2)
-        return FL_FAIL(err, FL_EINVAL, "fl_set_polygon: at most 2 rays (got %zu)", nr);
+        return FL_FAIL(err, FL_EINVAL, "fl_friction_set_polygon: at most 2 rays (got %zu)", nr);
     const double *d0 = d, *d1 = d + 2 * (nr - 1);
     double md0[2] = {-d0[0], -d0[1]};
     if (nr == 2 && !(cross2(md0, d1) > 0))
         return FL_FAIL(err, FL_EINVAL,
-                       "fl_set_polygon: the rays must span a pointed wedge with "
+                       "fl_friction_set_polygon: the rays must span a pointed wedge with "
                        "cross(ray0, ray1) < 0 (ray0 enters at the first vertex, ray1 leaves "
                        "at the last; parallel rays: give one ray)");
     for (size_t k = 0; k + 1 < m; k++) {
         double e[2] = {v[2 * k + 2] - v[2 * k], v[2 * k + 3] - v[2 * k + 1]};
         if (!(cross2(md0, e) > 0) || !(cross2(e, d1) > 0))
             return FL_FAIL(err, FL_EINVAL,
-                           "fl_set_polygon: edge %zu -> %zu does not point strictly between "
+                           "fl_friction_set_polygon: edge %zu -> %zu does not point strictly between "
                            "-ray0 and ray_last (the rays would make the set non-convex)",
                            k, k + 1);
         if (k + 2 < m) {
             double f[2] = {v[2 * k + 4] - v[2 * k + 2], v[2 * k + 5] - v[2 * k + 3]};
             if (!(cross2(e, f) > 0))
                 return FL_FAIL(err, FL_EINVAL,
-                               "fl_set_polygon: the turn at vertex %zu is not a strict left "
+                               "fl_friction_set_polygon: the turn at vertex %zu is not a strict left "
                                "turn (the chain must be strictly convex and "
                                "counter-clockwise)", k + 1);
         }
@@ -179,17 +179,17 @@ static fl_status polygon_check(size_t m, const double *v, size_t nr, const doubl
     return FL_OK;
 }
 
-fl_status fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray,
+fl_status fl_friction_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray,
                          const double *ray, fl_error *err)
 {
-    if (!C) return FL_FAIL(err, FL_EINVAL, "fl_set_polygon: C is NULL");
+    if (!C) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_polygon: C is NULL");
     memset(C, 0, sizeof *C);
     if (nvert == 0 || !vert)
-        return FL_FAIL(err, FL_EINVAL, "fl_set_polygon: empty polygon (no vertices)");
+        return FL_FAIL(err, FL_EINVAL, "fl_friction_set_polygon: empty polygon (no vertices)");
     if (nray > 2)
-        return FL_FAIL(err, FL_EINVAL, "fl_set_polygon: at most 2 rays (got %zu)", nray);
+        return FL_FAIL(err, FL_EINVAL, "fl_friction_set_polygon: at most 2 rays (got %zu)", nray);
     if (nray > 0 && !ray)
-        return FL_FAIL(err, FL_EINVAL, "fl_set_polygon: %zu rays but ray is NULL", nray);
+        return FL_FAIL(err, FL_EINVAL, "fl_friction_set_polygon: %zu rays but ray is NULL", nray);
     FL_TRY(polygon_check(nvert, vert, nray, ray, err));
     C->vert = malloc(2 * nvert * sizeof(double));
     C->ray = nray ? malloc(2 * nray * sizeof(double)) : NULL;
@@ -197,7 +197,7 @@ fl_status fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, s
         free(C->vert);
         free(C->ray);
         memset(C, 0, sizeof *C);
-        return FL_FAIL(err, FL_ENOMEM, "fl_set_polygon: out of memory");
+        return FL_FAIL(err, FL_ENOMEM, "fl_friction_set_polygon: out of memory");
     }
     memcpy(C->vert, vert, 2 * nvert * sizeof(double));
     if (nray) memcpy(C->ray, ray, 2 * nray * sizeof(double));
@@ -208,22 +208,22 @@ fl_status fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, s
     return FL_OK;
 }
 
-fl_status fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err)
+fl_status fl_friction_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err)
 {
-    if (!dst || !src) return FL_FAIL(err, FL_EINVAL, "fl_set_copy: NULL argument");
+    if (!dst || !src) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_copy: NULL argument");
     switch (src->kind) {
     case FL_SET_DISC:
-        return fl_set_disc(dst, src->dim, src->mu, err);
+        return fl_friction_set_disc(dst, src->dim, src->mu, err);
     case FL_SET_INTERVAL:
-        return fl_set_interval(dst, src->lo, src->hi, err);
+        return fl_friction_set_interval(dst, src->lo, src->hi, err);
     case FL_SET_POLYGON:
-        return fl_set_polygon(dst, src->nvert, src->vert, src->nray, src->ray, err);
+        return fl_friction_set_polygon(dst, src->nvert, src->vert, src->nray, src->ray, err);
     }
     memset(dst, 0, sizeof *dst);
-    return FL_FAIL(err, FL_EINVAL, "fl_set_copy: unknown set kind %d", (int)src->kind);
+    return FL_FAIL(err, FL_EINVAL, "fl_friction_set_copy: unknown set kind %d", (int)src->kind);
 }
 
-void fl_set_release(fl_friction_set *C)
+void fl_friction_set_release(fl_friction_set *C)
 {
     if (!C) return;
     free(C->vert);
@@ -234,7 +234,7 @@ void fl_set_release(fl_friction_set *C)
     C->nray = 0;
 }
 
-int fl_set_is_bounded(const fl_friction_set *C)
+int fl_friction_set_is_bounded(const fl_friction_set *C)
 {
     switch (C->kind) {
     case FL_SET_DISC:
@@ -374,12 +374,12 @@ static void poly_project(const fl_friction_set *C, const double *G, const double
 /* ------------------------------------------------------------------ */
 /* projections                                                         */
 
-fl_status fl_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+fl_status fl_friction_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
 {
-    FL_TRY(set_valid(C, "fl_set_project", err));
-    if (!x || !p) return FL_FAIL(err, FL_EINVAL, "fl_set_project: NULL vector");
+    FL_TRY(set_valid(C, "fl_friction_set_project", err));
+    if (!x || !p) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_project: NULL vector");
     if (!finite_dim(C->dim, x))
-        return FL_FAIL(err, FL_ENONFINITE, "fl_set_project: x is not finite");
+        return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_project: x is not finite");
     switch (C->kind) {
     case FL_SET_DISC:
         if (C->dim == 1) {
@@ -404,22 +404,22 @@ fl_status fl_set_project(const fl_friction_set *C, const double *x, double *p, f
 /* Check that G (dim x dim, row-major) is symmetric positive definite. */
 static fl_status metric_check(int dim, const double *G, fl_error *err)
 {
-    if (!G) return FL_FAIL(err, FL_EINVAL, "fl_set_project_metric: G is NULL");
+    if (!G) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_project_metric: G is NULL");
     for (int i = 0; i < dim * dim; i++)
         if (!isfinite(G[i]))
-            return FL_FAIL(err, FL_ENONFINITE, "fl_set_project_metric: G is not finite");
+            return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_project_metric: G is not finite");
     if (dim == 1) {
         if (!(G[0] > 0))
-            return FL_FAIL(err, FL_ENOTSPD, "fl_set_project_metric: G = %g is not > 0", G[0]);
+            return FL_FAIL(err, FL_ENOTSPD, "fl_friction_set_project_metric: G = %g is not > 0", G[0]);
         return FL_OK;
     }
     double scale = fabs(G[0]) + fabs(G[1]) + fabs(G[2]) + fabs(G[3]);
     if (fabs(G[1] - G[2]) > 1e-12 * scale)
-        return FL_FAIL(err, FL_ENOTSPD, "fl_set_project_metric: G is not symmetric "
+        return FL_FAIL(err, FL_ENOTSPD, "fl_friction_set_project_metric: G is not symmetric "
                        "(G01 = %g, G10 = %g)", G[1], G[2]);
     double det = G[0] * G[3] - G[1] * G[2];
     if (!(G[0] > 0) || !(det > 0))
-        return FL_FAIL(err, FL_ENOTSPD, "fl_set_project_metric: G is not positive definite "
+        return FL_FAIL(err, FL_ENOTSPD, "fl_friction_set_project_metric: G is not positive definite "
                        "(G00 = %g, det = %g)", G[0], det);
     return FL_OK;
 }
@@ -466,15 +466,15 @@ static void disc_project_metric(double mu, const double *G, const double *x, dou
     p[1] = c[1] * (mu / nc);
 }
 
-fl_status fl_set_project_metric(const fl_friction_set *C, const double *G, const double *x,
+fl_status fl_friction_set_project_metric(const fl_friction_set *C, const double *G, const double *x,
                                 double *p, fl_error *err)
 {
-    FL_TRY(set_valid(C, "fl_set_project_metric", err));
-    if (!x || !p) return FL_FAIL(err, FL_EINVAL, "fl_set_project_metric: NULL vector");
+    FL_TRY(set_valid(C, "fl_friction_set_project_metric", err));
+    if (!x || !p) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_project_metric: NULL vector");
     FL_TRY(metric_check(C->dim, G, err));
     if (!finite_dim(C->dim, x))
-        return FL_FAIL(err, FL_ENONFINITE, "fl_set_project_metric: x is not finite");
-    if (C->dim == 1) return fl_set_project(C, x, p, err);   /* g (c-x)^2: same argmin */
+        return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_project_metric: x is not finite");
+    if (C->dim == 1) return fl_friction_set_project(C, x, p, err);   /* g (c-x)^2: same argmin */
     if (C->kind == FL_SET_DISC) {
         if (x[0] * x[0] + x[1] * x[1] <= C->mu * C->mu) {
             p[0] = x[0];
@@ -489,11 +489,11 @@ fl_status fl_set_project_metric(const fl_friction_set *C, const double *G, const
     return FL_OK;
 }
 
-int fl_set_contains(const fl_friction_set *C, const double *x, double tol)
+int fl_friction_set_contains(const fl_friction_set *C, const double *x, double tol)
 {
     double p[2];
-    if (!x || set_valid(C, "fl_set_contains", NULL) != FL_OK) return 0;
-    if (fl_set_project(C, x, p, NULL) != FL_OK) return 0;
+    if (!x || set_valid(C, "fl_friction_set_contains", NULL) != FL_OK) return 0;
+    if (fl_friction_set_project(C, x, p, NULL) != FL_OK) return 0;
     double d[2] = {x[0] - p[0], C->dim == 2 ? x[1] - p[1] : 0.0};
     return norm_dim(C->dim, d) <= tol;
 }
@@ -511,7 +511,7 @@ static int ray_positive_eps(const double *rho, const double *y, double eps)
 
 static int support_eps(const fl_friction_set *C, const double *y, double eps, double *value);
 
-int fl_set_support(const fl_friction_set *C, const double *y, double *value)
+int fl_friction_set_support(const fl_friction_set *C, const double *y, double *value)
 {
     return support_eps(C, y, FL_RAY_EPS, value);
 }
@@ -521,7 +521,7 @@ int fl_set_support(const fl_friction_set *C, const double *y, double *value)
 static int support_eps(const fl_friction_set *C, const double *y, double eps, double *value)
 {
     double s = 0.0;
-    if (!y || !value || set_valid(C, "fl_set_support", NULL) != FL_OK) return 0;
+    if (!y || !value || set_valid(C, "fl_friction_set_support", NULL) != FL_OK) return 0;
     if (!finite_dim(C->dim, y)) return 0;
     switch (C->kind) {
     case FL_SET_DISC:
@@ -555,21 +555,21 @@ static int support_eps(const fl_friction_set *C, const double *y, double eps, do
     return 1;
 }
 
-fl_status fl_set_support_point(const fl_friction_set *C, const double *y, double *c,
+fl_status fl_friction_set_support_point(const fl_friction_set *C, const double *y, double *c,
                                fl_error *err)
 {
     double s;
-    FL_TRY(set_valid(C, "fl_set_support_point", err));
-    if (!y || !c) return FL_FAIL(err, FL_EINVAL, "fl_set_support_point: NULL vector");
+    FL_TRY(set_valid(C, "fl_friction_set_support_point", err));
+    if (!y || !c) return FL_FAIL(err, FL_EINVAL, "fl_friction_set_support_point: NULL vector");
     if (!finite_dim(C->dim, y))
-        return FL_FAIL(err, FL_ENONFINITE, "fl_set_support_point: y is not finite");
-    if (!fl_set_support(C, y, &s))
+        return FL_FAIL(err, FL_ENONFINITE, "fl_friction_set_support_point: y is not finite");
+    if (!fl_friction_set_support(C, y, &s))
         return FL_FAIL(err, FL_EINVAL,
-                       "fl_set_support_point: S_C(y) = +inf (y leaves the barrier cone of "
+                       "fl_friction_set_support_point: S_C(y) = +inf (y leaves the barrier cone of "
                        "the unbounded set): no maximiser");
     if (norm_dim(C->dim, y) == 0.0) {
         double z[2] = {0.0, 0.0};   /* every point maximises: take P_C(0) */
-        return fl_set_project(C, z, c, err);
+        return fl_friction_set_project(C, z, c, err);
     }
     switch (C->kind) {
     case FL_SET_DISC:
@@ -648,7 +648,7 @@ static double dist_scaled(const fl_friction_set *C, double rn, const double *r)
     double p[2] = {0.0, 0.0};
     if (rn > 0) {
         double x[2] = {r[0] / rn, C->dim == 2 ? r[1] / rn : 0.0};
-        fl_set_project(C, x, p, NULL);
+        fl_friction_set_project(C, x, p, NULL);
         p[0] *= rn;
         p[1] *= rn;
     }
@@ -659,7 +659,7 @@ static double dist_scaled(const fl_friction_set *C, double rn, const double *r)
 /* (i) normality: -v in N_{rn C}(r)  <=>  P_{rn C}(r + s (-v)/|v|) = r for
  * any s > 0 (the projection characterisation of the normal cone,
  * proofs/friction_sets.md §4).  s = force scale. */
-int fl_coulomb_normality(const fl_friction_set *C, double rn, const double *r,
+int fl_friction_set_normality(const fl_friction_set *C, double rn, const double *r,
                          const double *v, double tol)
 {
     if (!law_args_ok(C, rn, r, v, tol)) return 0;
@@ -674,7 +674,7 @@ int fl_coulomb_normality(const fl_friction_set *C, double rn, const double *r,
     double p[2] = {0.0, 0.0};
     if (rn > 0) {   /* P_{rn C}(z) = rn P_C(z / rn) */
         double zz[2] = {z[0] / rn, z[1] / rn};
-        if (fl_set_project(C, zz, p, NULL) != FL_OK) return 0;
+        if (fl_friction_set_project(C, zz, p, NULL) != FL_OK) return 0;
         p[0] *= rn;
         p[1] *= rn;
     }
@@ -685,7 +685,7 @@ int fl_coulomb_normality(const fl_friction_set *C, double rn, const double *r,
 /* (ii) maximum dissipation: r in dS_{rn C}(-v)  <=>  r in rn C and
  * r.(-v) = S_{rn C}(-v) (Fenchel's equality, 001 §2.1).  S_{rn C} = rn S_C
  * for rn > 0 and 0 for rn = 0. */
-int fl_coulomb_max_dissipation(const fl_friction_set *C, double rn, const double *r,
+int fl_friction_set_max_dissipation(const fl_friction_set *C, double rn, const double *r,
                                const double *v, double tol)
 {
     if (!law_args_ok(C, rn, r, v, tol)) return 0;
@@ -711,7 +711,7 @@ int fl_coulomb_max_dissipation(const fl_friction_set *C, double rn, const double
  * rn > 0 and S_C(-v) = +inf the infimum is -inf (w = 0 gives
  * r.(-v) - rn.inf): (iii) fails; when rn = 0 the term rn S_C is 0
  * (0 . inf = 0, rn C = {0}) and (iii) holds iff r = 0. */
-int fl_coulomb_variational(const fl_friction_set *C, double rn, const double *r,
+int fl_friction_set_variational(const fl_friction_set *C, double rn, const double *r,
                            const double *v, double tol)
 {
     if (!law_args_ok(C, rn, r, v, tol)) return 0;
@@ -721,7 +721,7 @@ int fl_coulomb_variational(const fl_friction_set *C, double rn, const double *r,
     if (rn == 0) return norm_dim(dim, r) <= tol * sc;
     /* first term: -I_{rn C}(r) */
     double x[2] = {r[0] / rn, dim == 2 ? r[1] / rn : 0.0};
-    if (!fl_set_contains(C, x, tol * sc / rn)) return 0;   /* -inf */
+    if (!fl_friction_set_contains(C, x, tol * sc / rn)) return 0;   /* -inf */
     double mv[2] = {-v[0], dim == 2 ? -v[1] : 0.0}, S;
     if (!support_eps(C, mv, fmax(tol, FL_RAY_EPS), &S)) return 0;   /* -inf */
     double inf = -rv - rn * S;                             /* the closed-form infimum */
@@ -889,7 +889,7 @@ static fl_status poly_cone_generators(const fl_friction_set *C, double **g, size
 {
     size_t m = C->nvert, j = 0;
     double *G = malloc(3 * (m + C->nray) * sizeof(double));
-    if (!G) return FL_FAIL(err, FL_ENOMEM, "fl_cone_project: out of memory");
+    if (!G) return FL_FAIL(err, FL_ENOMEM, "fl_friction_set_cone_project: out of memory");
     if (C->nray > 0) {
         G[0] = 0.0; G[1] = C->ray[0]; G[2] = C->ray[1];
         j = 1;
@@ -988,7 +988,7 @@ static fl_status poly_cone(const fl_friction_set *C, const double *x, double *p,
     double *nrm = k >= 3 ? malloc(3 * k * sizeof(double)) : NULL;
     if (k >= 3 && !nrm) {
         free(g);
-        return FL_FAIL(err, FL_ENOMEM, "fl_cone_project: out of memory");
+        return FL_FAIL(err, FL_ENOMEM, "fl_friction_set_cone_project: out of memory");
     }
     if (nrm) gen_cone_normals(k, g, nrm);
     if (!polar) {
@@ -998,7 +998,7 @@ static fl_status poly_cone(const fl_friction_set *C, const double *x, double *p,
         if (!pn) {
             free(g);
             free(nrm);
-            return FL_FAIL(err, FL_ENOMEM, "fl_cone_project_polar: out of memory");
+            return FL_FAIL(err, FL_ENOMEM, "fl_friction_set_cone_project_polar: out of memory");
         }
         gen_cone_normals(k, nrm, pn);   /* the polar's own face normals */
         gen_cone_project(k, nrm, pn, x, p);
@@ -1022,9 +1022,9 @@ static fl_status cone_args(const fl_friction_set *C, const double *x, double *p,
     return FL_OK;
 }
 
-fl_status fl_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+fl_status fl_friction_set_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
 {
-    FL_TRY(cone_args(C, x, p, "fl_cone_project", err));
+    FL_TRY(cone_args(C, x, p, "fl_friction_set_cone_project", err));
     if (C->kind == FL_SET_POLYGON) return poly_cone(C, x, p, 0, err);
     if (C->kind == FL_SET_DISC) {
         soc_project(C->dim, C->mu, x, p);
@@ -1035,10 +1035,10 @@ fl_status fl_cone_project(const fl_friction_set *C, const double *x, double *p, 
     return FL_OK;
 }
 
-fl_status fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p,
+fl_status fl_friction_set_cone_project_polar(const fl_friction_set *C, const double *x, double *p,
                                 fl_error *err)
 {
-    FL_TRY(cone_args(C, x, p, "fl_cone_project_polar", err));
+    FL_TRY(cone_args(C, x, p, "fl_friction_set_cone_project_polar", err));
     if (C->kind == FL_SET_POLYGON) return poly_cone(C, x, p, 1, err);
     if (C->kind == FL_SET_DISC) {
         soc_project_polar(C->dim, C->mu, x, p);

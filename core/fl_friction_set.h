@@ -9,7 +9,7 @@
  * The law's friction cone is then R+ (n + C) or r_n C (001 §3.2: r_t in
  * r_n C*).  Sets need not contain 0, but the laws of 001 require 0 in C.
  *
- * Polygon convention (checked by fl_set_polygon, FL_EINVAL otherwise):
+ * Polygon convention (checked by fl_friction_set_polygon, FL_EINVAL otherwise):
  * the boundary of C, traversed counter-clockwise (interior on the left),
  * is read from the arrays in order.
  *   0 rays: v_0 .. v_{m-1} is the closed boundary: m = 1 a point, m = 2 a
@@ -34,7 +34,7 @@
  * S_{0 C} = 0 (the convention 0 . (+inf) = 0 of 001's rn S_C terms).
  *
  * Ownership: a polygon owns copies of its vertex and ray arrays;
- * fl_set_release frees them (safe on any set, and on a zeroed one).
+ * fl_friction_set_release frees them (safe on any set, and on a zeroed one).
  */
 #ifndef FL_FRICTION_SET_H
 #define FL_FRICTION_SET_H
@@ -43,14 +43,14 @@
 
 #include "fl_status.h"
 
-typedef enum fl_set_kind {
+typedef enum fl_friction_set_kind {
     FL_SET_DISC = 1,
     FL_SET_INTERVAL = 2,
     FL_SET_POLYGON = 3
-} fl_set_kind;
+} fl_friction_set_kind;
 
 typedef struct fl_friction_set {
-    fl_set_kind kind;
+    fl_friction_set_kind kind;
     int dim;            /* 1 or 2 */
     double mu;          /* disc radius */
     double lo, hi;      /* interval ends (possibly infinite) */
@@ -63,27 +63,27 @@ typedef struct fl_friction_set {
 /* ---- construction (copies arrays; FL_EINVAL with a message on bad data:
  * mu < 0, lo > hi, NaN, empty polygon, non-convex or clockwise polygon,
  * ray count > 2, zero ray) ---- */
-fl_status fl_set_disc(fl_friction_set *C, int dim, double mu, fl_error *err);
-fl_status fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
-fl_status fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert,
+fl_status fl_friction_set_disc(fl_friction_set *C, int dim, double mu, fl_error *err);
+fl_status fl_friction_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
+fl_status fl_friction_set_polygon(fl_friction_set *C, size_t nvert, const double *vert,
                          size_t nray, const double *ray, fl_error *err);
 /* Deep copy (dst must be released by the caller). */
-fl_status fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
-void fl_set_release(fl_friction_set *C);
+fl_status fl_friction_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
+void fl_friction_set_release(fl_friction_set *C);
 
 /* 1 if C is bounded. */
-int fl_set_is_bounded(const fl_friction_set *C);
+int fl_friction_set_is_bounded(const fl_friction_set *C);
 /* 1 if x (length C->dim) lies in C up to tol (distance <= tol). */
-int fl_set_contains(const fl_friction_set *C, const double *x, double tol);
+int fl_friction_set_contains(const fl_friction_set *C, const double *x, double tol);
 
 /* Euclidean projection of x onto C (p may alias x). */
-fl_status fl_set_project(const fl_friction_set *C, const double *x, double *p,
+fl_status fl_friction_set_project(const fl_friction_set *C, const double *x, double *p,
                          fl_error *err);
 /* Projection in the metric of an SPD matrix G (dim x dim, row-major):
  * p = argmin_{c in C} (c - x)^T G (c - x).  Exact for intervals and
  * polygons; for the 2D disc a monotone scalar root-finding on the
  * multiplier, converged to machine precision. */
-fl_status fl_set_project_metric(const fl_friction_set *C, const double *G,
+fl_status fl_friction_set_project_metric(const fl_friction_set *C, const double *G,
                                 const double *x, double *p, fl_error *err);
 
 /* Support function S_C(y) = sup_{c in C} c.y (001 §2.1, §6.2).  Returns 1
@@ -91,10 +91,10 @@ fl_status fl_set_project_metric(const fl_friction_set *C, const double *G,
  * for a non-finite y or an invalid set).  Polygons: +inf iff some ray rho
  * has rho.y > 64 eps |rho| |y| (a direction within rounding of the barrier
  * cone counts as in it; proofs/friction_sets.md §1). */
-int fl_set_support(const fl_friction_set *C, const double *y, double *value);
+int fl_friction_set_support(const fl_friction_set *C, const double *y, double *value);
 /* One maximiser c in argmax_{c in C} c.y when S_C(y) is finite (a face
  * point chosen deterministically); FL_EINVAL when S_C(y) = +inf. */
-fl_status fl_set_support_point(const fl_friction_set *C, const double *y, double *c,
+fl_status fl_friction_set_support_point(const fl_friction_set *C, const double *y, double *c,
                                fl_error *err);
 
 /* The three equivalent statements of Coulomb's law with the friction set
@@ -114,11 +114,11 @@ fl_status fl_set_support_point(const fl_friction_set *C, const double *y, double
  * infimum -I_{rn C}(r) - r.v - rn S_C(-v) (proofs/friction_sets.md §4):
  * with rn > 0 and S_C(-v) = +inf all three fail; with rn = 0 they hold
  * iff r = 0. */
-int fl_coulomb_normality(const fl_friction_set *C, double rn, const double *r,
+int fl_friction_set_normality(const fl_friction_set *C, double rn, const double *r,
                          const double *v, double tol);
-int fl_coulomb_max_dissipation(const fl_friction_set *C, double rn, const double *r,
+int fl_friction_set_max_dissipation(const fl_friction_set *C, double rn, const double *r,
                                const double *v, double tol);
-int fl_coulomb_variational(const fl_friction_set *C, double rn, const double *r,
+int fl_friction_set_variational(const fl_friction_set *C, double rn, const double *r,
                            const double *v, double tol);
 
 /* Coulomb cone K = {(rn, rt) : rn >= 0, rt in rn C} in R^{1+dim} for a disc
@@ -129,9 +129,9 @@ int fl_coulomb_variational(const fl_friction_set *C, double rn, const double *r,
  * extreme rays (1, v_k) and (0, d_j): exact projection over its faces; the
  * polar is generated by the outward face normals, or P_K° x = x - P_K x when
  * the polygon has no interior).  FL_ENOMEM possible for polygons only. */
-fl_status fl_cone_project(const fl_friction_set *C, const double *x, double *p,
+fl_status fl_friction_set_cone_project(const fl_friction_set *C, const double *x, double *p,
                           fl_error *err);
-fl_status fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p,
+fl_status fl_friction_set_cone_project_polar(const fl_friction_set *C, const double *x, double *p,
                                 fl_error *err);
 
 #endif

@@ -1,7 +1,7 @@
 /* discs_step.c — Contact Dynamics steps of the rigid discs of
  * reference/discs.h (003 §3–§5): the local problem of a step, the step,
  * and deposition under gravity.  The implementation (all-pairs detection,
- * dense W, fl_nsgs_solve; or cell lists, CHOLMOD W, fl_nsgs_sparse_solve)
+ * dense W, fl_nsgs_solve; or cell lists, CHOLMOD W, fl_nsgs_solve_sparse)
  * comes from the table fl_discs_reference / fl_discs_optimized. */
 #include "drivers/discs_step.h"
 
@@ -27,7 +27,7 @@ static const fl_discs_impl discs_reference = {
     "reference", 1, fl_discs_detect, delassus_dense, fl_nsgs_solve
 };
 static const fl_discs_impl discs_optimized = {
-    "optimized", 0, fl_discs_detect_cells, fl_discs_delassus_diag, fl_nsgs_sparse_solve
+    "optimized", 0, fl_discs_detect_cells, fl_discs_delassus_diag, fl_nsgs_solve_sparse
 };
 const fl_discs_impl *const fl_discs_reference = &discs_reference;
 const fl_discs_impl *const fl_discs_optimized = &discs_optimized;

@@ -4,7 +4,7 @@
  * The implementation table (as GSL's solver types): fl_discs_reference
  * (all-pairs detection fl_discs_detect, dense M, H, W = fl_delassus_dense,
  * fl_nsgs_solve) and fl_discs_optimized (cell lists fl_discs_detect_cells,
- * CHOLMOD H and W = fl_discs_delassus_diag, fl_nsgs_sparse_solve).  Both
+ * CHOLMOD H and W = fl_discs_delassus_diag, fl_nsgs_solve_sparse).  Both
  * use the same contact order, so their results agree up to rounding.
  */
 #ifndef FL_DISCS_STEP_H

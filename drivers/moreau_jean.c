@@ -10,9 +10,9 @@
 #include "fl_dense.h"
 #include "fl_clock.h"
 
-fl_mj_options fl_mj_options_default(void)
+fl_moreau_jean_options fl_moreau_jean_options_default(void)
 {
-    fl_mj_options o;
+    fl_moreau_jean_options o;
     memset(&o, 0, sizeof o);
     o.delta = 1.0;
     o.impl = FL_IMPL_REFERENCE;
@@ -46,7 +46,7 @@ static fl_status gmv(const fl_global_problem *g, int which_H, int trans, double 
 
 /* 004 (20) reduced (004 (18)–(21), 003 §3): W_a = (1+delta)/2 W,
  * q_a = H((1-delta)/2 u- + (1+delta)/2 M^-1 f) + w. */
-fl_status fl_mj_local(const fl_global_problem *g, const gsl_vector *u_minus, double delta,
+fl_status fl_moreau_jean_local(const fl_global_problem *g, const gsl_vector *u_minus, double delta,
                       fl_impl impl, cholmod_factor **L, fl_local_problem **out,
                       fl_error *err)
 {
@@ -88,12 +88,12 @@ fl_status fl_mj_local(const fl_global_problem *g, const gsl_vector *u_minus, dou
 }
 
 /* 004 (18)-(21) and Lemma 2.4; 003 §3 time step. */
-fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
-                     const fl_mj_options *opt, cholmod_factor **L, gsl_vector *s,
-                     gsl_vector *u_plus, fl_mj_result *res, fl_error *err)
+fl_status fl_moreau_jean_step(const fl_global_problem *g, const gsl_vector *u_minus,
+                     const fl_moreau_jean_options *opt, cholmod_factor **L, gsl_vector *s,
+                     gsl_vector *u_plus, fl_moreau_jean_result *res, fl_error *err)
 {
     double t0 = fl_clock_now();
-    fl_mj_result dummy;
+    fl_moreau_jean_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
     if (!opt || !g || !s || !u_plus)
@@ -103,10 +103,10 @@ fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
                                      g->n, g->m);
     cholmod_factor *Lpriv = NULL, **Lc = L ? L : &Lpriv;
     fl_local_problem *p = NULL;
-    fl_status st = fl_mj_local(g, u_minus, opt->delta, opt->impl, Lc, &p, err);
+    fl_status st = fl_moreau_jean_local(g, u_minus, opt->delta, opt->impl, Lc, &p, err);
     if (st != FL_OK) return res->status = st;
     fl_nsgs_result nr;
-    const fl_nsgs_impl *im = fl_nsgs_impl_get(opt->impl);   /* checked by fl_mj_local */
+    const fl_nsgs_impl *im = fl_nsgs_impl_get(opt->impl);   /* checked by fl_moreau_jean_local */
     st = im->solve(p, &opt->nsgs, s, NULL, &nr, err);
     res->iterations = nr.iterations;
     res->residual = nr.residual;

@@ -26,13 +26,13 @@
 
 #include "drivers/nsgs_impl.h"   /* fl_impl and the implementation table */
 
-typedef struct fl_mj_options {
+typedef struct fl_moreau_jean_options {
     double delta;            /* dissipation index in [0, 1], default 1 */
     fl_impl impl;            /* default reference */
     fl_nsgs_options nsgs;    /* the Gauss–Seidel options */
-} fl_mj_options;
+} fl_moreau_jean_options;
 
-typedef struct fl_mj_result {
+typedef struct fl_moreau_jean_result {
     fl_status status;
     int iterations;          /* Gauss–Seidel sweeps */
     double residual;         /* natural-map error of the local problem */
@@ -40,14 +40,14 @@ typedef struct fl_mj_result {
     double T_minus, T_plus;  /* kinetic energies 1/2 u.Mu */
     double dT;               /* T_plus - T_minus */
     double dT_lemma;         /* right-hand side of 004 Lemma 2.4 (library signs, see above) */
-} fl_mj_result;
+} fl_moreau_jean_result;
 
-fl_mj_options fl_mj_options_default(void);
+fl_moreau_jean_options fl_moreau_jean_options_default(void);
 
 /* The local problem of the step (W_a, q_a above) as a new fl_local_problem:
  * dense W for the reference, sparse for the optimized implementation (then
  * g->ctx is required and *L caches the factor of M, see fl_delassus_sparse). */
-fl_status fl_mj_local(const fl_global_problem *g, const gsl_vector *u_minus, double delta,
+fl_status fl_moreau_jean_local(const fl_global_problem *g, const gsl_vector *u_minus, double delta,
                       fl_impl impl, cholmod_factor **L, fl_local_problem **out,
                       fl_error *err);
 
@@ -55,8 +55,8 @@ fl_status fl_mj_local(const fl_global_problem *g, const gsl_vector *u_minus, dou
  * when opt->nsgs.start == FL_NSGS_START_WARM and the impulse on output;
  * u_plus (length n) receives u+ = M^-1 (f + H^T s).  L: factor cache for
  * the optimized implementation (may be NULL: a private factor is used). */
-fl_status fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus,
-                     const fl_mj_options *opt, cholmod_factor **L, gsl_vector *s,
-                     gsl_vector *u_plus, fl_mj_result *res, fl_error *err);
+fl_status fl_moreau_jean_step(const fl_global_problem *g, const gsl_vector *u_minus,
+                     const fl_moreau_jean_options *opt, cholmod_factor **L, gsl_vector *s,
+                     gsl_vector *u_plus, fl_moreau_jean_result *res, fl_error *err);
 
 #endif

@@ -44,7 +44,7 @@ static const fl_nsgs_impl nsgs_reference = {
     "reference", delassus_reference, fl_nsgs_solve, mass_solve_reference
 };
 static const fl_nsgs_impl nsgs_optimized = {
-    "optimized", delassus_optimized, fl_nsgs_sparse_solve, mass_solve_optimized
+    "optimized", delassus_optimized, fl_nsgs_solve_sparse, mass_solve_optimized
 };
 const fl_nsgs_impl *const fl_nsgs_reference = &nsgs_reference;
 const fl_nsgs_impl *const fl_nsgs_optimized = &nsgs_optimized;

@@ -7,7 +7,7 @@
  *   fl_nsgs_reference  dense W = H M^-1 H^T (fl_delassus_dense), fl_nsgs_solve,
  *                      M u = b by a dense Cholesky (fl_spd)
  *   fl_nsgs_optimized  CHOLMOD W (fl_delassus_sparse, factor of M cached in
- *                      *L), fl_nsgs_sparse_solve, M u = b with that factor
+ *                      *L), fl_nsgs_solve_sparse, M u = b with that factor
  *
  * A test or a check loops over both entries with one harness.
  */
@@ -18,7 +18,7 @@
 
 typedef enum fl_impl {
     FL_IMPL_REFERENCE = 0,   /* dense W, fl_nsgs_solve */
-    FL_IMPL_OPTIMIZED = 1    /* sparse W (CHOLMOD), fl_nsgs_sparse_solve */
+    FL_IMPL_OPTIMIZED = 1    /* sparse W (CHOLMOD), fl_nsgs_solve_sparse */
 } fl_impl;
 
 /* The Gauss–Seidel solve of a local problem (fl_nsgs_solve's signature). */

@@ -92,7 +92,7 @@ static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, in
     g.max_sweeps = sweeps;
     g.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
     fl_nsgs_result gr;
-    fl_status s = o->optimized ? fl_nsgs_sparse_solve(p, &g, r, NULL, &gr, err)
+    fl_status s = o->optimized ? fl_nsgs_solve_sparse(p, &g, r, NULL, &gr, err)
                                : fl_nsgs_solve(p, &g, r, NULL, &gr, err);
     res->gs_sweeps += gr.iterations;
     res->finished_by = FL_SOLVER_GS;
@@ -133,7 +133,7 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
     }
     if (max_steps > 0 && max_steps < n.max_iterations) n.max_iterations = max_steps;
     fl_newton_result nr;
-    fl_status s = o->optimized ? fl_newton_sparse_solve(p, &n, r, NULL, &nr, err)
+    fl_status s = o->optimized ? fl_newton_solve_sparse(p, &n, r, NULL, &nr, err)
                                : fl_newton_solve(p, &n, r, NULL, &nr, err);
     res->newton_steps += nr.iterations;
     res->gs_sweeps += nr.gs_sweeps;
@@ -338,7 +338,7 @@ fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *op
     } else {
         fl_newton_options n = newton_options(opt, opt->warm);
         fl_newton_result nr;
-        s = opt->optimized ? fl_newton_global_sparse_solve(g, &n, vw, r, Uw, &nr, err)
+        s = opt->optimized ? fl_newton_global_solve_sparse(g, &n, vw, r, Uw, &nr, err)
                            : fl_newton_global_solve(g, &n, vw, r, Uw, &nr, err);
         res->newton_steps = nr.iterations;
         res->finished_by = FL_SOLVER_NEWTON;

@@ -127,7 +127,7 @@ fl_status fl_model_example_3_14_system_alloc(double m, double Mb, double th, dou
     gsl_matrix_set_identity(e->K);     /* K does not enter (52) */
     e->iT = 0;
     e->iN = 1;
-    e->s = (fl_stab_system){.n = 2, .K = e->K, .M = e->M, .prescribed = NULL, .np = 1, .iT = &e->iT, .iN = &e->iN,
+    e->s = (fl_stability_system){.n = 2, .K = e->K, .M = e->M, .prescribed = NULL, .np = 1, .iT = &e->iT, .iN = &e->iN,
                             .mu = mu};
     fl_model_example_3_14_system_set(e, m, Mb, th, mu, alpha);
     *out = e;

@@ -32,7 +32,7 @@ typedef struct fl_model_example_3_14_system {
     gsl_matrix *M, *K;
     gsl_vector *u0, *r0;
     size_t iT, iN;
-    fl_stab_system s;
+    fl_stability_system s;
 } fl_model_example_3_14_system;
 
 /* Read the file; errors name the file, line and field (M, m > 0, mu >= 0,

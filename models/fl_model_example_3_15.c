@@ -87,7 +87,7 @@ fl_status fl_model_example_3_15_system_alloc(double K, double M, double P, doubl
     e->pres[0] = 1;
     e->iT = 2;
     e->iN = 3;
-    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
+    e->s = (fl_stability_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
                             .iT = &e->iT, .iN = &e->iN, .mu = mu};
     *out = e;
     return FL_OK;

@@ -31,7 +31,7 @@ typedef struct fl_model_example_3_15_system {
     gsl_vector *u0, *r0, *f;      /* the equilibrium and the load */
     unsigned char pres[4];        /* u_D prescribed */
     size_t iT, iN;
-    fl_stab_system s;
+    fl_stability_system s;
 } fl_model_example_3_15_system;
 
 /* Read the file; errors name the file, line and field (K, M, P > 0, every

@@ -101,7 +101,7 @@ fl_status fl_model_example_4_6_system_alloc(double mu, double rb, double hb, dou
     e->pres[0] = 1;        /* u_D prescribed (steady sliding at uD_dot) */
     e->iT = 2;
     e->iN = 3;
-    e->s = (fl_stab_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
+    e->s = (fl_stability_system){.n = 4, .K = e->K, .M = e->M, .prescribed = e->pres, .np = 1,
                             .iT = &e->iT, .iN = &e->iN, .mu = mu};
     *out = e;
     return FL_OK;
@@ -126,7 +126,7 @@ void fl_model_example_4_6_steady(const fl_model_example_4_6 *m, double *rN, doub
 }
 
 fl_status fl_model_example_4_6_analyse(const fl_model_example_4_6_system *e, double sig, double rN,
-                                       fl_stab_result *res, fl_error *err)
+                                       fl_stability_result *res, fl_error *err)
 {
     gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
     if (!u || !r) {
@@ -136,12 +136,12 @@ fl_status fl_model_example_4_6_analyse(const fl_model_example_4_6_system *e, dou
     }
     gsl_vector_set(r, 3, rN);
     gsl_vector_set(r, 2, e->s.mu * rN * sig);     /* r_T = mu r_N sigma(u_T') (16) */
-    fl_stab_label lab;
-    fl_stab_tangent *t = NULL;
-    fl_status st = fl_stab_partition(&e->s, u, r, 1e-12, &lab, err);
-    if (st == FL_OK) st = fl_stab_tangent_alloc(&e->s, &lab, r, &t, err);
-    if (st == FL_OK) st = fl_stab_analyse(t, NULL, res, err);
-    fl_stab_tangent_free(t);
+    fl_stability_label lab;
+    fl_stability_tangent *t = NULL;
+    fl_status st = fl_stability_partition(&e->s, u, r, 1e-12, &lab, err);
+    if (st == FL_OK) st = fl_stability_tangent_alloc(&e->s, &lab, r, &t, err);
+    if (st == FL_OK) st = fl_stability_analyse(t, NULL, res, err);
+    fl_stability_tangent_free(t);
     gsl_vector_free(u);
     gsl_vector_free(r);
     return st;

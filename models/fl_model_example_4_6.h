@@ -34,7 +34,7 @@ typedef struct fl_model_example_4_6_system {
     gsl_matrix *K, *M;
     unsigned char pres[4];
     size_t iT, iN;
-    fl_stab_system s;
+    fl_stability_system s;
 } fl_model_example_4_6_system;
 
 /* Read the file; errors name the file, line and field (mu >= 0; R_B, R_M,
@@ -55,8 +55,8 @@ void fl_model_example_4_6_steady(const fl_model_example_4_6 *m, double *rN, doub
 
 /* Steady sliding with sigma(u_T') = sig and normal reaction rN < 0
  * (r_T = mu rN sig, 004 (16)): partition, tangent matrices (80)-(86) and
- * the analysis of 004 §5.4 into res (fl_stab_result_free it). */
+ * the analysis of 004 §5.4 into res (fl_stability_result_free it). */
 fl_status fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN,
-                                       fl_stab_result *res, fl_error *err);
+                                       fl_stability_result *res, fl_error *err);
 
 #endif

@@ -118,10 +118,10 @@ static fl_status bar_friction(void *d, const gsl_vector *q, size_t a, fl_frictio
     (void)q;
     (void)a;
     const fl_model_painleve *b = d;
-    FL_TRY(fl_set_copy(set, &b->fs.set, err));
+    FL_TRY(fl_friction_set_copy(set, &b->fs.set, err));
     *E = gsl_matrix_alloc(b->fs.E->size1, b->fs.E->size2);
     if (!*E) {
-        fl_set_release(set);
+        fl_friction_set_release(set);
         return FL_FAIL(err, FL_ENOMEM, "Painleve bar: out of memory");
     }
     gsl_matrix_memcpy(*E, b->fs.E);

@@ -320,17 +320,17 @@ fl_status fl_model_polyurethane_block_init(const fl_model_polyurethane *par, fl_
         b->loadT[a] = -sT;
     }
     gsl_matrix_set_identity(b->Mc);
-    b->sc = (fl_stab_system){.n = m, .K = b->S, .M = b->Mc, .prescribed = NULL, .np = nc, .iT = b->iT, .iN = b->iN, .mu = par->mu};
-    b->sf = (fl_stab_system){.n = n, .K = b->K, .M = b->M, .prescribed = b->pres, .np = nc, .iT = b->fT, .iN = b->fN, .mu = par->mu};
+    b->sc = (fl_stability_system){.n = m, .K = b->S, .M = b->Mc, .prescribed = NULL, .np = nc, .iT = b->iT, .iN = b->iN, .mu = par->mu};
+    b->sf = (fl_stability_system){.n = n, .K = b->K, .M = b->M, .prescribed = b->pres, .np = nc, .iT = b->fT, .iN = b->fN, .mu = par->mu};
     b->f = gsl_vector_alloc(m); b->uk = gsl_vector_calloc(m); b->g = gsl_vector_calloc(nc);
     b->u = gsl_vector_calloc(m); b->r = gsl_vector_alloc(m);
     b->ufull = gsl_vector_calloc(n); b->rfull = gsl_vector_alloc(n);
     if (!b->f || !b->uk || !b->g || !b->u || !b->r || !b->ufull || !b->rfull) return FL_FAIL(err, FL_ENOMEM, "out of memory");
-    b->qo = fl_qs_options_default();
+    b->qo = fl_quasistatic_options_default();
     b->qo.tol = 1e-13;
     block_load(b, 0.0);
-    fl_qs_result qr;
-    FL_TRY(fl_qs_step(&b->sc, b->f, b->uk, b->g, b->u, b->r, &b->qo, &qr, err));
+    fl_quasistatic_result qr;
+    FL_TRY(fl_quasistatic_step(&b->sc, b->f, b->uk, b->g, b->u, b->r, &b->qo, &qr, err));
     double FN1 = 0;
     for (size_t k = 0; k < nc; k++) FN1 += gsl_vector_get(b->r, b->iN[k]);
     if (!(FN1 < 0)) return FL_FAIL(err, FL_EINVAL, "pressing gave no compressive normal force (%g)", FN1);
@@ -338,16 +338,16 @@ fl_status fl_model_polyurethane_block_init(const fl_model_polyurethane *par, fl_
     return FL_OK;
 }
 
-fl_status fl_model_polyurethane_advance(fl_model_polyurethane_block *b, double UT, fl_qs_result *qr, fl_error *err)
+fl_status fl_model_polyurethane_advance(fl_model_polyurethane_block *b, double UT, fl_quasistatic_result *qr, fl_error *err)
 {
     gsl_vector_memcpy(b->uk, b->u);
     block_load(b, UT);
-    return fl_qs_step(&b->sc, b->f, b->uk, b->g, b->u, b->r, &b->qo, qr, err);
+    return fl_quasistatic_step(&b->sc, b->f, b->uk, b->g, b->u, b->r, &b->qo, qr, err);
 }
 
 /* u_i = -K_ii^-1 (K_ic u_c + K_ip u_p), r = K u with the interior residue
  * set to its exact 0. */
-fl_status fl_model_polyurethane_state(fl_model_polyurethane_block *b, double UT, fl_stab_label *lab, int *nst,
+fl_status fl_model_polyurethane_state(fl_model_polyurethane_block *b, double UT, fl_stability_label *lab, int *nst,
                                       int *nsl, int *nfr, double *FT, double *FN, fl_error *err)
 {
     gsl_vector_set_zero(b->ufull);
@@ -369,7 +369,7 @@ fl_status fl_model_polyurethane_state(fl_model_polyurethane_block *b, double UT,
         fn += gsl_vector_get(b->rfull, b->fN[k]);
     }
     if (lab) {      /* the partition (it checks the whole system: O(n^2)) */
-        FL_TRY(fl_stab_partition(&b->sf, b->ufull, b->rfull, 1e-7, lab, err));
+        FL_TRY(fl_stability_partition(&b->sf, b->ufull, b->rfull, 1e-7, lab, err));
         *nst = *nsl = *nfr = 0;
         for (size_t k = 0; k < b->nc; k++) {
             *nst += lab[k] == FL_STAB_PD;
@@ -389,7 +389,7 @@ fl_status fl_model_polyurethane_sparse_init(const fl_model_polyurethane_block *b
     FL_TRY(fl_sparse_start(&ps->ctx, err));
     FL_TRY(fl_sparse_from_dense(&ps->ctx, b->K, 1, 0.0, &ps->K, err));
     FL_TRY(fl_sparse_from_dense(&ps->ctx, b->M, 1, 0.0, &ps->M, err));
-    ps->s = (fl_stab_sparse_system){.n = b->n, .K = ps->K, .M = ps->M, .prescribed = b->pres, .np = b->nc,
+    ps->s = (fl_stability_system_sparse){.n = b->n, .K = ps->K, .M = ps->M, .prescribed = b->pres, .np = b->nc,
                                     .iT = b->fT, .iN = b->fN, .mu = b->par->mu};
     return FL_OK;
 }

@@ -7,7 +7,7 @@
  * s^-2).  Mirrored axis y' = -y: the block is [0, L] x [-H, 0], the rigid
  * plane y' = 0 above it, so 004's u_N = u_y' <= 0.  The far face y' = -H is
  * pressed by U_N^0, then moved tangentially by U_T.  Quasistatic increments
- * (004 (115)-(117)) by fl_qs_step on the Schur complement onto the contact
+ * (004 (115)-(117)) by fl_quasistatic_step on the Schur complement onto the contact
  * dofs (exact for linear elasticity); each state is lifted back to the
  * whole block.  The thickness is set so that the pressing gives F_N^0.
  *
@@ -76,9 +76,9 @@ typedef struct fl_model_polyurethane_block {
     size_t *iT, *iN;              /* contact dofs in the Schur numbering */
     size_t *fT, *fN;              /* contact dofs in the block numbering */
     unsigned char *pres;
-    fl_stab_system sc, sf;        /* Schur (quasistatic) and whole block (stability) */
+    fl_stability_system sc, sf;        /* Schur (quasistatic) and whole block (stability) */
     gsl_vector *f, *uk, *g, *u, *r, *ufull, *rfull;
-    fl_qs_options qo;
+    fl_quasistatic_options qo;
     fl_spd *spd;
 } fl_model_polyurethane_block;
 
@@ -86,7 +86,7 @@ typedef struct fl_model_polyurethane_block {
 typedef struct fl_model_polyurethane_sparse {
     fl_sparse_ctx ctx;
     cholmod_sparse *K, *M;
-    fl_stab_sparse_system s;
+    fl_stability_system_sparse s;
 } fl_model_polyurethane_sparse;
 
 /* Read the file; errors name the file, line and field (E > 0, 0 <= nu <
@@ -103,14 +103,14 @@ fl_status fl_model_polyurethane_block_init(const fl_model_polyurethane *par, fl_
 void fl_model_polyurethane_block_free(fl_model_polyurethane_block *b);
 
 /* 004 (115)-(117): one quasistatic increment to the face position U_T. */
-fl_status fl_model_polyurethane_advance(fl_model_polyurethane_block *b, double UT, fl_qs_result *qr, fl_error *err);
+fl_status fl_model_polyurethane_advance(fl_model_polyurethane_block *b, double UT, fl_quasistatic_result *qr, fl_error *err);
 
 /* The current state lifted to the whole block (ufull, rfull), its 004 §2.3
  * partition into lab (nc labels), the counts of stick / slip / free nodes
  * and the total tangential and normal reactions per unit thickness.  With
  * lab NULL only the lifted state and the forces (FT, FN may be NULL); the
  * counts are then not touched. */
-fl_status fl_model_polyurethane_state(fl_model_polyurethane_block *b, double UT, fl_stab_label *lab, int *nstick,
+fl_status fl_model_polyurethane_state(fl_model_polyurethane_block *b, double UT, fl_stability_label *lab, int *nstick,
                                       int *nslip, int *nfree, double *FT, double *FN, fl_error *err);
 
 fl_status fl_model_polyurethane_sparse_init(const fl_model_polyurethane_block *b, fl_model_polyurethane_sparse *ps,

@@ -12,7 +12,7 @@
 
 #include "fl_dense.h"
 
-fl_status fl_fe2d_sparse_assemble(fl_sparse_ctx *ctx, const fl_fe2d_mesh *mesh,
+fl_status fl_fe2d_assemble_sparse(fl_sparse_ctx *ctx, const fl_fe2d_mesh *mesh,
                                   const fl_fe2d_material *mat, fl_fe2d_matrix which,
                                   const fl_fe2d_dofmap *map, cholmod_sparse **out,
                                   double *shift, fl_error *err)
@@ -44,7 +44,7 @@ fl_status fl_fe2d_sparse_assemble(fl_sparse_ctx *ctx, const fl_fe2d_mesh *mesh,
     return s;
 }
 
-void fl_midpoint_block_sparse_free(fl_midpoint_block_sparse *b)
+void fl_midpoint_block_free_sparse(fl_midpoint_block_sparse *b)
 {
     if (!b) return;
     fl_sparse_free(b->ctx, &b->A);
@@ -84,7 +84,7 @@ static void project(fl_sparse_ctx *ctx, cholmod_sparse *B, double *x, double *bx
     cholmod_sdmult(B, 1, mone, one, &Y, &X, &ctx->cm);     /* x -= B^T bx */
 }
 
-fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp,
+fl_status fl_midpoint_block_alloc_sparse(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp,
                                          size_t dense_rows_limit,
                                          fl_midpoint_block_sparse **out, fl_error *err)
 {
@@ -124,10 +124,10 @@ fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_b
     /* A on the free dofs and the elimination shift */
     shift = calloc(n, sizeof(double));
     if (!shift) { s = FL_FAIL(err, FL_ENOMEM, "shift"); goto done; }
-    if ((s = fl_fe2d_sparse_assemble(ctx, b->mesh, &bp->mat, FL_FE2D_STIFFNESS, b->map, &b->A, shift, err)))
+    if ((s = fl_fe2d_assemble_sparse(ctx, b->mesh, &bp->mat, FL_FE2D_STIFFNESS, b->map, &b->A, shift, err)))
         goto done;
     fl_fe2d_matrix mk = bp->lumped ? FL_FE2D_MASS_LUMPED : FL_FE2D_MASS;
-    if ((s = fl_fe2d_sparse_assemble(ctx, b->mesh, &bp->mat, mk, NULL, &Mfull, NULL, err))) goto done;
+    if ((s = fl_fe2d_assemble_sparse(ctx, b->mesh, &bp->mat, mk, NULL, &Mfull, NULL, err))) goto done;
     /* load: M (0, -g) restricted, plus shift */
     g = calloc(nfull, sizeof(double));
     fm = calloc(nfull, sizeof(double));
@@ -280,7 +280,7 @@ done:
     fl_sparse_free(ctx, &Sub);
     gsl_matrix_free(R); gsl_matrix_free(Q); gsl_matrix_free(MQ); gsl_matrix_free(MR);
     gsl_matrix_free(G); gsl_matrix_free(G0); gsl_matrix_free(Ufull);
-    if (s != FL_OK) fl_midpoint_block_sparse_free(b);
+    if (s != FL_OK) fl_midpoint_block_free_sparse(b);
     else *out = b;
     return s;
 }

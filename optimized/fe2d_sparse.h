@@ -6,7 +6,7 @@
  *
  * Ownership: matrices returned through out arguments belong to the caller
  * and are freed on the same fl_sparse_ctx (fl_sparse_free); the block owns
- * everything it points to and is freed by fl_midpoint_block_sparse_free
+ * everything it points to and is freed by fl_midpoint_block_free_sparse
  * (with the context it was built on).
  */
 #ifndef FL_FE2D_SPARSE_H
@@ -19,7 +19,7 @@
 /* Assembled matrix `which` (symmetric, upper storage) on the free dofs of
  * map (all dofs if map is NULL).  If shift is non-NULL (nfree entries) it
  * receives -K(free, fixed) u_fixed. */
-fl_status fl_fe2d_sparse_assemble(fl_sparse_ctx *ctx, const fl_fe2d_mesh *mesh,
+fl_status fl_fe2d_assemble_sparse(fl_sparse_ctx *ctx, const fl_fe2d_mesh *mesh,
                                   const fl_fe2d_material *mat, fl_fe2d_matrix which,
                                   const fl_fe2d_dofmap *map, cholmod_sparse **out,
                                   double *shift, fl_error *err);
@@ -40,9 +40,9 @@ typedef struct fl_midpoint_block_sparse {
     fl_midpoint_problem prob;
 } fl_midpoint_block_sparse;
 
-fl_status fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp,
+fl_status fl_midpoint_block_alloc_sparse(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp,
                                          size_t dense_rows_limit,
                                          fl_midpoint_block_sparse **out, fl_error *err);
-void fl_midpoint_block_sparse_free(fl_midpoint_block_sparse *b);
+void fl_midpoint_block_free_sparse(fl_midpoint_block_sparse *b);
 
 #endif

@@ -35,7 +35,7 @@ static void sdmult(fl_sparse_ctx *ctx, cholmod_sparse *A, int transpose, double 
     cholmod_sdmult(A, transpose, a, b, &X, &Y, &ctx->cm);
 }
 
-void fl_midpoint_sparse_free(fl_midpoint_sparse *mp)
+void fl_midpoint_free_sparse(fl_midpoint_sparse *mp)
 {
     if (!mp) return;
     fl_sparse_free(&mp->ctx, &mp->S0);
@@ -137,7 +137,7 @@ static fl_status build_Ht(fl_midpoint_sparse *mp, fl_error *err)
     return s;
 }
 
-fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt,
+fl_status fl_midpoint_alloc_sparse(const fl_midpoint_problem *p, const fl_midpoint_options *opt,
                                    fl_midpoint_sparse **out, fl_error *err)
 {
     *out = NULL;
@@ -162,7 +162,7 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     mp->D = fl_dense_matrix_alloc(m, m);
     mp->sols = fl_dense_matrix_alloc(64, m);
     if (!mp->fhat || !mp->q || !mp->D || !mp->sols) {
-        fl_midpoint_sparse_free(mp);
+        fl_midpoint_free_sparse(mp);
         return FL_FAIL(err, FL_ENOMEM, "cannot allocate the sparse stepper workspaces");
     }
     mp->z = mp->fhat + n;
@@ -178,11 +178,11 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     mp->S0 = cholmod_add(p->Mr0_s, p->A_s, a1, a2, 1, 1, &mp->ctx.cm);
     if (!mp->S0) {
         fl_status fs = fl_sparse_failure(&mp->ctx.cm);
-        fl_midpoint_sparse_free(mp);
+        fl_midpoint_free_sparse(mp);
         return FL_FAIL(err, fs, "cholmod_add failed");
     }
     if ((s = fl_sparse_factor(&mp->ctx, mp->S0, &mp->L, err)) != FL_OK) {
-        fl_midpoint_sparse_free(mp);
+        fl_midpoint_free_sparse(mp);
         return s;
     }
     /* Woodbury: Y = S0^-1 U, T = I + C U^T Y */
@@ -191,20 +191,20 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
         mp->T = fl_dense_matrix_alloc(k, k);
         mp->Tp = fl_dense_permutation_alloc(k);
         if (!mp->Y || !mp->T || !mp->Tp) {
-            fl_midpoint_sparse_free(mp);
+            fl_midpoint_free_sparse(mp);
             return FL_FAIL(err, FL_ENOMEM, "out of memory for the %zu-column Woodbury update", k);
         }
         for (size_t c = 0; c < k; c++) {
             for (size_t i = 0; i < n; i++) mp->w1[i] = gsl_matrix_get(p->U, i, c);
             if ((s = fl_sparse_solve(&mp->ctx, mp->L, mp->w1, mp->w2, err))) {
-                fl_midpoint_sparse_free(mp);
+                fl_midpoint_free_sparse(mp);
                 return s;
             }
             for (size_t i = 0; i < n; i++) gsl_matrix_set(mp->Y, i, c, mp->w2[i]);
         }
         gsl_matrix *UtY = fl_dense_matrix_alloc(k, k);
         if (!UtY) {
-            fl_midpoint_sparse_free(mp);
+            fl_midpoint_free_sparse(mp);
             return FL_FAIL(err, FL_ENOMEM, "out of memory for the %zu-column Woodbury update", k);
         }
         gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, p->U, mp->Y, 0.0, UtY);
@@ -216,7 +216,7 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     }
     /* Delassus D = H S^-1 H^T, column by column (2nc solves) */
     if ((s = build_Ht(mp, err)) != FL_OK) {
-        fl_midpoint_sparse_free(mp);
+        fl_midpoint_free_sparse(mp);
         return s;
     }
     const int *Hp = mp->Ht->p, *Hi = mp->Ht->i;
@@ -225,7 +225,7 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
         memset(mp->w1, 0, n * sizeof(double));
         for (int q = Hp[j]; q < Hp[j + 1]; q++) mp->w1[Hi[q]] = Hx[q];
         if ((s = s_solve(mp, mp->w1, mp->w2, err))) {
-            fl_midpoint_sparse_free(mp);
+            fl_midpoint_free_sparse(mp);
             return s;
         }
         sdmult(&mp->ctx, mp->Ht, 1, 1.0, mp->w2, 0.0, mp->hy);
@@ -241,7 +241,7 @@ fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoi
     return FL_OK;
 }
 
-double fl_midpoint_sparse_energy(fl_midpoint_sparse *mp, const gsl_vector *u, const gsl_vector *v)
+double fl_midpoint_energy_sparse(fl_midpoint_sparse *mp, const gsl_vector *u, const gsl_vector *v)
 {
     const fl_midpoint_problem *p = mp->p;
     size_t n = p->n;
@@ -257,7 +257,7 @@ double fl_midpoint_sparse_energy(fl_midpoint_sparse *mp, const gsl_vector *u, co
 }
 
 /* One step of 002 (20)-(23), as fl_midpoint_step. */
-fl_status fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st,
+fl_status fl_midpoint_step_sparse(fl_midpoint_sparse *mp, fl_midpoint_state *st,
                                   fl_midpoint_result *res, fl_error *err)
 {
     double t0 = fl_clock_now();
@@ -321,7 +321,7 @@ fl_status fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st,
         v[i] = 2.0 * mp->w2[i] - v[i];
     }
     st->t += dt;
-    r.energy = fl_midpoint_sparse_energy(mp, st->u, st->v);
+    r.energy = fl_midpoint_energy_sparse(mp, st->u, st->v);
     if (!isfinite(r.energy)) r.status = FL_ENONFINITE;
     r.seconds = fl_clock_now() - t0;
     if (res) *res = r;

@@ -38,13 +38,13 @@ typedef struct fl_midpoint_sparse {
     gsl_vector *q;
 } fl_midpoint_sparse;
 
-fl_status fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt,
+fl_status fl_midpoint_alloc_sparse(const fl_midpoint_problem *p, const fl_midpoint_options *opt,
                                    fl_midpoint_sparse **out, fl_error *err);
-fl_status fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st,
+fl_status fl_midpoint_step_sparse(fl_midpoint_sparse *mp, fl_midpoint_state *st,
                                   fl_midpoint_result *res, fl_error *err);
-void fl_midpoint_sparse_free(fl_midpoint_sparse *mp);
+void fl_midpoint_free_sparse(fl_midpoint_sparse *mp);
 
 /* 002 (19) with the sparse M_r and A of the stepper's problem. */
-double fl_midpoint_sparse_energy(fl_midpoint_sparse *mp, const gsl_vector *u, const gsl_vector *v);
+double fl_midpoint_energy_sparse(fl_midpoint_sparse *mp, const gsl_vector *u, const gsl_vector *v);
 
 #endif

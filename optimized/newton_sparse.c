@@ -332,7 +332,7 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
                     go.norm = opt->norm;
                     fl_nsgs_result gr;
                     gsl_vector_view rv = gsl_vector_view_array(r, (size_t)m);
-                    fl_status gs = fl_nsgs_sparse_solve(L->lp, &go, &rv.vector, NULL, &gr, err);
+                    fl_status gs = fl_nsgs_solve_sparse(L->lp, &go, &rv.vector, NULL, &gr, err);
                     res->gs_sweeps += gr.iterations;
                     if (gs < 0) {
                         s = gs;
@@ -383,7 +383,7 @@ static fl_status start_r(int dim, size_t nc, const double *mu, const fl_newton_o
     return FL_OK;
 }
 
-fl_status fl_newton_sparse_solve(const fl_local_problem *p, const fl_newton_options *opt,
+fl_status fl_newton_solve_sparse(const fl_local_problem *p, const fl_newton_options *opt,
                                  gsl_vector *r, gsl_vector *U, fl_newton_result *res,
                                  fl_error *err)
 {
@@ -445,7 +445,7 @@ fl_status fl_newton_sparse_solve(const fl_local_problem *p, const fl_newton_opti
     return res->status;
 }
 
-fl_status fl_newton_global_sparse_solve(const fl_global_problem *g,
+fl_status fl_newton_global_solve_sparse(const fl_global_problem *g,
                                         const fl_newton_options *opt, gsl_vector *v,
                                         gsl_vector *r, gsl_vector *U, fl_newton_result *res,
                                         fl_error *err)

@@ -8,7 +8,7 @@
  * analysis (umfpack_di_symbolic) is computed once and reused by the numeric
  * factorisation of every Newton step.  Same options, result, stopping rule,
  * line search and fallback as the reference; the Gauss–Seidel fallback is
- * the sparse one (fl_nsgs_sparse_solve).  The twins share the law, not the
+ * the sparse one (fl_nsgs_solve_sparse).  The twins share the law, not the
  * iterates: each answer satisfies the natural-map tolerance, and they agree
  * where the solution is unique (tests/test_newton.c).
  */
@@ -18,7 +18,7 @@
 #include "reference/newton.h"
 
 /* Local problem with sparse W (p->Ws; need not be symmetric). */
-fl_status fl_newton_sparse_solve(const fl_local_problem *p, const fl_newton_options *opt,
+fl_status fl_newton_solve_sparse(const fl_local_problem *p, const fl_newton_options *opt,
                                  gsl_vector *r, gsl_vector *U, fl_newton_result *res,
                                  fl_error *err);
 
@@ -26,7 +26,7 @@ fl_status fl_newton_sparse_solve(const fl_local_problem *p, const fl_newton_opti
  * formed: Newton on (v, r), system (N4) of newton.h by UMFPACK; M^-1 is
  * applied by a CHOLMOD factor only for the initial v and the error
  * normalisation q = H M^-1 f + w. */
-fl_status fl_newton_global_sparse_solve(const fl_global_problem *g,
+fl_status fl_newton_global_solve_sparse(const fl_global_problem *g,
                                         const fl_newton_options *opt, gsl_vector *v,
                                         gsl_vector *r, gsl_vector *U, fl_newton_result *res,
                                         fl_error *err);

@@ -187,7 +187,7 @@ static int local3_fast(double mu, const double *Waa, const double *Winv, int has
 
 /* 003 §3 (nonlinear Gauss–Seidel) on sparse W; see the header for the
  * local solver and the stopping rule. */
-fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
+fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options *opt,
                                gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                fl_error *err)
 {

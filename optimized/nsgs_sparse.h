@@ -9,7 +9,7 @@
 #include "reference/nsgs.h"
 
 /* Same contract as fl_nsgs_solve; uses p->Ws. */
-fl_status fl_nsgs_sparse_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
+fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options *opt,
                                gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                fl_error *err);
 

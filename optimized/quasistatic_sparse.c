@@ -33,7 +33,7 @@ static int row_end(const rows *k, size_t i)
  * max(|v|, 1) (returns the sweeps), or -max_sweeps. */
 static int sorp(const rows *k, const double *dia, const int *role, const size_t *part,
                 const double *f, const double *uk, const double *g, double *v, size_t n,
-                const fl_qs_options *o)
+                const fl_quasistatic_options *o)
 {
     for (int sweep = 1; sweep <= o->max_sweeps; sweep++) {
         double dmax = 0.0, vmax = 1.0;
@@ -81,14 +81,14 @@ static void from_array(const double *b, gsl_vector *a)
 }
 
 /* 004 (115)-(117): the fixed point g <- mu |r_N(u(g))| around (116), with
- * the stopping rules of fl_qs_step. */
-fl_status fl_qs_sparse_step(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s,
+ * the stopping rules of fl_quasistatic_step. */
+fl_status fl_quasistatic_step_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s,
                             const gsl_vector *f, const gsl_vector *uk, gsl_vector *g,
-                            gsl_vector *u, gsl_vector *r, const fl_qs_options *opt,
-                            fl_qs_result *res, fl_error *err)
+                            gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
+                            fl_quasistatic_result *res, fl_error *err)
 {
-    fl_qs_options o;
-    fl_qs_result dummy;
+    fl_quasistatic_options o;
+    fl_quasistatic_result dummy;
     if (!res) res = &dummy;
     res->status = FL_OK;
     res->iterations = res->g_iterations = 0;
@@ -105,11 +105,11 @@ fl_status fl_qs_sparse_step(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s,
     if (K->xtype != CHOLMOD_REAL || K->itype != CHOLMOD_INT || K->dtype != CHOLMOD_DOUBLE || !K->x)
         return res->status = FL_FAIL(err, FL_EUNSUPPORTED,
                                      "sparse quasistatic step: K must be real double with int indices");
-    fl_status st = fl_qs_check_args(n, s->np, f, uk, g, u, r, opt, &o, err);
+    fl_status st = fl_quasistatic_check_args(n, s->np, f, uk, g, u, r, opt, &o, err);
     if (st != FL_OK) return res->status = st;
     int *role;
     size_t *part;
-    if ((st = fl_qs_roles(n, s->prescribed, s->np, s->iT, s->iN, s->mu, &role, &part, err)) != FL_OK)
+    if ((st = fl_quasistatic_roles(n, s->prescribed, s->np, s->iT, s->iN, s->mu, &role, &part, err)) != FL_OK)
         return res->status = st;
 
     rows k = {0};

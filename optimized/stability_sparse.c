@@ -10,7 +10,7 @@
 
 #include <arpack.h>
 
-void fl_stab_sparse_tangent_free(fl_sparse_ctx *ctx, fl_stab_sparse_tangent *t)
+void fl_stability_tangent_free_sparse(fl_sparse_ctx *ctx, fl_stability_tangent_sparse *t)
 {
     if (!t) return;
     free(t->dof);
@@ -61,13 +61,13 @@ static fl_status gather(fl_sparse_ctx *ctx, cholmod_sparse *A, const long *pos,
 }
 
 /* 004 (80)-(82), (86). */
-fl_status fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s,
-                                       const fl_stab_label *labels, const double *r,
-                                       fl_stab_sparse_tangent **out, fl_error *err)
+fl_status fl_stability_tangent_alloc_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s,
+                                       const fl_stability_label *labels, const double *r,
+                                       fl_stability_tangent_sparse **out, fl_error *err)
 {
     *out = NULL;
-    /* the reference's refusals, in its order (fl_stab_system_check, then
-     * fl_stab_tangent_alloc's own): missing data, sizes, values, contacts */
+    /* the reference's refusals, in its order (fl_stability_system_check, then
+     * fl_stability_tangent_alloc's own): missing data, sizes, values, contacts */
     if (!s || !s->K || !s->M || (s->np > 0 && (!s->iT || !s->iN)))
         return FL_FAIL(err, FL_EINVAL, "stability system: missing K, M or contact indices");
     if (s->n == 0 || s->K->nrow != s->n || s->K->ncol != s->n || s->M->nrow != s->n ||
@@ -77,14 +77,14 @@ fl_status fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_
         return FL_FAIL(err, FL_EINVAL, "stability system: K and M must be packed sparse matrices");
     FL_TRY(fl_sparse_check_finite(s->K, "stiffness K", err));
     FL_TRY(fl_sparse_check_finite(s->M, "mass M", err));
-    FL_TRY(fl_stab_check_contacts(s->n, s->prescribed, s->np, s->iT, s->iN, s->mu, err));
+    FL_TRY(fl_stability_check_contacts(s->n, s->prescribed, s->np, s->iT, s->iN, s->mu, err));
     if (!labels || !r)
         return FL_FAIL(err, FL_EDIM, "tangent: labels and r (length %zu) required", s->n);
     size_t n = s->n;
     long *pos = malloc(n * sizeof *pos), *srow = malloc(n * sizeof *srow);
     int *cs = calloc(n, sizeof *cs);
     double *fac = calloc(n, sizeof *fac);
-    fl_stab_sparse_tangent *t = calloc(1, sizeof *t);
+    fl_stability_tangent_sparse *t = calloc(1, sizeof *t);
     if (!pos || !srow || !cs || !fac || !t) {
         free(pos); free(srow); free(cs); free(fac); free(t);
         return FL_FAIL(err, FL_ENOMEM, "out of memory");
@@ -139,7 +139,7 @@ fl_status fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_
         if (!t->KS) st = FL_FAIL(err, FL_ENOMEM, "cholmod_add/copy failed");
     }
     free(pos); free(srow); free(cs); free(fac);
-    if (st != FL_OK) { fl_stab_sparse_tangent_free(ctx, t); return st; }
+    if (st != FL_OK) { fl_stability_tangent_free_sparse(ctx, t); return st; }
     *out = t;
     return FL_OK;
 }
@@ -171,11 +171,11 @@ static int try_factor(fl_sparse_ctx *ctx, cholmod_sparse *KS, double sigma, chol
 }
 
 /* 004 §5.4 methods 2 and 3 (004 §5.4). */
-fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t,
-                                 const fl_stab_options *opt, int max_iter,
-                                 fl_stab_result *res, fl_error *err)
+fl_status fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t,
+                                 const fl_stability_options *opt, int max_iter,
+                                 fl_stability_result *res, fl_error *err)
 {
-    fl_stab_options o = opt ? *opt : fl_stab_options_default();
+    fl_stability_options o = opt ? *opt : fl_stability_options_default();
     memset(res, 0, sizeof *res);
     if (!t || t->nstar == 0 || !t->KS)
         return res->status = FL_FAIL(err, FL_EINVAL, "sparse analyse: empty tangent system");
@@ -246,7 +246,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
     res->ks_min = rho;
     res->residual = resid;
     for (size_t i = 0; i < n; i++) gsl_vector_set(res->ks_vec, i, x[i]);
-    res->ks_vec_admissible = fl_stab_admissible(res->ks_vec, t->csign, o.sign_tol);
+    res->ks_vec_admissible = fl_stability_admissible(res->ks_vec, t->csign, o.sign_tol);
     if (res->ks_vec_admissible) {
         double worst = 0.0;
         for (size_t k = 0; k < n; k++) worst = fmax(worst, (double)t->csign[k] * x[k]);
@@ -254,7 +254,7 @@ fl_status fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangen
     }
     if (resid > 1e-10 * scale) st = FL_WMAXITER;
     if (o.nev > 0 && n >= 3) {           /* (ii), (iii): lowest modes of M*^-1 K* */
-        fl_status sm = fl_stab_sparse_modes(ctx, t, &o, max_iter, res, err);
+        fl_status sm = fl_stability_modes_sparse(ctx, t, &o, max_iter, res, err);
         if (sm != FL_OK) st = sm;
     }
 done:
@@ -367,11 +367,11 @@ static void invert_ritz(size_t m, const double *nr, const double *ni, double *re
 /* Sizes ARPACK accepts: 1 <= nev <= N - 2. */
 static size_t clip_nev(size_t nev, size_t N) { return nev + 2 > N ? (N > 2 ? N - 2 : 0) : nev; }
 
-fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t,
-                               const fl_stab_options *opt, int max_iter, fl_stab_result *res,
+fl_status fl_stability_modes_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t,
+                               const fl_stability_options *opt, int max_iter, fl_stability_result *res,
                                fl_error *err)
 {
-    fl_stab_options o = opt ? *opt : fl_stab_options_default();
+    fl_stability_options o = opt ? *opt : fl_stability_options_default();
     size_t n = t ? t->nstar : 0, nev = clip_nev(o.nev, n);
     if (!t || !t->Kstar || !t->Mstar || nev == 0)
         return FL_FAIL(err, FL_EDIM, "lowest modes: need N* >= 3 and nev >= 1 (N* = %zu)", n);
@@ -405,7 +405,7 @@ fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent 
      * pair (re, im) for nu and its conjugate: keep the real part. */
     invert_ritz(nconv, nr, ni, res->lam_re, res->lam_im);
     res->nlam = nconv;
-    st = fl_stab_sort_eig(nconv, res->lam_re, res->lam_im, FL_STAB_BY_MODULUS, perm, err);
+    st = fl_stability_sort_eig(nconv, res->lam_re, res->lam_im, FL_STAB_BY_MODULUS, perm, err);
     if (st != FL_OK) goto done;
     E = fl_dense_matrix_alloc(n, nconv ? nconv : 1);
     if (!E) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto done; }
@@ -414,7 +414,7 @@ fl_status fl_stab_sparse_modes(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent 
         if (ni[col] != 0.0 && col > 0 && ni[col - 1] == -ni[col] && nr[col - 1] == nr[col]) col--;
         for (size_t i = 0; i < n; i++) gsl_matrix_set(E, i, k, Z[col * n + i]);
     }
-    fl_stab_classify(&o, t->csign, E, res);
+    fl_stability_classify(&o, t->csign, E, res);
     st = st2;
 done:
     if (E) gsl_matrix_free(E);
@@ -424,7 +424,7 @@ done:
     return st;
 }
 
-fl_status fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha,
+fl_status fl_stability_rayleigh_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, double alpha,
                                   double beta, size_t nev, int max_iter, double *lre, double *lim,
                                   size_t *nroots, fl_error *err)
 {
@@ -448,7 +448,7 @@ fl_status fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tange
     if (st >= 0) {
         invert_ritz(nconv, nr, ni, lre, lim);
         *nroots = nconv;
-        fl_status s2 = fl_stab_sort_eig(nconv, lre, lim, FL_STAB_BY_FREQUENCY, NULL, err);
+        fl_status s2 = fl_stability_sort_eig(nconv, lre, lim, FL_STAB_BY_FREQUENCY, NULL, err);
         if (s2 != FL_OK) st = s2;
     }
     fl_sparse_lu_free(c.lu);

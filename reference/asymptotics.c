@@ -10,7 +10,7 @@
 
 #include "fl_dense.h"
 
-void fl_asym_set_release(fl_asym_set *A)
+void fl_asymptotics_set_release(fl_asymptotics_set *A)
 {
     if (!A) return;
     gsl_vector_free(A->a);
@@ -20,9 +20,9 @@ void fl_asym_set_release(fl_asym_set *A)
 
 /* 000 §3: A(q,u-) = {u-, u~} if gamma(q) < 0, [u-, u~] if gamma(q) = 0,
  * u~ = Proj_q(0, (u- + M^-1 R(q)) ∩ T(q)). */
-fl_status fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q,
+fl_status fl_asymptotics_build(const fl_moreau_system *sys, const gsl_vector *q,
                         const gsl_vector *um, const fl_moreau_options *opt,
-                        double gamma_tol, double gap_tol, fl_asym_set *A,
+                        double gamma_tol, double gap_tol, fl_asymptotics_set *A,
                         fl_error *err)
 {
     if (!A) return FL_FAIL(err, FL_EINVAL, "A is NULL");
@@ -72,7 +72,7 @@ fl_status fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q,
 out:
     gsl_vector_free(dphi);
     gsl_vector_free(up);
-    if (st != FL_OK) fl_asym_set_release(A);
+    if (st != FL_OK) fl_asymptotics_set_release(A);
     return st;
 }
 
@@ -87,7 +87,7 @@ static double dist_points(const gsl_vector *x, const gsl_vector *y)
 }
 
 /* dist(x, [a,b]) by the clamped projection, dist(x, {a,b}) by a minimum. */
-double fl_asym_dist(const fl_asym_set *A, const gsl_vector *x)
+double fl_asymptotics_dist(const fl_asymptotics_set *A, const gsl_vector *x)
 {
     if (!A->segment) return fmin(dist_points(x, A->a), dist_points(x, A->b));
     double ee = 0, ex = 0;
@@ -108,7 +108,7 @@ double fl_asym_dist(const fl_asym_set *A, const gsl_vector *x)
 }
 
 /* 000 §3: e(P, Q) = sup_{p in P} inf_{q in Q} |p - q|. */
-double fl_asym_excess_points(const gsl_matrix *P, size_t np, const gsl_matrix *Q, size_t nq)
+double fl_asymptotics_excess_points(const gsl_matrix *P, size_t np, const gsl_matrix *Q, size_t nq)
 {
     if (np == 0) return 0.0;
     if (nq == 0) return INFINITY;
@@ -125,24 +125,24 @@ double fl_asym_excess_points(const gsl_matrix *P, size_t np, const gsl_matrix *Q
     return e;
 }
 
-double fl_asym_hausdorff_points(const gsl_matrix *P, size_t np, const gsl_matrix *Q, size_t nq)
+double fl_asymptotics_hausdorff_points(const gsl_matrix *P, size_t np, const gsl_matrix *Q, size_t nq)
 {
-    return fmax(fl_asym_excess_points(P, np, Q, nq), fl_asym_excess_points(Q, nq, P, np));
+    return fmax(fl_asymptotics_excess_points(P, np, Q, nq), fl_asymptotics_excess_points(Q, nq, P, np));
 }
 
 /* 000 (9): sup dist(S(q_eps, u_eps), A). */
-double fl_asym_excess_samples_to_set(const gsl_matrix *S, size_t ns, const fl_asym_set *A)
+double fl_asymptotics_excess_samples_to_set(const gsl_matrix *S, size_t ns, const fl_asymptotics_set *A)
 {
     double e = 0;
     for (size_t i = 0; i < ns; i++) {
         gsl_vector_const_view s = gsl_matrix_const_row(S, i);
-        e = fmax(e, fl_asym_dist(A, &s.vector));
+        e = fmax(e, fl_asymptotics_dist(A, &s.vector));
     }
     return e;
 }
 
 /* 000 (10): sup_{v in A} dist(v, A_eps), A discretised (000 §3). */
-double fl_asym_excess_set_to_samples(const fl_asym_set *A, size_t K, const gsl_matrix *S,
+double fl_asymptotics_excess_set_to_samples(const fl_asymptotics_set *A, size_t K, const gsl_matrix *S,
                                      size_t ns)
 {
     const size_t d = A->a->size;
@@ -156,12 +156,12 @@ double fl_asym_excess_set_to_samples(const fl_asym_set *A, size_t K, const gsl_m
             gsl_matrix_set(G, j, i, ai + t * (gsl_vector_get(A->b, i) - ai));
         }
     }
-    double e = fl_asym_excess_points(G, npts, S, ns);
+    double e = fl_asymptotics_excess_points(G, npts, S, ns);
     gsl_matrix_free(G);
     return e;
 }
 
-void fl_asym_ball_point(gsl_rng *rng, const gsl_vector *c, double radius, gsl_vector *x)
+void fl_asymptotics_ball_point(gsl_rng *rng, const gsl_vector *c, double radius, gsl_vector *x)
 {
     const size_t d = c->size;
     double nrm = 0;
@@ -179,7 +179,7 @@ void fl_asym_ball_point(gsl_rng *rng, const gsl_vector *c, double radius, gsl_ve
 }
 
 /* 000 §3: A_eps(q,u-) = {S(q_eps, u-_eps) : q_eps in B(q,eps), u-_eps in B(u-,eps)}. */
-fl_status fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q,
+fl_status fl_asymptotics_sample(const fl_moreau_system *sys, const gsl_vector *q,
                          const gsl_vector *um, double eps, size_t ns, gsl_rng *rng,
                          const fl_moreau_options *opt, gsl_matrix *S, size_t *ncollide,
                          fl_error *err)
@@ -194,8 +194,8 @@ fl_status fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q,
     size_t nc = 0;
     if (!qe || !ue || !r) { st = FL_FAIL(err, FL_ENOMEM, "out of memory"); goto out; }
     for (size_t i = 0; i < ns; i++) {
-        fl_asym_ball_point(rng, q, eps, qe);
-        fl_asym_ball_point(rng, um, eps, ue);
+        fl_asymptotics_ball_point(rng, q, eps, qe);
+        fl_asymptotics_ball_point(rng, um, eps, ue);
         gsl_vector_view row = gsl_matrix_row(S, i);
         fl_moreau_result res;
         st = fl_moreau_system_law(sys, qe, ue, opt, &row.vector, r, &res, err);

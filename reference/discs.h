@@ -43,7 +43,7 @@
  * reference: all-pairs detection, dense M, H, W (fl_delassus_dense) and
  * fl_nsgs_solve; optimized (optimized/discs_sparse.c): cell-list detection,
  * CHOLMOD H and W = (H M^-1/2)(H M^-1/2)^T (fl_discs_delassus_diag) and
- * fl_nsgs_sparse_solve.  Both use the same contact order (sorted by
+ * fl_nsgs_solve_sparse.  Both use the same contact order (sorted by
  * fl_discs_contacts_sort) so their results agree up to rounding.
  */
 #ifndef FL_DISCS_H

@@ -26,7 +26,7 @@ fl_fset_options fl_fset_options_default(void)
 void fl_fset_result_release(fl_fset_result *res)
 {
     if (!res) return;
-    fl_set_release(&res->set);
+    fl_friction_set_release(&res->set);
     if (res->E) gsl_matrix_free(res->E);
     if (res->gen) gsl_matrix_free(res->gen);
     res->E = NULL;
@@ -188,7 +188,7 @@ static fl_status polygon_from(double *P, size_t np, double *R, size_t nr, fl_fri
         double *H = malloc(2 * np * sizeof(double));
         if (!H) return FL_FAIL(err, FL_ENOMEM, "allocating a hull");
         size_t nh = hull2(P, np, eps, H);
-        fl_status st = fl_set_polygon(set, nh, H, 0, NULL, err);
+        fl_status st = fl_friction_set_polygon(set, nh, H, 0, NULL, err);
         free(H);
         return st;
     }
@@ -270,8 +270,8 @@ static fl_status polygon_from(double *P, size_t np, double *R, size_t nr, fl_fri
     {
         double rays[4] = {ra[0] / na, ra[1] / na, rb[0] / nb, rb[1] / nb};
         double swp[4] = {rb[0] / nb, rb[1] / nb, ra[0] / na, ra[1] / na};
-        st = fl_set_polygon(set, nv, V, one ? 1 : 2, rays, NULL);
-        if (st != FL_OK) st = fl_set_polygon(set, nv, V, one ? 1 : 2, swp, err);
+        st = fl_friction_set_polygon(set, nv, V, one ? 1 : 2, rays, NULL);
+        if (st != FL_OK) st = fl_friction_set_polygon(set, nv, V, one ? 1 : 2, swp, err);
     }
 done:
     free(Q);
@@ -517,14 +517,14 @@ fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncon
             if (R[2 * j] > 0) hi = INFINITY;
             if (R[2 * j] < 0) lo = -INFINITY;
         }
-        st = fl_set_interval(&res->set, lo, hi, err);
+        st = fl_friction_set_interval(&res->set, lo, hi, err);
     } else {
         st = polygon_from(P, nv, R, nr, &res->set, err);
     }
     if (st < 0) goto done;
-    res->bounded = fl_set_is_bounded(&res->set);
+    res->bounded = fl_friction_set_is_bounded(&res->set);
     double zero[2] = {0.0, 0.0};
-    res->contains_zero = fl_set_contains(&res->set, zero, 1e-9 * (smax > 0 ? smax : 1.0));
+    res->contains_zero = fl_friction_set_contains(&res->set, zero, 1e-9 * (smax > 0 ? smax : 1.0));
 done:
     if (st < 0) {
         fl_fset_result_release(res);

@@ -84,7 +84,7 @@ fl_nsgs_options fl_nsgs_options_default(void);
  * Errors: bad problem (fl_local_problem_check), bad options (tol <= 0,
  * omega not in (0,2), missing rng or ordering, non-permutation ordering),
  * dimension mismatch; FL_ENOCONV if the iterates become non-finite.
- * The reference uses p->W; fl_nsgs_sparse_solve (optimized/nsgs_sparse.c)
+ * The reference uses p->W; fl_nsgs_solve_sparse (optimized/nsgs_sparse.c)
  * uses p->Ws and gives the same iterates up to rounding. */
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);

@@ -267,7 +267,7 @@ int fl_p4_support(const fl_p4_friction *C, const gsl_vector *v, double *value)
         gsl_vector_const_view e = gsl_matrix_const_row(C->E, (size_t)j);
         gsl_blas_ddot(&e.vector, v, &y[j]);
     }
-    return fl_set_support(&C->set, y, value);
+    return fl_friction_set_support(&C->set, y, value);
 }
 
 /* Multipliers at rounding level are zero: lambda_alpha |dphi_alpha|* <=
@@ -321,12 +321,12 @@ static void barrier_project(const fl_friction_set *set, const double *z, double 
  * a one-ray-at-a-time correction of a y violating both (y a rounding
  * residue of a sticking v_t = 0, so rho.y / |y| is O(1) although |y| is
  * 1e-15 of the velocity scale) can end outside D(S) again, which turned
- * a sticking step's certificate into +inf.  fl_set_support's own test is
+ * a sticking step's certificate into +inf.  fl_friction_set_support's own test is
  * relative to |y| (right for a y of the problem's size, wrong for a
  * rounding residue): tol is relative to the velocity scale. */
 static int support_tol(const fl_friction_set *set, const double *y, double tol, double *value)
 {
-    if (fl_set_support(set, y, value)) return 1;
+    if (fl_friction_set_support(set, y, value)) return 1;
     double z[2] = {y[0], set->dim == 2 ? y[1] : 0.0};
     if (set->kind == FL_SET_INTERVAL) {
         if (fabs(z[0]) > tol) return 0;
@@ -334,7 +334,7 @@ static int support_tol(const fl_friction_set *set, const double *y, double tol, 
     } else if (set->kind == FL_SET_POLYGON && set->nray <= 2) {
         double pz[2], zero[2] = {0.0, 0.0};
         barrier_project(set, z, pz);
-        if (hypot(z[0] - pz[0], z[1] - pz[1]) <= tol && fl_set_support(set, pz, value)) return 1;
+        if (hypot(z[0] - pz[0], z[1] - pz[1]) <= tol && fl_friction_set_support(set, pz, value)) return 1;
         /* pz lands near the apex after a cancellation (|pz| << |z|): its
          * rounding is relative to |z|, not |pz|, and may fail the recession
          * test again; the apex 0 is in D(S) and is within tol when |z| is */
@@ -352,7 +352,7 @@ static int support_tol(const fl_friction_set *set, const double *y, double tol, 
             }
         }
     }
-    return fl_set_support(set, z, value);
+    return fl_friction_set_support(set, z, value);
 }
 
 /* lambda_alpha S_{C*_alpha}(x) with 0 * (+inf) = 0 (001 §3.2: S_{0 C*} = 0).
@@ -387,7 +387,7 @@ static fl_status project_scaled(const fl_friction_set *set, double lam, const do
     }
     double xs[2] = {0.0, 0.0}, ps[2] = {0.0, 0.0};
     for (int j = 0; j < k; j++) xs[j] = x[j] / lam;
-    FL_TRY(fl_set_project_metric(set, H, xs, ps, err));
+    FL_TRY(fl_friction_set_project_metric(set, H, xs, ps, err));
     for (int j = 0; j < k; j++) p[j] = lam * ps[j];
     return FL_OK;
 }
@@ -714,7 +714,7 @@ static fl_status check_common(const fl_p4_problem *p, fl_error *err)
                                C->set.dim, p->n);
             FL_TRY(fl_check_finite_matrix(C->E, "friction basis E", err));
             double zero[2] = {0.0, 0.0};
-            if (!fl_set_contains(&C->set, zero, 1e-12))
+            if (!fl_friction_set_contains(&C->set, zero, 1e-12))
                 return FL_FAIL(err, FL_EINVAL,
                                "friction set %zu does not contain 0 (001 §3.2, Prop. 5.1 needs 0 in C*)", a);
         }
@@ -1188,7 +1188,7 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
                     if ((st = sys->friction(sys->data, q, a, &C[m].set, &Es[m], err)) < 0) goto done;
                     C[m].E = Es[m];
                 } else {
-                    fl_set_interval(&C[m].set, 0.0, 0.0, NULL);
+                    fl_friction_set_interval(&C[m].set, 0.0, 0.0, NULL);
                     Es[m] = fl_dense_matrix_calloc(1, n);
                     C[m].E = Es[m];
                 }
@@ -1204,7 +1204,7 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
         }
         st = fl_p4_step(&p, v, f, m > 1 ? &inelastic : &newton, opt, sr, err);
         for (size_t a = 0; a < m; a++) {
-            fl_set_release(&C[a].set);
+            fl_friction_set_release(&C[a].set);
             if (Es[a]) gsl_matrix_free(Es[a]);
             Es[a] = NULL;
         }

@@ -10,9 +10,9 @@
 #include "fl_dense.h"
 #include "fl_clock.h"
 
-fl_qs_options fl_qs_options_default(void)
+fl_quasistatic_options fl_quasistatic_options_default(void)
 {
-    fl_qs_options o = {.omega = 1.5, .tol = 1e-12, .max_sweeps = 100000, .tol_g = 1e-10, .max_g_iter = 200};
+    fl_quasistatic_options o = {.omega = 1.5, .tol = 1e-12, .max_sweeps = 100000, .tol_g = 1e-10, .max_g_iter = 200};
     return o;
 }
 
@@ -20,8 +20,8 @@ fl_qs_options fl_qs_options_default(void)
  * Gauss-Seidel value y = (1-omega) v_i + omega b_i / K_ii is projected on
  * u_N <= 0 (normal dofs) or moved towards c = u^k_T by the proximal map of
  * omega g |x - c| / K_ii (tangential dofs); free dofs keep y. */
-static int sorp(const fl_stab_system *s, const int *role, const size_t *part, const gsl_vector *f,
-                const gsl_vector *uk, const gsl_vector *g, gsl_vector *v, const fl_qs_options *o)
+static int sorp(const fl_stability_system *s, const int *role, const size_t *part, const gsl_vector *f,
+                const gsl_vector *uk, const gsl_vector *g, gsl_vector *v, const fl_quasistatic_options *o)
 {
     size_t n = s->n;
     for (int sweep = 1; sweep <= o->max_sweeps; sweep++) {
@@ -51,11 +51,11 @@ static int sorp(const fl_stab_system *s, const int *role, const size_t *part, co
 
 /* Checks shared with the sparse twin (optimized/quasistatic_sparse.c), see
  * quasistatic.h: options, vector lengths and finiteness of the 004 §5.3 step. */
-fl_status fl_qs_check_args(size_t n, size_t np, const gsl_vector *f, const gsl_vector *uk,
+fl_status fl_quasistatic_check_args(size_t n, size_t np, const gsl_vector *f, const gsl_vector *uk,
                            const gsl_vector *g, const gsl_vector *u, const gsl_vector *r,
-                           const fl_qs_options *opt, fl_qs_options *o, fl_error *err)
+                           const fl_quasistatic_options *opt, fl_quasistatic_options *o, fl_error *err)
 {
-    *o = opt ? *opt : fl_qs_options_default();
+    *o = opt ? *opt : fl_quasistatic_options_default();
     if (!f || !uk || !g || !u || f->size != n || uk->size != n || u->size != n || g->size != np ||
         (r && r->size != n))
         return FL_FAIL(err, FL_EDIM, "quasistatic step: f, u^k, u (length %zu), g (length %zu)", n, np);
@@ -70,7 +70,7 @@ fl_status fl_qs_check_args(size_t n, size_t np, const gsl_vector *f, const gsl_v
 
 /* The dof roles of the SORP sweep of 004 (116) (S_D, S_F, T_p, N_p), with
  * the checks of the contact indices; shared with the sparse twin. */
-fl_status fl_qs_roles(size_t n, const unsigned char *prescribed, size_t np, const size_t *iT,
+fl_status fl_quasistatic_roles(size_t n, const unsigned char *prescribed, size_t np, const size_t *iT,
                       const size_t *iN, double mu, int **role, size_t **part, fl_error *err)
 {
     *role = NULL;
@@ -104,29 +104,29 @@ fl_status fl_qs_roles(size_t n, const unsigned char *prescribed, size_t np, cons
 }
 
 /* 004 (115)-(117). */
-fl_status fl_qs_step(const fl_stab_system *s, const gsl_vector *f, const gsl_vector *uk,
-                     gsl_vector *g, gsl_vector *u, gsl_vector *r, const fl_qs_options *opt,
-                     fl_qs_result *res, fl_error *err)
+fl_status fl_quasistatic_step(const fl_stability_system *s, const gsl_vector *f, const gsl_vector *uk,
+                     gsl_vector *g, gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
+                     fl_quasistatic_result *res, fl_error *err)
 {
-    fl_qs_options o;
-    fl_qs_result dummy;
+    fl_quasistatic_options o;
+    fl_quasistatic_result dummy;
     if (!res) res = &dummy;
     res->status = FL_OK;
     res->iterations = res->g_iterations = 0;
     res->residual = 0.0;
     res->seconds = 0.0;
     double t0 = fl_clock_now();
-    fl_status st = fl_stab_system_check(s, err);
+    fl_status st = fl_stability_system_check(s, err);
     if (st != FL_OK) return res->status = st;
     size_t n = s->n;
-    if ((st = fl_qs_check_args(n, s->np, f, uk, g, u, r, opt, &o, err)) != FL_OK)
+    if ((st = fl_quasistatic_check_args(n, s->np, f, uk, g, u, r, opt, &o, err)) != FL_OK)
         return res->status = st;
     for (size_t i = 0; i < n; i++)
         if (!(s->prescribed && s->prescribed[i]) && !(gsl_matrix_get(s->K, i, i) > 0.0))
             return res->status = FL_FAIL(err, FL_ENOTSPD, "quasistatic step: K_%zu%zu <= 0", i, i);
     int *role;
     size_t *part;
-    if ((st = fl_qs_roles(n, s->prescribed, s->np, s->iT, s->iN, s->mu, &role, &part, err)) != FL_OK)
+    if ((st = fl_quasistatic_roles(n, s->prescribed, s->np, s->iT, s->iN, s->mu, &role, &part, err)) != FL_OK)
         return res->status = st;
     gsl_vector *rr = fl_dense_vector_alloc(n);
     if (!rr) {

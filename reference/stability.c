@@ -16,7 +16,7 @@
 
 static double sgn(double x) { return (x > 0.0) - (x < 0.0); }
 
-fl_status fl_stab_system_check(const fl_stab_system *s, fl_error *err)
+fl_status fl_stability_system_check(const fl_stability_system *s, fl_error *err)
 {
     if (!s || !s->K || !s->M || (s->np > 0 && (!s->iT || !s->iN)))
         return FL_FAIL(err, FL_EINVAL, "stability system: missing K, M or contact indices");
@@ -25,10 +25,10 @@ fl_status fl_stab_system_check(const fl_stab_system *s, fl_error *err)
         return FL_FAIL(err, FL_EDIM, "stability system: K and M must be %zux%zu", s->n, s->n);
     FL_TRY(fl_check_finite_matrix(s->K, "stiffness K", err));
     FL_TRY(fl_check_finite_matrix(s->M, "mass M", err));
-    return fl_stab_check_contacts(s->n, s->prescribed, s->np, s->iT, s->iN, s->mu, err);
+    return fl_stability_check_contacts(s->n, s->prescribed, s->np, s->iT, s->iN, s->mu, err);
 }
 
-fl_status fl_stab_check_contacts(size_t n, const unsigned char *prescribed, size_t np,
+fl_status fl_stability_check_contacts(size_t n, const unsigned char *prescribed, size_t np,
                                  const size_t *iT, const size_t *iN, double mu, fl_error *err)
 {
     if (!isfinite(mu) || mu < 0.0)
@@ -52,11 +52,11 @@ fl_status fl_stab_check_contacts(size_t n, const unsigned char *prescribed, size
 }
 
 /* 004 §2.1 (12), (17) and the partition of §2.3 (P_f, P_z, P_d, P_s). */
-fl_status fl_stab_partition(const fl_stab_system *s, const gsl_vector *u,
-                            const gsl_vector *r, double eps, fl_stab_label *labels,
+fl_status fl_stability_partition(const fl_stability_system *s, const gsl_vector *u,
+                            const gsl_vector *r, double eps, fl_stability_label *labels,
                             fl_error *err)
 {
-    FL_TRY(fl_stab_system_check(s, err));
+    FL_TRY(fl_stability_system_check(s, err));
     if (!u || !r || !labels || u->size != s->n || r->size != s->n)
         return FL_FAIL(err, FL_EDIM, "partition: u and r must have length %zu", s->n);
     FL_TRY(fl_check_finite_vector(u, "displacement u", err));
@@ -92,7 +92,7 @@ fl_status fl_stab_partition(const fl_stab_system *s, const gsl_vector *u,
     return FL_OK;
 }
 
-static int is_contact_dof(const fl_stab_system *s, size_t i)
+static int is_contact_dof(const fl_stability_system *s, size_t i)
 {
     for (size_t p = 0; p < s->np; p++)
         if (s->iT[p] == i || s->iN[p] == i) return 1;
@@ -100,7 +100,7 @@ static int is_contact_dof(const fl_stab_system *s, size_t i)
 }
 
 /* 004 (34). */
-double fl_stab_viol_Kudot(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_viol_Kudot(const fl_stability_system *s, const fl_stability_label *labels,
                           const gsl_vector *r, const gsl_vector *v)
 {
     double viol = 0.0;
@@ -121,7 +121,7 @@ double fl_stab_viol_Kudot(const fl_stab_system *s, const fl_stab_label *labels,
 }
 
 /* 004 (35), with w in V_r (3). */
-double fl_stab_viol_Krdot(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_viol_Krdot(const fl_stability_system *s, const fl_stability_label *labels,
                           const gsl_vector *r, const gsl_vector *v, const gsl_vector *w)
 {
     double viol = 0.0;
@@ -150,7 +150,7 @@ double fl_stab_viol_Krdot(const fl_stab_system *s, const fl_stab_label *labels,
 }
 
 /* 004 (24). */
-double fl_stab_viol_Kuddot(const fl_stab_system *s, const gsl_vector *u, const gsl_vector *v,
+double fl_stability_viol_Kuddot(const fl_stability_system *s, const gsl_vector *u, const gsl_vector *v,
                            const gsl_vector *a)
 {
     double viol = 0.0;
@@ -163,7 +163,7 @@ double fl_stab_viol_Kuddot(const fl_stab_system *s, const gsl_vector *u, const g
 }
 
 /* 004 (25), with r in V_r (3). */
-double fl_stab_viol_Kr_uva(const fl_stab_system *s, const gsl_vector *u, const gsl_vector *v,
+double fl_stability_viol_Kr_uva(const fl_stability_system *s, const gsl_vector *u, const gsl_vector *v,
                            const gsl_vector *a, const gsl_vector *r)
 {
     double viol = 0.0;
@@ -210,7 +210,7 @@ static double inf_line(double w)
 }
 
 /* 004 Lemma 2.6, (28), exact infimum over a in K_u''(U, V) (24). */
-double fl_stab_vi26_inf(const fl_stab_system *s, const gsl_vector *U, const gsl_vector *V,
+double fl_stability_vi26_inf(const fl_stability_system *s, const gsl_vector *U, const gsl_vector *V,
                         const gsl_vector *A, const gsl_vector *R)
 {
     double tot = 0.0;
@@ -235,7 +235,7 @@ double fl_stab_vi26_inf(const fl_stab_system *s, const gsl_vector *U, const gsl_
     return tot;
 }
 
-double fl_stab_vi26_value(const fl_stab_system *s, const gsl_vector *U, const gsl_vector *V,
+double fl_stability_vi26_value(const fl_stability_system *s, const gsl_vector *U, const gsl_vector *V,
                           const gsl_vector *A, const gsl_vector *R, const gsl_vector *a)
 {
     double lhs = 0.0, rhs = 0.0;
@@ -253,7 +253,7 @@ double fl_stab_vi26_value(const fl_stab_system *s, const gsl_vector *U, const gs
 }
 
 /* 004 Lemma 2.7, (37)-(38), exact infimum over v in K_u'(U, R) (34). */
-double fl_stab_vi27_inf(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_vi27_inf(const fl_stability_system *s, const fl_stability_label *labels,
                         const gsl_vector *R, const gsl_vector *V, const gsl_vector *W)
 {
     double tot = 0.0;
@@ -280,7 +280,7 @@ double fl_stab_vi27_inf(const fl_stab_system *s, const fl_stab_label *labels,
     return tot;
 }
 
-double fl_stab_vi27_value(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_vi27_value(const fl_stability_system *s, const fl_stability_label *labels,
                           const gsl_vector *V, const gsl_vector *W, const gsl_vector *v)
 {
     double lhs = 0.0, rhs = 0.0;
@@ -294,7 +294,7 @@ double fl_stab_vi27_value(const fl_stab_system *s, const fl_stab_label *labels,
 }
 
 /* 004 §2.3, second-order partition. */
-fl_stab_label2 fl_stab_label2_of(const fl_stab_system *s, fl_stab_label l1, size_t p,
+fl_stability_label2 fl_stability_label2_of(const fl_stability_system *s, fl_stability_label l1, size_t p,
                                  const gsl_vector *R, const gsl_vector *V, const gsl_vector *W)
 {
     size_t iT = s->iT[p], iN = s->iN[p];
@@ -321,7 +321,7 @@ fl_stab_label2 fl_stab_label2_of(const fl_stab_system *s, fl_stab_label l1, size
 }
 
 /* 004 (42). */
-double fl_stab_viol_Kuddot2(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_viol_Kuddot2(const fl_stability_system *s, const fl_stability_label *labels,
                             const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
                             const gsl_vector *a)
 {
@@ -331,7 +331,7 @@ double fl_stab_viol_Kuddot2(const fl_stab_system *s, const fl_stab_label *labels
     for (size_t p = 0; p < s->np; p++) {
         size_t iT = s->iT[p], iN = s->iN[p];
         double aT = gsl_vector_get(a, iT), aN = gsl_vector_get(a, iN), VT = gsl_vector_get(V, iT);
-        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        fl_stability_label2 l = fl_stability_label2_of(s, labels[p], p, R, V, W);
         switch (l) {
         case FL_STAB2_ZZ: viol = fmax(viol, aN); break;                          /* a_N <= 0 */
         case FL_STAB2_D: case FL_STAB2_SD: case FL_STAB2_ZD:                       /* a = 0 */
@@ -352,7 +352,7 @@ double fl_stab_viol_Kuddot2(const fl_stab_system *s, const fl_stab_label *labels
 }
 
 /* 004 (43), with B in V_r. */
-double fl_stab_viol_Krddot(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_viol_Krddot(const fl_stability_system *s, const fl_stability_label *labels,
                            const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
                            const gsl_vector *a, const gsl_vector *B)
 {
@@ -364,7 +364,7 @@ double fl_stab_viol_Krddot(const fl_stab_system *s, const fl_stab_label *labels,
         size_t iT = s->iT[p], iN = s->iN[p];
         double aT = gsl_vector_get(a, iT), aN = gsl_vector_get(a, iN), VT = gsl_vector_get(V, iT);
         double BT = gsl_vector_get(B, iT), BN = gsl_vector_get(B, iN);
-        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        fl_stability_label2 l = fl_stability_label2_of(s, labels[p], p, R, V, W);
         if (l == FL_STAB2_F || l == FL_STAB2_ZF) { viol = fmax(viol, fmax(fabs(BT), fabs(BN))); continue; }
         if (l == FL_STAB2_ZZ) viol = fmax(viol, fmax(BN, fabs(BN * aN)));
         int contact_slide = (l == FL_STAB2_ZZ || l == FL_STAB2_ZS || l == FL_STAB2_SS);
@@ -381,7 +381,7 @@ double fl_stab_viol_Krddot(const fl_stab_system *s, const fl_stab_label *labels,
 }
 
 /* 004 Lemma 2.9 (45), exact infimum over a in (42). */
-double fl_stab_vi29_inf(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_vi29_inf(const fl_stability_system *s, const fl_stability_label *labels,
                         const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
                         const gsl_vector *A, const gsl_vector *B)
 {
@@ -393,7 +393,7 @@ double fl_stab_vi29_inf(const fl_stab_system *s, const fl_stab_label *labels,
         size_t iT = s->iT[p], iN = s->iN[p];
         double VT = gsl_vector_get(V, iT), AT = gsl_vector_get(A, iT), AN = gsl_vector_get(A, iN);
         double BT = gsl_vector_get(B, iT), BN = gsl_vector_get(B, iN);
-        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        fl_stability_label2 l = fl_stability_label2_of(s, labels[p], p, R, V, W);
         switch (l) {
         case FL_STAB2_F: case FL_STAB2_ZF: tot += inf_line(BT) + inf_line(BN); break;
         case FL_STAB2_D: case FL_STAB2_SD: case FL_STAB2_ZD: break;
@@ -413,7 +413,7 @@ double fl_stab_vi29_inf(const fl_stab_system *s, const fl_stab_label *labels,
     return tot;
 }
 
-double fl_stab_vi29_value(const fl_stab_system *s, const fl_stab_label *labels,
+double fl_stability_vi29_value(const fl_stability_system *s, const fl_stability_label *labels,
                           const gsl_vector *R, const gsl_vector *V, const gsl_vector *W,
                           const gsl_vector *A, const gsl_vector *B, const gsl_vector *a)
 {
@@ -424,7 +424,7 @@ double fl_stab_vi29_value(const fl_stab_system *s, const fl_stab_label *labels,
         size_t iT = s->iT[p], iN = s->iN[p];
         double VT = gsl_vector_get(V, iT), BN = gsl_vector_get(B, iN);
         double aT = gsl_vector_get(a, iT), AT = gsl_vector_get(A, iT);
-        fl_stab_label2 l = fl_stab_label2_of(s, labels[p], p, R, V, W);
+        fl_stability_label2 l = fl_stability_label2_of(s, labels[p], p, R, V, W);
         int slide = (l == FL_STAB2_ZZ || l == FL_STAB2_ZS || l == FL_STAB2_SS);
         if (slide && VT != 0.0) rhs += mu * BN * sgn(VT) * (aT - AT);                 /* P_v */
         else if (l == FL_STAB2_ZZ) rhs += mu * BN * (fabs(aT) - fabs(AT));             /* P_zz n P_0 */
@@ -435,11 +435,11 @@ double fl_stab_vi29_value(const fl_stab_system *s, const fl_stab_label *labels,
 }
 
 /* 004 Prop. 3.2 (52) by enumeration of the contact branches. */
-fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl_vector *r0,
+fl_status fl_stability_jumps(const fl_stability_system *s, const gsl_vector *u0, const gsl_vector *r0,
                         double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs,
                         size_t *nsol, fl_error *err)
 {
-    FL_TRY(fl_stab_system_check(s, err));
+    FL_TRY(fl_stability_system_check(s, err));
     size_t n = s->n;
     if (!u0 || !r0 || u0->size != n || r0->size != n || (max_sol > 0 && (!As || !Rs ||
         As->size1 != n || Rs->size1 != n || As->size2 < max_sol || Rs->size2 < max_sol)))
@@ -520,8 +520,8 @@ fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl
         gsl_linalg_LU_solve(S, perm, b, x);
         double an = gsl_blas_dnrm2(&A.vector);
         if (an <= tol) continue;
-        if (fl_stab_viol_Kuddot(s, u0, v0, &A.vector) > tol ||
-            fl_stab_viol_Kr_uva(s, u0, v0, &A.vector, &R.vector) > tol)
+        if (fl_stability_viol_Kuddot(s, u0, v0, &A.vector) > tol ||
+            fl_stability_viol_Kr_uva(s, u0, v0, &A.vector, &R.vector) > tol)
             continue;
         /* branch consistency: slip needs the sign of a_T it assumed (strict) */
         int ok = 1;
@@ -546,7 +546,7 @@ fl_status fl_stab_jumps(const fl_stab_system *s, const gsl_vector *u0, const gsl
     return st;
 }
 
-void fl_stab_tangent_free(fl_stab_tangent *t)
+void fl_stability_tangent_free(fl_stability_tangent *t)
 {
     if (!t) return;
     free(t->dof);
@@ -560,11 +560,11 @@ void fl_stab_tangent_free(fl_stab_tangent *t)
 
 /* 004 (80)-(82): rows and columns of S*; row T_p of a sliding particle gets
  * mu sigma(r_Tp) times row N_p.  (86): symmetric parts. */
-fl_status fl_stab_tangent_alloc(const fl_stab_system *s, const fl_stab_label *labels,
-                                const gsl_vector *r, fl_stab_tangent **out, fl_error *err)
+fl_status fl_stability_tangent_alloc(const fl_stability_system *s, const fl_stability_label *labels,
+                                const gsl_vector *r, fl_stability_tangent **out, fl_error *err)
 {
     *out = NULL;
-    FL_TRY(fl_stab_system_check(s, err));
+    FL_TRY(fl_stability_system_check(s, err));
     if (!labels || !r || r->size != s->n)
         return FL_FAIL(err, FL_EDIM, "tangent: labels and r (length %zu) required", s->n);
     size_t n = s->n;
@@ -572,7 +572,7 @@ fl_status fl_stab_tangent_alloc(const fl_stab_system *s, const fl_stab_label *la
     int *in = calloc(n, sizeof *in);
     int *cs = calloc(n, sizeof *cs);
     size_t *partner = malloc(n * sizeof *partner);
-    fl_stab_tangent *t = calloc(1, sizeof *t);
+    fl_stability_tangent *t = calloc(1, sizeof *t);
     if (!in || !cs || !partner || !t) {
         free(in); free(cs); free(partner); free(t);
         return FL_FAIL(err, FL_ENOMEM, "out of memory");
@@ -612,7 +612,7 @@ fl_status fl_stab_tangent_alloc(const fl_stab_system *s, const fl_stab_label *la
     t->MS = fl_dense_matrix_alloc(ns, ns);
     if (!t->dof || !t->csign || !t->Kstar || !t->Mstar || !t->KS || !t->MS) {
         free(in); free(cs); free(partner);
-        fl_stab_tangent_free(t);
+        fl_stability_tangent_free(t);
         return FL_FAIL(err, FL_ENOMEM, "out of memory");
     }
     for (size_t i = 0, k = 0; i < n; i++)
@@ -645,8 +645,8 @@ fl_status fl_stab_tangent_alloc(const fl_stab_system *s, const fl_stab_label *la
 }
 
 /* 004 (51) / (66): A x . y - sum_{P_c} mu [A x]_Np |y_Tp|. */
-double fl_stab_form_star(const fl_stab_system *s, const gsl_matrix *A,
-                         const fl_stab_label *labels, const gsl_vector *x,
+double fl_stability_form_star(const fl_stability_system *s, const gsl_matrix *A,
+                         const fl_stability_label *labels, const gsl_vector *x,
                          const gsl_vector *y)
 {
     gsl_vector *Ax = fl_dense_vector_alloc(s->n);
@@ -661,7 +661,7 @@ double fl_stab_form_star(const fl_stab_system *s, const gsl_matrix *A,
     return v;
 }
 
-fl_status fl_stab_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_error *err)
+fl_status fl_stability_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_error *err)
 {
     size_t n = A->size1;
     if (n == 0 || A->size2 != n || (v && v->size != n))
@@ -693,7 +693,7 @@ fl_status fl_stab_sym_min(const gsl_matrix *A, double *lmin, gsl_vector *v, fl_e
 }
 
 /* 004 §5.4 method 2 (004 §5.4). */
-int fl_stab_cholesky_pd(const gsl_matrix *A)
+int fl_stability_cholesky_pd(const gsl_matrix *A)
 {
     gsl_matrix *L = fl_dense_matrix_alloc(A->size1, A->size2);
     if (!L) return 0;
@@ -703,7 +703,7 @@ int fl_stab_cholesky_pd(const gsl_matrix *A)
     return st == FL_OK;
 }
 
-int fl_stab_admissible(const gsl_vector *v, const int *csign, double tol)
+int fl_stability_admissible(const gsl_vector *v, const int *csign, double tol)
 {
     double scale = 0.0;
     for (size_t k = 0; k < v->size; k++) scale = fmax(scale, fabs(gsl_vector_get(v, k)));
@@ -720,7 +720,7 @@ int fl_stab_admissible(const gsl_vector *v, const int *csign, double tol)
  * constrained minimiser is the smallest eigenvector of A restricted to the
  * components not in its zero set Z, so the minimum is the least lambda_min
  * of the reduced matrices whose eigenvector (up to sign) is admissible. */
-fl_status fl_stab_cone_min(const gsl_matrix *A, const int *csign, size_t max_enum,
+fl_status fl_stability_cone_min(const gsl_matrix *A, const int *csign, size_t max_enum,
                            double *vmin, gsl_vector *v, size_t *tried, fl_error *err)
 {
     size_t n = A->size1;
@@ -764,12 +764,12 @@ fl_status fl_stab_cone_min(const gsl_matrix *A, const int *csign, size_t max_enu
             for (size_t b = 0; b < m; b++)
                 gsl_matrix_set(R, a, b, gsl_matrix_get(A, keep[a], keep[b]));
         double l;
-        st = fl_stab_sym_min(R, &l, y, err);
+        st = fl_stability_sym_min(R, &l, y, err);
         count++;
         if (st == FL_OK && l < best) {
             gsl_vector_set_zero(full);
             for (size_t a = 0; a < m; a++) gsl_vector_set(full, keep[a], gsl_vector_get(y, a));
-            if (fl_stab_admissible(full, csign, 1e-12)) {
+            if (fl_stability_admissible(full, csign, 1e-12)) {
                 /* orient so that c_k v_k <= 0 */
                 double worst = 0.0;
                 for (size_t k = 0; k < n; k++)
@@ -801,7 +801,7 @@ static int eig_cmp(const void *a, const void *b)
     return 0;
 }
 
-fl_status fl_stab_sort_eig(size_t n, double *re, double *im, int order, size_t *perm,
+fl_status fl_stability_sort_eig(size_t n, double *re, double *im, int order, size_t *perm,
                            fl_error *err)
 {
     eig_entry *e = malloc((n ? n : 1) * sizeof *e);
@@ -824,7 +824,7 @@ fl_status fl_stab_sort_eig(size_t n, double *re, double *im, int order, size_t *
 }
 
 /* 004 §5.4 (ii)-(iii), 004 §5.4: generalized eigenproblem by QZ. */
-fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re,
+fl_status fl_stability_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re,
                           double *lam_im, gsl_matrix *evec, fl_error *err)
 {
     size_t n = K->size1;
@@ -867,7 +867,7 @@ fl_status fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_
         lam_re[k] = GSL_REAL(a) / b;
         lam_im[k] = GSL_IMAG(a) / b;
     }
-    st = fl_stab_sort_eig(n, lam_re, lam_im, FL_STAB_BY_MODULUS, perm, err);
+    st = fl_stability_sort_eig(n, lam_re, lam_im, FL_STAB_BY_MODULUS, perm, err);
     if (st == FL_OK && evec)
         for (size_t k = 0; k < n; k++)
             for (size_t i = 0; i < n; i++)
@@ -885,7 +885,7 @@ done:
 
 /* 004 §5.7: (lambda^2 M + lambda C + K) V = 0 with C = alpha M + beta K,
  * as the pencil [0 I; -K -C] x = lambda [I 0; 0 M] x (004 §5.4, §5.7). */
-fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha,
+fl_status fl_stability_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha,
                            double beta, double *lre, double *lim, fl_error *err)
 {
     size_t n = K->size1;
@@ -936,7 +936,7 @@ fl_status fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alph
         lre[k] = GSL_REAL(a) / b;
         lim[k] = GSL_IMAG(a) / b;
     }
-    st = fl_stab_sort_eig(N, lre, lim, FL_STAB_BY_FREQUENCY, NULL, err);
+    st = fl_stability_sort_eig(N, lre, lim, FL_STAB_BY_FREQUENCY, NULL, err);
 done:
     if (A) gsl_matrix_free(A);
     if (B) gsl_matrix_free(B);
@@ -947,8 +947,8 @@ done:
 }
 
 /* 004 §5.4 (ii) sufficient condition for divergence, (iii) flutter. */
-void fl_stab_classify(const fl_stab_options *o, const int *csign, const gsl_matrix *E,
-                      fl_stab_result *res)
+void fl_stability_classify(const fl_stability_options *o, const int *csign, const gsl_matrix *E,
+                      fl_stability_result *res)
 {
     res->lambda_real_min = INFINITY;
     res->min_re_lambda = INFINITY;
@@ -960,7 +960,7 @@ void fl_stab_classify(const fl_stab_options *o, const int *csign, const gsl_matr
         if (fabs(im) <= o->real_tol * hypot(re, im)) {
             res->lambda_real_min = fmin(res->lambda_real_min, re);
             gsl_vector_const_view c = gsl_matrix_const_column(E, k);
-            if (re <= 0.0 && fl_stab_admissible(&c.vector, csign, o->sign_tol))
+            if (re <= 0.0 && fl_stability_admissible(&c.vector, csign, o->sign_tol))
                 res->divergence = 1;
         } else if (!res->flutter) {
             res->flutter = 1;
@@ -970,7 +970,7 @@ void fl_stab_classify(const fl_stab_options *o, const int *csign, const gsl_matr
 }
 
 /* 004 §5.7 with (iii): the lowest growing oscillatory root. */
-size_t fl_stab_damped_flutter_mode(size_t N, const double *lre, const double *lim,
+size_t fl_stability_damped_flutter_mode(size_t N, const double *lre, const double *lim,
                                    double tol, double *growth)
 {
     size_t best = 0;
@@ -994,13 +994,13 @@ size_t fl_stab_damped_flutter_mode(size_t N, const double *lre, const double *li
     return best;
 }
 
-fl_stab_options fl_stab_options_default(void)
+fl_stability_options fl_stability_options_default(void)
 {
-    fl_stab_options o = {.real_tol = 1e-9, .sign_tol = 1e-10, .max_enum = 12, .nev = 20};
+    fl_stability_options o = {.real_tol = 1e-9, .sign_tol = 1e-10, .max_enum = 12, .nev = 20};
     return o;
 }
 
-void fl_stab_result_free(fl_stab_result *res)
+void fl_stability_result_free(fl_stability_result *res)
 {
     if (!res) return;
     if (res->ks_vec) gsl_vector_free(res->ks_vec);
@@ -1011,10 +1011,10 @@ void fl_stab_result_free(fl_stab_result *res)
 }
 
 /* 004 §5.4: (i) by methods 1-3, (ii) divergence, (iii) flutter. */
-fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
-                          fl_stab_result *res, fl_error *err)
+fl_status fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt,
+                          fl_stability_result *res, fl_error *err)
 {
-    fl_stab_options o = opt ? *opt : fl_stab_options_default();
+    fl_stability_options o = opt ? *opt : fl_stability_options_default();
     memset(res, 0, sizeof *res);
     if (!t || t->nstar == 0)
         return res->status = FL_FAIL(err, FL_EINVAL, "analyse: empty tangent system");
@@ -1033,12 +1033,12 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
         goto done;
     }
     /* (i) method 3: smallest eigenvalue of K*_S and the sign check (118) */
-    st = fl_stab_sym_min(t->KS, &res->ks_min, res->ks_vec, err);
+    st = fl_stability_sym_min(t->KS, &res->ks_min, res->ks_vec, err);
     if (st != FL_OK) goto done;
     gsl_blas_dgemv(CblasNoTrans, 1.0, t->KS, res->ks_vec, 0.0, tmp);
     gsl_blas_daxpy(-res->ks_min, res->ks_vec, tmp);
     res->residual = gsl_blas_dnrm2(tmp);
-    res->ks_vec_admissible = fl_stab_admissible(res->ks_vec, t->csign, o.sign_tol);
+    res->ks_vec_admissible = fl_stability_admissible(res->ks_vec, t->csign, o.sign_tol);
     if (res->ks_vec_admissible) {
         double worst = 0.0;
         for (size_t k = 0; k < n; k++)
@@ -1046,20 +1046,20 @@ fl_status fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt,
         if (worst > 0.0) gsl_vector_scale(res->ks_vec, -1.0);
     }
     /* (i) method 2: Cholesky */
-    res->ks_cholesky_pd = fl_stab_cholesky_pd(t->KS);
+    res->ks_cholesky_pd = fl_stability_cholesky_pd(t->KS);
     /* (i) method 1: constrained minimisation (skipped beyond max_enum) */
     size_t tried = 0;
     fl_error e1;
-    if (fl_stab_cone_min(t->KS, t->csign, o.max_enum, &res->ks_cone_min, NULL, &tried, &e1) != FL_OK)
+    if (fl_stability_cone_min(t->KS, t->csign, o.max_enum, &res->ks_cone_min, NULL, &tried, &e1) != FL_OK)
         res->ks_cone_min = NAN;
     res->iterations = (int)tried;
     /* (89) */
-    st = fl_stab_sym_min(t->MS, &res->ms_min, NULL, err);
+    st = fl_stability_sym_min(t->MS, &res->ms_min, NULL, err);
     if (st != FL_OK) goto done;
     /* (ii), (iii): Lambda of M*^-1 K* */
-    st = fl_stab_gen_eig(t->Kstar, t->Mstar, res->lam_re, res->lam_im, E, err);
+    st = fl_stability_gen_eig(t->Kstar, t->Mstar, res->lam_re, res->lam_im, E, err);
     if (st != FL_OK) goto done;
-    fl_stab_classify(&o, t->csign, E, res);
+    fl_stability_classify(&o, t->csign, E, res);
 done:
     if (E) gsl_matrix_free(E);
     if (tmp) gsl_vector_free(tmp);

@@ -96,7 +96,7 @@ static fl_local_problem *fl_feblock_problem(fl_sparse_ctx *ctx, size_t nc, doubl
     x = malloc(n * sizeof *x);
     e = calloc(n, sizeof *e);
     if (!shift || !x || !e) goto done;
-    if (fl_fe2d_sparse_assemble(c, mesh, &mat, FL_FE2D_STIFFNESS, map, &A, shift, NULL) != FL_OK ||
+    if (fl_fe2d_assemble_sparse(c, mesh, &mat, FL_FE2D_STIFFNESS, map, &A, shift, NULL) != FL_OK ||
         fl_sparse_factor(c, A, &L, NULL) != FL_OK ||
         fl_local_problem_alloc(nc, 2, 1, &p, NULL) != FL_OK)
         goto done;

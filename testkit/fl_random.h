@@ -111,7 +111,7 @@ fl_status fl_random_local_problem(gsl_rng *r, fl_random_kind kind, size_t nc, in
 /* A random friction set containing 0, every kind with equal probability:
  * 1D and 2D discs, [a,b], ]-inf,b], [a,+inf[, R, bounded polygons, a point
  * or a segment, polygons with one ray (a half-line when 1 vertex) and with
- * two rays.  Release with fl_set_release.  FL_OK, or an error status. */
+ * two rays.  Release with fl_friction_set_release.  FL_OK, or an error status. */
 fl_status fl_random_friction_set(gsl_rng *r, fl_friction_set *C);
 /* A random point of C (length C->dim). */
 void fl_random_point_in_set(gsl_rng *r, const fl_friction_set *C, double *x);

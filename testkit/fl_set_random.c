@@ -102,7 +102,7 @@ static fl_status random_unbounded(gsl_rng *r, int nray, double s, fl_friction_se
         v[2 * k] -= q[0] + t * dd[0];
         v[2 * k + 1] -= q[1] + t * dd[1];
     }
-    return fl_set_polygon(C, m, v, (size_t)nray, d, err);
+    return fl_friction_set_polygon(C, m, v, (size_t)nray, d, err);
 }
 
 fl_status fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set *C, fl_error *err)
@@ -115,17 +115,17 @@ fl_status fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set *C, fl_
     double s = set_scale(r);
     switch (variant) {
     case FL_SETRAND_DISC1:
-        return fl_set_disc(C, 1, s, err);
+        return fl_friction_set_disc(C, 1, s, err);
     case FL_SETRAND_DISC2:
-        return fl_set_disc(C, 2, s, err);
+        return fl_friction_set_disc(C, 2, s, err);
     case FL_SETRAND_INTERVAL:
-        return fl_set_interval(C, -s * gsl_rng_uniform(r), s * gsl_rng_uniform(r), err);
+        return fl_friction_set_interval(C, -s * gsl_rng_uniform(r), s * gsl_rng_uniform(r), err);
     case FL_SETRAND_INTERVAL_UPPER:
-        return fl_set_interval(C, -INFINITY, s * gsl_rng_uniform(r), err);
+        return fl_friction_set_interval(C, -INFINITY, s * gsl_rng_uniform(r), err);
     case FL_SETRAND_INTERVAL_LOWER:
-        return fl_set_interval(C, -s * gsl_rng_uniform(r), INFINITY, err);
+        return fl_friction_set_interval(C, -s * gsl_rng_uniform(r), INFINITY, err);
     case FL_SETRAND_LINE:
-        return fl_set_interval(C, -INFINITY, INFINITY, err);
+        return fl_friction_set_interval(C, -INFINITY, INFINITY, err);
     case FL_SETRAND_POLYGON:
         for (int attempt = 0; attempt < 100; attempt++) {
             double pts[16], h[18], c[2] = {0.0, 0.0};
@@ -142,18 +142,18 @@ fl_status fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set *C, fl_
             }
             size_t m = hull(n, pts, h);
             if (m < 3) continue;
-            if (fl_set_polygon(C, m, h, 0, NULL, NULL) == FL_OK) return FL_OK;
+            if (fl_friction_set_polygon(C, m, h, 0, NULL, NULL) == FL_OK) return FL_OK;
         }
-        return fl_set_polygon(C, 0, NULL, 0, NULL, err);   /* unreachable in practice */
+        return fl_friction_set_polygon(C, 0, NULL, 0, NULL, err);   /* unreachable in practice */
     case FL_SETRAND_SEGMENT: {
         double p[4] = {0.0, 0.0, 0.0, 0.0};
-        if (gsl_rng_uniform(r) < 0.2) return fl_set_polygon(C, 1, p, 0, NULL, err);   /* {0} */
+        if (gsl_rng_uniform(r) < 0.2) return fl_friction_set_polygon(C, 1, p, 0, NULL, err);   /* {0} */
         double a = 2 * FL_PI * gsl_rng_uniform(r), t = fl_rng_loguniform(r, 0.2, 5.0);
         p[0] = s * cos(a);
         p[1] = s * sin(a);
         p[2] = -t * p[0];
         p[3] = -t * p[1];
-        return fl_set_polygon(C, 2, p, 0, NULL, err);
+        return fl_friction_set_polygon(C, 2, p, 0, NULL, err);
     }
     case FL_SETRAND_POLYGON_RAY1:
     case FL_SETRAND_POLYGON_RAY2:
@@ -297,7 +297,7 @@ int fl_set_random_coulomb(gsl_rng *r, const fl_friction_set *C, double *rn, doub
     int found = 0;
     for (int attempt = 0; attempt < 50 && !found; attempt++) {
         fl_set_random_near(r, C, x);
-        fl_set_project(C, x, p, NULL);
+        fl_friction_set_project(C, x, p, NULL);
         double d = dim == 1 ? fabs(x[0] - p[0]) : hypot(x[0] - p[0], x[1] - p[1]);
         if (d > 1e-6 * draw_size(C)) {
             for (int i = 0; i < dim; i++) nhat[i] = (x[i] - p[i]) / d;
@@ -355,7 +355,7 @@ int fl_set_random_violation(gsl_rng *r, const fl_friction_set *C, double *rn, do
         double x[2], p[2];
         for (int attempt = 0; attempt < 50; attempt++) {
             fl_set_random_near(r, C, x);
-            fl_set_project(C, x, p, NULL);
+            fl_friction_set_project(C, x, p, NULL);
             double d = dim == 1 ? fabs(x[0] - p[0]) : hypot(x[0] - p[0], x[1] - p[1]);
             if (d > 1e-6 * draw_size(C)) {
                 for (int i = 0; i < dim; i++) {

@@ -33,7 +33,7 @@ enum {
     FL_SETRAND_NVARIANTS
 };
 
-/* Draw a set of the given variant into C (release with fl_set_release). */
+/* Draw a set of the given variant into C (release with fl_friction_set_release). */
 fl_status fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set *C, fl_error *err);
 /* Draw a set of a uniformly chosen variant. */
 fl_status fl_set_random(gsl_rng *r, fl_friction_set *C, fl_error *err);

@@ -60,7 +60,7 @@ lemke.lexicographic_order @@ reference/lemke.c @@ if (lex_compare(T, i, a, best,
 midpoint.u_update @@ reference/midpoint.c @@ gsl_blas_daxpy(2.0, mp->uh, st->u); @@ gsl_blas_daxpy(1.0, mp->uh, st->u); @@ test_midpoint test_triangle_002
 midpoint.v_half @@ reference/midpoint.c @@ gsl_vector_scale(mp->w1, c2);                 /* w1 = v^{k+1/2} */ @@ gsl_vector_scale(mp->w1, c4); @@ test_midpoint test_triangle_002
 midpoint.v_update @@ reference/midpoint.c @@ gsl_blas_daxpy(2.0, mp->w1, st->v); @@ gsl_blas_daxpy(1.0, mp->w1, st->v); @@ test_midpoint test_triangle_002
-stability.divergence_sign @@ reference/stability.c @@ if (re <= 0.0 && fl_stab_admissible(&c.vector, csign, o->sign_tol)) @@ if (re >= 0.0 && fl_stab_admissible(&c.vector, csign, o->sign_tol)) @@ test_stability test_stability_sparse
+stability.divergence_sign @@ reference/stability.c @@ if (re <= 0.0 && fl_stability_admissible(&c.vector, csign, o->sign_tol)) @@ if (re >= 0.0 && fl_stability_admissible(&c.vector, csign, o->sign_tol)) @@ test_stability test_stability_sparse
 stability.real_root_test @@ reference/stability.c @@ if (fabs(im) <= o->real_tol * hypot(re, im)) { @@ if (fabs(im) >= o->real_tol * hypot(re, im)) { @@ test_stability test_stability_sparse
 stability.partition_stick_slip @@ reference/stability.c @@ } else if (fabs(rT) < -s->mu * rN - tr) { @@ } else if (fabs(rT) > -s->mu * rN - tr) { @@ test_stability test_stability_sparse
 TABLE

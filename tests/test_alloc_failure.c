@@ -28,7 +28,7 @@
 #include "fl_json.h"
 #include "fl_mm.h"
 #include "fl_random.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/lemke.h"
 #include "reference/midpoint.h"
 #include "models/fl_model_square_block.h"
@@ -217,7 +217,7 @@ static fl_status nsgs_both(void *data)
     }
     fl_nsgs_options o = fl_nsgs_options_default();
     fl_status s = fl_nsgs_solve(p, &o, r, U, NULL, NULL);
-    if (s >= 0) s = fl_nsgs_sparse_solve(p, &o, r, U, NULL, NULL);
+    if (s >= 0) s = fl_nsgs_solve_sparse(p, &o, r, U, NULL, NULL);
     gsl_vector_free(r);
     gsl_vector_free(U);
     return s;
@@ -226,10 +226,10 @@ static fl_status nsgs_both(void *data)
 static fl_status enumerate(void *data)
 {
     fl_local_problem *p = data;
-    fl_enum_result *e = NULL;
+    fl_enumerate_result *e = NULL;
     fl_status s = fl_enumerate_solutions(p, 1e-10, &e, NULL);
     if (s < 0) cr_assert_null(e);
-    fl_enum_result_free(e);
+    fl_enumerate_result_free(e);
     return s;
 }
 
@@ -289,8 +289,8 @@ static fl_status eigen(void *data)
     gsl_matrix_const_view K = gsl_matrix_const_view_array(Kd, 3, 3);
     gsl_matrix_const_view M = gsl_matrix_const_view_array(Md, 3, 3);
     double re[3], im[3], lmin;
-    fl_status s = fl_stab_gen_eig(&K.matrix, &M.matrix, re, im, NULL, NULL);
-    if (s >= 0) s = fl_stab_sym_min(&K.matrix, &lmin, NULL, NULL);
+    fl_status s = fl_stability_gen_eig(&K.matrix, &M.matrix, re, im, NULL, NULL);
+    if (s >= 0) s = fl_stability_sym_min(&K.matrix, &lmin, NULL, NULL);
     return s;
 }
 
@@ -332,7 +332,7 @@ static fl_status moreau(void *data)
     double ud[3], rd[3];
     gsl_vector_view u = gsl_vector_view_array(ud, 3), r = gsl_vector_view_array(rd, 3);
     fl_friction_set C;
-    cr_assert_eq(fl_set_disc(&C, 2, 0.5, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_disc(&C, 2, 0.5, NULL), FL_OK);
     fl_status s = FL_OK;
     for (int iso = 0; iso <= 1 && s >= 0; iso++) {
         fl_moreau_problem p = {.d = 3, .M = &M.matrix, .gap = -0.5, .dgap = &n.vector,
@@ -342,7 +342,7 @@ static fl_status moreau(void *data)
         fl_moreau_result res;
         s = fl_moreau_law(&p, NULL, &u.vector, &r.vector, &res, NULL);
     }
-    fl_set_release(&C);
+    fl_friction_set_release(&C);
     return s;
 }
 
@@ -551,35 +551,35 @@ static fl_status stability_all(void *data)
     gsl_vector_view u = gsl_vector_view_array(ud, 4), r = gsl_vector_view_array(rd, 4);
     unsigned char pres[4] = {1, 0, 0, 0};
     size_t iT = 2, iN = 3;
-    fl_stab_system sys = {.n = 4, .K = &K.matrix, .M = &M.matrix, .prescribed = pres, .np = 1,
+    fl_stability_system sys = {.n = 4, .K = &K.matrix, .M = &M.matrix, .prescribed = pres, .np = 1,
                           .iT = &iT, .iN = &iN, .mu = *mu};
-    fl_stab_label lab;
-    fl_status s = fl_stab_partition(&sys, &u.vector, &r.vector, 1e-12, &lab, &scen_err);
-    fl_stab_tangent *t = NULL;
+    fl_stability_label lab;
+    fl_status s = fl_stability_partition(&sys, &u.vector, &r.vector, 1e-12, &lab, &scen_err);
+    fl_stability_tangent *t = NULL;
     if (s >= 0) {
-        s = fl_stab_tangent_alloc(&sys, &lab, &r.vector, &t, &scen_err);
+        s = fl_stability_tangent_alloc(&sys, &lab, &r.vector, &t, &scen_err);
         if (s < 0) cr_assert_null(t);
     }
     if (s >= 0) {
-        fl_stab_result res;
-        s = fl_stab_analyse(t, NULL, &res, &scen_err);
-        if (s >= 0) fl_stab_result_free(&res);
+        fl_stability_result res;
+        s = fl_stability_analyse(t, NULL, &res, &scen_err);
+        if (s >= 0) fl_stability_result_free(&res);
     }
     if (s >= 0) {
         double lre[8], lim[8];
-        s = fl_stab_rayleigh(t->Kstar, t->Mstar, 0.01, 0.02, lre, lim, &scen_err);
+        s = fl_stability_rayleigh(t->Kstar, t->Mstar, 0.01, 0.02, lre, lim, &scen_err);
     }
     if (s >= 0) {
         double vmin, vd[4];
         gsl_vector_view vv = gsl_vector_view_array(vd, t->nstar);
-        s = fl_stab_cone_min(t->KS, t->csign, 12, &vmin, &vv.vector, NULL, &scen_err);
+        s = fl_stability_cone_min(t->KS, t->csign, 12, &vmin, &vv.vector, NULL, &scen_err);
     }
-    fl_stab_tangent_free(t);
+    fl_stability_tangent_free(t);
     /* the jumps of 004 Prop. 3.2 from this equilibrium */
     double Ad[16], Rd[16];
     gsl_matrix_view As = gsl_matrix_view_array(Ad, 4, 4), Rs = gsl_matrix_view_array(Rd, 4, 4);
     size_t ns = 0;
-    if (s >= 0) s = fl_stab_jumps(&sys, &u.vector, &r.vector, 1e-12, 4, &As.matrix, &Rs.matrix,
+    if (s >= 0) s = fl_stability_jumps(&sys, &u.vector, &r.vector, 1e-12, 4, &As.matrix, &Rs.matrix,
                                   &ns, &scen_err);
     return s;
 }
@@ -605,7 +605,7 @@ static fl_status midpoint_all(void *data)
     fl_status s = fl_midpoint_block_alloc(&bp, &b, &scen_err);
     if (s < 0) cr_assert_null(b);
     if (s >= 0) {
-        s = fl_midpoint_block_sparse_alloc(ctx, &bp, 100000, &bs, &scen_err);
+        s = fl_midpoint_block_alloc_sparse(ctx, &bp, 100000, &bs, &scen_err);
         if (s < 0) cr_assert_null(bs);
     }
     for (int mode = 0; mode < 4 && s >= 0; mode++) {
@@ -617,19 +617,19 @@ static fl_status midpoint_all(void *data)
         fl_midpoint_sparse *ms = NULL;
         fl_midpoint_state *st = NULL;
         s = fl_midpoint_alloc(&b->prob, &o, &mr, &scen_err);
-        if (s >= 0) s = fl_midpoint_sparse_alloc(&bs->prob, &o, &ms, &scen_err);
+        if (s >= 0) s = fl_midpoint_alloc_sparse(&bs->prob, &o, &ms, &scen_err);
         if (s >= 0) s = fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &scen_err);
         if (s >= 0) s = fl_midpoint_static(&b->prob, st->u, &scen_err);
         for (int k = 0; k < 2 && s >= 0; k++) {
             fl_midpoint_result res;
             s = fl_midpoint_step(mr, st, &res, &scen_err);
-            if (s >= 0) s = fl_midpoint_sparse_step(ms, st, &res, &scen_err);
+            if (s >= 0) s = fl_midpoint_step_sparse(ms, st, &res, &scen_err);
         }
         fl_midpoint_free(mr);
-        fl_midpoint_sparse_free(ms);
+        fl_midpoint_free_sparse(ms);
         fl_midpoint_state_free(st);
     }
-    fl_midpoint_block_sparse_free(bs);
+    fl_midpoint_block_free_sparse(bs);
     fl_midpoint_block_free(b);
     return s;
 }
@@ -666,25 +666,25 @@ static fl_status stability_sparse_all(void *data)
     cholmod_sparse *K = NULL, *M = NULL;
     fl_status s = fl_sparse_from_dense(c->ctx, &Kd.matrix, 1, 0.0, &K, &scen_err);
     if (s >= 0) s = fl_sparse_from_dense(c->ctx, &Md.matrix, 0, 0.0, &M, &scen_err);
-    fl_stab_sparse_system ss = {.n = 6, .K = K, .M = M, .prescribed = c->pres, .np = 1,
+    fl_stability_system_sparse ss = {.n = 6, .K = K, .M = M, .prescribed = c->pres, .np = 1,
                                 .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
-    fl_stab_label lab = FL_STAB_PS;
-    fl_stab_sparse_tangent *t = NULL;
+    fl_stability_label lab = FL_STAB_PS;
+    fl_stability_tangent_sparse *t = NULL;
     if (s >= 0) {
-        s = fl_stab_sparse_tangent_alloc(c->ctx, &ss, &lab, c->r, &t, &scen_err);
+        s = fl_stability_tangent_alloc_sparse(c->ctx, &ss, &lab, c->r, &t, &scen_err);
         if (s < 0) cr_assert_null(t);
     }
     if (s >= 0) {
-        fl_stab_result res;
-        s = fl_stab_sparse_analyse(c->ctx, t, NULL, 3000, &res, &scen_err);
-        if (s >= 0) fl_stab_result_free(&res);
+        fl_stability_result res;
+        s = fl_stability_analyse_sparse(c->ctx, t, NULL, 3000, &res, &scen_err);
+        if (s >= 0) fl_stability_result_free(&res);
     }
     if (s >= 0) {
         double lre[8], lim[8];
         size_t nr = 0;
-        s = fl_stab_sparse_rayleigh(c->ctx, t, 0.01, 0.02, 4, 3000, lre, lim, &nr, &scen_err);
+        s = fl_stability_rayleigh_sparse(c->ctx, t, 0.01, 0.02, 4, 3000, lre, lim, &nr, &scen_err);
     }
-    fl_stab_sparse_tangent_free(c->ctx, t);
+    fl_stability_tangent_free_sparse(c->ctx, t);
     fl_sparse_free(c->ctx, &K);
     fl_sparse_free(c->ctx, &M);
     return s;
@@ -698,19 +698,19 @@ static fl_status quasistatic_both(void *data)
     gsl_vector_view f = gsl_vector_view_array(fd, 6), uk = gsl_vector_view_array(ukd, 6);
     gsl_vector_view g = gsl_vector_view_array(gd, 1), u = gsl_vector_view_array(ud, 6);
     gsl_vector_view r = gsl_vector_view_array(rd, 6);
-    fl_stab_system sd = {.n = 6, .K = &Kd.matrix, .M = &Md.matrix, .prescribed = c->pres,
+    fl_stability_system sd = {.n = 6, .K = &Kd.matrix, .M = &Md.matrix, .prescribed = c->pres,
                          .np = 1, .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
-    fl_qs_result res;
-    fl_status s = fl_qs_step(&sd, &f.vector, &uk.vector, &g.vector, &u.vector, &r.vector, NULL,
+    fl_quasistatic_result res;
+    fl_status s = fl_quasistatic_step(&sd, &f.vector, &uk.vector, &g.vector, &u.vector, &r.vector, NULL,
                              &res, &scen_err);
     cholmod_sparse *K = NULL;
     if (s >= 0) s = fl_sparse_from_dense(c->ctx, &Kd.matrix, 0, 0.0, &K, &scen_err);
     if (s >= 0) {
-        fl_stab_sparse_system ss = {.n = 6, .K = K, .M = NULL, .prescribed = c->pres, .np = 1,
+        fl_stability_system_sparse ss = {.n = 6, .K = K, .M = NULL, .prescribed = c->pres, .np = 1,
                                     .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
         gd[0] = 0.3;
         memset(ud, 0, sizeof ud);
-        s = fl_qs_sparse_step(c->ctx, &ss, &f.vector, &uk.vector, &g.vector, &u.vector,
+        s = fl_quasistatic_step_sparse(c->ctx, &ss, &f.vector, &uk.vector, &g.vector, &u.vector,
                               &r.vector, NULL, &res, &scen_err);
     }
     fl_sparse_free(c->ctx, &K);
@@ -733,12 +733,12 @@ static fl_status moreau_jean_both(void *data)
         gsl_vector *sv = gsl_vector_calloc(c->g->m);
         if (!um || !up || !sv) s = FL_ENOMEM;
         cholmod_factor *L = NULL;
-        fl_mj_options o = fl_mj_options_default();
+        fl_moreau_jean_options o = fl_moreau_jean_options_default();
         o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
-        fl_mj_result res;
+        fl_moreau_jean_result res;
         if (s >= 0) {
             gsl_vector_set(um, 0, -1.0);
-            s = fl_mj_step(c->g, um, &o, impl ? &L : NULL, sv, up, &res, &scen_err);
+            s = fl_moreau_jean_step(c->g, um, &o, impl ? &L : NULL, sv, up, &res, &scen_err);
         }
         fl_sparse_free_factor(c->g->ctx, &L);
         gsl_vector_free(um);
@@ -911,7 +911,7 @@ Test(alloc_failure, dense_kernels)
 {
     fail_each_allocation("fl_spd_alloc + splits", spd_splits, NULL);
     fail_each_allocation("fl_lemke_solve", lemke, NULL);
-    fail_each_allocation("fl_stab_gen_eig + sym_min", eigen, NULL);
+    fail_each_allocation("fl_stability_gen_eig + sym_min", eigen, NULL);
     fail_each_allocation("fl_midpoint_triangle_002", triangle, NULL);
     fail_each_allocation("fl_moreau_law", moreau, NULL);
     fail_each_allocation("LCP enumeration, principal minors", lcp_all, NULL);
@@ -969,14 +969,14 @@ Test(alloc_failure, p4_and_stewart)
     cr_assert_eq(fl_sparse_from_dense(&ctx, &M.matrix, 1, 0.0, &Ms, NULL), FL_OK);
     fl_p4_friction C[2];
     memset(C, 0, sizeof C);
-    cr_assert_eq(fl_set_interval(&C[0].set, -0.3, 0.5, NULL), FL_OK);
-    cr_assert_eq(fl_set_interval(&C[1].set, -0.2, 0.2, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_interval(&C[0].set, -0.3, 0.5, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_interval(&C[1].set, -0.2, 0.2, NULL), FL_OK);
     C[0].E = &Ea.matrix;
     C[1].E = &Eb.matrix;
     p4_case pc = {{3, 2, &M.matrix, Ms, &ctx, &D.matrix, C}};
     fail_each_allocation("fl_p4_step + sparse", p4_both, &pc);
-    fl_set_release(&C[0].set);
-    fl_set_release(&C[1].set);
+    fl_friction_set_release(&C[0].set);
+    fl_friction_set_release(&C[1].set);
 
     /* Stewart: a sliding block, M = 2 I, gravity, mu = 0.3 */
     double M3[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2}, H3[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
@@ -1062,7 +1062,7 @@ static fl_status law_crosscheck(void *data)
 
 Test(alloc_failure, crosscheck_sets_and_newton)
 {
-    law_case sets = {fl_crosscheck_sets, 20}, newton = {fl_newton_crosscheck, 1};
+    law_case sets = {fl_sets_crosscheck, 20}, newton = {fl_newton_crosscheck, 1};
     fail_each_allocation("crosscheck --law sets", law_crosscheck, &sets);
     fail_each_allocation("crosscheck --law newton", law_crosscheck, &newton);
 }

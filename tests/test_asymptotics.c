@@ -31,41 +31,41 @@ static gsl_vector *vec(size_t n, const double *a)
 Test(asymptotics, distances_and_excesses_by_hand)
 {
     const double a[2] = {0, 0}, b[2] = {2, 0};
-    fl_asym_set A = {1, vec(2, a), vec(2, b), 0};
+    fl_asymptotics_set A = {1, vec(2, a), vec(2, b), 0};
     const double x1[2] = {1, 3}, x2[2] = {-3, 4}, x3[2] = {5, 4};
     gsl_vector *p1 = vec(2, x1), *p2 = vec(2, x2), *p3 = vec(2, x3);
-    cr_assert_float_eq(fl_asym_dist(&A, p1), 3.0, 1e-15);   /* projection inside */
-    cr_assert_float_eq(fl_asym_dist(&A, p2), 5.0, 1e-15);   /* clamped at a */
-    cr_assert_float_eq(fl_asym_dist(&A, p3), 5.0, 1e-15);   /* clamped at b */
+    cr_assert_float_eq(fl_asymptotics_dist(&A, p1), 3.0, 1e-15);   /* projection inside */
+    cr_assert_float_eq(fl_asymptotics_dist(&A, p2), 5.0, 1e-15);   /* clamped at a */
+    cr_assert_float_eq(fl_asymptotics_dist(&A, p3), 5.0, 1e-15);   /* clamped at b */
     A.segment = 0;
-    cr_assert_float_eq(fl_asym_dist(&A, p1), sqrt(10.0), 1e-15);
+    cr_assert_float_eq(fl_asymptotics_dist(&A, p1), sqrt(10.0), 1e-15);
     /* finite sets: P = {(0,0), (4,0)}, Q = {(1,0)}: e(P,Q) = 3, e(Q,P) = 1 */
     gsl_matrix *P = gsl_matrix_calloc(2, 2), *Q = gsl_matrix_calloc(1, 2);
     gsl_matrix_set(P, 1, 0, 4);
     gsl_matrix_set(Q, 0, 0, 1);
-    cr_assert_float_eq(fl_asym_excess_points(P, 2, Q, 1), 3.0, 1e-15);
-    cr_assert_float_eq(fl_asym_excess_points(Q, 1, P, 2), 1.0, 1e-15);
-    cr_assert_float_eq(fl_asym_hausdorff_points(P, 2, Q, 1), 3.0, 1e-15);
-    cr_assert_float_eq(fl_asym_hausdorff_points(Q, 1, P, 2), 3.0, 1e-15);
-    cr_assert_eq(fl_asym_excess_points(P, 0, Q, 1), 0.0);
-    cr_assert(isinf(fl_asym_excess_points(P, 2, Q, 0)));
+    cr_assert_float_eq(fl_asymptotics_excess_points(P, 2, Q, 1), 3.0, 1e-15);
+    cr_assert_float_eq(fl_asymptotics_excess_points(Q, 1, P, 2), 1.0, 1e-15);
+    cr_assert_float_eq(fl_asymptotics_hausdorff_points(P, 2, Q, 1), 3.0, 1e-15);
+    cr_assert_float_eq(fl_asymptotics_hausdorff_points(Q, 1, P, 2), 3.0, 1e-15);
+    cr_assert_eq(fl_asymptotics_excess_points(P, 0, Q, 1), 0.0);
+    cr_assert(isinf(fl_asymptotics_excess_points(P, 2, Q, 0)));
     /* the segment [(0,0),(2,0)] against samples {(0,0)}: e(A,S) = 2 (the far
      * end), e(S,A) = 0; against {(0,0),(2,0)} as a pair: 0 */
     A.segment = 1;
     gsl_matrix *S = gsl_matrix_calloc(2, 2);
-    cr_assert_float_eq(fl_asym_excess_set_to_samples(&A, 101, S, 1), 2.0, 1e-15);
-    cr_assert_float_eq(fl_asym_excess_samples_to_set(S, 1, &A), 0.0, 1e-15);
+    cr_assert_float_eq(fl_asymptotics_excess_set_to_samples(&A, 101, S, 1), 2.0, 1e-15);
+    cr_assert_float_eq(fl_asymptotics_excess_samples_to_set(S, 1, &A), 0.0, 1e-15);
     gsl_matrix_set(S, 1, 0, 2);
-    cr_assert_float_eq(fl_asym_excess_set_to_samples(&A, 101, S, 2), 1.0, 1e-15); /* midpoint */
-    cr_assert_float_eq(fl_asym_excess_set_to_samples(&A, 1, S, 2), 0.0, 1e-15);   /* K < 2 -> ends */
+    cr_assert_float_eq(fl_asymptotics_excess_set_to_samples(&A, 101, S, 2), 1.0, 1e-15); /* midpoint */
+    cr_assert_float_eq(fl_asymptotics_excess_set_to_samples(&A, 1, S, 2), 0.0, 1e-15);   /* K < 2 -> ends */
     A.segment = 0;
-    cr_assert_float_eq(fl_asym_excess_set_to_samples(&A, 101, S, 2), 0.0, 1e-15);
+    cr_assert_float_eq(fl_asymptotics_excess_set_to_samples(&A, 101, S, 2), 0.0, 1e-15);
     /* a degenerate segment a = b */
-    fl_asym_set Z = {1, vec(2, a), vec(2, a), 0};
-    cr_assert_float_eq(fl_asym_dist(&Z, p1), sqrt(10.0), 1e-15);
-    fl_asym_set_release(&Z);
-    fl_asym_set_release(&A);
-    fl_asym_set_release(NULL);
+    fl_asymptotics_set Z = {1, vec(2, a), vec(2, a), 0};
+    cr_assert_float_eq(fl_asymptotics_dist(&Z, p1), sqrt(10.0), 1e-15);
+    fl_asymptotics_set_release(&Z);
+    fl_asymptotics_set_release(&A);
+    fl_asymptotics_set_release(NULL);
     gsl_matrix_free(P);
     gsl_matrix_free(Q);
     gsl_matrix_free(S);
@@ -84,7 +84,7 @@ Test(asymptotics, ball_points_are_uniform_in_the_ball)
     double mean = 0;
     const int N = 20000;
     for (int i = 0; i < N; i++) {
-        fl_asym_ball_point(rng, cv, 0.25, x);
+        fl_asymptotics_ball_point(rng, cv, 0.25, x);
         gsl_vector_sub(x, cv);
         double rr = gsl_blas_dnrm2(x);
         cr_assert(rr <= 0.25 * (1 + 1e-15), "%s", fl_test_seed_note());
@@ -121,13 +121,13 @@ Test(asymptotics, gamma_closed_forms_match_brute_force)
         fl_friction_set C;
         memset(&C, 0, sizeof C);
         double mu = fl_random_mu(rng);
-        if (kind == 1) fl_set_interval(&C, -mu, fl_random_mu(rng), NULL);
-        if (kind == 2) fl_set_disc(&C, 2, mu, NULL);
+        if (kind == 1) fl_friction_set_interval(&C, -mu, fl_random_mu(rng), NULL);
+        if (kind == 2) fl_friction_set_disc(&C, 2, mu, NULL);
         if (kind == 3) {
             const double pent[10] = {1, 0, 0.3, 0.9, -0.8, 0.6, -0.8, -0.6, 0.3, -0.9};
             double v[10];
             for (int i = 0; i < 10; i++) v[i] = mu * pent[i];
-            cr_assert_eq(fl_set_polygon(&C, 5, v, 0, NULL, NULL), FL_OK);
+            cr_assert_eq(fl_friction_set_polygon(&C, 5, v, 0, NULL, NULL), FL_OK);
         }
         fl_moreau_problem p = {.d = d, .M = M, .gap = 0, .dgap = dgap,
                                .friction = kind == 0 ? FL_MOREAU_ISOTROPIC : FL_MOREAU_SET,
@@ -196,7 +196,7 @@ Test(asymptotics, gamma_closed_forms_match_brute_force)
         cr_assert(best - g <= tol * pscale, "kind %d: gamma %g vs brute force %g (scale %g); %s",
                   kind, g, best, pscale, fl_test_seed_note());
         fl_spd_free(spd);
-        if (kind) fl_set_release(&C);
+        if (kind) fl_friction_set_release(&C);
         gsl_matrix_free(M);
         gsl_matrix_free(T);
         gsl_vector_free(dgap);
@@ -246,8 +246,8 @@ Test(asymptotics, rod_cases_match_data_file)
         fl_moreau_system sys;
         fl_model_theorem1_rod_system(&cs->rod, &sys);
         gsl_vector_view qv = gsl_vector_view_array(cs->q, 3), uv = gsl_vector_view_array(cs->u_minus, 3);
-        fl_asym_set A;
-        cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &err), FL_OK,
+        fl_asymptotics_set A;
+        cr_assert_eq(fl_asymptotics_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &err), FL_OK,
                      "%s", err.message);
         cr_assert(fabs(A.gamma - cs->gamma) <= cs->gamma_tol, "case %d gamma %g", c, A.gamma);
         cr_assert_eq(A.segment, cs->segment, "case %d", c);
@@ -256,7 +256,7 @@ Test(asymptotics, rod_cases_match_data_file)
                       "case %d u~[%zu] = %.17g vs %.17g", c, i, gsl_vector_get(A.b, i), cs->u_tilde[i]);
         /* independent check: u~ = (0, 0, (3/4) sin theta) */
         cr_assert_float_eq(gsl_vector_get(A.b, 2), 0.75 * sin(cs->q[2]), 1e-12);
-        fl_asym_set_release(&A);
+        fl_asymptotics_set_release(&A);
     }
 }
 
@@ -277,21 +277,21 @@ Test(asymptotics, theorem1_on_the_rod, .timeout = 120)
         fl_moreau_system sys;
         fl_model_theorem1_rod_system(&rod, &sys);
         gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
-        fl_asym_set A;
-        cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, NULL), FL_OK);
-        fl_asym_set pair = A;
+        fl_asymptotics_set A;
+        cr_assert_eq(fl_asymptotics_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, NULL), FL_OK);
+        fl_asymptotics_set pair = A;
         pair.segment = 0;
         double span = sqrt(1 + gsl_vector_get(A.b, 2) * gsl_vector_get(A.b, 2));
         double dH[2], dP[2], eS[2];
         for (int e = 0; e < 2; e++) {
             size_t nc = 0;
-            cr_assert_eq(fl_asym_sample(&sys, &qv.vector, &uv.vector, eps[e], ns, rng, NULL, S, &nc,
+            cr_assert_eq(fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, eps[e], ns, rng, NULL, S, &nc,
                                         NULL), FL_OK);
             cr_assert(nc > ns / 10, "collisions %zu", nc);
-            eS[e] = fl_asym_excess_samples_to_set(S, ns, &A);
-            dH[e] = fmax(eS[e], fl_asym_excess_set_to_samples(&A, 200, S, ns));
-            dP[e] = fmax(fl_asym_excess_samples_to_set(S, ns, &pair),
-                         fl_asym_excess_set_to_samples(&pair, 2, S, ns));
+            eS[e] = fl_asymptotics_excess_samples_to_set(S, ns, &A);
+            dH[e] = fmax(eS[e], fl_asymptotics_excess_set_to_samples(&A, 200, S, ns));
+            dP[e] = fmax(fl_asymptotics_excess_samples_to_set(S, ns, &pair),
+                         fl_asymptotics_excess_set_to_samples(&pair, 2, S, ns));
         }
         cr_assert(eS[1] <= 3 * eps[1] * span, "case %d: consistency e(A_eps,A) = %g; %s", c, eS[1],
                   fl_test_seed_note());
@@ -305,7 +305,7 @@ Test(asymptotics, theorem1_on_the_rod, .timeout = 120)
                       "d_H(A, A_eps) = %g, %g should stay near |u~ - u-|/2 = %g; %s", dH[0], dH[1],
                       span / 2, fl_test_seed_note());
         }
-        fl_asym_set_release(&A);
+        fl_asymptotics_set_release(&A);
     }
     gsl_matrix_free(S);
     gsl_rng_free(rng);
@@ -322,13 +322,13 @@ Test(asymptotics, positive_gamma_gives_a_single_point)
     fl_moreau_system sys;
     fl_model_theorem1_rod_system(&rod, &sys);
     gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
-    fl_asym_set A;
-    cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, NULL), FL_OK);
+    fl_asymptotics_set A;
+    cr_assert_eq(fl_asymptotics_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, NULL), FL_OK);
     cr_assert(A.gamma > 0);
     cr_assert_eq(A.segment, 0);
     for (size_t i = 0; i < 3; i++)
         cr_assert_float_eq(gsl_vector_get(A.b, i), um[i], 1e-14);
-    fl_asym_set_release(&A);
+    fl_asymptotics_set_release(&A);
 }
 
 static fl_status iso_mass(const gsl_vector *q, gsl_matrix *M, void *data)
@@ -361,21 +361,21 @@ Test(asymptotics, bad_input_is_rejected)
     fl_moreau_system sys;
     fl_model_theorem1_rod_system(&rod, &sys);
     gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
-    fl_asym_set A;
+    fl_asymptotics_set A;
     fl_error e;
-    cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, NULL, &e), FL_EINVAL);
-    cr_assert_eq(fl_asym_build(&sys, NULL, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, NULL, &e), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_build(&sys, NULL, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EDIM);
     q[1] = 0.1;                                   /* not in contact */
-    cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EINVAL);
     cr_assert(strstr(e.message, "not active"), "%s", e.message);
     q[1] = 0.0;
     um[1] = -0.5;                                 /* not tangential */
-    cr_assert_eq(fl_asym_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_build(&sys, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EINVAL);
     cr_assert(strstr(e.message, "tangential"), "%s", e.message);
     um[1] = 0.0;
     fl_moreau_system bad = sys;
     bad.gap = failing_gap;
-    cr_assert_eq(fl_asym_build(&bad, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_build(&bad, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e), FL_EINVAL);
     /* isotropic d = 3: the disc is two-dimensional, outside (H4) */
     fl_moreau_system iso;
     memset(&iso, 0, sizeof iso);
@@ -384,28 +384,28 @@ Test(asymptotics, bad_input_is_rejected)
     iso.gap = iso_gap;
     iso.friction = FL_MOREAU_ISOTROPIC;
     iso.mu = 1;
-    cr_assert_eq(fl_asym_build(&iso, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e),
+    cr_assert_eq(fl_asymptotics_build(&iso, &qv.vector, &uv.vector, NULL, 1e-10, 0.0, &A, &e),
                  FL_EUNSUPPORTED);
     /* isotropic d = 2 is one-dimensional friction: u~ of M = I is Coulomb */
     iso.d = 2;
     const double q2[2] = {0, 0}, u2[2] = {-1, 0};
     gsl_vector *qq = vec(2, q2), *uu = vec(2, u2);
-    cr_assert_eq(fl_asym_build(&iso, qq, uu, NULL, 1e-10, 0.0, &A, &e), FL_OK, "%s", e.message);
+    cr_assert_eq(fl_asymptotics_build(&iso, qq, uu, NULL, 1e-10, 0.0, &A, &e), FL_OK, "%s", e.message);
     cr_assert_float_eq(A.gamma, 1.0, 1e-15);
     cr_assert_eq(A.segment, 0);
-    fl_asym_set_release(&A);
+    fl_asymptotics_set_release(&A);
     /* sampling */
     gsl_rng *rng = fl_rng_alloc(1);
     gsl_matrix *S = gsl_matrix_alloc(10, 3), *S2 = gsl_matrix_alloc(10, 2);
-    cr_assert_eq(fl_asym_sample(&sys, &qv.vector, &uv.vector, 0.0, 10, rng, NULL, S, NULL, &e),
+    cr_assert_eq(fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, 0.0, 10, rng, NULL, S, NULL, &e),
                  FL_EINVAL);
-    cr_assert_eq(fl_asym_sample(&sys, &qv.vector, &uv.vector, 0.1, 11, rng, NULL, S, NULL, &e),
+    cr_assert_eq(fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, 0.1, 11, rng, NULL, S, NULL, &e),
                  FL_EDIM);
-    cr_assert_eq(fl_asym_sample(&sys, &qv.vector, &uv.vector, 0.1, 10, rng, NULL, S2, NULL, &e),
+    cr_assert_eq(fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, 0.1, 10, rng, NULL, S2, NULL, &e),
                  FL_EDIM);
-    cr_assert_eq(fl_asym_sample(&bad, &qv.vector, &uv.vector, 0.1, 10, rng, NULL, S, NULL, &e),
+    cr_assert_eq(fl_asymptotics_sample(&bad, &qv.vector, &uv.vector, 0.1, 10, rng, NULL, S, NULL, &e),
                  FL_EINVAL);
-    cr_assert_eq(fl_asym_sample(&sys, &qv.vector, &uv.vector, 0.1, 10, rng, NULL, S, NULL, &e),
+    cr_assert_eq(fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, 0.1, 10, rng, NULL, S, NULL, &e),
                  FL_OK);
     gsl_rng_free(rng);
     gsl_matrix_free(S);

@@ -172,7 +172,7 @@ Test(checks_002_003, nsgs_clouds_against_a_wrong_enumeration)
         fl_local_problem *p = NULL, *q = NULL;
         cr_assert_eq(fl_random_local_problem(r, FL_RANDOM_PLAIN, 2, 2, NULL, &p), FL_OK);
         cr_assert_eq(fl_random_local_problem(r, FL_RANDOM_PLAIN, 2, 2, NULL, &q), FL_OK);
-        fl_enum_result *good = NULL, *wrong = NULL;
+        fl_enumerate_result *good = NULL, *wrong = NULL;
         cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &good, NULL), FL_OK);
         cr_assert_eq(fl_enumerate_solutions(q, 1e-10, &wrong, NULL), FL_OK);
         fl_nsgs_stats a, b;
@@ -184,8 +184,8 @@ Test(checks_002_003, nsgs_clouds_against_a_wrong_enumeration)
         cr_assert_eq(a.cloud_outside, 0, "clouds in their own enumeration (%s)", fl_test_seed_note());
         outside += b.cloud_outside;
         dots += b.cloud_dots;
-        fl_enum_result_free(good);
-        fl_enum_result_free(wrong);
+        fl_enumerate_result_free(good);
+        fl_enumerate_result_free(wrong);
         fl_local_problem_free(p);
         fl_local_problem_free(q);
     }

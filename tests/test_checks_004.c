@@ -191,22 +191,22 @@ Test(checks_004, twin_agreement_refuses_a_perturbed_answer)
     gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_calloc(4);
     gsl_vector_set(r, 3, -0.0075);
     gsl_vector_set(r, 2, 2.2 * -0.0075 * -1.0);
-    fl_stab_label lab;
-    fl_stab_tangent *t = NULL;
-    fl_stab_result rd = {0}, rs = {0};
-    cr_assert_eq(fl_stab_partition(&e->s, u, r, 1e-12, &lab, NULL), FL_OK);
-    cr_assert_eq(fl_stab_tangent_alloc(&e->s, &lab, r, &t, NULL), FL_OK);
-    cr_assert_eq(fl_stab_analyse(t, NULL, &rd, NULL), FL_OK);
+    fl_stability_label lab;
+    fl_stability_tangent *t = NULL;
+    fl_stability_result rd = {0}, rs = {0};
+    cr_assert_eq(fl_stability_partition(&e->s, u, r, 1e-12, &lab, NULL), FL_OK);
+    cr_assert_eq(fl_stability_tangent_alloc(&e->s, &lab, r, &t, NULL), FL_OK);
+    cr_assert_eq(fl_stability_analyse(t, NULL, &rd, NULL), FL_OK);
     fl_sparse_ctx ctx = {0};
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     cholmod_sparse *K = NULL, *M = NULL;
     cr_assert_eq(fl_sparse_from_dense(&ctx, e->K, 1, 0.0, &K, NULL), FL_OK);
     cr_assert_eq(fl_sparse_from_dense(&ctx, e->M, 1, 0.0, &M, NULL), FL_OK);
-    fl_stab_sparse_system ss = {.n = 4, .K = K, .M = M, .prescribed = e->pres, .np = 1, .iT = &e->iT, .iN = &e->iN,
+    fl_stability_system_sparse ss = {.n = 4, .K = K, .M = M, .prescribed = e->pres, .np = 1, .iT = &e->iT, .iN = &e->iN,
                                 .mu = 2.2};
-    fl_stab_sparse_tangent *ts = NULL;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &ss, &lab, r->data, &ts, NULL), FL_OK);
-    cr_assert_eq(fl_stab_sparse_analyse(&ctx, ts, NULL, 1000, &rs, NULL), FL_OK);
+    fl_stability_tangent_sparse *ts = NULL;
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &ss, &lab, r->data, &ts, NULL), FL_OK);
+    cr_assert_eq(fl_stability_analyse_sparse(&ctx, ts, NULL, 1000, &rs, NULL), FL_OK);
     cr_assert(fl_stability_twin_agrees(t, &rd, &rs), "the twins agree on the Fig. 9 state");
     double keep = rs.ks_min;
     rs.ks_min += 1e-4;                                  /* a wrong min eig K*_S */
@@ -218,18 +218,18 @@ Test(checks_004, twin_agreement_refuses_a_perturbed_answer)
     /* damped roots (004 §5.7): the companion QZ vs the twin's, then one root moved */
     size_t N2 = 2 * t->nstar, nr = 0, md = 0, ms = 0;
     double dre[4], dim[4], lre[4], lim[4];
-    cr_assert_eq(fl_stab_rayleigh(t->Kstar, t->Mstar, 0.1, 0.01, dre, dim, NULL), FL_OK);
+    cr_assert_eq(fl_stability_rayleigh(t->Kstar, t->Mstar, 0.1, 0.01, dre, dim, NULL), FL_OK);
     for (size_t k = 0; k < N2; k++) { lre[k] = dre[k]; lim[k] = dim[k]; }
     nr = N2;
     cr_assert(fl_stability_damped_agree(N2, dre, dim, nr, lre, lim, &md, &ms));
-    cr_assert_eq(fl_stab_rayleigh(t->Kstar, t->Mstar, 0.1, 0.01, dre, dim, NULL), FL_OK);
+    cr_assert_eq(fl_stability_rayleigh(t->Kstar, t->Mstar, 0.1, 0.01, dre, dim, NULL), FL_OK);
     lre[0] *= 1.01;                                     /* a perturbed root */
     cr_assert_not(fl_stability_damped_agree(N2, dre, dim, nr, lre, lim, &md, &ms));
     cr_assert_not(fl_stability_damped_agree(N2, dre, dim, 0, lre, lim, &md, &ms), "no root is no agreement");
-    fl_stab_result_free(&rd);
-    fl_stab_result_free(&rs);
-    fl_stab_tangent_free(t);
-    fl_stab_sparse_tangent_free(&ctx, ts);
+    fl_stability_result_free(&rd);
+    fl_stability_result_free(&rs);
+    fl_stability_tangent_free(t);
+    fl_stability_tangent_free_sparse(&ctx, ts);
     fl_sparse_free(&ctx, &K);
     fl_sparse_free(&ctx, &M);
     fl_sparse_finish(&ctx);

@@ -206,7 +206,7 @@ Test(corpus, local_problems_solved_where_siconos_converges, .timeout = 120)
         o.max_sweeps = w->max_sweeps;
         for (int impl = 0; impl < 2; impl++) {
             fl_nsgs_result res;
-            s = impl ? fl_nsgs_sparse_solve(p, &o, r[impl], NULL, &res, &err)
+            s = impl ? fl_nsgs_solve_sparse(p, &o, r[impl], NULL, &res, &err)
                      : fl_nsgs_solve(p, &o, r[impl], NULL, &res, &err);
             int iters = res.iterations;
             double self = res.residual;

@@ -508,8 +508,8 @@ Test(cov_checks, moreau_report_fails_each_corrupted_statistic)
  * Lambda {1, -2, 3 +- 1i} sorted by modulus (lowest real 1, flutter mode 3),
  * the twin's first three. */
 typedef struct twin_case {
-    fl_stab_tangent t;
-    fl_stab_result rd, rs;
+    fl_stability_tangent t;
+    fl_stability_result rd, rs;
     double dre[4], dim[4], sre[4], sim[4];
 } twin_case;
 

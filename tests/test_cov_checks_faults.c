@@ -28,7 +28,7 @@
 #include "optimized/delassus_sparse.h"
 #include "optimized/newton_sparse.h"
 #include "optimized/nsgs_sparse.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "fl_dense.h"
@@ -77,75 +77,75 @@ static fl_status injected(fl_error *err, const char *fn)
 
 /* ---- friction sets (core/fl_friction_set.h, testkit/fl_set_random.h) ---- */
 
-fl_status __real_fl_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
-fl_status __wrap_fl_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
-fl_status __wrap_fl_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+fl_status __real_fl_friction_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_friction_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_friction_set_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
 {
-    int f = fault("fl_set_project");
-    if (f == FAULT_ERROR) return injected(err, "fl_set_project");
-    fl_status s = __real_fl_set_project(C, x, p, err);
+    int f = fault("fl_friction_set_project");
+    if (f == FAULT_ERROR) return injected(err, "fl_friction_set_project");
+    fl_status s = __real_fl_friction_set_project(C, x, p, err);
     if (f == FAULT_PERTURB) p[0] += 1e-3 * fl_set_random_scale(C);
     return s;
 }
 
-fl_status __real_fl_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
+fl_status __real_fl_friction_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
                                        fl_error *err);
-fl_status __wrap_fl_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
+fl_status __wrap_fl_friction_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
                                        fl_error *err);
-fl_status __wrap_fl_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
+fl_status __wrap_fl_friction_set_project_metric(const fl_friction_set *C, const double *G, const double *x, double *p,
                                        fl_error *err)
 {
-    int f = fault("fl_set_project_metric");
-    if (f == FAULT_ERROR) return injected(err, "fl_set_project_metric");
-    fl_status s = __real_fl_set_project_metric(C, G, x, p, err);
+    int f = fault("fl_friction_set_project_metric");
+    if (f == FAULT_ERROR) return injected(err, "fl_friction_set_project_metric");
+    fl_status s = __real_fl_friction_set_project_metric(C, G, x, p, err);
     if (f == FAULT_PERTURB) p[0] += 1e-3 * fl_set_random_scale(C);
     return s;
 }
 
 /* FAULT_ERROR: S_C = +inf everywhere; FAULT_PERTURB: S_C + 1e-3 scale */
-int __real_fl_set_support(const fl_friction_set *C, const double *y, double *value);
-int __wrap_fl_set_support(const fl_friction_set *C, const double *y, double *value);
-int __wrap_fl_set_support(const fl_friction_set *C, const double *y, double *value)
+int __real_fl_friction_set_support(const fl_friction_set *C, const double *y, double *value);
+int __wrap_fl_friction_set_support(const fl_friction_set *C, const double *y, double *value);
+int __wrap_fl_friction_set_support(const fl_friction_set *C, const double *y, double *value)
 {
-    int f = fault("fl_set_support");
+    int f = fault("fl_friction_set_support");
     if (f == FAULT_ERROR) {
         *value = INFINITY;
         return 0;
     }
-    int fin = __real_fl_set_support(C, y, value);
+    int fin = __real_fl_friction_set_support(C, y, value);
     if (f == FAULT_PERTURB && fin) *value += 1e-3 * fl_set_random_scale(C);
     return fin;
 }
 
-fl_status __real_fl_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err);
-fl_status __wrap_fl_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err);
-fl_status __wrap_fl_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err)
+fl_status __real_fl_friction_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err);
+fl_status __wrap_fl_friction_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err);
+fl_status __wrap_fl_friction_set_support_point(const fl_friction_set *C, const double *y, double *c, fl_error *err)
 {
-    int f = fault("fl_set_support_point");
-    if (f == FAULT_ERROR) return injected(err, "fl_set_support_point");
-    fl_status s = __real_fl_set_support_point(C, y, c, err);
+    int f = fault("fl_friction_set_support_point");
+    if (f == FAULT_ERROR) return injected(err, "fl_friction_set_support_point");
+    fl_status s = __real_fl_friction_set_support_point(C, y, c, err);
     if (f == FAULT_PERTURB) c[0] -= 1e-3 * fl_set_random_scale(C);
     return s;
 }
 
-fl_status __real_fl_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
-fl_status __wrap_fl_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
-fl_status __wrap_fl_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+fl_status __real_fl_friction_set_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_friction_set_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_friction_set_cone_project(const fl_friction_set *C, const double *x, double *p, fl_error *err)
 {
-    int f = fault("fl_cone_project");
-    if (f == FAULT_ERROR) return injected(err, "fl_cone_project");
-    fl_status s = __real_fl_cone_project(C, x, p, err);
+    int f = fault("fl_friction_set_cone_project");
+    if (f == FAULT_ERROR) return injected(err, "fl_friction_set_cone_project");
+    fl_status s = __real_fl_friction_set_cone_project(C, x, p, err);
     if (f == FAULT_PERTURB) p[0] += 1e-3 * (1 + fabs(x[0]));
     return s;
 }
 
-fl_status __real_fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err);
-fl_status __wrap_fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err);
-fl_status __wrap_fl_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err)
+fl_status __real_fl_friction_set_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_friction_set_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err);
+fl_status __wrap_fl_friction_set_cone_project_polar(const fl_friction_set *C, const double *x, double *p, fl_error *err)
 {
-    int f = fault("fl_cone_project_polar");
-    if (f == FAULT_ERROR) return injected(err, "fl_cone_project_polar");
-    fl_status s = __real_fl_cone_project_polar(C, x, p, err);
+    int f = fault("fl_friction_set_cone_project_polar");
+    if (f == FAULT_ERROR) return injected(err, "fl_friction_set_cone_project_polar");
+    fl_status s = __real_fl_friction_set_cone_project_polar(C, x, p, err);
     if (f == FAULT_PERTURB) p[0] -= 1e-3 * (1 + fabs(x[0]));
     return s;
 }
@@ -166,20 +166,20 @@ fl_status __wrap_fl_set_random_variant(gsl_rng *r, int variant, fl_friction_set 
     return __real_fl_set_random_variant(r, variant, C, err);
 }
 
-fl_status __real_fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
-fl_status __wrap_fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
-fl_status __wrap_fl_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err)
+fl_status __real_fl_friction_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
+fl_status __wrap_fl_friction_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err);
+fl_status __wrap_fl_friction_set_copy(fl_friction_set *dst, const fl_friction_set *src, fl_error *err)
 {
-    if (fault("fl_set_copy") == FAULT_ERROR) return injected(err, "fl_set_copy");
-    return __real_fl_set_copy(dst, src, err);
+    if (fault("fl_friction_set_copy") == FAULT_ERROR) return injected(err, "fl_friction_set_copy");
+    return __real_fl_friction_set_copy(dst, src, err);
 }
 
-fl_status __real_fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
-fl_status __wrap_fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
-fl_status __wrap_fl_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err)
+fl_status __real_fl_friction_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
+fl_status __wrap_fl_friction_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err);
+fl_status __wrap_fl_friction_set_interval(fl_friction_set *C, double lo, double hi, fl_error *err)
 {
-    if (fault("fl_set_interval") == FAULT_ERROR) return injected(err, "fl_set_interval");
-    return __real_fl_set_interval(C, lo, hi, err);
+    if (fault("fl_friction_set_interval") == FAULT_ERROR) return injected(err, "fl_friction_set_interval");
+    return __real_fl_friction_set_interval(C, lo, hi, err);
 }
 
 /* ---- contact problems and their solvers ---- */
@@ -264,9 +264,9 @@ fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_meth
         return s;                                                                                          \
     }
 SOLVER_WRAP(fl_nsgs_solve)
-SOLVER_WRAP(fl_nsgs_sparse_solve)
+SOLVER_WRAP(fl_nsgs_solve_sparse)
 SOLVER_WRAP(fl_newton_solve)
-SOLVER_WRAP(fl_newton_sparse_solve)
+SOLVER_WRAP(fl_newton_solve_sparse)
 
 #define GLOBAL_WRAP(NAME)                                                                                   \
     fl_status __real_##NAME(const fl_global_problem *g, const fl_newton_options *opt, gsl_vector *v,        \
@@ -283,13 +283,13 @@ SOLVER_WRAP(fl_newton_sparse_solve)
         return s;                                                                                          \
     }
 GLOBAL_WRAP(fl_newton_global_solve)
-GLOBAL_WRAP(fl_newton_global_sparse_solve)
+GLOBAL_WRAP(fl_newton_global_solve_sparse)
 
-fl_status __real_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
+fl_status __real_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enumerate_result **out,
                                         fl_error *err);
-fl_status __wrap_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
+fl_status __wrap_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enumerate_result **out,
                                         fl_error *err);
-fl_status __wrap_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
+fl_status __wrap_fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enumerate_result **out,
                                         fl_error *err)
 {
     int f = fault("fl_enumerate_solutions");
@@ -321,16 +321,16 @@ fl_status __wrap_fl_plurality_explore(const fl_local_problem *p, const fl_plural
     return s;
 }
 
-fl_status __real_fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_mj_options *opt,
-                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_mj_result *res, fl_error *err);
-fl_status __wrap_fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_mj_options *opt,
-                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_mj_result *res, fl_error *err);
-fl_status __wrap_fl_mj_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_mj_options *opt,
-                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_mj_result *res, fl_error *err)
+fl_status __real_fl_moreau_jean_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_moreau_jean_options *opt,
+                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_moreau_jean_result *res, fl_error *err);
+fl_status __wrap_fl_moreau_jean_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_moreau_jean_options *opt,
+                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_moreau_jean_result *res, fl_error *err);
+fl_status __wrap_fl_moreau_jean_step(const fl_global_problem *g, const gsl_vector *u_minus, const fl_moreau_jean_options *opt,
+                            cholmod_factor **L, gsl_vector *s, gsl_vector *u_plus, fl_moreau_jean_result *res, fl_error *err)
 {
-    int f = fault("fl_mj_step");
-    if (f == FAULT_ERROR) return injected(err, "fl_mj_step");
-    fl_status st = __real_fl_mj_step(g, u_minus, opt, L, s, u_plus, res, err);
+    int f = fault("fl_moreau_jean_step");
+    if (f == FAULT_ERROR) return injected(err, "fl_moreau_jean_step");
+    fl_status st = __real_fl_moreau_jean_step(g, u_minus, opt, L, s, u_plus, res, err);
     if (f == FAULT_PERTURB && st == FL_OK) {   /* an energy gain and an impulse off the law */
         res->dT += 0.1 * (res->T_minus + 1e-3);
         nudge(s);
@@ -600,16 +600,16 @@ fl_status __wrap_fl_midpoint_block_alloc(const fl_midpoint_block_params *bp, fl_
     return s;
 }
 
-fl_status __real_fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err);
-fl_status __wrap_fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err);
-fl_status __wrap_fl_midpoint_block_sparse_alloc(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err)
+fl_status __real_fl_midpoint_block_alloc_sparse(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_block_alloc_sparse(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_block_alloc_sparse(fl_sparse_ctx *ctx, const fl_midpoint_block_params *bp, size_t dense_rows_limit, fl_midpoint_block_sparse **out, fl_error *err)
 {
-    int f = fault("fl_midpoint_block_sparse_alloc");
+    int f = fault("fl_midpoint_block_alloc_sparse");
     if (f == FAULT_ERROR) {
         *out = NULL;
-        return injected(err, "fl_midpoint_block_sparse_alloc");
+        return injected(err, "fl_midpoint_block_alloc_sparse");
     }
-    fl_status s = __real_fl_midpoint_block_sparse_alloc(ctx, bp, dense_rows_limit, out, err);
+    fl_status s = __real_fl_midpoint_block_alloc_sparse(ctx, bp, dense_rows_limit, out, err);
     (void)f;
     return s;
 }
@@ -701,16 +701,16 @@ fl_status __wrap_fl_midpoint_alloc(const fl_midpoint_problem *p, const fl_midpoi
     return s;
 }
 
-fl_status __real_fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err);
-fl_status __wrap_fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err);
-fl_status __wrap_fl_midpoint_sparse_alloc(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err)
+fl_status __real_fl_midpoint_alloc_sparse(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_alloc_sparse(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err);
+fl_status __wrap_fl_midpoint_alloc_sparse(const fl_midpoint_problem *p, const fl_midpoint_options *opt, fl_midpoint_sparse **out, fl_error *err)
 {
-    int f = fault("fl_midpoint_sparse_alloc");
+    int f = fault("fl_midpoint_alloc_sparse");
     if (f == FAULT_ERROR) {
         *out = NULL;
-        return injected(err, "fl_midpoint_sparse_alloc");
+        return injected(err, "fl_midpoint_alloc_sparse");
     }
-    fl_status s = __real_fl_midpoint_sparse_alloc(p, opt, out, err);
+    fl_status s = __real_fl_midpoint_alloc_sparse(p, opt, out, err);
     (void)f;
     return s;
 }
@@ -746,15 +746,15 @@ fl_status __wrap_fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_mid
     return s;
 }
 
-fl_status __real_fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
-fl_status __wrap_fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
-fl_status __wrap_fl_midpoint_sparse_step(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err)
+fl_status __real_fl_midpoint_step_sparse(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
+fl_status __wrap_fl_midpoint_step_sparse(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
+fl_status __wrap_fl_midpoint_step_sparse(fl_midpoint_sparse *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err)
 {
-    int f = fault("fl_midpoint_sparse_step");
+    int f = fault("fl_midpoint_step_sparse");
     if (f == FAULT_ERROR) {
-        return injected(err, "fl_midpoint_sparse_step");
+        return injected(err, "fl_midpoint_step_sparse");
     }
-    fl_status s = __real_fl_midpoint_sparse_step(mp, st, res, err);
+    fl_status s = __real_fl_midpoint_step_sparse(mp, st, res, err);
     if (f == FAULT_PERTURB) {
         nudge(st->u);
     }
@@ -776,45 +776,45 @@ fl_status __wrap_fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *fv, 
     return s;
 }
 
-fl_status __real_fl_stab_partition(const fl_stab_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stab_label *labels, fl_error *err);
-fl_status __wrap_fl_stab_partition(const fl_stab_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stab_label *labels, fl_error *err);
-fl_status __wrap_fl_stab_partition(const fl_stab_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stab_label *labels, fl_error *err)
+fl_status __real_fl_stability_partition(const fl_stability_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stability_label *labels, fl_error *err);
+fl_status __wrap_fl_stability_partition(const fl_stability_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stability_label *labels, fl_error *err);
+fl_status __wrap_fl_stability_partition(const fl_stability_system *s_, const gsl_vector *u, const gsl_vector *r, double eps, fl_stability_label *labels, fl_error *err)
 {
-    int f = fault("fl_stab_partition");
+    int f = fault("fl_stability_partition");
     if (f == FAULT_ERROR) {
-        return injected(err, "fl_stab_partition");
+        return injected(err, "fl_stability_partition");
     }
-    fl_status s = __real_fl_stab_partition(s_, u, r, eps, labels, err);
+    fl_status s = __real_fl_stability_partition(s_, u, r, eps, labels, err);
     if (f == FAULT_PERTURB) {
         labels[0] = labels[0] == FL_STAB_PS ? FL_STAB_PF : FL_STAB_PS;
     }
     return s;
 }
 
-fl_status __real_fl_stab_tangent_alloc(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, fl_stab_tangent **out, fl_error *err);
-fl_status __wrap_fl_stab_tangent_alloc(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, fl_stab_tangent **out, fl_error *err);
-fl_status __wrap_fl_stab_tangent_alloc(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, fl_stab_tangent **out, fl_error *err)
+fl_status __real_fl_stability_tangent_alloc(const fl_stability_system *s_, const fl_stability_label *labels, const gsl_vector *r, fl_stability_tangent **out, fl_error *err);
+fl_status __wrap_fl_stability_tangent_alloc(const fl_stability_system *s_, const fl_stability_label *labels, const gsl_vector *r, fl_stability_tangent **out, fl_error *err);
+fl_status __wrap_fl_stability_tangent_alloc(const fl_stability_system *s_, const fl_stability_label *labels, const gsl_vector *r, fl_stability_tangent **out, fl_error *err)
 {
-    int f = fault("fl_stab_tangent_alloc");
+    int f = fault("fl_stability_tangent_alloc");
     if (f == FAULT_ERROR) {
         *out = NULL;
-        return injected(err, "fl_stab_tangent_alloc");
+        return injected(err, "fl_stability_tangent_alloc");
     }
-    fl_status s = __real_fl_stab_tangent_alloc(s_, labels, r, out, err);
+    fl_status s = __real_fl_stability_tangent_alloc(s_, labels, r, out, err);
     (void)f;
     return s;
 }
 
-fl_status __real_fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt, fl_stab_result *res, fl_error *err);
-fl_status __wrap_fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt, fl_stab_result *res, fl_error *err);
-fl_status __wrap_fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options *opt, fl_stab_result *res, fl_error *err)
+fl_status __real_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err)
 {
-    int f = fault("fl_stab_analyse");
+    int f = fault("fl_stability_analyse");
     if (f == FAULT_ERROR) {
         memset(res, 0, sizeof *res);
-        return injected(err, "fl_stab_analyse");
+        return injected(err, "fl_stability_analyse");
     }
-    fl_status s = __real_fl_stab_analyse(t, opt, res, err);
+    fl_status s = __real_fl_stability_analyse(t, opt, res, err);
     if (f == FAULT_PERTURB) {
         res->ks_min += 1.0 + fabs(res->ks_min);   /* above the smallest eigenvalue */
         res->ks_cholesky_pd = res->ks_min <= 0;
@@ -823,95 +823,95 @@ fl_status __wrap_fl_stab_analyse(const fl_stab_tangent *t, const fl_stab_options
     return s;
 }
 
-fl_status __real_fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err);
-fl_status __wrap_fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err);
-fl_status __wrap_fl_stab_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err)
+fl_status __real_fl_stability_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err);
+fl_status __wrap_fl_stability_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err);
+fl_status __wrap_fl_stability_gen_eig(const gsl_matrix *K, const gsl_matrix *M, double *lam_re, double *lam_im, gsl_matrix *evec, fl_error *err)
 {
-    int f = fault("fl_stab_gen_eig");
-    fl_status s = __real_fl_stab_gen_eig(K, M, lam_re, lam_im, evec, err);
+    int f = fault("fl_stability_gen_eig");
+    fl_status s = __real_fl_stability_gen_eig(K, M, lam_re, lam_im, evec, err);
     if (f == FAULT_PERTURB) {
         lam_re[0] -= 1.0 + fabs(lam_re[0]);
     }
     return s;
 }
 
-fl_status __real_fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s_, const fl_stab_label *labels, const double *r, fl_stab_sparse_tangent **out, fl_error *err);
-fl_status __wrap_fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s_, const fl_stab_label *labels, const double *r, fl_stab_sparse_tangent **out, fl_error *err);
-fl_status __wrap_fl_stab_sparse_tangent_alloc(fl_sparse_ctx *ctx, const fl_stab_sparse_system *s_, const fl_stab_label *labels, const double *r, fl_stab_sparse_tangent **out, fl_error *err)
+fl_status __real_fl_stability_tangent_alloc_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s_, const fl_stability_label *labels, const double *r, fl_stability_tangent_sparse **out, fl_error *err);
+fl_status __wrap_fl_stability_tangent_alloc_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s_, const fl_stability_label *labels, const double *r, fl_stability_tangent_sparse **out, fl_error *err);
+fl_status __wrap_fl_stability_tangent_alloc_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s_, const fl_stability_label *labels, const double *r, fl_stability_tangent_sparse **out, fl_error *err)
 {
-    int f = fault("fl_stab_sparse_tangent_alloc");
+    int f = fault("fl_stability_tangent_alloc_sparse");
     if (f == FAULT_ERROR) {
         *out = NULL;
-        return injected(err, "fl_stab_sparse_tangent_alloc");
+        return injected(err, "fl_stability_tangent_alloc_sparse");
     }
-    fl_status s = __real_fl_stab_sparse_tangent_alloc(ctx, s_, labels, r, out, err);
+    fl_status s = __real_fl_stability_tangent_alloc_sparse(ctx, s_, labels, r, out, err);
     (void)f;
     return s;
 }
 
-fl_status __real_fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, const fl_stab_options *opt, int max_iter, fl_stab_result *res, fl_error *err);
-fl_status __wrap_fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, const fl_stab_options *opt, int max_iter, fl_stab_result *res, fl_error *err);
-fl_status __wrap_fl_stab_sparse_analyse(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, const fl_stab_options *opt, int max_iter, fl_stab_result *res, fl_error *err)
+fl_status __real_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err)
 {
-    int f = fault("fl_stab_sparse_analyse");
+    int f = fault("fl_stability_analyse_sparse");
     if (f == FAULT_ERROR) {
         memset(res, 0, sizeof *res);
-        return injected(err, "fl_stab_sparse_analyse");
+        return injected(err, "fl_stability_analyse_sparse");
     }
-    fl_status s = __real_fl_stab_sparse_analyse(ctx, t, opt, max_iter, res, err);
+    fl_status s = __real_fl_stability_analyse_sparse(ctx, t, opt, max_iter, res, err);
     if (f == FAULT_PERTURB) {
         res->ks_min += 1.0 + fabs(res->ks_min);
     }
     return s;
 }
 
-fl_status __real_fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err);
-fl_status __wrap_fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err);
-fl_status __wrap_fl_stab_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err)
+fl_status __real_fl_stability_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err);
+fl_status __wrap_fl_stability_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err);
+fl_status __wrap_fl_stability_rayleigh(const gsl_matrix *K, const gsl_matrix *M, double alpha, double beta, double *lre, double *lim, fl_error *err)
 {
-    int f = fault("fl_stab_rayleigh");
+    int f = fault("fl_stability_rayleigh");
     if (f == FAULT_ERROR) {
-        return injected(err, "fl_stab_rayleigh");
+        return injected(err, "fl_stability_rayleigh");
     }
-    fl_status s = __real_fl_stab_rayleigh(K, M, alpha, beta, lre, lim, err);
+    fl_status s = __real_fl_stability_rayleigh(K, M, alpha, beta, lre, lim, err);
     (void)f;
     return s;
 }
 
-fl_status __real_fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err);
-fl_status __wrap_fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err);
-fl_status __wrap_fl_stab_sparse_rayleigh(fl_sparse_ctx *ctx, const fl_stab_sparse_tangent *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err)
+fl_status __real_fl_stability_rayleigh_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err);
+fl_status __wrap_fl_stability_rayleigh_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err);
+fl_status __wrap_fl_stability_rayleigh_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, double alpha, double beta, size_t nev, int max_iter, double *lre, double *lim, size_t *nroots, fl_error *err)
 {
-    int f = fault("fl_stab_sparse_rayleigh");
+    int f = fault("fl_stability_rayleigh_sparse");
     if (f == FAULT_ERROR) {
         *nroots = 0;
-        return injected(err, "fl_stab_sparse_rayleigh");
+        return injected(err, "fl_stability_rayleigh_sparse");
     }
-    fl_status s = __real_fl_stab_sparse_rayleigh(ctx, t, alpha, beta, nev, max_iter, lre, lim, nroots, err);
+    fl_status s = __real_fl_stability_rayleigh_sparse(ctx, t, alpha, beta, nev, max_iter, lre, lim, nroots, err);
     if (f == FAULT_PERTURB) {
         if (s == FL_OK && *nroots > 0) lre[0] = 2 * lre[0] + 1.0;
     }
     return s;
 }
 
-double __real_fl_stab_form_star(const fl_stab_system *s_, const gsl_matrix *A, const fl_stab_label *labels, const gsl_vector *x, const gsl_vector *y);
-double __wrap_fl_stab_form_star(const fl_stab_system *s_, const gsl_matrix *A, const fl_stab_label *labels, const gsl_vector *x, const gsl_vector *y);
-double __wrap_fl_stab_form_star(const fl_stab_system *s_, const gsl_matrix *A, const fl_stab_label *labels, const gsl_vector *x, const gsl_vector *y)
+double __real_fl_stability_form_star(const fl_stability_system *s_, const gsl_matrix *A, const fl_stability_label *labels, const gsl_vector *x, const gsl_vector *y);
+double __wrap_fl_stability_form_star(const fl_stability_system *s_, const gsl_matrix *A, const fl_stability_label *labels, const gsl_vector *x, const gsl_vector *y);
+double __wrap_fl_stability_form_star(const fl_stability_system *s_, const gsl_matrix *A, const fl_stability_label *labels, const gsl_vector *x, const gsl_vector *y)
 {
-    int f = fault("fl_stab_form_star");
-    double s = __real_fl_stab_form_star(s_, A, labels, x, y);
+    int f = fault("fl_stability_form_star");
+    double s = __real_fl_stability_form_star(s_, A, labels, x, y);
     if (f == FAULT_PERTURB) {
         s += 1.0;
     }
     return s;
 }
 
-double __real_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, const gsl_vector *v);
-double __wrap_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, const gsl_vector *v);
-double __wrap_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *labels, const gsl_vector *r, const gsl_vector *v)
+double __real_fl_stability_viol_Kudot(const fl_stability_system *s_, const fl_stability_label *labels, const gsl_vector *r, const gsl_vector *v);
+double __wrap_fl_stability_viol_Kudot(const fl_stability_system *s_, const fl_stability_label *labels, const gsl_vector *r, const gsl_vector *v);
+double __wrap_fl_stability_viol_Kudot(const fl_stability_system *s_, const fl_stability_label *labels, const gsl_vector *r, const gsl_vector *v)
 {
-    int f = fault("fl_stab_viol_Kudot");
-    double s = __real_fl_stab_viol_Kudot(s_, labels, r, v);
+    int f = fault("fl_stability_viol_Kudot");
+    double s = __real_fl_stability_viol_Kudot(s_, labels, r, v);
     if (f == FAULT_PERTURB) {
         s += 1.0;
     }
@@ -938,15 +938,15 @@ double __wrap_fl_stab_viol_Kudot(const fl_stab_system *s_, const fl_stab_label *
 MOREAU_WRAP(fl_moreau_law)
 MOREAU_WRAP(fl_moreau_law_sparse)
 
-fl_status __real_fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
+fl_status __real_fl_friction_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
                                 fl_error *err);
-fl_status __wrap_fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
+fl_status __wrap_fl_friction_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
                                 fl_error *err);
-fl_status __wrap_fl_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
+fl_status __wrap_fl_friction_set_polygon(fl_friction_set *C, size_t nvert, const double *vert, size_t nray, const double *ray,
                                 fl_error *err)
 {
-    if (fault("fl_set_polygon") == FAULT_ERROR) return injected(err, "fl_set_polygon");
-    return __real_fl_set_polygon(C, nvert, vert, nray, ray, err);
+    if (fault("fl_friction_set_polygon") == FAULT_ERROR) return injected(err, "fl_friction_set_polygon");
+    return __real_fl_friction_set_polygon(C, nvert, vert, nray, ray, err);
 }
 
 /* ---- what the reproduce tasks call ---- */
@@ -973,22 +973,22 @@ fl_status __wrap_fl_stewart_integrate(const fl_stewart_system *sys, const fl_ste
     return __real_fl_stewart_integrate(sys, opt, t0, h, steps, q, v, obs, obs_data, run, err);
 }
 
-fl_status __real_fl_stab_jumps(const fl_stab_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err);
-fl_status __wrap_fl_stab_jumps(const fl_stab_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err);
-fl_status __wrap_fl_stab_jumps(const fl_stab_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err)
+fl_status __real_fl_stability_jumps(const fl_stability_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_stability_jumps(const fl_stability_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_stability_jumps(const fl_stability_system *s_, const gsl_vector *u0, const gsl_vector *r0, double tol, size_t max_sol, gsl_matrix *As, gsl_matrix *Rs, size_t *nsol, fl_error *err)
 {
-    if (fault("fl_stab_jumps") == FAULT_ERROR) {
+    if (fault("fl_stability_jumps") == FAULT_ERROR) {
         *nsol = 0;
-        return injected(err, "fl_stab_jumps");
+        return injected(err, "fl_stability_jumps");
     }
-    fl_status s = __real_fl_stab_jumps(s_, u0, r0, tol, max_sol, As, Rs, nsol, err);
-    if (fault("fl_stab_jumps") == FAULT_PERTURB && *nsol > 0) As->data[0] += 1.0 + fabs(As->data[0]);
+    fl_status s = __real_fl_stability_jumps(s_, u0, r0, tol, max_sol, As, Rs, nsol, err);
+    if (fault("fl_stability_jumps") == FAULT_PERTURB && *nsol > 0) As->data[0] += 1.0 + fabs(As->data[0]);
     return s;
 }
 
-fl_status __real_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stab_result *res, fl_error *err);
-fl_status __wrap_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stab_result *res, fl_error *err);
-fl_status __wrap_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stab_result *res, fl_error *err)
+fl_status __real_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_model_example_4_6_analyse(const fl_model_example_4_6_system *sys, double sig, double rN, fl_stability_result *res, fl_error *err)
 {
     if (fault("fl_model_example_4_6_analyse") == FAULT_ERROR) {
         memset(res, 0, sizeof *res);
@@ -1049,32 +1049,32 @@ fl_status __wrap_fl_midpoint_triangle_002(double lam, double mu_lame, double m1,
     return s;
 }
 
-fl_status __real_fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
-                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asym_set *A,
+fl_status __real_fl_asymptotics_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
+                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asymptotics_set *A,
                                fl_error *err);
-fl_status __wrap_fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
-                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asym_set *A,
+fl_status __wrap_fl_asymptotics_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
+                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asymptotics_set *A,
                                fl_error *err);
-fl_status __wrap_fl_asym_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
-                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asym_set *A,
+fl_status __wrap_fl_asymptotics_build(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um,
+                               const fl_moreau_options *opt, double gamma_tol, double gap_tol, fl_asymptotics_set *A,
                                fl_error *err)
 {
-    if (fault("fl_asym_build") == FAULT_ERROR) return injected(err, "fl_asym_build");
-    return __real_fl_asym_build(sys, q, um, opt, gamma_tol, gap_tol, A, err);
+    if (fault("fl_asymptotics_build") == FAULT_ERROR) return injected(err, "fl_asymptotics_build");
+    return __real_fl_asymptotics_build(sys, q, um, opt, gamma_tol, gap_tol, A, err);
 }
 
-fl_status __real_fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
+fl_status __real_fl_asymptotics_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
                                 size_t ns, gsl_rng *rng, const fl_moreau_options *opt, gsl_matrix *S,
                                 size_t *ncollide, fl_error *err);
-fl_status __wrap_fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
+fl_status __wrap_fl_asymptotics_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
                                 size_t ns, gsl_rng *rng, const fl_moreau_options *opt, gsl_matrix *S,
                                 size_t *ncollide, fl_error *err);
-fl_status __wrap_fl_asym_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
+fl_status __wrap_fl_asymptotics_sample(const fl_moreau_system *sys, const gsl_vector *q, const gsl_vector *um, double eps,
                                 size_t ns, gsl_rng *rng, const fl_moreau_options *opt, gsl_matrix *S,
                                 size_t *ncollide, fl_error *err)
 {
-    if (fault("fl_asym_sample") == FAULT_ERROR) return injected(err, "fl_asym_sample");
-    return __real_fl_asym_sample(sys, q, um, eps, ns, rng, opt, S, ncollide, err);
+    if (fault("fl_asymptotics_sample") == FAULT_ERROR) return injected(err, "fl_asymptotics_sample");
+    return __real_fl_asymptotics_sample(sys, q, um, eps, ns, rng, opt, S, ncollide, err);
 }
 
 /* ---- running a law with a fault ---- */
@@ -1131,27 +1131,27 @@ static void caught(int (*task)(fl_check_ctx *), long systems, const char *fn, in
 
 Test(checks_faults, sets_catches_each_broken_set_operation)
 {
-    int (*t)(fl_check_ctx *) = fl_crosscheck_sets;
+    int (*t)(fl_check_ctx *) = fl_sets_crosscheck;
     control(t, 40);
-    caught(t, 40, "fl_set_project", FAULT_ERROR, NAMES("sets.proj_certificate", "sets.cone_moreau"));
-    caught(t, 40, "fl_set_project", FAULT_PERTURB,
+    caught(t, 40, "fl_friction_set_project", FAULT_ERROR, NAMES("sets.proj_certificate", "sets.cone_moreau"));
+    caught(t, 40, "fl_friction_set_project", FAULT_PERTURB,
            NAMES("sets.proj_certificate", "sets.proj_idempotent", "sets.fenchel_subdifferential"));
-    caught(t, 40, "fl_set_project_metric", FAULT_ERROR, NAMES("sets.disc_metric_vs_brute_force"));
-    caught(t, 40, "fl_set_project_metric", FAULT_PERTURB,
+    caught(t, 40, "fl_friction_set_project_metric", FAULT_ERROR, NAMES("sets.disc_metric_vs_brute_force"));
+    caught(t, 40, "fl_friction_set_project_metric", FAULT_PERTURB,
            NAMES("sets.proj_metric_certificate", "sets.disc_metric_vs_brute_force"));
-    caught(t, 40, "fl_set_support", FAULT_ERROR, NAMES("sets.support_recession", "sets.cone_moreau"));
-    caught(t, 40, "fl_set_support", FAULT_PERTURB,
+    caught(t, 40, "fl_friction_set_support", FAULT_ERROR, NAMES("sets.support_recession", "sets.cone_moreau"));
+    caught(t, 40, "fl_friction_set_support", FAULT_PERTURB,
            NAMES("sets.support_homogeneous", "sets.support_attained", "sets.fenchel_subdifferential"));
-    caught(t, 40, "fl_set_support_point", FAULT_ERROR, NAMES("sets.support_attained"));
-    caught(t, 40, "fl_set_support_point", FAULT_PERTURB, NAMES("sets.support_attained"));
-    caught(t, 40, "fl_cone_project", FAULT_ERROR, NAMES("sets.cone_moreau"));
-    caught(t, 40, "fl_cone_project", FAULT_PERTURB, NAMES("sets.cone_moreau"));
-    caught(t, 40, "fl_cone_project_polar", FAULT_ERROR, NAMES("sets.cone_moreau"));
-    caught(t, 40, "fl_cone_project_polar", FAULT_PERTURB, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_friction_set_support_point", FAULT_ERROR, NAMES("sets.support_attained"));
+    caught(t, 40, "fl_friction_set_support_point", FAULT_PERTURB, NAMES("sets.support_attained"));
+    caught(t, 40, "fl_friction_set_cone_project", FAULT_ERROR, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_friction_set_cone_project", FAULT_PERTURB, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_friction_set_cone_project_polar", FAULT_ERROR, NAMES("sets.cone_moreau"));
+    caught(t, 40, "fl_friction_set_cone_project_polar", FAULT_PERTURB, NAMES("sets.cone_moreau"));
     caught(t, 40, "fl_set_random", FAULT_ERROR, NAMES("sets.proj_certificate", "sets.support_homogeneous"));
     caught(t, 40, "fl_set_random_variant", FAULT_ERROR, NAMES("sets.generator", "sets.cone_moreau"));
-    caught(t, 40, "fl_set_copy", FAULT_ERROR, NAMES("sets.generator"));
-    caught(t, 40, "fl_set_interval", FAULT_ERROR, NAMES("sets.cone_disc1_vs_interval"));
+    caught(t, 40, "fl_friction_set_copy", FAULT_ERROR, NAMES("sets.generator"));
+    caught(t, 40, "fl_friction_set_interval", FAULT_ERROR, NAMES("sets.cone_disc1_vs_interval"));
 }
 
 /* ---- crosscheck --law nsgs and --law newton ---- */
@@ -1167,15 +1167,15 @@ Test(checks_faults, nsgs_catches_each_broken_solver)
     caught(t, 12, "fl_delassus_sparse", FAULT_PERTURB, NAMES("nsgs.delassus_sparse_solves", "nsgs.delassus_sparse_trailing"));
     caught(t, 12, "fl_nsgs_solve", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.coulomb_reference"));
     caught(t, 12, "fl_nsgs_solve", FAULT_PERTURB, NAMES("nsgs.coulomb_reference", "nsgs.reference_vs_optimized_unique"));
-    caught(t, 12, "fl_nsgs_sparse_solve", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.coulomb_optimized"));
-    caught(t, 12, "fl_nsgs_sparse_solve", FAULT_PERTURB, NAMES("nsgs.coulomb_optimized"));
+    caught(t, 12, "fl_nsgs_solve_sparse", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.coulomb_optimized"));
+    caught(t, 12, "fl_nsgs_solve_sparse", FAULT_PERTURB, NAMES("nsgs.coulomb_optimized"));
     caught(t, 12, "fl_enumerate_solutions", FAULT_ERROR, NAMES("nsgs.clouds_in_enumeration"));
     caught(t, 12, "fl_enumerate_solutions", FAULT_PERTURB,
            NAMES("nsgs.clouds_in_enumeration", "nsgs.enumerated_are_fixed_points"));
     caught(t, 12, "fl_plurality_explore", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.clouds_in_enumeration"));
     caught(t, 12, "fl_plurality_explore", FAULT_PERTURB, NAMES("nsgs.clouds_in_enumeration"));
-    caught(t, 12, "fl_mj_step", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.lemma_2_4_identity"));
-    caught(t, 12, "fl_mj_step", FAULT_PERTURB,
+    caught(t, 12, "fl_moreau_jean_step", FAULT_ERROR, NAMES("nsgs.no_errors", "nsgs.lemma_2_4_identity"));
+    caught(t, 12, "fl_moreau_jean_step", FAULT_PERTURB,
            NAMES("nsgs.lemma_2_4_identity", "nsgs.lemma_2_4_dissipative", "nsgs.impact_rule"));
 }
 
@@ -1186,8 +1186,8 @@ Test(checks_faults, newton_catches_each_broken_solver)
     caught(t, 8, "fl_global_problem_random", FAULT_ERROR, NAMES("newton.no_errors"));
     caught(t, 8, "fl_delassus_dense", FAULT_ERROR, NAMES("newton.no_errors"));
     caught(t, 8, "fl_sparse_from_dense", FAULT_ERROR, NAMES("newton.no_errors"));
-    static const char *const solver[] = {"fl_nsgs_solve", "fl_nsgs_sparse_solve", "fl_newton_solve",
-                                         "fl_newton_sparse_solve"};
+    static const char *const solver[] = {"fl_nsgs_solve", "fl_nsgs_solve_sparse", "fl_newton_solve",
+                                         "fl_newton_solve_sparse"};
     static const char *const check[] = {"newton.gs_reference_converges_and_obeys_the_law",
                                         "newton.gs_optimized_converges_and_obeys_the_law",
                                         "newton.newton_reference_converges_and_obeys_the_law",
@@ -1199,8 +1199,8 @@ Test(checks_faults, newton_catches_each_broken_solver)
     caught(t, 8, "fl_newton_solve", FAULT_ERROR, NAMES("newton.same_accept_refuse"));
     caught(t, 8, "fl_newton_global_solve", FAULT_ERROR, NAMES("newton.no_errors", "newton.global_reference_without_W"));
     caught(t, 8, "fl_newton_global_solve", FAULT_PERTURB, NAMES("newton.global_reference_without_W"));
-    caught(t, 8, "fl_newton_global_sparse_solve", FAULT_ERROR, NAMES("newton.global_optimized_without_W"));
-    caught(t, 8, "fl_newton_global_sparse_solve", FAULT_PERTURB, NAMES("newton.global_optimized_without_W"));
+    caught(t, 8, "fl_newton_global_solve_sparse", FAULT_ERROR, NAMES("newton.global_optimized_without_W"));
+    caught(t, 8, "fl_newton_global_solve_sparse", FAULT_PERTURB, NAMES("newton.global_optimized_without_W"));
     caught(t, 8, "fl_enumerate_solutions", FAULT_ERROR, NAMES("newton.unique_2d_matches_enumeration"));
     caught(t, 8, "fl_enumerate_solutions", FAULT_PERTURB, NAMES("newton.unique_2d_matches_enumeration"));
 }
@@ -1269,18 +1269,18 @@ Test(checks_faults, midpoint_catches_each_broken_step)
     int (*t)(fl_check_ctx *) = fl_midpoint_crosscheck;
     control(t, 10);
     caught(t, 10, "fl_sparse_start", FAULT_ERROR, NULL);   /* refuses to run (-1) */
-    const char *err[] = {"fl_midpoint_block_alloc", "fl_midpoint_block_sparse_alloc", "fl_sparse_to_dense",
+    const char *err[] = {"fl_midpoint_block_alloc", "fl_midpoint_block_alloc_sparse", "fl_sparse_to_dense",
                          "fl_fe2d_assemble_dense", "fl_fe2d_affine_fields", "fl_fe2d_contact_vectors",
                          "fl_redistribution_alloc", "fl_redistribution_dense", "fl_midpoint_alloc",
-                         "fl_midpoint_sparse_alloc", "fl_midpoint_state_alloc", "fl_midpoint_step",
-                         "fl_midpoint_sparse_step"};
+                         "fl_midpoint_alloc_sparse", "fl_midpoint_state_alloc", "fl_midpoint_step",
+                         "fl_midpoint_step_sparse"};
     for (size_t k = 0; k < sizeof err / sizeof *err; k++) caught(t, 10, err[k], FAULT_ERROR, NAMES("midpoint.runs"));
     caught(t, 10, "fl_midpoint_lemma41", FAULT_ERROR, NAMES("midpoint.lemma4_1_lipschitz"));
     caught(t, 10, "fl_sparse_to_dense", FAULT_PERTURB, NAMES("midpoint.redistribution_sparse"));
     caught(t, 10, "fl_redistribution_dense", FAULT_PERTURB, NAMES("midpoint.redistribution_mass"));
     caught(t, 10, "fl_midpoint_step", FAULT_PERTURB,
            NAMES("midpoint.energy_identity", "midpoint.prop5_1_friction_work", "midpoint.step_residual"));
-    caught(t, 10, "fl_midpoint_sparse_step", FAULT_PERTURB, NAMES("midpoint.ref_vs_sparse"));
+    caught(t, 10, "fl_midpoint_step_sparse", FAULT_PERTURB, NAMES("midpoint.ref_vs_sparse"));
     caught(t, 10, "fl_midpoint_lemma41", FAULT_PERTURB, NAMES("midpoint.lemma4_1_lipschitz"));
 }
 
@@ -1289,23 +1289,23 @@ Test(checks_faults, stability_catches_each_broken_analysis)
     int (*t)(fl_check_ctx *) = fl_stability_crosscheck;
     control(t, 20);
     caught(t, 20, "fl_sparse_start", FAULT_ERROR, NULL);   /* refuses to run (-1) */
-    caught(t, 20, "fl_stab_partition", FAULT_ERROR, NAMES("stability.partition", "stability.order_ii"));
-    caught(t, 20, "fl_stab_tangent_alloc", FAULT_ERROR, NAMES("stability.order_ii", "stability.ref_vs_sparse"));
-    caught(t, 20, "fl_stab_analyse", FAULT_ERROR, NAMES("stability.order_ii", "stability.ref_vs_sparse"));
-    static const char *const twin[] = {"fl_sparse_from_dense", "fl_stab_sparse_tangent_alloc",
-                                       "fl_stab_sparse_analyse"};
+    caught(t, 20, "fl_stability_partition", FAULT_ERROR, NAMES("stability.partition", "stability.order_ii"));
+    caught(t, 20, "fl_stability_tangent_alloc", FAULT_ERROR, NAMES("stability.order_ii", "stability.ref_vs_sparse"));
+    caught(t, 20, "fl_stability_analyse", FAULT_ERROR, NAMES("stability.order_ii", "stability.ref_vs_sparse"));
+    static const char *const twin[] = {"fl_sparse_from_dense", "fl_stability_tangent_alloc_sparse",
+                                       "fl_stability_analyse_sparse"};
     for (int k = 0; k < 3; k++)
         caught(t, 20, twin[k], FAULT_ERROR, NAMES("stability.ref_vs_sparse", "stability.damped_ref_vs_sparse"));
-    caught(t, 20, "fl_stab_rayleigh", FAULT_ERROR, NAMES("stability.damped_ref_vs_sparse"));
-    caught(t, 20, "fl_stab_sparse_rayleigh", FAULT_ERROR, NAMES("stability.damped_ref_vs_sparse"));
-    caught(t, 20, "fl_stab_partition", FAULT_PERTURB, NAMES("stability.partition"));
-    caught(t, 20, "fl_stab_analyse", FAULT_PERTURB,
+    caught(t, 20, "fl_stability_rayleigh", FAULT_ERROR, NAMES("stability.damped_ref_vs_sparse"));
+    caught(t, 20, "fl_stability_rayleigh_sparse", FAULT_ERROR, NAMES("stability.damped_ref_vs_sparse"));
+    caught(t, 20, "fl_stability_partition", FAULT_PERTURB, NAMES("stability.partition"));
+    caught(t, 20, "fl_stability_analyse", FAULT_PERTURB,
            NAMES("stability.order_ii", "stability.cholesky_vs_eig", "stability.method1", "stability.ref_vs_sparse"));
-    caught(t, 20, "fl_stab_gen_eig", FAULT_PERTURB, NAMES("stability.order_ii"));
-    caught(t, 20, "fl_stab_sparse_analyse", FAULT_PERTURB, NAMES("stability.ref_vs_sparse"));
-    caught(t, 20, "fl_stab_sparse_rayleigh", FAULT_PERTURB, NAMES("stability.damped_ref_vs_sparse"));
-    caught(t, 20, "fl_stab_form_star", FAULT_PERTURB, NAMES("stability.identity_84"));
-    caught(t, 20, "fl_stab_viol_Kudot", FAULT_PERTURB, NAMES("stability.identity_84"));
+    caught(t, 20, "fl_stability_gen_eig", FAULT_PERTURB, NAMES("stability.order_ii"));
+    caught(t, 20, "fl_stability_analyse_sparse", FAULT_PERTURB, NAMES("stability.ref_vs_sparse"));
+    caught(t, 20, "fl_stability_rayleigh_sparse", FAULT_PERTURB, NAMES("stability.damped_ref_vs_sparse"));
+    caught(t, 20, "fl_stability_form_star", FAULT_PERTURB, NAMES("stability.identity_84"));
+    caught(t, 20, "fl_stability_viol_Kudot", FAULT_PERTURB, NAMES("stability.identity_84"));
 }
 
 /* ---- crosscheck --law moreau ---- */
@@ -1324,7 +1324,7 @@ Test(checks_faults, moreau_catches_each_broken_law)
     caught(t, 12, "fl_moreau_law_sparse", FAULT_PERTURB,
            NAMES("moreau.optimized.v_kept_in_V", "moreau.reference_vs_optimized"));
     /* the polygon systems cannot be drawn: fewer systems than asked */
-    caught(t, 12, "fl_set_polygon", FAULT_ERROR, NAMES("moreau.reference.runs_without_error"));
+    caught(t, 12, "fl_friction_set_polygon", FAULT_ERROR, NAMES("moreau.reference.runs_without_error"));
 }
 
 /* ---- the reproduce tasks: a failing call is never all PASS ---- */
@@ -1351,33 +1351,33 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
         {fl_stewart_reproduce_painleve, "fl_painleve_system"},
         {fl_stewart_reproduce_painleve, "fl_stewart_integrate"},
         {fl_stability_reproduce_example_3_15, "fl_model_example_3_15_system_alloc"},
-        {fl_stability_reproduce_example_3_15, "fl_stab_partition"},
-        {fl_stability_reproduce_example_3_15, "fl_stab_tangent_alloc"},
-        {fl_stability_reproduce_example_3_15, "fl_stab_analyse"},
-        {fl_stability_reproduce_example_3_14, "fl_stab_jumps"},
+        {fl_stability_reproduce_example_3_15, "fl_stability_partition"},
+        {fl_stability_reproduce_example_3_15, "fl_stability_tangent_alloc"},
+        {fl_stability_reproduce_example_3_15, "fl_stability_analyse"},
+        {fl_stability_reproduce_example_3_14, "fl_stability_jumps"},
         {fl_stability_reproduce_example_4_6, "fl_model_example_4_6_analyse"},
         {fl_stability_reproduce_example_4_6, "fl_global_problem_alloc"},
         {fl_stability_reproduce_example_4_6, "fl_spd_alloc"},
-        {fl_stability_reproduce_example_4_6, "fl_mj_step"},
+        {fl_stability_reproduce_example_4_6, "fl_moreau_jean_step"},
         {fl_nsgs_reproduce_wedged_rod, "fl_model_wedged_rod_problem"},
         {fl_nsgs_reproduce_wedged_rod, "fl_enumerate_solutions"},
         {fl_nsgs_reproduce_wedged_rod, "fl_nsgs_solve"},
-        {fl_nsgs_reproduce_wedged_rod, "fl_mj_step"},
+        {fl_nsgs_reproduce_wedged_rod, "fl_moreau_jean_step"},
         {fl_midpoint_reproduce_triangle, "fl_midpoint_triangle_002"},
         /* the square block stops at its first step: cheap */
-        {fl_midpoint_reproduce_square_block, "fl_midpoint_block_sparse_alloc"},
-        {fl_midpoint_reproduce_square_block, "fl_midpoint_sparse_alloc"},
+        {fl_midpoint_reproduce_square_block, "fl_midpoint_block_alloc_sparse"},
+        {fl_midpoint_reproduce_square_block, "fl_midpoint_alloc_sparse"},
         {fl_midpoint_reproduce_square_block, "fl_midpoint_state_alloc"},
-        {fl_midpoint_reproduce_square_block, "fl_midpoint_sparse_step"},
+        {fl_midpoint_reproduce_square_block, "fl_midpoint_step_sparse"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) caught(cases[k].task, 0, cases[k].fn, FAULT_ERROR, NULL);
-    caught(fl_moreau_reproduce_theorem1, 0, "fl_asym_build", FAULT_ERROR, NULL);
-    caught(fl_moreau_reproduce_theorem1, 0, "fl_asym_sample", FAULT_ERROR, NULL);
+    caught(fl_moreau_reproduce_theorem1, 0, "fl_asymptotics_build", FAULT_ERROR, NULL);
+    caught(fl_moreau_reproduce_theorem1, 0, "fl_asymptotics_sample", FAULT_ERROR, NULL);
     /* wrong answers of the 004 analyses */
-    caught(fl_stability_reproduce_example_3_15, 0, "fl_stab_partition", FAULT_PERTURB, NAMES("example_3_15.state"));
-    caught(fl_stability_reproduce_example_3_15, 0, "fl_stab_analyse", FAULT_PERTURB,
+    caught(fl_stability_reproduce_example_3_15, 0, "fl_stability_partition", FAULT_PERTURB, NAMES("example_3_15.state"));
+    caught(fl_stability_reproduce_example_3_15, 0, "fl_stability_analyse", FAULT_PERTURB,
            NAMES("example_3_15.min_eig_KS", "example_3_15.threshold", "example_3_15.eigvec_118"));
-    caught(fl_stability_reproduce_example_3_14, 0, "fl_stab_jumps", FAULT_PERTURB,
+    caught(fl_stability_reproduce_example_3_14, 0, "fl_stability_jumps", FAULT_PERTURB,
            NAMES("example_3_14.fixture", "example_3_14.grid"));
     caught(fl_stability_reproduce_example_4_6, 0, "fl_model_example_4_6_analyse", FAULT_PERTURB,
            NAMES("example_4_6.fig9_flutter", "example_4_6.inequalities"));
@@ -1388,7 +1388,7 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
            NAMES("painleve_catastrophe.unbounded_set_no_normal_impact",
                  "painleve_catastrophe.bounded_set_slides_to_rest"));
     /* the wedged rod with wrong impulses, enumeration or clouds */
-    caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_mj_step", FAULT_PERTURB,
+    caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_moreau_jean_step", FAULT_PERTURB,
            NAMES("wedged_rod.free_fall_solution", "wedged_rod.wedged_solution", "wedged_rod.detachment_load"));
     caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_enumerate_solutions", FAULT_PERTURB, NAMES("wedged_rod.enumeration"));
     caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_plurality_explore", FAULT_PERTURB, NAMES("wedged_rod.both_outcomes"));

@@ -69,9 +69,9 @@ static void both_alloc(mp_prob *P, fl_status s[2], fl_error err[2])
     fl_midpoint *d = NULL;
     fl_midpoint_sparse *sp = NULL;
     s[0] = fl_midpoint_alloc(&P->p, &P->o, &d, &err[0]);
-    s[1] = fl_midpoint_sparse_alloc(&P->p, &P->o, &sp, &err[1]);
+    s[1] = fl_midpoint_alloc_sparse(&P->p, &P->o, &sp, &err[1]);
     if (d) fl_midpoint_free(d);
-    if (sp) fl_midpoint_sparse_free(sp);
+    if (sp) fl_midpoint_free_sparse(sp);
     if (s[0] != FL_OK) cr_assert_null(d);
     if (s[1] != FL_OK) cr_assert_null(sp);
 }
@@ -99,10 +99,10 @@ Test(cov_midpoint, free_flight_step_closed_form_both_twins, .init = setup, .fini
                 fl_midpoint_free(mp);
             } else {
                 fl_midpoint_sparse *mp = NULL;
-                cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &mp, &err), FL_OK, "%s",
+                cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &mp, &err), FL_OK, "%s",
                              err.message);
-                cr_assert_eq(fl_midpoint_sparse_step(mp, st, &res, &err), FL_OK, "%s", err.message);
-                fl_midpoint_sparse_free(mp);
+                cr_assert_eq(fl_midpoint_step_sparse(mp, st, &res, &err), FL_OK, "%s", err.message);
+                fl_midpoint_free_sparse(mp);
             }
             cr_assert(fabs(gsl_vector_get(st->u, 0)) <= 1e-15);
             cr_assert(fabs(gsl_vector_get(st->u, 1) - 399.0 / 401.0) <= 1e-14, "impl %d u %.17g", k,
@@ -180,7 +180,7 @@ Test(cov_midpoint, both_twins_refuse_the_same_problems, .init = setup, .fini = t
         fl_midpoint *d = NULL;
         fl_midpoint_sparse *sp = NULL;
         s[0] = fl_midpoint_alloc(NULL, &P.o, &d, &err[0]);
-        s[1] = fl_midpoint_sparse_alloc(&P.p, NULL, &sp, &err[1]);
+        s[1] = fl_midpoint_alloc_sparse(&P.p, NULL, &sp, &err[1]);
         SAME(FL_EINVAL, "needs a problem and options");
     }
     prob_free(&P);
@@ -240,11 +240,11 @@ Test(cov_midpoint, dense_stepper_fields, .init = setup, .fini = teardown)
     fl_midpoint_free(d);
     d = NULL;
     fl_midpoint_sparse *sp = NULL;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_OK);
-    cr_assert_eq(fl_midpoint_sparse_step(sp, st3, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_OK);
+    cr_assert_eq(fl_midpoint_step_sparse(sp, st3, NULL, &err), FL_EDIM);
     cr_assert(strstr(err.message, "state does not match"));
-    cr_assert_eq(fl_midpoint_sparse_step(sp, NULL, NULL, &err), FL_EDIM);
-    fl_midpoint_sparse_free(sp);
+    cr_assert_eq(fl_midpoint_step_sparse(sp, NULL, NULL, &err), FL_EDIM);
+    fl_midpoint_free_sparse(sp);
     /* the static problem: u of the wrong size */
     cr_assert_eq(fl_midpoint_static(&P.p, u3, &err), FL_EDIM);
     cr_assert(strstr(err.message, "static: u must have n entries"));
@@ -279,7 +279,7 @@ Test(cov_midpoint, sparse_stepper_fields, .init = setup, .fini = teardown)
     do {                                                                                      \
         keep = P.p.field;                                                                     \
         P.p.field = value;                                                                    \
-        cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), st, #field ": %s",       \
+        cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), st, #field ": %s",       \
                      err.message);                                                            \
         cr_assert(strstr(err.message, needle), "%s", err.message);                            \
         cr_assert_null(sp);                                                                   \
@@ -304,20 +304,20 @@ Test(cov_midpoint, sparse_stepper_fields, .init = setup, .fini = teardown)
     for (int c = 0; c < 5; c++) {
         P.p.U = Us[c];
         P.p.K = Ks[c];
-        cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM, "case %d", c);
+        cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_EDIM, "case %d", c);
         cr_assert(strstr(err.message, "low-rank part"), "%s", err.message);
     }
     /* U = 0 (k = 1): M_r = Mr0, the free-flight step of the first test */
     P.p.U = U;
     P.p.K = K;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_OK, "%s", err.message);
     fl_midpoint_state *st = NULL;
     cr_assert_eq(fl_midpoint_state_alloc(2, 1, &st, NULL), FL_OK);
     gsl_vector_set(st->u, 1, 1.0);
-    cr_assert_eq(fl_midpoint_sparse_step(sp, st, NULL, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_midpoint_step_sparse(sp, st, NULL, &err), FL_OK, "%s", err.message);
     cr_assert(fabs(gsl_vector_get(st->u, 1) - 399.0 / 401.0) <= 1e-14);
     fl_midpoint_state_free(st);
-    fl_midpoint_sparse_free(sp);
+    fl_midpoint_free_sparse(sp);
     gsl_matrix_free(U);
     gsl_matrix_free(K);
     gsl_matrix_free(K2);
@@ -463,9 +463,9 @@ Test(cov_midpoint, remaining_shape_checks, .init = setup, .fini = teardown)
     cr_assert_eq(fl_midpoint_step(d, st2, NULL, &err), FL_EDIM);
     fl_midpoint_free(d);
     fl_midpoint_sparse *sp = NULL;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_OK);
-    cr_assert_eq(fl_midpoint_sparse_step(sp, st2, NULL, &err), FL_EDIM);
-    fl_midpoint_sparse_free(sp);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_OK);
+    cr_assert_eq(fl_midpoint_step_sparse(sp, st2, NULL, &err), FL_EDIM);
+    fl_midpoint_free_sparse(sp);
     fl_midpoint_state_free(st2);
     /* sparse shapes: Mr0_s of another size, K of the wrong width, unpacked
      * contact rows */
@@ -474,12 +474,12 @@ Test(cov_midpoint, remaining_shape_checks, .init = setup, .fini = teardown)
     gsl_matrix_set_identity(d3);
     cr_assert_eq(fl_sparse_from_dense(&ctx, d3, 1, 0.0, &I3, NULL), FL_OK);
     P.p.Mr0_s = I3;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_EDIM);
     P.p.Mr0_s = P.Is;
     gsl_matrix *U = gsl_matrix_calloc(2, 1), *K12 = gsl_matrix_calloc(1, 2);
     P.p.U = U;
     P.p.K = K12;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_EDIM);
     cr_assert(strstr(err.message, "low-rank part"));
     P.p.U = NULL;
     P.p.K = NULL;
@@ -493,14 +493,14 @@ Test(cov_midpoint, remaining_shape_checks, .init = setup, .fini = teardown)
     ((int *)Bu->i)[0] = 0;
     ((double *)Bu->x)[0] = -1.0;
     P.p.Btau_s = Bu;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_EDIM);
     cr_assert(strstr(err.message, "sparse contact rows must be packed"));
     P.p.Btau_s = P.Btau_s;
     cholmod_sparse *B31 = NULL;
     gsl_matrix *d22 = gsl_matrix_calloc(2, 2);
     cr_assert_eq(fl_sparse_from_dense(&ctx, d22, 0, 0.0, &B31, NULL), FL_OK);
     P.p.Btau_s = B31;   /* 2 rows for 1 contact */
-    cr_assert_eq(fl_midpoint_sparse_alloc(&P.p, &P.o, &sp, &err), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, &P.o, &sp, &err), FL_EDIM);
     P.p.Btau_s = P.Btau_s;
     cholmod_free_sparse(&B31, &ctx.cm);
     cholmod_free_sparse(&Bu, &ctx.cm);

@@ -21,7 +21,7 @@
 #include "reference/asymptotics.h"
 #include "reference/fe2d.h"
 #include "reference/quasistatic.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
 #include "reference/redistribution.h"
@@ -281,19 +281,19 @@ Test(cov_quasistatic, both_twins_refuse_the_same_arguments, .init = setup, .fini
     cr_assert_eq(fl_sparse_from_dense(&ctx, K, 1, 0.0, &Ks, NULL), FL_OK);
     cr_assert_eq(fl_sparse_from_dense(&ctx, M, 1, 0.0, &Ms, NULL), FL_OK);
     size_t iT = 0, iN = 1;
-    fl_stab_system d = {.n = 2, .K = K, .M = M, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
-    fl_stab_sparse_system s = {.n = 2, .K = Ks, .M = Ms, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    fl_stability_system d = {.n = 2, .K = K, .M = M, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    fl_stability_system_sparse s = {.n = 2, .K = Ks, .M = Ms, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
     gsl_vector *f = gsl_vector_alloc(2), *uk = gsl_vector_calloc(2), *u = gsl_vector_calloc(2);
     gsl_vector *g = gsl_vector_calloc(1), *v3 = gsl_vector_calloc(3), *r = gsl_vector_alloc(2);
     gsl_vector_set(f, 0, 2);
     gsl_vector_set(f, 1, -2);
-    fl_qs_options o = fl_qs_options_default();
+    fl_quasistatic_options o = fl_quasistatic_options_default();
     fl_status st[2];
     fl_error err[2];
 #define BOTH(F, UK, G, U, R, O)                                                               \
     do {                                                                                      \
-        st[0] = fl_qs_step(&d, F, UK, G, U, R, O, NULL, &err[0]);                             \
-        st[1] = fl_qs_sparse_step(&ctx, &s, F, UK, G, U, R, O, NULL, &err[1]);                \
+        st[0] = fl_quasistatic_step(&d, F, UK, G, U, R, O, NULL, &err[0]);                             \
+        st[1] = fl_quasistatic_step_sparse(&ctx, &s, F, UK, G, U, R, O, NULL, &err[1]);                \
     } while (0)
 #define SAME(want, needle) TWIN_SAME(st, err, want, needle)
 /* the usual call of this file on both twins, then SAME */
@@ -312,7 +312,7 @@ Test(cov_quasistatic, both_twins_refuse_the_same_arguments, .init = setup, .fini
     SAME(FL_EDIM, "quasistatic step: f, u^k");
     BOTH(f, uk, g, NULL, NULL, &o);
     SAME(FL_EDIM, "quasistatic step: f, u^k");
-    fl_qs_options bo[4] = {o, o, o, o};
+    fl_quasistatic_options bo[4] = {o, o, o, o};
     bo[0].omega = 2;
     bo[1].tol = 0;
     bo[2].max_sweeps = 0;
@@ -339,18 +339,18 @@ Test(cov_quasistatic, both_twins_refuse_the_same_arguments, .init = setup, .fini
     cr_assert_eq(st[1], FL_EINVAL);
     d.iT = s.iT = &iT;
     /* the sparse twin's own checks */
-    cr_assert_eq(fl_qs_sparse_step(NULL, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
-    cr_assert_eq(fl_qs_sparse_step(&ctx, NULL, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(NULL, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, NULL, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
     s.n = 3;
-    cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
     cr_assert(strstr(err[1].message, "K is 2x2, must be 3x3"));
     s.n = 0;
-    cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
     s.n = 2;
     cholmod_sparse *P = cholmod_copy_sparse(Ks, &ctx.cm);
     cr_assert(P && cholmod_sparse_xtype(CHOLMOD_PATTERN, P, &ctx.cm));
     s.K = P;
-    cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EUNSUPPORTED);
+    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EUNSUPPORTED);
     s.K = Ks;
     cholmod_free_sparse(&P, &ctx.cm);
     /* no contact: K u = f, u = (1, -1/2), r = K u - f = 0 */
@@ -358,8 +358,8 @@ Test(cov_quasistatic, both_twins_refuse_the_same_arguments, .init = setup, .fini
     gsl_vector g0 = {0, 1, NULL, NULL, 0};
     for (int k = 0; k < 2; k++) {
         gsl_vector_set_zero(u);
-        fl_status sk = k ? fl_qs_sparse_step(&ctx, &s, f, uk, &g0, u, r, NULL, NULL, &err[1])
-                         : fl_qs_step(&d, f, uk, &g0, u, r, NULL, NULL, &err[0]);
+        fl_status sk = k ? fl_quasistatic_step_sparse(&ctx, &s, f, uk, &g0, u, r, NULL, NULL, &err[1])
+                         : fl_quasistatic_step(&d, f, uk, &g0, u, r, NULL, NULL, &err[0]);
         cr_assert_eq(sk, FL_OK, "impl %d: %s", k, err[k].message);
         cr_assert(fabs(u->data[0] - 1) <= 1e-11 && fabs(u->data[1] + 0.5) <= 1e-11,
                   "impl %d u = (%g, %g)", k, u->data[0], u->data[1]);
@@ -402,37 +402,37 @@ Test(cov_asymptotics, bad_arguments)
                             .friction = FL_MOREAU_ISOTROPIC, .mu = 0.5, .data = &zero};
     gsl_vector *q = gsl_vector_calloc(2), *um = gsl_vector_calloc(2), *v3 = gsl_vector_calloc(3);
     gsl_vector_set(um, 0, 1.0);   /* tangential: <u-, n> = 0 */
-    fl_asym_set A;
+    fl_asymptotics_set A;
     fl_error err;
-    cr_assert_eq(fl_asym_build(&sys, q, um, NULL, 1e-12, 1e-12, NULL, &err), FL_EINVAL);
-    cr_assert_eq(fl_asym_build(NULL, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_build(&sys, NULL, um, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_build(&sys, q, NULL, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_build(&sys, v3, um, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_build(&sys, q, v3, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_build(&sys, q, um, NULL, 1e-12, 1e-12, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_build(NULL, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_build(&sys, NULL, um, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_build(&sys, q, NULL, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_build(&sys, v3, um, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_build(&sys, q, v3, NULL, 1e-12, 1e-12, &A, &err), FL_EDIM);
     /* friction of dimension 2 (d = 3, isotropic): not covered by 000 §3 */
     fl_moreau_system s3 = sys;
     s3.d = 3;
-    cr_assert_eq(fl_asym_build(&s3, v3, v3, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
+    cr_assert_eq(fl_asymptotics_build(&s3, v3, v3, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
     cr_assert(strstr(err.message, "one-dimensional friction"));
     /* vanishing gradient (H2) */
     zero = 1;
-    cr_assert_eq(fl_asym_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "vanishes"), "%s", err.message);
     zero = 0;
     /* sampling: sizes, eps */
     gsl_rng *rng = fl_rng_alloc(1UL);
     gsl_matrix *S = gsl_matrix_alloc(4, 2), *S3 = gsl_matrix_alloc(4, 3);
     size_t nc;
-    cr_assert_eq(fl_asym_sample(&sys, q, um, 0.1, 5, rng, NULL, S, &nc, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_sample(&sys, q, um, 0.1, 4, rng, NULL, S3, &nc, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_sample(&sys, q, um, 0.1, 4, NULL, NULL, S, &nc, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_sample(&sys, v3, um, 0.1, 4, rng, NULL, S, &nc, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_sample(&sys, q, v3, 0.1, 4, rng, NULL, S, &nc, &err), FL_EDIM);
-    cr_assert_eq(fl_asym_sample(NULL, q, um, 0.1, 4, rng, NULL, S, &nc, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_sample(&sys, q, um, 0.1, 5, rng, NULL, S, &nc, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_sample(&sys, q, um, 0.1, 4, rng, NULL, S3, &nc, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_sample(&sys, q, um, 0.1, 4, NULL, NULL, S, &nc, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_sample(&sys, v3, um, 0.1, 4, rng, NULL, S, &nc, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_sample(&sys, q, v3, 0.1, 4, rng, NULL, S, &nc, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_sample(NULL, q, um, 0.1, 4, rng, NULL, S, &nc, &err), FL_EDIM);
     cr_assert(strstr(err.message, "S must be at least ns x d"));
-    cr_assert_eq(fl_asym_sample(&sys, q, um, 0, 4, rng, NULL, S, &nc, &err), FL_EINVAL);
-    cr_assert_eq(fl_asym_sample(&sys, q, um, INFINITY, 4, rng, NULL, S, &nc, &err), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_sample(&sys, q, um, 0, 4, rng, NULL, S, &nc, &err), FL_EINVAL);
+    cr_assert_eq(fl_asymptotics_sample(&sys, q, um, INFINITY, 4, rng, NULL, S, &nc, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "eps = inf"));
     gsl_rng_free(rng);
     gsl_matrix_free(S);
@@ -570,7 +570,7 @@ Test(cov_lcp, enumerator_and_lemke_arguments)
 Test(cov_enumerate, refuses_what_it_cannot_enumerate)
 {
     fl_local_problem *p = NULL;
-    fl_enum_result *e = NULL;
+    fl_enumerate_result *e = NULL;
     fl_error err;
     cr_assert_eq(fl_local_problem_alloc(1, 3, 1, &p, NULL), FL_OK);
     gsl_matrix_set_identity(p->W);
@@ -592,14 +592,14 @@ Test(cov_quasistatic, sparse_context_and_matrix_checks, .init = setup, .fini = t
     gsl_matrix_set_identity(K);
     cholmod_sparse *Ks = NULL;
     cr_assert_eq(fl_sparse_from_dense(&ctx, K, 1, 0.0, &Ks, NULL), FL_OK);
-    fl_stab_sparse_system s = {.n = 2, .K = Ks, .M = Ks, .np = 0, .mu = 0.5};
+    fl_stability_system_sparse s = {.n = 2, .K = Ks, .M = Ks, .np = 0, .mu = 0.5};
     gsl_vector *f = gsl_vector_calloc(2), *uk = gsl_vector_calloc(2), *u = gsl_vector_calloc(2);
     gsl_vector g0 = {0, 1, NULL, NULL, 0};
     fl_error err;
-    cr_assert_eq(fl_qs_sparse_step(&idle, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(&idle, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "missing context, system or K"));
     s.K = NULL;
-    cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
     s.K = Ks;
     /* K in unpacked storage (same values): the step reads it; K = I, f = 0:
      * u = 0 */
@@ -614,7 +614,7 @@ Test(cov_quasistatic, sparse_context_and_matrix_checks, .init = setup, .fini = t
     ((int *)U->p)[2] = 2;
     s.K = U;
     gsl_vector_set(f, 0, 3.0);
-    cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_OK, "%s",
+    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_OK, "%s",
                  err.message);
     cr_assert(fabs(u->data[0] - 3) <= 1e-11 && fabs(u->data[1]) <= 1e-11);
     cholmod_free_sparse(&U, &ctx.cm);
@@ -631,13 +631,13 @@ Test(cov_asymptotics, friction_sets_of_dimension_two_are_not_covered)
     fl_moreau_system sys = {.d = 3, .mass = a_mass, .gap = a_gap, .friction = FL_MOREAU_SET,
                             .k = 2, .data = &zero};
     gsl_vector *q = gsl_vector_calloc(3), *um = gsl_vector_calloc(3);
-    fl_asym_set A;
+    fl_asymptotics_set A;
     fl_error err;
-    cr_assert_eq(fl_asym_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
+    cr_assert_eq(fl_asymptotics_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
     sys.friction = FL_MOREAU_FRICTIONLESS;
-    cr_assert_eq(fl_asym_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
+    cr_assert_eq(fl_asymptotics_build(&sys, q, um, NULL, 1e-12, 1e-12, &A, &err), FL_EUNSUPPORTED);
     gsl_rng *rng = fl_rng_alloc(2UL);
-    cr_assert_eq(fl_asym_sample(&sys, q, um, 0.1, 1, rng, NULL, NULL, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_asymptotics_sample(&sys, q, um, 0.1, 1, rng, NULL, NULL, NULL, &err), FL_EDIM);
     gsl_rng_free(rng);
     gsl_vector_free(q);
     gsl_vector_free(um);

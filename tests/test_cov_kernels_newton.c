@@ -22,7 +22,7 @@
 
 typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,
                                gsl_vector *, fl_newton_result *, fl_error *);
-static const newton_fn impls[2] = {fl_newton_solve, fl_newton_sparse_solve};
+static const newton_fn impls[2] = {fl_newton_solve, fl_newton_solve_sparse};
 static const char *impl_name[2] = {"reference", "optimized"};
 
 
@@ -51,7 +51,7 @@ static fl_status global_solve(int k, const fl_global_problem *g, const fl_newton
                               gsl_vector *v, gsl_vector *r, gsl_vector *U, fl_newton_result *res,
                               fl_error *err)
 {
-    return k ? fl_newton_global_sparse_solve(g, o, v, r, U, res, err)
+    return k ? fl_newton_global_solve_sparse(g, o, v, r, U, res, err)
              : fl_newton_global_solve(g, o, v, r, U, res, err);
 }
 
@@ -604,7 +604,7 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
         g->Hs = Hsk;
         cholmod_sparse *Msk = g->Ms;
         g->Ms = NULL;
-        cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err[1]), FL_EINVAL);
+        cr_assert_eq(fl_newton_global_solve_sparse(g, &o, NULL, r, NULL, NULL, &err[1]), FL_EINVAL);
         g->Ms = Msk;
     }
     /* H with a non-finite entry (dense and sparse alike) */
@@ -652,14 +652,14 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
     cr_assert_eq(fl_sparse_from_dense(&ctx, g->M, 0, 0.0, &Mfull, NULL), FL_OK);
     cholmod_sparse *Mkeep = g->Ms;
     g->Ms = Mfull;
-    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_newton_global_solve_sparse(g, &o, NULL, r, NULL, NULL, &err[1]), FL_EINVAL);
     cr_assert(strstr(err[1].message, "symmetric storage"), "%s", err[1].message);
     g->Ms = Mkeep;
     cholmod_free_sparse(&Mfull, &ctx.cm);
     /* the dense twin needs dense M, the sparse one sparse M and a context */
     fl_sparse_ctx *ckeep = g->ctx;
     g->ctx = NULL;
-    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_newton_global_solve_sparse(g, &o, NULL, r, NULL, NULL, &err[1]), FL_EINVAL);
     g->ctx = ckeep;
     gsl_matrix *Mk = g->M;
     g->M = NULL;
@@ -701,21 +701,21 @@ Test(cov_newton, global_shapes_and_unreadable_sparse_matrices, .init = setup, .f
     cr_assert_eq(fl_sparse_from_dense(&ctx, A23, 0, 0.0, &S23, NULL), FL_OK);
     cr_assert_eq(fl_sparse_from_dense(&ctx, A32, 0, 0.0, &S32, NULL), FL_OK);
     g->Hs = S23;
-    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_newton_global_solve_sparse(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
     g->Hs = S32;
-    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_newton_global_solve_sparse(g, &o, NULL, r, NULL, NULL, &err), FL_EDIM);
     cr_assert(strstr(err.message, "H 3x2"), "%s", err.message);
     /* pattern-only sparse M or H: refused, naming the matrix */
     cholmod_sparse *Hp = cholmod_copy_sparse(Hsk, &ctx.cm), *Mp = cholmod_copy_sparse(g->Ms, &ctx.cm);
     cr_assert(Hp && cholmod_sparse_xtype(CHOLMOD_PATTERN, Hp, &ctx.cm));
     cr_assert(Mp && cholmod_sparse_xtype(CHOLMOD_PATTERN, Mp, &ctx.cm));
     g->Hs = Hp;
-    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_newton_global_solve_sparse(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "H must be real with int indices"), "%s", err.message);
     g->Hs = Hsk;
     cholmod_sparse *Msk = g->Ms;
     g->Ms = Mp;
-    cr_assert_eq(fl_newton_global_sparse_solve(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_newton_global_solve_sparse(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "M must be real with int indices"), "%s", err.message);
     g->Ms = Msk;
     /* the local twin with a pattern-only W (fl_local_problem_check refuses it) */
@@ -724,7 +724,7 @@ Test(cov_newton, global_shapes_and_unreadable_sparse_matrices, .init = setup, .f
     cholmod_sparse *Wk = p->Ws, *Wp = cholmod_copy_sparse(Wk, &ctx.cm);
     cr_assert(Wp && cholmod_sparse_xtype(CHOLMOD_PATTERN, Wp, &ctx.cm));
     p->Ws = Wp;
-    fl_status s = fl_newton_sparse_solve(p, &o, r, NULL, NULL, &err);
+    fl_status s = fl_newton_solve_sparse(p, &o, r, NULL, NULL, &err);
     cr_assert_eq(s, FL_EDIM, "%d: %s", s, err.message);
     cr_assert(strstr(err.message, "expected a real 3x3 matrix"), "%s", err.message);
     p->Ws = Wk;

@@ -31,7 +31,7 @@ static void both(const fl_local_problem *p, const fl_nsgs_options *o, gsl_vector
                  fl_status s[2], fl_error err[2])
 {
     s[0] = fl_nsgs_solve(p, o, r, U, NULL, &err[0]);
-    s[1] = fl_nsgs_sparse_solve(p, o, r, U, NULL, &err[1]);
+    s[1] = fl_nsgs_solve_sparse(p, o, r, U, NULL, &err[1]);
 }
 
 Test(cov_nsgs, both_twins_refuse_the_same_options, .init = setup, .fini = teardown)
@@ -124,7 +124,7 @@ Test(cov_nsgs, both_twins_refuse_the_same_options, .init = setup, .fini = teardo
     cr_assert(P && cholmod_sparse_xtype(CHOLMOD_PATTERN, P, &ctx.cm));
     p->Ws = NULL;
     o = fl_nsgs_options_default();
-    cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, &err[1]), FL_EINVAL);
     cr_assert(strstr(err[1].message, "real sparse W"), "%s", err[1].message);
     p->Ws = Wk;
     cholmod_free_sparse(&P, &ctx.cm);
@@ -317,7 +317,7 @@ Test(cov_nsgs, delassus_without_contacts_and_dense_shapes, .init = setup, .fini 
     fl_nsgs_options o = fl_nsgs_options_default();
     gsl_vector r0 = {0, 1, NULL, NULL, 0};
     cr_assert_eq(fl_nsgs_solve(p, &o, &r0, NULL, NULL, &err), FL_OK);
-    cr_assert_eq(fl_nsgs_sparse_solve(ps, &o, &r0, NULL, NULL, &err), FL_OK);
+    cr_assert_eq(fl_nsgs_solve_sparse(ps, &o, &r0, NULL, NULL, &err), FL_OK);
     fl_local_problem_free(p);
     fl_local_problem_free(ps);
     fl_sparse_free_factor(&ctx, &L);

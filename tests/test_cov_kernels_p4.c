@@ -41,7 +41,7 @@ static void prob_init(p4_prob *P)
     gsl_matrix_set(P->D, 0, 1, 1.0);
     P->E = gsl_matrix_calloc(1, 2);
     gsl_matrix_set(P->E, 0, 0, 1.0);
-    cr_assert_eq(fl_set_interval(&P->C.set, -0.5, 0.5, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_interval(&P->C.set, -0.5, 0.5, NULL), FL_OK);
     P->C.E = P->E;
     P->p = (fl_p4_problem){.n = 2, .m = 1, .M = P->M, .Ms = P->Ms, .sctx = &ctx, .D = P->D,
                            .C = &P->C};
@@ -57,7 +57,7 @@ static void prob_free(p4_prob *P)
     gsl_matrix_free(P->D);
     gsl_matrix_free(P->E);
     cholmod_free_sparse(&P->Ms, &ctx.cm);
-    fl_set_release(&P->C.set);
+    fl_friction_set_release(&P->C.set);
     gsl_vector_free(P->v);
 }
 

@@ -1,7 +1,7 @@
 /* test_cov_kernels_stability.c — the stability analysis of 004 §2–§5
  * (reference/stability.c, optimized/stability_sparse.c): the same bad
  * systems fed to both twins' tangent construction (same status, message
- * naming the field: the twins share fl_stab_check_contacts), the argument
+ * naming the field: the twins share fl_stability_check_contacts), the argument
  * checks of the partition, the jumps, the eigen-solvers and the Rayleigh
  * roots, and closed forms of a diagonal system.
  *
@@ -25,8 +25,8 @@ typedef struct twin_sys {
     cholmod_sparse *Ks, *Ms;
     size_t iT, iN;
     unsigned char pres[2];
-    fl_stab_system d;
-    fl_stab_sparse_system s;
+    fl_stability_system d;
+    fl_stability_system_sparse s;
     gsl_vector *r;
 } twin_sys;
 
@@ -42,9 +42,9 @@ static void twin_init(twin_sys *T)
     cr_assert_eq(fl_sparse_from_dense(&ctx, T->M, 0, 0.0, &T->Ms, NULL), FL_OK);
     T->iT = 0;
     T->iN = 1;
-    T->d = (fl_stab_system){.n = 2, .K = T->K, .M = T->M, .prescribed = NULL, .np = 1,
+    T->d = (fl_stability_system){.n = 2, .K = T->K, .M = T->M, .prescribed = NULL, .np = 1,
                             .iT = &T->iT, .iN = &T->iN, .mu = 0.5};
-    T->s = (fl_stab_sparse_system){.n = 2, .K = T->Ks, .M = T->Ms, .prescribed = NULL, .np = 1,
+    T->s = (fl_stability_system_sparse){.n = 2, .K = T->Ks, .M = T->Ms, .prescribed = NULL, .np = 1,
                                    .iT = &T->iT, .iN = &T->iN, .mu = 0.5};
     T->r = gsl_vector_calloc(2);
 }
@@ -59,15 +59,15 @@ static void twin_free(twin_sys *T)
 }
 
 /* Both twins' tangent construction with the same data; statuses in s[2]. */
-static void both_tangent(twin_sys *T, const fl_stab_label *lab, int null_r, fl_status s[2],
+static void both_tangent(twin_sys *T, const fl_stability_label *lab, int null_r, fl_status s[2],
                          fl_error err[2])
 {
-    fl_stab_tangent *t = NULL;
-    fl_stab_sparse_tangent *ts = NULL;
-    s[0] = fl_stab_tangent_alloc(&T->d, lab, null_r ? NULL : T->r, &t, &err[0]);
-    s[1] = fl_stab_sparse_tangent_alloc(&ctx, &T->s, lab, null_r ? NULL : T->r->data, &ts, &err[1]);
-    fl_stab_tangent_free(t);
-    fl_stab_sparse_tangent_free(&ctx, ts);
+    fl_stability_tangent *t = NULL;
+    fl_stability_tangent_sparse *ts = NULL;
+    s[0] = fl_stability_tangent_alloc(&T->d, lab, null_r ? NULL : T->r, &t, &err[0]);
+    s[1] = fl_stability_tangent_alloc_sparse(&ctx, &T->s, lab, null_r ? NULL : T->r->data, &ts, &err[1]);
+    fl_stability_tangent_free(t);
+    fl_stability_tangent_free_sparse(&ctx, ts);
 }
 
 #define SAME(want, needle) TWIN_SAME(s, err, want, needle)
@@ -80,7 +80,7 @@ Test(cov_stability, both_twins_refuse_the_same_systems, .init = setup, .fini = t
     twin_init(&T);
     fl_status s[2];
     fl_error err[2];
-    fl_stab_label lab = FL_STAB_PF;
+    fl_stability_label lab = FL_STAB_PF;
     both_tangent(&T, &lab, 0, s, err);
     cr_assert_eq(s[0], FL_OK);
     cr_assert_eq(s[1], FL_OK);
@@ -139,7 +139,7 @@ Test(cov_stability, both_twins_refuse_the_same_systems, .init = setup, .fini = t
     SAME(FL_EDIM, "labels and r");
     both_tangent(&T, &lab, 1, s, err);
     SAME(FL_EDIM, "labels and r");
-    fl_stab_label bad = (fl_stab_label)7, stuck = FL_STAB_PD;
+    fl_stability_label bad = (fl_stability_label)7, stuck = FL_STAB_PD;
     both_tangent(&T, &bad, 0, s, err);
     cr_assert_eq(s[0], FL_EINVAL);
     cr_assert_eq(s[1], FL_EINVAL);
@@ -149,8 +149,8 @@ Test(cov_stability, both_twins_refuse_the_same_systems, .init = setup, .fini = t
     cholmod_sparse *P = cholmod_copy_sparse(T.Ms, &ctx.cm);
     cr_assert(P && cholmod_sparse_xtype(CHOLMOD_PATTERN, P, &ctx.cm));
     T.s.M = P;
-    fl_stab_sparse_tangent *ts = NULL;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]),
+    fl_stability_tangent_sparse *ts = NULL;
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]),
                  FL_EINVAL);
     cr_assert(strstr(err[1].message, "mass M must be a real"), "%s", err[1].message);
     cr_assert_null(ts);
@@ -162,57 +162,57 @@ Test(cov_stability, diagonal_system_closed_forms_both_twins, .init = setup, .fin
 {
     twin_sys T;
     twin_init(&T);
-    fl_stab_label lab = FL_STAB_PF;
-    fl_stab_tangent *t = NULL;
-    fl_stab_sparse_tangent *ts = NULL;
-    cr_assert_eq(fl_stab_tangent_alloc(&T.d, &lab, T.r, &t, NULL), FL_OK);
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &T.s, &lab, T.r->data, &ts, NULL), FL_OK);
-    fl_stab_result res;
-    cr_assert_eq(fl_stab_analyse(t, NULL, &res, NULL), FL_OK);
+    fl_stability_label lab = FL_STAB_PF;
+    fl_stability_tangent *t = NULL;
+    fl_stability_tangent_sparse *ts = NULL;
+    cr_assert_eq(fl_stability_tangent_alloc(&T.d, &lab, T.r, &t, NULL), FL_OK);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &T.s, &lab, T.r->data, &ts, NULL), FL_OK);
+    fl_stability_result res;
+    cr_assert_eq(fl_stability_analyse(t, NULL, &res, NULL), FL_OK);
     cr_assert(fabs(res.ks_min - 2) <= 1e-14, "%g", res.ks_min);
     cr_assert(res.ks_cholesky_pd);
     cr_assert(fabs(res.lam_re[0] - 2) <= 1e-13 && fabs(res.lam_re[1] - 3) <= 1e-13);
     cr_assert_eq(res.divergence, 0);
     cr_assert_eq(res.flutter, 0);
-    fl_stab_result_free(&res);
-    fl_stab_options o = fl_stab_options_default();
-    cr_assert_eq(fl_stab_sparse_analyse(&ctx, ts, &o, 1000, &res, NULL), FL_OK);
+    fl_stability_result_free(&res);
+    fl_stability_options o = fl_stability_options_default();
+    cr_assert_eq(fl_stability_analyse_sparse(&ctx, ts, &o, 1000, &res, NULL), FL_OK);
     cr_assert(fabs(res.ks_min - 2) <= 1e-10, "%g", res.ks_min);
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     /* the sparse analyse of an empty or incomplete tangent is refused */
     fl_error err;
-    fl_stab_sparse_tangent empty = *ts;
+    fl_stability_tangent_sparse empty = *ts;
     empty.KS = NULL;
-    cr_assert_eq(fl_stab_sparse_analyse(&ctx, &empty, NULL, 10, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse_sparse(&ctx, &empty, NULL, 10, &res, &err), FL_EINVAL);
     empty = *ts;
     empty.nstar = 0;
-    cr_assert_eq(fl_stab_sparse_analyse(&ctx, &empty, NULL, 10, &res, &err), FL_EINVAL);
-    cr_assert_eq(fl_stab_analyse(NULL, NULL, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse_sparse(&ctx, &empty, NULL, 10, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse(NULL, NULL, &res, &err), FL_EINVAL);
     /* the modes: N* = 2 < 3 leaves no mode to ARPACK: refused */
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, ts, NULL, 100, &res, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, NULL, NULL, 100, &res, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, ts, NULL, 100, &res, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, NULL, NULL, 100, &res, &err), FL_EDIM);
     /* Rayleigh roots: alpha, beta non-finite refused by both */
     double lre[5], lim[5];
     size_t nroots = 9;
-    cr_assert_eq(fl_stab_rayleigh(t->Kstar, t->Mstar, NAN, 0, lre, lim, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_rayleigh(t->Kstar, t->Mstar, NAN, 0, lre, lim, &err), FL_ENONFINITE);
     cr_assert(strstr(err.message, "Rayleigh coefficients"));
-    cr_assert_eq(fl_stab_rayleigh(t->Kstar, t->Mstar, 0, INFINITY, lre, lim, &err), FL_ENONFINITE);
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, ts, NAN, 0, 2, 100, lre, lim, &nroots, &err),
+    cr_assert_eq(fl_stability_rayleigh(t->Kstar, t->Mstar, 0, INFINITY, lre, lim, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, ts, NAN, 0, 2, 100, lre, lim, &nroots, &err),
                  FL_ENONFINITE);
     cr_assert(strstr(err.message, "Rayleigh coefficients"));
     cr_assert_eq(nroots, 0);
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, ts, 0, INFINITY, 2, 100, lre, lim, &nroots, &err),
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, ts, 0, INFINITY, 2, 100, lre, lim, &nroots, &err),
                  FL_ENONFINITE);
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, ts, 0, 0, 0, 100, lre, lim, &nroots, &err),
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, ts, 0, 0, 0, 100, lre, lim, &nroots, &err),
                  FL_EDIM);
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, NULL, 0, 0, 2, 100, lre, lim, &nroots, &err),
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, NULL, 0, 0, 2, 100, lre, lim, &nroots, &err),
                  FL_EDIM);
     /* undamped roots +- i sqrt(2), +- i sqrt(3) (reference, sorted by |Im|) */
-    cr_assert_eq(fl_stab_rayleigh(t->Kstar, t->Mstar, 0, 0, lre, lim, &err), FL_OK);
+    cr_assert_eq(fl_stability_rayleigh(t->Kstar, t->Mstar, 0, 0, lre, lim, &err), FL_OK);
     cr_assert(fabs(fabs(lim[0]) - sqrt(2)) <= 1e-12 && fabs(lre[0]) <= 1e-12);
     cr_assert(fabs(fabs(lim[3]) - sqrt(3)) <= 1e-12 && fabs(lre[3]) <= 1e-12);
-    fl_stab_tangent_free(t);
-    fl_stab_sparse_tangent_free(&ctx, ts);
+    fl_stability_tangent_free(t);
+    fl_stability_tangent_free_sparse(&ctx, ts);
     twin_free(&T);
 }
 
@@ -226,49 +226,49 @@ Test(cov_stability, eigen_solvers_refuse_bad_arguments)
     double lmin, re[4], im[4];
     fl_error err;
     /* symmetric minimum */
-    cr_assert_eq(fl_stab_sym_min(&A0, &lmin, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_sym_min(B, &lmin, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_sym_min(A, &lmin, v3, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_sym_min(&A0, &lmin, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_sym_min(B, &lmin, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_sym_min(A, &lmin, v3, &err), FL_EDIM);
     cr_assert(strstr(err.message, "bad dimensions"));
     gsl_matrix_set(A, 0, 1, NAN);
-    cr_assert_eq(fl_stab_sym_min(A, &lmin, NULL, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_sym_min(A, &lmin, NULL, &err), FL_ENONFINITE);
     /* cone minimum */
     int cs[2] = {1, 0};
-    cr_assert_eq(fl_stab_cone_min(B, cs, 12, &lmin, NULL, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_cone_min(A, cs, 12, &lmin, v3, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_cone_min(A, cs, 12, &lmin, NULL, NULL, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_cone_min(B, cs, 12, &lmin, NULL, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_cone_min(A, cs, 12, &lmin, v3, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_cone_min(A, cs, 12, &lmin, NULL, NULL, &err), FL_ENONFINITE);
     gsl_matrix_set(A, 0, 1, 0);
     /* generalized eigenproblem */
-    cr_assert_eq(fl_stab_gen_eig(B, NULL, re, im, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_gen_eig(A, B, re, im, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_gen_eig(A, NULL, re, im, E3, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_gen_eig(B, NULL, re, im, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_gen_eig(A, B, re, im, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_gen_eig(A, NULL, re, im, E3, &err), FL_EDIM);
     cr_assert(strstr(err.message, "generalized eigenproblem: bad dimensions"));
     gsl_matrix_set(A, 1, 0, INFINITY);
-    cr_assert_eq(fl_stab_gen_eig(A, NULL, re, im, NULL, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_gen_eig(A, NULL, re, im, NULL, &err), FL_ENONFINITE);
     cr_assert(strstr(err.message, "K*"));
     gsl_matrix_set(A, 1, 0, 0);
     gsl_matrix_set(Z, 0, 0, NAN);
-    cr_assert_eq(fl_stab_gen_eig(A, Z, re, im, NULL, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_gen_eig(A, Z, re, im, NULL, &err), FL_ENONFINITE);
     cr_assert(strstr(err.message, "M*"));
     /* M* = 0: every generalized eigenvalue infinite */
     gsl_matrix_set(Z, 0, 0, 0);
-    cr_assert_eq(fl_stab_gen_eig(A, Z, re, im, NULL, &err), FL_ESINGULAR);
+    cr_assert_eq(fl_stability_gen_eig(A, Z, re, im, NULL, &err), FL_ESINGULAR);
     cr_assert(strstr(err.message, "M* is singular"));
     /* M* = diag(1, 0): one infinite eigenvalue among finite ones */
     gsl_matrix_set(Z, 0, 0, 1);
-    cr_assert_eq(fl_stab_gen_eig(A, Z, re, im, NULL, &err), FL_ESINGULAR);
+    cr_assert_eq(fl_stability_gen_eig(A, Z, re, im, NULL, &err), FL_ESINGULAR);
     /* Rayleigh: dimensions, non-finite matrices, singular M* */
-    cr_assert_eq(fl_stab_rayleigh(B, A, 0, 0, re, im, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_rayleigh(A, B, 0, 0, re, im, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_rayleigh(&A0, A, 0, 0, re, im, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_rayleigh(B, A, 0, 0, re, im, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_rayleigh(A, B, 0, 0, re, im, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_rayleigh(&A0, A, 0, 0, re, im, &err), FL_EDIM);
     gsl_matrix_set(A, 0, 0, NAN);
-    cr_assert_eq(fl_stab_rayleigh(A, A, 0, 0, re, im, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_rayleigh(A, A, 0, 0, re, im, &err), FL_ENONFINITE);
     gsl_matrix_set(A, 0, 0, 1);
     gsl_matrix_set(Z, 1, 1, NAN);
-    cr_assert_eq(fl_stab_rayleigh(A, Z, 0, 0, re, im, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_rayleigh(A, Z, 0, 0, re, im, &err), FL_ENONFINITE);
     gsl_matrix_set(Z, 1, 1, 0);
     gsl_matrix_set(Z, 0, 0, 0);
-    cr_assert_eq(fl_stab_rayleigh(A, Z, 0, 0, re, im, &err), FL_ESINGULAR);
+    cr_assert_eq(fl_stability_rayleigh(A, Z, 0, 0, re, im, &err), FL_ESINGULAR);
     gsl_matrix_free(A);
     gsl_matrix_free(B);
     gsl_matrix_free(Z);
@@ -282,45 +282,45 @@ Test(cov_stability, partition_and_jumps_refuse_bad_arguments, .init = setup, .fi
     twin_init(&T);
     gsl_vector *u = gsl_vector_calloc(2), *u3 = gsl_vector_calloc(3);
     gsl_matrix *As = gsl_matrix_alloc(2, 2), *As3 = gsl_matrix_alloc(3, 2);
-    fl_stab_label lab;
+    fl_stability_label lab;
     fl_error err;
     size_t nsol;
-    cr_assert_eq(fl_stab_partition(&T.d, NULL, T.r, 0, &lab, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_partition(&T.d, u, NULL, 0, &lab, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_partition(&T.d, u, T.r, 0, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_partition(&T.d, u3, T.r, 0, &lab, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_partition(&T.d, u, u3, 0, &lab, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_partition(&T.d, NULL, T.r, 0, &lab, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_partition(&T.d, u, NULL, 0, &lab, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_partition(&T.d, u, T.r, 0, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_partition(&T.d, u3, T.r, 0, &lab, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_partition(&T.d, u, u3, 0, &lab, &err), FL_EDIM);
     cr_assert(strstr(err.message, "u and r must have length 2"));
     gsl_vector_set(u, 0, NAN);
-    cr_assert_eq(fl_stab_partition(&T.d, u, T.r, 0, &lab, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_partition(&T.d, u, T.r, 0, &lab, &err), FL_ENONFINITE);
     cr_assert(strstr(err.message, "displacement u"));
     gsl_vector_set(u, 0, 0);
     gsl_vector_set(T.r, 1, INFINITY);
-    cr_assert_eq(fl_stab_partition(&T.d, u, T.r, 0, &lab, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_partition(&T.d, u, T.r, 0, &lab, &err), FL_ENONFINITE);
     cr_assert(strstr(err.message, "reaction r"));
     gsl_vector_set(T.r, 1, 0);
-    cr_assert_eq(fl_stab_partition(&T.d, u, T.r, -1, &lab, &err), FL_EINVAL);
-    cr_assert_eq(fl_stab_partition(&T.d, u, T.r, NAN, &lab, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_partition(&T.d, u, T.r, -1, &lab, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_partition(&T.d, u, T.r, NAN, &lab, &err), FL_EINVAL);
     /* u = r = 0: in contact without reaction, P_z (004 §2.3) */
-    cr_assert_eq(fl_stab_partition(&T.d, u, T.r, 0, &lab, &err), FL_OK);
+    cr_assert_eq(fl_stability_partition(&T.d, u, T.r, 0, &lab, &err), FL_OK);
     cr_assert_eq(lab, FL_STAB_PZ);
     /* jumps: every dimension checked */
-    cr_assert_eq(fl_stab_jumps(&T.d, NULL, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, NULL, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u3, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, u3, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, T.r, 1e-9, 2, NULL, As, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, T.r, 1e-9, 2, As, NULL, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, T.r, 1e-9, 2, As3, As, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, T.r, 1e-9, 2, As, As3, &nsol, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, T.r, 1e-9, 3, As, As, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, NULL, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, NULL, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u3, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, u3, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, T.r, 1e-9, 2, NULL, As, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, T.r, 1e-9, 2, As, NULL, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, T.r, 1e-9, 2, As3, As, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, T.r, 1e-9, 2, As, As3, &nsol, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, T.r, 1e-9, 3, As, As, &nsol, &err), FL_EDIM);
     cr_assert(strstr(err.message, "jumps: bad dimensions"));
     gsl_vector_set(u, 1, NAN);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_ENONFINITE);
     cr_assert(strstr(err.message, "u0"));
     gsl_vector_set(u, 1, 0);
     gsl_vector_set(T.r, 1, NAN);
-    cr_assert_eq(fl_stab_jumps(&T.d, u, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_jumps(&T.d, u, T.r, 1e-9, 0, NULL, NULL, &nsol, &err), FL_ENONFINITE);
     cr_assert(strstr(err.message, "r0"));
     gsl_vector_set(T.r, 1, 0);
     /* more than 12 contact particles: 26 dofs, 13 particles */
@@ -331,9 +331,9 @@ Test(cov_stability, partition_and_jumps_refuse_bad_arguments, .init = setup, .fi
         iT[p] = 2 * p;
         iN[p] = 2 * p + 1;
     }
-    fl_stab_system big = {.n = 26, .K = K26, .M = K26, .np = 13, .iT = iT, .iN = iN, .mu = 0.1};
+    fl_stability_system big = {.n = 26, .K = K26, .M = K26, .np = 13, .iT = iT, .iN = iN, .mu = 0.1};
     gsl_vector *u26 = gsl_vector_calloc(26);
-    cr_assert_eq(fl_stab_jumps(&big, u26, u26, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EUNSUPPORTED);
+    cr_assert_eq(fl_stability_jumps(&big, u26, u26, 1e-9, 0, NULL, NULL, &nsol, &err), FL_EUNSUPPORTED);
     cr_assert(strstr(err.message, "more than 12"));
     gsl_vector_free(u26);
     gsl_matrix_free(K26);
@@ -350,7 +350,7 @@ Test(cov_stability, more_shapes_refused_alike_and_sparse_modes, .init = setup, .
     twin_init(&T);
     fl_status s[2];
     fl_error err[2];
-    fl_stab_label lab = FL_STAB_PF;
+    fl_stability_label lab = FL_STAB_PF;
     /* K 2x3 and M 3x2 (dense and sparse alike) */
     gsl_matrix *K23 = gsl_matrix_calloc(2, 3), *M32 = gsl_matrix_calloc(3, 2);
     cholmod_sparse *K23s = NULL, *M32s = NULL;
@@ -370,21 +370,21 @@ Test(cov_stability, more_shapes_refused_alike_and_sparse_modes, .init = setup, .
     cholmod_sparse *P = cholmod_copy_sparse(T.Ks, &ctx.cm);
     cr_assert(P && cholmod_sparse_xtype(CHOLMOD_PATTERN, P, &ctx.cm));
     T.s.K = P;
-    fl_stab_sparse_tangent *ts = NULL;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]), FL_EINVAL);
+    fl_stability_tangent_sparse *ts = NULL;
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]), FL_EINVAL);
     cr_assert(strstr(err[1].message, "stiffness K must be a real"));
     T.s.K = T.Ks;
     cholmod_free_sparse(&P, &ctx.cm);
     /* K* singular (K = diag(0, 3)): lambda = 0 is a root of the damped
      * problem, which the sparse twin (LU of K*) refuses */
     ((double *)T.Ks->x)[0] = 0.0;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]), FL_OK);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &T.s, &lab, T.r->data, &ts, &err[1]), FL_OK);
     double lre[4], lim[4];
     size_t nroots;
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, ts, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, ts, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
                  FL_ESINGULAR);
     cr_assert(strstr(err[1].message, "K* is singular"), "%s", err[1].message);
-    fl_stab_sparse_tangent_free(&ctx, ts);
+    fl_stability_tangent_free_sparse(&ctx, ts);
     ((double *)T.Ks->x)[0] = 2.0;
     cholmod_free_sparse(&K23s, &ctx.cm);
     cholmod_free_sparse(&M32s, &ctx.cm);
@@ -405,40 +405,40 @@ Test(cov_stability, more_shapes_refused_alike_and_sparse_modes, .init = setup, .
     cr_assert_eq(fl_sparse_from_dense(&ctx, M, 0, 0.0, &Ms, NULL), FL_OK);
     size_t iT = 0, iN = 1;
     double r3[3] = {0, 0, 0};
-    fl_stab_sparse_system s3 = {.n = 3, .K = Ks, .M = Ms, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s3, &lab, r3, &ts, &err[1]), FL_OK);
-    fl_stab_result res;
+    fl_stability_system_sparse s3 = {.n = 3, .K = Ks, .M = Ms, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s3, &lab, r3, &ts, &err[1]), FL_OK);
+    fl_stability_result res;
     memset(&res, 0, sizeof res);   /* modes fill (and own) lam_re, lam_im of res */
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, ts, NULL, 300, &res, &err[1]), FL_OK, "%s", err[1].message);
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, ts, NULL, 300, &res, &err[1]), FL_OK, "%s", err[1].message);
     cr_assert_eq(res.nlam, 1);
     cr_assert(fabs(res.lam_re[0] - 2) <= 1e-9 && fabs(res.lam_im[0]) <= 1e-9, "%g %g", res.lam_re[0],
               res.lam_im[0]);
     cr_assert_eq(res.divergence, 0);
     cr_assert_eq(res.flutter, 0);
-    fl_stab_result_free(&res);
-    fl_stab_options o = fl_stab_options_default();
-    cr_assert_eq(fl_stab_sparse_analyse(&ctx, ts, &o, 1000, &res, &err[1]), FL_OK, "%s", err[1].message);
+    fl_stability_result_free(&res);
+    fl_stability_options o = fl_stability_options_default();
+    cr_assert_eq(fl_stability_analyse_sparse(&ctx, ts, &o, 1000, &res, &err[1]), FL_OK, "%s", err[1].message);
     cr_assert(fabs(res.ks_min - 2) <= 1e-9);
     cr_assert(fabs(res.lambda_real_min - 2) <= 1e-9, "%g", res.lambda_real_min);
-    fl_stab_result_free(&res);
-    fl_stab_sparse_tangent incomplete = *ts;
+    fl_stability_result_free(&res);
+    fl_stability_tangent_sparse incomplete = *ts;
     incomplete.Kstar = NULL;
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, &incomplete, NULL, 300, &res, &err[1]), FL_EDIM);
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, &incomplete, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, &incomplete, NULL, 300, &res, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, &incomplete, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
                  FL_EDIM);
     incomplete = *ts;
     incomplete.Mstar = NULL;
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, &incomplete, NULL, 300, &res, &err[1]), FL_EDIM);
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, &incomplete, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, &incomplete, NULL, 300, &res, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, &incomplete, 0, 0, 2, 100, lre, lim, &nroots, &err[1]),
                  FL_EDIM);
     /* modes of a singular K*: K = diag(0, 3, 5) */
-    fl_stab_sparse_tangent_free(&ctx, ts);
+    fl_stability_tangent_free_sparse(&ctx, ts);
     ((double *)Ks->x)[0] = 0.0;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s3, &lab, r3, &ts, &err[1]), FL_OK);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s3, &lab, r3, &ts, &err[1]), FL_OK);
     memset(&res, 0, sizeof res);
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, ts, NULL, 300, &res, &err[1]), FL_ESINGULAR);
-    fl_stab_result_free(&res);
-    fl_stab_sparse_tangent_free(&ctx, ts);
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, ts, NULL, 300, &res, &err[1]), FL_ESINGULAR);
+    fl_stability_result_free(&res);
+    fl_stability_tangent_free_sparse(&ctx, ts);
     cholmod_free_sparse(&Ks, &ctx.cm);
     cholmod_free_sparse(&Ms, &ctx.cm);
     gsl_matrix_free(K);
@@ -457,22 +457,22 @@ Test(cov_stability, free_particle_jumps_and_remaining_shapes, .init = setup, .fi
     gsl_vector_set(u0, 1, -1.0);
     gsl_matrix *As = gsl_matrix_alloc(2, 4), *Rs = gsl_matrix_alloc(2, 4);
     size_t nsol = 99;
-    cr_assert_eq(fl_stab_jumps(&T.d, u0, T.r, 1e-9, 4, As, Rs, &nsol, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_stability_jumps(&T.d, u0, T.r, 1e-9, 4, As, Rs, &nsol, &err), FL_OK, "%s", err.message);
     cr_assert_eq(nsol, 0);
     /* the reference's r of the wrong length */
     gsl_vector *r3 = gsl_vector_calloc(3);
-    fl_stab_label lab = FL_STAB_PF;
-    fl_stab_tangent *t = NULL;
-    cr_assert_eq(fl_stab_tangent_alloc(&T.d, &lab, r3, &t, &err), FL_EDIM);
+    fl_stability_label lab = FL_STAB_PF;
+    fl_stability_tangent *t = NULL;
+    cr_assert_eq(fl_stability_tangent_alloc(&T.d, &lab, r3, &t, &err), FL_EDIM);
     cr_assert(strstr(err.message, "labels and r (length 2)"));
     /* generalized eigenproblem: M and evec of the wrong width */
     gsl_matrix *M23 = gsl_matrix_calloc(2, 3);
     double re[2], im[2];
-    cr_assert_eq(fl_stab_gen_eig(T.K, M23, re, im, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_gen_eig(T.K, NULL, re, im, M23, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_gen_eig(T.K, M23, re, im, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_gen_eig(T.K, NULL, re, im, M23, &err), FL_EDIM);
     /* K = diag(2, 3), M = I: eigenvalues 2, 3 with the unit vectors */
     gsl_matrix *E = gsl_matrix_alloc(2, 2);
-    cr_assert_eq(fl_stab_gen_eig(T.K, T.M, re, im, E, &err), FL_OK);
+    cr_assert_eq(fl_stability_gen_eig(T.K, T.M, re, im, E, &err), FL_OK);
     cr_assert(fabs(re[0] - 2) <= 1e-14 && fabs(re[1] - 3) <= 1e-14 && im[0] == 0 && im[1] == 0);
     cr_assert(fabs(fabs(gsl_matrix_get(E, 0, 0)) - 1) <= 1e-14 && fabs(gsl_matrix_get(E, 1, 0)) <= 1e-14);
     gsl_matrix_free(E);

@@ -252,10 +252,10 @@ Test(cov_models, example_4_6_analyse_refuses_a_tensile_reaction)
     fl_model_example_4_6_system *sys = NULL;
     fl_error e;
     cr_assert_eq(fl_model_example_4_6_system_alloc(2.2, 0.07, 0.1, 0.15, 0.05, &sys, &e), FL_OK, "%s", e.message);
-    fl_stab_result res = {0};
+    fl_stability_result res = {0};
     cr_assert_eq(fl_model_example_4_6_analyse(sys, -1.0, 0.01, &res, &e), FL_EINVAL);
     cr_assert_not_null(strstr(e.message, "004 (17)"), "%s", e.message);
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     fl_model_example_4_6_system_free(sys);
 }
 

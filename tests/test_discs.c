@@ -184,7 +184,7 @@ static void run_steps(fl_impl impl, int periodic, double e)
                 fl_nsgs_result nr;
                 fl_status s = impl == FL_IMPL_REFERENCE
                                   ? fl_nsgs_solve(p, &o.nsgs, r, U, &nr, NULL)
-                                  : fl_nsgs_sparse_solve(p, &o.nsgs, r, U, &nr, NULL);
+                                  : fl_nsgs_solve_sparse(p, &o.nsgs, r, U, &nr, NULL);
                 cr_assert_eq(s, FL_OK, "nsgs status %d %s", s, fl_test_seed_note());
                 fl_discs_end_velocity(d, c, nc, o.h, r->data, uf);
                 double *Ui = malloc(2 * nc * sizeof *Ui), *Uf = malloc(2 * nc * sizeof *Uf);

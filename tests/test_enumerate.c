@@ -1,4 +1,4 @@
-/* test_enumerate.c — exhaustive status enumeration (reference/enumerate_solutions.c,
+/* test_enumerate.c — exhaustive status enumeration (reference/enumerate.c,
  * exhaustive enumeration, proofs/contact_dynamics.md): a closed-form single contact with three solutions, every
  * enumerated solution satisfies Coulomb's law and is a fixed point of the
  * Gauss–Seidel sweep (both implementations), bad input. */
@@ -8,7 +8,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "testkit/fl_random.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 
@@ -24,19 +24,19 @@ Test(enumerate, single_contact_three_solutions_closed_form)
     gsl_vector_set(p->q, 0, 0.1);
     gsl_vector_set(p->q, 1, 0.5);
     p->mu[0] = 2.0;
-    fl_enum_result *e = NULL;
+    fl_enumerate_result *e = NULL;
     cr_assert_eq(fl_enumerate_solutions(p, 1e-12, &e, NULL), FL_OK);
     cr_assert_eq(e->nsol, 3);
     cr_assert_eq(e->tried, 4);
     double open[2] = {0, 0}, stick[2] = {0.35 / 0.19, -0.41 / 0.19}, slide[2] = {0.125, -0.25};
-    cr_assert_geq(fl_enum_find(e, open, 1e-12), 0);
-    cr_assert_geq(fl_enum_find(e, stick, 1e-12), 0);
-    cr_assert_geq(fl_enum_find(e, slide, 1e-12), 0);
-    cr_assert_eq(e->status[fl_enum_find(e, slide, 1e-12)], FL_CONTACT_SLIDE_POS);
-    cr_assert(fl_enum_is_solution(p, slide, 1e-12));
+    cr_assert_geq(fl_enumerate_find(e, open, 1e-12), 0);
+    cr_assert_geq(fl_enumerate_find(e, stick, 1e-12), 0);
+    cr_assert_geq(fl_enumerate_find(e, slide, 1e-12), 0);
+    cr_assert_eq(e->status[fl_enumerate_find(e, slide, 1e-12)], FL_CONTACT_SLIDE_POS);
+    cr_assert(fl_enumerate_is_solution(p, slide, 1e-12));
     double notsol[2] = {1, 0};
-    cr_assert_not(fl_enum_is_solution(p, notsol, 1e-6));
-    fl_enum_result_free(e);
+    cr_assert_not(fl_enumerate_is_solution(p, notsol, 1e-6));
+    fl_enumerate_result_free(e);
     fl_local_problem_free(p);
 }
 
@@ -62,14 +62,14 @@ Test(enumerate, solutions_are_gauss_seidel_fixed_points)
         cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
         p->ctx = &ctx;
         cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
-        fl_enum_result *e = NULL;
+        fl_enumerate_result *e = NULL;
         cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
         cr_assert_geq(e->nsol, 1, "no solution found (%s)", fl_test_seed_note());
         total += e->nsol;
         multi += e->nsol > 1;
         gsl_vector *r = gsl_vector_alloc(p->m);
         for (size_t k = 0; k < e->nsol; k++) {
-            cr_assert(fl_enum_is_solution(p, e->sol + k * p->m, 1e-8),
+            cr_assert(fl_enumerate_is_solution(p, e->sol + k * p->m, 1e-8),
                       "system %d solution %zu violates Coulomb (%s)", t, k, fl_test_seed_note());
             for (int impl = 0; impl < 2; impl++) {
                 fl_nsgs_options o = fl_nsgs_options_default();
@@ -78,15 +78,15 @@ Test(enumerate, solutions_are_gauss_seidel_fixed_points)
                 o.max_sweeps = 1;
                 memcpy(r->data, e->sol + k * p->m, p->m * sizeof(double));
                 fl_nsgs_result res;
-                if (impl) fl_nsgs_sparse_solve(p, &o, r, NULL, &res, NULL);
+                if (impl) fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL);
                 else fl_nsgs_solve(p, &o, r, NULL, &res, NULL);
-                cr_assert_eq(fl_enum_find(e, r->data, 1e-7), (long)k,
+                cr_assert_eq(fl_enumerate_find(e, r->data, 1e-7), (long)k,
                              "system %d: solution %zu not a fixed point of impl %d (%s)", t, k,
                              impl, fl_test_seed_note());
             }
         }
         gsl_vector_free(r);
-        fl_enum_result_free(e);
+        fl_enumerate_result_free(e);
         fl_local_problem_free(p);
         fl_global_problem_free(g);
     }
@@ -100,7 +100,7 @@ Test(enumerate, solutions_are_gauss_seidel_fixed_points)
 Test(enumerate, bad_input)
 {
     fl_local_problem *p = NULL;
-    fl_enum_result *e = NULL;
+    fl_enumerate_result *e = NULL;
     fl_error err;
     cr_assert_eq(fl_local_problem_alloc(1, 3, 1, &p, NULL), FL_OK);
     gsl_matrix_set_identity(p->W);
@@ -120,7 +120,7 @@ Test(enumerate, bad_input)
     cr_assert_eq(fl_enumerate_solutions(p, 1e-9, &e, &err), FL_OK);
     cr_assert_eq(e->nsol, 1);
     cr_assert_eq(e->singular, 3);
-    fl_enum_result_free(e);
-    fl_enum_result_free(NULL);
+    fl_enumerate_result_free(e);
+    fl_enumerate_result_free(NULL);
     fl_local_problem_free(p);
 }

@@ -188,7 +188,7 @@ Test(fl_problem, twins_refuse_and_accept_alike)
         gsl_vector *r1 = gsl_vector_calloc(6), *r2 = gsl_vector_calloc(6);
         fl_error e1, e2;
         fl_status s1 = fl_nsgs_solve(p, &o, r1, NULL, NULL, &e1);
-        fl_status s2 = fl_nsgs_sparse_solve(p, &o, r2, NULL, NULL, &e2);
+        fl_status s2 = fl_nsgs_solve_sparse(p, &o, r2, NULL, NULL, &e2);
         cr_assert_eq(s1, s2, "%s: reference %d (%s), optimized %d (%s)", k->what, s1,
                      s1 ? e1.message : "", s2, s2 ? e2.message : "");
         if (k->want < 0) cr_assert_eq(s1, k->want, "%s: status %d, want %d", k->what, s1, k->want);
@@ -253,7 +253,7 @@ Test(fl_problem, zero_contacts_twins_sparse_asymmetry_global_check)
     fl_nsgs_result r1, r2;
     fl_error err;
     cr_assert_eq(fl_nsgs_solve(p, &o, NULL, NULL, &r1, &err), FL_OK, "%s", err.message);
-    cr_assert_eq(fl_nsgs_sparse_solve(p, &o, NULL, NULL, &r2, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_nsgs_solve_sparse(p, &o, NULL, NULL, &r2, &err), FL_OK, "%s", err.message);
     cr_assert_eq(r1.iterations, 0);
     cr_assert_eq(r2.iterations, 0);
     fl_local_problem_free(p);

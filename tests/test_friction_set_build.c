@@ -334,7 +334,7 @@ Test(friction_set_build, property_random_planar, .timeout = 60)
         span = fmax(span, isfinite(r.set.lo) ? fabs(r.set.lo) : 1.0);
         for (int k = 0; k < 5; k++) {
             double cc = (2.4 * gsl_rng_uniform(rng) - 1.2) * span;
-            int in = fl_set_contains(&r.set, &cc, 0.0);
+            int in = fl_friction_set_contains(&r.set, &cc, 0.0);
             double dist = fmin(fabs(cc - r.set.lo), fabs(cc - r.set.hi));
             if (dist < 1e-7 * span) continue;                          /* on the boundary */
             /* least squares for (a, b): [g+ g-] (a b)^T = x + N */

@@ -46,7 +46,7 @@ Test(midpoint_sparse, assembly_and_low_rank_mass_match_the_dense_reference)
         fl_midpoint_block_sparse *s;
         fl_error e;
         cr_assert_eq(fl_midpoint_block_alloc(&bp, &d, &e), FL_OK, "%s", e.message);
-        cr_assert_eq(fl_midpoint_block_sparse_alloc(&ctx, &bp, 100000, &s, &e), FL_OK, "%s", e.message);
+        cr_assert_eq(fl_midpoint_block_alloc_sparse(&ctx, &bp, 100000, &s, &e), FL_OK, "%s", e.message);
         size_t n = d->prob.n;
         cr_assert_eq(s->prob.n, n);
         cr_assert_eq(s->prob.nc, d->prob.nc);
@@ -68,7 +68,7 @@ Test(midpoint_sparse, assembly_and_low_rank_mass_match_the_dense_reference)
         gsl_matrix_free(A);
         gsl_matrix_free(Mr0);
         fl_midpoint_block_free(d);
-        fl_midpoint_block_sparse_free(s);
+        fl_midpoint_block_free_sparse(s);
     }
     fl_sparse_finish(&ctx);
     gsl_rng_free(r);
@@ -91,7 +91,7 @@ Test(midpoint_sparse, reference_and_optimized_agree_step_by_step)
         fl_midpoint_block *d;
         fl_midpoint_block_sparse *s;
         cr_assert_eq(fl_midpoint_block_alloc(&bp, &d, NULL), FL_OK);
-        cr_assert_eq(fl_midpoint_block_sparse_alloc(&ctx, &bp, 100000, &s, NULL), FL_OK);
+        cr_assert_eq(fl_midpoint_block_alloc_sparse(&ctx, &bp, 100000, &s, NULL), FL_OK);
         fl_midpoint_options o = fl_midpoint_options_default();
         o.dt = fl_rng_loguniform(r, 0.005, 0.05);
         o.contact = (fl_midpoint_contact)((trial / 3) % 2);
@@ -100,7 +100,7 @@ Test(midpoint_sparse, reference_and_optimized_agree_step_by_step)
         fl_midpoint_sparse *ms;
         fl_error e;
         cr_assert_eq(fl_midpoint_alloc(&d->prob, &o, &mr, &e), FL_OK, "%s", e.message);
-        cr_assert_eq(fl_midpoint_sparse_alloc(&s->prob, &o, &ms, &e), FL_OK, "%s", e.message);
+        cr_assert_eq(fl_midpoint_alloc_sparse(&s->prob, &o, &ms, &e), FL_OK, "%s", e.message);
         size_t m = 2 * d->prob.nc, n = d->prob.n;
         cr_assert_lt(rel_diff(ms->D->data, mr->D->data, m * m), 1e-10, "Delassus %s", fl_test_seed_note());
         fl_midpoint_state *a, *b;
@@ -110,13 +110,13 @@ Test(midpoint_sparse, reference_and_optimized_agree_step_by_step)
         fl_random_vector(r, 0.3, a->v);
         gsl_vector_memcpy(b->u, a->u);
         gsl_vector_memcpy(b->v, a->v);
-        cr_assert_float_eq(fl_midpoint_sparse_energy(ms, b->u, b->v), fl_midpoint_energy(&d->prob, a->u, a->v),
+        cr_assert_float_eq(fl_midpoint_energy_sparse(ms, b->u, b->v), fl_midpoint_energy(&d->prob, a->u, a->v),
                            1e-10 * (1 + fabs(fl_midpoint_energy(&d->prob, a->u, a->v))));
-        double eb = fl_midpoint_sparse_energy(ms, b->u, b->v);
+        double eb = fl_midpoint_energy_sparse(ms, b->u, b->v);
         for (int k = 0; k < 60; k++) {
             fl_midpoint_result ra, rb;
             cr_assert_geq(fl_midpoint_step(mr, a, &ra, NULL), FL_OK);
-            cr_assert_geq(fl_midpoint_sparse_step(ms, b, &rb, NULL), FL_OK);
+            cr_assert_geq(fl_midpoint_step_sparse(ms, b, &rb, NULL), FL_OK);
             double du = rel_diff(a->u->data, b->u->data, n), dv = rel_diff(a->v->data, b->v->data, n);
             double dy = rel_diff(a->y->data, b->y->data, m);
             worst = fmax(worst, fmax(du, fmax(dv, dy)));
@@ -142,9 +142,9 @@ Test(midpoint_sparse, reference_and_optimized_agree_step_by_step)
         fl_midpoint_state_free(a);
         fl_midpoint_state_free(b);
         fl_midpoint_free(mr);
-        fl_midpoint_sparse_free(ms);
+        fl_midpoint_free_sparse(ms);
         fl_midpoint_block_free(d);
-        fl_midpoint_block_sparse_free(s);
+        fl_midpoint_block_free_sparse(s);
     }
     cr_log_info("largest relative difference reference/optimized: %g", worst);
     fl_sparse_finish(&ctx);
@@ -166,14 +166,14 @@ Test(midpoint_sparse, enumeration_through_the_sparse_stepper)
     fl_midpoint_block *d;
     fl_midpoint_block_sparse *s;
     cr_assert_eq(fl_midpoint_block_alloc(&bp, &d, NULL), FL_OK);
-    cr_assert_eq(fl_midpoint_block_sparse_alloc(&ctx, &bp, 100000, &s, NULL), FL_OK);
+    cr_assert_eq(fl_midpoint_block_alloc_sparse(&ctx, &bp, 100000, &s, NULL), FL_OK);
     fl_midpoint_options o = fl_midpoint_options_default();
     o.dt = 1e-5;
     o.solver = FL_MIDPOINT_LOCAL_ENUM;
     fl_midpoint *mr;
     fl_midpoint_sparse *ms;
     cr_assert_eq(fl_midpoint_alloc(&d->prob, &o, &mr, NULL), FL_OK);
-    cr_assert_eq(fl_midpoint_sparse_alloc(&s->prob, &o, &ms, NULL), FL_OK);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&s->prob, &o, &ms, NULL), FL_OK);
     fl_midpoint_state *a, *b;
     fl_midpoint_state_alloc(d->prob.n, d->prob.nc, &a, NULL);
     fl_midpoint_state_alloc(d->prob.n, d->prob.nc, &b, NULL);
@@ -182,16 +182,16 @@ Test(midpoint_sparse, enumeration_through_the_sparse_stepper)
     for (int k = 0; k < 10; k++) {
         fl_midpoint_result ra, rb;
         cr_assert_geq(fl_midpoint_step(mr, a, &ra, NULL), FL_OK);
-        cr_assert_geq(fl_midpoint_sparse_step(ms, b, &rb, NULL), FL_OK);
+        cr_assert_geq(fl_midpoint_step_sparse(ms, b, &rb, NULL), FL_OK);
         cr_assert_eq(ra.nsolutions, rb.nsolutions);
         cr_assert_lt(rel_diff(a->u->data, b->u->data, d->prob.n), 1e-8);
     }
     fl_midpoint_state_free(a);
     fl_midpoint_state_free(b);
     fl_midpoint_free(mr);
-    fl_midpoint_sparse_free(ms);
+    fl_midpoint_free_sparse(ms);
     fl_midpoint_block_free(d);
-    fl_midpoint_block_sparse_free(s);
+    fl_midpoint_block_free_sparse(s);
     fl_sparse_finish(&ctx);
 }
 
@@ -208,57 +208,57 @@ Test(midpoint_sparse, bad_input)
     bp.ny = 2;
     fl_midpoint_block_sparse *s;
     fl_error e;
-    cr_assert_eq(fl_midpoint_block_sparse_alloc(&ctx, &bp, 0, &s, &e), FL_OK);
+    cr_assert_eq(fl_midpoint_block_alloc_sparse(&ctx, &bp, 0, &s, &e), FL_OK);
     cr_assert_null(s->Bnu_d, "dense rows only under the limit");
     fl_midpoint_problem p = s->prob;
     fl_midpoint_options o = fl_midpoint_options_default();
     fl_midpoint_sparse *ms = (fl_midpoint_sparse *)1;
     o.dt = 0;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EINVAL);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EINVAL);
     cr_assert_null(ms);
     o = fl_midpoint_options_default();
     o.contact = (fl_midpoint_contact)3;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EINVAL);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EINVAL);
     o = fl_midpoint_options_default();
     o.solver = (fl_midpoint_local)3;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EINVAL);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EINVAL);
     o = fl_midpoint_options_default();
     o.solver = FL_MIDPOINT_LOCAL_ENUM;
     o.enum_max_contacts = 1;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EINVAL);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EINVAL);
     o = fl_midpoint_options_default();
     p.mu = NAN;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EINVAL);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EINVAL);
     p = s->prob;
     p.A_s = NULL;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EDIM);
     p = s->prob;
     p.K = NULL;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EDIM);
     p = s->prob;
     p.nc = 0;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EDIM);
     p = s->prob;
     p.Bnu_s = s->A;      /* symmetric: not a row matrix */
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_EDIM);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_EDIM);
     p = s->prob;
-    cr_assert_eq(fl_midpoint_sparse_alloc(&p, &o, &ms, &e), FL_OK);
+    cr_assert_eq(fl_midpoint_alloc_sparse(&p, &o, &ms, &e), FL_OK);
     fl_midpoint_state *st;
     fl_midpoint_state_alloc(p.n + 2, p.nc, &st, NULL);
-    cr_assert_eq(fl_midpoint_sparse_step(ms, st, NULL, &e), FL_EDIM);
+    cr_assert_eq(fl_midpoint_step_sparse(ms, st, NULL, &e), FL_EDIM);
     fl_midpoint_state_free(st);
-    fl_midpoint_sparse_free(ms);
-    fl_midpoint_sparse_free(NULL);
+    fl_midpoint_free_sparse(ms);
+    fl_midpoint_free_sparse(NULL);
     /* fe2d_sparse: map of the wrong size */
     fl_fe2d_dofmap *map;
     int z = 0;
     fl_fe2d_dofmap_alloc(4, 1, &z, NULL, &map, NULL);
     cholmod_sparse *K;
-    cr_assert_eq(fl_fe2d_sparse_assemble(&ctx, s->mesh, &bp.mat, FL_FE2D_STIFFNESS, map, &K, NULL, &e), FL_EDIM);
+    cr_assert_eq(fl_fe2d_assemble_sparse(&ctx, s->mesh, &bp.mat, FL_FE2D_STIFFNESS, map, &K, NULL, &e), FL_EDIM);
     fl_fe2d_dofmap_free(map);
-    fl_midpoint_block_sparse_free(s);
-    fl_midpoint_block_sparse_free(NULL);
+    fl_midpoint_block_free_sparse(s);
+    fl_midpoint_block_free_sparse(NULL);
     bp.nx = 0;
-    cr_assert_eq(fl_midpoint_block_sparse_alloc(&ctx, &bp, 0, &s, &e), FL_EINVAL);
+    cr_assert_eq(fl_midpoint_block_alloc_sparse(&ctx, &bp, 0, &s, &e), FL_EINVAL);
     fl_sparse_finish(&ctx);
 }

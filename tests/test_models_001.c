@@ -88,7 +88,7 @@ Test(models_001, painleve_bar_mass_tl_gap_and_set_closed_forms)
         cr_assert_eq(sys.friction(sys.data, q, 0, &set, &E, &e), FL_OK, "%s", e.message);
         NEAR(set.hi, b.fs.set.hi, 0, "callback set = built set");
         NEAR(gsl_matrix_get(E, 0, 0), 1.0, 0, "coordinate r_x");
-        fl_set_release(&set);
+        fl_friction_set_release(&set);
         gsl_matrix_free(E);
         /* the dphi normalisation vs n*: C*_dphi = |dphi|* C*_n*, |dphi|* = 1/sqrt(J) (§2) */
         fl_model_painleve bn = b;
@@ -200,7 +200,7 @@ Test(models_001, system2_closed_forms)
         cr_assert(fr.contains_zero);
         cr_assert_eq(sys.friction(sys.data, q, a, &set, &E, &e), FL_OK, "%s", e.message);
         cr_assert_eq(set.kind, fr.set.kind);
-        fl_set_release(&set);
+        fl_friction_set_release(&set);
         gsl_matrix_free(E);
         fl_fset_result_release(&fr);
     }

@@ -143,11 +143,11 @@ Test(models_004, example_4_6_matrices_and_steady_sliding)
     cr_assert(fabs(gsl_vector_get(Ku, 2) - m.mu * rN * -1.0) < 1e-15);
     cr_assert(fabs(gsl_vector_get(Ku, 3) - (m.Mg_over_EA + rN)) < 1e-15);
     /* the flutter state of Fig. 9: Lambda of the data file */
-    fl_stab_result res = {0};
+    fl_stability_result res = {0};
     cr_assert_eq(fl_model_example_4_6_analyse(sys, -1.0, rN, &res, &err), FL_OK, "%s", err.message);
     cr_assert(res.flutter);
     cr_assert(fabs(res.lam_re[0] - m.Lambda_sigma_minus[0]) < m.tol);
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     gsl_vector_free(u0);
     gsl_vector_free(Ku);
     fl_model_example_4_6_system_free(sys);
@@ -188,7 +188,7 @@ Test(models_004, polyurethane_block, .timeout = 120)
     gsl_blas_dgemv(CblasNoTrans, 1.0, b.K, ex, 0.0, y);
     cr_assert(gsl_blas_dnrm2(y) < 1e-10 * par.E, "K e_x = %g", gsl_blas_dnrm2(y));
     /* the thickness makes the pressed normal force F_N^0 */
-    fl_stab_label *lab = malloc(b.nc * sizeof *lab);
+    fl_stability_label *lab = malloc(b.nc * sizeof *lab);
     int ns, nl, nf;
     double FT, FN;
     cr_assert_eq(fl_model_polyurethane_state(&b, 0.0, lab, &ns, &nl, &nf, &FT, &FN, &err), FL_OK);

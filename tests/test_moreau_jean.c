@@ -84,10 +84,10 @@ Test(moreau_jean, restitution_of_a_binary_collision)
     g->ctx = &ctx;
     for (int impl = 0; impl < 2; impl++)
         for (double delta = 0.0; delta <= 1.0; delta += 0.25) {
-            fl_mj_options o = fl_mj_options_default();
+            fl_moreau_jean_options o = fl_moreau_jean_options_default();
             o.delta = delta;
             o.impl = impl ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
-            cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, up, NULL, NULL), FL_OK);
+            cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, up, NULL, NULL), FL_OK);
             double e = (1 - delta) / (1 + delta);
             cr_assert_float_eq(gsl_vector_get(up, 1), 2.0 * e, 1e-12, "impl %d delta %g", impl,
                                delta);
@@ -120,8 +120,8 @@ Test(moreau_jean, equilibrium_test_one_step_from_rest)
         double P = k ? 1.2 * mu * m * grav : 0.5 * mu * m * grav;
         gsl_vector_set(g->f, 0, h * P);          /* f = M u_i + h F, u_i = 0 */
         gsl_vector_set(g->f, 1, -h * m * grav);
-        fl_mj_options o = fl_mj_options_default();
-        cr_assert_eq(fl_mj_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
+        fl_moreau_jean_options o = fl_moreau_jean_options_default();
+        cr_assert_eq(fl_moreau_jean_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
         if (k == 0) {
             cr_assert_float_eq(gsl_vector_get(up, 0), 0.0, 1e-14);
             cr_assert_float_eq(gsl_vector_get(up, 1), 0.0, 1e-14);
@@ -147,20 +147,20 @@ Test(moreau_jean, bad_input)
     gsl_matrix_set_identity(g->H);
     gsl_vector *um = gsl_vector_calloc(2), *up = gsl_vector_alloc(2), *s = gsl_vector_alloc(2),
                *bad = gsl_vector_alloc(3);
-    fl_mj_options o = fl_mj_options_default();
+    fl_moreau_jean_options o = fl_moreau_jean_options_default();
     o.delta = 1.5;
-    cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
     o.delta = 1.0;
-    cr_assert_eq(fl_mj_step(g, bad, &o, NULL, s, up, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, bad, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_mj_step(g, um, NULL, NULL, s, up, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_moreau_jean_step(g, bad, &o, NULL, s, up, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, bad, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_moreau_jean_step(g, um, NULL, NULL, s, up, NULL, &err), FL_EINVAL);
     o.impl = (fl_impl)7;
-    cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
     o.impl = FL_IMPL_OPTIMIZED;   /* no sparse context */
-    cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
     gsl_vector_set(um, 0, NAN);
     o.impl = FL_IMPL_REFERENCE;
-    cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, up, NULL, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, up, NULL, &err), FL_ENONFINITE);
     gsl_vector_free(um);
     gsl_vector_free(up);
     gsl_vector_free(s);
@@ -172,7 +172,7 @@ Test(moreau_jean, bad_input)
  * walls, one step from rest without push.  Zero start: free fall (closed
  * form).  The closed-form wedged impulses R_N = 2 m g/(2(mu cos b - sin b)),
  * R_T = (m g/2 + R_N sin b)/cos b also solve it and a warm start keeps them. */
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "models/fl_model_wedged_rod.h"
 
 Test(moreau_jean, wedged_rod_both_outcomes_from_data)
@@ -188,23 +188,23 @@ Test(moreau_jean, wedged_rod_both_outcomes_from_data)
     cr_assert_eq(fl_model_wedged_rod_problem(&w, ui, 0.0, &g, &err), FL_OK, "%s", err.message);
     cr_assert_eq(fl_model_wedged_rod_wedged_forces(&w, wf, &err), FL_OK, "%s", err.message);
     gsl_vector *u0 = gsl_vector_calloc(3), *up = gsl_vector_alloc(3), *s = gsl_vector_alloc(4);
-    fl_mj_options o = fl_mj_options_default();
-    cr_assert_eq(fl_mj_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
+    fl_moreau_jean_options o = fl_moreau_jean_options_default();
+    cr_assert_eq(fl_moreau_jean_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
     cr_assert_float_eq(gsl_vector_get(up, 1), -grav * h, 1e-15);
     cr_assert_float_eq(gsl_blas_dnrm2(s), 0.0, 1e-300);
     double RN = wf[0];
     double ws[4] = {h * wf[0], h * wf[1], h * wf[2], h * wf[3]};
     memcpy(s->data, ws, sizeof ws);
     o.nsgs.start = FL_NSGS_START_WARM;
-    cr_assert_eq(fl_mj_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
+    cr_assert_eq(fl_moreau_jean_step(g, u0, &o, NULL, s, up, NULL, NULL), FL_OK);
     cr_assert_leq(gsl_blas_dnrm2(up), 1e-12 * grav * h, "wedged state not kept: |u_f| = %g",
                   gsl_blas_dnrm2(up));
     for (int i = 0; i < 4; i++) cr_assert_float_eq(s->data[i], ws[i], 1e-12 * h * RN);
     fl_local_problem *p = NULL;
     cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
-    cr_assert(fl_enum_is_solution(p, ws, 1e-10));
+    cr_assert(fl_enumerate_is_solution(p, ws, 1e-10));
     double zero[4] = {0, 0, 0, 0};
-    cr_assert(fl_enum_is_solution(p, zero, 1e-10));
+    cr_assert(fl_enumerate_is_solution(p, zero, 1e-10));
     fl_local_problem_free(p);
     gsl_vector_free(u0);
     gsl_vector_free(up);
@@ -242,14 +242,14 @@ Test(moreau_jean, sliding_impact_closed_form_sparse_only_and_dense)
         }
         gsl_vector *um = gsl_vector_alloc(3), *up = gsl_vector_calloc(3), *s = gsl_vector_calloc(3);
         gsl_vector_memcpy(um, g->f);
-        fl_mj_options o = fl_mj_options_default();
+        fl_moreau_jean_options o = fl_moreau_jean_options_default();
         o.delta = 0.0;
         o.impl = (fl_impl)impl;
         o.nsgs.tol = 1e-14;
-        fl_mj_result res;
+        fl_moreau_jean_result res;
         fl_error err;
         cholmod_factor *L = NULL;
-        cr_assert_eq(fl_mj_step(g, um, &o, impl ? &L : NULL, s, up, &res, &err), FL_OK, "impl %d: %s",
+        cr_assert_eq(fl_moreau_jean_step(g, um, &o, impl ? &L : NULL, s, up, &res, &err), FL_OK, "impl %d: %s",
                      impl, err.message);
         double sw[3] = {2, -1, 0}, uw[3] = {1, 1, 0};
         for (int k = 0; k < 3; k++) {
@@ -261,22 +261,22 @@ Test(moreau_jean, sliding_impact_closed_form_sparse_only_and_dense)
         cr_assert_float_eq(res.T_minus, 2.5, 1e-12);
         cr_assert_float_eq(res.T_plus, 1.0, 1e-10);
         fl_sparse_free_factor(&ctx, &L);
-        /* the refusals of fl_mj_local and fl_mj_step */
+        /* the refusals of fl_moreau_jean_local and fl_moreau_jean_step */
         fl_local_problem *p = NULL;
-        cr_assert_eq(fl_mj_local(g, um, 0.0, (fl_impl)impl, NULL, NULL, &err), FL_EINVAL);
-        cr_assert_eq(fl_mj_local(NULL, um, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
-        cr_assert_eq(fl_mj_local(g, NULL, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
-        cr_assert_eq(fl_mj_local(g, um, NAN, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
+        cr_assert_eq(fl_moreau_jean_local(g, um, 0.0, (fl_impl)impl, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_moreau_jean_local(NULL, um, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
+        cr_assert_eq(fl_moreau_jean_local(g, NULL, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
+        cr_assert_eq(fl_moreau_jean_local(g, um, NAN, (fl_impl)impl, NULL, &p, &err), FL_EINVAL);
         cr_assert(strstr(err.message, "delta = nan not in [0, 1]"), "%s", err.message);
         gsl_matrix *A = gsl_matrix_calloc(3, 2);
         gsl_vector_view col = gsl_matrix_column(A, 0);
-        cr_assert_eq(fl_mj_local(g, &col.vector, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EDIM);
-        cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, &col.vector, NULL, &err), FL_EDIM);
-        cr_assert_eq(fl_mj_step(NULL, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
-        cr_assert_eq(fl_mj_step(g, um, &o, NULL, NULL, up, NULL, &err), FL_EINVAL);
-        cr_assert_eq(fl_mj_step(g, um, &o, NULL, s, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_moreau_jean_local(g, &col.vector, 0.0, (fl_impl)impl, NULL, &p, &err), FL_EDIM);
+        cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, &col.vector, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_moreau_jean_step(NULL, um, &o, NULL, s, up, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, NULL, up, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s, NULL, NULL, &err), FL_EINVAL);
         gsl_vector *s2 = gsl_vector_calloc(2);
-        cr_assert_eq(fl_mj_step(g, um, &o, NULL, s2, up, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_moreau_jean_step(g, um, &o, NULL, s2, up, NULL, &err), FL_EDIM);
         cr_assert(strstr(err.message, "s 3"), "%s", err.message);
         gsl_vector_free(s2);
         gsl_matrix_free(A);

@@ -114,7 +114,7 @@ static void coulomb_identity_case(size_t d, int iso, double mu, const double *va
     gsl_matrix_set(T, 0, 0, 1.0);
     gsl_matrix_set(T, 1, 1, 1.0);
     fl_friction_set C;
-    cr_assert_eq(fl_set_disc(&C, 2, mu, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_disc(&C, 2, mu, NULL), FL_OK);
     for (int impl = 0; impl < 2; impl++) {
         fl_moreau_problem p = {.d = d, .M = M, .gap = -0.5, .dgap = dgap,
                                .friction = iso ? FL_MOREAU_ISOTROPIC : FL_MOREAU_SET,
@@ -126,7 +126,7 @@ static void coulomb_identity_case(size_t d, int iso, double mu, const double *va
         cr_assert(res.residual <= 1e-9, "residual %g", res.residual);
         cr_assert_float_eq(res.gamma, 1.0 / m, 1e-15);  /* <n, M^-1 n> - mu |P M^-1 n| */
     }
-    fl_set_release(&C);
+    fl_friction_set_release(&C);
     gsl_matrix_free(M);
     gsl_matrix_free(T);
     gsl_vector_free(dgap);
@@ -166,7 +166,7 @@ Test(moreau_law, interval_with_identity_mass)
     gsl_matrix_set(T, 0, 0, 1.0);
     gsl_vector *dgap = vec(2, dg), *u = gsl_vector_alloc(2), *r = gsl_vector_alloc(2);
     fl_friction_set C;
-    cr_assert_eq(fl_set_interval(&C, -0.25, 1.0, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_interval(&C, -0.25, 1.0, NULL), FL_OK);
     const double cases[3][4] = {  /* v_t, v_n, expected u_t */
         {2.0, -1.0, 2.0 - 0.25},  /* s = lo c0 = -0.25 */
         {-3.0, -2.0, -3.0 + 2.0}, /* s = hi c0 = 2 */
@@ -185,7 +185,7 @@ Test(moreau_law, interval_with_identity_mass)
         }
         gsl_vector_free(v);
     }
-    fl_set_release(&C);
+    fl_friction_set_release(&C);
     gsl_matrix_free(M);
     gsl_matrix_free(T);
     gsl_vector_free(dgap);
@@ -205,7 +205,7 @@ Test(moreau_law, square_polygon_with_identity_mass)
     const double dg[3] = {0, 0, 2}, sq[8] = {-1, -1, 1, -1, 1, 1, -1, 1};
     gsl_vector *dgap = vec(3, dg), *u = gsl_vector_alloc(3), *r = gsl_vector_alloc(3);
     fl_friction_set C;
-    cr_assert_eq(fl_set_polygon(&C, 4, sq, 0, NULL, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_polygon(&C, 4, sq, 0, NULL, NULL), FL_OK);
     const double cases[3][6] = {   /* v, expected u */
         {3, -0.5, -1, 2, 0, 0},    /* x slides (s = -1), y sticks */
         {3, -4, -2, 1, -2, 0},     /* both slide */
@@ -222,7 +222,7 @@ Test(moreau_law, square_polygon_with_identity_mass)
         }
         gsl_vector_free(v);
     }
-    fl_set_release(&C);
+    fl_friction_set_release(&C);
     gsl_matrix_free(M);
     gsl_matrix_free(T);
     gsl_vector_free(dgap);
@@ -350,7 +350,7 @@ Test(moreau_law, random_ellipse_sets_agree_between_implementations)
         gsl_blas_ddot(v, dgap, &vn);
         if (vn > 0) gsl_vector_scale(v, -1.0);
         fl_friction_set C;
-        fl_set_disc(&C, 2, fl_random_mu(rng), NULL);
+        fl_friction_set_disc(&C, 2, fl_random_mu(rng), NULL);
         fl_moreau_problem p = {.d = d, .M = M, .gap = 0, .dgap = dgap,
                                .friction = FL_MOREAU_SET, .tangent = T, .C = &C, .v = v};
         fl_moreau_result r0, r1;
@@ -360,7 +360,7 @@ Test(moreau_law, random_ellipse_sets_agree_between_implementations)
                   r1.residual, fl_test_seed_note());
         gsl_vector_sub(u1, u0);
         cr_assert(gsl_blas_dnrm2(u1) <= 1e-8 * gsl_blas_dnrm2(v), "%s", fl_test_seed_note());
-        fl_set_release(&C);
+        fl_friction_set_release(&C);
         gsl_matrix_free(M);
         gsl_matrix_free(T);
         gsl_vector_free(dgap);
@@ -497,21 +497,21 @@ Test(moreau_law, bad_input_is_rejected_with_a_status)
         q.friction = FL_MOREAU_SET;
         q.tangent = T;
         q.C = &C;
-        fl_set_interval(&C, 0.5, 1.0, NULL);
+        fl_friction_set_interval(&C, 0.5, 1.0, NULL);
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EINVAL);
         cr_assert(strstr(e.message, "contain 0"), "%s", e.message);
-        fl_set_interval(&C, -INFINITY, 1.0, NULL);
+        fl_friction_set_interval(&C, -INFINITY, 1.0, NULL);
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EINVAL);
         cr_assert(strstr(e.message, "bounded"), "%s", e.message);
-        C.kind = (fl_set_kind)9;
+        C.kind = (fl_friction_set_kind)9;
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EINVAL);
-        fl_set_disc(&C, 1, 1.0, NULL);
+        fl_friction_set_disc(&C, 1, 1.0, NULL);
         C.mu = NAN;
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EINVAL);
         C.mu = 1;
         C.dim = 3;
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EINVAL);
-        fl_set_disc(&C, 1, 1.0, NULL);
+        fl_friction_set_disc(&C, 1, 1.0, NULL);
         q.C = NULL;
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EINVAL);
         q.C = &C;
@@ -524,11 +524,11 @@ Test(moreau_law, bad_input_is_rejected_with_a_status)
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_ESINGULAR);
         /* a 2D set needs d > 2 */
         gsl_matrix *T2 = gsl_matrix_calloc(2, 2);
-        fl_set_disc(&C, 2, 1.0, NULL);
+        fl_friction_set_disc(&C, 2, 1.0, NULL);
         q.tangent = T2;
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EDIM);
         gsl_matrix *T3 = gsl_matrix_calloc(3, 1);
-        fl_set_disc(&C, 1, 1.0, NULL);
+        fl_friction_set_disc(&C, 1, 1.0, NULL);
         q.tangent = T3;
         cr_assert_eq(run_law(impl, &q, u, r, &res, &e), FL_EDIM);
         gsl_matrix_free(T);
@@ -550,19 +550,19 @@ Test(moreau_law, bad_input_is_rejected_with_a_status)
         fl_friction_set C;
         fl_moreau_problem p = {.d = 3, .M = M3, .gap = 0, .dgap = dg3,
                                .friction = FL_MOREAU_SET, .tangent = T, .C = &C, .v = vv};
-        cr_assert_eq(fl_set_polygon(&C, 3, tri, 0, NULL, NULL), FL_OK);
+        cr_assert_eq(fl_friction_set_polygon(&C, 3, tri, 0, NULL, NULL), FL_OK);
         cr_assert_eq(fl_moreau_law(&p, NULL, uu, rr, &res, &e), FL_EINVAL);
         cr_assert(strstr(e.message, "contain 0"), "%s", e.message);
-        fl_set_release(&C);
-        cr_assert_eq(fl_set_polygon(&C, 3, tri0, 0, NULL, NULL), FL_OK);
+        fl_friction_set_release(&C);
+        cr_assert_eq(fl_friction_set_polygon(&C, 3, tri0, 0, NULL, NULL), FL_OK);
         C.nray = 1;                                  /* a recession ray: unbounded */
         C.ray = (double *)ray;
         cr_assert_eq(fl_moreau_law(&p, NULL, uu, rr, &res, &e), FL_EINVAL);
         cr_assert(strstr(e.message, "unbounded"), "%s", e.message);
         C.nray = 0;
         C.ray = NULL;
-        fl_set_release(&C);
-        cr_assert_eq(fl_set_polygon(&C, 3, tri0, 0, NULL, NULL), FL_OK);
+        fl_friction_set_release(&C);
+        cr_assert_eq(fl_friction_set_polygon(&C, 3, tri0, 0, NULL, NULL), FL_OK);
         C.nvert = 2;
         cr_assert_eq(fl_moreau_law(&p, NULL, uu, rr, &res, &e), FL_EUNSUPPORTED);
         C.nvert = 3;
@@ -573,7 +573,7 @@ Test(moreau_law, bad_input_is_rejected_with_a_status)
         cr_assert_eq(fl_moreau_law(&p, NULL, uu, rr, &res, &e), FL_EINVAL);
         C.dim = 2;
         fl_friction_set I;
-        fl_set_interval(&I, -1, 1, NULL);
+        fl_friction_set_interval(&I, -1, 1, NULL);
         I.dim = 2;
         p.C = &I;
         cr_assert_eq(fl_moreau_law(&p, NULL, uu, rr, &res, &e), FL_EINVAL);
@@ -583,10 +583,10 @@ Test(moreau_law, bad_input_is_rejected_with_a_status)
         p.C = &C;
         cr_assert_eq(fl_moreau_law(&p, NULL, uu, rr, &res, &e), FL_ESINGULAR);
         fl_friction_set D;
-        fl_set_disc(&D, 2, 1.0, NULL);
+        fl_friction_set_disc(&D, 2, 1.0, NULL);
         p.C = &D;
         cr_assert_eq(fl_moreau_law(&p, NULL, uu, rr, &res, &e), FL_ESINGULAR);
-        fl_set_release(&C);
+        fl_friction_set_release(&C);
         gsl_matrix_free(M3);
         gsl_matrix_free(T);
         gsl_vector_free(dg3);

@@ -133,7 +133,7 @@ static fl_status run_case(const twin_case *c, int impl, fl_error *err)
     case F_POLY_TWO: C.kind = FL_SET_POLYGON; C.nvert = 2; C.vert = g.two; break;
     case F_POLY_NAN: C.kind = FL_SET_POLYGON; C.nvert = 4; C.vert = g.square_nan; break;
     case F_POLY_NO_ZERO: C.kind = FL_SET_POLYGON; C.nvert = 4; C.vert = g.off_square; break;
-    case F_SET_KIND: C.kind = (fl_set_kind)42; break;
+    case F_SET_KIND: C.kind = (fl_friction_set_kind)42; break;
     case F_T_NULL: p.tangent = NULL; break;
     case F_T_SIZE: p.tangent = &Tbad.matrix; break;
     case F_T_NAN: p.tangent = &Tnan.matrix; break;

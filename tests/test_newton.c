@@ -3,7 +3,7 @@
  * proofs/newton.md) and the solver dispatcher (drivers/solve.c): closed
  * forms of one contact, the law at convergence on random systems for both
  * twins, the unique 2D solution against the enumeration oracle
- * (reference/enumerate_solutions.c), global problems without W, the same refusals by
+ * (reference/enumerate.c), global problems without W, the same refusals by
  * both twins. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -14,14 +14,14 @@
 #include "fl_rng.h"
 #include "drivers/solve.h"
 #include "optimized/newton_sparse.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 
 typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,
                                gsl_vector *, fl_newton_result *, fl_error *);
-static const newton_fn impls[2] = {fl_newton_solve, fl_newton_sparse_solve};
+static const newton_fn impls[2] = {fl_newton_solve, fl_newton_solve_sparse};
 
 static fl_sparse_ctx ctx;
 static void setup(void) { cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK); }
@@ -125,7 +125,7 @@ Test(newton, random_systems_both_twins_law_and_enumeration, .init = setup, .fini
             cr_assert(v <= 1e-7, "system %d impl %d Coulomb violation %g", t, k, v);
         }
         if (dim == 2) {
-            fl_enum_result *e = NULL;
+            fl_enumerate_result *e = NULL;
             cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
             if (e->nsol == 1 && e->singular == 0) {
                 unique++;
@@ -135,7 +135,7 @@ Test(newton, random_systems_both_twins_law_and_enumeration, .init = setup, .fini
                                   "system %d impl %d r[%zu] %g vs enumerated %g", t, k, i,
                                   r[k]->data[i], e->sol[i]);
             }
-            fl_enum_result_free(e);
+            fl_enumerate_result_free(e);
         }
         gsl_vector_free(r[0]);
         gsl_vector_free(r[1]);
@@ -164,7 +164,7 @@ Test(newton, global_without_W_both_twins, .init = setup, .fini = teardown)
             o.tol = 1e-12;
             gsl_vector *v = gsl_vector_alloc(n), *r = gsl_vector_alloc(g->m),
                        *U = gsl_vector_alloc(g->m), *U2 = gsl_vector_alloc(g->m);
-            fl_status s = k ? fl_newton_global_sparse_solve(g, &o, v, r, U, NULL, NULL)
+            fl_status s = k ? fl_newton_global_solve_sparse(g, &o, v, r, U, NULL, NULL)
                             : fl_newton_global_solve(g, &o, v, r, U, NULL, NULL);
             cr_assert_eq(s, FL_OK, "system %d impl %d", t, k);
             /* the same r solves the Delassus (local) problem: independent check */
@@ -210,7 +210,7 @@ Test(newton, both_twins_refuse_the_same_inputs, .init = setup, .fini = teardown)
     }
     fl_local_problem *q = one_contact(-1, 3, 4, 0.5);
     cholmod_free_sparse(&q->Ws, &ctx.cm);
-    cr_assert_eq(fl_newton_sparse_solve(q, &o, r, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_newton_solve_sparse(q, &o, r, NULL, NULL, &err), FL_EINVAL);
     gsl_matrix_free(q->W);
     q->W = NULL;
     cr_assert_eq(fl_newton_solve(q, &o, r, NULL, NULL, &err), FL_EINVAL);
@@ -272,7 +272,7 @@ Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini 
             o.max_sweeps = 20000;
             o.check_every = every;
             fl_nsgs_result res;
-            cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, &res, NULL), FL_OK);
+            cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL), FL_OK);
             double e;
             cr_assert_eq(fl_residual_local(p, r, U, FL_RESIDUAL_NORM_Q, &e, NULL), FL_OK);
             cr_assert(e <= 1e-11 && fabs(e - res.residual) <= 1e-15 + 1e-9 * e, "e %g res %g", e,
@@ -281,7 +281,7 @@ Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini 
         fl_nsgs_options o = fl_nsgs_options_default();
         o.check_every = 0;
         cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
-        cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
+        cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
         gsl_vector_free(r);
         gsl_vector_free(U);
         fl_local_problem_free(p);
@@ -291,7 +291,7 @@ Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini 
         fl_local_problem *p = one_contact(cases[c][0], cases[c][1], cases[c][2], 0.5);
         gsl_vector *r = gsl_vector_alloc(3);
         fl_nsgs_options o = fl_nsgs_options_default();
-        cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, NULL), FL_OK);
         for (int i = 0; i < 3; i++) cr_assert(fabs(r->data[i] - cases[c][3 + i]) <= 1e-12);
         gsl_vector_free(r);
         fl_local_problem_free(p);

@@ -23,7 +23,7 @@
  *     Cholesky on the dense M against CHOLMOD on the sparse M), and
  *     FC2D_SliderCrankLagrangian00000 (2D, 2 contacts), where both twins'
  *     r must be the same isolated solution of the exhaustive enumeration of
- *     reference/enumerate_solutions.h (an oracle sharing no code with Newton).
+ *     reference/enumerate.h (an oracle sharing no code with Newton).
  *     Uniqueness is established for no other file: W is rank-deficient on
  *     BoxesStack1 and the Capsules (more contact rows than body velocities),
  *     on SliderCrank (its two tangent rows are equal: the stick-stick
@@ -50,7 +50,7 @@
 #include "fl_dense.h"
 #include "fl_fclib.h"
 #include "fl_siconos_text.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "drivers/solve.h"
 #include "corpus_path.h"
 
@@ -351,7 +351,7 @@ Test(newton_corpus, twins_agree, .timeout = 60)
             fl_local_problem *p, *unused;
             fl_global_problem *g;
             read_file(f->name, 0, 1, &ctx, &p, &g);
-            fl_enum_result *en = NULL;
+            fl_enumerate_result *en = NULL;
             cr_assert_eq(fl_enumerate_solutions(p, 1e-9, &en, NULL), FL_OK);
             cr_assert_geq(en->nsol, 1, "%s: no isolated solution enumerated", f->name);
             /* both twins found the same isolated solution of the enumeration
@@ -359,14 +359,14 @@ Test(newton_corpus, twins_agree, .timeout = 60)
              * stick-stick system is singular and uniqueness is not claimed) */
             long at[2];
             for (int dense = 0; dense < 2; dense++) {
-                at[dense] = fl_enum_find(en, r[dense]->data, 1e-6);
+                at[dense] = fl_enumerate_find(en, r[dense]->data, 1e-6);
                 cr_assert_geq(at[dense], 0, "%s: the %s twin's r is not an enumerated solution",
                               f->name, dense ? "dense" : "sparse");
             }
             cr_assert_eq(at[0], at[1], "%s: the twins found different solutions", f->name);
             cr_log_info("%s: %zu isolated solution(s), %zu singular assignment(s); both twins "
                         "on solution %ld", f->name, en->nsol, en->singular, at[0]);
-            fl_enum_result_free(en);
+            fl_enumerate_result_free(en);
             fl_local_problem_free(p);
             (void)unused;
             (void)g;

@@ -12,7 +12,7 @@
 #include "fl_dense.h"
 
 #include "testkit/fl_random.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/nsgs.h"
 #include "reference/lemke.h"
 #include "optimized/delassus_sparse.h"
@@ -46,7 +46,7 @@ static fl_local_problem *both_forms(fl_global_problem *g, fl_sparse_ctx *ctx)
 
 typedef fl_status (*solver_fn)(const fl_local_problem *, const fl_nsgs_options *, gsl_vector *,
                                gsl_vector *, fl_nsgs_result *, fl_error *);
-static const solver_fn impls[2] = {fl_nsgs_solve, fl_nsgs_sparse_solve};
+static const solver_fn impls[2] = {fl_nsgs_solve, fl_nsgs_solve_sparse};
 static const char *impl_name[2] = {"reference", "optimized"};
 
 static double coulomb_violation_of(const fl_local_problem *p, const gsl_vector *r,
@@ -163,16 +163,16 @@ Test(nsgs, random_systems_both_implementations)
             double d = gsl_blas_dnrm2(r[1]) / (1 + gsl_blas_dnrm2(r[0]));
             int unique = 0;
             if (dim == 2) {
-                fl_enum_result *e = NULL;
+                fl_enumerate_result *e = NULL;
                 cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
                 unique = e->nsol == 1 && e->singular == 0;
                 if (unique) {
                     /* the unique solution found by enumeration is the NSGS limit */
-                    cr_assert_geq(fl_enum_find(e, r[0]->data, 1e-6), 0,
+                    cr_assert_geq(fl_enumerate_find(e, r[0]->data, 1e-6), 0,
                                   "system %d: NSGS limit not the enumerated solution (%s)", t,
                                   fl_test_seed_note());
                 }
-                fl_enum_result_free(e);
+                fl_enumerate_result_free(e);
             }
             if (unique) {
                 nunique++;
@@ -352,7 +352,7 @@ Test(nsgs, bad_input)
     gsl_matrix_set(p->W, 0, 1, 5.0);   /* not symmetric: Gauss-Seidel reads rows, accepts it */
     cr_assert_geq(fl_nsgs_solve(p, &o, r, NULL, NULL, &err), FL_OK, "%s", err.message);
     gsl_matrix_set(p->W, 0, 1, 0.0);
-    cr_assert_eq(fl_nsgs_sparse_solve(p, &o, r, NULL, NULL, &err), FL_EINVAL); /* no Ws */
+    cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, &err), FL_EINVAL); /* no Ws */
     fl_local_problem_free(p);
     fl_local_problem_free(NULL);
     /* Delassus: M not SPD */
@@ -396,8 +396,8 @@ Test(nsgs, bad_input)
     cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_OK);
     gsl_vector *r2 = gsl_vector_alloc(2), *U3 = gsl_vector_alloc(3);
     fl_nsgs_options o2 = fl_nsgs_options_default();
-    cr_assert_eq(fl_nsgs_sparse_solve(p, &o2, r2, U3, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_nsgs_sparse_solve(p, &o2, r2, NULL, NULL, &err), FL_OK);
+    cr_assert_eq(fl_nsgs_solve_sparse(p, &o2, r2, U3, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_nsgs_solve_sparse(p, &o2, r2, NULL, NULL, &err), FL_OK);
     cr_assert_eq(fl_nsgs_solve(p, &o2, r2, NULL, NULL, &err), FL_EINVAL);  /* no dense W */
     gsl_vector_free(r2);
     gsl_vector_free(U3);

@@ -63,7 +63,7 @@ static void holder_finish(holder *h, int with_friction)
 static void holder_close(holder *h)
 {
     for (size_t a = 0; a < 4; a++) {
-        fl_set_release(&h->C[a].set);
+        fl_friction_set_release(&h->C[a].set);
         if (h->E[a]) gsl_matrix_free(h->E[a]);
     }
     gsl_matrix_free(h->M);
@@ -82,7 +82,7 @@ static void painleve(holder *h, double mass, double J, double lo, double hi)
     gsl_matrix_set(h->D, 0, 1, 1.0);
     h->E[0] = gsl_matrix_calloc(1, 2);
     gsl_matrix_set(h->E[0], 0, 0, 1.0);
-    cr_assert_eq(fl_set_interval(&h->C[0].set, lo, hi, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_interval(&h->C[0].set, lo, hi, NULL), FL_OK);
     holder_finish(h, 1);
 }
 
@@ -266,8 +266,8 @@ Test(p4_law, c2_domain_condition_with_unbounded_set)
     H.E[1] = gsl_matrix_calloc(1, 2);
     gsl_matrix_set(H.E[1], 0, 0, 1.0);
     gsl_matrix_set(H.E[1], 0, 1, -1.0);
-    fl_set_interval(&H.C[0].set, -INFINITY, 1.0, NULL);
-    fl_set_interval(&H.C[1].set, -0.5, 0.5, NULL);
+    fl_friction_set_interval(&H.C[0].set, -INFINITY, 1.0, NULL);
+    fl_friction_set_interval(&H.C[1].set, -0.5, 0.5, NULL);
     holder_finish(&H, 1);
     gsl_vector *v = vec2(-1.0, -1.0), *F = vec2(1.0, 0.0);
     fl_p4_consistency rep;
@@ -320,8 +320,8 @@ Test(p4_law, rejects_bad_input)
     gsl_matrix_set(H.E[0], 0, 1, 0.0);
     cr_assert_eq(fl_p4_problem_check(&H.p, &e), FL_OK);
     /* 0 not in C* */
-    fl_set_release(&H.C[0].set);
-    fl_set_interval(&H.C[0].set, 0.5, 1.0, NULL);
+    fl_friction_set_release(&H.C[0].set);
+    fl_friction_set_interval(&H.C[0].set, 0.5, 1.0, NULL);
     cr_assert_eq(fl_p4_step(&H.p, w, NULL, NULL, NULL, r, &e), FL_EINVAL);
     cr_assert(strstr(e.message, "contain 0"));
     /* dependent constraints */
@@ -378,7 +378,7 @@ static void random_problem(gsl_rng *rng, holder *h)
         }
         double mu = fl_random_mu(rng);
         if (k == 2 && gsl_rng_uniform(rng) < 0.5) {
-            fl_set_disc(&h->C[a].set, 2, mu, NULL);
+            fl_friction_set_disc(&h->C[a].set, 2, mu, NULL);
         } else if (k == 2) {
             /* polygons (the pyramidal sets of 001 §6.1 in space): a pentagon
              * around 0, or an unbounded cup with two rays */
@@ -389,19 +389,19 @@ static void random_problem(gsl_rng *rng, holder *h)
                 vert[2 * j + 1] = mu * sin(ph + 2 * FL_PI * j / 5);
             }
             if (gsl_rng_uniform(rng) < 0.5) {
-                cr_assert_eq(fl_set_polygon(&h->C[a].set, 5, vert, 0, NULL, NULL), FL_OK);
+                cr_assert_eq(fl_friction_set_polygon(&h->C[a].set, 5, vert, 0, NULL, NULL), FL_OK);
             } else {
                 /* a cup opening upwards: vertices (-mu,0), (0,-mu), (mu,0), entering
                  * along -(-0.3,1), leaving along (0.3,1); 0 inside */
                 double v3[6] = {-mu, 0.0, 0.0, -mu, mu, 0.0}, r2[4] = {-0.3, 1.0, 0.3, 1.0};
-                cr_assert_eq(fl_set_polygon(&h->C[a].set, 3, v3, 2, r2, NULL), FL_OK);
+                cr_assert_eq(fl_friction_set_polygon(&h->C[a].set, 3, v3, 2, r2, NULL), FL_OK);
             }
         } else {
             double u = gsl_rng_uniform(rng);
             double lo = -mu * (0.2 + gsl_rng_uniform(rng)), hi = mu;
             if (u < 0.25) lo = -INFINITY;
             else if (u < 0.4) hi = INFINITY;
-            cr_assert_eq(fl_set_interval(&h->C[a].set, lo, hi, NULL), FL_OK);
+            cr_assert_eq(fl_friction_set_interval(&h->C[a].set, lo, hi, NULL), FL_OK);
         }
     }
     gsl_vector_free(wd);
@@ -564,7 +564,7 @@ static void two_planes(holder *h, double angle, double mu)
         h->E[a] = gsl_matrix_alloc(1, 2);
         gsl_matrix_set(h->E[a], 0, 0, gsl_matrix_get(h->D, a, 1));
         gsl_matrix_set(h->E[a], 0, 1, -gsl_matrix_get(h->D, a, 0));
-        fl_set_disc(&h->C[a].set, 1, mu, NULL);
+        fl_friction_set_disc(&h->C[a].set, 1, mu, NULL);
     }
     holder_finish(h, 1);
 }
@@ -1140,7 +1140,7 @@ Test(p4_law, sparse_twin_on_a_sparse_mass_matrix, .timeout = 60)
             gsl_blas_ddot(e, wd, &ew);
             gsl_blas_daxpy(-ew / dwd, &d.vector, e);
             gsl_matrix_set_row(H.E[a], 0, e);
-            fl_set_interval(&H.C[a].set, -0.3, a ? INFINITY : 0.5, NULL);
+            fl_friction_set_interval(&H.C[a].set, -0.3, a ? INFINITY : 0.5, NULL);
             H.C[a].E = H.E[a];
         }
         fl_spd_free(spd);

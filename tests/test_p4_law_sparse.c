@@ -76,7 +76,7 @@ Test(p4_law_sparse, frictionless_newton_impact_and_degenerate_set)
     gsl_matrix_const_view E = gsl_matrix_const_view_array(Ed, 1, 3);
     fl_p4_friction C;
     memset(&C, 0, sizeof C);
-    cr_assert_eq(fl_set_interval(&C.set, 0.0, 0.0, NULL), FL_OK);
+    cr_assert_eq(fl_friction_set_interval(&C.set, 0.0, 0.0, NULL), FL_OK);
     C.E = &E.matrix;
     const double e = 0.5, vd[3] = {0.2, -1.0, 0.7};
     double WDt[3], want[3], Rwant[3];
@@ -106,7 +106,7 @@ Test(p4_law_sparse, frictionless_newton_impact_and_degenerate_set)
             fl_p4_step_result_free(r);
         }
     }
-    fl_set_release(&C.set);
+    fl_friction_set_release(&C.set);
     fl_sparse_free(&ctx, &Ms);
     fl_sparse_finish(&ctx);
 }

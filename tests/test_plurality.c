@@ -10,7 +10,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "testkit/fl_random.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "drivers/plurality_explore.h"
 #include "reference/nsgs.h"
 
@@ -35,7 +35,7 @@ Test(plurality, clouds_lie_in_the_enumerated_solution_set)
         cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
         p->ctx = &ctx;
         cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
-        fl_enum_result *e = NULL;
+        fl_enumerate_result *e = NULL;
         cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
         /* 003 §3 clouds against the enumeration: the check of crosscheck --law nsgs */
         unsigned char seen[64] = {0};
@@ -47,7 +47,7 @@ Test(plurality, clouds_lie_in_the_enumerated_solution_set)
         cr_assert_eq(st.errors, 0);
         for (size_t k = 0; k < e->nsol && k < 64; k++) reached += seen[k];
         listed += e->nsol;
-        fl_enum_result_free(e);
+        fl_enumerate_result_free(e);
         fl_local_problem_free(p);
         fl_global_problem_free(g);
     }
@@ -107,7 +107,7 @@ Test(plurality, ordering_bound_counterexample)
     memcpy(p->q->data, q, sizeof q);
     p->mu[0] = 4.4254232493884818;
     p->mu[1] = 2.329586251134057;
-    fl_enum_result *e = NULL;
+    fl_enumerate_result *e = NULL;
     cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &e, NULL), FL_OK);
     cr_assert_eq(e->nsol, 3);
     gsl_vector *r = gsl_vector_alloc(4);
@@ -120,13 +120,13 @@ Test(plurality, ordering_bound_counterexample)
         o.tol = 1e-13;
         o.max_sweeps = 20000;
         cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, NULL), FL_OK);
-        idx[k] = fl_enum_find(e, r->data, 1e-7);
+        idx[k] = fl_enumerate_find(e, r->data, 1e-7);
         cr_assert_geq(idx[k], 0);
     }
     cr_assert_neq(idx[0], idx[1], "both orderings reached the same limit");
     /* the open/slide limit of the natural order: r_2 = 0 */
     gsl_vector_free(r);
-    fl_enum_result_free(e);
+    fl_enumerate_result_free(e);
     fl_local_problem_free(p);
 }
 

@@ -36,7 +36,7 @@ typedef struct outcome { int stick, slip, open; } outcome;
  * and when the particle slides (u_T != u^k_T) r_T = -mu |r_N| sgn(u_T - u^k_T)
  * (= mu r_N sgn(du_T): the friction force opposes the increment of slip);
  * g = mu |r_N| (117).  tol scales with the loads. */
-static void check_coulomb(const fl_stab_sparse_system *s, const gsl_vector *uk, const gsl_vector *u,
+static void check_coulomb(const fl_stability_system_sparse *s, const gsl_vector *uk, const gsl_vector *u,
                           const gsl_vector *r, const gsl_vector *g, double tol, outcome *oc)
 {
     unsigned char *contact = calloc(s->n, 1);
@@ -108,8 +108,8 @@ Test(quasistatic_sparse, matches_the_dense_reference_over_increments)
         size_t npres = 1 + gsl_rng_uniform_int(rg, 2);
         for (size_t k = 0; k < npres; k++) pres[perm[2 * np + k]] = 1;
         double mu = 0.05 + 0.25 * gsl_rng_uniform(rg);
-        fl_stab_system sd = {.n = n, .K = Kd, .M = Kd, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
-        fl_stab_sparse_system ss = {.n = n, .K = Ks, .M = NULL, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stability_system sd = {.n = n, .K = Kd, .M = Kd, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stability_system_sparse ss = {.n = n, .K = Ks, .M = NULL, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
         gsl_vector *f = gsl_vector_calloc(n);
         gsl_vector *ud = gsl_vector_calloc(n), *ukd = gsl_vector_alloc(n), *gd = gsl_vector_calloc(np), *rd = gsl_vector_alloc(n);
         gsl_vector *us = gsl_vector_calloc(n), *uks = gsl_vector_alloc(n), *gs = gsl_vector_calloc(np), *rs = gsl_vector_alloc(n);
@@ -126,9 +126,9 @@ Test(quasistatic_sparse, matches_the_dense_reference_over_increments)
             }
             gsl_vector_memcpy(ukd, ud);
             gsl_vector_memcpy(uks, us);
-            fl_qs_result resd, ress;
-            fl_status a = fl_qs_step(&sd, f, ukd, gd, ud, rd, NULL, &resd, NULL);
-            fl_status b = fl_qs_sparse_step(&ctx, &ss, f, uks, gs, us, rs, NULL, &ress, NULL);
+            fl_quasistatic_result resd, ress;
+            fl_status a = fl_quasistatic_step(&sd, f, ukd, gd, ud, rd, NULL, &resd, NULL);
+            fl_status b = fl_quasistatic_step_sparse(&ctx, &ss, f, uks, gs, us, rs, NULL, &ress, NULL);
             cr_assert_eq(a, FL_OK, "reference status %d (trial %d inc %d) %s", a, trial, inc, fl_test_seed_note());
             cr_assert_eq(b, FL_OK, "sparse status %d (trial %d inc %d) %s", b, trial, inc, fl_test_seed_note());
             cr_assert_eq(ress.status, FL_OK);
@@ -196,7 +196,7 @@ static void chain_case(int stype)
     cr_assert_eq(fl_sparse_from_triplet(&ctx, 4, 4, 8, ri, ci, vv, stype, &K, NULL), FL_OK);
     unsigned char pres[4] = {0, 0, 0, 1};
     size_t iT = 0, iN = 1;
-    fl_stab_sparse_system s = {.n = 4, .K = K, .M = NULL, .prescribed = pres, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
+    fl_stability_system_sparse s = {.n = 4, .K = K, .M = NULL, .prescribed = pres, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
     gsl_vector *f = gsl_vector_calloc(4), *uk = gsl_vector_calloc(4), *g = gsl_vector_calloc(1);
     gsl_vector *u = gsl_vector_calloc(4), *r = gsl_vector_alloc(4);
     const double a[] = {0.2, 0.8, 1.0, 0.4, -0.3, -0.3}, fN[] = {2, 2, 2, 2, 2, -1};
@@ -206,8 +206,8 @@ static void chain_case(int stype)
         gsl_vector_memcpy(uk, u);
         gsl_vector_set(u, 3, a[k]);          /* the driver: prescribed value */
         gsl_vector_set(f, 1, fN[k]);
-        fl_qs_result res;
-        cr_assert_eq(fl_qs_sparse_step(&ctx, &s, f, uk, g, u, r, NULL, &res, NULL), FL_OK, "increment %d", k);
+        fl_quasistatic_result res;
+        cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, r, NULL, &res, NULL), FL_OK, "increment %d", k);
         double uN = fN[k] > 0 ? 0.0 : fN[k] / kN, rN = fN[k] > 0 ? -fN[k] : 0.0;
         double w = (k1 * a[k] + k2 * uT[k]) / (k1 + k2);
         cr_assert(fabs(gsl_vector_get(u, 0) - uT[k]) < 1e-10, "inc %d: u_T = %.15g, expected %g", k, gsl_vector_get(u, 0), uT[k]);
@@ -249,17 +249,17 @@ Test(quasistatic_sparse, nonsymmetric_K_rows_as_the_reference)
         cholmod_sparse *Ks;
         cr_assert_eq(fl_sparse_from_dense(&ctx, Kd, 0, 0.0, &Ks, NULL), FL_OK);
         size_t iT[2] = {1, 5}, iN[2] = {4, 2};
-        fl_stab_system sd = {.n = n, .K = Kd, .M = Kd, .prescribed = NULL, .np = 2, .iT = iT, .iN = iN, .mu = 0.2};
-        fl_stab_sparse_system ss = {.n = n, .K = Ks, .M = NULL, .prescribed = NULL, .np = 2, .iT = iT, .iN = iN, .mu = 0.2};
+        fl_stability_system sd = {.n = n, .K = Kd, .M = Kd, .prescribed = NULL, .np = 2, .iT = iT, .iN = iN, .mu = 0.2};
+        fl_stability_system_sparse ss = {.n = n, .K = Ks, .M = NULL, .prescribed = NULL, .np = 2, .iT = iT, .iN = iN, .mu = 0.2};
         gsl_vector *f = gsl_vector_alloc(n), *uk = gsl_vector_calloc(n);
         gsl_vector *ud = gsl_vector_calloc(n), *us = gsl_vector_calloc(n), *gd = gsl_vector_calloc(2), *gs = gsl_vector_calloc(2);
         gsl_vector *rd = gsl_vector_alloc(n), *rs = gsl_vector_alloc(n);
         fl_random_vector(rg, 1.0, f);
         gsl_vector_set(f, 4, gsl_vector_get(f, 4) + 1.0);
-        fl_qs_options o = fl_qs_options_default();
+        fl_quasistatic_options o = fl_quasistatic_options_default();
         o.omega = 1.0;
-        cr_assert_eq(fl_qs_step(&sd, f, uk, gd, ud, rd, &o, NULL, NULL), FL_OK);
-        cr_assert_eq(fl_qs_sparse_step(&ctx, &ss, f, uk, gs, us, rs, &o, NULL, NULL), FL_OK);
+        cr_assert_eq(fl_quasistatic_step(&sd, f, uk, gd, ud, rd, &o, NULL, NULL), FL_OK);
+        cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &ss, f, uk, gs, us, rs, &o, NULL, NULL), FL_OK);
         cr_assert(rel_diff(ud, us) <= 1e-9 && rel_diff(rd, rs) <= 1e-9 && rel_diff(gd, gs) <= 1e-9, "%s", fl_test_seed_note());
         gsl_matrix_free(Kd);
         cholmod_free_sparse(&Ks, &ctx.cm);
@@ -278,8 +278,8 @@ typedef struct bad {
     cholmod_sparse *Ks;
     size_t iT, iN;
     unsigned char pres[3];
-    fl_stab_system sd;
-    fl_stab_sparse_system ss;
+    fl_stability_system sd;
+    fl_stability_system_sparse ss;
     gsl_vector *f, *uk, *g, *u;
 } bad;
 
@@ -292,8 +292,8 @@ static void bad_setup(bad *b, const double *Kv)   /* 3 dofs: T = 0, N = 1, free 
     b->iT = 0;
     b->iN = 1;
     b->pres[0] = b->pres[1] = b->pres[2] = 0;
-    b->sd = (fl_stab_system){.n = 3, .K = b->Kd, .M = b->Kd, .prescribed = b->pres, .np = 1, .iT = &b->iT, .iN = &b->iN, .mu = 0.3};
-    b->ss = (fl_stab_sparse_system){.n = 3, .K = b->Ks, .M = NULL, .prescribed = b->pres, .np = 1, .iT = &b->iT, .iN = &b->iN, .mu = 0.3};
+    b->sd = (fl_stability_system){.n = 3, .K = b->Kd, .M = b->Kd, .prescribed = b->pres, .np = 1, .iT = &b->iT, .iN = &b->iN, .mu = 0.3};
+    b->ss = (fl_stability_system_sparse){.n = 3, .K = b->Ks, .M = NULL, .prescribed = b->pres, .np = 1, .iT = &b->iT, .iN = &b->iN, .mu = 0.3};
     b->f = gsl_vector_calloc(3);
     b->uk = gsl_vector_calloc(3);
     b->g = gsl_vector_calloc(1);
@@ -310,12 +310,12 @@ static void bad_teardown(bad *b)
 }
 
 /* both steppers on b with options o (NULL: default) give `want` */
-static void both(bad *b, const gsl_vector *g, const fl_qs_options *o, fl_status want, const char *what)
+static void both(bad *b, const gsl_vector *g, const fl_quasistatic_options *o, fl_status want, const char *what)
 {
     fl_error e1, e2;
-    fl_qs_result r1, r2;
-    fl_status s1 = fl_qs_step(&b->sd, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r1, &e1);
-    fl_status s2 = fl_qs_sparse_step(&b->ctx, &b->ss, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r2, &e2);
+    fl_quasistatic_result r1, r2;
+    fl_status s1 = fl_quasistatic_step(&b->sd, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r1, &e1);
+    fl_status s2 = fl_quasistatic_step_sparse(&b->ctx, &b->ss, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r2, &e2);
     cr_assert_eq(s2, want, "%s: sparse status %d (%s), expected %d", what, s2, e2.message, want);
     cr_assert_eq(r2.status, want, "%s: res.status", what);
     cr_assert_eq(s1, want, "%s: reference status %d, expected %d", what, s1, want);
@@ -335,11 +335,11 @@ Test(quasistatic_sparse, bad_input)
     gsl_vector_free(g2);
     b.ss.n = b.sd.n = 2;
     fl_error e;
-    cr_assert_eq(fl_qs_sparse_step(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x3, n = 2");
+    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x3, n = 2");
     b.ss.n = b.sd.n = 3;
     cholmod_sparse *Kr = cholmod_allocate_sparse(3, 2, 0, 1, 1, 0, CHOLMOD_REAL, &b.ctx.cm);
     b.ss.K = Kr;
-    cr_assert_eq(fl_qs_sparse_step(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x2");
+    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x2");
     cholmod_free_sparse(&Kr, &b.ctx.cm);
     b.ss.K = b.Ks;
     /* non-finite data */
@@ -350,14 +350,14 @@ Test(quasistatic_sparse, bad_input)
     both(&b, b.g, NULL, FL_ENONFINITE, "inf in u^k");
     gsl_vector_set(b.uk, 0, 0.0);
     ((double *)b.Ks->x)[1] = NAN;      /* an off-diagonal entry of the upper triangle */
-    cr_assert_eq(fl_qs_sparse_step(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_ENONFINITE, "NaN in K");
+    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_ENONFINITE, "NaN in K");
     ((double *)b.Ks->x)[1] = 0.5;
     both(&b, b.g, NULL, FL_OK, "good again");
     /* options, mu, indices */
-    fl_qs_options o = fl_qs_options_default();
+    fl_quasistatic_options o = fl_quasistatic_options_default();
     o.omega = 2.0;
     both(&b, b.g, &o, FL_EINVAL, "omega = 2");
-    o = fl_qs_options_default();
+    o = fl_quasistatic_options_default();
     o.tol = 0.0;
     both(&b, b.g, &o, FL_EINVAL, "tol = 0");
     b.sd.mu = b.ss.mu = -1.0;
@@ -371,10 +371,10 @@ Test(quasistatic_sparse, bad_input)
     b.pres[1] = 1;
     both(&b, b.g, NULL, FL_EINVAL, "prescribed contact dof");
     b.pres[1] = 0;
-    cr_assert_eq(fl_qs_sparse_step(NULL, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no context");
-    cr_assert_eq(fl_qs_sparse_step(&b.ctx, NULL, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no system");
+    cr_assert_eq(fl_quasistatic_step_sparse(NULL, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no context");
+    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, NULL, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no system");
     /* iteration limits: a warning, the result usable */
-    o = fl_qs_options_default();
+    o = fl_quasistatic_options_default();
     o.max_g_iter = 1;
     o.max_sweeps = 1;
     gsl_vector_set(b.f, 0, 1.0);

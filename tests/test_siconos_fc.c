@@ -14,7 +14,7 @@
  * tests/data/siconos.  Checks: both solvers reach the tolerance by both
  * error functions (ours, core/fl_residual.h, and Siconos's on the same
  * vectors: the two definitions must agree to rounding), and in 2D, where
- * reference/enumerate_solutions.h decides that the solution is unique, both solutions
+ * reference/enumerate.h decides that the solution is unique, both solutions
  * coincide with it.  In 3D uniqueness is not decided: residuals only.
  *
  * Lemke against Siconos's lexicographic Lemke on our Stewart LCPs is
@@ -43,7 +43,7 @@
 #include "fl_residual.h"
 #include "fl_rng.h"
 #include "fl_siconos_text.h"
-#include "reference/enumerate_solutions.h"
+#include "reference/enumerate.h"
 #include "reference/nsgs.h"
 #include "testkit/fclib_disclike.h"
 #include "testkit/fclib_feblock.h"
@@ -128,7 +128,7 @@ static void cross_validate(const fl_local_problem *p, double tol, xv_stats *st, 
     for (int impl = 0; impl < 2; impl++) {
         r[impl] = gsl_vector_calloc(m);
         fl_nsgs_result res;
-        fl_status s = impl ? fl_nsgs_sparse_solve(&q, &opt, r[impl], U, &res, NULL)
+        fl_status s = impl ? fl_nsgs_solve_sparse(&q, &opt, r[impl], U, &res, NULL)
                            : fl_nsgs_solve(p, &opt, r[impl], U, &res, NULL);
         cr_assert_geq(s, 0, "%s: our nsgs failed (%d), %s", what, s, fl_test_seed_note());
         if (s != FL_OK) {   /* counted; the caller bounds the share */
@@ -178,7 +178,7 @@ static void cross_validate(const fl_local_problem *p, double tol, xv_stats *st, 
         st->sic_err = fmax(st->sic_err, e_ours);
     }
     if (p->dim == 2 && p->nc <= 6) {
-        fl_enum_result *en = NULL;
+        fl_enumerate_result *en = NULL;
         cr_assert_eq(fl_enumerate_solutions(p, 1e-10, &en, NULL), FL_OK);
         if (en->nsol == 1 && en->singular == 0) {
             st->unique2d++;
@@ -198,7 +198,7 @@ static void cross_validate(const fl_local_problem *p, double tol, xv_stats *st, 
         } else {
             st->enum_skipped++;
         }
-        fl_enum_result_free(en);
+        fl_enumerate_result_free(en);
     }
     st->problems++;
     frictionContactProblem_free(sp);
@@ -513,7 +513,7 @@ Test(siconos_fc, disclike_problems_through_fclib_files)
  * sheared plate on a rigid foundation; open, sliding and sticking contacts;
  * W = B A^-1 B^T dense SPD), written to FCLIB and read back, then
  * cross-validated: both tolerances reached, and for nc <= 6 enumeration
- * (reference/enumerate_solutions.h) decides uniqueness inside cross_validate.  For
+ * (reference/enumerate.h) decides uniqueness inside cross_validate.  For
  * nc > 6 enumeration is out of reach; an SPD W does not make the solution of
  * this law unique, so when our optimized NSGS and Siconos's both reach
  * 1e-10 on an SPD W their impulses and velocities are compared, and if they
@@ -555,7 +555,7 @@ Test(siconos_fc, feblock_problems_through_fclib_files)
             fl_nsgs_result res;
             fl_status s = fl_nsgs_solve(b, &opt, r, U, &res, NULL);
             double rsc, usc;
-            fl_enum_scales(b, &rsc, &usc);
+            fl_enumerate_scales(b, &rsc, &usc);
             if (b->nc <= 10) {   /* the load gives every contact status (header comment) */
                 int nopen = 0, nstick = 0, nslide = 0;
                 for (size_t i = 0; i < b->nc; i++) {

@@ -29,11 +29,11 @@ Test(stability, example_3_15_closed_forms)
         fl_model_example_3_15_system *e = NULL;
         cr_assert_eq(fl_model_example_3_15_system_alloc(Ks, Ms, P, mu, &e, NULL), FL_OK);
         /* the equilibrium (30): K u0 - f = r0 with f = (-2P, 2P, mu P, 0) */
-        fl_stab_label lab;
-        cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, NULL), FL_OK);
+        fl_stability_label lab;
+        cr_assert_eq(fl_stability_partition(&e->s, e->u0, e->r0, 1e-12, &lab, NULL), FL_OK);
         cr_assert_eq(lab, FL_STAB_PS, "mu = %g: the contact particle slides", mu);
-        fl_stab_tangent *t;
-        cr_assert_eq(fl_stab_tangent_alloc(&e->s, &lab, e->r0, &t, NULL), FL_OK);
+        fl_stability_tangent *t;
+        cr_assert_eq(fl_stability_tangent_alloc(&e->s, &lab, e->r0, &t, NULL), FL_OK);
         cr_assert_eq(t->nstar, 2);
         cr_assert_eq(t->dof[0], 1);
         cr_assert_eq(t->dof[1], 2);
@@ -44,8 +44,8 @@ Test(stability, example_3_15_closed_forms)
             for (size_t b = 0; b < 2; b++)
                 cr_assert(fabs(gsl_matrix_get(t->Kstar, a, b) - Ks * ex[a][b]) < 1e-14,
                           "K*[%zu][%zu] mu=%g", a, b, mu);
-        fl_stab_result res;
-        cr_assert_eq(fl_stab_analyse(t, NULL, &res, NULL), FL_OK);
+        fl_stability_result res;
+        cr_assert_eq(fl_stability_analyse(t, NULL, &res, NULL), FL_OK);
         double lmin = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
         cr_assert(fabs(res.ks_min - lmin) < 1e-12 * Ks, "mu=%g: %.15g vs %.15g", mu, res.ks_min, lmin);
         /* eigenvector (-beta, 1)/norm, beta = mu / (1 + sqrt(1+mu^2)), admissible (v_T >= 0) */
@@ -68,11 +68,11 @@ Test(stability, example_3_15_closed_forms)
         gsl_vector *V = gsl_vector_calloc(4);
         gsl_vector_set(V, 1, -beta);
         gsl_vector_set(V, 2, 1.0);
-        double astar = fl_stab_form_star(&e->s, e->K, &lab, V, V);
+        double astar = fl_stability_form_star(&e->s, e->K, &lab, V, V);
         cr_assert(fabs(astar - lmin * nv * nv) < 1e-12 * Ks, "a*(V,V) = %g", astar);
         gsl_vector_free(V);
-        fl_stab_result_free(&res);
-        fl_stab_tangent_free(t);
+        fl_stability_result_free(&res);
+        fl_stability_tangent_free(t);
         fl_model_example_3_15_system_free(e);
     }
 }
@@ -87,7 +87,7 @@ static fl_model_example_4_6_system *ex46_alloc(double mu, double rb, double hb, 
 }
 
 /* steady sliding with sigma(u_T') = sig and r_N = -0.01 */
-static void ex46_analyse(const fl_model_example_4_6_system *e, double sig, fl_stab_result *res)
+static void ex46_analyse(const fl_model_example_4_6_system *e, double sig, fl_stability_result *res)
 {
     fl_error err;
     cr_assert_eq(fl_model_example_4_6_analyse(e, sig, -0.01, res, &err), FL_OK, "%s", err.message);
@@ -96,7 +96,7 @@ static void ex46_analyse(const fl_model_example_4_6_system *e, double sig, fl_st
 Test(stability, example_4_6_fig9_eigenvalues)
 {
     fl_model_example_4_6_system *e = ex46_alloc(2.2, 0.07, 0.1, 0.15, 0.05);
-    fl_stab_result res;
+    fl_stability_result res;
     ex46_analyse(e, -1.0, &res);
     /* Lambda = -lambda^2 = 1.0629778 -+ 0.1692809 i (004 Example 4.6, from the
      * characteristic polynomial 0.0225 s^2 + 0.047834 s + 0.026068) */
@@ -105,12 +105,12 @@ Test(stability, example_4_6_fig9_eigenvalues)
     cr_assert(fabs(res.lam_re[0] - 1.0629778) < 1e-6, "%.9g", res.lam_re[0]);
     cr_assert(fabs(fabs(res.lam_im[0]) - 0.1692809) < 1e-6, "%.9g", res.lam_im[0]);
     cr_assert_not(res.divergence);
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     ex46_analyse(e, +1.0, &res);   /* s = -0.4080049, -1.4304840: neutral */
     cr_assert_not(res.flutter);
     cr_assert(fabs(res.lam_re[0] - 0.4080049) < 1e-6 && fabs(res.lam_re[1] - 1.4304840) < 1e-6,
               "%.9g %.9g", res.lam_re[0], res.lam_re[1]);
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     fl_model_example_4_6_system_free(e);
 }
 
@@ -130,7 +130,7 @@ Test(stability, example_4_6_inequalities_hm0)
                         double scale = pow(1 + 4 * rho * rho + eta * eta, 2);
                         if (fabs(disc) < 1e-6 * scale || fabs(c) < 1e-6) continue;  /* boundary */
                         fl_model_example_4_6_system *e = ex46_alloc(mu, rb, hb, rm, 0.0);
-                        fl_stab_result res;
+                        fl_stability_result res;
                         ex46_analyse(e, sig, &res);
                         cr_assert_eq(res.flutter, disc < 0, "mu=%g rb=%g hb=%g rm=%g sig=%g disc=%g",
                                      mu, rb, hb, rm, sig, disc);
@@ -141,7 +141,7 @@ Test(stability, example_4_6_inequalities_hm0)
                         nflutter += res.flutter;
                         ndiv += res.divergence;
                         n++;
-                        fl_stab_result_free(&res);
+                        fl_stability_result_free(&res);
                         fl_model_example_4_6_system_free(e);
                     }
     cr_assert(nflutter > 5 && ndiv > 5 && n > 100, "grid covers both: %d %d %d", nflutter, ndiv, n);
@@ -154,8 +154,8 @@ typedef struct rsys {
     gsl_vector *u, *r;
     unsigned char *pres;
     size_t *iT, *iN;
-    fl_stab_label *lab;
-    fl_stab_system s;
+    fl_stability_label *lab;
+    fl_stability_system s;
 } rsys;
 
 static void rsys_init(rsys *x, gsl_rng *g, size_t n, size_t np)
@@ -171,12 +171,12 @@ static void rsys_init(rsys *x, gsl_rng *g, size_t n, size_t np)
     x->pres = calloc(n, 1);
     x->iT = malloc(np * sizeof(size_t));
     x->iN = malloc(np * sizeof(size_t));
-    x->lab = malloc(np * sizeof(fl_stab_label));
+    x->lab = malloc(np * sizeof(fl_stability_label));
     double mu = fl_random_mu(g);
     for (size_t p = 0; p < np; p++) {
         x->iT[p] = 2 * p;
         x->iN[p] = 2 * p + 1;
-        fl_stab_label l = (fl_stab_label)gsl_rng_uniform_int(g, 4);
+        fl_stability_label l = (fl_stability_label)gsl_rng_uniform_int(g, 4);
         x->lab[p] = l;
         double rN = -0.5 - gsl_rng_uniform(g);
         if (l == FL_STAB_PF) gsl_vector_set(x->u, x->iN[p], -0.1 - gsl_rng_uniform(g));
@@ -190,7 +190,7 @@ static void rsys_init(rsys *x, gsl_rng *g, size_t n, size_t np)
         }
     }
     if (2 * np < n && gsl_rng_uniform(g) < 0.5) x->pres[n - 1] = 1;
-    x->s = (fl_stab_system){.n = n, .K = x->K, .M = x->M, .prescribed = x->pres, .np = np,
+    x->s = (fl_stability_system){.n = n, .K = x->K, .M = x->M, .prescribed = x->pres, .np = np,
                             .iT = x->iT, .iN = x->iN, .mu = mu};
 }
 
@@ -215,12 +215,12 @@ Test(stability, random_partition_identity_84_and_orderings)
         size_t n = 2 * np + gsl_rng_uniform_int(g, 4);
         rsys x;
         rsys_init(&x, g, n, np);
-        fl_stab_label *lab = malloc(np * sizeof *lab);
-        cr_assert_eq(fl_stab_partition(&x.s, x.u, x.r, 1e-12, lab, NULL), FL_OK, "%s", fl_test_seed_note());
+        fl_stability_label *lab = malloc(np * sizeof *lab);
+        cr_assert_eq(fl_stability_partition(&x.s, x.u, x.r, 1e-12, lab, NULL), FL_OK, "%s", fl_test_seed_note());
         for (size_t p = 0; p < np; p++)
             cr_assert_eq(lab[p], x.lab[p], "particle %zu %s", p, fl_test_seed_note());
-        fl_stab_tangent *t;
-        fl_status st = fl_stab_tangent_alloc(&x.s, lab, x.r, &t, NULL);
+        fl_stability_tangent *t;
+        fl_status st = fl_stability_tangent_alloc(&x.s, lab, x.r, &t, NULL);
         if (st != FL_OK) { free(lab); rsys_free(&x); continue; }   /* S* empty */
         size_t ns = t->nstar;
         /* (84): a*(v,v) of (66) equals K*_S v*.v* - sum_{P_z} mu [Kv]_N |v_T|
@@ -230,7 +230,7 @@ Test(stability, random_partition_identity_84_and_orderings)
         for (size_t k = 0; k < ns; k++)
             if (t->csign[k] * gsl_vector_get(vs, k) > 0) gsl_vector_set(vs, k, -gsl_vector_get(vs, k));
         for (size_t k = 0; k < ns; k++) gsl_vector_set(v, t->dof[k], gsl_vector_get(vs, k));
-        double a66 = fl_stab_form_star(&x.s, x.K, lab, v, v);
+        double a66 = fl_stability_form_star(&x.s, x.K, lab, v, v);
         gsl_blas_dgemv(CblasNoTrans, 1.0, t->KS, vs, 0.0, tmp);
         double a84;
         gsl_blas_ddot(tmp, vs, &a84);
@@ -243,11 +243,11 @@ Test(stability, random_partition_identity_84_and_orderings)
                   "(84): %g vs %g %s", a66, a84, fl_test_seed_note());
         /* §3.3 (ii): lambda_min(K*_S) <= min Re eig(K*); (iii) <= any real
          * eigenvalue with an admissible real eigenvector */
-        fl_stab_result res;
-        cr_assert_eq(fl_stab_analyse(t, NULL, &res, NULL), FL_OK, "%s", fl_test_seed_note());
+        fl_stability_result res;
+        cr_assert_eq(fl_stability_analyse(t, NULL, &res, NULL), FL_OK, "%s", fl_test_seed_note());
         double *re = malloc(ns * sizeof *re), *im = malloc(ns * sizeof *im);
         gsl_matrix *E = gsl_matrix_alloc(ns, ns);
-        cr_assert_eq(fl_stab_gen_eig(t->Kstar, NULL, re, im, E, NULL), FL_OK);
+        cr_assert_eq(fl_stability_gen_eig(t->Kstar, NULL, re, im, E, NULL), FL_OK);
         double normK = 0;
         for (size_t a = 0; a < ns; a++)
             for (size_t b = 0; b < ns; b++) normK = fmax(normK, fabs(gsl_matrix_get(t->Kstar, a, b)));
@@ -257,7 +257,7 @@ Test(stability, random_partition_identity_84_and_orderings)
                   fl_test_seed_note());
         for (size_t k = 0; k < ns; k++) {
             gsl_vector_view c = gsl_matrix_column(E, k);
-            if (im[k] == 0.0 && fl_stab_admissible(&c.vector, t->csign, 1e-10))
+            if (im[k] == 0.0 && fl_stability_admissible(&c.vector, t->csign, 1e-10))
                 cr_assert(minre <= re[k], "(iii) %s", fl_test_seed_note());
         }
         /* method 2 agrees with method 3 outside a band */
@@ -289,8 +289,8 @@ Test(stability, random_partition_identity_84_and_orderings)
         gsl_vector_free(vs);
         gsl_vector_free(v);
         gsl_vector_free(tmp);
-        fl_stab_result_free(&res);
-        fl_stab_tangent_free(t);
+        fl_stability_result_free(&res);
+        fl_stability_tangent_free(t);
         free(lab);
         rsys_free(&x);
     }
@@ -315,14 +315,14 @@ Test(stability, cone_min_exact_on_a_2x2)
     double m;
     gsl_vector *v = gsl_vector_alloc(2);
     size_t tried;
-    cr_assert_eq(fl_stab_cone_min(A, c, 12, &m, v, &tried, NULL), FL_OK);
+    cr_assert_eq(fl_stability_cone_min(A, c, 12, &m, v, &tried, NULL), FL_OK);
     cr_assert(fabs(m - 2.0) < 1e-12, "%g", m);
     cr_assert_eq(tried, 3);   /* the all-zero set is not a unit vector */
     int c2[2] = {1, 1};   /* v <= 0 componentwise admits -(1,1)/sqrt2 */
-    cr_assert_eq(fl_stab_cone_min(A, c2, 12, &m, v, NULL, NULL), FL_OK);
+    cr_assert_eq(fl_stability_cone_min(A, c2, 12, &m, v, NULL, NULL), FL_OK);
     cr_assert(fabs(m + 1.0) < 1e-12);
     cr_assert(gsl_vector_get(v, 0) < 0 && gsl_vector_get(v, 1) < 0);
-    cr_assert_eq(fl_stab_cone_min(A, c2, 1, &m, v, NULL, NULL), FL_EUNSUPPORTED);
+    cr_assert_eq(fl_stability_cone_min(A, c2, 1, &m, v, NULL, NULL), FL_EUNSUPPORTED);
     gsl_vector_free(v);
     gsl_matrix_free(A);
 }
@@ -347,7 +347,7 @@ Test(stability, rayleigh_modal_damping_ratio)
     gsl_eigen_gensymm_free(ws);
     gsl_sort_vector(w2);
     double *lre = malloc(2 * n * sizeof *lre), *lim = malloc(2 * n * sizeof *lim);
-    cr_assert_eq(fl_stab_rayleigh(K, M, alpha, beta, lre, lim, NULL), FL_OK);
+    cr_assert_eq(fl_stability_rayleigh(K, M, alpha, beta, lre, lim, NULL), FL_OK);
     for (size_t k = 0; k < n; k++) {
         double om = sqrt(gsl_vector_get(w2, k)), zeta = (alpha + beta * om * om) / (2 * om);
         cr_assert(zeta < 1);
@@ -374,64 +374,64 @@ Test(stability, bad_input)
 {
     fl_model_example_3_15_system *e = NULL;
     cr_assert_eq(fl_model_example_3_15_system_alloc(1.0, 1.0, 1.0, 1.0, &e, NULL), FL_OK);
-    fl_stab_label lab;
+    fl_stability_label lab;
     fl_error err;
     /* u_N > 0 is not admissible (12) */
     gsl_vector_set(e->u0, 3, 0.1);
-    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
     gsl_vector_set(e->u0, 3, -0.1);   /* free but with a reaction */
-    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
     gsl_vector_set(e->u0, 3, 0.0);
     gsl_vector_set(e->r0, 2, -1.5);   /* outside the cone (17) */
-    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "(17)"));
     gsl_vector_set(e->r0, 2, NAN);
-    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_partition(&e->s, e->u0, e->r0, 1e-12, &lab, &err), FL_ENONFINITE);
     gsl_vector_set(e->r0, 2, -1.0);
-    cr_assert_eq(fl_stab_partition(&e->s, e->u0, e->r0, -1.0, &lab, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_partition(&e->s, e->u0, e->r0, -1.0, &lab, &err), FL_EINVAL);
     gsl_vector *short_v = gsl_vector_calloc(3);
-    cr_assert_eq(fl_stab_partition(&e->s, short_v, e->r0, 1e-12, &lab, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_partition(&e->s, short_v, e->r0, 1e-12, &lab, &err), FL_EDIM);
     gsl_vector_free(short_v);
-    fl_stab_system bad = e->s;
+    fl_stability_system bad = e->s;
     bad.mu = -1;
-    cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_system_check(&bad, &err), FL_EINVAL);
     bad = e->s;
     bad.n = 3;
-    cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_system_check(&bad, &err), FL_EDIM);
     bad = e->s;
     size_t iN0 = 0;   /* prescribed dof as contact dof */
     bad.iN = &iN0;
-    cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_system_check(&bad, &err), FL_EINVAL);
     bad = e->s;
     bad.K = NULL;
-    cr_assert_eq(fl_stab_system_check(&bad, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_system_check(&bad, &err), FL_EINVAL);
     /* stuck particle and every other dof prescribed: S* empty */
     unsigned char allp[4] = {1, 1, 0, 0};
     bad = e->s;
     bad.prescribed = allp;
-    fl_stab_label stuck = FL_STAB_PD, wrong = (fl_stab_label)7;
-    fl_stab_tangent *t;
-    cr_assert_eq(fl_stab_tangent_alloc(&bad, &stuck, e->r0, &t, &err), FL_EINVAL);
-    cr_assert_eq(fl_stab_tangent_alloc(&e->s, &wrong, e->r0, &t, &err), FL_EINVAL);
-    cr_assert_eq(fl_stab_tangent_alloc(&e->s, &stuck, NULL, &t, &err), FL_EDIM);
+    fl_stability_label stuck = FL_STAB_PD, wrong = (fl_stability_label)7;
+    fl_stability_tangent *t;
+    cr_assert_eq(fl_stability_tangent_alloc(&bad, &stuck, e->r0, &t, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_tangent_alloc(&e->s, &wrong, e->r0, &t, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_tangent_alloc(&e->s, &stuck, NULL, &t, &err), FL_EDIM);
     /* singular mass: infinite eigenvalue */
     gsl_matrix *Z = gsl_matrix_calloc(2, 2), *I2 = gsl_matrix_alloc(2, 2);
     gsl_matrix_set_identity(I2);
     double re[4], im[4];
-    cr_assert_eq(fl_stab_gen_eig(I2, Z, re, im, NULL, &err), FL_ESINGULAR);
-    cr_assert_eq(fl_stab_rayleigh(I2, Z, 0, 0, re, im, &err), FL_ESINGULAR);
-    cr_assert_eq(fl_stab_rayleigh(I2, I2, NAN, 0, re, im, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_gen_eig(I2, Z, re, im, NULL, &err), FL_ESINGULAR);
+    cr_assert_eq(fl_stability_rayleigh(I2, Z, 0, 0, re, im, &err), FL_ESINGULAR);
+    cr_assert_eq(fl_stability_rayleigh(I2, I2, NAN, 0, re, im, &err), FL_ENONFINITE);
     gsl_matrix *R = gsl_matrix_calloc(2, 3);
-    cr_assert_eq(fl_stab_gen_eig(R, NULL, re, im, NULL, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_rayleigh(R, I2, 0, 0, re, im, &err), FL_EDIM);
-    cr_assert_eq(fl_stab_sym_min(R, re, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_gen_eig(R, NULL, re, im, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_rayleigh(R, I2, 0, 0, re, im, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_sym_min(R, re, NULL, &err), FL_EDIM);
     int cz[3] = {0, 0, 0};
-    cr_assert_eq(fl_stab_cone_min(R, cz, 4, re, NULL, NULL, &err), FL_EDIM);
+    cr_assert_eq(fl_stability_cone_min(R, cz, 4, re, NULL, NULL, &err), FL_EDIM);
     gsl_matrix_set(Z, 0, 0, INFINITY);
-    cr_assert_eq(fl_stab_sym_min(Z, re, NULL, &err), FL_ENONFINITE);
-    cr_assert_eq(fl_stab_analyse(NULL, NULL, &(fl_stab_result){0}, &err), FL_EINVAL);
-    fl_stab_result_free(NULL);
-    fl_stab_tangent_free(NULL);
+    cr_assert_eq(fl_stability_sym_min(Z, re, NULL, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_analyse(NULL, NULL, &(fl_stability_result){0}, &err), FL_EINVAL);
+    fl_stability_result_free(NULL);
+    fl_stability_tangent_free(NULL);
     gsl_matrix_free(R);
     gsl_matrix_free(Z);
     gsl_matrix_free(I2);
@@ -465,10 +465,10 @@ Test(stability, example_3_14_jumps_match_closed_forms)
                                        KI * sin(thK) * (sin(thK) - mu * cos(thK))) < 1e-14);
                         gsl_vector_set(r0, 0, al);
                         gsl_vector_set(r0, 1, -1.0);
-                        fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1,
+                        fl_stability_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1,
                                             .iT = &iT, .iN = &iN, .mu = mu};
                         size_t ns;
-                        fl_status st = fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL);
+                        fl_status st = fl_stability_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL);
                         double MTT = gsl_matrix_get(M, 0, 0), MTN = gsl_matrix_get(M, 0, 1);
                         double MNT = MTN, MNN = gsl_matrix_get(M, 1, 1);
                         double det = MTT * MNN - MTN * MNT;
@@ -511,19 +511,19 @@ Test(stability, example_3_14_jumps_match_closed_forms)
         cr_assert(fabs(gsl_matrix_get(M, 0, 0) + mu * gsl_matrix_get(M, 1, 0)) < 1e-14);
         gsl_vector_set(r0, 0, mu);
         gsl_vector_set(r0, 1, -1.0);
-        fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1,
+        fl_stability_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1,
                             .iT = &iT, .iN = &iN, .mu = mu};
         size_t ns;
-        cr_assert_eq(fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL), FL_WDEGENERATE);
+        cr_assert_eq(fl_stability_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL), FL_WDEGENERATE);
     }
     /* no jump from r0 = 0 (004 §3.5): only A = 0 */
     gsl_vector_set_zero(r0);
-    fl_stab_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    fl_stability_system s = {.n = 2, .K = K, .M = M, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
     fl_model_example_3_14_mass(0.1, 1.0, 0.4, M);
     size_t ns;
-    cr_assert_eq(fl_stab_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL), FL_OK);
+    cr_assert_eq(fl_stability_jumps(&s, u0, r0, 1e-12, 4, As, Rs, &ns, NULL), FL_OK);
     cr_assert_eq(ns, 0);
-    cr_assert_eq(fl_stab_jumps(&s, u0, r0, 1e-12, 4, NULL, Rs, &ns, NULL), FL_EDIM);
+    cr_assert_eq(fl_stability_jumps(&s, u0, r0, 1e-12, 4, NULL, Rs, &ns, NULL), FL_EDIM);
     gsl_matrix_free(M);
     gsl_matrix_free(K);
     gsl_matrix_free(As);
@@ -538,52 +538,52 @@ Test(stability, rate_set_predicates)
     gsl_matrix *I3 = gsl_matrix_alloc(3, 3);
     gsl_matrix_set_identity(I3);
     size_t iT = 0, iN = 1;
-    fl_stab_system s = {.n = 3, .K = I3, .M = I3, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
+    fl_stability_system s = {.n = 3, .K = I3, .M = I3, .prescribed = NULL, .np = 1, .iT = &iT, .iN = &iN, .mu = 0.5};
     gsl_vector *r = gsl_vector_calloc(3), *v = gsl_vector_calloc(3), *w = gsl_vector_calloc(3);
-    fl_stab_label l = FL_STAB_PZ;
+    fl_stability_label l = FL_STAB_PZ;
     /* (35) on P_z, v_T = 0: |w_T| <= -mu w_N */
     gsl_vector_set(w, 1, -2.0);
     gsl_vector_set(w, 0, 0.9);
-    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    cr_assert(fl_stability_viol_Krdot(&s, &l, r, v, w) == 0.0);
     gsl_vector_set(w, 0, 1.1);
-    cr_assert(fabs(fl_stab_viol_Krdot(&s, &l, r, v, w) - 0.1) < 1e-15);
+    cr_assert(fabs(fl_stability_viol_Krdot(&s, &l, r, v, w) - 0.1) < 1e-15);
     /* v_T > 0: w_T = mu w_N sigma(v_T) = -1 */
     gsl_vector_set(v, 0, 3.0);
     gsl_vector_set(w, 0, -1.0);
-    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    cr_assert(fl_stability_viol_Krdot(&s, &l, r, v, w) == 0.0);
     gsl_vector_set(w, 2, 0.5);   /* free dof: w in V_r fails */
-    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.5);
+    cr_assert(fl_stability_viol_Krdot(&s, &l, r, v, w) == 0.5);
     gsl_vector_set(w, 2, 0.0);
     l = FL_STAB_PF;              /* free particle: w = 0 */
-    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 2.0);
+    cr_assert(fl_stability_viol_Krdot(&s, &l, r, v, w) == 2.0);
     l = FL_STAB_PD;              /* stick: (34) v = 0, (35) unconstrained */
-    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
-    cr_assert(fl_stab_viol_Kudot(&s, &l, r, v) == 3.0);
+    cr_assert(fl_stability_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    cr_assert(fl_stability_viol_Kudot(&s, &l, r, v) == 3.0);
     /* P_s with r_T > 0: v_T sigma(r_T) <= 0 fails for v_T = 3 */
     l = FL_STAB_PS;
     gsl_vector_set(r, 0, 0.5);
     gsl_vector_set(r, 1, -1.0);
-    cr_assert(fl_stab_viol_Kudot(&s, &l, r, v) == 3.0);
+    cr_assert(fl_stability_viol_Kudot(&s, &l, r, v) == 3.0);
     gsl_vector_set(v, 0, -3.0);
-    cr_assert(fl_stab_viol_Kudot(&s, &l, r, v) == 0.0);
+    cr_assert(fl_stability_viol_Kudot(&s, &l, r, v) == 0.0);
     /* (35) on P_s: w_T + mu w_N <= 0 with complementarity against v_T sigma */
     gsl_vector_set(w, 0, 1.0);   /* 1 + 0.5 (-2) = 0: on the boundary, sliding allowed */
-    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 0.0);
+    cr_assert(fl_stability_viol_Krdot(&s, &l, r, v, w) == 0.0);
     gsl_vector_set(w, 0, 0.0);   /* -1 < 0 while sliding: complementarity fails */
-    cr_assert(fl_stab_viol_Krdot(&s, &l, r, v, w) == 3.0);
+    cr_assert(fl_stability_viol_Krdot(&s, &l, r, v, w) == 3.0);
     /* (24)-(25): contact at rest, a_N > 0 is not admissible */
     gsl_vector *u = gsl_vector_calloc(3), *a = gsl_vector_calloc(3), *z = gsl_vector_calloc(3);
     gsl_vector_set(a, 1, 0.25);
-    cr_assert(fl_stab_viol_Kuddot(&s, u, z, a) == 0.25);
+    cr_assert(fl_stability_viol_Kuddot(&s, u, z, a) == 0.25);
     gsl_vector_set(u, 1, -1.0);  /* free: r must vanish */
     gsl_vector_set(r, 2, 0.0);
-    cr_assert(fl_stab_viol_Kr_uva(&s, u, z, a, r) == 1.0);
+    cr_assert(fl_stability_viol_Kr_uva(&s, u, z, a, r) == 1.0);
     gsl_vector_set(u, 1, 0.0);   /* P_v with v_T < 0: r_T = -mu r_N */
     gsl_vector_set(v, 1, 0.0);
     gsl_vector_set(a, 1, 0.0);
-    cr_assert(fl_stab_viol_Kr_uva(&s, u, v, a, r) == 0.0);
+    cr_assert(fl_stability_viol_Kr_uva(&s, u, v, a, r) == 0.0);
     gsl_vector_set(v, 0, 1.0);
-    cr_assert(fabs(fl_stab_viol_Kr_uva(&s, u, v, a, r) - 1.0) < 1e-15);
+    cr_assert(fabs(fl_stability_viol_Kr_uva(&s, u, v, a, r) - 1.0) < 1e-15);
     gsl_vector_free(u);
     gsl_vector_free(a);
     gsl_vector_free(z);
@@ -680,14 +680,14 @@ Test(stability, lemma_2_7_vi_iff_member)
             if (!x.pres[i]) { gsl_vector_set(V, i, pick(g, 1)); }
             else gsl_vector_set(W, i, pick(g, 1));
         draw_particle_rates(&x, g, V, W);
-        cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0, "%s", fl_test_seed_note());
+        cr_assert(fl_stability_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0, "%s", fl_test_seed_note());
         int perturb = gsl_rng_uniform(g) < 0.5;
         if (perturb) {
             size_t i = gsl_rng_uniform_int(g, n);
             gsl_vector_set(W, i, gsl_vector_get(W, i) + (gsl_rng_uniform(g) < 0.5 ? -0.3 : 0.3));
         }
-        int member = fl_stab_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-12;
-        double inf = fl_stab_vi27_inf(&x.s, x.lab, x.r, V, W);
+        int member = fl_stability_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-12;
+        double inf = fl_stability_vi27_inf(&x.s, x.lab, x.r, V, W);
         cr_assert_eq(member, inf >= -1e-12, "trial %d: member %d, VI infimum %g %s", trial, member, inf,
                      fl_test_seed_note());
         if (!perturb) cr_assert(member, "constructed inside (35) %s", fl_test_seed_note());
@@ -703,7 +703,7 @@ Test(stability, lemma_2_7_vi_iff_member)
                 if (x.lab[p] == FL_STAB_PZ) { gsl_vector_set(v, iT, pick(g, 10)); gsl_vector_set(v, iN, -fabs(pick(g, 10))); }
                 if (x.lab[p] == FL_STAB_PS) gsl_vector_set(v, iT, -sr * fabs(pick(g, 10)));
             }
-            double val = fl_stab_vi27_value(&x.s, x.lab, V, W, v);
+            double val = fl_stability_vi27_value(&x.s, x.lab, V, W, v);
             vmin = vi_sample(val, inf, vmin);
         }
         vi_count(&tally, member, vmin);
@@ -756,14 +756,14 @@ Test(stability, lemma_2_6_vi_iff_member)
             gsl_vector_set(R, iT, RT);
         }
         gsl_vector *z = gsl_vector_calloc(n);
-        cr_assert(fl_stab_viol_Kuddot(&x.s, U, V, A) == 0.0, "%s", fl_test_seed_note());
+        cr_assert(fl_stability_viol_Kuddot(&x.s, U, V, A) == 0.0, "%s", fl_test_seed_note());
         int perturb = gsl_rng_uniform(g) < 0.5;
         if (perturb) {
             size_t i = gsl_rng_uniform_int(g, n);
             gsl_vector_set(R, i, gsl_vector_get(R, i) + (gsl_rng_uniform(g) < 0.5 ? -0.3 : 0.3));
         }
-        int member = fl_stab_viol_Kr_uva(&x.s, U, V, A, R) <= 1e-12;
-        double inf = fl_stab_vi26_inf(&x.s, U, V, A, R);
+        int member = fl_stability_viol_Kr_uva(&x.s, U, V, A, R) <= 1e-12;
+        double inf = fl_stability_vi26_inf(&x.s, U, V, A, R);
         cr_assert_eq(member, inf >= -1e-12, "trial %d: member %d, VI infimum %g %s", trial, member, inf,
                      fl_test_seed_note());
         if (!perturb) cr_assert(member, "constructed inside (25) %s", fl_test_seed_note());
@@ -773,8 +773,8 @@ Test(stability, lemma_2_6_vi_iff_member)
             for (size_t i = 0; i < n; i++) if (!x.pres[i]) gsl_vector_set(a, i, pick(g, 10));
             for (size_t p = 0; p < np; p++)
                 if (kind[p] != 0) gsl_vector_set(a, x.iN[p], -fabs(gsl_vector_get(a, x.iN[p])));
-            cr_assert(fl_stab_viol_Kuddot(&x.s, U, V, a) == 0.0);
-            double val = fl_stab_vi26_value(&x.s, U, V, A, R, a);
+            cr_assert(fl_stability_viol_Kuddot(&x.s, U, V, a) == 0.0);
+            double val = fl_stability_vi26_value(&x.s, U, V, A, R, a);
             vmin = vi_sample(val, inf, vmin);
         }
         vi_count(&tally, member, vmin);
@@ -806,11 +806,11 @@ Test(stability, proposition_3_1_no_velocity_jump_from_rest)
         gsl_vector_set_zero(p->f);   /* pure impact: f = M u- = 0 */
         double deltas[3] = {0.0, 0.5, 1.0};
         for (int k = 0; k < 3; k++) {
-            fl_mj_options o = fl_mj_options_default();
+            fl_moreau_jean_options o = fl_moreau_jean_options_default();
             o.delta = deltas[k];
             gsl_vector_set_all(s, 0.0);
-            fl_mj_result r;
-            cr_assert(fl_mj_step(p, um, &o, NULL, s, up, &r, NULL) >= 0, "%s", fl_test_seed_note());
+            fl_moreau_jean_result r;
+            cr_assert(fl_moreau_jean_step(p, um, &o, NULL, s, up, &r, NULL) >= 0, "%s", fl_test_seed_note());
             cr_assert(gsl_vector_max(up) == 0.0 && gsl_vector_min(up) == 0.0, "u+ != 0 %s", fl_test_seed_note());
             cr_assert(gsl_vector_max(s) == 0.0 && gsl_vector_min(s) == 0.0, "I != 0 %s", fl_test_seed_note());
             cr_assert(r.dT == 0.0);
@@ -842,7 +842,7 @@ Test(stability, lemma_2_8_straight_paths)
         for (size_t i = 2 * np; i < n; i++) if (!x.pres[i]) gsl_vector_set(V, i, pick(g, 1));
         for (size_t i = 0; i < n; i++) if (x.pres[i]) gsl_vector_set(W, i, pick(g, 1));
         draw_particle_rates(&x, g, V, W);
-        cr_assert(fl_stab_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0 && fl_stab_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-14);
+        cr_assert(fl_stability_viol_Kudot(&x.s, x.lab, x.r, V) == 0.0 && fl_stability_viol_Krdot(&x.s, x.lab, x.r, V, W) <= 1e-14);
         gsl_blas_dgemv(CblasNoTrans, 1.0, x.K, V, 0.0, fd);
         gsl_vector_sub(fd, W);   /* (40): K V = f' + W */
         /* Delta0: first crossing of u_N < 0 (P_f), r_N < 0 and |r_T| < -mu r_N (P_d),
@@ -883,9 +883,9 @@ Test(stability, lemma_2_8_straight_paths)
             gsl_vector_sub(res, fd);
             gsl_vector_sub(res, W);
             cr_assert(gsl_blas_dnrm2(res) < 1e-10, "(40) %s", fl_test_seed_note());
-            fl_stab_label *l2 = malloc(np * sizeof *l2);
+            fl_stability_label *l2 = malloc(np * sizeof *l2);
             fl_error e2;
-            fl_status st = fl_stab_partition(&x.s, u, r, 1e-9, l2, &e2);
+            fl_status st = fl_stability_partition(&x.s, u, r, 1e-9, l2, &e2);
             cr_assert_eq(st, FL_OK, "theta=%g D0=%g: (u, r)(t) leaves K_u x K_r(u): %s %s", thetas[q], D0, e2.message, fl_test_seed_note());
             free(l2);
         }
@@ -895,8 +895,8 @@ Test(stability, lemma_2_8_straight_paths)
             gsl_blas_daxpy(1.01 * D0, V, u);
             gsl_vector_memcpy(r, x.r);
             gsl_blas_daxpy(1.01 * D0, W, r);
-            fl_stab_label *l2 = malloc(np * sizeof *l2);
-            fl_status st = fl_stab_partition(&x.s, u, r, 1e-12, l2, NULL);
+            fl_stability_label *l2 = malloc(np * sizeof *l2);
+            fl_status st = fl_stability_partition(&x.s, u, r, 1e-12, l2, NULL);
             int changed = st != FL_OK;
             for (size_t p = 0; st == FL_OK && p < np; p++) changed |= l2[p] != x.lab[p];
             left_after += changed;
@@ -962,7 +962,7 @@ Test(stability, lemma_2_9_vi_iff_member)
         /* A in (42) and B in (43), per sub-label */
         for (size_t p = 0; p < np; p++) {
             size_t iT = x.iT[p], iN = x.iN[p];
-            fl_stab_label2 l = fl_stab_label2_of(&x.s, x.lab[p], p, x.r, V, W);
+            fl_stability_label2 l = fl_stability_label2_of(&x.s, x.lab[p], p, x.r, V, W);
             cr_assert(l != FL_STAB2_NONE, "constructed state has a sub-label %s", fl_test_seed_note());
             seen[l]++;
             double VT = gsl_vector_get(V, iT);
@@ -995,14 +995,14 @@ Test(stability, lemma_2_9_vi_iff_member)
             gsl_vector_set(B, iT, BT);
             gsl_vector_set(B, iN, BN);
         }
-        cr_assert(fl_stab_viol_Kuddot2(&x.s, x.lab, x.r, V, W, A) == 0.0, "%s", fl_test_seed_note());
+        cr_assert(fl_stability_viol_Kuddot2(&x.s, x.lab, x.r, V, W, A) == 0.0, "%s", fl_test_seed_note());
         int perturb = gsl_rng_uniform(g) < 0.5;
         if (perturb) {
             size_t i = gsl_rng_uniform_int(g, n);
             gsl_vector_set(B, i, gsl_vector_get(B, i) + (gsl_rng_uniform(g) < 0.5 ? -0.3 : 0.3));
         }
-        int member = fl_stab_viol_Krddot(&x.s, x.lab, x.r, V, W, A, B) <= 1e-12;
-        double inf = fl_stab_vi29_inf(&x.s, x.lab, x.r, V, W, A, B);
+        int member = fl_stability_viol_Krddot(&x.s, x.lab, x.r, V, W, A, B) <= 1e-12;
+        double inf = fl_stability_vi29_inf(&x.s, x.lab, x.r, V, W, A, B);
         cr_assert_eq(member, inf >= -1e-12, "trial %d: member %d, VI infimum %g %s", trial, member, inf,
                      fl_test_seed_note());
         if (!perturb) cr_assert(member, "constructed inside (43) %s", fl_test_seed_note());
@@ -1012,7 +1012,7 @@ Test(stability, lemma_2_9_vi_iff_member)
             for (size_t i = 2 * np; i < n; i++) if (!x.pres[i]) gsl_vector_set(a, i, pick(g, 10));
             for (size_t p = 0; p < np; p++) {
                 size_t iT = x.iT[p], iN = x.iN[p];
-                fl_stab_label2 l = fl_stab_label2_of(&x.s, x.lab[p], p, x.r, V, W);
+                fl_stability_label2 l = fl_stability_label2_of(&x.s, x.lab[p], p, x.r, V, W);
                 double VT = gsl_vector_get(V, iT), aT = pick(g, 10), aN = pick(g, 10);
                 double sr = (gsl_vector_get(x.r, iT) > 0) - (gsl_vector_get(x.r, iT) < 0);
                 double sw = (gsl_vector_get(W, iT) > 0) - (gsl_vector_get(W, iT) < 0);
@@ -1025,8 +1025,8 @@ Test(stability, lemma_2_9_vi_iff_member)
                 gsl_vector_set(a, iT, aT);
                 gsl_vector_set(a, iN, aN);
             }
-            cr_assert(fl_stab_viol_Kuddot2(&x.s, x.lab, x.r, V, W, a) == 0.0);
-            double val = fl_stab_vi29_value(&x.s, x.lab, x.r, V, W, A, B, a);
+            cr_assert(fl_stability_viol_Kuddot2(&x.s, x.lab, x.r, V, W, a) == 0.0);
+            double val = fl_stability_vi29_value(&x.s, x.lab, x.r, V, W, A, B, a);
             vmin = vi_sample(val, inf, vmin);
         }
         vi_count(&tally, member, vmin);
@@ -1042,7 +1042,7 @@ Test(stability, lemma_2_9_vi_iff_member)
     gsl_rng_free(g);
 }
 
-/* fl_stab_damped_flutter_mode on hand-made root lists (modes = roots with
+/* fl_stability_damped_flutter_mode on hand-made root lists (modes = roots with
  * Im > 0 in increasing Im; a flutter pair takes the lower number). */
 Test(stability, damped_flutter_mode_numbering)
 {
@@ -1050,18 +1050,18 @@ Test(stability, damped_flutter_mode_numbering)
     double re1[] = {-0.1, -0.1, -0.3, 0.3, -0.3, 0.3, -0.1, -0.1};
     double im1[] = {-1, 1, -2, -2, 2, 2, -3, 3};
     double g;
-    cr_assert_eq(fl_stab_damped_flutter_mode(8, re1, im1, 1e-9, &g), 2);
+    cr_assert_eq(fl_stability_damped_flutter_mode(8, re1, im1, 1e-9, &g), 2);
     cr_assert_float_eq(g, 0.3, 1e-15);
     /* damped pair: partner below (-0.5 + 1.99i), growing above (0.1 + 2.01i) */
     double re2[] = {-0.1, -0.5, 0.1, -0.1}, im2[] = {1, 1.99, 2.01, 3};
-    cr_assert_eq(fl_stab_damped_flutter_mode(4, re2, im2, 1e-9, NULL), 2);
+    cr_assert_eq(fl_stability_damped_flutter_mode(4, re2, im2, 1e-9, NULL), 2);
     /* growing below its partner */
     double re3[] = {-0.1, 0.1, -0.5, -0.1}, im3[] = {1, 1.99, 2.01, 3};
-    cr_assert_eq(fl_stab_damped_flutter_mode(4, re3, im3, 1e-9, NULL), 2);
+    cr_assert_eq(fl_stability_damped_flutter_mode(4, re3, im3, 1e-9, NULL), 2);
     /* growing but not oscillating (real root), and all decaying: none */
     double re4[] = {0.5, -0.1, -0.1}, im4[] = {0, 1, -1};
-    cr_assert_eq(fl_stab_damped_flutter_mode(3, re4, im4, 1e-9, NULL), 0);
+    cr_assert_eq(fl_stability_damped_flutter_mode(3, re4, im4, 1e-9, NULL), 0);
     /* two growing pairs: the lower wins */
     double re5[] = {-0.2, 0.2, -0.2, 0.2}, im5[] = {4, 4, 7, 7};
-    cr_assert_eq(fl_stab_damped_flutter_mode(4, re5, im5, 1e-9, NULL), 1);
+    cr_assert_eq(fl_stability_damped_flutter_mode(4, re5, im5, 1e-9, NULL), 1);
 }

@@ -52,7 +52,7 @@ static void check_smallest(size_t n, const double *re, const double *im, size_t 
 static int n_flutter_cmp, n_div_true;
 
 /* 004 §5.4 (ii)-(iii): ARPACK's lowest modes vs the dense QZ. */
-static void check_modes(const fl_stab_result *rd, const fl_stab_result *rs, const fl_stab_tangent *td,
+static void check_modes(const fl_stability_result *rd, const fl_stability_result *rs, const fl_stability_tangent *td,
                         const char *note)
 {
     size_t n = td->nstar, want = n >= 3 ? (n - 2 < 20 ? n - 2 : 20) : 0;
@@ -97,7 +97,7 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
         cr_assert_eq(fl_sparse_to_dense(&ctx, M, &Md, NULL), FL_OK);
         double mu = fl_random_mu(g);
         size_t *iT = malloc(np * sizeof *iT), *iN = malloc(np * sizeof *iN);
-        fl_stab_label *lab = malloc(np * sizeof *lab);
+        fl_stability_label *lab = malloc(np * sizeof *lab);
         gsl_vector *r = gsl_vector_calloc(n);
         unsigned char *pres = calloc(n, 1);
         pres[n - 1] = 1;
@@ -105,7 +105,7 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
             /* spread the contact dofs over the matrix */
             iT[p] = 2 * p;
             iN[p] = 2 * p + 1;
-            lab[p] = (fl_stab_label)gsl_rng_uniform_int(g, 4);
+            lab[p] = (fl_stability_label)gsl_rng_uniform_int(g, 4);
             double rN = -0.5 - gsl_rng_uniform(g);
             if (lab[p] == FL_STAB_PD || lab[p] == FL_STAB_PS) {
                 gsl_vector_set(r, iN[p], rN);
@@ -113,12 +113,12 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
                                                               : 0.3 * mu * rN);
             }
         }
-        fl_stab_system sd = {.n = n, .K = Kd, .M = Md, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
-        fl_stab_sparse_system ss = {.n = n, .K = K, .M = M, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
-        fl_stab_tangent *td;
-        fl_stab_sparse_tangent *ts;
-        fl_status a = fl_stab_tangent_alloc(&sd, lab, r, &td, NULL);
-        fl_status b = fl_stab_sparse_tangent_alloc(&ctx, &ss, lab, r->data, &ts, NULL);
+        fl_stability_system sd = {.n = n, .K = Kd, .M = Md, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stability_system_sparse ss = {.n = n, .K = K, .M = M, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
+        fl_stability_tangent *td;
+        fl_stability_tangent_sparse *ts;
+        fl_status a = fl_stability_tangent_alloc(&sd, lab, r, &td, NULL);
+        fl_status b = fl_stability_tangent_alloc_sparse(&ctx, &ss, lab, r->data, &ts, NULL);
         cr_assert_eq(a, b, "%s", fl_test_seed_note());
         if (a == FL_OK) {
             ncases++;
@@ -134,9 +134,9 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
             cr_assert(max_diff(Ks, td->Kstar) < 1e-12 * 1e3, "K* %s", fl_test_seed_note());
             cr_assert(max_diff(Ms, td->Mstar) < 1e-12 * 1e3, "M* %s", fl_test_seed_note());
             cr_assert(max_diff(KSs, td->KS) < 1e-12 * 1e3, "K*_S %s", fl_test_seed_note());
-            fl_stab_result rd, rs;
-            cr_assert_eq(fl_stab_analyse(td, NULL, &rd, NULL), FL_OK);
-            fl_status st = fl_stab_sparse_analyse(&ctx, ts, NULL, 5000, &rs, NULL);
+            fl_stability_result rd, rs;
+            cr_assert_eq(fl_stability_analyse(td, NULL, &rd, NULL), FL_OK);
+            fl_status st = fl_stability_analyse_sparse(&ctx, ts, NULL, 5000, &rs, NULL);
             cr_assert_eq(st, FL_OK, "status %d %s", st, fl_test_seed_note());
             double scale = 0;
             for (size_t i = 0; i < td->nstar; i++)
@@ -172,8 +172,8 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
                 size_t N = 2 * td->nstar, nr = 0, nev = N > 12 ? 10 : N - 2;
                 double *dre = malloc(N * sizeof *dre), *dim = malloc(N * sizeof *dim);
                 double *sre = malloc((nev + 1) * sizeof *sre), *sim = malloc((nev + 1) * sizeof *sim);
-                cr_assert_eq(fl_stab_rayleigh(td->Kstar, td->Mstar, al, be, dre, dim, NULL), FL_OK);
-                fl_status sr = fl_stab_sparse_rayleigh(&ctx, ts, al, be, nev, 5000, sre, sim, &nr, NULL);
+                cr_assert_eq(fl_stability_rayleigh(td->Kstar, td->Mstar, al, be, dre, dim, NULL), FL_OK);
+                fl_status sr = fl_stability_rayleigh_sparse(&ctx, ts, al, be, nev, 5000, sre, sim, &nr, NULL);
                 if (sr == FL_ESINGULAR) nsing++;
                 else {
                     cr_assert_eq(sr, FL_OK, "%d %s", sr, fl_test_seed_note());
@@ -183,13 +183,13 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
             }
             gsl_matrix_free(W);
             gsl_vector_free(ev);
-            fl_stab_result_free(&rd);
-            fl_stab_result_free(&rs);
+            fl_stability_result_free(&rd);
+            fl_stability_result_free(&rs);
             gsl_matrix_free(Ks);
             gsl_matrix_free(Ms);
             gsl_matrix_free(KSs);
-            fl_stab_tangent_free(td);
-            fl_stab_sparse_tangent_free(&ctx, ts);
+            fl_stability_tangent_free(td);
+            fl_stability_tangent_free_sparse(&ctx, ts);
         }
         gsl_matrix_free(Kd);
         gsl_matrix_free(Md);
@@ -222,40 +222,40 @@ Test(stability_sparse, example_3_15_closed_form)
     unsigned char *pres = e->pres;
     size_t iT = e->iT, iN = e->iN;
     double *r = e->r0->data;      /* (P, 0, -mu P, -P) */
-    fl_stab_label lab = FL_STAB_PS;
+    fl_stability_label lab = FL_STAB_PS;
     for (double mu = 0.5; mu < 6; mu += 0.75) {
         r[2] = -mu;
-        fl_stab_sparse_system s = {.n = 4, .K = K, .M = M, .prescribed = pres, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
-        fl_stab_sparse_tangent *t;
-        cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &lab, r, &t, NULL), FL_OK);
-        fl_stab_result res;
-        cr_assert_eq(fl_stab_sparse_analyse(&ctx, t, NULL, 1000, &res, NULL), FL_OK);
+        fl_stability_system_sparse s = {.n = 4, .K = K, .M = M, .prescribed = pres, .np = 1, .iT = &iT, .iN = &iN, .mu = mu};
+        fl_stability_tangent_sparse *t;
+        cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s, &lab, r, &t, NULL), FL_OK);
+        fl_stability_result res;
+        cr_assert_eq(fl_stability_analyse_sparse(&ctx, t, NULL, 1000, &res, NULL), FL_OK);
         double cf = (3 - sqrt(1 + mu * mu)) / 2;
         cr_assert(fabs(res.ks_min - cf) < 1e-10, "mu=%g %.15g vs %.15g", mu, res.ks_min, cf);
         cr_assert_eq(res.ks_cholesky_pd, mu < 2 * sqrt(2.0));
         cr_assert(res.ks_vec_admissible);
         cr_assert(gsl_vector_get(res.ks_vec, 1) > 0, "v_T >= 0 (118)");
-        fl_stab_result_free(&res);
-        fl_stab_sparse_tangent_free(&ctx, t);
+        fl_stability_result_free(&res);
+        fl_stability_tangent_free_sparse(&ctx, t);
     }
     /* bad input */
     fl_error err;
-    fl_stab_sparse_tangent *t;
-    fl_stab_sparse_system bad = {.n = 3, .K = K, .M = M, .prescribed = pres, .np = 1, .iT = &iT, .iN = &iN, .mu = 1};
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &bad, &lab, r, &t, &err), FL_EDIM);
+    fl_stability_tangent_sparse *t;
+    fl_stability_system_sparse bad = {.n = 3, .K = K, .M = M, .prescribed = pres, .np = 1, .iT = &iT, .iN = &iN, .mu = 1};
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &bad, &lab, r, &t, &err), FL_EDIM);
     bad.n = 4;
-    fl_stab_label wrong = (fl_stab_label)9, stuck = FL_STAB_PD;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &bad, &wrong, r, &t, &err), FL_EINVAL);
+    fl_stability_label wrong = (fl_stability_label)9, stuck = FL_STAB_PD;
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &bad, &wrong, r, &t, &err), FL_EINVAL);
     size_t big = 7;
     bad.iN = &big;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &bad, &lab, r, &t, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &bad, &lab, r, &t, &err), FL_EINVAL);
     unsigned char allp[4] = {1, 1, 0, 0};
     bad.iN = &iN;
     bad.prescribed = allp;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &bad, &stuck, r, &t, &err), FL_EINVAL);
-    fl_stab_result res;
-    cr_assert_eq(fl_stab_sparse_analyse(&ctx, NULL, NULL, 10, &res, &err), FL_EINVAL);
-    fl_stab_sparse_tangent_free(&ctx, NULL);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &bad, &stuck, r, &t, &err), FL_EINVAL);
+    fl_stability_result res;
+    cr_assert_eq(fl_stability_analyse_sparse(&ctx, NULL, NULL, 10, &res, &err), FL_EINVAL);
+    fl_stability_tangent_free_sparse(&ctx, NULL);
     fl_sparse_free(&ctx, &K);
     fl_sparse_free(&ctx, &M);
     fl_model_example_3_15_system_free(e);
@@ -282,15 +282,15 @@ Test(stability_sparse, spring_chain_closed_forms)
     }
     cholmod_sparse *K, *M = cholmod_speye(n, n, CHOLMOD_REAL, &ctx.cm);
     cr_assert_eq(fl_sparse_from_triplet(&ctx, n, n, m, ri, ci, v, 1, &K, NULL), FL_OK);
-    fl_stab_sparse_system s = {.n = n, .K = K, .M = M, .np = 0, .mu = 0.5};
-    fl_stab_sparse_tangent *t;
-    fl_stab_label none = FL_STAB_PF;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
-    fl_stab_options o = fl_stab_options_default();
+    fl_stability_system_sparse s = {.n = n, .K = K, .M = M, .np = 0, .mu = 0.5};
+    fl_stability_tangent_sparse *t;
+    fl_stability_label none = FL_STAB_PF;
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    fl_stability_options o = fl_stability_options_default();
     o.nev = 12;
-    fl_stab_result res;
+    fl_stability_result res;
     memset(&res, 0, sizeof res);
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, t, &o, 1000, &res, NULL), FL_OK);
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, t, &o, 1000, &res, NULL), FL_OK);
     cr_assert(res.nlam >= 12);
     for (size_t k = 0; k < 12; k++) {
         double lk = 4 * pow(sin((double)(k + 1) * FL_PI / (2.0 * (double)(n + 1))), 2);
@@ -298,10 +298,10 @@ Test(stability_sparse, spring_chain_closed_forms)
                   k + 1, res.lam_re[k], lk);
     }
     cr_assert(!res.flutter && !res.divergence && fabs(res.lambda_real_min - 4 * pow(sin(FL_PI / (2.0 * (n + 1))), 2)) < 1e-15);
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     double al = 2e-3, be = 0.05, lre[11], lim[11];
     size_t nr;
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, t, al, be, 10, 1000, lre, lim, &nr, NULL), FL_OK);
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, t, al, be, 10, 1000, lre, lim, &nr, NULL), FL_OK);
     cr_assert(nr >= 10);
     for (size_t k = 0; k < 10; k++) {   /* sorted by |Im|, then Re: conjugates -, + */
         size_t mode = k / 2 + 1;
@@ -310,8 +310,8 @@ Test(stability_sparse, spring_chain_closed_forms)
         cr_assert(fabs(lre[k] + z * w) <= 1e-9 * w && fabs(fabs(lim[k]) - fabs(want_im)) <= 1e-9 * w,
                   "root %zu: %.15g%+.15gi vs %.15g +- %.15gi", k, lre[k], lim[k], -z * w, fabs(want_im));
     }
-    cr_assert_eq(fl_stab_damped_flutter_mode(nr, lre, lim, 1e-9, NULL), 0);   /* all decay */
-    fl_stab_sparse_tangent_free(&ctx, t);
+    cr_assert_eq(fl_stability_damped_flutter_mode(nr, lre, lim, 1e-9, NULL), 0);   /* all decay */
+    fl_stability_tangent_free_sparse(&ctx, t);
     /* (ii) divergence: K - c I with Lambda_1 < c < Lambda_2 has the real
      * eigenvalue Lambda_1 - c < 0 (no contact: every vector meets (118)) */
     double l1 = 4 * pow(sin(FL_PI / (2.0 * (double)(n + 1))), 2), l2 = 4 * pow(sin(FL_PI / (double)(n + 1)), 2);
@@ -320,20 +320,20 @@ Test(stability_sparse, spring_chain_closed_forms)
     cholmod_sparse *Kc;
     cr_assert_eq(fl_sparse_from_triplet(&ctx, n, n, m, ri, ci, v, 1, &Kc, NULL), FL_OK);
     s.K = Kc;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s, &none, v, &t, NULL), FL_OK);
     memset(&res, 0, sizeof res);
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, t, &o, 1000, &res, NULL), FL_OK);
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, t, &o, 1000, &res, NULL), FL_OK);
     cr_assert(res.divergence && fabs(res.lambda_real_min - (l1 - c)) < 1e-12, "%.15g vs %.15g", res.lambda_real_min, l1 - c);
-    fl_stab_result_free(&res);
+    fl_stability_result_free(&res);
     fl_sparse_free(&ctx, &Kc);
     for (size_t k = 0; k < m; k++) if (ri[k] == ci[k]) v[k] += c;
     s.K = K;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s, &none, v, &t, NULL), FL_OK);
     /* bad input */
     fl_error err;
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, t, NAN, be, 10, 1000, lre, lim, &nr, &err), FL_ENONFINITE);
-    cr_assert_eq(fl_stab_sparse_rayleigh(&ctx, t, al, be, 0, 1000, lre, lim, &nr, &err), FL_EDIM);
-    fl_stab_sparse_tangent_free(&ctx, t);
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, t, NAN, be, 10, 1000, lre, lim, &nr, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_stability_rayleigh_sparse(&ctx, t, al, be, 0, 1000, lre, lim, &nr, &err), FL_EDIM);
+    fl_stability_tangent_free_sparse(&ctx, t);
     /* a singular K* (free-free chain: drop the ends' springs) */
     cholmod_sparse *Kf;
     v[0] = 1.0;
@@ -341,12 +341,12 @@ Test(stability_sparse, spring_chain_closed_forms)
         if (ri[k] == (int)(n - 1) && ci[k] == (int)(n - 1)) { v[k] = 1.0; break; }
     cr_assert_eq(fl_sparse_from_triplet(&ctx, n, n, m, ri, ci, v, 1, &Kf, NULL), FL_OK);
     s.K = Kf;
-    cr_assert_eq(fl_stab_sparse_tangent_alloc(&ctx, &s, &none, v, &t, NULL), FL_OK);
+    cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s, &none, v, &t, NULL), FL_OK);
     memset(&res, 0, sizeof res);
-    cr_assert_eq(fl_stab_sparse_modes(&ctx, t, &o, 1000, &res, &err), FL_ESINGULAR);
+    cr_assert_eq(fl_stability_modes_sparse(&ctx, t, &o, 1000, &res, &err), FL_ESINGULAR);
     cr_assert(strstr(err.message, "singular") != NULL, "%s", err.message);
-    fl_stab_result_free(&res);
-    fl_stab_sparse_tangent_free(&ctx, t);
+    fl_stability_result_free(&res);
+    fl_stability_tangent_free_sparse(&ctx, t);
     fl_sparse_free(&ctx, &Kf);
     fl_sparse_free(&ctx, &K);
     fl_sparse_free(&ctx, &M);

@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     fl_nsgs_result res;
     if (fl_sparse_start(&ctx, &err) == FL_OK && fl_fclib_read_local(argv[1], 0, &ctx, &p, &err) == FL_OK &&
         (r = gsl_vector_calloc(p->m)) && (U = gsl_vector_calloc(p->m)) &&
-        fl_nsgs_sparse_solve(p, &opt, r, U, &res, &err) >= 0) {
+        fl_nsgs_solve_sparse(p, &opt, r, U, &res, &err) >= 0) {
         for (size_t i = 0; i < p->m; i++)
             if (i % (size_t)p->dim != 0) gsl_vector_set(r, i, -gsl_vector_get(r, i));   /* THE BUG */
         if (fl_local_problem_velocity(p, r, U, &err) == FL_OK &&

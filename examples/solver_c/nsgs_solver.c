@@ -9,7 +9,7 @@
  * Exit 0 converged (natural-map error /||q|| <= T, default 1e-8), 1 not
  * converged (the last iterate is written), 2 usage or file error (the
  * message names the file and the field).  Replace the call to
- * fl_nsgs_sparse_solve by your own solver to cross-validate it. */
+ * fl_nsgs_solve_sparse by your own solver to cross-validate it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +53,7 @@ int main(int argc, char **argv)
         U = gsl_vector_calloc(p->m);
         if (!r || !U) s = FL_FAIL(&err, FL_ENOMEM, "out of memory");
     }
-    if (s == FL_OK) s = fl_nsgs_sparse_solve(p, &opt, r, U, &res, &err);   /* your solver here */
+    if (s == FL_OK) s = fl_nsgs_solve_sparse(p, &opt, r, U, &res, &err);   /* your solver here */
     if (s >= 0) {
         printf("nsgs: %zu contacts, dim %d: error %.3e after %d sweeps\n", p->nc, p->dim,
                res.residual, res.iterations);

@@ -1,6 +1,6 @@
-/* enumerate_solutions.c — exhaustive status enumeration for small 2D frictional
- * contact problems (exhaustive enumeration, proofs/contact_dynamics.md; 003 §3–4).  See enumerate_solutions.h. */
-#include "enumerate_solutions.h"
+/* enumerate.c — exhaustive status enumeration for small 2D frictional
+ * contact problems (exhaustive enumeration, proofs/contact_dynamics.md; 003 §3–4).  See enumerate.h. */
+#include "enumerate.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 
 #include "fl_dense.h"
 
-void fl_enum_scales(const fl_local_problem *p, double *rs, double *us)
+void fl_enumerate_scales(const fl_local_problem *p, double *rs, double *us)
 {
     double nq = gsl_blas_dnrm2(p->q), wmax = 0;
     for (size_t i = 0; i < p->m; i++) wmax = fmax(wmax, gsl_matrix_get(p->W, i, i));
@@ -18,10 +18,10 @@ void fl_enum_scales(const fl_local_problem *p, double *rs, double *us)
     *rs = wmax > 0 ? *us / wmax : *us;
 }
 
-int fl_enum_is_solution(const fl_local_problem *p, const double *r, double tol)
+int fl_enumerate_is_solution(const fl_local_problem *p, const double *r, double tol)
 {
     double rs, us;
-    fl_enum_scales(p, &rs, &us);
+    fl_enumerate_scales(p, &rs, &us);
     gsl_vector_const_view rv = gsl_vector_const_view_array(r, p->m);
     gsl_vector *U = fl_dense_vector_alloc(p->m);
     if (!U) return 0;
@@ -32,7 +32,7 @@ int fl_enum_is_solution(const fl_local_problem *p, const double *r, double tol)
     return v <= tol;
 }
 
-long fl_enum_find(const fl_enum_result *e, const double *r, double tol)
+long fl_enumerate_find(const fl_enumerate_result *e, const double *r, double tol)
 {
     double nr = 0;
     for (size_t i = 0; i < e->m; i++) nr += r[i] * r[i];
@@ -48,7 +48,7 @@ long fl_enum_find(const fl_enum_result *e, const double *r, double tol)
     return -1;
 }
 
-void fl_enum_result_free(fl_enum_result *e)
+void fl_enumerate_result_free(fl_enumerate_result *e)
 {
     if (!e) return;
     free(e->sol);
@@ -57,7 +57,7 @@ void fl_enum_result_free(fl_enum_result *e)
 }
 
 /* exhaustive enumeration, proofs/contact_dynamics.md: one linear system per status assignment. */
-fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_result **out,
+fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enumerate_result **out,
                                  fl_error *err)
 {
     if (!out) return FL_FAIL(err, FL_EINVAL, "enumerate: NULL output");
@@ -70,7 +70,7 @@ fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_
                        FL_ENUM_MAX_CONTACTS);
     if (!(tol > 0)) return FL_FAIL(err, FL_EINVAL, "enumerate: tol = %g must be positive", tol);
     const size_t nc = p->nc, m = p->m;
-    fl_enum_result *e = calloc(1, sizeof *e);
+    fl_enumerate_result *e = calloc(1, sizeof *e);
     gsl_matrix *A = fl_dense_matrix_alloc(m, m);
     gsl_vector *b = fl_dense_vector_alloc(m), *x = fl_dense_vector_alloc(m), *U = fl_dense_vector_alloc(m);
     gsl_permutation *P = fl_dense_permutation_alloc(m);
@@ -81,13 +81,13 @@ fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_
         e->status = malloc(cap * nc * sizeof *e->status);
     }
     if (!e || !A || !b || !x || !U || !P || !st || !e->sol || !e->status) {
-        fl_enum_result_free(e);
+        fl_enumerate_result_free(e);
         e = NULL;
     }
     fl_status s = e ? FL_OK : FL_FAIL(err, FL_ENOMEM, "enumerate: out of memory");
     double rs = 1, us = 1, wmax = 0;
     if (e) {
-        fl_enum_scales(p, &rs, &us);
+        fl_enumerate_scales(p, &rs, &us);
         for (size_t i = 0; i < m; i++) wmax = fmax(wmax, gsl_matrix_get(p->W, i, i));
         e->m = m;
         e->nc = nc;
@@ -161,7 +161,7 @@ fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_
                 break;
             }
         }
-        if (!ok || fl_enum_find(e, x->data, 1e-7) >= 0) continue;
+        if (!ok || fl_enumerate_find(e, x->data, 1e-7) >= 0) continue;
         if (e->nsol == cap) {
             cap *= 2;
             double *ns = realloc(e->sol, cap * m * sizeof *ns);
@@ -185,7 +185,7 @@ fl_status fl_enumerate_solutions(const fl_local_problem *p, double tol, fl_enum_
     if (P) gsl_permutation_free(P);
     free(st);
     if (s != FL_OK) {
-        fl_enum_result_free(e);
+        fl_enumerate_result_free(e);
         return s;
     }
     *out = e;
