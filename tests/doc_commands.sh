@@ -7,7 +7,9 @@
 # How a page marks its commands (the fence's info string):
 #
 #   ```sh          runnable: every command of the block is run
-#   ```sh long     runnable but long (minutes): listed as NOT RUN (long)
+#   ```sh long     runnable but long (over about 10 s each on a loaded 2-core
+#                  machine; the block's comments say how long): listed as
+#                  NOT RUN (long), to keep this test near 2 minutes
 #   ```sh setup    changes the machine or the tree (installs packages,
 #                  builds, installs, commits): listed as NOT RUN (setup);
 #                  ./run.sh and ./test.sh do these steps themselves
