@@ -70,121 +70,163 @@ static void force_xy(const fl_disc_contact *c, const double *r, double *F)
     F[1] = r[0] * c->ny + r[1] * c->nx;
 }
 
-int fl_discs_reproduce_28(fl_check_ctx *ctx)
-{
+/* One run of discs_28: the packing, its one-step problem from rest, the
+ * clouds of both procedures of 003 §3 and what the checks need of them. */
+typedef struct {
     d28_params P;             /* every field from data/003/discs_28.json (models/fl_model_discs.h) */
+    gsl_rng *rng;
+    fl_discs *d;
+    fl_discs_work work;
+    fl_disc_contact *c;
+    size_t nc, N, m, n;       /* contacts, discs, 2 nc impulses, 3 N velocities */
+    size_t kappa;             /* touching contacts */
+    size_t runs;              /* runs per procedure */
+    fl_local_problem *p;
+    fl_cloud *cl[2];
+    fl_plurality_result pr[2];
+    double ufeq, ufmove, cone_out, viol, fscale;
+    size_t dots, moving[2], neq;
+    gsl_matrix *Ht;           /* H^T, n x m */
+    long dim_paper;           /* 2 kappa - 3N */
+} d28_run;
+
+/* The parameters and the packing deposited under gravity (settled check),
+ * then the one-step problem from rest (003 §3 equilibrium test).  0: go
+ * on; 1: stop (reported). */
+static int d28_build(fl_check_ctx *ctx, d28_run *R)
+{
+    d28_params *P = &R->P;
     char src[4200];
     fl_error err;
     if (fl_check_params_path(ctx, "003/discs_28.json", src, sizeof src) != 0) return -1;
-    if (fl_model_discs_28_load(src, &P, &err) != FL_OK) {
+    if (fl_model_discs_28_load(src, P, &err) != FL_OK) {
         fl_check_message(ctx, "discs_28: %s", err.message);
         fl_check_report(ctx, 0, "discs28.params", "cannot read %s", src);
-        return 0;
+        return 1;
     }
     fl_check_text(ctx, "discs_28: parameters from %s\n", src);
-    gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
-    fl_discs *d = NULL;
-    if (fl_model_discs_28_build(&P, rng, &d, &err) != FL_OK) {
+    R->rng = fl_rng_alloc((unsigned long)P->seed);
+    if (fl_model_discs_28_build(P, R->rng, &R->d, &err) != FL_OK) {
         fl_check_report(ctx, 0, "discs28.alloc", "%s", err.message);
-        gsl_rng_free(rng);
-        return 0;
+        return 1;
     }
+    fl_discs *d = R->d;
     fl_discs_step_options o = fl_discs_step_options_default();
-    o.h = P.h_deposit;
+    o.h = P->h_deposit;
     o.nsgs.tol = 1e-6;          /* deposition only builds the packing */
     o.nsgs.max_sweeps = 300;
     int steps = 0;
-    fl_status s = fl_discs_deposit(d, &o, rng, (int)P.deposit_steps, P.v_tol * P.g * P.h_deposit,
+    fl_status s = fl_discs_deposit(d, &o, R->rng, (int)P->deposit_steps, P->v_tol * P->g * P->h_deposit,
                                    &steps, &err);
     double vmax = 0;
     for (size_t i = 0; i < d->N; i++)
         vmax = fmax(vmax, fmax(hypot(d->vx[i], d->vy[i]), fabs(d->w[i]) * d->R[i]));
-    fl_check_value(ctx, s == FL_OK && vmax < P.v_tol * P.g * P.h_deposit, "discs28.deposit_settled",
-                 vmax / (P.g * P.h_deposit), 0.0, P.v_tol,
+    fl_check_value(ctx, s == FL_OK && vmax < P->v_tol * P->g * P->h_deposit, "discs28.deposit_settled",
+                 vmax / (P->g * P->h_deposit), 0.0, P->v_tol,
                  "003 §4: a packing at rest (value: largest speed / (g h), data/003/discs_28.json v_tol)",
                  "%zu discs deposited under gravity in a box of width %g: %d CD steps, largest "
                  "speed %.2e < %.0e g h (generator, data/003/discs_28.json)",
-                 d->N, P.width, steps, vmax, P.v_tol);
+                 d->N, P->width, steps, vmax, P->v_tol);
     /* one step from rest (003 §3 equilibrium test) */
     for (size_t i = 0; i < d->N; i++) d->vx[i] = d->vy[i] = d->w[i] = 0;
-    fl_discs_work work;
-    fl_discs_work_init(&work, NULL);
-    o.h = P.h;
-    fl_disc_contact *c = NULL;
-    size_t nc = 0;
-    fl_local_problem *p = NULL;
-    s = fl_discs_local(d, &o, &work, &c, &nc, &p, &err);
-    if (s != FL_OK || !p) {
+    fl_discs_work_init(&R->work, NULL);
+    o.h = P->h;
+    s = fl_discs_local(d, &o, &R->work, &R->c, &R->nc, &R->p, &err);
+    if (s != FL_OK || !R->p) {
         fl_check_report(ctx, 0, "discs28.problem", "no local problem: %s", err.message);
-        goto out;
+        return 1;
     }
-    size_t N = d->N, m = 2 * nc, n = 3 * N;
-    size_t kappa = 0;
-    for (size_t a = 0; a < nc; a++) kappa += c[a].gap <= d->touch_tol;
-    /* exploration: both procedures of 003 §3 */
-    size_t runs = (size_t)(ctx->quick ? P.runs_quick : P.runs);
-    fl_cloud *cl[2] = {NULL, NULL};
-    fl_plurality_result pr[2];
+    R->N = d->N;
+    R->m = 2 * R->nc;
+    R->n = 3 * R->N;
+    for (size_t a = 0; a < R->nc; a++) R->kappa += R->c[a].gap <= d->touch_tol;
+    return 0;
+}
+
+/* exploration: both procedures of 003 §3.  0: done; 1: stop (reported). */
+static int d28_explore(fl_check_ctx *ctx, d28_run *R)
+{
+    fl_error err;
+    R->runs = (size_t)(ctx->quick ? R->P.runs_quick : R->P.runs);
     for (int mode = 0; mode < 2; mode++) {
         fl_plurality_options po = fl_plurality_options_default();
         po.mode = mode ? FL_PLURALITY_RANDOM_START : FL_PLURALITY_RANDOM_ORDER;
-        po.runs = runs;
+        po.runs = R->runs;
         po.impl = FL_IMPL_REFERENCE;
-        po.nsgs.rng = rng;
-        po.nsgs.tol = P.gs_tol;
-        po.nsgs.max_sweeps = (int)P.gs_sweeps;
+        po.nsgs.rng = R->rng;
+        po.nsgs.tol = R->P.gs_tol;
+        po.nsgs.max_sweeps = (int)R->P.gs_sweeps;
         /* random guesses up to twice the largest impulse m g h (003 §3) */
         double smax = 0;
-        for (size_t i = 0; i < N; i++) smax = fmax(smax, d->m[i] * P.g * P.h);
-        po.nsgs.random_scale = 2 * smax * N / 4;
-        s = fl_plurality_explore(p, &po, &cl[mode], &pr[mode], &err);
+        for (size_t i = 0; i < R->N; i++) smax = fmax(smax, R->d->m[i] * R->P.g * R->P.h);
+        po.nsgs.random_scale = 2 * smax * R->N / 4;
+        fl_status s = fl_plurality_explore(R->p, &po, &R->cl[mode], &R->pr[mode], &err);
         if (s < 0) {
             fl_check_report(ctx, 0, "discs28.explore", "mode %d: %s", mode, err.message);
-            goto out;
+            return 1;
         }
     }
-    /* per dot: u_f, Coulomb, cones.  A dot with |u_f| >= 1e-3 g h is another
-     * solution of the one-step problem in which something moves (003 §2:
-     * from rest, free fall and wedging both solve the step); it is reported
-     * and left out of the equilibrium force clouds. */
-    double *uf = malloc(n * sizeof *uf), ufeq = 0, ufmove = INFINITY, cone_out = 0, viol = 0;
+    return 0;
+}
+
+/* per dot: u_f, Coulomb, cones.  A dot with |u_f| >= 1e-3 g h is another
+ * solution of the one-step problem in which something moves (003 §2:
+ * from rest, free fall and wedging both solve the step); it is reported
+ * and left out of the equilibrium force clouds. */
+static void d28_sort_dots(d28_run *R)
+{
+    const fl_discs *d = R->d;
+    size_t m = R->m, n = R->n, nc = R->nc;
+    double *uf = malloc(n * sizeof *uf);
     gsl_vector *rv = gsl_vector_alloc(m), *U = gsl_vector_alloc(m);
-    double gh = P.g * P.h, fscale = 0;
-    size_t dots = 0, moving[2] = {0, 0};
+    double gh = R->P.g * R->P.h;
+    R->ufeq = 0;
+    R->ufmove = INFINITY;
     for (int mode = 0; mode < 2; mode++) {
+        fl_cloud *cl = R->cl[mode];
         size_t keep = 0;
-        for (size_t k = 0; k < cl[mode]->npts; k++) {
-            const double *r = cl[mode]->pts + k * m;
-            fl_discs_end_velocity(d, c, nc, P.h, r, uf);
+        for (size_t k = 0; k < cl->npts; k++) {
+            const double *r = cl->pts + k * m;
+            fl_discs_end_velocity(d, R->c, nc, R->P.h, r, uf);
             double um = 0;
             for (size_t q = 0; q < n; q++)
                 um = fmax(um, fabs(uf[q]) * (q % 3 == 2 ? d->R[q / 3] : 1) / gh);
             memcpy(rv->data, r, m * sizeof *r);
-            fl_local_problem_velocity(p, rv, U, NULL);
+            fl_local_problem_velocity(R->p, rv, U, NULL);
             double rs = 0;
             for (size_t q = 0; q < m; q++) rs = fmax(rs, fabs(r[q]));
-            viol = fmax(viol, fl_coulomb_violation(2, nc, p->mu, r, U->data, rs, gh));
+            R->viol = fmax(R->viol, fl_coulomb_violation(2, nc, R->p->mu, r, U->data, rs, gh));
             for (size_t a = 0; a < nc; a++)
-                cone_out = fmax(cone_out, fmax(-r[2 * a], fabs(r[2 * a + 1]) - p->mu[a] * r[2 * a]) / rs);
-            dots++;
+                R->cone_out = fmax(R->cone_out, fmax(-r[2 * a], fabs(r[2 * a + 1]) - R->p->mu[a] * r[2 * a]) / rs);
+            R->dots++;
             if (um >= 1e-3) {
-                moving[mode]++;
-                ufmove = fmin(ufmove, um);
+                R->moving[mode]++;
+                R->ufmove = fmin(R->ufmove, um);
                 continue;
             }
-            ufeq = fmax(ufeq, um);
-            fscale = fmax(fscale, rs);
-            if (keep != k) memmove(cl[mode]->pts + keep * m, r, m * sizeof *r);
+            R->ufeq = fmax(R->ufeq, um);
+            R->fscale = fmax(R->fscale, rs);
+            if (keep != k) memmove(cl->pts + keep * m, r, m * sizeof *r);
             keep++;
         }
-        cl[mode]->npts = keep;
+        cl->npts = keep;
     }
-    size_t neq = cl[0]->npts + cl[1]->npts;
+    R->neq = R->cl[0]->npts + R->cl[1]->npts;
+    gsl_vector_free(rv);
+    gsl_vector_free(U);
+    free(uf);
+}
+
+static void d28_check_dots(fl_check_ctx *ctx, const d28_run *R)
+{
+    fl_cloud *const *cl = R->cl;
+    size_t dots = R->dots, neq = R->neq;
+    double ufeq = R->ufeq;
     fl_check_value(ctx, dots > 0 && cl[0]->nfailed + cl[1]->nfailed == 0, "discs28.runs_converged",
                  (double)(cl[0]->nfailed + cl[1]->nfailed), 0.0, 0.0,
                  "003 §3: Gauss-Seidel runs (value: runs that did not converge)",
                  "%zu runs (random orderings from zero, random starts), %zu converged, "
-                 "GS tol %.0e (003 §3)", 2 * runs, dots, P.gs_tol);
+                 "GS tol %.0e (003 §3)", 2 * R->runs, dots, R->P.gs_tol);
     fl_check_value(ctx, ufeq < 1e-6 && 10 * neq >= 9 * dots && cl[0]->npts > 0 && cl[1]->npts > 0,
                  "discs28.equilibrium_u_f_zero", ufeq, 0.0, 1e-6,
                  "003 §3: equilibrium, u_f = 0 after one step from rest (value: max |u_f| / (g h))",
@@ -192,18 +234,25 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
                  "rest, 003 §3); the other %zu (zero start %zu, random start %zu) solve the step "
                  "with motion, |u_f| / (g h) >= %.2e (plurality as in 003 §2; at most 10%%, left "
                  "out of the force clouds)",
-                 neq, dots, ufeq, dots - neq, moving[0], moving[1], dots > neq ? ufmove : 0.0);
+                 neq, dots, ufeq, dots - neq, R->moving[0], R->moving[1], dots > neq ? R->ufmove : 0.0);
     /* both need dots: with none (no run converged) there is nothing checked */
-    fl_check_value(ctx, dots > 0 && viol < 1e-8, "discs28.coulomb", viol, 0.0, 1e-8,
+    fl_check_value(ctx, dots > 0 && R->viol < 1e-8, "discs28.coulomb", R->viol, 0.0, 1e-8,
                  "003 §3-5: Coulomb's law at every contact",
                  "each of the %zu dots satisfies Coulomb's law: max violation %.2e < 1e-8 (003 §3–5)",
-                 dots, viol);
-    fl_check_value(ctx, dots > 0 && cone_out < 1e-9, "discs28.clouds_in_cones", cone_out, 0.0, 1e-9,
+                 dots, R->viol);
+    fl_check_value(ctx, dots > 0 && R->cone_out < 1e-9, "discs28.clouds_in_cones", R->cone_out, 0.0, 1e-9,
                  "003 §4 Fig. 2: each contact's cloud in its Coulomb region C_alpha",
                  "every contact of each of the %zu dots lies in its Coulomb angular region C_alpha: max "
-                 "excess %.2e < 1e-9 of the largest impulse (003 §4)", dots, cone_out);
-    /* dimensions: A (all touching contacts) and the cloud's affine hull */
-    gsl_matrix *Ht = gsl_matrix_calloc(n, m);
+                 "excess %.2e < 1e-9 of the largest impulse (003 §4)", dots, R->cone_out);
+}
+
+/* dimensions: A (all touching contacts), 003 §4 dim A = 2 kappa - 3N */
+static void d28_check_dimension_A(fl_check_ctx *ctx, d28_run *R)
+{
+    const fl_discs *d = R->d;
+    const fl_disc_contact *c = R->c;
+    size_t n = R->n, m = R->m, nc = R->nc, kappa = R->kappa, N = R->N;
+    gsl_matrix *Ht = R->Ht = gsl_matrix_calloc(n, m);
     for (size_t a = 0; a < nc; a++) {
         double row[2][6];
         fl_discs_contact_rows(d, &c[a], row);
@@ -226,40 +275,57 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         }
     size_t rankH = svd_rank(Htt, 1e-10, NULL);
     long dimA = (long)(2 * kappa) - (long)rankH, dim_paper = 2 * (long)kappa - 3 * (long)N;
+    R->dim_paper = dim_paper;
     fl_check_value(ctx, rankH == 3 * N && dimA == dim_paper, "discs28.dimension_A_2kappa_minus_3N", (double)dimA,
                  (double)dim_paper, 0.0, "003 §4: dim A = 2 kappa - 3N",
                  "kappa = %zu touching contacts, N = %zu: rank H^T = %zu = 3N (independent "
                  "equilibrium equations), dim A = 2 kappa - rank = %ld = 2 kappa - 3N = %ld (003 §4)",
                  kappa, N, rankH, dimA, dim_paper);
-    /* affine hull of the whole cloud vs the constrained kernel (proofs/discs.md §4) */
-    size_t npts = neq;
+    gsl_matrix_free(Htt);
+}
+
+/* affine dimension of the equilibrium cloud (SVD of the centred cloud) */
+static size_t d28_cloud_dimension(const d28_run *R)
+{
+    size_t m = R->m, npts = R->neq;
     gsl_matrix *Cc = gsl_matrix_alloc(npts ? npts : 1, m);
     double *mean = calloc(m, sizeof *mean);
     for (int mode = 0, k = 0; mode < 2; mode++)
-        for (size_t j = 0; j < cl[mode]->npts; j++, k++)
+        for (size_t j = 0; j < R->cl[mode]->npts; j++, k++)
             for (size_t q = 0; q < m; q++) {
-                double v = cl[mode]->pts[j * m + q] / fscale;
+                double v = R->cl[mode]->pts[j * m + q] / R->fscale;
                 gsl_matrix_set(Cc, (size_t)k, q, v);
                 mean[q] += v / npts;
             }
     for (size_t k = 0; k < npts; k++)
         for (size_t q = 0; q < m; q++) gsl_matrix_set(Cc, k, q, gsl_matrix_get(Cc, k, q) - mean[q]);
     size_t dim_cloud = npts > 1 ? svd_rank(Cc, 1e-7, NULL) : 0;
+    free(mean);
+    gsl_matrix_free(Cc);
+    return dim_cloud;
+}
+
+/* affine hull of the whole cloud vs the constrained kernel (proofs/discs.md §4) */
+static void d28_check_kernel(fl_check_ctx *ctx, const d28_run *R)
+{
+    size_t n = R->n, m = R->m, nc = R->nc, npts = R->neq;
+    const double *mu = R->p->mu;
+    size_t dim_cloud = d28_cloud_dimension(R);
     /* constraint rows: H^T, never-active contacts (2 rows), always-on-boundary (1 row) */
     size_t nrow = n + 2 * nc, never = 0, boundary = 0, active = 0, sticking_all = 0;
     gsl_matrix *B = gsl_matrix_calloc(nrow, m);
     for (size_t q = 0; q < n; q++)
-        for (size_t l = 0; l < m; l++) gsl_matrix_set(B, q, l, gsl_matrix_get(Ht, q, l));
-    double ftol = 1e-7 * fscale;
+        for (size_t l = 0; l < m; l++) gsl_matrix_set(B, q, l, gsl_matrix_get(R->Ht, q, l));
+    double ftol = 1e-7 * R->fscale;
     for (size_t a = 0; a < nc; a++) {
         int is_active = 0, all_plus = 1, all_minus = 1, some_inside = 0;
         for (int mode = 0; mode < 2; mode++)
-            for (size_t k = 0; k < cl[mode]->npts; k++) {
-                const double *r = cl[mode]->pts + k * m + 2 * a;
+            for (size_t k = 0; k < R->cl[mode]->npts; k++) {
+                const double *r = R->cl[mode]->pts + k * m + 2 * a;
                 if (r[0] > ftol) is_active = 1;
-                double ex = p->mu[a] * r[0] - fabs(r[1]);
-                if (!(fabs(r[1] - p->mu[a] * r[0]) <= ftol)) all_plus = 0;
-                if (!(fabs(r[1] + p->mu[a] * r[0]) <= ftol)) all_minus = 0;
+                double ex = mu[a] * r[0] - fabs(r[1]);
+                if (!(fabs(r[1] - mu[a] * r[0]) <= ftol)) all_plus = 0;
+                if (!(fabs(r[1] + mu[a] * r[0]) <= ftol)) all_minus = 0;
                 if (ex > ftol) some_inside = 1;
             }
         if (!is_active) {
@@ -269,7 +335,7 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         } else {
             active++;
             if (all_plus || all_minus) {
-                gsl_matrix_set(B, n + 2 * a, 2 * a, all_plus ? -p->mu[a] : p->mu[a]);
+                gsl_matrix_set(B, n + 2 * a, 2 * a, all_plus ? -mu[a] : mu[a]);
                 gsl_matrix_set(B, n + 2 * a, 2 * a + 1, 1);
                 boundary++;
             }
@@ -284,11 +350,48 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
                  "affine dimension of the %zu-dot cloud (SVD of the centred cloud, rel. tol 1e-7) "
                  "= %zu; kernel of H^T on the %zu active contacts (%zu never loaded, %zu always on a "
                  "cone edge) = %zu (proofs/discs.md §4); 2 kappa - 3N = %ld",
-                 npts, dim_cloud, active, never, boundary, dim_kernel, dim_paper);
-    fl_check_text(ctx, "discs_28: %zu distinct limits from random orderings, %zu from random starts; "
-           "%zu GS sweeps in all\n",
-           cl[0]->ndistinct, cl[1]->ndistinct, (size_t)(pr[0].iterations + pr[1].iterations));
-    /* CSVs and figure (Fig. 2): grains chosen by their contacts */
+                 npts, dim_cloud, active, never, boundary, dim_kernel, R->dim_paper);
+    gsl_matrix_free(B);
+}
+
+/* The contact forces on two grains: CSV of their cloud tips; returns the
+ * largest force / h (the figure's scale). */
+static double d28_write_clouds(const d28_run *R, const char *pc, size_t g_two, size_t g_many)
+{
+    const fl_discs *d = R->d;
+    const fl_disc_contact *c = R->c;
+    size_t m = R->m, nc = R->nc;
+    double h = R->P.h, fmaxF = 0;
+    FILE *f = fopen(pc, "w");
+    if (!f) return 0;
+    fprintf(f, "mode,run,contact,grain,px,py,Fx,Fy,rN,rT\n");
+    for (int mode = 0; mode < 2; mode++)
+        for (size_t k = 0; k < R->cl[mode]->npts; k++)
+            for (size_t a = 0; a < nc; a++) {
+                size_t gi = c[a].i == g_two || c[a].i == g_many ? c[a].i : c[a].j;
+                if (gi != g_two && gi != g_many) continue;
+                if (c[a].kind != FL_DISC_PAIR && c[a].i != gi) continue;
+                const double *r = R->cl[mode]->pts + k * m + 2 * a;
+                double F[2], sg = gi == c[a].i ? 1 : -1;
+                force_xy(&c[a], r, F);
+                double Rd = gi == c[a].i ? d->R[c[a].i] : d->R[c[a].j];
+                double nx = c[a].nx, ny = c[a].ny;
+                /* the contact point on grain gi, force on gi */
+                double px = d->x[gi] - sg * Rd * nx, py = d->y[gi] - sg * Rd * ny;
+                fmaxF = fmax(fmaxF, hypot(F[0], F[1]) / h);
+                fprintf(f, "%d,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", mode, k, a, gi, px,
+                        py, sg * F[0] / h, sg * F[1] / h, r[0] / h, r[1] / h);
+            }
+    fclose(f);
+    return fmaxF;
+}
+
+/* CSVs and figure (Fig. 2): grains chosen by their contacts */
+static void d28_plot(fl_check_ctx *ctx, const d28_run *R)
+{
+    const fl_discs *d = R->d;
+    const fl_disc_contact *c = R->c;
+    size_t N = R->N, nc = R->nc;
     size_t *deg = calloc(N, sizeof *deg);
     for (size_t a = 0; a < nc; a++)
         if (c[a].gap <= d->touch_tol) {
@@ -310,27 +413,7 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         fclose(f);
     }
     double fmaxF = 0;
-    if (fl_check_out_path(ctx, "discs_28_clouds.csv", pc, sizeof pc) == 0 && (f = fopen(pc, "w"))) {
-        fprintf(f, "mode,run,contact,grain,px,py,Fx,Fy,rN,rT\n");
-        for (int mode = 0; mode < 2; mode++)
-            for (size_t k = 0; k < cl[mode]->npts; k++)
-                for (size_t a = 0; a < nc; a++) {
-                    size_t gi = c[a].i == g_two || c[a].i == g_many ? c[a].i : c[a].j;
-                    if (gi != g_two && gi != g_many) continue;
-                    if (c[a].kind != FL_DISC_PAIR && c[a].i != gi) continue;
-                    const double *r = cl[mode]->pts + k * m + 2 * a;
-                    double F[2], sg = gi == c[a].i ? 1 : -1;
-                    force_xy(&c[a], r, F);
-                    double R = gi == c[a].i ? d->R[c[a].i] : d->R[c[a].j];
-                    double nx = c[a].nx, ny = c[a].ny;
-                    /* the contact point on grain gi, force on gi */
-                    double px = d->x[gi] - sg * R * nx, py = d->y[gi] - sg * R * ny;
-                    fmaxF = fmax(fmaxF, hypot(F[0], F[1]) / P.h);
-                    fprintf(f, "%d,%zu,%zu,%zu,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g\n", mode, k, a, gi, px,
-                            py, sg * F[0] / P.h, sg * F[1] / P.h, r[0] / P.h, r[1] / P.h);
-                }
-        fclose(f);
-    }
+    if (fl_check_out_path(ctx, "discs_28_clouds.csv", pc, sizeof pc) == 0) fmaxF = d28_write_clouds(R, pc, g_two, g_many);
     if (fl_check_out_path(ctx, "discs_28_clouds.png", path, sizeof path) == 0) {
         double sc = 2.0 / fmax(fmaxF, 1e-300);
         char script[20000];
@@ -348,22 +431,34 @@ int fl_discs_reproduce_28(fl_check_ctx *ctx)
         if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "discs_28: no PNG (gnuplot failed)");
     }
     free(deg);
-    free(mean);
-    gsl_matrix_free(B);
-    gsl_matrix_free(Cc);
-    gsl_matrix_free(Ht);
-    gsl_matrix_free(Htt);
-    gsl_vector_free(rv);
-    gsl_vector_free(U);
-    free(uf);
-out:
-    fl_cloud_free(cl[0]);
-    fl_cloud_free(cl[1]);
-    free(c);
-    fl_local_problem_free(p);
-    fl_discs_work_clear(&work);
-    fl_discs_free(d);
-    gsl_rng_free(rng);
+}
+
+/* 003 §4: the N = 28 packing at rest, its clouds of equilibrium contact
+ * forces (Fig. 2) and their dimensions.  Build, explore, check, plot. */
+int fl_discs_reproduce_28(fl_check_ctx *ctx)
+{
+    d28_run R;
+    memset(&R, 0, sizeof R);
+    int rc = d28_build(ctx, &R);
+    if (rc < 0) return -1;
+    if (rc == 0 && d28_explore(ctx, &R) == 0) {
+        d28_sort_dots(&R);
+        d28_check_dots(ctx, &R);
+        d28_check_dimension_A(ctx, &R);
+        d28_check_kernel(ctx, &R);
+        fl_check_text(ctx, "discs_28: %zu distinct limits from random orderings, %zu from random starts; "
+               "%zu GS sweeps in all\n",
+               R.cl[0]->ndistinct, R.cl[1]->ndistinct, (size_t)(R.pr[0].iterations + R.pr[1].iterations));
+        d28_plot(ctx, &R);
+    }
+    gsl_matrix_free(R.Ht);
+    fl_cloud_free(R.cl[0]);
+    fl_cloud_free(R.cl[1]);
+    free(R.c);
+    fl_local_problem_free(R.p);
+    if (R.d) fl_discs_work_clear(&R.work);
+    fl_discs_free(R.d);
+    if (R.rng) gsl_rng_free(R.rng);
     return 0;
 }
 
