@@ -573,28 +573,50 @@ static int dcmp(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int fl_discs_reproduce_slope(fl_check_ctx *ctx)
-{
+/* One run of slope_355: the packing, the flow down the slope and what the
+ * checks need of the instants explored. */
+typedef struct {
     slope_params P;           /* every field from data/003/discs_355.json (models/fl_model_discs.h) */
+    gsl_rng *rng;
+    fl_discs *d;
+    size_t N, typ;            /* discs, the typical grain (median height) */
+    fl_discs_step_options o;
+    fl_discs_work work;
+    double t0;
+    long steps;
+    size_t runs;
+    char path[4096];
+    FILE *csv;                /* slope_355_range.csv */
+    double range11, range_last, range_min, med11, med_last, line11, line121, viol, vx0, vx1;
+    size_t failed, total, act11, act121;
+    long k_last;              /* the last instant explored (range_last's) */
+    double stick11, stick121;
+    int ok_steps;
+} slope_run;
+
+/* The parameters, the packing deposited in the band, then tilted gravity
+ * from rest (003 §5).  0: go on; 1: stop (reported); -1: no data file. */
+static int slope_build(fl_check_ctx *ctx, slope_run *R)
+{
+    slope_params *P = &R->P;
     char src[4200];
     fl_error err;
     if (fl_check_params_path(ctx, "003/discs_355.json", src, sizeof src) != 0) return -1;
-    if (fl_model_discs_355_load(src, &P, &err) != FL_OK) {
+    if (fl_model_discs_355_load(src, P, &err) != FL_OK) {
         fl_check_message(ctx, "slope_355: %s", err.message);
         fl_check_report(ctx, 0, "slope.params", "cannot read %s", src);
-        return 0;
+        return 1;
     }
     fl_check_text(ctx, "slope_355: parameters from %s\n", src);
-    gsl_rng *rng = fl_rng_alloc((unsigned long)P.seed);
-    fl_discs *d = NULL;
-    if (fl_model_discs_355_build(&P, rng, &d, &err) != FL_OK) {
+    R->rng = fl_rng_alloc((unsigned long)P->seed);
+    if (fl_model_discs_355_build(P, R->rng, &R->d, &err) != FL_OK) {
         fl_check_report(ctx, 0, "slope.alloc", "%s", err.message);
-        gsl_rng_free(rng);
-        return 0;
+        return 1;
     }
-    size_t N = d->N;
+    fl_discs *d = R->d;
+    size_t N = R->N = d->N;
     fl_discs_step_options o = fl_discs_step_options_default();
-    o.h = P.h_deposit;
+    o.h = P->h_deposit;
     o.impl = FL_IMPL_OPTIMIZED;
     o.nsgs.tol = 1e-6;          /* deposition only builds the packing */
     o.nsgs.max_sweeps = 100;
@@ -603,145 +625,167 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
      * state at step 121 depends on the stopping sweep of every step */
     o.nsgs.check_every = 1;
     int dsteps = 0;
-    double t0 = fl_clock_now();
-    fl_status s = fl_discs_deposit(d, &o, rng, (int)(ctx->quick ? P.deposit_steps_quick : P.deposit_steps),
-                                   1e-3 * P.g * P.h_deposit, &dsteps, &err);
+    R->t0 = fl_clock_now();
+    fl_status s = fl_discs_deposit(d, &o, R->rng, (int)(ctx->quick ? P->deposit_steps_quick : P->deposit_steps),
+                                   1e-3 * P->g * P->h_deposit, &dsteps, &err);
     fl_check_report(ctx, s >= 0, "slope.deposit", "%zu discs deposited in the band 2a = %g: %d steps "
-                 "(%.1f s)", N, 2 * P.a, dsteps, fl_clock_now() - t0);
+                 "(%.1f s)", N, 2 * P->a, dsteps, fl_clock_now() - R->t0);
     /* the flow: tilted gravity, from rest (003 §5) */
-    double th = P.slope_deg * FL_PI / 180;
-    d->gx = P.g * sin(th);
-    d->gy = -P.g * cos(th);
-    d->margin = P.margin;
+    double th = P->slope_deg * FL_PI / 180;
+    d->gx = P->g * sin(th);
+    d->gy = -P->g * cos(th);
+    d->margin = P->margin;
     for (size_t i = 0; i < N; i++) d->vx[i] = d->vy[i] = d->w[i] = 0;
     /* typical grain: median height */
     double *ys = malloc(N * sizeof *ys);
     for (size_t i = 0; i < N; i++) ys[i] = d->y[i];
     qsort(ys, N, sizeof *ys, dcmp);
-    size_t typ = 0;
     for (size_t i = 0; i < N; i++)
-        if (d->y[i] == ys[N / 2]) typ = i;
+        if (d->y[i] == ys[N / 2]) R->typ = i;
     free(ys);
-    long steps = (long)(ctx->quick ? P.steps_quick : P.steps);
-    size_t runs = (size_t)(ctx->quick ? P.runs_quick : P.runs);
-    long samples_full[] = {11, 41, 121, 301, 601, 1110};
-    long samples_quick[] = {11, 121};
-    const long *samp = ctx->quick ? samples_quick : samples_full;
-    size_t nsamp = ctx->quick ? 2 : 6;
-    fl_discs_work work;
-    fl_discs_work_init(&work, NULL);
-    o.h = P.h;
-    o.nsgs.tol = P.step_gs_tol;
+    fl_discs_work_init(&R->work, NULL);
+    o.h = P->h;
+    o.nsgs.tol = P->step_gs_tol;
     o.nsgs.max_sweeps = 2000;   /* warm-started trajectory steps */
     o.warm = 1;
-    char path[4096];
-    FILE *csv = NULL;
-    if (fl_check_out_path(ctx, "slope_355_range.csv", path, sizeof path) == 0)
-        csv = fopen(path, "w");
-    if (csv) fprintf(csv, "step,t,contacts_active,sticking_fraction,typical_range,typical_acc,"
-                          "median_range,sigma2_over_sigma1,runs\n");
-    double range11 = NAN, range_last = NAN, range_min = INFINITY, med11 = NAN, med_last = NAN, line11 = NAN,
-           line121 = NAN, viol = 0, vx0 = 0, vx1 = 0;
-    size_t failed = 0, total = 0, isamp = 0, act11 = 0, act121 = 0;
-    long k_last = 0;          /* the last instant explored (range_last's) */
-    double stick11 = 0, stick121 = 0;
-    int ok_steps = 1;
-    for (long k = 1; k <= steps; k++) {
+    R->o = o;
+    return 0;
+}
+
+/* 003 Figs. 4-5: the accelerations of every run at step k (CSV, figure) */
+static void slope_plot_acc(fl_check_ctx *ctx, const slope_run *R, long k, const double *acc, size_t npts)
+{
+    const fl_discs *d = R->d;
+    size_t N = R->N, typ = R->typ;
+    char name[64], pc[4096];
+    snprintf(name, sizeof name, "slope_355_acc_step%ld.csv", k);
+    FILE *f = NULL;
+    if (fl_check_out_path(ctx, name, pc, sizeof pc) != 0 || !(f = fopen(pc, "w"))) return;
+    fprintf(f, "run,grain,x,y,R,ax,ay\n");
+    for (size_t q = 0; q < npts; q++)
+        for (size_t i = 0; i < N; i++)
+            fprintf(f, "%zu,%zu,%.9g,%.9g,%.6g,%.12g,%.12g\n", q, i, d->x[i],
+                    d->y[i], d->R[i], acc[q * 2 * N + 2 * i],
+                    acc[q * 2 * N + 2 * i + 1]);
+    fclose(f);
+    snprintf(name, sizeof name, "slope_355_acc_step%ld.png", k);
+    char pp[4096], script[20000];
+    if (fl_check_out_path(ctx, name, pp, sizeof pp) == 0) {
+        /* 003 Figs. 4-5: acceleration vectors of every run drawn from the
+         * centres (scale: 0.3 R_max per unit of g) */
+        double sc = 2 * R->P.R_max / R->P.g;
+        snprintf(script, sizeof script,
+                 "set terminal png size 1400,900\nset output '%s'\n"
+                 "set datafile separator ','\nset multiplot layout 2,1 "
+                 "title 'Slope 24 deg, N = %zu (003 §5, Fig. %d): acceleration "
+                 "vectors of %zu runs at step %ld (t = %.5f)' noenhanced\n"
+                 "set size ratio -1\nunset key\nset title 'tips of the "
+                 "acceleration vectors drawn from the centres (%.2g length per "
+                 "unit); grain %zu in red' noenhanced\n"
+                 "plot '%s' using ($1==0?$3:1/0):4:5 every ::1 with circles lc "
+                 "rgb 'gray', '' using ($3+%g*$6):($4+%g*$7) every ::1 with points "
+                 "pt 7 ps 0.2 lc rgb 'blue', '' using ($2==%zu?$3+%g*$6:1/0):"
+                 "($4+%g*$7) every ::1 with points pt 7 ps 0.4 lc rgb 'red'\n"
+                 "set size noratio\nset title 'cloud of grain %zu: (a_x, a_y) "
+                 "of every run' noenhanced\nset xlabel 'a_x'\nset ylabel 'a_y'\n"
+                 "plot '%s' using ($2==%zu?$6:1/0):7 every ::1 with points pt 7 "
+                 "ps 0.8 lc rgb 'red'\nunset multiplot\n",
+                 pp, N, k == 11 ? 4 : 5, npts, k, k * R->P.h, sc, typ, pc, sc, sc,
+                 typ, sc, sc, typ, pc, typ);
+        if (fl_check_plot(ctx, script) != 0)
+            fl_check_message(ctx, "slope_355: no PNG (gnuplot failed)");
+    }
+}
+
+/* An instant explored (003 §5): the clouds of accelerations of the core
+ * problem, their ranges and shape, then the flow's own step. */
+static void slope_sample(fl_check_ctx *ctx, slope_run *R, long k)
+{
+    size_t N = R->N, typ = R->typ;
+    fl_error err;
+    double *acc = NULL, v = 0;
+    size_t npts = 0, nf = 0;
+    if (slope_explore(R->d, &R->P, R->runs, R->rng, &R->work, &acc, &npts, &v, &nf, &err) == 0) {
+        R->viol = fmax(R->viol, v);
+        R->failed += nf;
+        R->total += R->runs;
+        double rt = grain_range(acc, npts, N, typ), sv[2];
+        double *rg = malloc(N * sizeof *rg);
+        for (size_t i = 0; i < N; i++) rg[i] = grain_range(acc, npts, N, i);
+        qsort(rg, N, sizeof *rg, dcmp);
+        double med = rg[N / 2];
+        free(rg);
+        grain_shape(acc, npts, N, typ, sv);
+        double amag = npts ? hypot(acc[2 * typ], acc[2 * typ + 1]) : 0;
+        if (k == 11) { R->range11 = rt; R->med11 = med; R->line11 = sv[1] / fmax(sv[0], 1e-300); }
+        if (k == 121) R->line121 = sv[1] / fmax(sv[0], 1e-300);
+        R->range_last = rt;
+        R->k_last = k;
+        if (k > 11) R->range_min = fmin(R->range_min, rt);
+        R->med_last = med;
+        if (k == 11 || k == 121) slope_plot_acc(ctx, R, k, acc, npts);
+        /* the flow's own step (warm start) gives the contact statistics */
+        fl_discs_step_result res;
+        fl_status s = fl_discs_step(R->d, &R->o, &R->work, &res, &err);
+        if (s < 0) R->ok_steps = 0;
+        double sf = res.nactive ? (double)res.nsticking / res.nactive : 0;
+        if (k == 11) { R->act11 = res.nactive; R->stick11 = sf; }
+        if (k == 121) { R->act121 = res.nactive; R->stick121 = sf; }
+        if (R->csv)
+            fprintf(R->csv, "%ld,%.6g,%zu,%.4f,%.6g,%.6g,%.6g,%.4g,%zu\n", k, k * R->P.h,
+                    res.nactive, sf, rt, amag, med, sv[1] / fmax(sv[0], 1e-300), npts);
+        fl_check_text(ctx, "[%.0f s] slope_355: step %ld t = %.5f: %zu active contacts, %.0f%% zero sliding, "
+               "typical grain |a| = %.4g, range %.3g, median range %.3g\n",
+               fl_clock_now() - R->t0, k, k * R->P.h, res.nactive, 100 * sf, amag, rt, med);
+    } else {
+        R->ok_steps = 0;
+        fl_check_message(ctx, "slope_355: exploration failed: %s", err.message);
+    }
+    free(acc);
+}
+
+/* The flow from rest, exploring the sampled instants. */
+static void slope_flow(fl_check_ctx *ctx, slope_run *R)
+{
+    static const long samples_full[] = {11, 41, 121, 301, 601, 1110};
+    static const long samples_quick[] = {11, 121};
+    const long *samp = ctx->quick ? samples_quick : samples_full;
+    size_t nsamp = ctx->quick ? 2 : 6, isamp = 0, N = R->N;
+    fl_error err;
+    R->steps = (long)(ctx->quick ? R->P.steps_quick : R->P.steps);
+    R->runs = (size_t)(ctx->quick ? R->P.runs_quick : R->P.runs);
+    if (fl_check_out_path(ctx, "slope_355_range.csv", R->path, sizeof R->path) == 0)
+        R->csv = fopen(R->path, "w");
+    if (R->csv) fprintf(R->csv, "step,t,contacts_active,sticking_fraction,typical_range,typical_acc,"
+                                "median_range,sigma2_over_sigma1,runs\n");
+    R->range11 = R->range_last = R->med11 = R->med_last = R->line11 = R->line121 = NAN;
+    R->range_min = INFINITY;
+    R->ok_steps = 1;
+    for (long k = 1; k <= R->steps; k++) {
         if (isamp < nsamp && samp[isamp] == k) {
-            double *acc = NULL, v = 0;
-            size_t npts = 0, nf = 0;
-            if (slope_explore(d, &P, runs, rng, &work, &acc, &npts, &v, &nf, &err) == 0) {
-                viol = fmax(viol, v);
-                failed += nf;
-                total += runs;
-                double rt = grain_range(acc, npts, N, typ), sv[2];
-                double *rg = malloc(N * sizeof *rg);
-                for (size_t i = 0; i < N; i++) rg[i] = grain_range(acc, npts, N, i);
-                qsort(rg, N, sizeof *rg, dcmp);
-                double med = rg[N / 2];
-                free(rg);
-                grain_shape(acc, npts, N, typ, sv);
-                double amag = npts ? hypot(acc[2 * typ], acc[2 * typ + 1]) : 0;
-                if (k == 11) { range11 = rt; med11 = med; line11 = sv[1] / fmax(sv[0], 1e-300); }
-                if (k == 121) line121 = sv[1] / fmax(sv[0], 1e-300);
-                range_last = rt;
-                k_last = k;
-                if (k > 11) range_min = fmin(range_min, rt);
-                med_last = med;
-                if (k == 11 || k == 121) {
-                    char name[64], pc[4096];
-                    snprintf(name, sizeof name, "slope_355_acc_step%ld.csv", k);
-                    FILE *f = NULL;
-                    if (fl_check_out_path(ctx, name, pc, sizeof pc) == 0 && (f = fopen(pc, "w"))) {
-                        fprintf(f, "run,grain,x,y,R,ax,ay\n");
-                        for (size_t q = 0; q < npts; q++)
-                            for (size_t i = 0; i < N; i++)
-                                fprintf(f, "%zu,%zu,%.9g,%.9g,%.6g,%.12g,%.12g\n", q, i, d->x[i],
-                                        d->y[i], d->R[i], acc[q * 2 * N + 2 * i],
-                                        acc[q * 2 * N + 2 * i + 1]);
-                        fclose(f);
-                        snprintf(name, sizeof name, "slope_355_acc_step%ld.png", k);
-                        char pp[4096], script[20000];
-                        if (fl_check_out_path(ctx, name, pp, sizeof pp) == 0) {
-                            /* 003 Figs. 4-5: acceleration vectors of every run drawn from the
-                             * centres (scale: 0.3 R_max per unit of g) */
-                            double sc = 2 * P.R_max / P.g;
-                            snprintf(script, sizeof script,
-                                     "set terminal png size 1400,900\nset output '%s'\n"
-                                     "set datafile separator ','\nset multiplot layout 2,1 "
-                                     "title 'Slope 24 deg, N = %zu (003 §5, Fig. %d): acceleration "
-                                     "vectors of %zu runs at step %ld (t = %.5f)' noenhanced\n"
-                                     "set size ratio -1\nunset key\nset title 'tips of the "
-                                     "acceleration vectors drawn from the centres (%.2g length per "
-                                     "unit); grain %zu in red' noenhanced\n"
-                                     "plot '%s' using ($1==0?$3:1/0):4:5 every ::1 with circles lc "
-                                     "rgb 'gray', '' using ($3+%g*$6):($4+%g*$7) every ::1 with points "
-                                     "pt 7 ps 0.2 lc rgb 'blue', '' using ($2==%zu?$3+%g*$6:1/0):"
-                                     "($4+%g*$7) every ::1 with points pt 7 ps 0.4 lc rgb 'red'\n"
-                                     "set size noratio\nset title 'cloud of grain %zu: (a_x, a_y) "
-                                     "of every run' noenhanced\nset xlabel 'a_x'\nset ylabel 'a_y'\n"
-                                     "plot '%s' using ($2==%zu?$6:1/0):7 every ::1 with points pt 7 "
-                                     "ps 0.8 lc rgb 'red'\nunset multiplot\n",
-                                     pp, N, k == 11 ? 4 : 5, npts, k, k * P.h, sc, typ, pc, sc, sc,
-                                     typ, sc, sc, typ, pc, typ);
-                            if (fl_check_plot(ctx, script) != 0)
-                                fl_check_message(ctx, "slope_355: no PNG (gnuplot failed)");
-                        }
-                    }
-                }
-                /* the flow's own step (warm start) gives the contact statistics */
-                fl_discs_step_result res;
-                s = fl_discs_step(d, &o, &work, &res, &err);
-                if (s < 0) ok_steps = 0;
-                double sf = res.nactive ? (double)res.nsticking / res.nactive : 0;
-                if (k == 11) { act11 = res.nactive; stick11 = sf; }
-                if (k == 121) { act121 = res.nactive; stick121 = sf; }
-                if (csv)
-                    fprintf(csv, "%ld,%.6g,%zu,%.4f,%.6g,%.6g,%.6g,%.4g,%zu\n", k, k * P.h,
-                            res.nactive, sf, rt, amag, med, sv[1] / fmax(sv[0], 1e-300), npts);
-                fl_check_text(ctx, "[%.0f s] slope_355: step %ld t = %.5f: %zu active contacts, %.0f%% zero sliding, "
-                       "typical grain |a| = %.4g, range %.3g, median range %.3g\n",
-                       fl_clock_now() - t0, k, k * P.h, res.nactive, 100 * sf, amag, rt, med);
-            } else {
-                ok_steps = 0;
-                fl_check_message(ctx, "slope_355: exploration failed: %s", err.message);
-            }
-            free(acc);
+            slope_sample(ctx, R, k);
             isamp++;
             continue;
         }
-        s = fl_discs_step(d, &o, &work, NULL, &err);
+        fl_status s = fl_discs_step(R->d, &R->o, &R->work, NULL, &err);
         if (s < 0) {
-            ok_steps = 0;
+            R->ok_steps = 0;
             fl_check_message(ctx, "slope_355: step %ld: %s", k, err.message);
             break;
         }
-        if (k == 2) for (size_t i = 0; i < N; i++) vx0 += d->vx[i] / N;
-        fl_check_progress(ctx, "slope_355 steps", k, steps);
+        if (k == 2) for (size_t i = 0; i < N; i++) R->vx0 += R->d->vx[i] / N;
+        fl_check_progress(ctx, "slope_355 steps", k, R->steps);
     }
-    for (size_t i = 0; i < N; i++) vx1 += d->vx[i] / N;
-    if (csv) fclose(csv);
-    if (csv && fl_check_out_path(ctx, "slope_355_range.png", path, sizeof path) == 0) {
+    for (size_t i = 0; i < N; i++) R->vx1 += R->d->vx[i] / N;
+}
+
+/* the indetermination range against time */
+static void slope_plot_range(fl_check_ctx *ctx, slope_run *R)
+{
+    if (!R->csv) return;
+    fclose(R->csv);
+    R->csv = NULL;
+    if (fl_check_out_path(ctx, "slope_355_range.png", R->path, sizeof R->path) == 0) {
         char cp[4096], script[12000];
         fl_check_out_path(ctx, "slope_355_range.csv", cp, sizeof cp);
         snprintf(script, sizeof script,
@@ -751,32 +795,40 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
                  "indeterminacy against time' noenhanced\n"
                  "plot '%s' using 2:5 every ::1 with linespoints title 'typical grain', "
                  "'' using 2:7 every ::1 with linespoints title 'median over grains'\n",
-                 path, cp);
+                 R->path, cp);
         if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "slope_355: no PNG (gnuplot failed)");
     }
-    fl_check_value(ctx, ok_steps && vx1 > vx0 && vx1 > 0, "slope.flow_accelerates", vx1 - vx0, 0.0, NAN,
+}
+
+/* 003 §5: the flow accelerates, the clouds obey Coulomb, the indeterminacy
+ * shrinks. */
+static void slope_check_flow(fl_check_ctx *ctx, const slope_run *R)
+{
+    const slope_params *P = &R->P;
+    double range11 = R->range11, range_last = R->range_last, range_min = R->range_min;
+    fl_check_value(ctx, R->ok_steps && R->vx1 > R->vx0 && R->vx1 > 0, "slope.flow_accelerates", R->vx1 - R->vx0, 0.0, NAN,
                  "003 §5: the flow accelerates (value: gain of the mean vx, above 0)",
                  "%ld steps of h = %g from rest: mean vx %.4g -> %.4g (the flow accelerates, 003 §5)",
-                 steps, P.h, vx0, vx1);
-    fl_check_value(ctx, total > 0 && 10 * failed <= total && viol < 1e-6, "slope.clouds_coulomb", viol, 0.0, 1e-6,
+                 R->steps, P->h, R->vx0, R->vx1);
+    fl_check_value(ctx, R->total > 0 && 10 * R->failed <= R->total && R->viol < 1e-6, "slope.clouds_coulomb", R->viol, 0.0, 1e-6,
                  "003 §5: Coulomb's law at every contact of every limit",
                  "%zu Gauss-Seidel runs from zero with random orderings, %zu did not reach the "
                  "tolerance %.0e within %.0f sweeps (at most 10%% allowed, left out of the clouds); "
                  "every limit satisfies Coulomb's law (max violation %.2e of |q| < 1e-6)",
-                 total, failed, P.gs_tol, P.gs_sweeps, viol);
-    fl_check_value(ctx, range_last < range11 && med_last < med11, "slope.indeterminacy_shrinks",
+                 R->total, R->failed, P->gs_tol, P->gs_sweeps, R->viol);
+    fl_check_value(ctx, range_last < range11 && R->med_last < R->med11, "slope.indeterminacy_shrinks",
                  range_last / fmax(range11, 1e-300), 1.0, NAN,
                  "003 §5 Figs. 4-5: the indeterminacy shrinks (value: typical range last / step 11, below 1)",
                  "typical grain: range %.3g at step 11 -> %.3g at step %ld; median over grains "
                  "%.3g -> %.3g; smallest typical range after step 11: %.3g (not monotone when it "
                  "exceeds the last); cloud shape sigma2/sigma1 %.3g (step 11), %.3g (step 121, a "
                  "line when small) (003 §5: from a cloud to a line to numerical uncertainty)",
-                 range11, range_last, k_last, med11, med_last, range_min, line11, line121);
+                 range11, range_last, R->k_last, R->med11, R->med_last, range_min, R->line11, R->line121);
     /* 003 §5: the indeterminacy "shrinks to the size of numerical
      * uncertainty" at t = 0.0444 (step 1110, typical range 0.007 in the
      * paper's packing).  Ours shrinks until step 301 and grows again
      * (data/003/README-discs.md): a documented discrepancy, never a PASS. */
-    if (k_last == 1110)
+    if (R->k_last == 1110)
         fl_check_discrepancy(ctx, "slope.indeterminacy_at_t0.0444", range_last, 0.007,
                              "003 §5, t = 0.0444 (step 1110)",
                              "in our packing the range shrinks to a small spot by step 301 but "
@@ -788,41 +840,61 @@ int fl_discs_reproduce_slope(fl_check_ctx *ctx)
     else
         fl_check_note(ctx, "slope.indeterminacy_at_t0.0444",
                       "the paper's t = 0.0444 (step 1110) is not reached in this run (last instant explored: "
-                      "step %ld; the full run without --quick reaches it)", k_last);
-    /* 003 §5: contacts and zero-sliding fractions at the instants of Figs. 4
-     * and 5, in the paper's own packing (not given; ours is generated). */
-    {
-        size_t act[2] = {act11, act121};
-        double stick[2] = {stick11, stick121};
-        for (int i = 0; i < 2; i++) {
-            char nc_[64], ns_[64], ref[64];
-            snprintf(nc_, sizeof nc_, "slope.contacts.step%d", i ? 121 : 11);
-            snprintf(ns_, sizeof ns_, "slope.zero_sliding.step%d", i ? 121 : 11);
-            snprintf(ref, sizeof ref, "003 §5, instant of Fig. %d (step %d)", i ? 5 : 4, i ? 121 : 11);
-            if (fl_check_user_params(ctx)) {
-                fl_check_note(ctx, nc_, "parameters from the user's file: not compared with 003 §5");
-                continue;
-            }
-            if (ctx->quick) {
-                const char *why = "--quick deposits the packing in fewer steps (deposit_steps_quick): a looser "
-                                  "packing than the full run's, which is the one compared with the paper";
-                fl_check_discrepancy(ctx, nc_, (double)act[i], P.paper_contacts[i], ref, why,
-                                     "%zu active contacts (paper %.0f)", act[i], P.paper_contacts[i]);
-                fl_check_discrepancy(ctx, ns_, stick[i], P.paper_zero_sliding[i], ref, why,
-                                     "zero sliding %.0f%% (paper %.0f%%)", 100 * stick[i], 100 * P.paper_zero_sliding[i]);
-                continue;
-            }
-            double tc = P.contacts_rtol * P.paper_contacts[i];
-            fl_check_value(ctx, fabs((double)act[i] - P.paper_contacts[i]) <= tc, nc_, (double)act[i], P.paper_contacts[i], tc,
-                           ref, "%zu active contacts, paper %.0f in its own packing (tol %.0f%%)", act[i],
-                           P.paper_contacts[i], 100 * P.contacts_rtol);
-            fl_check_value(ctx, fabs(stick[i] - P.paper_zero_sliding[i]) <= P.zero_sliding_atol, ns_, stick[i], P.paper_zero_sliding[i],
-                           P.zero_sliding_atol, ref, "zero sliding %.0f%%, paper %.0f%% (tol %.0f points)", 100 * stick[i],
-                           100 * P.paper_zero_sliding[i], 100 * P.zero_sliding_atol);
+                      "step %ld; the full run without --quick reaches it)", R->k_last);
+}
+
+/* 003 §5: contacts and zero-sliding fractions at the instants of Figs. 4
+ * and 5, in the paper's own packing (not given; ours is generated). */
+static void slope_check_contacts(fl_check_ctx *ctx, const slope_run *R)
+{
+    const slope_params *P = &R->P;
+    size_t act[2] = {R->act11, R->act121};
+    double stick[2] = {R->stick11, R->stick121};
+    for (int i = 0; i < 2; i++) {
+        char nc_[64], ns_[64], ref[64];
+        snprintf(nc_, sizeof nc_, "slope.contacts.step%d", i ? 121 : 11);
+        snprintf(ns_, sizeof ns_, "slope.zero_sliding.step%d", i ? 121 : 11);
+        snprintf(ref, sizeof ref, "003 §5, instant of Fig. %d (step %d)", i ? 5 : 4, i ? 121 : 11);
+        if (fl_check_user_params(ctx)) {
+            fl_check_note(ctx, nc_, "parameters from the user's file: not compared with 003 §5");
+            continue;
         }
+        if (ctx->quick) {
+            const char *why = "--quick deposits the packing in fewer steps (deposit_steps_quick): a looser "
+                              "packing than the full run's, which is the one compared with the paper";
+            fl_check_discrepancy(ctx, nc_, (double)act[i], P->paper_contacts[i], ref, why,
+                                 "%zu active contacts (paper %.0f)", act[i], P->paper_contacts[i]);
+            fl_check_discrepancy(ctx, ns_, stick[i], P->paper_zero_sliding[i], ref, why,
+                                 "zero sliding %.0f%% (paper %.0f%%)", 100 * stick[i], 100 * P->paper_zero_sliding[i]);
+            continue;
+        }
+        double tc = P->contacts_rtol * P->paper_contacts[i];
+        fl_check_value(ctx, fabs((double)act[i] - P->paper_contacts[i]) <= tc, nc_, (double)act[i], P->paper_contacts[i], tc,
+                       ref, "%zu active contacts, paper %.0f in its own packing (tol %.0f%%)", act[i],
+                       P->paper_contacts[i], 100 * P->contacts_rtol);
+        fl_check_value(ctx, fabs(stick[i] - P->paper_zero_sliding[i]) <= P->zero_sliding_atol, ns_, stick[i], P->paper_zero_sliding[i],
+                       P->zero_sliding_atol, ref, "zero sliding %.0f%%, paper %.0f%% (tol %.0f points)", 100 * stick[i],
+                       100 * P->paper_zero_sliding[i], 100 * P->zero_sliding_atol);
     }
-    fl_discs_work_clear(&work);
-    fl_discs_free(d);
-    gsl_rng_free(rng);
+}
+
+/* 003 §5: the slope flow of N = 355 discs, the clouds of accelerations at
+ * the instants of Figs. 4-5.  Build, flow (compute), plot, check. */
+int fl_discs_reproduce_slope(fl_check_ctx *ctx)
+{
+    slope_run R;
+    memset(&R, 0, sizeof R);
+    int rc = slope_build(ctx, &R);
+    if (rc < 0) return -1;
+    if (rc == 0) {
+        slope_flow(ctx, &R);
+        slope_plot_range(ctx, &R);
+        slope_check_flow(ctx, &R);
+        slope_check_contacts(ctx, &R);
+    }
+    if (R.csv) fclose(R.csv);
+    fl_discs_work_clear(&R.work);
+    fl_discs_free(R.d);
+    if (R.rng) gsl_rng_free(R.rng);
     return 0;
 }
