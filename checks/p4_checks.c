@@ -1070,23 +1070,12 @@ static int lam_observe(void *data, long k, double t, const gsl_vector *q, const 
     return 0;
 }
 
-int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
+/* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
+static int system1_p3(fl_check_ctx *ctx, fl_model_system1 *S, double h, long steps, const char *src)
 {
-    char src[4096];
-    fl_error le;
-    fl_model_system1 S;
-    fl_model_system2 S2;
-    if (fl_check_params_path(ctx, "001/systems_1_2.json", src, sizeof src) != 0) return -1;
-    if (fl_model_system1_load(src, &S, &le) != FL_OK || fl_model_system2_load(src, &S2, &le) != FL_OK) {
-        fl_check_message(ctx, "systems_1_2: %s", le.message);
-        return -1;
-    }
-    double J = S.J, C0 = S.C0, tt0 = S.theta_tilde0, mu = S.mu, l = S.l;
-    double T = ctx->quick ? S.T / 4 : S.T, h = S.h;
-    long steps = (long)floor(T / h + 0.5);
     fl_error e;
-    /* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
-    fl_p4_system sys = fl_model_system1_system(&S);
+    double J = S->J, C0 = S->C0;
+    fl_p4_system sys = fl_model_system1_system(S);
     gsl_vector *q = fl_dense_vector_calloc(1), *v = fl_dense_vector_calloc(1);
     if (!q || !v) {
         fl_check_message(ctx, "systems_1_2: out of memory");
@@ -1105,7 +1094,52 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "(001 §6.3; tol 1e-12; %s)", lr.max_lambda, lr.steps, gsl_vector_get(q, 0), thc, src);
     gsl_vector_free(q);
     gsl_vector_free(v);
-    /* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
+    return 0;
+}
+
+/* One member of system 1's P6 family (stuck until t0 with r~_n = rn,
+ * r~_t = rt, then theta = C0 (t - t0)^2/(2J)) at 201 times on [0, T]: 1
+ * when it satisfies P6; *worst: the largest residual; rows to f. */
+static int system1_p6_member(const fl_model_system1 *S, double t0, double T, double rn, double rt, FILE *f,
+                             double *worst)
+{
+    double J = S->J, C0 = S->C0, tt0 = S->theta_tilde0, mu = S->mu, l = S->l;
+    int ok = 1;
+    for (int i = 0; i <= 200; i++) {
+        double t = T * i / 200.0, th, thd, thdd, RN, RT;
+        if (t < t0) {
+            th = thd = thdd = 0.0;
+            RN = rn;
+            RT = rt;
+        } else {
+            th = C0 * (t - t0) * (t - t0) / (2 * J);
+            thd = C0 * (t - t0) / J;
+            thdd = C0 / J;
+            RN = RT = 0.0;
+        }
+        double rth = fl_model_system1_r_theta(S, RN, RT);      /* 001 §6.3 (lever arm l) */
+        double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
+        double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
+        double cone = fmax(fabs(RT) - mu * RN, 0.0);
+        double unil = fmax(fmax(-th, -RN), fabs(th * RN));
+        /* Coulomb's variational inequality with v^ in {-2,-1,0,1,2}: integrand >= 0 */
+        double vi = 0.0;
+        for (int j = -2; j <= 2; j++) {
+            double vh = j;
+            vi = fmin(vi, RT * (vh - w) + mu * RN * (fabs(vh) - fabs(w)));
+        }
+        *worst = fmax(*worst, fmax(fmax(eqm, cone), fmax(unil, -vi)));
+        if (eqm > 1e-12 * C0 || cone > 1e-12 * C0 || unil > 1e-12 || vi < -1e-12 * C0) ok = 0;
+        if (t < t0 && !(rth < 0)) ok = 0;
+        if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
+    }
+    return ok;
+}
+
+/* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
+static void system1_p6(fl_check_ctx *ctx, const fl_model_system1 *S, double T)
+{
+    double C0 = S->C0, tt0 = S->theta_tilde0, mu = S->mu, l = S->l;
     double den = mu * cos(tt0) - sin(tt0);
     /* stuck at the sliding limit: 0 = C0 + r_theta, r~_t = -mu r~_n (proofs/p4_law.md §6) */
     double rn = C0 / (l * den), rt = -mu * rn;
@@ -1116,37 +1150,9 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     double worst = 0;
     for (int k = 0; k <= 4; k++) {
         double t0 = T * k / 4.0;
-        int ok = 1;
-        for (int i = 0; i <= 200; i++) {
-            double t = T * i / 200.0, th, thd, thdd, RN, RT;
-            if (t < t0) {
-                th = thd = thdd = 0.0;
-                RN = rn;
-                RT = rt;
-            } else {
-                th = C0 * (t - t0) * (t - t0) / (2 * J);
-                thd = C0 * (t - t0) / J;
-                thdd = C0 / J;
-                RN = RT = 0.0;
-            }
-            double rth = fl_model_system1_r_theta(&S, RN, RT);      /* 001 §6.3 (lever arm l) */
-            double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
-            double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
-            double cone = fmax(fabs(RT) - mu * RN, 0.0);
-            double unil = fmax(fmax(-th, -RN), fabs(th * RN));
-            /* Coulomb's variational inequality with v^ in {-2,-1,0,1,2}: integrand >= 0 */
-            double vi = 0.0;
-            for (int j = -2; j <= 2; j++) {
-                double vh = j;
-                vi = fmin(vi, RT * (vh - w) + mu * RN * (fabs(vh) - fabs(w)));
-            }
-            worst = fmax(worst, fmax(fmax(eqm, cone), fmax(unil, -vi)));
-            if (eqm > 1e-12 * C0 || cone > 1e-12 * C0 || unil > 1e-12 || vi < -1e-12 * C0) ok = 0;
-            if (t < t0 && !(rth < 0)) ok = 0;
-            if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
-        }
+        int ok = system1_p6_member(S, t0, T, rn, rt, f, &worst);
         /* P'3 needs r_theta >= 0: only t0 = 0 is a P'3 solution */
-        if (t0 > 0 && !(fl_model_system1_r_theta(&S, rn, rt) < 0)) p3ok = 0;
+        if (t0 > 0 && !(fl_model_system1_r_theta(S, rn, rt) < 0)) p3ok = 0;
         nmem++;
         if (!ok) allok = 0;
         if (f) fprintf(f, "\n\n");
@@ -1158,83 +1164,118 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "contact, Coulomb cone and inequality; max residual %.3g, tol 1e-12 C0): r~_n = %.6g, r~_t = %.6g "
                    "on [0,t0) (001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
     /* r_theta = l (r~_t cos + r~_n sin) = -C0 (closed form, proofs/p4_law.md §6) */
-    double rth1 = fl_model_system1_r_theta(&S, rn, rt);
+    double rth1 = fl_model_system1_r_theta(S, rn, rt);
     fl_check_value(ctx, p3ok && rth1 < 0 && fabs(rth1 + C0) <= 1e-12 * fabs(C0),
                    "systems_1_2.system1_p6_members_violate_p3", rth1, -C0, 1e-12 * fabs(C0),
                    "001 §6.3 system 1: r_theta = -C0 < 0 on [0, t0), excluded by P'3 (proofs/p4_law.md §6)",
                    "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
                    rth1);
-    /* ---- system 2 under P'4: the reaction vanishes identically ---- */
-    fl_p4_system sys2 = fl_model_system2_system(&S2);
+}
+
+/* real-world: wedged equilibrium forces exist (mu > tan beta) */
+static void system2_real_world(fl_check_ctx *ctx, const fl_model_system2 *S2)
+{
+    double b = S2->beta, Nmin = S2->F / (2 * (S2->mu * cos(b) - sin(b))), Nw = 2 * Nmin;
+    double Tw = (S2->F + 2 * Nw * sin(b)) / (2 * cos(b));
+    /* forces on the bar: normal N and friction T along each wall, pointing down */
+    double fA[2] = {Nw * cos(b) + Tw * sin(b), Nw * sin(b) - Tw * cos(b)};    /* N nL + T (sin b, -cos b) */
+    double fB[2] = {-Nw * cos(b) - Tw * sin(b), Nw * sin(b) - Tw * cos(b)};   /* N nR + T (-sin b, -cos b) */
+    double eq[3] = {fA[0] + fB[0], fA[1] + fB[1] + S2->F, 0.0};
+    eq[2] = S2->l * fB[1] - S2->l * fA[1];                     /* moments about G (A at -l, B at +l) */
+    int wedge_ok = Tw <= S2->mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2->F;
+    double bal = fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]);
+    fl_check_value(ctx, wedge_ok && S2->mu > tan(b), "systems_1_2.system2_real_world_wedge_family", bal, 0.0,
+                   1e-12 * S2->F, "001 §6.3 system 2, real-world wedged equilibrium (data/001/README.md)",
+                   "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
+                   "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
+                   Nw, Nmin, Tw, S2->mu * Nw, bal);
+}
+
+/* the generalized reaction of the wedged state, r = tl_A^T f_A + tl_B^T f_B
+ * = -f at q = 0, is not in K_frict */
+static void system2_kfrict(fl_check_ctx *ctx, const fl_model_system2 *S2, const gsl_vector *q, gsl_matrix *M,
+                           gsl_matrix *D, gsl_vector *dphi, gsl_vector *r)
+{
+    fl_error e;
     fl_fset_result fs2[2];
-    q = fl_dense_vector_calloc(3);
-    v = fl_dense_vector_calloc(3);
+    fl_model_system2_mass(S2, M);
+    fl_p4_friction C[2];
+    for (size_t a = 0; a < 2; a++) {
+        fl_model_system2_grad(S2, q, a, dphi);
+        gsl_matrix_set_row(D, a, dphi);
+        fl_model_system2_fset(S2, q, a, &fs2[a], NULL);
+        C[a].set = fs2[a].set;
+        C[a].E = fs2[a].E;
+    }
+    gsl_vector_set(r, 1, -S2->F);
+    fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
+    double dist = 0;
+    fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
+    /* one-sided: the distance must exceed 0.5 F/sqrt(m) (data/001/README.md states F/sqrt(m)) */
+    fl_check_value(ctx, sd == FL_OK && dist > 0.5 * S2->F / sqrt(S2->m),
+                   "systems_1_2.system2_wedged_reaction_not_in_kfrict", dist, S2->F / sqrt(S2->m),
+                   0.5 * S2->F / sqrt(S2->m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
+                   "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
+                   "P'4 excludes wedging (001 §6.3)", dist, S2->F / sqrt(S2->m));
+    for (int a = 0; a < 2; a++) fl_fset_result_release(&fs2[a]);
+}
+
+/* ---- system 2 under P'4: the reaction vanishes identically; the
+ * real-world wedge exists, its generalized reaction is not in K_frict ---- */
+static int system2_p4(fl_check_ctx *ctx, fl_model_system2 *S2, double h, long steps)
+{
+    fl_error e;
+    fl_p4_system sys2 = fl_model_system2_system(S2);
+    gsl_vector *q = fl_dense_vector_calloc(3), *v = fl_dense_vector_calloc(3);
     gsl_matrix *M = fl_dense_matrix_alloc(3, 3), *D = fl_dense_matrix_alloc(2, 3);
     gsl_vector *dphi = fl_dense_vector_alloc(3), *r = fl_dense_vector_calloc(3);
+    int rc = 0;
     if (!q || !v || !M || !D || !dphi || !r) {
         fl_check_message(ctx, "systems_1_2: out of memory");
-        gsl_vector_free(q);
-        gsl_vector_free(v);
-        gsl_matrix_free(M);
-        gsl_matrix_free(D);
-        gsl_vector_free(dphi);
-        gsl_vector_free(r);
-        return -1;
+        rc = -1;
+        goto done;
     }
     lam_rec l2 = {0, 0};
-    st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
-    double yc = S2.F * Tn * Tn / (2 * S2.m);
+    fl_p4_sim_result sr;
+    fl_status st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
+    double Tn = (double)steps * h, yc = S2->F * Tn * Tn / (2 * S2->m);
     fl_check_value(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
                             gsl_vector_get(q, 0) == 0.0 && gsl_vector_get(q, 2) == 0.0,
                    "systems_1_2.system2_p4_zero_reaction", gsl_vector_get(q, 1), yc, 1e-12 * yc,
                    "001 §6.3 system 2, y(T) = F T^2/(2m) (data/001/README.md)",
                    "P'4, constant pull F = %g: max reaction %.3g (exact 0) at all %ld steps, y(T) = %.12g = F T^2/(2m) "
-                   "= %.12g (001 §6.3)%s%s", S2.F, l2.max_lambda, l2.steps, gsl_vector_get(q, 1), yc,
+                   "= %.12g (001 §6.3)%s%s", S2->F, l2.max_lambda, l2.steps, gsl_vector_get(q, 1), yc,
                    st == FL_OK ? "" : ": ", st == FL_OK ? "" : e.message);
-    /* real-world: wedged equilibrium forces exist (mu > tan beta); the
-     * generalized reaction of a wedged state is not in K_frict */
-    double b = S2.beta, Nmin = S2.F / (2 * (S2.mu * cos(b) - sin(b))), Nw = 2 * Nmin;
-    double Tw = (S2.F + 2 * Nw * sin(b)) / (2 * cos(b));
-    /* forces on the bar: normal N and friction T along each wall, pointing down */
-    double fA[2] = {Nw * cos(b) + Tw * sin(b), Nw * sin(b) - Tw * cos(b)};    /* N nL + T (sin b, -cos b) */
-    double fB[2] = {-Nw * cos(b) - Tw * sin(b), Nw * sin(b) - Tw * cos(b)};   /* N nR + T (-sin b, -cos b) */
-    double eq[3] = {fA[0] + fB[0], fA[1] + fB[1] + S2.F, 0.0};
+    system2_real_world(ctx, S2);
     gsl_vector_set_zero(q);
-    eq[2] = S2.l * fB[1] - S2.l * fA[1];                     /* moments about G (A at -l, B at +l) */
-    int wedge_ok = Tw <= S2.mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2.F;
-    double bal = fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]);
-    fl_check_value(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family", bal, 0.0,
-                   1e-12 * S2.F, "001 §6.3 system 2, real-world wedged equilibrium (data/001/README.md)",
-                   "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
-                   "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
-                   Nw, Nmin, Tw, S2.mu * Nw, bal);
-    /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
-    fl_model_system2_mass(&S2, M);
-    fl_p4_friction C[2];
-    for (size_t a = 0; a < 2; a++) {
-        fl_model_system2_grad(&S2, q, a, dphi);
-        gsl_matrix_set_row(D, a, dphi);
-        fl_model_system2_fset(&S2, q, a, &fs2[a], NULL);
-        C[a].set = fs2[a].set;
-        C[a].E = fs2[a].E;
-    }
-    gsl_vector_set(r, 1, -S2.F);
-    fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
-    double dist = 0;
-    fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
-    /* one-sided: the distance must exceed 0.5 F/sqrt(m) (data/001/README.md states F/sqrt(m)) */
-    fl_check_value(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m),
-                   "systems_1_2.system2_wedged_reaction_not_in_kfrict", dist, S2.F / sqrt(S2.m),
-                   0.5 * S2.F / sqrt(S2.m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
-                   "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
-                   "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
-    for (int a = 0; a < 2; a++) fl_fset_result_release(&fs2[a]);
+    system2_kfrict(ctx, S2, q, M, D, dphi, r);
+done:
     gsl_matrix_free(M);
     gsl_matrix_free(D);
     gsl_vector_free(dphi);
     gsl_vector_free(r);
     gsl_vector_free(q);
     gsl_vector_free(v);
+    return rc;
+}
+
+/* 001 §6.3: system 1 under P'3 and its P6 family, system 2 under P'4. */
+int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
+{
+    char src[4096];
+    fl_error le;
+    fl_model_system1 S;
+    fl_model_system2 S2;
+    if (fl_check_params_path(ctx, "001/systems_1_2.json", src, sizeof src) != 0) return -1;
+    if (fl_model_system1_load(src, &S, &le) != FL_OK || fl_model_system2_load(src, &S2, &le) != FL_OK) {
+        fl_check_message(ctx, "systems_1_2: %s", le.message);
+        return -1;
+    }
+    double T = ctx->quick ? S.T / 4 : S.T, h = S.h;
+    long steps = (long)floor(T / h + 0.5);
+    if (system1_p3(ctx, &S, h, steps, src) != 0) return -1;
+    system1_p6(ctx, &S, T);
+    if (system2_p4(ctx, &S2, h, steps) != 0) return -1;
     char c1[4096], body[12288];
     if (fl_check_out_path(ctx, "systems_1_p6_family.csv", c1, sizeof c1) == 0) {
         snprintf(body, sizeof body,
