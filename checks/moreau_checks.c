@@ -747,143 +747,150 @@ void fl_moreau_crosscheck_report(fl_check_ctx *ctx, const fl_moreau_harness_stat
 /* reproduce theorem1                                                   */
 /* ------------------------------------------------------------------ */
 
-int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
+/* gamma(q) against its closed form, the hypothesis on the neighbourhood and
+ * the set A(q, u-) (000 Theorem 1, §3); returns |u~ - u-|. */
+static double theorem1_check_set(fl_check_ctx *ctx, const fl_model_theorem1_case *cs, int kind,
+                                 const fl_asymptotics_set *A)
 {
-    char path[1024];
-    fl_model_theorem1 mod;
+    const fl_model_theorem1_rod *rodp = &cs->rod;
+    const char *cname = cs->name;
+    const double *q = cs->q, *um = cs->u_minus;
+    char name[128];
+    double g_closed = cs->gamma, gtol = cs->gamma_tol;
+    snprintf(name, sizeof name, "theorem1.%s.gamma", cname);
+    int gok = fabs(A->gamma - g_closed) <= gtol;
+    fl_check_value(ctx, gok, name, A->gamma, g_closed, gtol,
+                 "000 Theorem 1, gamma closed form (data/000/theorem1_rod.json, proofs/moreau_law.md §9)",
+                 "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
+                 "= %.6g (tol %g)", A->gamma, g_closed, gtol);
+    /* the hypothesis on the neighbourhood (000 Theorem 1) */
+    double gminus = fl_model_theorem1_rod_gamma(rodp, q[2] - 1e-3), gplus = fl_model_theorem1_rod_gamma(rodp, q[2] + 1e-3);
+    snprintf(name, sizeof name, "theorem1.%s.neighbourhood", cname);
+    /* value: the largest gamma nearby (c = 0, 2: must be < 0 / <= 0) or
+     * gamma just below theta (c = 1: must be > 0) */
+    if (kind == 0)
+        fl_check_value(ctx, gminus < 0 && gplus < 0, name, fmax(gminus, gplus), NAN, 0.0,
+                       "000 Theorem 1 hypothesis: gamma < 0 near q", "gamma(theta -+ 1e-3) = %.3g, %.3g < 0",
+                     gminus, gplus);
+    else if (kind == 1)
+        fl_check_value(ctx, gminus > 0, name, gminus, NAN, 0.0, "000 Theorem 1 hypothesis: gamma > 0 nearby",
+                       "gamma(theta - 1e-3) = %.3g > 0", gminus);
+    else
+        fl_check_value(ctx, gminus <= 0 && gplus <= 0, name, fmax(gminus, gplus), NAN, 0.0,
+                       "000 Theorem 1 hypothesis: gamma <= 0 near q",
+                     "gamma(theta -+ 1e-3) = %.3g, %.3g <= 0", gminus, gplus);
+    double span = 0;
+    for (size_t i = 0; i < 3; i++) {
+        double t = gsl_vector_get(A->b, i) - gsl_vector_get(A->a, i);
+        span += t * t;
+    }
+    span = sqrt(span);
+    snprintf(name, sizeof name, "theorem1.%s.set_A", cname);
+    double utd = 0;      /* |u~ - u~ closed form (3/4) sin theta e_theta| (data/000) */
+    for (size_t i = 0; i < 3; i++) utd = fmax(utd, fabs(gsl_vector_get(A->b, i) - cs->u_tilde[i]));
+    fl_check_value(ctx, span > 0.1 && A->segment == cs->segment && utd <= cs->u_tilde_tol, name, utd, 0.0, cs->u_tilde_tol,
+                   "000 §3 A(q,u-); u~ = (0, 0, (3/4) sin theta), proofs/moreau_law.md §9 (value: |u~ - closed form|)",
+                 "A = %s u- = (%g, %g, %g), u~ = (%.6g, %.6g, %.6g), |u~ - u-| = %.4g",
+                 A->segment ? "[u-, u~]," : "{u-, u~},", um[0], um[1], um[2],
+                 gsl_vector_get(A->b, 0), gsl_vector_get(A->b, 1), gsl_vector_get(A->b, 2), span);
+    return span;
+}
+
+/* The limits as eps -> 0 (000 (9), Theorem 1) from the distances eS
+ * (e(A_eps, A)), dH (d_H(A, A_eps)) and dP (d_H({u-, u~}, A_eps)). */
+static void theorem1_check_limits(fl_check_ctx *ctx, const fl_model_theorem1 *mod, const fl_model_theorem1_case *cs,
+                                  int kind, int neps, double span, const double *eS, const double *dH,
+                                  const double *dP)
+{
+    const double *eps_full = mod->eps;
+    const char *cname = cs->name;
+    char name[128];
+    const int last = neps - 1;
+    snprintf(name, sizeof name, "theorem1.%s.consistency", cname);
+    fl_check_value(ctx, eS[last] <= 0.05 * span, name, eS[last], 0.0, 0.05 * span, "000 (9), consistency",
+                 "e(A_eps, A) = %.3g at eps = %g (000 (9), tol 0.05 |u~ - u-|)", eS[last],
+                 eps_full[last]);
+    if (kind < 2) {
+        snprintf(name, sizeof name, "theorem1.%s.dH_to_zero", cname);
+        fl_check_value(ctx, dH[last] <= 0.05 * span && dH[last] < 0.5 * dH[0], name, dH[last], 0.0, 0.05 * span,
+                       "000 Theorem 1: d_H(A_eps, A) -> 0",
+                     "d_H(A_eps, A) = %.3g at eps = %g, %.3g at eps = %g (000 Theorem 1: -> 0; "
+                     "tol 0.05 |u~ - u-| and halved)", dH[0], eps_full[0], dH[last],
+                     eps_full[last]);
+        return;
+    }
+    snprintf(name, sizeof name, "theorem1.%s.pair_dH_to_zero", cname);
+    fl_check_value(ctx, dP[last] <= 0.05 * span, name, dP[last], 0.0, 0.05 * span,
+                   "000 Theorem 1: d_H({u-, u~}, A_eps) -> 0",
+                 "d_H({u-, u~}, A_eps) = %.3g at eps = %g (000 Theorem 1, tol 0.05 |u~ - u-|)",
+                 dP[last], eps_full[last]);
+    double mn = dH[0];
+    for (int e = 1; e < neps; e++) mn = fmin(mn, dH[e]);
+    snprintf(name, sizeof name, "theorem1.%s.dH_bounded_away", cname);
+    fl_check_value(ctx, fabs(mn - cs->dH_limit) <= 0.1 * span, name, mn, cs->dH_limit, 0.1 * span,
+                   "000 Theorem 1: d_H(A, A_eps) does not tend to 0; limit |u~ - u-|/2 (data/000/theorem1_rod.json dH_limit)",
+                 "min over eps of d_H(A, A_eps) = %.3g, limit |u~ - u-|/2 = %.3g (data file), tol 0.1 |u~ - u-| = %.3g "
+                 "(000 Theorem 1: does not tend to 0)", mn, cs->dH_limit, 0.1 * span);
+}
+
+/* The samples and the workspace all cases share. */
+typedef struct {
+    FILE *csv;
+    gsl_rng *rng;
+    gsl_matrix *S;             /* ns sampled outcomes u_eps */
+    int neps;
+    size_t ns, K;
+} theorem1_work;
+
+/* Case c of the data file: A(q, u-), then A_eps sampled at each eps and
+ * its distances to A and to the pair {u-, u~}.  -1: an error (reported). */
+static int theorem1_case(fl_check_ctx *ctx, fl_model_theorem1 *mod, int c, theorem1_work *tw)
+{
     fl_error err;
-    if (fl_check_params_path(ctx, "000/theorem1_rod.json", path, sizeof path) != 0) return -1;
-    if (fl_model_theorem1_load(path, &mod, &err) != FL_OK) {
+    fl_model_theorem1_case *cs = &mod->cases[c];
+    const char *cname = cs->name;
+    /* the case of Theorem 1 the data file describes: gamma < 0 (A a pair),
+     * gamma = 0 with d_H -> 0, gamma = 0 with d_H(A, A_eps) -> dH_limit > 0 */
+    const int kind = !cs->segment ? 0 : cs->dH_limit == 0 ? 1 : 2;
+    size_t ns = tw->ns;
+    fl_moreau_options opt = fl_moreau_options_default();
+    fl_moreau_system sys;
+    fl_model_theorem1_rod_system(&cs->rod, &sys);
+    gsl_vector_view qv = gsl_vector_view_array(cs->q, 3), uv = gsl_vector_view_array(cs->u_minus, 3);
+    fl_asymptotics_set A;
+    if (fl_asymptotics_build(&sys, &qv.vector, &uv.vector, &opt, 1e-10, 0.0, &A, &err) != FL_OK) {
         fl_check_message(ctx, "theorem1: %s", err.message);
         return -1;
     }
-    const double *eps_full = mod.eps;
-    const int neps = (int)(ctx->quick ? mod.quick_neps : mod.neps);
-    const size_t ns = (size_t)(ctx->quick ? mod.quick_samples : mod.samples), K = (size_t)mod.segment_grid;
-    if (fl_check_out_path(ctx, "theorem1_hausdorff.csv", path, sizeof path) != 0) return -1;
-    FILE *csv = fopen(path, "w");
-    if (!csv) return -1;
-    fprintf(csv, "case,eps,samples,collisions,e_Aeps_A,e_A_Aeps,dH_A_Aeps,dH_pair_Aeps\n");
-    gsl_rng *rng = fl_rng_alloc(ctx->seed);
-    gsl_matrix *S = fl_dense_matrix_alloc(ns, 3);
-    if (!rng || !S) {
-        fl_check_message(ctx, "theorem1: out of memory");
-        fclose(csv);
-        gsl_matrix_free(S);
-        gsl_rng_free(rng);
-        return -1;
-    }
-    fl_moreau_options opt = fl_moreau_options_default();
-    char name[128];
-    int rc = 0;
-    for (int c = 0; c < 3; c++) {
-        fl_model_theorem1_case *cs = &mod.cases[c];
-        fl_model_theorem1_rod *rodp = &cs->rod;
-        const char *cname = cs->name;
-        /* the case of Theorem 1 the data file describes: gamma < 0 (A a pair),
-         * gamma = 0 with d_H -> 0, gamma = 0 with d_H(A, A_eps) -> dH_limit > 0 */
-        const int kind = !cs->segment ? 0 : cs->dH_limit == 0 ? 1 : 2;
-        double *q = cs->q, *um = cs->u_minus;
-        fl_moreau_system sys;
-        fl_model_theorem1_rod_system(rodp, &sys);
-        gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
-        fl_asymptotics_set A;
-        if (fl_asymptotics_build(&sys, &qv.vector, &uv.vector, &opt, 1e-10, 0.0, &A, &err) != FL_OK) {
+    double span = theorem1_check_set(ctx, cs, kind, &A);
+    double dH[4], dP[4], eS[4];
+    fl_asymptotics_set pair = A;
+    pair.segment = 0;
+    for (int e = 0; e < tw->neps; e++) {
+        double eps = mod->eps[e];
+        size_t nc = 0;
+        if (fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, eps, ns, tw->rng, &opt, tw->S, &nc, &err)
+            != FL_OK) {
             fl_check_message(ctx, "theorem1: %s", err.message);
-            rc = -1;
-            break;
+            fl_asymptotics_set_release(&A);
+            return -1;
         }
-        double g_closed = cs->gamma, gtol = cs->gamma_tol;
-        snprintf(name, sizeof name, "theorem1.%s.gamma", cname);
-        int gok = fabs(A.gamma - g_closed) <= gtol;
-        fl_check_value(ctx, gok, name, A.gamma, g_closed, gtol,
-                     "000 Theorem 1, gamma closed form (data/000/theorem1_rod.json, proofs/moreau_law.md §9)",
-                     "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
-                     "= %.6g (tol %g)", A.gamma, g_closed, gtol);
-        /* the hypothesis on the neighbourhood (000 Theorem 1) */
-        double gminus = fl_model_theorem1_rod_gamma(rodp, q[2] - 1e-3), gplus = fl_model_theorem1_rod_gamma(rodp, q[2] + 1e-3);
-        snprintf(name, sizeof name, "theorem1.%s.neighbourhood", cname);
-        /* value: the largest gamma nearby (c = 0, 2: must be < 0 / <= 0) or
-         * gamma just below theta (c = 1: must be > 0) */
-        if (kind == 0)
-            fl_check_value(ctx, gminus < 0 && gplus < 0, name, fmax(gminus, gplus), NAN, 0.0,
-                           "000 Theorem 1 hypothesis: gamma < 0 near q", "gamma(theta -+ 1e-3) = %.3g, %.3g < 0",
-                         gminus, gplus);
-        else if (kind == 1)
-            fl_check_value(ctx, gminus > 0, name, gminus, NAN, 0.0, "000 Theorem 1 hypothesis: gamma > 0 nearby",
-                           "gamma(theta - 1e-3) = %.3g > 0", gminus);
-        else
-            fl_check_value(ctx, gminus <= 0 && gplus <= 0, name, fmax(gminus, gplus), NAN, 0.0,
-                           "000 Theorem 1 hypothesis: gamma <= 0 near q",
-                         "gamma(theta -+ 1e-3) = %.3g, %.3g <= 0", gminus, gplus);
-        double span = 0;
-        for (size_t i = 0; i < 3; i++) {
-            double t = gsl_vector_get(A.b, i) - gsl_vector_get(A.a, i);
-            span += t * t;
-        }
-        span = sqrt(span);
-        snprintf(name, sizeof name, "theorem1.%s.set_A", cname);
-        double utd = 0;      /* |u~ - u~ closed form (3/4) sin theta e_theta| (data/000) */
-        for (size_t i = 0; i < 3; i++) utd = fmax(utd, fabs(gsl_vector_get(A.b, i) - cs->u_tilde[i]));
-        fl_check_value(ctx, span > 0.1 && A.segment == cs->segment && utd <= cs->u_tilde_tol, name, utd, 0.0, cs->u_tilde_tol,
-                       "000 §3 A(q,u-); u~ = (0, 0, (3/4) sin theta), proofs/moreau_law.md §9 (value: |u~ - closed form|)",
-                     "A = %s u- = (%g, %g, %g), u~ = (%.6g, %.6g, %.6g), |u~ - u-| = %.4g",
-                     A.segment ? "[u-, u~]," : "{u-, u~},", um[0], um[1], um[2],
-                     gsl_vector_get(A.b, 0), gsl_vector_get(A.b, 1), gsl_vector_get(A.b, 2), span);
-        double dH[4], dP[4], eS[4];
-        fl_asymptotics_set pair = A;
-        pair.segment = 0;
-        for (int e = 0; e < neps; e++) {
-            double eps = eps_full[e];
-            size_t nc = 0;
-            if (fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, eps, ns, rng, &opt, S, &nc, &err)
-                != FL_OK) {
-                fl_check_message(ctx, "theorem1: %s", err.message);
-                rc = -1;
-                break;
-            }
-            eS[e] = fl_asymptotics_excess_samples_to_set(S, ns, &A);
-            double eA = fl_asymptotics_excess_set_to_samples(&A, K, S, ns);
-            dH[e] = fmax(eS[e], eA);
-            dP[e] = fmax(fl_asymptotics_excess_samples_to_set(S, ns, &pair),
-                         fl_asymptotics_excess_set_to_samples(&pair, 2, S, ns));
-            fprintf(csv, "%s,%g,%zu,%zu,%.6e,%.6e,%.6e,%.6e\n", cname, eps, ns, nc, eS[e], eA,
-                    dH[e], dP[e]);
-            fl_check_progress(ctx, "theorem1 eps", c * neps + e + 1, 3 * neps);
-        }
-        if (rc) { fl_asymptotics_set_release(&A); break; }
-        const int last = neps - 1;
-        snprintf(name, sizeof name, "theorem1.%s.consistency", cname);
-        fl_check_value(ctx, eS[last] <= 0.05 * span, name, eS[last], 0.0, 0.05 * span, "000 (9), consistency",
-                     "e(A_eps, A) = %.3g at eps = %g (000 (9), tol 0.05 |u~ - u-|)", eS[last],
-                     eps_full[last]);
-        if (kind < 2) {
-            snprintf(name, sizeof name, "theorem1.%s.dH_to_zero", cname);
-            fl_check_value(ctx, dH[last] <= 0.05 * span && dH[last] < 0.5 * dH[0], name, dH[last], 0.0, 0.05 * span,
-                           "000 Theorem 1: d_H(A_eps, A) -> 0",
-                         "d_H(A_eps, A) = %.3g at eps = %g, %.3g at eps = %g (000 Theorem 1: -> 0; "
-                         "tol 0.05 |u~ - u-| and halved)", dH[0], eps_full[0], dH[last],
-                         eps_full[last]);
-        } else {
-            snprintf(name, sizeof name, "theorem1.%s.pair_dH_to_zero", cname);
-            fl_check_value(ctx, dP[last] <= 0.05 * span, name, dP[last], 0.0, 0.05 * span,
-                           "000 Theorem 1: d_H({u-, u~}, A_eps) -> 0",
-                         "d_H({u-, u~}, A_eps) = %.3g at eps = %g (000 Theorem 1, tol 0.05 |u~ - u-|)",
-                         dP[last], eps_full[last]);
-            double mn = dH[0];
-            for (int e = 1; e < neps; e++) mn = fmin(mn, dH[e]);
-            snprintf(name, sizeof name, "theorem1.%s.dH_bounded_away", cname);
-            fl_check_value(ctx, fabs(mn - cs->dH_limit) <= 0.1 * span, name, mn, cs->dH_limit, 0.1 * span,
-                           "000 Theorem 1: d_H(A, A_eps) does not tend to 0; limit |u~ - u-|/2 (data/000/theorem1_rod.json dH_limit)",
-                         "min over eps of d_H(A, A_eps) = %.3g, limit |u~ - u-|/2 = %.3g (data file), tol 0.1 |u~ - u-| = %.3g "
-                         "(000 Theorem 1: does not tend to 0)", mn, cs->dH_limit, 0.1 * span);
-        }
-        fl_asymptotics_set_release(&A);
+        eS[e] = fl_asymptotics_excess_samples_to_set(tw->S, ns, &A);
+        double eA = fl_asymptotics_excess_set_to_samples(&A, tw->K, tw->S, ns);
+        dH[e] = fmax(eS[e], eA);
+        dP[e] = fmax(fl_asymptotics_excess_samples_to_set(tw->S, ns, &pair),
+                     fl_asymptotics_excess_set_to_samples(&pair, 2, tw->S, ns));
+        fprintf(tw->csv, "%s,%g,%zu,%zu,%.6e,%.6e,%.6e,%.6e\n", cname, eps, ns, nc, eS[e], eA,
+                dH[e], dP[e]);
+        fl_check_progress(ctx, "theorem1 eps", c * tw->neps + e + 1, 3 * tw->neps);
     }
-    fclose(csv);
-    gsl_matrix_free(S);
-    gsl_rng_free(rng);
-    if (rc) return rc;
+    theorem1_check_limits(ctx, mod, cs, kind, tw->neps, span, eS, dH, dP);
+    fl_asymptotics_set_release(&A);
+    return 0;
+}
+
+static void theorem1_plot(fl_check_ctx *ctx, const char *path)
+{
     char png[1024], script[4096];
     if (fl_check_out_path(ctx, "theorem1_hausdorff.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
@@ -897,5 +904,43 @@ int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
                  png, path);
         if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "theorem1: no PNG (gnuplot failed)");
     }
+}
+
+/* 000 Theorem 1 on the rod of the data file, its three cases: compute
+ * A and A_eps, check, plot d_H against eps. */
+int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
+{
+    char path[1024];
+    fl_model_theorem1 mod;
+    fl_error err;
+    if (fl_check_params_path(ctx, "000/theorem1_rod.json", path, sizeof path) != 0) return -1;
+    if (fl_model_theorem1_load(path, &mod, &err) != FL_OK) {
+        fl_check_message(ctx, "theorem1: %s", err.message);
+        return -1;
+    }
+    theorem1_work tw;
+    tw.neps = (int)(ctx->quick ? mod.quick_neps : mod.neps);
+    tw.ns = (size_t)(ctx->quick ? mod.quick_samples : mod.samples);
+    tw.K = (size_t)mod.segment_grid;
+    if (fl_check_out_path(ctx, "theorem1_hausdorff.csv", path, sizeof path) != 0) return -1;
+    tw.csv = fopen(path, "w");
+    if (!tw.csv) return -1;
+    fprintf(tw.csv, "case,eps,samples,collisions,e_Aeps_A,e_A_Aeps,dH_A_Aeps,dH_pair_Aeps\n");
+    tw.rng = fl_rng_alloc(ctx->seed);
+    tw.S = fl_dense_matrix_alloc(tw.ns, 3);
+    if (!tw.rng || !tw.S) {
+        fl_check_message(ctx, "theorem1: out of memory");
+        fclose(tw.csv);
+        gsl_matrix_free(tw.S);
+        gsl_rng_free(tw.rng);
+        return -1;
+    }
+    int rc = 0;
+    for (int c = 0; c < 3 && rc == 0; c++) rc = theorem1_case(ctx, &mod, c, &tw);
+    fclose(tw.csv);
+    gsl_matrix_free(tw.S);
+    gsl_rng_free(tw.rng);
+    if (rc) return rc;
+    theorem1_plot(ctx, path);
     return 0;
 }
