@@ -1291,47 +1291,23 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
 /* Kane's paradox (001 §6.2 item 2): double pendulum hitting a floor    */
 /* ------------------------------------------------------------------ */
 
-int fl_p4_reproduce_kane(fl_check_ctx *ctx)
+/* The matrices of Kane's double pendulum at impact (models/fl_model_kane.c):
+ * M, the tip's contact Jacobian Jc (row 0 tangential, row 1 normal) and
+ * tl = Jc^T, W = M^-1, A = Jc W Jc^T, and vectors of length 2. */
+typedef struct {
+    gsl_matrix *M, *Jc, *tl, *W, *A, *tmp;
+    gsl_vector *qd, *u, *P, *r, *dq, *dphi;
+} kane_work;
+
+/* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
+ * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
+ * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases; returns the
+ * smallest K+. */
+static double kane_real_world(fl_check_ctx *ctx, const fl_model_kane *K, const char *src, kane_work *kw,
+                            double K0, double un, double ut)
 {
-    char src[4096];
-    fl_error le;
-    fl_model_kane K;
-    if (fl_check_params_path(ctx, "001/kane.json", src, sizeof src) != 0) return -1;
-    if (fl_model_kane_load(src, &K, &le) != FL_OK) {
-        fl_check_message(ctx, "kane: %s", le.message);
-        return -1;
-    }
-    double mu = K.mu, e = K.e;
-    /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
-     * tangential, row 1 normal), u = Jc qdot */
-    gsl_matrix *M = fl_dense_matrix_alloc(2, 2), *Jc = fl_dense_matrix_alloc(2, 2), *tl = fl_dense_matrix_alloc(2, 2);
-    gsl_vector *qd = fl_dense_vector_alloc(2), *u = fl_dense_vector_alloc(2);
-    gsl_matrix *W = fl_dense_matrix_alloc(2, 2), *A = fl_dense_matrix_alloc(2, 2), *tmp = fl_dense_matrix_alloc(2, 2);
-    gsl_vector *P = fl_dense_vector_alloc(2), *r = fl_dense_vector_alloc(2), *dq = fl_dense_vector_alloc(2);
-    gsl_vector *dphi = fl_dense_vector_alloc(2);
-    int rc = 0;
-    fl_fset_result fr = {0};
-    if (!M || !Jc || !tl || !qd || !u || !W || !A || !tmp || !P || !r || !dq || !dphi) {
-        fl_check_message(ctx, "kane: out of memory");
-        rc = -1;
-        goto done;
-    }
-    fl_model_kane_mass(&K, M);
-    fl_model_kane_jacobian(&K, Jc);
-    gsl_matrix_transpose_memcpy(tl, Jc);                   /* r = tl r~ = Jc^T r~ */
-    fl_model_kane_velocity(&K, qd);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, qd, 0.0, u);
-    double un = gsl_vector_get(u, 1), ut = gsl_vector_get(u, 0);
-    double K0 = 0.5 * pow(mnorm(M, qd, u), 2);   /* u: workspace now */
-    /* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
-     * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
-     * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases. */
-    gsl_matrix_memcpy(W, M);
-    gsl_linalg_cholesky_decomp1(W);
-    gsl_linalg_cholesky_invert(W);
-    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Jc, W, 0.0, tmp);
-    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, tmp, Jc, 0.0, A);
-    double a00 = gsl_matrix_get(A, 0, 0), a01 = gsl_matrix_get(A, 0, 1), a11 = gsl_matrix_get(A, 1, 1);
+    double mu = K->mu, e = K->e;
+    double a00 = gsl_matrix_get(kw->A, 0, 0), a01 = gsl_matrix_get(kw->A, 0, 1), a11 = gsl_matrix_get(kw->A, 1, 1);
     double tn = -e * un;
     int nsol = 0;
     double Kmin = INFINITY, Kmax = -INFINITY;
@@ -1352,12 +1328,12 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
             double utp = ut + a00 * Pt + a01 * Pn;
             if (!(Pn >= 0 && utp * s > 0)) continue;
         }
-        gsl_vector_set(P, 0, Pt);
-        gsl_vector_set(P, 1, Pn);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, tl, P, 0.0, r);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, W, r, 0.0, dq);
-        gsl_vector_add(dq, qd);
-        double K1 = 0.5 * pow(mnorm(M, dq, r), 2);   /* r: workspace now */
+        gsl_vector_set(kw->P, 0, Pt);
+        gsl_vector_set(kw->P, 1, Pn);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, kw->tl, kw->P, 0.0, kw->r);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, kw->W, kw->r, 0.0, kw->dq);
+        gsl_vector_add(kw->dq, kw->qd);
+        double K1 = 0.5 * pow(mnorm(kw->M, kw->dq, kw->r), 2);   /* r: workspace now */
         Kmin = fmin(Kmin, K1);
         Kmax = fmax(Kmax, K1);
         nsol++;
@@ -1377,12 +1353,20 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                        "001 §6.2 item 2 (Kane's paradox; one-sided: K+/K- > 1)",
                        "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
                        "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
-    /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
-    gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));
-    gsl_vector_set(dphi, 1, gsl_matrix_get(Jc, 1, 1));
-    fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, mu};
+    return Kmin;
+}
+
+/* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone;
+ * returns K+ */
+static double kane_p4(fl_check_ctx *ctx, const fl_model_kane *K, kane_work *kw, double K0, double un)
+{
+    double mu = K->mu, e = K->e;
+    gsl_vector_set(kw->dphi, 0, gsl_matrix_get(kw->Jc, 1, 0));
+    gsl_vector_set(kw->dphi, 1, gsl_matrix_get(kw->Jc, 1, 1));
+    fl_fset_contact c = {kw->tl, {0.0, 1.0, 0.0}, mu};
     fl_error err;
-    fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, &fr, &err);
+    fl_fset_result fr = {0};
+    fl_status st = fl_fset_build(kw->M, kw->dphi, 1, &c, NULL, &fr, &err);
     double K1 = NAN, unp = NAN;
     fl_status st2 = FL_EINVAL;
     if (st == FL_OK) {
@@ -1391,13 +1375,13 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         gsl_vector *up = fl_dense_vector_alloc(2);
         st2 = FL_ENOMEM;   /* no workspace: the checks below FAIL */
         if (D && res && up) {
-            gsl_matrix_set_row(D, 0, dphi);
+            gsl_matrix_set_row(D, 0, kw->dphi);
             fl_p4_friction C = {fr.set, fr.E};
-            fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+            fl_p4_problem pr = {2, 1, kw->M, NULL, NULL, D, &C};
             fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
-            st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
+            st2 = fl_p4_step(&pr, kw->qd, NULL, &law, NULL, res, &err);
             K1 = res->energy_plus;
-            gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, kw->Jc, res->v_plus, 0.0, up);
             unp = gsl_vector_get(up, 1);
         }
         gsl_vector_free(up);
@@ -1413,6 +1397,49 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     fl_check_value(ctx, st == FL_OK && st2 == FL_OK && fabs(unp + e * un) <= 1e-12 * fabs(un), "kane.p4_restitution",
                    unp, -e * un, 1e-12 * fabs(un), "001 §5 Newton's impact law u_n+ = -e u_n-",
                    "u_n+ = %.9g = -e u_n- = %.9g (tol 1e-12 |u_n-|)", unp, -e * un);
+    fl_fset_result_release(&fr);
+    return K1;
+}
+
+/* 001 §6.2 item 2: Kane's double pendulum hitting a floor, Coulomb and
+ * Newton on the real-world impulse (energy gain) against P'4. */
+int fl_p4_reproduce_kane(fl_check_ctx *ctx)
+{
+    char src[4096];
+    fl_error le;
+    fl_model_kane K;
+    if (fl_check_params_path(ctx, "001/kane.json", src, sizeof src) != 0) return -1;
+    if (fl_model_kane_load(src, &K, &le) != FL_OK) {
+        fl_check_message(ctx, "kane: %s", le.message);
+        return -1;
+    }
+    /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
+     * tangential, row 1 normal), u = Jc qdot */
+    kane_work kw = {fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2),
+                    fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2),
+                    fl_dense_vector_alloc(2), fl_dense_vector_alloc(2), fl_dense_vector_alloc(2),
+                    fl_dense_vector_alloc(2), fl_dense_vector_alloc(2), fl_dense_vector_alloc(2)};
+    int rc = 0;
+    if (!kw.M || !kw.Jc || !kw.tl || !kw.qd || !kw.u || !kw.W || !kw.A || !kw.tmp || !kw.P || !kw.r || !kw.dq ||
+        !kw.dphi) {
+        fl_check_message(ctx, "kane: out of memory");
+        rc = -1;
+        goto done;
+    }
+    fl_model_kane_mass(&K, kw.M);
+    fl_model_kane_jacobian(&K, kw.Jc);
+    gsl_matrix_transpose_memcpy(kw.tl, kw.Jc);                   /* r = tl r~ = Jc^T r~ */
+    fl_model_kane_velocity(&K, kw.qd);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, kw.Jc, kw.qd, 0.0, kw.u);
+    double un = gsl_vector_get(kw.u, 1), ut = gsl_vector_get(kw.u, 0);
+    double K0 = 0.5 * pow(mnorm(kw.M, kw.qd, kw.u), 2);   /* u: workspace now */
+    gsl_matrix_memcpy(kw.W, kw.M);
+    gsl_linalg_cholesky_decomp1(kw.W);
+    gsl_linalg_cholesky_invert(kw.W);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, kw.Jc, kw.W, 0.0, kw.tmp);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, kw.tmp, kw.Jc, 0.0, kw.A);
+    double Kmin = kane_real_world(ctx, &K, src, &kw, K0, un, ut);
+    double K1 = kane_p4(ctx, &K, &kw, K0, un);
     char path[4096];
     FILE *f = open_out(ctx, "kane.csv", path, sizeof path);
     if (f) {
@@ -1420,19 +1447,18 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                 K0, K1);
         fclose(f);
     }
-    fl_fset_result_release(&fr);
 done:
-    gsl_matrix_free(M);
-    gsl_matrix_free(Jc);
-    gsl_matrix_free(tl);
-    gsl_matrix_free(W);
-    gsl_matrix_free(A);
-    gsl_matrix_free(tmp);
-    gsl_vector_free(qd);
-    gsl_vector_free(u);
-    gsl_vector_free(P);
-    gsl_vector_free(r);
-    gsl_vector_free(dq);
-    gsl_vector_free(dphi);
+    gsl_matrix_free(kw.M);
+    gsl_matrix_free(kw.Jc);
+    gsl_matrix_free(kw.tl);
+    gsl_matrix_free(kw.W);
+    gsl_matrix_free(kw.A);
+    gsl_matrix_free(kw.tmp);
+    gsl_vector_free(kw.qd);
+    gsl_vector_free(kw.u);
+    gsl_vector_free(kw.P);
+    gsl_vector_free(kw.r);
+    gsl_vector_free(kw.dq);
+    gsl_vector_free(kw.dphi);
     return rc;
 }
