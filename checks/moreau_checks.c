@@ -384,6 +384,131 @@ static double bf_line(bf_ctx *b, double *base, double fbase, const double *e, do
     return fbest;
 }
 
+/* e <- a random unit direction of R^k (k Gaussian draws) */
+static void bf_direction(gsl_rng *r, size_t k, double *e)
+{
+    double ne = 0;
+    for (size_t j = 0; j < k; j++) {
+        e[j] = gsl_ran_gaussian(r, 1.0);
+        ne += e[j] * e[j];
+    }
+    ne = sqrt(ne);
+    for (size_t j = 0; j < k; j++) e[j] /= ne;
+}
+
+/* The basis B of the tangent directions (the set's T, or Gram-Schmidt of
+ * random vectors against n), WB = W B; returns the bounding half-width R
+ * of C_bf. */
+static double bf_basis(bf_ctx *b, const mh_sys *s, gsl_rng *r)
+{
+    double R = 0;
+    if (s->fr == FL_MOREAU_SET) {
+        gsl_matrix_memcpy(b->B, s->T);
+    } else {                          /* Gram-Schmidt of random vectors against n */
+        for (size_t j = 0; j < b->k; j++) {
+            gsl_vector_view bj = gsl_matrix_column(b->B, j);
+            double nrm;
+            do {
+                gauss_vec(r, 1.0, &bj.vector);
+                for (int pass = 0; pass < 2; pass++) {
+                    double t;
+                    gsl_blas_ddot(&bj.vector, s->n, &t);
+                    gsl_blas_daxpy(-t, s->n, &bj.vector);
+                    for (size_t l = 0; l < j; l++) {
+                        gsl_vector_view bl = gsl_matrix_column(b->B, l);
+                        gsl_blas_ddot(&bj.vector, &bl.vector, &t);
+                        gsl_blas_daxpy(-t, &bl.vector, &bj.vector);
+                    }
+                }
+                nrm = gsl_blas_dnrm2(&bj.vector);
+            } while (nrm < 1e-3);
+            gsl_vector_scale(&bj.vector, 1.0 / nrm);
+        }
+    }
+    for (size_t j = 0; j < b->k; j++) {
+        gsl_vector_view bj = gsl_matrix_column(b->B, j), wj = gsl_matrix_column(b->WB, j);
+        mh_solve(s, &bj.vector, &wj.vector);
+    }
+    /* bounding half-width of C_bf */
+    if (s->fr == FL_MOREAU_ISOTROPIC) R = s->mu;
+    else if (s->C.kind == FL_SET_INTERVAL) R = fmax(-s->C.lo, s->C.hi);
+    else if (s->C.kind == FL_SET_DISC) R = s->C.mu;
+    else for (size_t i = 0; i < 2 * s->C.nvert; i++) R = fmax(R, fabs(s->C.vert[i]));
+    return R;
+}
+
+/* adaptive zoom: keep the box while it improves, shrink it by 3 when a
+ * round brings nothing; then descents by line searches along random
+ * directions (a quasiconvex function is unimodal on every chord), from the
+ * best point and from 2 random points of C_bf */
+static void bf_search(bf_ctx *b, gsl_rng *r, double R, double *c)
+{
+    const double *cb = b->cbest;
+    double centre[8] = {0}, half = R;
+    for (int round = 0; round < 30 && half > 1e-13 * R; round++) {
+        long N = round == 0 ? 10000 : 600;
+        double before = b->best;
+        for (long i = 0; i < N; i++) {
+            for (size_t j = 0; j < b->k; j++)
+                c[j] = centre[j] + half * (2 * gsl_rng_uniform(r) - 1);
+            if (bf_inside(b, c)) bf_eval(b, c);
+        }
+        memcpy(centre, cb, b->k * sizeof *cb);
+        if (round > 0 && !(b->best < before - 1e-15 * before)) half /= 3;
+        else if (round == 0) half /= 3;
+    }
+    for (int start = 0; start < 3; start++) {
+        double x[8], e[8];
+        if (start == 0) {
+            memcpy(x, cb, b->k * sizeof *x);
+        } else {
+            do {
+                for (size_t j = 0; j < b->k; j++) x[j] = R * (2 * gsl_rng_uniform(r) - 1);
+            } while (!bf_inside(b, x));
+        }
+        double fx = bf_eval(b, x);
+        for (int it = 0; it < 30; it++) {
+            bf_direction(r, b->k, e);
+            fx = bf_line(b, x, fx, e, R);
+        }
+    }
+}
+
+/* finally the convex z-phase from the best point: zoom, then line
+ * searches (reaches thin valleys where the impulse is large) */
+static void bf_z_phase(bf_ctx *b, const mh_sys *s, gsl_rng *r, double R)
+{
+    const double *cb = b->cbest;
+    gsl_blas_ddot(s->n, b->Wn, &b->an);
+    for (size_t j = 0; j < b->k; j++) {
+        gsl_vector_view wj = gsl_matrix_column(b->WB, j);
+        gsl_blas_ddot(s->n, &wj.vector, &b->bn[j]);
+    }
+    double ac = b->an, z[8], zc[8], zb[8], e[8];
+    for (size_t j = 0; j < b->k; j++) ac += b->bn[j] * cb[j];
+    double zscale = R / b->an;
+    for (size_t j = 0; j < b->k; j++) {
+        zb[j] = cb[j] / ac;
+        zscale = fmax(zscale, fabs(zb[j]));
+    }
+    b->zmode = 1;
+    double fz = bf_val(b, zb), zhalf = 2 * zscale;
+    for (int round = 0; round < 25 && zhalf > 1e-13 * zscale; round++) {
+        int improved = 0;
+        memcpy(zc, zb, b->k * sizeof *zc);
+        for (int i = 0; i < 300; i++) {
+            for (size_t j = 0; j < b->k; j++) z[j] = zc[j] + zhalf * (2 * gsl_rng_uniform(r) - 1);
+            double fv = bf_val(b, z);
+            if (fv < fz) { fz = fv; memcpy(zb, z, b->k * sizeof *zb); improved = 1; }
+        }
+        if (!improved) zhalf /= 3;
+    }
+    for (int it = 0; it < 100; it++) {
+        bf_direction(r, b->k, e);
+        fz = bf_line(b, zb, fz, e, 4 * zscale);
+    }
+}
+
 static double brute_min(const mh_sys *s, gsl_rng *r)
 {
     const size_t d = s->d;
@@ -408,117 +533,11 @@ static double brute_min(const mh_sys *s, gsl_rng *r)
     mh_solve(s, s->n, b.Wn);
     double c[8] = {0}, cb[8] = {0}, R = 0;
     b.cbest = cb;
-    if (b.k > 0) {
-        if (s->fr == FL_MOREAU_SET) {
-            gsl_matrix_memcpy(b.B, s->T);
-        } else {                          /* Gram-Schmidt of random vectors against n */
-            for (size_t j = 0; j < b.k; j++) {
-                gsl_vector_view bj = gsl_matrix_column(b.B, j);
-                double nrm;
-                do {
-                    gauss_vec(r, 1.0, &bj.vector);
-                    for (int pass = 0; pass < 2; pass++) {
-                        double t;
-                        gsl_blas_ddot(&bj.vector, s->n, &t);
-                        gsl_blas_daxpy(-t, s->n, &bj.vector);
-                        for (size_t l = 0; l < j; l++) {
-                            gsl_vector_view bl = gsl_matrix_column(b.B, l);
-                            gsl_blas_ddot(&bj.vector, &bl.vector, &t);
-                            gsl_blas_daxpy(-t, &bl.vector, &bj.vector);
-                        }
-                    }
-                    nrm = gsl_blas_dnrm2(&bj.vector);
-                } while (nrm < 1e-3);
-                gsl_vector_scale(&bj.vector, 1.0 / nrm);
-            }
-        }
-        for (size_t j = 0; j < b.k; j++) {
-            gsl_vector_view bj = gsl_matrix_column(b.B, j), wj = gsl_matrix_column(b.WB, j);
-            mh_solve(s, &bj.vector, &wj.vector);
-        }
-        /* bounding half-width of C_bf */
-        if (s->fr == FL_MOREAU_ISOTROPIC) R = s->mu;
-        else if (s->C.kind == FL_SET_INTERVAL) R = fmax(-s->C.lo, s->C.hi);
-        else if (s->C.kind == FL_SET_DISC) R = s->C.mu;
-        else for (size_t i = 0; i < 2 * s->C.nvert; i++) R = fmax(R, fabs(s->C.vert[i]));
-    }
+    if (b.k > 0) R = bf_basis(&b, s, r);
     bf_eval(&b, c);                       /* w = 0 */
     if (b.k > 0) {
-        /* adaptive zoom: keep the box while it improves, shrink it by 3
-         * when a round brings nothing */
-        double centre[8] = {0}, half = R;
-        for (int round = 0; round < 30 && half > 1e-13 * R; round++) {
-            long N = round == 0 ? 10000 : 600;
-            double before = b.best;
-            for (long i = 0; i < N; i++) {
-                for (size_t j = 0; j < b.k; j++)
-                    c[j] = centre[j] + half * (2 * gsl_rng_uniform(r) - 1);
-                if (bf_inside(&b, c)) bf_eval(&b, c);
-            }
-            memcpy(centre, cb, b.k * sizeof *cb);
-            if (round > 0 && !(b.best < before - 1e-15 * before)) half /= 3;
-            else if (round == 0) half /= 3;
-        }
-        /* then descents by line searches along random directions (a
-         * quasiconvex function is unimodal on every chord), from the best
-         * point and from 2 random points of C_bf */
-        for (int start = 0; start < 3; start++) {
-            double x[8], e[8];
-            if (start == 0) {
-                memcpy(x, cb, b.k * sizeof *x);
-            } else {
-                do {
-                    for (size_t j = 0; j < b.k; j++) x[j] = R * (2 * gsl_rng_uniform(r) - 1);
-                } while (!bf_inside(&b, x));
-            }
-            double fx = bf_eval(&b, x);
-            for (int it = 0; it < 30; it++) {
-                double ne = 0;
-                for (size_t j = 0; j < b.k; j++) {
-                    e[j] = gsl_ran_gaussian(r, 1.0);
-                    ne += e[j] * e[j];
-                }
-                ne = sqrt(ne);
-                for (size_t j = 0; j < b.k; j++) e[j] /= ne;
-                fx = bf_line(&b, x, fx, e, R);
-            }
-        }
-        /* finally the convex z-phase from the best point: zoom, then line
-         * searches (reaches thin valleys where the impulse is large) */
-        gsl_blas_ddot(s->n, b.Wn, &b.an);
-        for (size_t j = 0; j < b.k; j++) {
-            gsl_vector_view wj = gsl_matrix_column(b.WB, j);
-            gsl_blas_ddot(s->n, &wj.vector, &b.bn[j]);
-        }
-        double ac = b.an, z[8], zc[8], zb[8], e[8];
-        for (size_t j = 0; j < b.k; j++) ac += b.bn[j] * cb[j];
-        double zscale = R / b.an;
-        for (size_t j = 0; j < b.k; j++) {
-            zb[j] = cb[j] / ac;
-            zscale = fmax(zscale, fabs(zb[j]));
-        }
-        b.zmode = 1;
-        double fz = bf_val(&b, zb), zhalf = 2 * zscale;
-        for (int round = 0; round < 25 && zhalf > 1e-13 * zscale; round++) {
-            int improved = 0;
-            memcpy(zc, zb, b.k * sizeof *zc);
-            for (int i = 0; i < 300; i++) {
-                for (size_t j = 0; j < b.k; j++) z[j] = zc[j] + zhalf * (2 * gsl_rng_uniform(r) - 1);
-                double fv = bf_val(&b, z);
-                if (fv < fz) { fz = fv; memcpy(zb, z, b.k * sizeof *zb); improved = 1; }
-            }
-            if (!improved) zhalf /= 3;
-        }
-        for (int it = 0; it < 100; it++) {
-            double ne = 0;
-            for (size_t j = 0; j < b.k; j++) {
-                e[j] = gsl_ran_gaussian(r, 1.0);
-                ne += e[j] * e[j];
-            }
-            ne = sqrt(ne);
-            for (size_t j = 0; j < b.k; j++) e[j] /= ne;
-            fz = bf_line(&b, zb, fz, e, 4 * zscale);
-        }
+        bf_search(&b, r, R, c);
+        bf_z_phase(&b, s, r, R);
     }
 done:
     gsl_vector_free(b.Wn);
