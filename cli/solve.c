@@ -144,6 +144,85 @@ static fl_status global_velocity(const fl_global_problem *g, fl_sparse_ctx *ctx,
     return fl_sparse_solve(ctx, *L, v, v, err);
 }
 
+/* One option of `frictionlab solve` (getopt_long's code c, its value arg)
+ * into o: 0; -1 after a message naming the option; 1 for a code it does not know. */
+static int solve_option(int c, const char *arg, solve_opts *o)
+{
+    char *end;
+    switch (c) {
+    case 'S': {
+        fl_error e;
+        if (fl_solve_parse_solver(arg, &o->solver, &e) != FL_OK) {
+            fprintf(stderr, "frictionlab solve: --solver must be gs, newton or auto, not "
+                            "'%s'\n", arg);
+            return -1;
+        }
+        return 0;
+    }
+    case 'n': {
+        long v = strtol(arg, &end, 10);
+        if (*end != '\0' || v <= 0 || v > 100000000) {
+            fprintf(stderr, "frictionlab solve: --max-newton %s is not in [1, 1e8]\n", arg);
+            return -1;
+        }
+        o->max_newton = (int)v;
+        return 0;
+    }
+    case 'i':
+        if (strcmp(arg, "reference") == 0) o->optimized = 0;
+        else if (strcmp(arg, "optimized") == 0) o->optimized = 1;
+        else {
+            fprintf(stderr, "frictionlab solve: --impl must be optimized or reference, not "
+                            "'%s'\n", arg);
+            return -1;
+        }
+        return 0;
+    case 't':
+        o->tol = strtod(arg, &end);
+        if (*end != '\0' || !(o->tol > 0) || !isfinite(o->tol)) {
+            fprintf(stderr, "frictionlab solve: --tol %s is not a positive number\n", arg);
+            return -1;
+        }
+        return 0;
+    case 's': {
+        long v = strtol(arg, &end, 10);
+        if (*end != '\0' || v <= 0 || v > 100000000) {
+            fprintf(stderr, "frictionlab solve: --max-sweeps %s is not in [1, 1e8]\n", arg);
+            return -1;
+        }
+        o->max_sweeps = (int)v;
+        return 0;
+    }
+    case 'g':
+        o->guess = strtol(arg, &end, 10);
+        if (*end != '\0' || o->guess < 1 || o->guess > 1000000) {
+            fprintf(stderr, "frictionlab solve: --guess %s is not a guess number (1, 2, ...)\n",
+                    arg);
+            return -1;
+        }
+        return 0;
+    case 'm':
+        if (fl_cli_parse_bytes(arg, &o->read.max_bytes) != 0) {
+            fprintf(stderr, "frictionlab solve: --max-memory %s is not a size (e.g. 500M, 4G)\n",
+                    arg);
+            return -1;
+        }
+        return 0;
+    case 'o':
+        o->out = arg;
+        return 0;
+    case 'l':
+        if (strcmp(arg, "nsgs") != 0) {
+            fprintf(stderr, "frictionlab solve: unknown law '%s' (solve supports: nsgs)\n",
+                    arg);
+            return -1;
+        }
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
 {
     static const struct option longs[] = {
@@ -156,87 +235,19 @@ static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
     optind = 1;
     opterr = 0;
     int c;
-    char *end;
     while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'h':
+        if (c == 'h') {
             solve_usage(stdout, 1);
             return 0;
-        case 'S': {
-            fl_error e;
-            if (fl_solve_parse_solver(optarg, &o->solver, &e) != FL_OK) {
-                fprintf(stderr, "frictionlab solve: --solver must be gs, newton or auto, not "
-                                "'%s'\n", optarg);
-                goto bad;
-            }
-            break;
         }
-        case 'n': {
-            long v = strtol(optarg, &end, 10);
-            if (*end != '\0' || v <= 0 || v > 100000000) {
-                fprintf(stderr, "frictionlab solve: --max-newton %s is not in [1, 1e8]\n", optarg);
-                goto bad;
-            }
-            o->max_newton = (int)v;
-            break;
-        }
-        case 'i':
-            if (strcmp(optarg, "reference") == 0) o->optimized = 0;
-            else if (strcmp(optarg, "optimized") == 0) o->optimized = 1;
-            else {
-                fprintf(stderr, "frictionlab solve: --impl must be optimized or reference, not "
-                                "'%s'\n", optarg);
-                goto bad;
-            }
-            break;
-        case 't':
-            o->tol = strtod(optarg, &end);
-            if (*end != '\0' || !(o->tol > 0) || !isfinite(o->tol)) {
-                fprintf(stderr, "frictionlab solve: --tol %s is not a positive number\n", optarg);
-                goto bad;
-            }
-            break;
-        case 's': {
-            long v = strtol(optarg, &end, 10);
-            if (*end != '\0' || v <= 0 || v > 100000000) {
-                fprintf(stderr, "frictionlab solve: --max-sweeps %s is not in [1, 1e8]\n", optarg);
-                goto bad;
-            }
-            o->max_sweeps = (int)v;
-            break;
-        }
-        case 'g':
-            o->guess = strtol(optarg, &end, 10);
-            if (*end != '\0' || o->guess < 1 || o->guess > 1000000) {
-                fprintf(stderr, "frictionlab solve: --guess %s is not a guess number (1, 2, ...)\n",
-                        optarg);
-                goto bad;
-            }
-            break;
-        case 'm':
-            if (fl_cli_parse_bytes(optarg, &o->read.max_bytes) != 0) {
-                fprintf(stderr, "frictionlab solve: --max-memory %s is not a size (e.g. 500M, 4G)\n",
-                        optarg);
-                goto bad;
-            }
-            break;
-        case 'o':
-            o->out = optarg;
-            break;
-        case 'l':
-            if (strcmp(optarg, "nsgs") != 0) {
-                fprintf(stderr, "frictionlab solve: unknown law '%s' (solve supports: nsgs)\n",
-                        optarg);
-                goto bad;
-            }
-            break;
-        case ':':
+        int r = solve_option(c, optarg, o);
+        if (r < 0) goto bad;
+        if (r == 0) continue;
+        if (c == ':')
             fprintf(stderr, "frictionlab solve: option '%s' needs a value\n", argv[optind - 1]);
-            goto bad;
-        default:
+        else
             fprintf(stderr, "frictionlab solve: unknown option '%s'\n", argv[optind - 1]);
-            goto bad;
-        }
+        goto bad;
     }
     if (optind + 1 != argc) {
         fprintf(stderr, "frictionlab solve: %s\n",
