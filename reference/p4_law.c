@@ -1179,6 +1179,35 @@ fl_status fl_p4_step(const fl_p4_problem *p, const gsl_vector *v_minus, const gs
     return st;
 }
 
+/* The active constraints at q (phi_alpha <= 0): their gradients as the rows
+ * of D, their friction sets C and bases Es, their indices act; *m of them. */
+static fl_status sim_active(const fl_p4_system *sys, const gsl_vector *q, gsl_vector *phi, gsl_vector *dphi,
+                            gsl_matrix *D, fl_p4_friction *C, gsl_matrix **Es, size_t *act, size_t *m_out,
+                            fl_error *err)
+{
+    fl_status st;
+    size_t m = 0;
+    *m_out = 0;
+    if ((st = sys->gap(sys->data, q, phi)) < 0) return FL_FAIL(err, st, "gap callback failed");
+    for (size_t a = 0; a < sys->nc; a++) {
+        if (gsl_vector_get(phi, a) > 0.0) continue;
+        if ((st = sys->gradient(sys->data, q, a, dphi)) < 0) return FL_FAIL(err, st, "gradient callback failed");
+        gsl_matrix_set_row(D, m, dphi);
+        memset(&C[m], 0, sizeof C[m]);
+        if (sys->friction) {
+            if ((st = sys->friction(sys->data, q, a, &C[m].set, &Es[m], err)) < 0) return st;
+            C[m].E = Es[m];
+        } else {
+            fl_friction_set_interval(&C[m].set, 0.0, 0.0, NULL);
+            Es[m] = fl_dense_matrix_calloc(1, sys->n);
+            C[m].E = Es[m];
+        }
+        act[m++] = a;
+        *m_out = m;
+    }
+    return FL_OK;
+}
+
 /* ------------------------------------------------------------------------
  * Time stepper (Moreau midpoint; 001 gives no scheme, 001 §3–§5)
  * ---------------------------------------------------------------------- */
@@ -1226,27 +1255,7 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
         if ((st = sys->force(sys->data, tm, q, v, f)) < 0) { FL_FAIL(err, st, "force callback failed"); goto done; }
         gsl_vector_scale(f, h);                                   /* impulse h f(t, q, v^-) */
         size_t m = 0;
-        if (nc) {
-            if ((st = sys->gap(sys->data, q, phi)) < 0) { FL_FAIL(err, st, "gap callback failed"); goto done; }
-            for (size_t a = 0; a < nc; a++) {
-                if (gsl_vector_get(phi, a) > 0.0) continue;
-                if ((st = sys->gradient(sys->data, q, a, dphi)) < 0) {
-                    FL_FAIL(err, st, "gradient callback failed");
-                    goto done;
-                }
-                gsl_matrix_set_row(D, m, dphi);
-                memset(&C[m], 0, sizeof C[m]);
-                if (sys->friction) {
-                    if ((st = sys->friction(sys->data, q, a, &C[m].set, &Es[m], err)) < 0) goto done;
-                    C[m].E = Es[m];
-                } else {
-                    fl_friction_set_interval(&C[m].set, 0.0, 0.0, NULL);
-                    Es[m] = fl_dense_matrix_calloc(1, n);
-                    C[m].E = Es[m];
-                }
-                act[m++] = a;
-            }
-        }
+        if (nc && (st = sim_active(sys, q, phi, dphi, D, C, Es, act, &m, err)) < 0) goto done;
         gsl_matrix_view Dv = gsl_matrix_submatrix(D ? D : M, 0, 0, m ? m : 1, n);
         fl_p4_problem p = {n, m, M, NULL, NULL, m ? &Dv.matrix : NULL, m ? C : NULL};
         fl_p4_step_result *sr = fl_p4_step_result_alloc(n, m);
