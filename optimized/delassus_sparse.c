@@ -190,7 +190,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
 {
     cholmod_common *cm = &g->ctx->cm;
     size_t n = g->n, m = g->m;
-    double c;
+    double c = 0.0;
     FL_TRY(augmented_shift(cm, n, M, H, &c, err));
     int *perm = NULL, *pc = NULL, *ipc = NULL;
     FL_TRY(augmented_order(cm, n, m, M, H, &perm, &pc, &ipc, err));
