@@ -1070,23 +1070,12 @@ static int lam_observe(void *data, long k, double t, const gsl_vector *q, const 
     return 0;
 }
 
-int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
+/* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
+static int system1_p3(fl_check_ctx *ctx, fl_model_system1 *S, double h, long steps, const char *src)
 {
-    char src[4096];
-    fl_error le;
-    fl_model_system1 S;
-    fl_model_system2 S2;
-    if (fl_check_params_path(ctx, "001/systems_1_2.json", src, sizeof src) != 0) return -1;
-    if (fl_model_system1_load(src, &S, &le) != FL_OK || fl_model_system2_load(src, &S2, &le) != FL_OK) {
-        fl_check_message(ctx, "systems_1_2: %s", le.message);
-        return -1;
-    }
-    double J = S.J, C0 = S.C0, tt0 = S.theta_tilde0, mu = S.mu, l = S.l;
-    double T = ctx->quick ? S.T / 4 : S.T, h = S.h;
-    long steps = (long)floor(T / h + 0.5);
     fl_error e;
-    /* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
-    fl_p4_system sys = fl_model_system1_system(&S);
+    double J = S->J, C0 = S->C0;
+    fl_p4_system sys = fl_model_system1_system(S);
     gsl_vector *q = fl_dense_vector_calloc(1), *v = fl_dense_vector_calloc(1);
     if (!q || !v) {
         fl_check_message(ctx, "systems_1_2: out of memory");
@@ -1105,7 +1094,52 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "(001 §6.3; tol 1e-12; %s)", lr.max_lambda, lr.steps, gsl_vector_get(q, 0), thc, src);
     gsl_vector_free(q);
     gsl_vector_free(v);
-    /* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
+    return 0;
+}
+
+/* One member of system 1's P6 family (stuck until t0 with r~_n = rn,
+ * r~_t = rt, then theta = C0 (t - t0)^2/(2J)) at 201 times on [0, T]: 1
+ * when it satisfies P6; *worst: the largest residual; rows to f. */
+static int system1_p6_member(const fl_model_system1 *S, double t0, double T, double rn, double rt, FILE *f,
+                             double *worst)
+{
+    double J = S->J, C0 = S->C0, tt0 = S->theta_tilde0, mu = S->mu, l = S->l;
+    int ok = 1;
+    for (int i = 0; i <= 200; i++) {
+        double t = T * i / 200.0, th, thd, thdd, RN, RT;
+        if (t < t0) {
+            th = thd = thdd = 0.0;
+            RN = rn;
+            RT = rt;
+        } else {
+            th = C0 * (t - t0) * (t - t0) / (2 * J);
+            thd = C0 * (t - t0) / J;
+            thdd = C0 / J;
+            RN = RT = 0.0;
+        }
+        double rth = fl_model_system1_r_theta(S, RN, RT);      /* 001 §6.3 (lever arm l) */
+        double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
+        double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
+        double cone = fmax(fabs(RT) - mu * RN, 0.0);
+        double unil = fmax(fmax(-th, -RN), fabs(th * RN));
+        /* Coulomb's variational inequality with v^ in {-2,-1,0,1,2}: integrand >= 0 */
+        double vi = 0.0;
+        for (int j = -2; j <= 2; j++) {
+            double vh = j;
+            vi = fmin(vi, RT * (vh - w) + mu * RN * (fabs(vh) - fabs(w)));
+        }
+        *worst = fmax(*worst, fmax(fmax(eqm, cone), fmax(unil, -vi)));
+        if (eqm > 1e-12 * C0 || cone > 1e-12 * C0 || unil > 1e-12 || vi < -1e-12 * C0) ok = 0;
+        if (t < t0 && !(rth < 0)) ok = 0;
+        if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
+    }
+    return ok;
+}
+
+/* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
+static void system1_p6(fl_check_ctx *ctx, const fl_model_system1 *S, double T)
+{
+    double C0 = S->C0, tt0 = S->theta_tilde0, mu = S->mu, l = S->l;
     double den = mu * cos(tt0) - sin(tt0);
     /* stuck at the sliding limit: 0 = C0 + r_theta, r~_t = -mu r~_n (proofs/p4_law.md §6) */
     double rn = C0 / (l * den), rt = -mu * rn;
@@ -1116,37 +1150,9 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     double worst = 0;
     for (int k = 0; k <= 4; k++) {
         double t0 = T * k / 4.0;
-        int ok = 1;
-        for (int i = 0; i <= 200; i++) {
-            double t = T * i / 200.0, th, thd, thdd, RN, RT;
-            if (t < t0) {
-                th = thd = thdd = 0.0;
-                RN = rn;
-                RT = rt;
-            } else {
-                th = C0 * (t - t0) * (t - t0) / (2 * J);
-                thd = C0 * (t - t0) / J;
-                thdd = C0 / J;
-                RN = RT = 0.0;
-            }
-            double rth = fl_model_system1_r_theta(&S, RN, RT);      /* 001 §6.3 (lever arm l) */
-            double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
-            double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
-            double cone = fmax(fabs(RT) - mu * RN, 0.0);
-            double unil = fmax(fmax(-th, -RN), fabs(th * RN));
-            /* Coulomb's variational inequality with v^ in {-2,-1,0,1,2}: integrand >= 0 */
-            double vi = 0.0;
-            for (int j = -2; j <= 2; j++) {
-                double vh = j;
-                vi = fmin(vi, RT * (vh - w) + mu * RN * (fabs(vh) - fabs(w)));
-            }
-            worst = fmax(worst, fmax(fmax(eqm, cone), fmax(unil, -vi)));
-            if (eqm > 1e-12 * C0 || cone > 1e-12 * C0 || unil > 1e-12 || vi < -1e-12 * C0) ok = 0;
-            if (t < t0 && !(rth < 0)) ok = 0;
-            if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
-        }
+        int ok = system1_p6_member(S, t0, T, rn, rt, f, &worst);
         /* P'3 needs r_theta >= 0: only t0 = 0 is a P'3 solution */
-        if (t0 > 0 && !(fl_model_system1_r_theta(&S, rn, rt) < 0)) p3ok = 0;
+        if (t0 > 0 && !(fl_model_system1_r_theta(S, rn, rt) < 0)) p3ok = 0;
         nmem++;
         if (!ok) allok = 0;
         if (f) fprintf(f, "\n\n");
@@ -1158,83 +1164,118 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "contact, Coulomb cone and inequality; max residual %.3g, tol 1e-12 C0): r~_n = %.6g, r~_t = %.6g "
                    "on [0,t0) (001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
     /* r_theta = l (r~_t cos + r~_n sin) = -C0 (closed form, proofs/p4_law.md §6) */
-    double rth1 = fl_model_system1_r_theta(&S, rn, rt);
+    double rth1 = fl_model_system1_r_theta(S, rn, rt);
     fl_check_value(ctx, p3ok && rth1 < 0 && fabs(rth1 + C0) <= 1e-12 * fabs(C0),
                    "systems_1_2.system1_p6_members_violate_p3", rth1, -C0, 1e-12 * fabs(C0),
                    "001 §6.3 system 1: r_theta = -C0 < 0 on [0, t0), excluded by P'3 (proofs/p4_law.md §6)",
                    "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
                    rth1);
-    /* ---- system 2 under P'4: the reaction vanishes identically ---- */
-    fl_p4_system sys2 = fl_model_system2_system(&S2);
+}
+
+/* real-world: wedged equilibrium forces exist (mu > tan beta) */
+static void system2_real_world(fl_check_ctx *ctx, const fl_model_system2 *S2)
+{
+    double b = S2->beta, Nmin = S2->F / (2 * (S2->mu * cos(b) - sin(b))), Nw = 2 * Nmin;
+    double Tw = (S2->F + 2 * Nw * sin(b)) / (2 * cos(b));
+    /* forces on the bar: normal N and friction T along each wall, pointing down */
+    double fA[2] = {Nw * cos(b) + Tw * sin(b), Nw * sin(b) - Tw * cos(b)};    /* N nL + T (sin b, -cos b) */
+    double fB[2] = {-Nw * cos(b) - Tw * sin(b), Nw * sin(b) - Tw * cos(b)};   /* N nR + T (-sin b, -cos b) */
+    double eq[3] = {fA[0] + fB[0], fA[1] + fB[1] + S2->F, 0.0};
+    eq[2] = S2->l * fB[1] - S2->l * fA[1];                     /* moments about G (A at -l, B at +l) */
+    int wedge_ok = Tw <= S2->mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2->F;
+    double bal = fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]);
+    fl_check_value(ctx, wedge_ok && S2->mu > tan(b), "systems_1_2.system2_real_world_wedge_family", bal, 0.0,
+                   1e-12 * S2->F, "001 §6.3 system 2, real-world wedged equilibrium (data/001/README.md)",
+                   "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
+                   "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
+                   Nw, Nmin, Tw, S2->mu * Nw, bal);
+}
+
+/* the generalized reaction of the wedged state, r = tl_A^T f_A + tl_B^T f_B
+ * = -f at q = 0, is not in K_frict */
+static void system2_kfrict(fl_check_ctx *ctx, const fl_model_system2 *S2, const gsl_vector *q, gsl_matrix *M,
+                           gsl_matrix *D, gsl_vector *dphi, gsl_vector *r)
+{
+    fl_error e;
     fl_fset_result fs2[2];
-    q = fl_dense_vector_calloc(3);
-    v = fl_dense_vector_calloc(3);
+    fl_model_system2_mass(S2, M);
+    fl_p4_friction C[2];
+    for (size_t a = 0; a < 2; a++) {
+        fl_model_system2_grad(S2, q, a, dphi);
+        gsl_matrix_set_row(D, a, dphi);
+        fl_model_system2_fset(S2, q, a, &fs2[a], NULL);
+        C[a].set = fs2[a].set;
+        C[a].E = fs2[a].E;
+    }
+    gsl_vector_set(r, 1, -S2->F);
+    fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
+    double dist = 0;
+    fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
+    /* one-sided: the distance must exceed 0.5 F/sqrt(m) (data/001/README.md states F/sqrt(m)) */
+    fl_check_value(ctx, sd == FL_OK && dist > 0.5 * S2->F / sqrt(S2->m),
+                   "systems_1_2.system2_wedged_reaction_not_in_kfrict", dist, S2->F / sqrt(S2->m),
+                   0.5 * S2->F / sqrt(S2->m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
+                   "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
+                   "P'4 excludes wedging (001 §6.3)", dist, S2->F / sqrt(S2->m));
+    for (int a = 0; a < 2; a++) fl_fset_result_release(&fs2[a]);
+}
+
+/* ---- system 2 under P'4: the reaction vanishes identically; the
+ * real-world wedge exists, its generalized reaction is not in K_frict ---- */
+static int system2_p4(fl_check_ctx *ctx, fl_model_system2 *S2, double h, long steps)
+{
+    fl_error e;
+    fl_p4_system sys2 = fl_model_system2_system(S2);
+    gsl_vector *q = fl_dense_vector_calloc(3), *v = fl_dense_vector_calloc(3);
     gsl_matrix *M = fl_dense_matrix_alloc(3, 3), *D = fl_dense_matrix_alloc(2, 3);
     gsl_vector *dphi = fl_dense_vector_alloc(3), *r = fl_dense_vector_calloc(3);
+    int rc = 0;
     if (!q || !v || !M || !D || !dphi || !r) {
         fl_check_message(ctx, "systems_1_2: out of memory");
-        gsl_vector_free(q);
-        gsl_vector_free(v);
-        gsl_matrix_free(M);
-        gsl_matrix_free(D);
-        gsl_vector_free(dphi);
-        gsl_vector_free(r);
-        return -1;
+        rc = -1;
+        goto done;
     }
     lam_rec l2 = {0, 0};
-    st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
-    double yc = S2.F * Tn * Tn / (2 * S2.m);
+    fl_p4_sim_result sr;
+    fl_status st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
+    double Tn = (double)steps * h, yc = S2->F * Tn * Tn / (2 * S2->m);
     fl_check_value(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
                             gsl_vector_get(q, 0) == 0.0 && gsl_vector_get(q, 2) == 0.0,
                    "systems_1_2.system2_p4_zero_reaction", gsl_vector_get(q, 1), yc, 1e-12 * yc,
                    "001 §6.3 system 2, y(T) = F T^2/(2m) (data/001/README.md)",
                    "P'4, constant pull F = %g: max reaction %.3g (exact 0) at all %ld steps, y(T) = %.12g = F T^2/(2m) "
-                   "= %.12g (001 §6.3)%s%s", S2.F, l2.max_lambda, l2.steps, gsl_vector_get(q, 1), yc,
+                   "= %.12g (001 §6.3)%s%s", S2->F, l2.max_lambda, l2.steps, gsl_vector_get(q, 1), yc,
                    st == FL_OK ? "" : ": ", st == FL_OK ? "" : e.message);
-    /* real-world: wedged equilibrium forces exist (mu > tan beta); the
-     * generalized reaction of a wedged state is not in K_frict */
-    double b = S2.beta, Nmin = S2.F / (2 * (S2.mu * cos(b) - sin(b))), Nw = 2 * Nmin;
-    double Tw = (S2.F + 2 * Nw * sin(b)) / (2 * cos(b));
-    /* forces on the bar: normal N and friction T along each wall, pointing down */
-    double fA[2] = {Nw * cos(b) + Tw * sin(b), Nw * sin(b) - Tw * cos(b)};    /* N nL + T (sin b, -cos b) */
-    double fB[2] = {-Nw * cos(b) - Tw * sin(b), Nw * sin(b) - Tw * cos(b)};   /* N nR + T (-sin b, -cos b) */
-    double eq[3] = {fA[0] + fB[0], fA[1] + fB[1] + S2.F, 0.0};
+    system2_real_world(ctx, S2);
     gsl_vector_set_zero(q);
-    eq[2] = S2.l * fB[1] - S2.l * fA[1];                     /* moments about G (A at -l, B at +l) */
-    int wedge_ok = Tw <= S2.mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2.F;
-    double bal = fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]);
-    fl_check_value(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family", bal, 0.0,
-                   1e-12 * S2.F, "001 §6.3 system 2, real-world wedged equilibrium (data/001/README.md)",
-                   "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
-                   "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
-                   Nw, Nmin, Tw, S2.mu * Nw, bal);
-    /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
-    fl_model_system2_mass(&S2, M);
-    fl_p4_friction C[2];
-    for (size_t a = 0; a < 2; a++) {
-        fl_model_system2_grad(&S2, q, a, dphi);
-        gsl_matrix_set_row(D, a, dphi);
-        fl_model_system2_fset(&S2, q, a, &fs2[a], NULL);
-        C[a].set = fs2[a].set;
-        C[a].E = fs2[a].E;
-    }
-    gsl_vector_set(r, 1, -S2.F);
-    fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
-    double dist = 0;
-    fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
-    /* one-sided: the distance must exceed 0.5 F/sqrt(m) (data/001/README.md states F/sqrt(m)) */
-    fl_check_value(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m),
-                   "systems_1_2.system2_wedged_reaction_not_in_kfrict", dist, S2.F / sqrt(S2.m),
-                   0.5 * S2.F / sqrt(S2.m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
-                   "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
-                   "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
-    for (int a = 0; a < 2; a++) fl_fset_result_release(&fs2[a]);
+    system2_kfrict(ctx, S2, q, M, D, dphi, r);
+done:
     gsl_matrix_free(M);
     gsl_matrix_free(D);
     gsl_vector_free(dphi);
     gsl_vector_free(r);
     gsl_vector_free(q);
     gsl_vector_free(v);
+    return rc;
+}
+
+/* 001 §6.3: system 1 under P'3 and its P6 family, system 2 under P'4. */
+int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
+{
+    char src[4096];
+    fl_error le;
+    fl_model_system1 S;
+    fl_model_system2 S2;
+    if (fl_check_params_path(ctx, "001/systems_1_2.json", src, sizeof src) != 0) return -1;
+    if (fl_model_system1_load(src, &S, &le) != FL_OK || fl_model_system2_load(src, &S2, &le) != FL_OK) {
+        fl_check_message(ctx, "systems_1_2: %s", le.message);
+        return -1;
+    }
+    double T = ctx->quick ? S.T / 4 : S.T, h = S.h;
+    long steps = (long)floor(T / h + 0.5);
+    if (system1_p3(ctx, &S, h, steps, src) != 0) return -1;
+    system1_p6(ctx, &S, T);
+    if (system2_p4(ctx, &S2, h, steps) != 0) return -1;
     char c1[4096], body[12288];
     if (fl_check_out_path(ctx, "systems_1_p6_family.csv", c1, sizeof c1) == 0) {
         snprintf(body, sizeof body,
@@ -1250,47 +1291,23 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
 /* Kane's paradox (001 §6.2 item 2): double pendulum hitting a floor    */
 /* ------------------------------------------------------------------ */
 
-int fl_p4_reproduce_kane(fl_check_ctx *ctx)
+/* The matrices of Kane's double pendulum at impact (models/fl_model_kane.c):
+ * M, the tip's contact Jacobian Jc (row 0 tangential, row 1 normal) and
+ * tl = Jc^T, W = M^-1, A = Jc W Jc^T, and vectors of length 2. */
+typedef struct {
+    gsl_matrix *M, *Jc, *tl, *W, *A, *tmp;
+    gsl_vector *qd, *u, *P, *r, *dq, *dphi;
+} kane_work;
+
+/* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
+ * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
+ * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases; returns the
+ * smallest K+. */
+static double kane_real_world(fl_check_ctx *ctx, const fl_model_kane *K, const char *src, kane_work *kw,
+                            double K0, double un, double ut)
 {
-    char src[4096];
-    fl_error le;
-    fl_model_kane K;
-    if (fl_check_params_path(ctx, "001/kane.json", src, sizeof src) != 0) return -1;
-    if (fl_model_kane_load(src, &K, &le) != FL_OK) {
-        fl_check_message(ctx, "kane: %s", le.message);
-        return -1;
-    }
-    double mu = K.mu, e = K.e;
-    /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
-     * tangential, row 1 normal), u = Jc qdot */
-    gsl_matrix *M = fl_dense_matrix_alloc(2, 2), *Jc = fl_dense_matrix_alloc(2, 2), *tl = fl_dense_matrix_alloc(2, 2);
-    gsl_vector *qd = fl_dense_vector_alloc(2), *u = fl_dense_vector_alloc(2);
-    gsl_matrix *W = fl_dense_matrix_alloc(2, 2), *A = fl_dense_matrix_alloc(2, 2), *tmp = fl_dense_matrix_alloc(2, 2);
-    gsl_vector *P = fl_dense_vector_alloc(2), *r = fl_dense_vector_alloc(2), *dq = fl_dense_vector_alloc(2);
-    gsl_vector *dphi = fl_dense_vector_alloc(2);
-    int rc = 0;
-    fl_fset_result fr = {0};
-    if (!M || !Jc || !tl || !qd || !u || !W || !A || !tmp || !P || !r || !dq || !dphi) {
-        fl_check_message(ctx, "kane: out of memory");
-        rc = -1;
-        goto done;
-    }
-    fl_model_kane_mass(&K, M);
-    fl_model_kane_jacobian(&K, Jc);
-    gsl_matrix_transpose_memcpy(tl, Jc);                   /* r = tl r~ = Jc^T r~ */
-    fl_model_kane_velocity(&K, qd);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, qd, 0.0, u);
-    double un = gsl_vector_get(u, 1), ut = gsl_vector_get(u, 0);
-    double K0 = 0.5 * pow(mnorm(M, qd, u), 2);   /* u: workspace now */
-    /* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
-     * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
-     * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases. */
-    gsl_matrix_memcpy(W, M);
-    gsl_linalg_cholesky_decomp1(W);
-    gsl_linalg_cholesky_invert(W);
-    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Jc, W, 0.0, tmp);
-    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, tmp, Jc, 0.0, A);
-    double a00 = gsl_matrix_get(A, 0, 0), a01 = gsl_matrix_get(A, 0, 1), a11 = gsl_matrix_get(A, 1, 1);
+    double mu = K->mu, e = K->e;
+    double a00 = gsl_matrix_get(kw->A, 0, 0), a01 = gsl_matrix_get(kw->A, 0, 1), a11 = gsl_matrix_get(kw->A, 1, 1);
     double tn = -e * un;
     int nsol = 0;
     double Kmin = INFINITY, Kmax = -INFINITY;
@@ -1311,12 +1328,12 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
             double utp = ut + a00 * Pt + a01 * Pn;
             if (!(Pn >= 0 && utp * s > 0)) continue;
         }
-        gsl_vector_set(P, 0, Pt);
-        gsl_vector_set(P, 1, Pn);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, tl, P, 0.0, r);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, W, r, 0.0, dq);
-        gsl_vector_add(dq, qd);
-        double K1 = 0.5 * pow(mnorm(M, dq, r), 2);   /* r: workspace now */
+        gsl_vector_set(kw->P, 0, Pt);
+        gsl_vector_set(kw->P, 1, Pn);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, kw->tl, kw->P, 0.0, kw->r);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, kw->W, kw->r, 0.0, kw->dq);
+        gsl_vector_add(kw->dq, kw->qd);
+        double K1 = 0.5 * pow(mnorm(kw->M, kw->dq, kw->r), 2);   /* r: workspace now */
         Kmin = fmin(Kmin, K1);
         Kmax = fmax(Kmax, K1);
         nsol++;
@@ -1336,12 +1353,20 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                        "001 §6.2 item 2 (Kane's paradox; one-sided: K+/K- > 1)",
                        "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
                        "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
-    /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
-    gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));
-    gsl_vector_set(dphi, 1, gsl_matrix_get(Jc, 1, 1));
-    fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, mu};
+    return Kmin;
+}
+
+/* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone;
+ * returns K+ */
+static double kane_p4(fl_check_ctx *ctx, const fl_model_kane *K, kane_work *kw, double K0, double un)
+{
+    double mu = K->mu, e = K->e;
+    gsl_vector_set(kw->dphi, 0, gsl_matrix_get(kw->Jc, 1, 0));
+    gsl_vector_set(kw->dphi, 1, gsl_matrix_get(kw->Jc, 1, 1));
+    fl_fset_contact c = {kw->tl, {0.0, 1.0, 0.0}, mu};
     fl_error err;
-    fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, &fr, &err);
+    fl_fset_result fr = {0};
+    fl_status st = fl_fset_build(kw->M, kw->dphi, 1, &c, NULL, &fr, &err);
     double K1 = NAN, unp = NAN;
     fl_status st2 = FL_EINVAL;
     if (st == FL_OK) {
@@ -1350,13 +1375,13 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         gsl_vector *up = fl_dense_vector_alloc(2);
         st2 = FL_ENOMEM;   /* no workspace: the checks below FAIL */
         if (D && res && up) {
-            gsl_matrix_set_row(D, 0, dphi);
+            gsl_matrix_set_row(D, 0, kw->dphi);
             fl_p4_friction C = {fr.set, fr.E};
-            fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+            fl_p4_problem pr = {2, 1, kw->M, NULL, NULL, D, &C};
             fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
-            st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
+            st2 = fl_p4_step(&pr, kw->qd, NULL, &law, NULL, res, &err);
             K1 = res->energy_plus;
-            gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, kw->Jc, res->v_plus, 0.0, up);
             unp = gsl_vector_get(up, 1);
         }
         gsl_vector_free(up);
@@ -1372,6 +1397,49 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     fl_check_value(ctx, st == FL_OK && st2 == FL_OK && fabs(unp + e * un) <= 1e-12 * fabs(un), "kane.p4_restitution",
                    unp, -e * un, 1e-12 * fabs(un), "001 §5 Newton's impact law u_n+ = -e u_n-",
                    "u_n+ = %.9g = -e u_n- = %.9g (tol 1e-12 |u_n-|)", unp, -e * un);
+    fl_fset_result_release(&fr);
+    return K1;
+}
+
+/* 001 §6.2 item 2: Kane's double pendulum hitting a floor, Coulomb and
+ * Newton on the real-world impulse (energy gain) against P'4. */
+int fl_p4_reproduce_kane(fl_check_ctx *ctx)
+{
+    char src[4096];
+    fl_error le;
+    fl_model_kane K;
+    if (fl_check_params_path(ctx, "001/kane.json", src, sizeof src) != 0) return -1;
+    if (fl_model_kane_load(src, &K, &le) != FL_OK) {
+        fl_check_message(ctx, "kane: %s", le.message);
+        return -1;
+    }
+    /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
+     * tangential, row 1 normal), u = Jc qdot */
+    kane_work kw = {fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2),
+                    fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2),
+                    fl_dense_vector_alloc(2), fl_dense_vector_alloc(2), fl_dense_vector_alloc(2),
+                    fl_dense_vector_alloc(2), fl_dense_vector_alloc(2), fl_dense_vector_alloc(2)};
+    int rc = 0;
+    if (!kw.M || !kw.Jc || !kw.tl || !kw.qd || !kw.u || !kw.W || !kw.A || !kw.tmp || !kw.P || !kw.r || !kw.dq ||
+        !kw.dphi) {
+        fl_check_message(ctx, "kane: out of memory");
+        rc = -1;
+        goto done;
+    }
+    fl_model_kane_mass(&K, kw.M);
+    fl_model_kane_jacobian(&K, kw.Jc);
+    gsl_matrix_transpose_memcpy(kw.tl, kw.Jc);                   /* r = tl r~ = Jc^T r~ */
+    fl_model_kane_velocity(&K, kw.qd);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, kw.Jc, kw.qd, 0.0, kw.u);
+    double un = gsl_vector_get(kw.u, 1), ut = gsl_vector_get(kw.u, 0);
+    double K0 = 0.5 * pow(mnorm(kw.M, kw.qd, kw.u), 2);   /* u: workspace now */
+    gsl_matrix_memcpy(kw.W, kw.M);
+    gsl_linalg_cholesky_decomp1(kw.W);
+    gsl_linalg_cholesky_invert(kw.W);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, kw.Jc, kw.W, 0.0, kw.tmp);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, kw.tmp, kw.Jc, 0.0, kw.A);
+    double Kmin = kane_real_world(ctx, &K, src, &kw, K0, un, ut);
+    double K1 = kane_p4(ctx, &K, &kw, K0, un);
     char path[4096];
     FILE *f = open_out(ctx, "kane.csv", path, sizeof path);
     if (f) {
@@ -1379,19 +1447,18 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                 K0, K1);
         fclose(f);
     }
-    fl_fset_result_release(&fr);
 done:
-    gsl_matrix_free(M);
-    gsl_matrix_free(Jc);
-    gsl_matrix_free(tl);
-    gsl_matrix_free(W);
-    gsl_matrix_free(A);
-    gsl_matrix_free(tmp);
-    gsl_vector_free(qd);
-    gsl_vector_free(u);
-    gsl_vector_free(P);
-    gsl_vector_free(r);
-    gsl_vector_free(dq);
-    gsl_vector_free(dphi);
+    gsl_matrix_free(kw.M);
+    gsl_matrix_free(kw.Jc);
+    gsl_matrix_free(kw.tl);
+    gsl_matrix_free(kw.W);
+    gsl_matrix_free(kw.A);
+    gsl_matrix_free(kw.tmp);
+    gsl_vector_free(kw.qd);
+    gsl_vector_free(kw.u);
+    gsl_vector_free(kw.P);
+    gsl_vector_free(kw.r);
+    gsl_vector_free(kw.dq);
+    gsl_vector_free(kw.dphi);
     return rc;
 }
