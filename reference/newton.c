@@ -14,6 +14,7 @@
 #include <gsl/gsl_permutation.h>
 
 #include "fl_dense.h"
+#include "local_contact.h"
 #include "nsgs.h"
 
 fl_newton_options fl_newton_options_default(void)
@@ -61,52 +62,6 @@ fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err)
     return FL_OK;
 }
 
-/* Alart & Curnier 1991 §3 (proofs/newton.md (N1), (N2)). */
-void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const double *U,
-                          double *phi, double *D)
-{
-    double y[3];
-    for (int k = 0; k < dim; k++) y[k] = r[k] - rho * U[k];
-    for (int k = 0; k < dim * dim; k++) D[k] = 0.0;
-    double yn_plus = y[0] > 0 ? y[0] : 0.0;            /* max(0, y_N) */
-    phi[0] = r[0] - yn_plus;                             /* Phi_N */
-    if (y[0] > 0) D[0] = 1.0;
-    double R = mu * yn_plus;                             /* disc radius */
-    if (dim == 2) {
-        double yt = y[1], a = fabs(yt);
-        if (a < R) {                                     /* stick: P = y_T */
-            phi[1] = r[1] - yt;
-            D[3] = 1.0;
-        } else {                                         /* slide: P = R sign(y_T) */
-            double s = yt > 0 ? 1.0 : (yt < 0 ? -1.0 : 0.0);
-            phi[1] = r[1] - R * s;
-            if (y[0] > 0) D[2] = mu * s;
-        }
-        return;
-    }
-    double nt = hypot(y[1], y[2]);
-    if (nt < R) {                                        /* stick */
-        phi[1] = r[1] - y[1];
-        phi[2] = r[2] - y[2];
-        D[4] = D[8] = 1.0;
-    } else if (nt > 0) {                                 /* slide: P = R t, t = y_T/|y_T| */
-        double t1 = y[1] / nt, t2 = y[2] / nt, c = R / nt;
-        phi[1] = r[1] - R * t1;
-        phi[2] = r[2] - R * t2;
-        D[4] = c * (1.0 - t1 * t1);
-        D[5] = -c * t1 * t2;
-        D[7] = -c * t1 * t2;
-        D[8] = c * (1.0 - t2 * t2);
-        if (y[0] > 0) {
-            D[3] = mu * t1;
-            D[6] = mu * t2;
-        }
-    } else {                                             /* y_T = 0 = R: P = 0 */
-        phi[1] = r[1];
-        phi[2] = r[2];
-    }
-}
-
 /* Regularised Newton step (proofs/newton.md (N6); Levenberg–Marquardt
  * damping proportional to the residual after D.-H. Li, M. Fukushima, L. Qi
  * and N. Yamashita, Comput. Optim. Appl. 28 (2004) 131–147, here with the
@@ -132,7 +87,7 @@ double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho, 
     double s = 0.0, D[9], f[3];
     for (size_t a = 0; a < nc; a++) {
         double *pa = phi ? phi + dim * a : f;
-        fl_newton_ac_contact(dim, mu[a], rho[a], r + dim * a, U + dim * a, pa, D);
+        fl_local_contact_alart_curnier(dim, mu[a], rho[a], r + dim * a, U + dim * a, pa, D);
         for (int k = 0; k < dim; k++) s += pa[k] * pa[k];
     }
     return 0.5 * s;
@@ -231,8 +186,8 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
         double psi = 0;
         for (size_t a = 0; a < nc; a++) {
             double *Da = Dall + 9 * a;
-            fl_newton_ac_contact(dim, p->mu[a], rho[a], r->data + dim * a, Uv->data + dim * a,
-                                 phi + dim * a, Da);
+            fl_local_contact_alart_curnier(dim, p->mu[a], rho[a], r->data + dim * a,
+                                           Uv->data + dim * a, phi + dim * a, Da);
             for (int k = 0; k < dim; k++) {
                 psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
                 gsl_vector_set(rhs, dim * a + k, -phi[dim * a + k]);
@@ -428,8 +383,8 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
         gsl_blas_dgemv(CblasNoTrans, -1.0, g->M, vv, 1.0, &top.vector);
         for (size_t a = 0; a < nc; a++) {
             double *Da = Dall + 9 * a;
-            fl_newton_ac_contact(dim, g->mu[a], rho[a], r->data + dim * a, Uv->data + dim * a,
-                                 phi + dim * a, Da);
+            fl_local_contact_alart_curnier(dim, g->mu[a], rho[a], r->data + dim * a,
+                                           Uv->data + dim * a, phi + dim * a, Da);
             for (int k = 0; k < dim; k++) {
                 size_t row = n + dim * a + k;
                 psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
