@@ -300,16 +300,11 @@ static fl_status global_check_dense(const fl_global_problem *g, fl_error *err)
     return FL_OK;
 }
 
-/* Global problem without W: Newton on (v, r), system (N4), GSL LU. */
-fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_options *opt,
-                                 gsl_vector *v, gsl_vector *r, gsl_vector *U,
-                                 fl_newton_result *res, fl_error *err)
+/* The argument checks of fl_newton_global_solve, then the initial r. */
+static fl_status global_check_args(const fl_global_problem *g, const fl_newton_options *opt,
+                                   const gsl_vector *v, gsl_vector *r, const gsl_vector *U,
+                                   fl_error *err)
 {
-    double t0 = fl_clock_now();
-    fl_newton_result dummy;
-    if (!res) res = &dummy;
-    memset(res, 0, sizeof *res);
-    res->stop = FL_NEWTON_STOP_ERROR;
     fl_status s = global_check_dense(g, err);
     if (s == FL_OK) s = fl_newton_check_options(opt, err);
     if (s == FL_OK && (!r || r->size != g->m || r->stride != 1))
@@ -320,112 +315,197 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     if (s == FL_OK && v && (v->size != g->n || v->stride != 1))
         s = FL_FAIL(err, FL_EDIM, "newton global: v must have length %zu", g->n);
     if (s == FL_OK) s = start_r(g->dim, g->nc, g->mu, opt, r, err);
+    return s;
+}
+
+/* Work space of the global Newton: (v, U) the current state, K and its LU
+ * copy Kc of (N4), x = [dv; dr], (rt, Ut) the trial point of the line
+ * search, Hdv = H dv, y and qv scratch of length n and m. */
+typedef struct global_ws {
+    double *rho, *phi, *Dall;
+    gsl_vector *vv, *Uv, *y, *qv, *rhs, *x, *rt, *Ut, *Hdv;
+    gsl_matrix *K, *Kc;
+    gsl_permutation *perm;
+} global_ws;
+
+static void global_ws_free(global_ws *w)
+{
+    free(w->rho);
+    free(w->phi);
+    free(w->Dall);
+    gsl_vector *vecs[] = {w->vv, w->Uv, w->y, w->qv, w->rhs, w->x, w->rt, w->Ut, w->Hdv};
+    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+        if (vecs[i]) gsl_vector_free(vecs[i]);
+    if (w->K) gsl_matrix_free(w->K);
+    if (w->Kc) gsl_matrix_free(w->Kc);
+    if (w->perm) gsl_permutation_free(w->perm);
+}
+
+static fl_status global_ws_alloc(const fl_global_problem *g, global_ws *w, fl_error *err)
+{
+    const size_t m = g->m, n = g->n, nc = g->nc, N = n + m;
+    w->rho = malloc(nc * sizeof *w->rho);
+    w->phi = malloc(m * sizeof *w->phi);
+    w->Dall = malloc(nc * 9 * sizeof *w->Dall);
+    w->vv = gsl_vector_alloc(n);
+    w->Uv = gsl_vector_alloc(m);
+    w->y = gsl_vector_alloc(n);
+    w->qv = gsl_vector_alloc(m);
+    w->rhs = gsl_vector_alloc(N);
+    w->x = gsl_vector_alloc(N);
+    w->rt = gsl_vector_alloc(m);
+    w->Ut = gsl_vector_alloc(m);
+    w->Hdv = gsl_vector_alloc(m);
+    w->K = gsl_matrix_alloc(N, N);
+    w->Kc = gsl_matrix_alloc(N, N);
+    w->perm = gsl_permutation_alloc(N);
+    if (!w->rho || !w->phi || !w->Dall || !w->vv || !w->Uv || !w->y || !w->qv || !w->rhs ||
+        !w->x || !w->rt || !w->Ut || !w->Hdv || !w->K || !w->Kc || !w->perm)
+        return FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
+    return FL_OK;
+}
+
+/* rho_a = dim / trace(H_a diag(M)^-1 H_a^T) (proofs/newton.md, rho). */
+static void global_rho(const fl_global_problem *g, const fl_newton_options *opt, double *rho)
+{
+    const int dim = g->dim;
+    for (size_t a = 0; a < g->nc; a++) {
+        double tr = 0;
+        for (int k = 0; k < dim; k++)
+            for (size_t j = 0; j < g->n; j++) {
+                double h = gsl_matrix_get(g->H, dim * a + k, j);
+                tr += h * h / gsl_matrix_get(g->M, j, j);
+            }
+        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
+    }
+}
+
+/* The initial state: q = H M^-1 f + w (the local problem's q, for the error
+ * normalisation: *normq = |q|), v = M^-1 (f + H^T r), U = H v + w. */
+static fl_status global_start(const fl_global_problem *g, const fl_spd *spd,
+                              const gsl_vector *r, global_ws *w, double *normq)
+{
+    fl_status s = fl_spd_solve(spd, g->f, w->y);
+    if (s == FL_OK) {
+        gsl_vector_memcpy(w->qv, g->w);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, w->y, 1.0, w->qv);
+    }
+    if (s == FL_OK) {
+        gsl_vector_memcpy(w->y, g->f);
+        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, w->y);
+        s = fl_spd_solve(spd, w->y, w->vv);
+    }
+    *normq = s == FL_OK ? gsl_blas_dnrm2(w->qv) : 0.0;
+    if (s == FL_OK) {
+        gsl_vector_memcpy(w->Uv, g->w);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, w->vv, 1.0, w->Uv);
+    }
+    return s;
+}
+
+/* (N4): K = [M, -H^T; rho D H, (1 + lam) I - D], rhs = -[M v - f - H^T r; Phi],
+ * Phi and D per contact from fl_local_contact_alart_curnier; returns
+ * psi = |Phi|^2 / 2. */
+static double global_assemble(const fl_global_problem *g, const gsl_vector *r, double lam,
+                              global_ws *w)
+{
+    const int dim = g->dim;
+    const size_t m = g->m, n = g->n;
+    gsl_matrix *K = w->K;
+    double psi = 0, *phi = w->phi;
+    gsl_matrix_set_zero(K);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(K, i, j, gsl_matrix_get(g->M, i, j));
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(K, j, n + i, -gsl_matrix_get(g->H, i, j));
+    gsl_vector_view top = gsl_vector_subvector(w->rhs, 0, n);
+    gsl_vector_memcpy(&top.vector, g->f);               /* -(M v - f - H^T r) */
+    gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, &top.vector);
+    gsl_blas_dgemv(CblasNoTrans, -1.0, g->M, w->vv, 1.0, &top.vector);
+    for (size_t a = 0; a < g->nc; a++) {
+        double *Da = w->Dall + 9 * a;
+        fl_local_contact_alart_curnier(dim, g->mu[a], w->rho[a], r->data + dim * a,
+                                       w->Uv->data + dim * a, phi + dim * a, Da);
+        for (int k = 0; k < dim; k++) {
+            size_t row = n + dim * a + k;
+            psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
+            gsl_vector_set(w->rhs, row, -phi[dim * a + k]);
+            for (size_t j = 0; j < n; j++) {
+                double acc = 0;
+                for (int l = 0; l < dim; l++)
+                    acc += Da[k * dim + l] * gsl_matrix_get(g->H, dim * a + l, j);
+                gsl_matrix_set(K, row, j, w->rho[a] * acc);
+            }
+            for (int l = 0; l < dim; l++)
+                gsl_matrix_set(K, row, n + dim * a + l,
+                               (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l]);
+        }
+    }
+    return psi;
+}
+
+/* Armijo backtracking on psi (N5) along x = [dv; dr]: (rt, Ut) = (r, U) +
+ * t (dr, H dv), t = 1, 1/2, ...; returns 1 when accepted; *tmin = the last
+ * t tried (the accepted one on success). */
+static int global_line_search(const fl_global_problem *g, const fl_newton_options *opt,
+                              const gsl_vector *r, double psi, global_ws *w, double *tmin)
+{
+    const size_t m = g->m, n = g->n;
+    gsl_vector_view dv = gsl_vector_subvector(w->x, 0, n), dr = gsl_vector_subvector(w->x, n, m);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, &dv.vector, 0.0, w->Hdv);
+    double t = 1.0;
+    for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
+        gsl_vector_memcpy(w->rt, r);
+        gsl_blas_daxpy(t, &dr.vector, w->rt);
+        gsl_vector_memcpy(w->Ut, w->Uv);
+        gsl_blas_daxpy(t, w->Hdv, w->Ut);
+        double pt = fl_newton_merit(g->dim, g->nc, g->mu, w->rho, w->rt->data, w->Ut->data,
+                                    NULL);
+        *tmin = t;
+        if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
+    }
+    return 0;
+}
+
+/* Global problem without W: Newton on (v, r), system (N4), GSL LU. */
+fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_options *opt,
+                                 gsl_vector *v, gsl_vector *r, gsl_vector *U,
+                                 fl_newton_result *res, fl_error *err)
+{
+    double t0 = fl_clock_now();
+    fl_newton_result dummy;
+    if (!res) res = &dummy;
+    memset(res, 0, sizeof *res);
+    res->stop = FL_NEWTON_STOP_ERROR;
+    fl_status s = global_check_args(g, opt, v, r, U, err);
     if (s != FL_OK) return res->status = s;
     fl_spd *spd = NULL;
     s = fl_spd_alloc(g->M, &spd, err);
     if (s != FL_OK) return res->status = s;
 
     const int dim = g->dim;
-    const size_t m = g->m, n = g->n, nc = g->nc, N = n + m;
-    double *rho = malloc(nc * sizeof *rho), *phi = malloc(m * sizeof *phi);
-    double *Dall = malloc(nc * 9 * sizeof *Dall);
-    gsl_vector *vv = gsl_vector_alloc(n), *Uv = gsl_vector_alloc(m), *y = gsl_vector_alloc(n);
-    gsl_vector *qv = gsl_vector_alloc(m), *rhs = gsl_vector_alloc(N), *x = gsl_vector_alloc(N);
-    gsl_vector *rt = gsl_vector_alloc(m), *Ut = gsl_vector_alloc(m), *Hdv = gsl_vector_alloc(m);
-    gsl_matrix *K = gsl_matrix_alloc(N, N), *Kc = gsl_matrix_alloc(N, N);
-    gsl_permutation *perm = gsl_permutation_alloc(N);
-    if (!rho || !phi || !Dall || !vv || !Uv || !y || !qv || !rhs || !x || !rt || !Ut || !Hdv ||
-        !K || !Kc || !perm) {
-        s = FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
-        goto done;
-    }
-    /* rho_a = dim / trace(H_a diag(M)^-1 H_a^T) */
-    for (size_t a = 0; a < nc; a++) {
-        double tr = 0;
-        for (int k = 0; k < dim; k++)
-            for (size_t j = 0; j < n; j++) {
-                double h = gsl_matrix_get(g->H, dim * a + k, j);
-                tr += h * h / gsl_matrix_get(g->M, j, j);
-            }
-        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
-    }
-    /* q = H M^-1 f + w: the local problem's q, for the error normalisation */
-    s = fl_spd_solve(spd, g->f, y);
-    if (s == FL_OK) {
-        gsl_vector_memcpy(qv, g->w);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 1.0, qv);
-    }
-    /* v = M^-1 (f + H^T r), U = H v + w */
-    if (s == FL_OK) {
-        gsl_vector_memcpy(y, g->f);
-        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, y);
-        s = fl_spd_solve(spd, y, vv);
-    }
-    double normq = s == FL_OK ? gsl_blas_dnrm2(qv) : 0.0, e = INFINITY, nu = 1.0;
+    const size_t n = g->n, nc = g->nc;
+    global_ws w;
+    memset(&w, 0, sizeof w);
+    s = global_ws_alloc(g, &w, err);
+    if (s != FL_OK) goto done;
+    global_rho(g, opt, w.rho);
+    double normq, e = INFINITY, nu = 1.0;
+    s = global_start(g, spd, r, &w, &normq);
     int it = 0, fails_in_row = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    if (s == FL_OK) {
-        gsl_vector_memcpy(Uv, g->w);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, vv, 1.0, Uv);
-        e = fl_residual_natural_map(dim, nc, g->mu, r->data, Uv->data, normq, opt->norm);
-    }
+    if (s == FL_OK)
+        e = fl_residual_natural_map(dim, nc, g->mu, r->data, w.Uv->data, normq, opt->norm);
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
-        /* (N4): [M, -H^T; rho D H, I - D] [dv; dr] = -[M v - f - H^T r; Phi] */
-        double psi = 0, lam = fl_newton_regularization(opt, nu, e);
-        gsl_matrix_set_zero(K);
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++) gsl_matrix_set(K, i, j, gsl_matrix_get(g->M, i, j));
-        for (size_t i = 0; i < m; i++)
-            for (size_t j = 0; j < n; j++) gsl_matrix_set(K, j, n + i, -gsl_matrix_get(g->H, i, j));
-        gsl_vector_view top = gsl_vector_subvector(rhs, 0, n);
-        gsl_vector_memcpy(&top.vector, g->f);               /* -(M v - f - H^T r) */
-        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, &top.vector);
-        gsl_blas_dgemv(CblasNoTrans, -1.0, g->M, vv, 1.0, &top.vector);
-        for (size_t a = 0; a < nc; a++) {
-            double *Da = Dall + 9 * a;
-            fl_local_contact_alart_curnier(dim, g->mu[a], rho[a], r->data + dim * a,
-                                           Uv->data + dim * a, phi + dim * a, Da);
-            for (int k = 0; k < dim; k++) {
-                size_t row = n + dim * a + k;
-                psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
-                gsl_vector_set(rhs, row, -phi[dim * a + k]);
-                for (size_t j = 0; j < n; j++) {
-                    double acc = 0;
-                    for (int l = 0; l < dim; l++)
-                        acc += Da[k * dim + l] * gsl_matrix_get(g->H, dim * a + l, j);
-                    gsl_matrix_set(K, row, j, rho[a] * acc);
-                }
-                for (int l = 0; l < dim; l++)
-                    gsl_matrix_set(K, row, n + dim * a + l,
-                                   (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l]);
-            }
-        }
-        int ok = lu_step(K, Kc, perm, rhs, x, n, 0.0);
+        double psi = global_assemble(g, r, fl_newton_regularization(opt, nu, e), &w);
+        int ok = lu_step(w.K, w.Kc, w.perm, w.rhs, w.x, n, 0.0);
         if (!ok) {   /* singular: one retry with 1e-10 more on the r-block's diagonal */
-            ok = lu_step(K, Kc, perm, rhs, x, n, 1e-10);
+            ok = lu_step(w.K, w.Kc, w.perm, w.rhs, w.x, n, 1e-10);
             if (ok) res->regularized++;
         }
         double tmin = 1.0;
-        gsl_vector_view dv = gsl_vector_subvector(x, 0, n), dr = gsl_vector_subvector(x, n, m);
-        int stepped = 0;
-        if (ok) {
-            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, &dv.vector, 0.0, Hdv);
-            ok = 0;
-            double t = 1.0;
-            for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
-                gsl_vector_memcpy(rt, r);
-                gsl_blas_daxpy(t, &dr.vector, rt);
-                gsl_vector_memcpy(Ut, Uv);
-                gsl_blas_daxpy(t, Hdv, Ut);
-                double pt = fl_newton_merit(dim, nc, g->mu, rho, rt->data, Ut->data, NULL);
-                tmin = t;
-                if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
-                    ok = 1;
-                    break;
-                }
-            }
-            stepped = 1;
-        }
+        int stepped = ok;
+        if (ok) ok = global_line_search(g, opt, r, psi, &w, &tmin);
         nu = fl_newton_next_nu(nu, ok, tmin);
         it++;
         if (!ok) {
@@ -438,10 +518,11 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
             fails_in_row = 0;
         }
         /* take the accepted step, or the smallest tried one (newton.h) */
-        gsl_vector_memcpy(r, rt);
-        gsl_blas_daxpy(tmin, &dv.vector, vv);
-        gsl_vector_memcpy(Uv, Ut);
-        e = fl_residual_natural_map(dim, nc, g->mu, r->data, Uv->data, normq, opt->norm);
+        gsl_vector_view dv = gsl_vector_subvector(w.x, 0, n);
+        gsl_vector_memcpy(r, w.rt);
+        gsl_blas_daxpy(tmin, &dv.vector, w.vv);
+        gsl_vector_memcpy(w.Uv, w.Ut);
+        e = fl_residual_natural_map(dim, nc, g->mu, r->data, w.Uv->data, normq, opt->norm);
         if (!isfinite(e))
             s = FL_FAIL(err, FL_ENOCONV, "newton global: iterates became non-finite at step %d",
                         it);
@@ -450,20 +531,12 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     fl_newton_finish(res, s, it, e, t0, opt);
     s = res->status;
     if (s >= 0) {
-        if (U) gsl_vector_memcpy(U, Uv);
-        if (v) gsl_vector_memcpy(v, vv);
+        if (U) gsl_vector_memcpy(U, w.Uv);
+        if (v) gsl_vector_memcpy(v, w.vv);
     }
 done:
     fl_spd_free(spd);
-    free(rho);
-    free(phi);
-    free(Dall);
-    gsl_vector *vecs[] = {vv, Uv, y, qv, rhs, x, rt, Ut, Hdv};
-    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
-        if (vecs[i]) gsl_vector_free(vecs[i]);
-    if (K) gsl_matrix_free(K);
-    if (Kc) gsl_matrix_free(Kc);
-    if (perm) gsl_permutation_free(perm);
+    global_ws_free(&w);
     if (s < 0) res->status = s;
     return s;
 }
