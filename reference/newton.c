@@ -139,6 +139,59 @@ void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, doub
     res->seconds = fl_clock_now() - t0;
 }
 
+/* Phi and D at (r, U) per contact ((N1)-(N2), fl_local_contact_alart_curnier),
+ * J = I - D + rho D W + lam I (N3), (N6) and rhs = -Phi; returns
+ * psi = |Phi|^2 / 2. */
+static double local_assemble(const fl_local_problem *p, const double *rho, const gsl_vector *r,
+                             const gsl_vector *Uv, double lam, double *phi, double *Dall,
+                             gsl_matrix *J, gsl_vector *rhs)
+{
+    const int dim = p->dim;
+    const size_t m = p->m;
+    double psi = 0;
+    for (size_t a = 0; a < p->nc; a++) {
+        double *Da = Dall + 9 * a;
+        fl_local_contact_alart_curnier(dim, p->mu[a], rho[a], r->data + dim * a,
+                                       Uv->data + dim * a, phi + dim * a, Da);
+        for (int k = 0; k < dim; k++) {
+            psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
+            gsl_vector_set(rhs, dim * a + k, -phi[dim * a + k]);
+            for (size_t j = 0; j < m; j++) {
+                double acc = 0;
+                for (int l = 0; l < dim; l++)
+                    acc += Da[k * dim + l] * gsl_matrix_get(p->W, dim * a + l, j);
+                gsl_matrix_set(J, dim * a + k, j, rho[a] * acc);
+            }
+            for (int l = 0; l < dim; l++)
+                *gsl_matrix_ptr(J, dim * a + k, dim * a + l) +=
+                    (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l];
+        }
+    }
+    return psi;
+}
+
+/* Armijo backtracking on psi (N5) along d; U(r + t d) = U + t W d.  The
+ * trial point is left in (rt, Ut); returns 1 when accepted; *tmin = the
+ * last t tried. */
+static int local_line_search(const fl_local_problem *p, const fl_newton_options *opt,
+                             const double *rho, const gsl_vector *r, const gsl_vector *Uv,
+                             const gsl_vector *d, double psi, gsl_vector *Wd, gsl_vector *rt,
+                             gsl_vector *Ut, double *tmin)
+{
+    gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, d, 0.0, Wd);
+    double t = 1.0;
+    for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
+        gsl_vector_memcpy(rt, r);
+        gsl_blas_daxpy(t, d, rt);
+        gsl_vector_memcpy(Ut, Uv);
+        gsl_blas_daxpy(t, Wd, Ut);
+        double pt = fl_newton_merit(p->dim, p->nc, p->mu, rho, rt->data, Ut->data, NULL);
+        *tmin = t;
+        if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
+    }
+    return 0;
+}
+
 /* Local problem, dense W, GSL LU of J = I - D + rho D W (N3). */
 fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *opt,
                           gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err)
@@ -181,51 +234,15 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
-        double lam = fl_newton_regularization(opt, nu, e);
-        /* Phi, D at r (N1)-(N2); J = I - D + rho D W (N3) */
-        double psi = 0;
-        for (size_t a = 0; a < nc; a++) {
-            double *Da = Dall + 9 * a;
-            fl_local_contact_alart_curnier(dim, p->mu[a], rho[a], r->data + dim * a,
-                                           Uv->data + dim * a, phi + dim * a, Da);
-            for (int k = 0; k < dim; k++) {
-                psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
-                gsl_vector_set(rhs, dim * a + k, -phi[dim * a + k]);
-                for (size_t j = 0; j < m; j++) {
-                    double acc = 0;
-                    for (int l = 0; l < dim; l++)
-                        acc += Da[k * dim + l] * gsl_matrix_get(p->W, dim * a + l, j);
-                    gsl_matrix_set(J, dim * a + k, j, rho[a] * acc);
-                }
-                for (int l = 0; l < dim; l++)
-                    *gsl_matrix_ptr(J, dim * a + k, dim * a + l) +=
-                        (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l];
-            }
-        }
+        double psi = local_assemble(p, rho, r, Uv, fl_newton_regularization(opt, nu, e), phi,
+                                    Dall, J, rhs);
         int ok = lu_step(J, Jc, perm, rhs, d, 0, 0.0);
         if (!ok) {   /* singular J: one retry with 1e-10 more on the diagonal */
             ok = lu_step(J, Jc, perm, rhs, d, 0, 1e-10);
             if (ok) res->regularized++;
         }
         double tmin = 1.0;
-        if (ok) {
-            /* Armijo backtracking on psi (N5); U(r + t d) = U + t W d */
-            gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, d, 0.0, Wd);
-            ok = 0;
-            double t = 1.0;
-            for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
-                gsl_vector_memcpy(rt, r);
-                gsl_blas_daxpy(t, d, rt);
-                gsl_vector_memcpy(Ut, Uv);
-                gsl_blas_daxpy(t, Wd, Ut);
-                double pt = fl_newton_merit(dim, nc, p->mu, rho, rt->data, Ut->data, NULL);
-                tmin = t;
-                if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
-                    ok = 1;
-                    break;
-                }
-            }
-        }
+        if (ok) ok = local_line_search(p, opt, rho, r, Uv, d, psi, Wd, rt, Ut, &tmin);
         nu = fl_newton_next_nu(nu, ok, tmin);
         it++;
         if (ok) {
