@@ -14,6 +14,7 @@
 #include <umfpack.h>
 
 #include "fl_dense.h"
+#include "reference/local_contact.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 
@@ -273,8 +274,8 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
         double psi = 0;
         for (size_t a = 0; a < nc; a++) {
-            fl_newton_ac_contact(dim, L->mu[a], L->rho[a], r + dim * a, Uv + dim * a,
-                                 phi + dim * a, Dall + 9 * a);
+            fl_local_contact_alart_curnier(dim, L->mu[a], L->rho[a], r + dim * a,
+                                           Uv + dim * a, phi + dim * a, Dall + 9 * a);
             for (int k = 0; k < dim; k++) {
                 psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
                 rhs[n + dim * a + k] = -phi[dim * a + k];

@@ -127,11 +127,9 @@ fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err);
 void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, double t0,
                       const fl_newton_options *opt);
 
-/* The Alart–Curnier function of one contact (N1) and the block D = dP/dy
- * (row-major dim x dim) of its generalized Jacobian (N2):
- * J_a = (I - D) E_a + rho D dU_a/dr.  r, U, phi of length dim. */
-void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const double *U,
-                          double *phi, double *D);
+/* The Alart–Curnier function of one contact and its block D of the
+ * generalized Jacobian ((N1)–(N2)): fl_local_contact_alart_curnier
+ * (reference/local_contact.h). */
 
 /* The regularisation of the r-block of J at a step (N6):
  * lambda = nu min(opt->reg_max, e), e the current natural-map error. */

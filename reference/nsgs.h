@@ -89,19 +89,9 @@ fl_nsgs_options fl_nsgs_options_default(void);
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);
 
-/* The single-contact problem of one Gauss–Seidel step (003 §3–5, local
- * solver): given the dim x dim diagonal block Waa (row-major, SPD) and the
- * velocity b the contact would have without its own impulse, find r with
- * U = Waa r + b satisfying Coulomb's law.  All exact cases are tried —
- * open (r = 0), stick (Waa r = -b), slide (U_N = 0, r_T = -mu r_N U_T/|U_T|;
- * dim 2: the two directions; dim 3: every root of the direction equation,
- * proofs/contact_dynamics.md) — and, when several hold, the one nearest the
- * current value r (on input) is returned, so that a solution of the whole
- * problem is a fixed point of the sweep.  Returns the number of valid
- * cases found (>= 1), or 0 when none was found (dim 3 only) and r was
- * obtained by the projected fixed-point fallback r <- P_K(r - rho Û). */
-int fl_nsgs_local_solve(int dim, double mu, const double *Waa, const double *b,
-                        double *r);
+/* The single-contact problem of one Gauss–Seidel step (003 §3–5): the
+ * reference calls fl_local_contact_solve, the sparse twin
+ * fl_local_contact_solve_fast (reference/local_contact.h). */
 
 /* Shared by both implementations: check options against p, set the
  * initial r according to opt->start and fill perm (length nc) with the

@@ -17,6 +17,7 @@
 
 #include "fl_rng.h"
 #include "optimized/newton_sparse.h"
+#include "reference/local_contact.h"
 #include "reference/newton.h"
 #include "twin_check.h"
 
@@ -141,13 +142,13 @@ Test(cov_newton, alart_curnier_zero_disc_with_zero_tangent)
      * y_T = r_T - rho U_T = 0 exactly the sign of y_T is 0 (2D) and the
      * direction y_T/|y_T| undefined (3D): the code takes P = 0 as well. */
     double D2[4], phi2[2];
-    fl_newton_ac_contact(2, 0.7, 2.0, (const double[2]){0, 1}, (const double[2]){1, 0.5}, phi2,
+    fl_local_contact_alart_curnier(2, 0.7, 2.0, (const double[2]){0, 1}, (const double[2]){1, 0.5}, phi2,
                          D2);
     /* y = (0 - 2, 1 - 1) = (-2, 0): Phi = (0 - 0, 1 - 0) */
     cr_assert(phi2[0] == 0 && phi2[1] == 1);
     for (int i = 0; i < 4; i++) cr_assert(D2[i] == 0, "D2[%d] = %g", i, D2[i]);
     double D3[9], phi3[3];
-    fl_newton_ac_contact(3, 0.7, 1.0, (const double[3]){0, 1, 2}, (const double[3]){1, 1, 2}, phi3,
+    fl_local_contact_alart_curnier(3, 0.7, 1.0, (const double[3]){0, 1, 2}, (const double[3]){1, 1, 2}, phi3,
                          D3);
     /* y = (-1, 0, 0): Phi = (0, 1, 2), D = 0 */
     cr_assert(phi3[0] == 0 && phi3[1] == 1 && phi3[2] == 2);
@@ -155,7 +156,7 @@ Test(cov_newton, alart_curnier_zero_disc_with_zero_tangent)
     /* 2D slide with y_T < 0: y = (1 - 0, -2 - 0) -> R = mu = 0.5, P = -0.5,
      * Phi_T = r_T + 0.5 = 0.5 - ... here r = (1, -2), U = 0: Phi = (0, -1.5),
      * D = [[1, 0], [-mu, 0]] */
-    fl_newton_ac_contact(2, 0.5, 1.0, (const double[2]){1, -2}, (const double[2]){0, 0}, phi2, D2);
+    fl_local_contact_alart_curnier(2, 0.5, 1.0, (const double[2]){1, -2}, (const double[2]){0, 0}, phi2, D2);
     cr_assert(phi2[0] == 0 && phi2[1] == -1.5, "phi %g %g", phi2[0], phi2[1]);
     cr_assert(D2[0] == 1 && D2[1] == 0 && D2[2] == -0.5 && D2[3] == 0);
 }

@@ -12,6 +12,7 @@
 
 #include "fl_rng.h"
 #include "fl_sparse.h"
+#include "reference/local_contact.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
@@ -138,15 +139,15 @@ Test(cov_nsgs, both_twins_refuse_the_same_options, .init = setup, .fini = teardo
 
 Test(cov_nsgs, local_solve_degenerate_blocks)
 {
-    /* fl_nsgs_local_solve on one 2D contact: r = argmin of the law with
+    /* fl_local_contact_solve on one 2D contact: r = argmin of the law with
      * U = W r + b.  Open (b_N >= 0): r = 0.  W = 0 (zero trace, rho = 1):
      * with b = (1, 0.5) the contact is open, r = 0. */
     double W[4] = {0, 0, 0, 0}, b[2] = {1, 0.5}, r[2] = {7, 7};
-    fl_nsgs_local_solve(2, 0.3, W, b, r);
+    fl_local_contact_solve(2, 0.3, W, b, r);
     cr_assert(r[0] == 0 && r[1] == 0, "r = (%g, %g)", r[0], r[1]);
     /* W = I, b = (-2, 0.2), mu = 1/2: stick, r = -b = (2, -0.2) */
     double I2[4] = {1, 0, 0, 1}, b2[2] = {-2, 0.2};
-    fl_nsgs_local_solve(2, 0.5, I2, b2, r);
+    fl_local_contact_solve(2, 0.5, I2, b2, r);
     cr_assert(fabs(r[0] - 2) <= 1e-14 && fabs(r[1] + 0.2) <= 1e-14, "r = (%g, %g)", r[0], r[1]);
 }
 
@@ -375,6 +376,6 @@ Test(cov_nsgs, delassus_without_contacts_and_dense_shapes, .init = setup, .fini 
     /* the 3D local solve: W = 0 (zero trace, rho = 1), b = (1, 0, 0)
      * open: r = 0 */
     double W0[9] = {0}, b[3] = {1, 0, 0}, r[3] = {5, 5, 5};
-    fl_nsgs_local_solve(3, 0.5, W0, b, r);
+    fl_local_contact_solve(3, 0.5, W0, b, r);
     cr_assert(r[0] == 0 && r[1] == 0 && r[2] == 0);
 }

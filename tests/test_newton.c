@@ -15,6 +15,7 @@
 #include "drivers/solve.h"
 #include "optimized/newton_sparse.h"
 #include "reference/enumerate.h"
+#include "reference/local_contact.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
@@ -72,16 +73,16 @@ Test(newton, alart_curnier_function_vanishes_exactly_on_the_law)
     /* (N1): Phi = 0 at the slide solution above (U = (0, 2.7, 3.6)), for any rho > 0 */
     double r[3] = {1, -0.3, -0.4}, U[3] = {0, 2.7, 3.6}, phi[3], D[9];
     for (double rho = 0.1; rho < 10; rho *= 3) {
-        fl_newton_ac_contact(3, 0.5, rho, r, U, phi, D);
+        fl_local_contact_alart_curnier(3, 0.5, rho, r, U, phi, D);
         for (int i = 0; i < 3; i++) cr_assert(fabs(phi[i]) <= 1e-15, "rho %g phi[%d] %g", rho, i, phi[i]);
     }
     /* off the law: r_T rotated away from -U_T -> Phi_T != 0 */
     double r2[3] = {1, 0.3, -0.4};
-    fl_newton_ac_contact(3, 0.5, 1.0, r2, U, phi, D);
+    fl_local_contact_alart_curnier(3, 0.5, 1.0, r2, U, phi, D);
     cr_assert(hypot(phi[1], phi[2]) > 0.1);
     /* 2D, open contact: r = 0, U_N > 0 -> Phi = 0, D = 0 */
     double r0[2] = {0, 0}, U0[2] = {1, -3}, p2[2], D2[4];
-    fl_newton_ac_contact(2, 0.3, 1.0, r0, U0, p2, D2);
+    fl_local_contact_alart_curnier(2, 0.3, 1.0, r0, U0, p2, D2);
     cr_assert(p2[0] == 0 && p2[1] == 0 && D2[0] == 0 && D2[3] == 0);
 }
 

@@ -13,6 +13,7 @@
 
 #include "testkit/fl_random.h"
 #include "reference/enumerate.h"
+#include "reference/local_contact.h"
 #include "reference/nsgs.h"
 #include "reference/lemke.h"
 #include "optimized/delassus_sparse.h"
@@ -63,17 +64,17 @@ Test(nsgs, local_2d_closed_forms)
     double W[4] = {2, 0, 0, 1}, r[2];
     double b_open[2] = {1.0, 3.0};
     r[0] = r[1] = 0;
-    cr_assert_eq(fl_nsgs_local_solve(2, 0.5, W, b_open, r), 1);
+    cr_assert_eq(fl_local_contact_solve(2, 0.5, W, b_open, r), 1);
     cr_assert(r[0] == 0 && r[1] == 0);
     /* b = (-2, 0.2): stick r = (1, -0.2), |r_T| = 0.2 <= 0.5 */
     double b_stick[2] = {-2.0, 0.2};
     r[0] = r[1] = 0;
-    fl_nsgs_local_solve(2, 0.5, W, b_stick, r);
+    fl_local_contact_solve(2, 0.5, W, b_stick, r);
     cr_assert_float_eq(r[0], 1.0, 1e-15);
     cr_assert_float_eq(r[1], -0.2, 1e-15);
     /* b = (-2, 3): slide, r_N = 1, r_T = -0.5, U_T = 3 - 0.5 = 2.5 > 0 */
     double b_slide[2] = {-2.0, 3.0};
-    fl_nsgs_local_solve(2, 0.5, W, b_slide, r);
+    fl_local_contact_solve(2, 0.5, W, b_slide, r);
     cr_assert_float_eq(r[0], 1.0, 1e-15);
     cr_assert_float_eq(r[1], -0.5, 1e-15);
 }
@@ -84,17 +85,17 @@ Test(nsgs, local_3d_closed_forms)
      * r_N = 1, r_T = -0.5 (0.6, 0.8), U_T = (3 - 0.3, 4 - 0.4) parallel. */
     double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r[3] = {0, 0, 0};
     double b[3] = {-1, 3, 4};
-    cr_assert_geq(fl_nsgs_local_solve(3, 0.5, W, b, r), 1);
+    cr_assert_geq(fl_local_contact_solve(3, 0.5, W, b, r), 1);
     cr_assert_float_eq(r[0], 1.0, 1e-12);
     cr_assert_float_eq(r[1], -0.3, 1e-12);
     cr_assert_float_eq(r[2], -0.4, 1e-12);
     double bs[3] = {-1, 0.1, 0.2};   /* stick: r = -b */
-    fl_nsgs_local_solve(3, 0.5, W, bs, r);
+    fl_local_contact_solve(3, 0.5, W, bs, r);
     cr_assert_float_eq(r[0], 1.0, 1e-14);
     cr_assert_float_eq(r[1], -0.1, 1e-14);
     cr_assert_float_eq(r[2], -0.2, 1e-14);
     double bo[3] = {0.5, 1, 1};      /* open */
-    fl_nsgs_local_solve(3, 0.5, W, bo, r);
+    fl_local_contact_solve(3, 0.5, W, bo, r);
     cr_assert(r[0] == 0 && r[1] == 0 && r[2] == 0);
 }
 
@@ -110,7 +111,7 @@ Test(nsgs, local_solution_satisfies_the_law)
         double b[3], r[3] = {0, 0, 0}, U[3];
         for (int k = 0; k < dim; k++) b[k] = gsl_ran_gaussian(rng, 1.0);
         double mu = fl_random_mu(rng);
-        fl_nsgs_local_solve(dim, mu, W->data, b, r);
+        fl_local_contact_solve(dim, mu, W->data, b, r);
         for (int i = 0; i < dim; i++) {
             U[i] = b[i];
             for (int j = 0; j < dim; j++) U[i] += gsl_matrix_get(W, i, j) * r[j];
@@ -416,10 +417,10 @@ Test(nsgs, bad_input)
 Test(nsgs, local_solver_reports_no_exact_case)
 {
     double W2[4] = {0, 0, 0, 0}, b2[2] = {-1, 0}, r2[2] = {0, 0};
-    cr_assert_eq(fl_nsgs_local_solve(2, 0.5, W2, b2, r2), 0);
+    cr_assert_eq(fl_local_contact_solve(2, 0.5, W2, b2, r2), 0);
     cr_assert(isfinite(r2[0]) && r2[0] >= 0 && fabs(r2[1]) <= 0.5 * r2[0] + 1e-15);
     double W3[9] = {0}, b3[3] = {-1, 0, 0}, r3[3] = {0, 0, 0};
-    cr_assert_eq(fl_nsgs_local_solve(3, 0.5, W3, b3, r3), 0);
+    cr_assert_eq(fl_local_contact_solve(3, 0.5, W3, b3, r3), 0);
     cr_assert(isfinite(r3[0]) && r3[0] >= 0 && hypot(r3[1], r3[2]) <= 0.5 * r3[0] + 1e-15);
 }
 
