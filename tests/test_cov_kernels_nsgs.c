@@ -13,6 +13,7 @@
 #include "fl_rng.h"
 #include "fl_sparse.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
 #include "twin_check.h"

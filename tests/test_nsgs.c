@@ -14,6 +14,7 @@
 #include "testkit/fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "reference/lemke.h"
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"
