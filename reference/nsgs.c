@@ -2,6 +2,7 @@
  * problem on a dense Delassus operator (003 §3; 003 §3–5).
  * See nsgs.h for the conventions. */
 #include "nsgs.h"
+#include "nsgs_internal.h"
 #include "fl_clock.h"
 
 #include <float.h>

@@ -103,13 +103,4 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
 int fl_nsgs_local_solve(int dim, double mu, const double *Waa, const double *b,
                         double *r);
 
-/* Shared by both implementations: check options against p, set the
- * initial r according to opt->start and fill perm (length nc) with the
- * review order. */
-fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
-                          gsl_vector *r, size_t *perm, fl_error *err);
-
-/* Relaxed update of one contact: r_a <- P_K((1-omega) r_a + omega rloc). */
-void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double *ra);
-
 #endif
