@@ -47,8 +47,8 @@ echo "== examples/solve_local.c: <frictionlab/frictionlab.h>, pkg-config only, n
 got=$(cd / && env -u LD_LIBRARY_PATH "$stage/solve_local") ||
     { echo "FAIL consumer: solve_local did not run without LD_LIBRARY_PATH: $got"; exit 1; }
 # closed form: W = I, q = (-1, 0.5), mu = 0.3: the contact slides, r = (1, -mu)
-[ "$got" = "ok: r = (1, -0.3)" ] ||
-    { echo "FAIL consumer: solve_local printed '$got', expected 'ok: r = (1, -0.3)'"; exit 1; }
+[ "$got" = "success: r = (1, -0.3)" ] ||
+    { echo "FAIL consumer: solve_local printed '$got', expected 'success: r = (1, -0.3)'"; exit 1; }
 echo "$got"
 
 echo "== consumer program built with pkg-config only"
