@@ -66,7 +66,7 @@
 #include "fl_siconos_text.h"
 #include "drivers/solve.h"
 #include "optimized/newton_sparse.h"
-#include "checks/fclib_discpacking.h"
+#include "testkit/fclib_discpacking.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"

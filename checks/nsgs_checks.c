@@ -20,6 +20,7 @@
 #include "drivers/plurality_explore.h"
 #include "checks/fl_tasks.h"
 #include "optimized/delassus_sparse.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
 #include "models/fl_model_wedged_rod.h"

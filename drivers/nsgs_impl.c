@@ -7,6 +7,7 @@
 #include "fl_dense.h"
 #include "fl_sparse.h"
 #include "optimized/delassus_sparse.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 
 static fl_status delassus_reference(const fl_global_problem *g, cholmod_factor **L,

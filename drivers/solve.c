@@ -14,6 +14,7 @@
 #include "optimized/newton_sparse.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
 

@@ -1,7 +1,7 @@
 /* delassus_sparse.c — the Delassus operator W = H M^-1 H^T and the local
  * data q = H M^-1 f + w of the Contact Dynamics core problem (003 §3;
  * 003 §3; 004 (18)–(21), 003 §3 "factor M once"), with CHOLMOD: the sparse twin of
- * fl_delassus_dense (reference/nsgs.c); W is returned as a cholmod_sparse in
+ * fl_delassus_dense (reference/delassus.c); W is returned as a cholmod_sparse in
  * full storage.  Two ways are offered so the bench can measure both:
  *
  *   FL_DELASSUS_SOLVES    X = M^-1 H^T by sparse triangular solves with the

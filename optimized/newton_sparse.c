@@ -5,6 +5,7 @@
  * UMFPACK symbolic analysis once, numeric LU per step.  See newton_sparse.h.
  */
 #include "optimized/newton_sparse.h"
+#include "reference/newton_internal.h"
 #include "fl_clock.h"
 
 #include <math.h>

@@ -29,6 +29,7 @@
  * is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
 #include "optimized/nsgs_sparse.h"
+#include "reference/nsgs_internal.h"
 #include "fl_clock.h"
 #include "reference/local_contact.h"
 

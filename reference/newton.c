@@ -3,6 +3,7 @@
  * See newton.h for the conventions, the globalisation and the stopping
  * rule. */
 #include "newton.h"
+#include "newton_internal.h"
 #include "fl_clock.h"
 
 #include <math.h>

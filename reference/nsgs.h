@@ -1,8 +1,8 @@
 /* nsgs.h — nonlinear (block) Gauss–Seidel for the Contact Dynamics core
  * problem (003 §3; 003 §3–5), reference (dense W) and
- * optimized (sparse W, optimized/nsgs_sparse.c) with one signature, and the
- * Delassus operator W = H M^-1 H^T (dense here, sparse in
- * optimized/delassus_sparse.c).
+ * optimized (sparse W, optimized/nsgs_sparse.c) with one signature.  The
+ * Delassus operator W = H M^-1 H^T that builds its problem from a global one
+ * is reference/delassus.h (sparse: optimized/delassus_sparse.h).
  *
  * The problem solved is the local problem of fl_problem.h: find r with
  * U = W r + q and Coulomb's law per contact (library convention: r_N >= 0
@@ -92,21 +92,5 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
 /* The single-contact problem of one Gauss–Seidel step (003 §3–5): the
  * reference calls fl_local_contact_solve, the sparse twin
  * fl_local_contact_solve_fast (reference/local_contact.h). */
-
-/* Shared by both implementations: check options against p, set the
- * initial r according to opt->start and fill perm (length nc) with the
- * review order. */
-fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
-                          gsl_vector *r, size_t *perm, fl_error *err);
-
-/* Relaxed update of one contact: r_a <- P_K((1-omega) r_a + omega rloc). */
-void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double *ra);
-
-/* Dense Delassus operator and local data of the global problem g (003 §3,
- * 003 §3): W = H M^-1 H^T, q = H M^-1 f + w; *out gets a new
- * local problem with dense W.  g->M must be SPD (FL_ENOTSPD otherwise). */
-fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out,
-                            fl_error *err);
-
 
 #endif

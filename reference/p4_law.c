@@ -5,6 +5,7 @@
  * Derivations not printed in 001: proofs/p4_law.md.
  */
 #include "p4_law.h"
+#include "p4_law_internal.h"
 #include "fl_dense.h"
 #include "fl_clock.h"
 

@@ -31,6 +31,7 @@
 #include "reference/enumerate.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "fl_dense.h"
 #include "optimized/p4_law_sparse.h"
 #include "optimized/stewart_law_sparse.h"
@@ -44,6 +45,7 @@
 #include "optimized/stability_sparse.h"
 #include "reference/fe2d.h"
 #include "reference/midpoint.h"
+#include "models/fl_model_triangle.h"
 #include "reference/redistribution.h"
 #include "reference/stability.h"
 #include "checks/moreau_checks.h"
@@ -738,7 +740,7 @@ fl_status __wrap_fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_mid
         return injected(err, "fl_midpoint_step");
     }
     fl_status s = __real_fl_midpoint_step(mp, st, res, err);
-    if (f == FAULT_PERTURB) {
+    if (f == FAULT_PERTURB && res) {   /* fl_midpoint_triangle_002 passes no result */
         res->energy += 0.1 * (1 + fabs(res->energy));   /* energy created */
         res->work_friction = fabs(res->work_friction) + 1.0;
         res->residual = 1e-3;

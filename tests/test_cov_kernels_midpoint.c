@@ -19,6 +19,7 @@
 
 #include "fl_sparse.h"
 #include "reference/midpoint.h"
+#include "models/fl_model_triangle.h"
 #include "optimized/midpoint_sparse.h"
 #include "twin_check.h"
 

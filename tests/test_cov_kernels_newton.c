@@ -19,6 +19,7 @@
 #include "optimized/newton_sparse.h"
 #include "reference/local_contact.h"
 #include "reference/newton.h"
+#include "reference/newton_internal.h"
 #include "twin_check.h"
 
 typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,

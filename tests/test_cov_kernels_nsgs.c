@@ -14,6 +14,7 @@
 #include "fl_sparse.h"
 #include "reference/local_contact.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
 #include "twin_check.h"

@@ -18,6 +18,7 @@
 
 #include "fl_sparse.h"
 #include "reference/stewart_law.h"
+#include "models/fl_model_painleve.h"
 #include "optimized/stewart_law_sparse.h"
 #include "twin_check.h"
 

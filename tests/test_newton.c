@@ -18,6 +18,7 @@
 #include "reference/local_contact.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 
 typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,

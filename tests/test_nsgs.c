@@ -15,6 +15,7 @@
 #include "reference/enumerate.h"
 #include "reference/local_contact.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "reference/lemke.h"
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"

@@ -19,6 +19,7 @@
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
+#include "models/fl_model_painleve.h"
 #include "testkit/fl_random.h"
 #include "checks/stewart_checks.h"
 #include "optimized/stewart_law_sparse.h"
