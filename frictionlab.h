@@ -66,7 +66,7 @@
 /* drivers: implementation tables, steppers, explorations */
 #include "drivers/discs_step.h"
 #include "drivers/moreau_jean.h"
-#include "drivers/nsgs_impl.h"
+#include "drivers/fl_types.h"
 #include "drivers/plurality_explore.h"
 
 /* testkit: random systems */

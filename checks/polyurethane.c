@@ -317,7 +317,7 @@ int fl_stability_reproduce_polyurethane_damping(fl_check_ctx *ctx)
     fl_stability_tangent_sparse *ts = NULL;
     fl_stability_result rs = {0};
     fl_stability_options so = fl_stability_options_default();
-    so.nev = (size_t)LM + 2;
+    so.sparse.nev = (size_t)LM + 2;
     st = fl_model_polyurethane_state(&b, 0.0, lab, &nst, &nsl, &nfr, &FT, NULL, &err);
     if (st == FL_OK) st = fl_stability_tangent_alloc_sparse(&ps.ctx, &ps.s, lab, b.rfull->data, &ts, &err);
     if (st == FL_OK) st = fl_stability_modes_sparse(&ps.ctx, ts, &so, 5000, &rs, &err);

@@ -68,7 +68,7 @@ int fl_cli_parse_bytes(const char *s, size_t *out)
 
 typedef struct solve_opts {
     fl_solver_kind solver;
-    int optimized;
+    fl_impl impl;
     double tol;
     int max_sweeps;
     int max_newton;
@@ -181,8 +181,8 @@ static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
             break;
         }
         case 'i':
-            if (strcmp(optarg, "reference") == 0) o->optimized = 0;
-            else if (strcmp(optarg, "optimized") == 0) o->optimized = 1;
+            if (strcmp(optarg, "reference") == 0) o->impl = FL_IMPL_REFERENCE;
+            else if (strcmp(optarg, "optimized") == 0) o->impl = FL_IMPL_OPTIMIZED;
             else {
                 fprintf(stderr, "frictionlab solve: --impl must be optimized or reference, not "
                                 "'%s'\n", optarg);
@@ -254,7 +254,7 @@ bad:
 int fl_cli_solve(int argc, char **argv)
 {
     const char *file = NULL;
-    solve_opts o = {FL_SOLVER_AUTO, 1, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
+    solve_opts o = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
     /* argv[-1] is the word "solve": getopt_long wants the program name first */
     int pr = parse_solve(argc + 1, argv - 1, &o, &file);
     if (pr != 1) return pr;
@@ -272,7 +272,7 @@ int fl_cli_solve(int argc, char **argv)
     double *v = NULL;
     int rc = 2;
     fl_status s = fl_sparse_start(&ctx, &err);
-    fl_sparse_ctx *pctx = o.optimized ? &ctx : NULL;
+    fl_sparse_ctx *pctx = o.impl == FL_IMPL_OPTIMIZED ? &ctx : NULL;
     const char *format = "";
     int hdf5 = fl_fclib_is_hdf5(file), kind = 0;
     if (s != FL_OK) goto done;
@@ -283,13 +283,13 @@ int fl_cli_solve(int argc, char **argv)
         int parts = FL_FCLIB_VET_PROBLEM | (o.guess ? FL_FCLIB_VET_GUESSES : 0);
         if ((s = fl_fclib_vet(file, &o.read, parts, &err)) != FL_OK) goto done;
         if ((s = fl_fclib_kind(file, &kind, &err)) != FL_OK) goto done;
-        s = kind == 1 ? fl_fclib_read_local_opt(file, !o.optimized, pctx, &o.read, &p, &err)
-                      : fl_fclib_read_global_opt(file, !o.optimized, pctx, &o.read, &g, &err);
+        s = kind == 1 ? fl_fclib_read_local_opt(file, o.impl != FL_IMPL_OPTIMIZED, pctx, &o.read, &p, &err)
+                      : fl_fclib_read_global_opt(file, o.impl != FL_IMPL_OPTIMIZED, pctx, &o.read, &g, &err);
     } else {
         format = "Siconos text";
         if ((s = fl_siconos_text_kind(file, &kind, &err)) != FL_OK) goto done;
-        s = kind == 1 ? fl_siconos_text_read_local(file, !o.optimized, pctx, &o.read, &p, &err)
-                      : fl_siconos_text_read_global(file, !o.optimized, pctx, &o.read, &g, &err);
+        s = kind == 1 ? fl_siconos_text_read_local(file, o.impl != FL_IMPL_OPTIMIZED, pctx, &o.read, &p, &err)
+                      : fl_siconos_text_read_global(file, o.impl != FL_IMPL_OPTIMIZED, pctx, &o.read, &g, &err);
     }
     if (s != FL_OK) goto done;
     if (o.guess) {
@@ -307,7 +307,7 @@ int fl_cli_solve(int argc, char **argv)
     if (g) {
         printf("problem %s (%s, global): n %zu, nc %zu, dim %d, m %zu\n", file, format, g->n,
                g->nc, g->dim, g->m);
-        if (o.optimized && !g->ctx) g->ctx = &ctx;
+        if (o.impl == FL_IMPL_OPTIMIZED && !g->ctx) g->ctx = &ctx;
     } else {
         printf("problem %s (%s, local): nc %zu, dim %d, m %zu\n", file, format, p->nc, p->dim,
                p->m);
@@ -317,7 +317,7 @@ int fl_cli_solve(int argc, char **argv)
            o.solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
            : o.solver == FL_SOLVER_NEWTON ? "semismooth Newton, Alart & Curnier 1991"
                                           : "Gauss-Seidel, then Newton if it converges slowly",
-           o.optimized ? "optimized (sparse)" : "reference (dense)", o.tol, o.max_sweeps,
+           o.impl == FL_IMPL_OPTIMIZED ? "optimized (sparse)" : "reference (dense)", o.tol, o.max_sweeps,
            o.max_newton);
     if (g && g->m > 0)
         printf("global problem solved %s\n", o.solver == FL_SOLVER_GS
@@ -326,7 +326,7 @@ int fl_cli_solve(int argc, char **argv)
     memset(&res, 0, sizeof res);
     size_t m = g ? g->m : p->m;
     if (m > 0) {
-        if (p && o.optimized && !p->Ws) {
+        if (p && o.impl == FL_IMPL_OPTIMIZED && !p->Ws) {
             p->ctx = &ctx;
             if ((s = fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, &err)) != FL_OK) goto done;
         }
@@ -343,7 +343,7 @@ int fl_cli_solve(int argc, char **argv)
         }
         fl_solve_options so = fl_solve_options_default();
         so.solver = o.solver;
-        so.optimized = o.optimized;
+        so.impl = o.impl;
         so.tol = o.tol;
         so.max_sweeps = o.max_sweeps;
         so.max_newton = o.max_newton;

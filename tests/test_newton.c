@@ -18,10 +18,7 @@
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
-
-typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,
-                               gsl_vector *, fl_newton_result *, fl_error *);
-static const newton_fn impls[2] = {fl_newton_solve, fl_newton_solve_sparse};
+#include "drivers/fl_types.h"
 
 static fl_sparse_ctx ctx;
 static void setup(void) { cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK); }
@@ -57,7 +54,7 @@ Test(newton, one_contact_closed_forms, .init = setup, .fini = teardown)
             gsl_vector *r = gsl_vector_alloc(3);
             fl_newton_options o = fl_newton_options_default();
             fl_newton_result res;
-            cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK, "case %d impl %d", c, k);
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK, "case %d impl %d", c, k);
             for (int i = 0; i < 3; i++)
                 cr_assert(fabs(r->data[i] - cases[c][3 + i]) <= 1e-12, "case %d impl %d r[%d] = %g",
                           c, k, i, r->data[i]);
@@ -115,7 +112,7 @@ Test(newton, random_systems_both_twins_law_and_enumeration, .init = setup, .fini
             r[k] = gsl_vector_alloc(p->m);
             fl_newton_options o = fl_newton_options_default();
             o.tol = 1e-12;
-            cr_assert_eq(impls[k](p, &o, r[k], NULL, NULL, NULL), FL_OK, "system %d impl %d", t, k);
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r[k], NULL, NULL, NULL), FL_OK, "system %d impl %d", t, k);
             double e;
             cr_assert_eq(fl_residual_local(p, r[k], U, FL_RESIDUAL_NORM_Q, &e, NULL), FL_OK);
             cr_assert(e <= 1e-12, "system %d impl %d error %g", t, k, e);
@@ -192,21 +189,21 @@ Test(newton, both_twins_refuse_the_same_inputs, .init = setup, .fini = teardown)
     fl_error err;
     for (int k = 0; k < 2; k++) {
         p->mu[0] = -1;
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
         p->mu[0] = 0.5;
         gsl_vector_set(p->q, 1, NAN);
-        cr_assert_lt(impls[k](p, &o, r, NULL, NULL, &err), 0);
+        cr_assert_lt(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), 0);
         gsl_vector_set(p->q, 1, 3);
-        cr_assert_eq(impls[k](p, &o, r2, NULL, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r2, NULL, NULL, &err), FL_EDIM);
         o.tol = -1;
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
         cr_assert(strstr(err.message, "tol") != NULL);
         o = fl_newton_options_default();
         o.start = FL_NEWTON_START_WARM;
         gsl_vector_set(r, 0, INFINITY);
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_ENONFINITE);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_ENONFINITE);
         o = fl_newton_options_default();
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_OK);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_OK);
     }
     fl_local_problem *q = one_contact(-1, 3, 4, 0.5);
     cholmod_free_sparse(&q->Ws, &ctx.cm);
@@ -233,7 +230,7 @@ Test(newton, dispatcher_gs_newton_auto, .init = setup, .fini = teardown)
             for (int opt = 0; opt < 2; opt++) {
                 fl_solve_options o = fl_solve_options_default();
                 o.solver = (fl_solver_kind)solver;
-                o.optimized = opt;
+                o.impl = opt ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
                 o.tol = 1e-10;
                 gsl_vector *r = gsl_vector_alloc(p->m);
                 fl_solve_result res;
@@ -270,7 +267,7 @@ Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini 
             fl_nsgs_options o = fl_nsgs_options_default();
             o.tol = 1e-11;
             o.max_sweeps = 20000;
-            o.check_every = every;
+            o.sparse.check_every = every;
             fl_nsgs_result res;
             cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL), FL_OK);
             double e;
@@ -279,7 +276,7 @@ Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini 
                       res.residual);
         }
         fl_nsgs_options o = fl_nsgs_options_default();
-        o.check_every = 0;
+        o.sparse.check_every = 0;
         cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
         cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
         gsl_vector_free(r);
