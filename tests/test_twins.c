@@ -6,9 +6,10 @@
  *   - global problems whose contacts the fill-reducing ordering permutes:
  *     the sparse Delassus operator is computed in that order and must come
  *     back in the caller's (optimized/delassus_sparse.c, both methods);
- *   - Moreau's law with polygonal friction sets (000 §2): the answer is
- *     feasible (reaction in R+(n + T C)) and of least kinetic energy, by
- *     brute force over points of the polygon;
+ *   - Moreau's law with polygonal friction sets (000 §2, §3): the answer is
+ *     feasible (reaction in R+(n + T C)) and of least kinetic energy, and
+ *     gamma(q) = a_n - S_C(-T^T M^-1 n) (the set's support function) is
+ *     its minimum over the vertices, by brute force over the polygon;
  *   - NULL options mean the defaults, for every table.
  * Each answer is judged by an oracle that shares no code with the twins:
  * the natural-map residual with the true W (core/fl_residual.h), the dense
@@ -264,7 +265,7 @@ static double fit_reaction(const gsl_matrix *M, const gsl_vector *dg, const gsl_
 /* min over c in C (vertices, edge points, interior points) of |u(c)|_M^2,
  * u(c) = v + rho M^-1 (n + T c) with rho >= 0 making <n, u(c)> = 0. */
 static double brute_force_min(const gsl_matrix *M, const gsl_vector *dg, const gsl_matrix *T, const gsl_vector *v,
-                              const fl_friction_set *C)
+                              const fl_friction_set *C, double *gamma)
 {
     size_t d = v->size;
     gsl_matrix *L = gsl_matrix_alloc(d, d);
@@ -282,6 +283,10 @@ static double brute_force_min(const gsl_matrix *M, const gsl_vector *dg, const g
     gsl_blas_ddot(dg, v, &nv);
     for (int j = 0; j < 3; j++) gsl_blas_ddot(dg, w[j], &nw[j]);
     size_t nvx = C->nvert;
+    /* gamma = min_{c in C} <n, M^-1 (n + T c)> (000 §3): a vertex minimises */
+    *gamma = INFINITY;
+    for (size_t e = 0; e < nvx; e++)
+        *gamma = fmin(*gamma, (nw[0] + C->vert[2 * e] * nw[1] + C->vert[2 * e + 1] * nw[2]) / nd);
     for (size_t e = 0; e < nvx; e++)
         for (int s = 0; s <= 200; s++)
             for (int in = 0; in <= 20; in++) {
@@ -348,7 +353,9 @@ Test(twins, moreau_polygonal_sets_against_brute_force, .init = setup, .fini = te
             double un;
             gsl_blas_ddot(u[k], dg, &un);
             cr_assert_leq(fabs(un), 1e-9 * gsl_blas_dnrm2(v) * gsl_blas_dnrm2(dg), "<n, u> = %g", un);
-            double Kmin = brute_force_min(M, dg, T, v, &C);
+            double gamma, Kmin = brute_force_min(M, dg, T, v, &C, &gamma);
+            cr_assert_leq(fabs(res[k].gamma - gamma), 1e-10 * (fabs(gamma) + 1), "%s trial %d: gamma %.12g, over "
+                          "the vertices %.12g %s", fl_moreau_types[k].name, trial, res[k].gamma, gamma, fl_test_seed_note());
             cr_assert_leq(K, Kmin * (1 + 1e-9) + 1e-14, "%s trial %d: |u|_M^2 = %.12g > %.12g over C %s",
                           fl_moreau_types[k].name, trial, K, Kmin, fl_test_seed_note());
             double yT[2];
