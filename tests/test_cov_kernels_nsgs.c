@@ -16,6 +16,7 @@
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
 #include "twin_check.h"
+#include "drivers/fl_types.h"
 
 
 static fl_local_problem *slide_problem(void)
@@ -48,8 +49,8 @@ Test(cov_nsgs, both_twins_refuse_the_same_options, .init = setup, .fini = teardo
         gsl_vector *rd = gsl_vector_alloc(3);
         gsl_vector_set_zero(r);
         gsl_vector_set_zero(rd);
-        fl_status sn = k ? fl_nsgs_solve_sparse(p, NULL, r, NULL, NULL, NULL) : fl_nsgs_solve(p, NULL, r, NULL, NULL, NULL);
-        fl_status sd = k ? fl_nsgs_solve_sparse(p, &o, rd, NULL, NULL, NULL) : fl_nsgs_solve(p, &o, rd, NULL, NULL, NULL);
+        fl_status sn = fl_nsgs_types[k].solve(p, NULL, r, NULL, NULL, NULL);
+        fl_status sd = fl_nsgs_types[k].solve(p, &o, rd, NULL, NULL, NULL);
         cr_assert_eq(sn, FL_OK, "twin %d, NULL options", k);
         cr_assert_eq(sd, FL_OK);
         for (int i = 0; i < 3; i++) cr_assert_eq(gsl_vector_get(r, i), gsl_vector_get(rd, i), "twin %d r[%d]", k, i);

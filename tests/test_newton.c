@@ -161,8 +161,7 @@ Test(newton, global_without_W_both_twins, .init = setup, .fini = teardown)
             o.tol = 1e-12;
             gsl_vector *v = gsl_vector_alloc(n), *r = gsl_vector_alloc(g->m),
                        *U = gsl_vector_alloc(g->m), *U2 = gsl_vector_alloc(g->m);
-            fl_status s = k ? fl_newton_global_solve_sparse(g, &o, v, r, U, NULL, NULL)
-                            : fl_newton_global_solve(g, &o, v, r, U, NULL, NULL);
+            fl_status s = fl_newton_types[k].global_solve(g, &o, v, r, U, NULL, NULL);
             cr_assert_eq(s, FL_OK, "system %d impl %d", t, k);
             /* the same r solves the Delassus (local) problem: independent check */
             double e;
