@@ -51,6 +51,7 @@
 #include "reference/friction_set_build.h"
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
+#include "reference/local_contact.h"
 #include "reference/midpoint.h"
 #include "reference/moreau_law.h"
 #include "reference/newton.h"
@@ -77,7 +78,7 @@
 /* drivers: implementation tables, steppers, explorations, the solver dispatcher */
 #include "drivers/discs_step.h"
 #include "drivers/moreau_jean.h"
-#include "drivers/nsgs_impl.h"
+#include "drivers/fl_types.h"
 #include "drivers/plurality_explore.h"
 #include "drivers/solve.h"
 
@@ -115,6 +116,7 @@
 #include "checks/sets_checks.h"
 #include "checks/stability_checks.h"
 #include "checks/stewart_checks.h"
+#include "checks/twins.h"
 #include "checks/xval.h"
 
 #endif

@@ -623,7 +623,7 @@ static int slope_build(fl_check_ctx *ctx, slope_run *R)
     /* every step stops at the first sweep below tol (the rule under which
      * data/003/discs_355.json was chosen): the flow is chaotic and the
      * state at step 121 depends on the stopping sweep of every step */
-    o.nsgs.check_every = 1;
+    o.nsgs.sparse.check_every = 1;
     int dsteps = 0;
     R->t0 = fl_clock_now();
     fl_status s = fl_discs_deposit(d, &o, R->rng, (int)(ctx->quick ? P->deposit_steps_quick : P->deposit_steps),

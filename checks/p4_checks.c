@@ -25,6 +25,7 @@
 #include "reference/stewart_law.h"
 #include "checks/fl_tasks.h"
 #include "optimized/p4_law_sparse.h"
+#include "drivers/fl_types.h"
 #include "models/fl_model_kane.h"
 #include "models/fl_model_painleve.h"
 #include "models/fl_model_system1.h"
@@ -145,10 +146,6 @@ static double mnorm(const gsl_matrix *M, const gsl_vector *v, gsl_vector *t)
 /* crosscheck --law p4                                                  */
 /* ------------------------------------------------------------------ */
 
-typedef fl_status (*p4_step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
-                                const fl_p4_impact_law *, const fl_p4_options *,
-                                fl_p4_step_result *, fl_error *);
-
 /* checks/p4_checks.h: the linear test system of the trajectories */
 static fl_status lin_mass(void *d, const gsl_vector *q, gsl_matrix *M)
 {
@@ -212,173 +209,216 @@ fl_p4_system fl_p4_check_linear_system(fl_p4_check_linear *L, double restitution
     return sys;
 }
 
-int fl_p4_crosscheck(fl_check_ctx *ctx)
+/* The worst values of the one-step part of crosscheck --law p4. */
+typedef struct p4_stats {
+    double energy, impact, rtau, split, kkt, gap, nres, diff1, diff2;
+    long impact_n, multi, rejected, fail, warn;
+    char fail_msg[600];
+} p4_stats;
+
+/* The workspace of one step's checks. */
+typedef struct p4_work {
+    gsl_vector *v, *imp, *vn, *vt, *tmp, *dv, *lam, *rt, *rr;
+    fl_p4_step_result *res[2];
+} p4_work;
+
+static int p4_work_alloc(p4_work *w, size_t n, size_t m)
 {
-    long N = ctx->systems;
-    gsl_rng *r = fl_rng_alloc(ctx->seed);
-    if (!r) return -1;
-    const p4_step_fn impl[2] = {fl_p4_step, fl_p4_step_sparse};
-    double w_energy = -INFINITY, w_impact = -INFINITY, w_rtau = 0, w_split = 0, w_kkt = 0, w_gap = 0, w_nres = 0;
-    double w_diff1 = 0, w_diff2 = 0;
-    long n_impact = 0, n_multi = 0, n_rejected = 0, n_fail = 0, n_warn = 0;
-    char fail_msg[600] = "";
-    for (long t = 0; t < N; t++) {
-        p4_rand s;
-        if (rand_make(r, &s, 0) != 0) {
-            rand_release(&s);
-            n_fail++;
+    w->v = fl_dense_vector_alloc(n);
+    w->imp = fl_dense_vector_calloc(n);
+    w->vn = fl_dense_vector_alloc(n);
+    w->vt = fl_dense_vector_alloc(n);
+    w->tmp = fl_dense_vector_alloc(n);
+    w->dv = fl_dense_vector_alloc(m);
+    w->lam = fl_dense_vector_alloc(m);
+    w->rt = fl_dense_vector_alloc(n);
+    w->rr = fl_dense_vector_alloc(n);
+    w->res[0] = fl_p4_step_result_alloc(n, m);
+    w->res[1] = fl_p4_step_result_alloc(n, m);
+    return w->v && w->imp && w->vn && w->vt && w->tmp && w->dv && w->lam && w->rt && w->rr && w->res[0] && w->res[1];
+}
+
+static void p4_work_free(p4_work *w)
+{
+    gsl_vector *vs[] = {w->vn, w->vt, w->tmp, w->dv, w->lam, w->rt, w->rr, w->v, w->imp};
+    for (size_t k = 0; k < sizeof vs / sizeof *vs; k++) gsl_vector_free(vs[k]);
+    fl_p4_step_result_free(w->res[0]);
+    fl_p4_step_result_free(w->res[1]);
+}
+
+/* Every type of fl_p4_types on the same step; 0 if all ran (or C2
+ * rejected the system in every type: *rejected), -1 otherwise. */
+static int p4_run_types(long t, p4_rand *s, p4_work *w, const fl_p4_impact_law *law, p4_stats *x, int *rejected)
+{
+    *rejected = 0;
+    for (int i = 0; fl_p4_types[i].name; i++) {
+        fl_error e;
+        fl_status st = fl_p4_types[i].step(&s->p, w->v, w->imp, law, NULL, w->res[i], &e);
+        if (s->m > 1 && st == FL_EINVAL && strstr(e.message, "C2 failed: <dphi_alpha, F> = 0")) {
+            (*rejected)++;
             continue;
         }
-        size_t n = s.n, m = s.m;
-        gsl_vector *v = fl_dense_vector_alloc(n), *imp = fl_dense_vector_calloc(n);
-        /* the workspace of the checks below (before the draws: an
-         * allocation failure leaves the random stream as it is) */
-        gsl_vector *vn = fl_dense_vector_alloc(n), *vt = fl_dense_vector_alloc(n), *tmp = fl_dense_vector_alloc(n);
-        gsl_vector *dv = fl_dense_vector_alloc(m), *lam = fl_dense_vector_alloc(m), *rt = fl_dense_vector_alloc(n);
-        gsl_vector *rr = fl_dense_vector_alloc(n);
-        fl_p4_step_result *res[2] = {fl_p4_step_result_alloc(n, m), fl_p4_step_result_alloc(n, m)};
-        if (!v || !imp || !vn || !vt || !tmp || !dv || !lam || !rt || !rr || !res[0] || !res[1]) {
-            n_fail++;
-            snprintf(fail_msg, sizeof fail_msg, "system %ld: out of memory", t);
-            goto step_done;
+        if (st < 0) {
+            snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: %s", t, e.message);
+            return -1;
         }
-        for (size_t i = 0; i < n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
-        int with_force = t % 2;
-        if (with_force) {
-            for (size_t i = 0; i < n; i++) gsl_vector_set(imp, i, gsl_ran_gaussian(r, 0.3));
-        } else {
-            /* make constraint 0 approaching (an impact): reflect v if D_0 v > 0 */
-            gsl_vector_const_view d0 = gsl_matrix_const_row(s.D, 0);
-            double dv, dd;
-            gsl_blas_ddot(&d0.vector, v, &dv);
-            gsl_blas_ddot(&d0.vector, &d0.vector, &dd);
-            if (dv > 0) gsl_blas_daxpy(-2.0 * dv / dd, &d0.vector, v);
-        }
-        fl_p4_impact_law law = {m == 1 ? FL_P4_IMPACT_NEWTON : FL_P4_IMPACT_INELASTIC,
-                                gsl_rng_uniform(r), NULL, NULL, NULL};
-        int rejected = 0, bad = 0;
-        for (int i = 0; i < 2; i++) {
-            fl_error e;
-            fl_status st = impl[i](&s.p, v, imp, &law, NULL, res[i], &e);
-            if (m > 1 && st == FL_EINVAL && strstr(e.message, "C2 failed: <dphi_alpha, F> = 0")) {
-                rejected++;
-                continue;
-            }
-            if (st < 0) {
-                bad = 1;
-                snprintf(fail_msg, sizeof fail_msg, "system %ld: %s", t, e.message);
-                break;
-            }
-            if (st > 0) n_warn++;
-            double ef = fmax(res[i]->energy_free, 1e-300);
-            w_energy = fmax(w_energy, (res[i]->energy_plus - res[i]->energy_free) / ef);
-            w_gap = fmax(w_gap, res[i]->gap);
-            w_nres = fmax(w_nres, res[i]->normal_residual);
-        }
-        if (bad || rejected == 1) {
-            n_fail++;
-        } else if (rejected == 2) {
-            n_rejected++;
-        } else {
-            if (m > 1) n_multi++;
-            if (!with_force && res[0]->impact) {
-                n_impact++;
-                w_impact = fmax(w_impact, (res[0]->energy_plus - res[0]->energy_minus) /
-                                              fmax(res[0]->energy_minus, 1e-300));
-            }
-            if (fl_p4_split_velocity(&s.p, res[0]->v_plus, vn, vt, NULL) != FL_OK) {
-                n_fail++;
-                snprintf(fail_msg, sizeof fail_msg, "system %ld: the velocity split failed", t);
-                goto step_done;
-            }
-            double rv, vs = mnorm(s.M, res[0]->v_plus, tmp), v0 = mnorm(s.M, v, tmp);
-            gsl_blas_ddot(res[0]->r_tau, vt, &rv);                       /* <r_tau, v_t^+> */
-            double sc = (vs + v0) * gsl_blas_dnrm2(res[0]->R) + 1e-13 * (vs * vs + v0 * v0) / 1e-9;
-            w_rtau = fmax(w_rtau, rv / fmax(sc, 1e-300));
-            gsl_blas_dgemv(CblasNoTrans, 1.0, s.M, vt, 0.0, tmp);          /* <v_n, v_t>_M */
-            double ip;
-            gsl_blas_ddot(vn, tmp, &ip);
-            w_split = fmax(w_split, fabs(ip) / fmax(vs * vs, 1e-300));
-            gsl_vector_add(vn, vt);
-            gsl_vector_sub(vn, res[0]->v_plus);
-            w_split = fmax(w_split, gsl_blas_dnrm2(vn) / fmax(gsl_blas_dnrm2(res[0]->v_plus), 1e-300));
-            /* cone split (4.1) of a random reaction: KKT residuals */
-            for (size_t i = 0; i < n; i++) gsl_vector_set(rr, i, gsl_ran_gaussian(r, 1.0));
-            if (fl_p4_split_reaction(&s.p, rr, lam, rt, NULL) != FL_OK) {
-                n_fail++;
-                snprintf(fail_msg, sizeof fail_msg, "system %ld: the cone split failed", t);
-                goto step_done;
-            }
-            gsl_linalg_cholesky_decomp1(s.M);                           /* M now holds L */
-            gsl_vector_memcpy(tmp, rt);
-            gsl_linalg_cholesky_svx(s.M, tmp);                          /* W r_tau */
-            gsl_blas_dgemv(CblasNoTrans, 1.0, s.D, tmp, 0.0, dv);
-            double rn = gsl_blas_dnrm2(rr) * gsl_blas_dnrm2(tmp), compl = 0.0;
-            for (size_t a = 0; a < m; a++) {
-                w_kkt = fmax(w_kkt, fmax(-gsl_vector_get(lam, a), gsl_vector_get(dv, a)) / rn);
-                compl += gsl_vector_get(lam, a) * gsl_vector_get(dv, a);
-            }
-            w_kkt = fmax(w_kkt, fabs(compl) / rn);
-            gsl_vector_memcpy(tmp, res[0]->v_plus);                     /* ref vs optimized */
-            gsl_vector_sub(tmp, res[1]->v_plus);
-            double diff = gsl_blas_dnrm2(tmp) /
-                          (gsl_blas_dnrm2(res[0]->v_plus) + gsl_blas_dnrm2(v));
-            if (m == 1) w_diff1 = fmax(w_diff1, diff);
-            else w_diff2 = fmax(w_diff2, diff);
-        }
-    step_done:
-        gsl_vector_free(vn);
-        gsl_vector_free(vt);
-        gsl_vector_free(tmp);
-        gsl_vector_free(dv);
-        gsl_vector_free(lam);
-        gsl_vector_free(rt);
-        gsl_vector_free(rr);
-        fl_p4_step_result_free(res[0]);
-        fl_p4_step_result_free(res[1]);
-        gsl_vector_free(v);
-        gsl_vector_free(imp);
-        rand_release(&s);
-        fl_check_progress(ctx, "p4 steps", t + 1, N);
+        if (st > 0) x->warn++;
+        double ef = fmax(w->res[i]->energy_free, 1e-300);
+        x->energy = fmax(x->energy, (w->res[i]->energy_plus - w->res[i]->energy_free) / ef);
+        x->gap = fmax(x->gap, w->res[i]->gap);
+        x->nres = fmax(x->nres, w->res[i]->normal_residual);
     }
+    return *rejected == 1 ? -1 : 0;
+}
+
+/* The velocity split (001 §3.1) of v+ and the sign of <r_tau, v_t^+>
+ * (proof of 001 Prop. 5.1); -1 if the split failed. */
+static int p4_velocity_checks(long t, p4_rand *s, p4_work *w, p4_stats *x)
+{
+    const fl_p4_step_result *r0 = w->res[0];
+    if (fl_p4_split_velocity(&s->p, r0->v_plus, w->vn, w->vt, NULL) != FL_OK) {
+        snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: the velocity split failed", t);
+        return -1;
+    }
+    double rv, vs = mnorm(s->M, r0->v_plus, w->tmp), v0 = mnorm(s->M, w->v, w->tmp);
+    gsl_blas_ddot(r0->r_tau, w->vt, &rv);                              /* <r_tau, v_t^+> */
+    double sc = (vs + v0) * gsl_blas_dnrm2(r0->R) + 1e-13 * (vs * vs + v0 * v0) / 1e-9;
+    x->rtau = fmax(x->rtau, rv / fmax(sc, 1e-300));
+    gsl_blas_dgemv(CblasNoTrans, 1.0, s->M, w->vt, 0.0, w->tmp);       /* <v_n, v_t>_M */
+    double ip;
+    gsl_blas_ddot(w->vn, w->tmp, &ip);
+    x->split = fmax(x->split, fabs(ip) / fmax(vs * vs, 1e-300));
+    gsl_vector_add(w->vn, w->vt);
+    gsl_vector_sub(w->vn, r0->v_plus);
+    x->split = fmax(x->split, gsl_blas_dnrm2(w->vn) / fmax(gsl_blas_dnrm2(r0->v_plus), 1e-300));
+    return 0;
+}
+
+/* The cone split (4.1) of a random reaction: KKT residuals; -1 if it failed. */
+static int p4_cone_checks(gsl_rng *r, long t, p4_rand *s, p4_work *w, p4_stats *x)
+{
+    for (size_t i = 0; i < s->n; i++) gsl_vector_set(w->rr, i, gsl_ran_gaussian(r, 1.0));
+    if (fl_p4_split_reaction(&s->p, w->rr, w->lam, w->rt, NULL) != FL_OK) {
+        snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: the cone split failed", t);
+        return -1;
+    }
+    gsl_linalg_cholesky_decomp1(s->M);                                 /* M now holds L */
+    gsl_vector_memcpy(w->tmp, w->rt);
+    gsl_linalg_cholesky_svx(s->M, w->tmp);                             /* W r_tau */
+    gsl_blas_dgemv(CblasNoTrans, 1.0, s->D, w->tmp, 0.0, w->dv);
+    double rn = gsl_blas_dnrm2(w->rr) * gsl_blas_dnrm2(w->tmp), compl = 0.0;
+    for (size_t a = 0; a < s->m; a++) {
+        x->kkt = fmax(x->kkt, fmax(-gsl_vector_get(w->lam, a), gsl_vector_get(w->dv, a)) / rn);
+        compl += gsl_vector_get(w->lam, a) * gsl_vector_get(w->dv, a);
+    }
+    x->kkt = fmax(x->kkt, fabs(compl) / rn);
+    return 0;
+}
+
+/* One random P'4 step through every type, then the invariants of the
+ * reference's answer and the twins' agreement. */
+static void p4_one_step(gsl_rng *r, long t, p4_stats *x)
+{
+    p4_rand s;
+    if (rand_make(r, &s, 0) != 0) {
+        rand_release(&s);
+        x->fail++;
+        return;
+    }
+    p4_work w;
+    /* the workspace (before the draws: an allocation failure leaves the
+     * random stream as it is) */
+    if (!p4_work_alloc(&w, s.n, s.m)) {
+        x->fail++;
+        snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: out of memory", t);
+        goto done;
+    }
+    for (size_t i = 0; i < s.n; i++) gsl_vector_set(w.v, i, gsl_ran_gaussian(r, 1.0));
+    int with_force = t % 2;
+    if (with_force) {
+        for (size_t i = 0; i < s.n; i++) gsl_vector_set(w.imp, i, gsl_ran_gaussian(r, 0.3));
+    } else {
+        /* make constraint 0 approaching (an impact): reflect v if D_0 v > 0 */
+        gsl_vector_const_view d0 = gsl_matrix_const_row(s.D, 0);
+        double dv, dd;
+        gsl_blas_ddot(&d0.vector, w.v, &dv);
+        gsl_blas_ddot(&d0.vector, &d0.vector, &dd);
+        if (dv > 0) gsl_blas_daxpy(-2.0 * dv / dd, &d0.vector, w.v);
+    }
+    fl_p4_impact_law law = {s.m == 1 ? FL_P4_IMPACT_NEWTON : FL_P4_IMPACT_INELASTIC, gsl_rng_uniform(r), NULL, NULL,
+                            NULL};
+    int rejected;
+    if (p4_run_types(t, &s, &w, &law, x, &rejected) != 0) {
+        x->fail++;
+        goto done;
+    }
+    if (rejected == 2) {
+        x->rejected++;
+        goto done;
+    }
+    if (s.m > 1) x->multi++;
+    if (!with_force && w.res[0]->impact) {
+        x->impact_n++;
+        x->impact = fmax(x->impact, (w.res[0]->energy_plus - w.res[0]->energy_minus) /
+                                        fmax(w.res[0]->energy_minus, 1e-300));
+    }
+    if (p4_velocity_checks(t, &s, &w, x) != 0 || p4_cone_checks(r, t, &s, &w, x) != 0) {
+        x->fail++;
+        goto done;
+    }
+    gsl_vector_memcpy(w.tmp, w.res[0]->v_plus);                      /* ref vs optimized */
+    gsl_vector_sub(w.tmp, w.res[1]->v_plus);
+    double diff = gsl_blas_dnrm2(w.tmp) / (gsl_blas_dnrm2(w.res[0]->v_plus) + gsl_blas_dnrm2(w.v));
+    if (s.m == 1) x->diff1 = fmax(x->diff1, diff);
+    else x->diff2 = fmax(x->diff2, diff);
+done:
+    p4_work_free(&w);
+    rand_release(&s);
+}
+
+static void p4_steps_report(fl_check_ctx *ctx, long N, const p4_stats *x)
+{
     /* Counts are values with expected 0 and tolerance 0: a count above 0 fails. */
-    fl_check_value(ctx, n_fail == 0, "p4.steps_run", (double)n_fail, 0.0, 0.0,
+    fl_check_value(ctx, x->fail == 0, "p4.steps_run", (double)x->fail, 0.0, 0.0,
                    "001 §5 (P'4 step), proofs/README.md row 001 §5 P'4",
-                   "%ld of %ld systems failed%s%s (both implementations)", n_fail, N, n_fail ? ": " : "",
-                   fail_msg);
-    fl_check_value(ctx, n_rejected <= N / 10, "p4.inelastic_law_c2_rejections", (double)n_rejected, 0.0,
+                   "%ld of %ld systems failed%s%s (both implementations)", x->fail, N, x->fail ? ": " : "",
+                   x->fail_msg);
+    fl_check_value(ctx, x->rejected <= N / 10, "p4.inelastic_law_c2_rejections", (double)x->rejected, 0.0,
                    (double)(N / 10), "001 §5 consistency condition C2 (proofs/p4_law.md §4)",
                    "%ld of %ld two-constraint systems rejected by C2 (unbounded C*, 001 §5; <= 10%%)",
-                   n_rejected, N);
-    fl_check_value(ctx, w_energy <= 1e-10, "p4.prop51_step_energy", w_energy, 0.0, 1e-10,
+                   x->rejected, N);
+    fl_check_value(ctx, x->energy <= 1e-10, "p4.prop51_step_energy", x->energy, 0.0, 1e-10,
                    "001 Proposition 5.1 (proofs/p4_law.md §3)",
-                   "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", w_energy);
-    fl_check_value(ctx, n_impact > 0 && w_impact <= 1e-10, "p4.prop51_impact_energy", w_impact, 0.0, 1e-10,
+                   "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", x->energy);
+    fl_check_value(ctx, x->impact_n > 0 && x->impact <= 1e-10, "p4.prop51_impact_energy", x->impact, 0.0, 1e-10,
                    "001 Proposition 5.1 (proofs/p4_law.md §3)",
                    "max relative kinetic-energy change at %ld impacts = %.3g (001 Prop. 5.1: <= 0, tol 1e-10)",
-                   n_impact, w_impact);
-    fl_check_value(ctx, w_rtau <= 1e-9, "p4.rtau_vt_nonpositive", w_rtau, 0.0, 1e-9,
+                   x->impact_n, x->impact);
+    fl_check_value(ctx, x->rtau <= 1e-9, "p4.rtau_vt_nonpositive", x->rtau, 0.0, 1e-9,
                    "001 proof of Proposition 5.1 (proofs/p4_law.md §3)",
-                   "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", w_rtau);
-    fl_check_value(ctx, w_split <= 1e-11, "p4.velocity_split", w_split, 0.0, 1e-11,
+                   "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", x->rtau);
+    fl_check_value(ctx, x->split <= 1e-11, "p4.velocity_split", x->split, 0.0, 1e-11,
                    "001 §3.1 (proofs/split.md)",
-                   "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", w_split);
-    fl_check_value(ctx, w_kkt <= 1e-10, "p4.cone_split_kkt", w_kkt, 0.0, 1e-10, "001 (4.1) (proofs/p4_law.md §1)",
-                   "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", w_kkt);
-    fl_check_value(ctx, w_gap <= 1e-7, "p4.certificate", w_gap, 0.0, 1e-7,
+                   "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", x->split);
+    fl_check_value(ctx, x->kkt <= 1e-10, "p4.cone_split_kkt", x->kkt, 0.0, 1e-10, "001 (4.1) (proofs/p4_law.md §1)",
+                   "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", x->kkt);
+    fl_check_value(ctx, x->gap <= 1e-7, "p4.certificate", x->gap, 0.0, 1e-7,
                    "001 §5 P'4 step, duality gap (proofs/p4_law.md §3)",
-                   "max relative dissipation gap %.3g (tol 1e-7), %ld warnings", w_gap, n_warn);
-    fl_check_value(ctx, w_nres <= 1e-10, "p4.normal_residual", w_nres, 0.0, 1e-10,
+                   "max relative dissipation gap %.3g (tol 1e-7), %ld warnings", x->gap, x->warn);
+    fl_check_value(ctx, x->nres <= 1e-10, "p4.normal_residual", x->nres, 0.0, 1e-10,
                    "001 §5 P'4 step, normal law (proofs/p4_law.md §3)",
-                   "max normal residual %.3g (tol 1e-10)", w_nres);
-    fl_check_value(ctx, w_diff1 <= 1e-9, "p4.reference_vs_optimized", w_diff1, 0.0, 1e-9,
+                   "max normal residual %.3g (tol 1e-10)", x->nres);
+    fl_check_value(ctx, x->diff1 <= 1e-9, "p4.reference_vs_optimized", x->diff1, 0.0, 1e-9,
                    "reference/p4_law.c vs optimized/p4_law_sparse.c (proofs/p4_law.md §3)",
-                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9)", w_diff1);
-    fl_check_value(ctx, w_diff2 <= 1e-5, "p4.reference_vs_optimized_two_constraints", w_diff2, 0.0, 1e-5,
+                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9)", x->diff1);
+    fl_check_value(ctx, x->diff2 <= 1e-5, "p4.reference_vs_optimized_two_constraints", x->diff2, 0.0, 1e-5,
                    "reference/p4_law.c vs optimized/p4_law_sparse.c, block Gauss-Seidel (proofs/p4_law.md §3)",
-                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 2, %ld systems, tol 1e-5)", w_diff2, n_multi);
+                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 2, %ld systems, tol 1e-5)", x->diff2, x->multi);
+}
 
-    /* consistency conditions: Newton's law, one constraint (001 §5 comment 1) */
+/* Consistency conditions: Newton's law, one constraint (001 §5 comment 1). */
+static void p4_newton_check(fl_check_ctx *ctx, gsl_rng *r, long N)
+{
     long newton_bad = 0, e_gt1_ok = 0, nn = N / 4 + 1;
     for (long t = 0; t < nn; t++) {
         p4_rand s;
@@ -419,37 +459,35 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
                    0.0, 0.0, "001 §5 comment 1, conditions C1-C4 (proofs/p4_law.md §4)",
                    "%ld systems: e in [0,1] failed C1-C4 %ld times; e > 1 not rejected by C4 %ld times "
                    "(001 §5 comment 1)", nn, newton_bad, e_gt1_ok);
+}
 
-    /* friction sets from cones (001 §6.1): 0 in C*, unbounded <=> r_n < 0 in G */
-    long fs_bad = 0, fs_unb = 0;
-    for (long t = 0; t < N; t++) {
-        size_t n = 2 + gsl_rng_uniform_int(r, 5);
-        gsl_matrix *M = fl_dense_matrix_alloc(n, n), *tl = fl_dense_matrix_alloc(n, 2);
-        if (!M || !tl || fl_random_spd(r, 100.0, 1.0, M) != FL_OK) {   /* no draw: a failure */
-            fs_bad++;
-            gsl_matrix_free(M);
-            gsl_matrix_free(tl);
-            continue;
-        }
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
-        double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
-        gsl_vector *dphi = fl_dense_vector_alloc(n), *wd = fl_dense_vector_alloc(n), *g = fl_dense_vector_alloc(n);
-        fl_spd *spd = NULL;
-        if (!dphi || !wd || !g) {
-            fs_bad++;
-            goto fset_done;
-        }
+/* One planar cone (001 §6.1): 0 in C*, unbounded <=> r_n < 0 on an edge of
+ * G (independent sign test of r_n = g.W.dphi); 1 on a failure, *unb the sign. */
+static int p4_fset_one(gsl_rng *r, int *unb)
+{
+    size_t n = 2 + gsl_rng_uniform_int(r, 5);
+    gsl_matrix *M = fl_dense_matrix_alloc(n, n), *tl = fl_dense_matrix_alloc(n, 2);
+    if (!M || !tl || fl_random_spd(r, 100.0, 1.0, M) != FL_OK) {   /* no draw: a failure */
+        gsl_matrix_free(M);
+        gsl_matrix_free(tl);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
+    double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
+    gsl_vector *dphi = fl_dense_vector_alloc(n), *wd = fl_dense_vector_alloc(n), *g = fl_dense_vector_alloc(n);
+    fl_spd *spd = NULL;
+    int bad = !dphi || !wd || !g;
+    double mu = 0;
+    if (!bad) {
         for (size_t i = 0; i < n; i++)
             gsl_vector_set(dphi, i, gsl_matrix_get(tl, i, 0) * nv[0] + gsl_matrix_get(tl, i, 1) * nv[1]);
-        double mu = fl_rng_loguniform(r, 1e-2, 10.0);
+        mu = fl_rng_loguniform(r, 1e-2, 10.0);
+        bad = fl_spd_alloc(M, &spd, NULL) != FL_OK;   /* M refused: no sign test, a failure */
+    }
+    if (!bad) {
         fl_fset_contact c = {tl, {nv[0], nv[1], 0.0}, mu};
         fl_fset_result fr;
-        /* independent sign test of r_n = g.W.dphi on the two edges */
-        if (fl_spd_alloc(M, &spd, NULL) != FL_OK) {   /* M refused: no sign test, a failure */
-            fs_bad++;
-            goto fset_done;
-        }
         fl_spd_solve(spd, dphi, wd);
         int neg = 0;
         for (int sg = -1; sg <= 1; sg += 2) {
@@ -462,29 +500,39 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             gsl_blas_ddot(g, wd, &rn);
             if (rn < -1e-9 * fl_spd_dual_norm(spd, g) * fl_spd_dual_norm(spd, dphi)) neg = 1;
         }
-        if (fl_fset_build(M, dphi, 1, &c, NULL, &fr, NULL) != FL_OK || !fr.contains_zero ||
-            (!fr.bounded) != neg)
-            fs_bad++;
-        fs_unb += neg;
+        bad = fl_fset_build(M, dphi, 1, &c, NULL, &fr, NULL) != FL_OK || !fr.contains_zero || (!fr.bounded) != neg;
+        *unb = neg;
         fl_fset_result_release(&fr);
-    fset_done:
-        fl_spd_free(spd);
-        gsl_vector_free(wd);
-        gsl_vector_free(g);
-        gsl_matrix_free(M);
-        gsl_matrix_free(tl);
-        gsl_vector_free(dphi);
+    }
+    fl_spd_free(spd);
+    gsl_vector_free(wd);
+    gsl_vector_free(g);
+    gsl_matrix_free(M);
+    gsl_matrix_free(tl);
+    gsl_vector_free(dphi);
+    return bad;
+}
+
+static void p4_fset_check(fl_check_ctx *ctx, gsl_rng *r, long N)
+{
+    long fs_bad = 0, fs_unb = 0;
+    for (long t = 0; t < N; t++) {
+        int unb = 0;
+        fs_bad += p4_fset_one(r, &unb);
+        fs_unb += unb;
     }
     fl_check_value(ctx, fs_bad == 0, "p4.fset_zero_and_unbounded", (double)fs_bad, 0.0, 0.0,
                    "001 §6.1 (proofs/p4_law.md §2)",
                    "%ld planar cones (%ld with r_n < 0 edges): %ld failures of [0 in C*, unbounded <=> "
                    "r_n < 0 in G] (001 §6.1)", N, fs_unb, fs_bad);
+}
 
-    /* trajectories with forces: discrete Prop. 5.1 (constant M):
-     * 1/2|v_k+1|^2 <= 1/2|v_k|^2 + <h f_k, v_k> + h^2/2 |f_k|*^2 at every step */
-    long nt = N / 20 + 1;
+/* Trajectories with forces: discrete Prop. 5.1 (constant M):
+ * 1/2|v_k+1|^2 <= 1/2|v_k|^2 + <h f_k, v_k> + h^2/2 |f_k|*^2 at every step */
+static void p4_trajectory_check(fl_check_ctx *ctx, gsl_rng *r, long N, char *fail_msg, size_t msg_size)
+{
+    long nt = N / 20 + 1, traj_bad = 0;
     double w_traj = -INFINITY;
-    long traj_bad = 0;
     for (long t = 0; t < nt; t++) {
         p4_rand s;
         if (rand_make(r, &s, 0) != 0) {
@@ -496,7 +544,7 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         gsl_vector *q = fl_dense_vector_calloc(s.n), *v = fl_dense_vector_alloc(s.n);
         if (!Lc || !Lg || !q || !v) {
             traj_bad++;
-            snprintf(fail_msg, sizeof fail_msg, "trajectory %ld: out of memory", t);
+            snprintf(fail_msg, msg_size, "trajectory %ld: out of memory", t);
             goto traj_done;
         }
         fl_p4_check_linear L = {s.M, s.D, s.C, Lc, Lg, 0.5 + gsl_rng_uniform(r), 0};
@@ -510,7 +558,7 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             /* two constraints with unbounded sets may meet an inconsistent C2 */
             if (!(s.m > 1 && strstr(e.message, "C2"))) {
                 traj_bad++;
-                snprintf(fail_msg, sizeof fail_msg, "trajectory %ld: %s", t, e.message);
+                snprintf(fail_msg, msg_size, "trajectory %ld: %s", t, e.message);
             }
         } else {
             w_traj = fmax(w_traj, sr.energy_violation);
@@ -528,6 +576,24 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
                    "%ld trajectories of 300 steps with spring + constant force: max step energy excess "
                    "1/2|v+|^2 - 1/2|v_k + h W f_k|^2 = %.3g (discrete Prop. 5.1, tol 1e-10)%s%s", nt, w_traj,
                    traj_bad ? "; " : "", traj_bad ? fail_msg : "");
+}
+
+int fl_p4_crosscheck(fl_check_ctx *ctx)
+{
+    long N = ctx->systems;
+    gsl_rng *r = fl_rng_alloc(ctx->seed);
+    if (!r) return -1;
+    p4_stats x;
+    memset(&x, 0, sizeof x);
+    x.energy = x.impact = -INFINITY;
+    for (long t = 0; t < N; t++) {
+        p4_one_step(r, t, &x);
+        fl_check_progress(ctx, "p4 steps", t + 1, N);
+    }
+    p4_steps_report(ctx, N, &x);
+    p4_newton_check(ctx, r, N);
+    p4_fset_check(ctx, r, N);
+    p4_trajectory_check(ctx, r, N, x.fail_msg, sizeof x.fail_msg);
     gsl_rng_free(r);
     return 0;
 }

@@ -437,7 +437,7 @@ static int damping_start(fl_check_ctx *ctx, poly_run *run, void *state)
     fl_stability_tangent_sparse *ts = NULL;
     fl_stability_result rs = {0};
     d->so = fl_stability_options_default();
-    d->so.nev = (size_t)LM + 2;
+    d->so.sparse.nev = (size_t)LM + 2;
     fl_status st = fl_model_polyurethane_state(b, 0.0, run->lab, &nst, &nsl, &nfr, &FT, NULL, &err);
     if (st == FL_OK) st = fl_stability_tangent_alloc_sparse(&ps->ctx, &ps->s, run->lab, b->rfull->data, &ts, &err);
     if (st == FL_OK) st = fl_stability_modes_sparse(&ps->ctx, ts, &d->so, 5000, &rs, &err);

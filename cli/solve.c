@@ -68,7 +68,7 @@ int fl_cli_parse_bytes(const char *s, size_t *out)
 
 typedef struct solve_opts {
     fl_solver_kind solver;
-    int optimized;
+    fl_impl impl;
     double tol;
     int max_sweeps;
     int max_newton;
@@ -169,8 +169,8 @@ static int solve_option(int c, const char *arg, solve_opts *o)
         return 0;
     }
     case 'i':
-        if (strcmp(arg, "reference") == 0) o->optimized = 0;
-        else if (strcmp(arg, "optimized") == 0) o->optimized = 1;
+        if (strcmp(arg, "reference") == 0) o->impl = FL_IMPL_REFERENCE;
+        else if (strcmp(arg, "optimized") == 0) o->impl = FL_IMPL_OPTIMIZED;
         else {
             fprintf(stderr, "frictionlab solve: --impl must be optimized or reference, not "
                             "'%s'\n", arg);
@@ -282,8 +282,8 @@ typedef struct {
 static fl_status solve_read(solve_run *S)
 {
     const char *file = S->file;
-    fl_sparse_ctx *pctx = S->o.optimized ? &S->ctx : NULL;
-    int hdf5 = fl_fclib_is_hdf5(file), kind = 0, ref = !S->o.optimized;
+    fl_sparse_ctx *pctx = S->o.impl == FL_IMPL_OPTIMIZED ? &S->ctx : NULL;
+    int hdf5 = fl_fclib_is_hdf5(file), kind = 0, ref = S->o.impl != FL_IMPL_OPTIMIZED;
     fl_status s;
     if (hdf5) {
         S->format = "FCLIB";
@@ -316,7 +316,7 @@ static void solve_print_problem(solve_run *S)
     if (g) {
         printf("problem %s (%s, global): n %zu, nc %zu, dim %d, m %zu\n", S->file, S->format, g->n,
                g->nc, g->dim, g->m);
-        if (o->optimized && !g->ctx) g->ctx = &S->ctx;
+        if (o->impl == FL_IMPL_OPTIMIZED && !g->ctx) g->ctx = &S->ctx;
     } else {
         printf("problem %s (%s, local): nc %zu, dim %d, m %zu\n", S->file, S->format, S->p->nc, S->p->dim,
                S->p->m);
@@ -326,7 +326,7 @@ static void solve_print_problem(solve_run *S)
            o->solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
            : o->solver == FL_SOLVER_NEWTON ? "semismooth Newton, Alart & Curnier 1991"
                                            : "Gauss-Seidel, then Newton if it converges slowly",
-           o->optimized ? "optimized (sparse)" : "reference (dense)", o->tol, o->max_sweeps,
+           o->impl == FL_IMPL_OPTIMIZED ? "optimized (sparse)" : "reference (dense)", o->tol, o->max_sweeps,
            o->max_newton);
     if (g && g->m > 0)
         printf("global problem solved %s\n", o->solver == FL_SOLVER_GS
@@ -340,7 +340,7 @@ static fl_status solve_contacts(solve_run *S, size_t m, fl_solve_result *res)
     fl_local_problem *p = S->p;
     fl_global_problem *g = S->g;
     fl_status s;
-    if (p && o->optimized && !p->Ws) {
+    if (p && o->impl == FL_IMPL_OPTIMIZED && !p->Ws) {
         p->ctx = &S->ctx;
         if ((s = fl_sparse_from_dense(&S->ctx, p->W, 0, 0.0, &p->Ws, &S->err)) != FL_OK) return s;
     }
@@ -354,7 +354,7 @@ static fl_status solve_contacts(solve_run *S, size_t m, fl_solve_result *res)
     }
     fl_solve_options so = fl_solve_options_default();
     so.solver = o->solver;
-    so.optimized = o->optimized;
+    so.impl = o->impl;
     so.tol = o->tol;
     so.max_sweeps = o->max_sweeps;
     so.max_newton = o->max_newton;
@@ -424,7 +424,7 @@ int fl_cli_solve(int argc, char **argv)
 {
     solve_run S;
     memset(&S, 0, sizeof S);
-    solve_opts o0 = {FL_SOLVER_AUTO, 1, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
+    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
     S.o = o0;
     /* argv[-1] is the word "solve": getopt_long wants the program name first */
     int pr = parse_solve(argc + 1, argv - 1, &S.o, &S.file);

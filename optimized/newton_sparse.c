@@ -390,6 +390,8 @@ fl_status fl_newton_solve_sparse(const fl_local_problem *p, const fl_newton_opti
                                  fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -453,6 +455,8 @@ fl_status fl_newton_global_solve_sparse(const fl_global_problem *g,
                                         fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);

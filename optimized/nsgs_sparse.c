@@ -21,7 +21,7 @@
  *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
  * (the second term, the problem's impulse scale, for r near 0).  The full natural-map error of core/fl_residual.h
  * (opt->norm, one product W r, O(nnz)) is computed only when the cheap test
- * passes, or every opt->check_every-th sweep (default 10; 1 restores the
+ * passes, or every opt->sparse.check_every-th sweep (default 10; 1 restores the
  * reference's rule of stopping at the first sweep below tol, which the
  * solution-set explorations of drivers/plurality_explore.c use so that both twins
  * sample the same set), or at the last allowed sweep, or at every sweep
@@ -72,6 +72,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
                                fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_nsgs_options dflt_opt = fl_nsgs_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_nsgs_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -156,7 +158,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
-                   sweep % opt->check_every == 0 ||
+                   sweep % opt->sparse.check_every == 0 ||
                    sweep == opt->max_sweeps || !isfinite(dr2);
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);

@@ -370,6 +370,8 @@ fl_status fl_midpoint_alloc(const fl_midpoint_problem *p, const fl_midpoint_opti
                             fl_midpoint **out, fl_error *err)
 {
     *out = NULL;
+    fl_midpoint_options dflt_opt = fl_midpoint_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     FL_TRY(check_problem(p, opt, 1, err));
     size_t n = p->n, m = 2 * p->nc;
     fl_midpoint *mp = calloc(1, sizeof *mp);

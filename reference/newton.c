@@ -198,6 +198,8 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
                           gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -491,6 +493,8 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
                                  fl_newton_result *res, fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);

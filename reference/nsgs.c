@@ -27,7 +27,7 @@ fl_nsgs_options fl_nsgs_options_default(void)
     o.start = FL_NSGS_START_ZERO;
     o.random_scale = 1.0;
     o.norm = FL_RESIDUAL_NORM_Q;
-    o.check_every = 10;
+    o.sparse.check_every = 10;
     return o;
 }
 
@@ -54,8 +54,8 @@ fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
         return FL_FAIL(err, FL_EINVAL, "nsgs: relaxation omega = %g not in (0, 2)", opt->omega);
     if (opt->max_sweeps < 1)
         return FL_FAIL(err, FL_EINVAL, "nsgs: max_sweeps = %d must be >= 1", opt->max_sweeps);
-    if (opt->check_every < 1)
-        return FL_FAIL(err, FL_EINVAL, "nsgs: check_every = %d must be >= 1", opt->check_every);
+    if (opt->sparse.check_every < 1)
+        return FL_FAIL(err, FL_EINVAL, "nsgs: sparse.check_every = %d must be >= 1", opt->sparse.check_every);
     if ((opt->order == FL_NSGS_ORDER_RANDOM || opt->start == FL_NSGS_START_RANDOM) && !opt->rng)
         return FL_FAIL(err, FL_EINVAL, "nsgs: random ordering or start needs opt->rng");
     for (size_t a = 0; a < p->nc; a++) perm[a] = a;
@@ -123,6 +123,8 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_nsgs_options dflt_opt = fl_nsgs_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_nsgs_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);

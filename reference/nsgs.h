@@ -59,10 +59,12 @@ typedef struct fl_nsgs_options {
     double random_scale;       /* FL_NSGS_START_RANDOM: range of r_N, default 1 */
     gsl_rng *rng;              /* required for random order / random start */
     fl_residual_norm norm;     /* default FL_RESIDUAL_NORM_Q (Siconos) */
-    int check_every;           /* optimized twin: full natural-map error at least every
+    struct {                   /* the optimized twin's own tuning (the reference ignores it) */
+        int check_every;       /* full natural-map error at least every
                                   check_every sweeps when the cheap test fails (default
                                   10; 1 = every sweep, the reference's rule: stop at the
                                   first sweep below tol).  optimized/nsgs_sparse.c. */
+    } sparse;
     fl_nsgs_callback callback; /* may be NULL */
     void *callback_data;
 } fl_nsgs_options;

@@ -113,7 +113,7 @@ static fl_solve_options case_options(int k)
 {
     fl_solve_options o = fl_solve_options_default();
     o.solver = (fl_solver_kind)(k / 4);
-    o.optimized = (k / 2) % 2;
+    o.impl = (fl_impl)((k / 2) % 2);
     o.tol = 1e-12;
     return o;
 }
@@ -198,7 +198,7 @@ Test(cov_io_solve, global_problems_through_both_twins)
         cr_assert_eq(fl_solve_global(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
         cr_assert(strstr(err.message, "the optimized solvers need sparse M and H"), "%s", err.message);
         g->Ms = Ms;
-        o.optimized = 0;
+        o.impl = FL_IMPL_REFERENCE;
         gsl_matrix *H = g->H;
         g->H = NULL;
         cr_assert_eq(fl_solve_global(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
@@ -224,7 +224,7 @@ Test(cov_io_solve, global_problems_through_both_twins)
         if (g->n == g->m) cr_assert_eq(fl_solve_global(g, &o, &col.vector, r, NULL, NULL, &err), FL_EDIM);
         gsl_matrix_free(A);
         /* each matrix, vector and the context the chosen twin needs */
-        o.optimized = 1;
+        o.impl = FL_IMPL_OPTIMIZED;
         cholmod_sparse *Hs = g->Hs;
         g->Hs = NULL;
         cr_assert_eq(fl_solve_global(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
@@ -233,7 +233,7 @@ Test(cov_io_solve, global_problems_through_both_twins)
         cr_assert_eq(fl_solve_global(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
         cr_assert(strstr(err.message, "the optimized solvers need sparse M and H"), "%s", err.message);
         g->ctx = &ctx;
-        o.optimized = 0;
+        o.impl = FL_IMPL_REFERENCE;
         gsl_matrix *M = g->M;
         g->M = NULL;
         cr_assert_eq(fl_solve_global(g, &o, NULL, r, NULL, NULL, &err), FL_EINVAL);
@@ -287,7 +287,7 @@ Test(cov_io_solve, auto_strategy_branches)
              * stopped by max_sweeps */
             for (int variant = 0; variant < 5; variant++) {
                 fl_solve_options o = fl_solve_options_default();
-                o.optimized = variant % 2;
+                o.impl = (fl_impl)(variant % 2);
                 o.tol = 1e-9;
                 if (variant == 1) o.max_newton = 1;
                 if (variant == 2) o.max_sweeps = 5;
@@ -348,7 +348,7 @@ Test(cov_io_solve, an_indefinite_mass_is_refused_alike)
         for (int opt = 0; opt <= 1; opt++) {
             fl_solve_options o = fl_solve_options_default();
             o.solver = (fl_solver_kind)solver;
-            o.optimized = opt;
+            o.impl = (fl_impl)(opt);
             gsl_vector *r = gsl_vector_calloc(g->m);
             fl_solve_result res;
             fl_error err;
@@ -384,7 +384,7 @@ Test(cov_io_solve, a_zero_delassus_is_never_solved)
         for (int opt = 0; opt <= 1; opt++) {
             fl_solve_options o = fl_solve_options_default();
             o.solver = (fl_solver_kind)solver;
-            o.optimized = opt;
+            o.impl = (fl_impl)(opt);
             o.max_sweeps = 50;
             o.max_newton = 20;
             gsl_vector *r = gsl_vector_calloc(p->m);

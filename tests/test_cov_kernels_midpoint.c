@@ -176,13 +176,19 @@ Test(cov_midpoint, both_twins_refuse_the_same_problems, .init = setup, .fini = t
     gsl_vector_set(P.f, 1, NAN);
     EXPECT(FL_ENONFINITE, "load[1]");
     gsl_vector_set(P.f, 1, 0);
-    /* NULL problem or options */
+    /* NULL problem refused; NULL options mean the defaults (drivers/fl_types.h) */
     for (int k = 0; k < 2; k++) {
         fl_midpoint *d = NULL;
         fl_midpoint_sparse *sp = NULL;
         s[0] = fl_midpoint_alloc(NULL, &P.o, &d, &err[0]);
-        s[1] = fl_midpoint_alloc_sparse(&P.p, NULL, &sp, &err[1]);
+        s[1] = fl_midpoint_alloc_sparse(NULL, &P.o, &sp, &err[1]);
         SAME(FL_EINVAL, "needs a problem and options");
+        cr_assert_eq(fl_midpoint_alloc(&P.p, NULL, &d, &err[0]), FL_OK, "%s", err[0].message);
+        cr_assert_eq(fl_midpoint_alloc_sparse(&P.p, NULL, &sp, &err[1]), FL_OK, "%s", err[1].message);
+        cr_assert_eq(d->opt.dt, fl_midpoint_options_default().dt);
+        cr_assert_eq(sp->opt.dt, fl_midpoint_options_default().dt);
+        fl_midpoint_free(d);
+        fl_midpoint_free_sparse(sp);
     }
     prob_free(&P);
 }

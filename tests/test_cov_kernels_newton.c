@@ -21,12 +21,7 @@
 #include "reference/newton.h"
 #include "reference/newton_internal.h"
 #include "twin_check.h"
-
-typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,
-                               gsl_vector *, fl_newton_result *, fl_error *);
-static const newton_fn impls[2] = {fl_newton_solve, fl_newton_solve_sparse};
-static const char *impl_name[2] = {"reference", "optimized"};
-
+#include "drivers/fl_types.h"
 
 /* One contact, global form: n = dim, M = diag(m), H = I, w.  Then
  * W = H M^-1 H^T = diag(1/m) and q = H M^-1 f + w = f/m + w. */
@@ -49,13 +44,6 @@ static fl_global_problem *one_contact_global(int dim, const double *mdiag, const
     return g;
 }
 
-static fl_status global_solve(int k, const fl_global_problem *g, const fl_newton_options *o,
-                              gsl_vector *v, gsl_vector *r, gsl_vector *U, fl_newton_result *res,
-                              fl_error *err)
-{
-    return k ? fl_newton_global_solve_sparse(g, o, v, r, U, res, err)
-             : fl_newton_global_solve(g, o, v, r, U, res, err);
-}
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -106,14 +94,14 @@ Test(cov_newton, every_bad_option_refused_by_all_four_solvers, .init = setup, .f
         bad_options[b].spoil(&o);
         for (int k = 0; k < 2; k++) {
             fl_newton_result res;
-            cr_assert_eq(impls[k](p, &o, r, NULL, &res, &err), FL_EINVAL, "%s %s",
-                         bad_options[b].field, impl_name[k]);
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, &res, &err), FL_EINVAL, "%s %s",
+                         bad_options[b].field, fl_newton_types[k].name);
             cr_assert(strstr(err.message, bad_options[b].field), "%s: '%s'",
                       bad_options[b].field, err.message);
             cr_assert_eq(res.status, FL_EINVAL);
             cr_assert_eq(res.stop, FL_NEWTON_STOP_ERROR);
-            cr_assert_eq(global_solve(k, g, &o, NULL, r, NULL, &res, &err), FL_EINVAL, "%s %s",
-                         bad_options[b].field, impl_name[k]);
+            cr_assert_eq(fl_newton_types[k].global_solve(g, &o, NULL, r, NULL, &res, &err), FL_EINVAL, "%s %s",
+                         bad_options[b].field, fl_newton_types[k].name);
             cr_assert(strstr(err.message, bad_options[b].field), "%s", err.message);
         }
     }
@@ -249,30 +237,30 @@ Test(cov_newton, warm_start_at_and_off_the_solution, .init = setup, .fini = tear
         fl_newton_result res;
         /* at the solution (inside the cone): no step */
         for (int i = 0; i < 3; i++) r->data[i] = slide_r[i];
-        cr_assert_eq(impls[k](p, &o, r, U, &res, NULL), FL_OK, "%s", impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, U, &res, NULL), FL_OK, "%s", fl_newton_types[k].name);
         cr_assert_eq(res.iterations, 0);
-        assert_slide(r, U, impl_name[k]);
+        assert_slide(r, U, fl_newton_types[k].name);
         for (int i = 0; i < 3; i++) r->data[i] = slide_r[i];
-        cr_assert_eq(global_solve(k, g, &o, v, r, U, &res, NULL), FL_OK, "%s", impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].global_solve(g, &o, v, r, U, &res, NULL), FL_OK, "%s", fl_newton_types[k].name);
         cr_assert_eq(res.iterations, 0);
-        assert_slide(r, U, impl_name[k]);
+        assert_slide(r, U, fl_newton_types[k].name);
         /* v = M^-1 (f + H^T r) = q + r with M = H = I */
         for (int i = 0; i < 3; i++) cr_assert(fabs(v->data[i] - (q[i] + slide_r[i])) <= 1e-12);
         /* outside the cone (projected first), then Newton to the same point */
         gsl_vector_set(r, 0, 1.0);
         gsl_vector_set(r, 1, 5.0);
         gsl_vector_set(r, 2, -7.0);
-        cr_assert_eq(impls[k](p, &o, r, U, &res, NULL), FL_OK, "%s", impl_name[k]);
-        assert_slide(r, U, impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, U, &res, NULL), FL_OK, "%s", fl_newton_types[k].name);
+        assert_slide(r, U, fl_newton_types[k].name);
         gsl_vector_set(r, 0, -2.0);
         gsl_vector_set(r, 1, 5.0);
         gsl_vector_set(r, 2, -7.0);
-        cr_assert_eq(global_solve(k, g, &o, v, r, U, &res, NULL), FL_OK, "%s", impl_name[k]);
-        assert_slide(r, U, impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].global_solve(g, &o, v, r, U, &res, NULL), FL_OK, "%s", fl_newton_types[k].name);
+        assert_slide(r, U, fl_newton_types[k].name);
         /* a non-finite warm start is refused by the global solvers too */
         gsl_vector_set(r, 2, NAN);
         fl_error err;
-        cr_assert_eq(global_solve(k, g, &o, v, r, U, &res, &err), FL_ENONFINITE);
+        cr_assert_eq(fl_newton_types[k].global_solve(g, &o, v, r, U, &res, &err), FL_ENONFINITE);
         cr_assert(strstr(err.message, "warm start r"), "%s", err.message);
     }
     gsl_vector_free(r);
@@ -298,11 +286,11 @@ Test(cov_newton, fixed_rho_and_absolute_norm_give_the_same_solution, .init = set
             o.rho = rhos[j];
             o.norm = j == 2 ? FL_RESIDUAL_ABSOLUTE : FL_RESIDUAL_NORM_Q;
             o.tol = 1e-13;
-            cr_assert_eq(impls[k](p, &o, r, U, NULL, NULL), FL_OK, "%s rho %g", impl_name[k],
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r, U, NULL, NULL), FL_OK, "%s rho %g", fl_newton_types[k].name,
                          rhos[j]);
-            assert_slide(r, U, impl_name[k]);
-            cr_assert_eq(global_solve(k, g, &o, NULL, r, U, NULL, NULL), FL_OK);
-            assert_slide(r, U, impl_name[k]);
+            assert_slide(r, U, fl_newton_types[k].name);
+            cr_assert_eq(fl_newton_types[k].global_solve(g, &o, NULL, r, U, NULL, NULL), FL_OK);
+            assert_slide(r, U, fl_newton_types[k].name);
         }
     gsl_vector_free(r);
     gsl_vector_free(U);
@@ -327,7 +315,7 @@ Test(cov_newton, zero_and_overflowing_trace_blocks_fall_back_to_rho_one, .init =
             fl_newton_result res;
             fl_newton_options o = fl_newton_options_default();
             gsl_vector_set_all(r, 9.0);
-            cr_assert_eq(impls[k](p, &o, r, U, &res, NULL), FL_OK, "case %d %s", c, impl_name[k]);
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r, U, &res, NULL), FL_OK, "case %d %s", c, fl_newton_types[k].name);
             cr_assert(r->data[0] == 0 && r->data[1] == 0);
             cr_assert(U->data[0] == (c ? qb : qa)[0] && U->data[1] == (c ? qb : qa)[1]);
             cr_assert_eq(res.iterations, 0);
@@ -342,9 +330,9 @@ Test(cov_newton, zero_and_overflowing_trace_blocks_fall_back_to_rho_one, .init =
     cr_assert_eq(fl_sparse_from_dense(&ctx, g->H, 0, 0.0, &g->Hs, NULL), FL_OK);
     gsl_vector *r = gsl_vector_alloc(2), *U = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
     for (int k = 0; k < 2; k++) {
-        cr_assert_eq(global_solve(k, g, &(fl_newton_options){0}, v, r, U, NULL, NULL), FL_EINVAL);
+        cr_assert_eq(fl_newton_types[k].global_solve(g, &(fl_newton_options){0}, v, r, U, NULL, NULL), FL_EINVAL);
         fl_newton_options o = fl_newton_options_default();
-        cr_assert_eq(global_solve(k, g, &o, v, r, U, NULL, NULL), FL_OK, "%s", impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].global_solve(g, &o, v, r, U, NULL, NULL), FL_OK, "%s", fl_newton_types[k].name);
         cr_assert(r->data[0] == 0 && r->data[1] == 0);
         cr_assert(U->data[0] == 1 && U->data[1] == 0.5);
     }
@@ -360,7 +348,7 @@ Test(cov_newton, zero_and_overflowing_trace_blocks_fall_back_to_rho_one, .init =
     cr_assert_eq(fl_sparse_from_dense(&ctx, g->M, 1, 0.0, &g->Ms, NULL), FL_OK);
     for (int k = 0; k < 2; k++) {
         fl_newton_options o = fl_newton_options_default();
-        cr_assert_eq(global_solve(k, g, &o, v, r, U, NULL, NULL), FL_OK, "%s", impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].global_solve(g, &o, v, r, U, NULL, NULL), FL_OK, "%s", fl_newton_types[k].name);
         cr_assert(r->data[0] == 0 && r->data[1] == 0);
         cr_assert(U->data[0] == 1 && U->data[1] == 0.5);
     }
@@ -389,11 +377,11 @@ Test(cov_newton, singular_jacobian_retried_then_gauss_seidel, .init = setup, .fi
         fl_newton_options o = fl_newton_options_default();
         o.reg_max = 0;   /* the plain Newton step: J singular at r = 0 */
         fl_newton_result res;
-        cr_assert_eq(impls[k](p, &o, r, U, &res, NULL), FL_OK, "%s", impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, U, &res, NULL), FL_OK, "%s", fl_newton_types[k].name);
         cr_assert(fabs(r->data[0] - 1) <= 1e-10 && fabs(r->data[1] + 0.5) <= 1e-10,
-                  "%s r = (%g, %g)", impl_name[k], r->data[0], r->data[1]);
+                  "%s r = (%g, %g)", fl_newton_types[k].name, r->data[0], r->data[1]);
         cr_assert(fabs(U->data[0]) <= 1e-10 && fabs(U->data[1] - 0.1) <= 1e-12);
-        cr_assert_geq(res.regularized, 1, "%s", impl_name[k]);
+        cr_assert_geq(res.regularized, 1, "%s", fl_newton_types[k].name);
         cr_assert_eq(res.stop, FL_NEWTON_STOP_TOL);
     }
     gsl_vector_free(r);
@@ -417,9 +405,9 @@ Test(cov_newton, stall_without_gauss_seidel, .init = setup, .fini = teardown)
         o.ls_max = 0;
         o.max_fallbacks = 2;
         fl_newton_result res;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_WMAXITER, "%s", impl_name[k]);
-        cr_assert_eq(res.stop, FL_NEWTON_STOP_STALLED, "%s", impl_name[k]);
-        cr_assert_eq(res.iterations, 3, "%s: %d", impl_name[k], res.iterations);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, &res, NULL), FL_WMAXITER, "%s", fl_newton_types[k].name);
+        cr_assert_eq(res.stop, FL_NEWTON_STOP_STALLED, "%s", fl_newton_types[k].name);
+        cr_assert_eq(res.iterations, 3, "%s: %d", fl_newton_types[k].name, res.iterations);
         cr_assert_eq(res.line_search_failures, 3);
         cr_assert_eq(res.gs_sweeps, 0);
         cr_assert(r->data[0] == 0 && r->data[1] == 0);
@@ -448,12 +436,12 @@ Test(cov_newton, global_singular_system_retried, .init = setup, .fini = teardown
         o.reg_max = 0;
         o.max_iterations = 50;
         fl_newton_result res;
-        fl_status s = global_solve(k, g, &o, NULL, r, U, &res, NULL);
-        cr_assert_geq(res.regularized, 1, "%s", impl_name[k]);
-        cr_assert(s == FL_OK || s == FL_WMAXITER, "%s: %d", impl_name[k], s);
+        fl_status s = fl_newton_types[k].global_solve(g, &o, NULL, r, U, &res, NULL);
+        cr_assert_geq(res.regularized, 1, "%s", fl_newton_types[k].name);
+        cr_assert(s == FL_OK || s == FL_WMAXITER, "%s: %d", fl_newton_types[k].name, s);
         if (s == FL_OK)
             cr_assert(fabs(r->data[0] - 1) <= 1e-9 && fabs(r->data[1] + 0.5) <= 1e-9,
-                      "%s r = (%g, %g)", impl_name[k], r->data[0], r->data[1]);
+                      "%s r = (%g, %g)", fl_newton_types[k].name, r->data[0], r->data[1]);
     }
     gsl_vector_free(r);
     gsl_vector_free(U);
@@ -473,11 +461,11 @@ Test(cov_newton, iteration_limit_is_a_warning, .init = setup, .fini = teardown)
         o.max_iterations = 1;
         o.tol = 1e-300;
         fl_newton_result res;
-        cr_assert_eq(impls[k](p, &o, r, U, &res, NULL), FL_WMAXITER, "%s", impl_name[k]);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, U, &res, NULL), FL_WMAXITER, "%s", fl_newton_types[k].name);
         cr_assert_eq(res.stop, FL_NEWTON_STOP_MAXITER);
         cr_assert_eq(res.iterations, 1);
         cr_assert(isfinite(res.residual) && res.residual > 0);
-        cr_assert_eq(global_solve(k, g, &o, v, r, U, &res, NULL), FL_WMAXITER);
+        cr_assert_eq(fl_newton_types[k].global_solve(g, &o, v, r, U, &res, NULL), FL_WMAXITER);
         cr_assert_eq(res.stop, FL_NEWTON_STOP_MAXITER);
         cr_assert_eq(res.iterations, 1);
     }
@@ -500,14 +488,20 @@ Test(cov_newton, local_arguments_refused_alike, .init = setup, .fini = teardown)
     fl_newton_options o = fl_newton_options_default();
     fl_error err;
     for (int k = 0; k < 2; k++) {
-        cr_assert_eq(impls[k](p, &o, NULL, NULL, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, NULL, NULL, NULL, &err), FL_EDIM);
         cr_assert(strstr(err.message, "r must be"), "%s", err.message);
-        cr_assert_eq(impls[k](p, &o, &strided.vector, NULL, NULL, &err), FL_EDIM);
-        cr_assert_eq(impls[k](p, &o, r, U2, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, &strided.vector, NULL, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, U2, NULL, &err), FL_EDIM);
         cr_assert(strstr(err.message, "U must have length 3"), "%s", err.message);
-        cr_assert_eq(impls[k](p, &o, r, &strided.vector, NULL, &err), FL_EDIM);
-        cr_assert_eq(impls[k](p, NULL, r, NULL, NULL, &err), FL_EINVAL);
-        cr_assert_eq(impls[k](NULL, &o, r, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, &strided.vector, NULL, &err), FL_EDIM);
+        /* NULL options mean the defaults (drivers/fl_types.h) */
+        gsl_vector *rd = gsl_vector_calloc(3);
+        gsl_vector_set_zero(r);
+        cr_assert_eq(fl_newton_types[k].solve(p, NULL, r, NULL, NULL, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, rd, NULL, NULL, &err), FL_OK, "%s", err.message);
+        for (int i = 0; i < 3; i++) cr_assert_eq(gsl_vector_get(r, i), gsl_vector_get(rd, i));
+        gsl_vector_free(rd);
+        cr_assert_eq(fl_newton_types[k].solve(NULL, &o, r, NULL, NULL, &err), FL_EINVAL);
     }
     gsl_matrix_free(R);
     gsl_vector_free(r);
@@ -534,12 +528,12 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
     fl_error err[2];
     fl_status s[2];
 #define BOTH(expr_v, expr_r, expr_U)                                                          \
-    for (int k = 0; k < 2; k++) s[k] = global_solve(k, g, &o, expr_v, expr_r, expr_U, NULL, &err[k])
+    for (int k = 0; k < 2; k++) s[k] = fl_newton_types[k].global_solve(g, &o, expr_v, expr_r, expr_U, NULL, &err[k])
 #define SAME(want, needle) TWIN_SAME(s, err, want, needle)
 /* the usual call of this file on both twins, then SAME */
 #define EXPECT(want, needle) do { BOTH(NULL, r, NULL); SAME(want, needle); } while (0)
     for (int k = 0; k < 2; k++)
-        cr_assert_eq(global_solve(k, NULL, &o, NULL, r, NULL, NULL, &err[k]), FL_EINVAL);
+        cr_assert_eq(fl_newton_types[k].global_solve(NULL, &o, NULL, r, NULL, NULL, &err[k]), FL_EINVAL);
     /* dim, nc, m */
     g->dim = 4;
     EXPECT(FL_EDIM, "dim = 4");
@@ -619,14 +613,14 @@ Test(cov_newton, global_arguments_refused_alike, .init = setup, .fini = teardown
     gsl_matrix_set(g->M, 0, 0, INFINITY);
     ((double *)g->Ms->x)[0] = INFINITY;
     BOTH(NULL, r, NULL);
-    for (int k = 0; k < 2; k++) cr_assert_eq(s[k], FL_ENONFINITE, "%s: %s", impl_name[k], err[k].message);
+    for (int k = 0; k < 2; k++) cr_assert_eq(s[k], FL_ENONFINITE, "%s: %s", fl_newton_types[k].name, err[k].message);
     cr_assert(strstr(err[0].message, "mass matrix") || strstr(err[0].message, "M"));
     cr_assert(strstr(err[1].message, "M"), "%s", err[1].message);
     /* M not positive definite */
     gsl_matrix_set(g->M, 0, 0, -1);
     ((double *)g->Ms->x)[0] = -1;
     BOTH(NULL, r, NULL);
-    for (int k = 0; k < 2; k++) cr_assert_eq(s[k], FL_ENOTSPD, "%s: %s", impl_name[k], err[k].message);
+    for (int k = 0; k < 2; k++) cr_assert_eq(s[k], FL_ENOTSPD, "%s: %s", fl_newton_types[k].name, err[k].message);
     gsl_matrix_set(g->M, 0, 0, 1);
     ((double *)g->Ms->x)[0] = 1;
     /* output vectors */

@@ -21,6 +21,7 @@
 #include "models/fl_model_painleve.h"
 #include "optimized/stewart_law_sparse.h"
 #include "twin_check.h"
+#include "drivers/fl_types.h"
 
 
 typedef struct st_prob {
@@ -82,8 +83,7 @@ Test(cov_stewart, impact_closed_form_both_twins, .init = setup, .fini = teardown
     for (int k = 0; k < 2; k++) {
         fl_stewart_result *res = fl_stewart_result_alloc(2, 1, 2, &o);
         fl_error err;
-        fl_status s = k ? fl_stewart_step_sparse(&P.p, &o, res, &err)
-                        : fl_stewart_step(&P.p, &o, res, &err);
+        fl_status s = fl_stewart_types[k].step(&P.p, &o, res, &err);
         cr_assert_eq(s, FL_OK, "impl %d: %s", k, err.message);
         cr_assert(fabs(gsl_vector_get(res->v_plus, 0) - 0.5) <= 1e-12 &&
                   fabs(gsl_vector_get(res->v_plus, 1)) <= 1e-12, "impl %d v+ (%g, %g)", k,

@@ -19,6 +19,7 @@
 #include "reference/lemke.h"
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"
+#include "drivers/fl_types.h"
 
 /* Random global problem from the shared generator: M SPD (cond <= 100),
  * H with full-rank rows (n >= m) so W is nonsingular, f Gaussian, mu from
@@ -45,11 +46,6 @@ static fl_local_problem *both_forms(fl_global_problem *g, fl_sparse_ctx *ctx)
     cr_assert_eq(fl_sparse_from_dense(ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
     return p;
 }
-
-typedef fl_status (*solver_fn)(const fl_local_problem *, const fl_nsgs_options *, gsl_vector *,
-                               gsl_vector *, fl_nsgs_result *, fl_error *);
-static const solver_fn impls[2] = {fl_nsgs_solve, fl_nsgs_solve_sparse};
-static const char *impl_name[2] = {"reference", "optimized"};
 
 static double coulomb_violation_of(const fl_local_problem *p, const gsl_vector *r,
                                    const gsl_vector *U)
@@ -148,12 +144,12 @@ Test(nsgs, random_systems_both_implementations)
         for (int k = 0; k < 2; k++) {
             r[k] = gsl_vector_alloc(p->m);
             U[k] = gsl_vector_alloc(p->m);
-            fl_status s = impls[k](p, &o, r[k], U[k], &res[k], NULL);
-            cr_assert(s == FL_OK || s == FL_WMAXITER, "%s status %d (%s)", impl_name[k], s,
+            fl_status s = fl_nsgs_types[k].solve(p, &o, r[k], U[k], &res[k], NULL);
+            cr_assert(s == FL_OK || s == FL_WMAXITER, "%s status %d (%s)", fl_nsgs_types[k].name, s,
                       fl_test_seed_note());
             if (s == FL_OK) {
                 double v = coulomb_violation_of(p, r[k], U[k]);
-                cr_assert_leq(v, 1e-7, "%s system %d: Coulomb violation %g (%s)", impl_name[k],
+                cr_assert_leq(v, 1e-7, "%s system %d: Coulomb violation %g (%s)", fl_nsgs_types[k].name,
                               t, v, fl_test_seed_note());
             }
         }
@@ -220,25 +216,25 @@ Test(nsgs, orderings_starts_relaxation_callback)
         o.rng = rng;
         fl_nsgs_result res;
         o.order = FL_NSGS_ORDER_RANDOM;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         o.order = FL_NSGS_ORDER_GIVEN;
         o.ordering = given;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         o.start = FL_NSGS_START_RANDOM;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         /* warm start from a solution: one sweep suffices */
         o.start = FL_NSGS_START_WARM;
         gsl_vector_memcpy(r2, r);
-        cr_assert_eq(impls[k](p, &o, r2, NULL, &res, NULL), FL_OK);
-        cr_assert_eq(res.iterations, 1, "%s warm start took %d sweeps", impl_name[k],
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r2, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(res.iterations, 1, "%s warm start took %d sweeps", fl_nsgs_types[k].name,
                      res.iterations);
         /* under-relaxation still converges */
         o.start = FL_NSGS_START_ZERO;
         o.omega = 0.7;
         o.order = FL_NSGS_ORDER_NATURAL;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         o.omega = 1.2;
-        impls[k](p, &o, r, NULL, &res, NULL);
+        fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL);
         cr_assert(res.status == FL_OK || res.status == FL_WMAXITER);
         /* callback stops the iteration */
         int calls = 0;
@@ -246,12 +242,12 @@ Test(nsgs, orderings_starts_relaxation_callback)
         o.tol = 1e-300;
         o.callback = count_calls;
         o.callback_data = &calls;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_WMAXITER);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_WMAXITER);
         cr_assert_eq(calls, 3);
         cr_assert_eq(res.iterations, 3);
         o.callback = NULL;
         o.max_sweeps = 2;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_WMAXITER);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_WMAXITER);
     }
     gsl_vector_free(r);
     gsl_vector_free(r2);
@@ -467,13 +463,13 @@ Test(nsgs, relaxation_scales_the_first_sweep_by_omega)
                 opt.tol = 1e-300;
                 gsl_vector *r = gsl_vector_alloc(p->m);
                 fl_nsgs_result res;
-                fl_status s = impls[k](p, &opt, r, NULL, &res, NULL);
+                fl_status s = fl_nsgs_types[k].solve(p, &opt, r, NULL, &res, NULL);
                 cr_assert(s == FL_OK || s == FL_WMAXITER, "%s dim %d omega %g: %d",
-                          impl_name[k], dim, omegas[o], s);
+                          fl_nsgs_types[k].name, dim, omegas[o], s);
                 for (int i = 0; i < dim; i++)
                     cr_assert_float_eq(gsl_vector_get(r, i), omegas[o] * rstar[i], 1e-14,
                                        "%s dim %d omega %g: r[%d] = %.17g, want %.17g",
-                                       impl_name[k], dim, omegas[o], i, gsl_vector_get(r, i),
+                                       fl_nsgs_types[k].name, dim, omegas[o], i, gsl_vector_get(r, i),
                                        omegas[o] * rstar[i]);
                 gsl_vector_free(r);
             }
@@ -555,15 +551,15 @@ Test(nsgs, hard_random_systems_obey_coulomb_by_definition)
                 r[k] = gsl_vector_calloc(p->m);
                 double *U = malloc(p->m * sizeof *U);
                 fl_nsgs_result res;
-                fl_status s = impls[k](p, &o, r[k], NULL, &res, NULL);
+                fl_status s = fl_nsgs_types[k].solve(p, &o, r[k], NULL, &res, NULL);
                 cr_assert(s == FL_OK || s == FL_WMAXITER, "%s %s system %d: status %d (%s)",
-                          fl_random_kind_name(kind), impl_name[k], t, s, fl_test_seed_note());
+                          fl_random_kind_name(kind), fl_nsgs_types[k].name, t, s, fl_test_seed_note());
                 if (s == FL_OK) {
                     converged++;
                     double v = coulomb_by_definition(p, r[k], U);
                     cr_assert_leq(v, 1e-6, "%s %s system %d (nc %zu, dim %d): Coulomb "
                                   "violation %g (%s)", fl_random_kind_name(kind),
-                                  impl_name[k], t, nc, dim, v, fl_test_seed_note());
+                                  fl_nsgs_types[k].name, t, nc, dim, v, fl_test_seed_note());
                 }
                 free(U);
             }
@@ -583,7 +579,7 @@ Test(nsgs, hard_random_systems_obey_coulomb_by_definition)
                         double zs = 1 + gsl_blas_dnrm2(z);
                         cr_assert_leq(fabs(gsl_vector_get(r[k], dim * a) - gsl_vector_get(z, a)),
                                       1e-8 * zs, "%s mu = 0 system %d: r_N[%zu] = %g, Lemke %g",
-                                      impl_name[k], t, a, gsl_vector_get(r[k], dim * a),
+                                      fl_nsgs_types[k].name, t, a, gsl_vector_get(r[k], dim * a),
                                       gsl_vector_get(z, a));
                         for (int i = 1; i < dim; i++)
                             cr_assert_eq(gsl_vector_get(r[k], dim * a + i), 0.0);
