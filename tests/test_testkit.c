@@ -1,4 +1,4 @@
-/* test_cov_io_testkit.c — the random-system generators of testkit/ on the
+/* test_testkit.c — the random-system generators of testkit/ on the
  * options the property tests do not use: FL_SEED from the environment, the
  * kind names, a one-node sparse SPD matrix (no coupling: the identity), a
  * log-uniform SPD matrix without its smallest eigenvalue asked for (its

@@ -1,4 +1,4 @@
-/* test_cov_checks.c — the reproduce tasks of checks/ (001 P'4 and P5,
+/* test_checks_refusals.c — the reproduce tasks of checks/ (001 P'4 and P5,
  * 002 midpoint, 003 wedged rod, 004 stability, 000 Theorem 1) on broken
  * surroundings, and the report context of checks/fl_check.c at its edges:
  *   - a --params file that does not exist, or that lacks the members the

@@ -1,4 +1,4 @@
-/* test_cov_kernels_misc.c — argument checks and degenerate cases of the
+/* test_small_kernels_refusals.c — argument checks and degenerate cases of the
  * smaller kernels: P1 finite elements and their mesh reader
  * (reference/fe2d.c: every malformed file refused with its line), mass
  * redistribution (reference/redistribution.c), the quasistatic increment of

@@ -1,4 +1,4 @@
-/* test_cov_io_solve.c — the solver dispatcher drivers/solve.c: option and
+/* test_solve_refusals.c — the solver dispatcher drivers/solve.c: option and
  * argument refusals, every solver through both twins on local and global
  * problems whose solution is known in closed form, and the branches of the
  * automatic strategy of drivers/solve.h (Gauss–Seidel chunks, the switch to

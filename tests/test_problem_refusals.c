@@ -1,4 +1,4 @@
-/* test_cov_io_core.c — the shared validation of core/ (fl_problem.c: both
+/* test_problem_refusals.c — the shared validation of core/ (fl_problem.c: both
  * twins call fl_local_problem_check / fl_global_problem_check, so each
  * inconsistent struct below is refused once for both), the dense and sparse
  * helpers' size refusals, and the Matrix Market and JSON readers on the

@@ -1,4 +1,4 @@
-/* test_cov_kernels_moreau.c — Moreau's discrete contact law S(q, v)
+/* test_moreau_law_refusals.c — Moreau's discrete contact law S(q, v)
  * (000 §2; reference/moreau_law.c, optimized/moreau_law_sparse.c): the
  * refusals tests/test_moreau_law.c leaves untaken, fed to both twins with
  * the same input (same status, message naming the field), friction sets

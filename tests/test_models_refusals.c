@@ -1,4 +1,4 @@
-/* test_cov_models.c — every model loader of models/ refuses a data file
+/* test_models_refusals.c — every model loader of models/ refuses a data file
  * with one member missing, of the wrong type or out of its range, with a
  * message naming the file and the member (models/fl_model_file.h: "each
  * error names the file, line:column and field"); and the model functions

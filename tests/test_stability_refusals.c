@@ -1,4 +1,4 @@
-/* test_cov_kernels_stability.c — the stability analysis of 004 §2–§5
+/* test_stability_refusals.c — the stability analysis of 004 §2–§5
  * (reference/stability.c, optimized/stability_sparse.c): the same bad
  * systems fed to both twins' tangent construction (same status, message
  * naming the field: the twins share fl_stability_check_contacts), the argument

@@ -1,4 +1,4 @@
-/* test_cov_kernels_nsgs.c — nonlinear Gauss–Seidel and the Delassus
+/* test_nsgs_refusals.c — nonlinear Gauss–Seidel and the Delassus
  * operator of 003 §3 (reference/nsgs.c, optimized/nsgs_sparse.c,
  * optimized/delassus_sparse.c): the same bad options and problems fed to
  * both twins (same status, message naming the field), and closed forms:

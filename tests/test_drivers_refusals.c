@@ -1,4 +1,4 @@
-/* test_cov_io_drivers.c — the disc time stepper of drivers/discs_step.c and
+/* test_drivers_refusals.c — the disc time stepper of drivers/discs_step.c and
  * the solution-cloud explorer of drivers/plurality_explore.c on the
  * arguments their tests do not pass: each refusal with its status and
  * message, a cold start (no warm impulses), and a deposit between walls

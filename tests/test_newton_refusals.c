@@ -1,4 +1,4 @@
-/* test_cov_kernels_newton.c — the paths of the semismooth Newton twins
+/* test_newton_refusals.c — the paths of the semismooth Newton twins
  * (reference/newton.c, optimized/newton_sparse.c; Alart & Curnier 1991 §3,
  * proofs/newton.md) that tests/test_newton.c leaves untaken: every option
  * refused (both twins, same status, message naming the field), every

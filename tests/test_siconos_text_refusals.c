@@ -1,4 +1,4 @@
-/* test_cov_io_text.c — the Siconos text reader and writer
+/* test_siconos_text_refusals.c — the Siconos text reader and writer
  * (io/fl_siconos_text.c) on the defects the fixture sweeps of
  * test_fl_siconos_text.c do not produce: malformed integers, CSparse size
  * lines and counts, NUL bytes in skipped lines, block structures that do

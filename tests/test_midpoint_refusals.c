@@ -1,4 +1,4 @@
-/* test_cov_kernels_midpoint.c — the midpoint scheme of 002 (20)-(23)
+/* test_midpoint_refusals.c — the midpoint scheme of 002 (20)-(23)
  * (reference/midpoint.c, optimized/midpoint_sparse.c): one hand-made
  * problem (n = 2, one contact node) stepped by both twins against its
  * closed form, then the same bad problems, options and states fed to both

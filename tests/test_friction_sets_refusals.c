@@ -1,4 +1,4 @@
-/* test_cov_kernels_sets.c — argument checks of the friction-set
+/* test_friction_sets_refusals.c — argument checks of the friction-set
  * construction of 001 §6.1 (reference/friction_set_build.c) and of the
  * rigid-disc systems of 003 §3–§5 (reference/discs.c,
  * optimized/discs_sparse.c): every parameter refused with a message naming

@@ -1,4 +1,4 @@
-/* test_cov_kernels_p4.c — the generalized friction law P'4 of 001 §3–§5
+/* test_p4_law_refusals.c — the generalized friction law P'4 of 001 §3–§5
  * (reference/p4_law.c, optimized/p4_law_sparse.c): a one-constraint impact
  * stepped by both twins against its closed form, then the same bad
  * problems, results, velocities and impact laws fed to both (same status,

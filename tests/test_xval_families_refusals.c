@@ -1,4 +1,4 @@
-/* test_cov_models_xval.c — the problem families of the solver
+/* test_xval_families_refusals.c — the problem families of the solver
  * cross-validation (checks/xval_families.c) on bad arguments and broken
  * corpus manifests: each is refused with a status and a message naming
  * the directory, manifest file and line, or the family; and the sizes of

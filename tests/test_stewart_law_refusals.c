@@ -1,4 +1,4 @@
-/* test_cov_kernels_stewart.c — Stewart's formulation P5 (001 §6.2) by the
+/* test_stewart_law_refusals.c — Stewart's formulation P5 (001 §6.2) by the
  * Stewart–Trinkle LCP (reference/stewart_law.c,
  * optimized/stewart_law_sparse.c): a one-contact impact stepped by both
  * twins against its closed form, the same bad problems and results fed to

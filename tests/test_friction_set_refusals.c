@@ -1,4 +1,4 @@
-/* test_cov_io_sets.c — the guards of core/fl_friction_set.c: a friction
+/* test_friction_set_refusals.c — the guards of core/fl_friction_set.c: a friction
  * set not built by the fl_set_* constructors (each field corrupted in turn)
  * is refused by every public entry (status FL_EINVAL naming the function,
  * or 0 from the predicates, never an answer); the metric projection's

@@ -1,4 +1,4 @@
-/* test_cov_checks_faults.c — the crosscheck laws of checks/ catch a broken
+/* test_checks_faults.c — the crosscheck laws of checks/ catch a broken
  * implementation.  A library function the checks call is replaced, through
  * the linker's --wrap (tests/meson.build: only the references from this
  * program and from the static library are redirected), by one that
