@@ -86,7 +86,7 @@ fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter,
      * CMAME 92 (1991), eq. (31)), sparse twins when the sparse W is present. */
     fl_solve_options o = fl_solve_options_default();
     o.solver = FL_SOLVER_AUTO;
-    o.optimized = p->Ws && p->ctx ? 1 : 0;
+    o.impl = p->Ws && p->ctx ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
     o.tol = tol;
     o.max_sweeps = max_iter;
     gsl_vector_view rv = gsl_vector_view_array(r, p->m);
