@@ -959,8 +959,8 @@ static void conv_write(fl_check_ctx *ctx, const conv_study *S)
                  "set key bottom left\nset xlabel 'end of the interval of the max (s)'\nset ylabel 'fitted order'\n"
                  "set title 'Fitted orders (002 Fig. 9: order < 1 over [0, 0.005 s])'\n"
                  "plot '%s' every ::1 using 1:2 with linespoints title 'L2', '' every ::1 using 1:3 with linespoints "
-                 "title 'H1 seminorm', '' every ::1 using 1:4 with lines dt 2 title 'accepted band', '' every ::1 "
-                 "using 1:5 with lines dt 2 notitle\n", png, opath);
+                 "title 'H1 seminorm', '' every ::1 using 1:4 with lines lc rgb 'gray' title 'accepted band', '' "
+                 "every ::1 using 1:5 with lines lc rgb 'gray' notitle\n", png, opath);
         fl_check_plot(ctx, script);
     }
 }
