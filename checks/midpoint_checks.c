@@ -501,6 +501,29 @@ static void series_free(series *s)
     free(s->lam_tau0);
 }
 
+/* The initial state [MISSING in 002; 002 §7]: the static frictionless
+ * contact under the top compression, v = 0.  Computed by one sparse step
+ * with F = 0 and dt = 1e6 s from rest, so that S = (4/dt^2) M_r + A = A up
+ * to 4e-12 M_r: u^{1/2} is the static solution with the contact conditions
+ * imposed; u0 = u^{1/2} (n entries). */
+static int block_static_start(const fl_midpoint_problem *p, const fl_midpoint_options *o, double *u0, fl_error *e)
+{
+    fl_midpoint_problem ps = *p;
+    ps.mu = 0.0;
+    ps.v_found = 0.0;
+    fl_midpoint_options os = *o;
+    os.dt = 1e6;
+    os.tol = 1e-14;
+    fl_midpoint_sparse *m0 = NULL;
+    fl_midpoint_state *s0 = NULL;
+    int ok = fl_midpoint_alloc_sparse(&ps, &os, &m0, e) == FL_OK && fl_midpoint_state_alloc(ps.n, ps.nc, &s0, e) == FL_OK
+             && fl_midpoint_step_sparse(m0, s0, NULL, e) >= 0;
+    if (ok) memcpy(u0, m0->uh, ps.n * sizeof(double));
+    fl_midpoint_state_free(s0);
+    fl_midpoint_free_sparse(m0);
+    return ok ? 0 : -1;
+}
+
 /* One run of the sparse stepper from the static pre-compressed state; samples
  * every `every` steps; optional callback for the convergence study. */
 typedef void (*sample_fn)(void *user, double t, const gsl_vector *u);
@@ -530,33 +553,9 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
         fl_check_message(ctx, "square_block_002: %s", e.message);
         goto done;
     }
-    {
-        /* initial state [MISSING in 002; 002 §7]: the static
-         * frictionless contact under the top compression, v = 0.  Computed by
-         * one sparse step with F = 0 and dt = 1e6 s from rest, so that
-         * S = (4/dt^2) M_r + A = A up to 4e-12 M_r: u^{1/2} is the static
-         * solution with the contact conditions imposed. */
-        fl_midpoint_problem ps = b->prob;
-        ps.mu = 0.0;
-        ps.v_found = 0.0;
-        fl_midpoint_options os = o;
-        os.dt = 1e6;
-        os.tol = 1e-14;
-        fl_midpoint_sparse *m0 = NULL;
-        fl_midpoint_state *s0 = NULL;
-        /* one step from u = v = 0 with dt huge: u^{1/2} solves the static problem
-         * (4/dt^2 M_r negligible), friction zero; take u0 = u^{1/2} */
-        int ok0 = fl_midpoint_alloc_sparse(&ps, &os, &m0, &e) == FL_OK &&
-                  fl_midpoint_state_alloc(ps.n, ps.nc, &s0, &e) == FL_OK &&
-                  fl_midpoint_step_sparse(m0, s0, NULL, &e) >= 0;
-        if (ok0)
-            for (size_t i = 0; i < ps.n; i++) st->u->data[i] = m0->uh[i];
-        fl_midpoint_state_free(s0);
-        fl_midpoint_free_sparse(m0);
-        if (!ok0) {   /* no static initial state: the run would start elsewhere */
-            fl_check_message(ctx, "square_block_002: initial state: %s", e.message);
-            goto done;
-        }
+    if (block_static_start(&b->prob, &o, st->u->data, &e)) {   /* no static state: the run would start elsewhere */
+        fl_check_message(ctx, "square_block_002: initial state: %s", e.message);
+        goto done;
     }
     size_t nsteps = (size_t)llround(T / dt);
     out->nt = nsteps / (size_t)every + 1;
