@@ -513,6 +513,29 @@ static void series_free(series *s)
     free(s->lam_tau0);
 }
 
+/* The initial state [MISSING in 002; 002 §7]: the static frictionless
+ * contact under the top compression, v = 0.  Computed by one sparse step
+ * with F = 0 and dt = 1e6 s from rest, so that S = (4/dt^2) M_r + A = A up
+ * to 4e-12 M_r: u^{1/2} is the static solution with the contact conditions
+ * imposed; u0 = u^{1/2} (n entries). */
+static int block_static_start(const fl_midpoint_problem *p, const fl_midpoint_options *o, double *u0, fl_error *e)
+{
+    fl_midpoint_problem ps = *p;
+    ps.mu = 0.0;
+    ps.v_found = 0.0;
+    fl_midpoint_options os = *o;
+    os.dt = 1e6;
+    os.tol = 1e-14;
+    fl_midpoint_sparse *m0 = NULL;
+    fl_midpoint_state *s0 = NULL;
+    int ok = fl_midpoint_alloc_sparse(&ps, &os, &m0, e) == FL_OK && fl_midpoint_state_alloc(ps.n, ps.nc, &s0, e) == FL_OK
+             && fl_midpoint_step_sparse(m0, s0, NULL, e) >= 0;
+    if (ok) memcpy(u0, m0->uh, ps.n * sizeof(double));
+    fl_midpoint_state_free(s0);
+    fl_midpoint_free_sparse(m0);
+    return ok ? 0 : -1;
+}
+
 /* One run of the sparse stepper from the static pre-compressed state; samples
  * every `every` steps; optional callback for the convergence study. */
 typedef void (*sample_fn)(void *user, double t, const gsl_vector *u);
@@ -542,33 +565,9 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
         fl_check_message(ctx, "square_block_002: %s", e.message);
         goto done;
     }
-    {
-        /* initial state [MISSING in 002; 002 §7]: the static
-         * frictionless contact under the top compression, v = 0.  Computed by
-         * one sparse step with F = 0 and dt = 1e6 s from rest, so that
-         * S = (4/dt^2) M_r + A = A up to 4e-12 M_r: u^{1/2} is the static
-         * solution with the contact conditions imposed. */
-        fl_midpoint_problem ps = b->prob;
-        ps.mu = 0.0;
-        ps.v_found = 0.0;
-        fl_midpoint_options os = o;
-        os.dt = 1e6;
-        os.tol = 1e-14;
-        fl_midpoint_sparse *m0 = NULL;
-        fl_midpoint_state *s0 = NULL;
-        /* one step from u = v = 0 with dt huge: u^{1/2} solves the static problem
-         * (4/dt^2 M_r negligible), friction zero; take u0 = u^{1/2} */
-        int ok0 = fl_midpoint_alloc_sparse(&ps, &os, &m0, &e) == FL_OK &&
-                  fl_midpoint_state_alloc(ps.n, ps.nc, &s0, &e) == FL_OK &&
-                  fl_midpoint_step_sparse(m0, s0, NULL, &e) >= 0;
-        if (ok0)
-            for (size_t i = 0; i < ps.n; i++) st->u->data[i] = m0->uh[i];
-        fl_midpoint_state_free(s0);
-        fl_midpoint_free_sparse(m0);
-        if (!ok0) {   /* no static initial state: the run would start elsewhere */
-            fl_check_message(ctx, "square_block_002: initial state: %s", e.message);
-            goto done;
-        }
+    if (block_static_start(&b->prob, &o, st->u->data, &e)) {   /* no static state: the run would start elsewhere */
+        fl_check_message(ctx, "square_block_002: initial state: %s", e.message);
+        goto done;
     }
     size_t nsteps = (size_t)llround(T / dt);
     out->nt = nsteps / (size_t)every + 1;
@@ -649,17 +648,195 @@ static double interp(const double *u, size_t nx, double L, double x, double y, i
     return ua + xi * (uc - ud) + eta * (ud - ua);                  /* triangle a c d */
 }
 
+/* The convergence study of 002 §7 (Table 2, Fig. 9), in steps: the runs
+ * (conv_run_all), the errors against the reference (conv_errors), the
+ * fitted orders (fl_midpoint_fitted_order), the rows and the criterion
+ * (table2_rows, conv_check), the files (conv_write).  Errors are maxima
+ * over [0, t_w] for CONV_WINDOWS windows t_w = T (w + 1) / CONV_WINDOWS;
+ * the last window is the paper's interval (proofs/convergence_002.md). */
+#define CONV_WINDOWS 5
+
+typedef struct conv_study {
+    conv runs[FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS];   /* runs[4]: the reference solution */
+    int e0, nexp;                 /* experiments e0 .. nexp-1 (quick: 1-3 against 4's h, dt) */
+    int iref;                     /* Table 2 row of the reference run */
+    size_t ns;                    /* samples per run */
+    double T, sdt;
+    double eL2[FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS][CONV_WINDOWS], eH1[FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS][CONV_WINDOWS];
+    double pL2[CONV_WINDOWS], pH1[CONV_WINDOWS];   /* fitted orders per window */
+    int measured, rc;
+} conv_study;
+
+double fl_midpoint_fitted_order(size_t n, const double *h, const double *e)
+{
+    double sx = 0, sy = 0, sxx = 0, sxy = 0;
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(h[i] > 0) || !(e[i] > 0) || !isfinite(h[i]) || !isfinite(e[i])) continue;
+        double x = log(h[i]), y = log(e[i]);
+        sx += x; sy += y; sxx += x * x; sxy += x * y;
+        used++;
+    }
+    double den = (double)used * sxx - sx * sx;
+    if (used < 2 || !(fabs(den) > 1e-300)) return NAN;
+    return ((double)used * sxy - sx * sy) / den;
+}
+
+int fl_midpoint_order_matches_fig9(size_t n, const double *eL2, const double *eH1, double pL2, double pH1)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!(eL2[i] > 0) || !(eH1[i] > 0) || (i > 0 && (!(eL2[i] < eL2[i - 1]) || !(eH1[i] < eH1[i - 1]))))
+            return 0;
+    return n >= 2 && pL2 >= FL_MIDPOINT_FIG9_ORDER_MIN && pL2 <= FL_MIDPOINT_FIG9_ORDER_MAX
+           && pH1 >= FL_MIDPOINT_FIG9_ORDER_MIN && pH1 <= FL_MIDPOINT_FIG9_ORDER_MAX;
+}
+
+/* One row of Table 2 run with its (h, dt): mesh, dof map, sampled run. */
+static int conv_run_one(fl_check_ctx *ctx, const fl_model_square_block *m, int idx, conv *c, size_t ns, double sdt,
+                        double T)
+{
+    fl_midpoint_block_params bp = m->block;
+    size_t nx = fl_model_square_block_table2_cells(m, idx);
+    double dt = m->table2_dt_s[idx];
+    bp.nx = bp.ny = nx;
+    c->nx = nx;
+    c->sample_dt = sdt;
+    c->nsamples = ns;
+    c->u = calloc(ns, sizeof(double *));
+    fl_fe2d_mesh *mesh = NULL;
+    size_t ntop = 0;
+    int *top = NULL, *fix = NULL;
+    double *val = NULL;
+    int built = c->u && fl_fe2d_mesh_rect(0, 0, bp.lx, bp.ly, bp.nx, bp.ny, bp.pattern, &mesh, NULL) == FL_OK
+                && fl_fe2d_nodes_on_line(mesh, 1, bp.ly, 1e-9 * bp.ly, &ntop, &top, NULL) == FL_OK
+                && (fix = malloc(2 * ntop * sizeof(int))) && (val = malloc(2 * ntop * sizeof(double)));
+    for (size_t i = 0; built && i < ntop; i++) {
+        fix[2 * i] = 2 * top[i]; val[2 * i] = bp.top_ux;
+        fix[2 * i + 1] = 2 * top[i] + 1; val[2 * i + 1] = bp.top_uy;
+    }
+    if (built) built = fl_fe2d_dofmap_alloc(2 * mesh->nnodes, 2 * ntop, fix, val, &c->map, NULL) == FL_OK;
+    free(top); free(fix); free(val);
+    fl_fe2d_mesh_free(mesh);
+    if (!built) {   /* no run: the experiment is left out and the check FAILs (rc) */
+        free(c->u);
+        c->u = NULL;
+        return -1;
+    }
+    series s;
+    char label[64];
+    c->h_cm = 100.0 * bp.lx / (double)bp.nx;
+    snprintf(label, sizeof label, "table2 h=%.4g cm", c->h_cm);
+    int rc = run_block(&bp, dt, T, FL_MIDPOINT_AT_MIDPOINT, 1000000, &s, conv_sample, c, ctx, label);
+    /* the run took every step: T / dt need not be whole (1.6e-5 s into
+     * 0.005 s, Experiment 1), so the time reached is within dt/2 of T */
+    c->ran = !s.blew_up && s.steps > 0 && fabs(s.t_end - T) <= 0.5 * dt * (1 + 1e-9);
+    c->dt_run = s.steps > 0 ? s.t_end / (double)s.steps : NAN;
+    series_free(&s);
+    return rc;
+}
+
+/* Table 2 (002 §7, read from the parameter file): experiments 1-4 (h = 2 ..
+ * 0.25 cm, dt = 1.6e-5 .. 2e-6 s) against the reference h = 0.0625 cm,
+ * dt = 5e-7 s, partial redistribution, [0, 0.005] s.  --quick: experiments
+ * 1-3 against experiment 4's (h, dt) as the reference. */
+static void conv_run_all(fl_check_ctx *ctx, const fl_model_square_block *m, conv_study *S)
+{
+    memset(S, 0, sizeof *S);
+    S->e0 = 0;
+    S->nexp = 4;
+    S->iref = ctx->quick ? 3 : 4;
+    S->T = m->table2_T;
+    S->sdt = m->table2_sample_dt;
+    S->ns = (size_t)llround(S->T / S->sdt) + 1;
+    for (int e = S->e0; e <= S->nexp; e++) {
+        if (ctx->quick && e == 3) continue;   /* experiment 4 is the quick reference */
+        if (conv_run_one(ctx, m, e == S->nexp ? S->iref : e, &S->runs[e], S->ns, S->sdt, S->T)) S->rc = -1;
+    }
+}
+
+/* max over [0, t_w] of the L2 norm and the H1 seminorm of u_ref - I u_e,
+ * on the reference mesh (coarse P1 fields are interpolated exactly: the
+ * structured meshes are nested). */
+static void conv_errors(const fl_model_square_block *m, conv_study *S)
+{
+    const fl_midpoint_block_params *bp = &m->block;
+    conv *ref = &S->runs[S->nexp];
+    fl_fe2d_mesh *fm = NULL;
+    fl_sparse_ctx sctx;
+    memset(&sctx, 0, sizeof sctx);
+    fl_fe2d_material unit = {0.0, 1.0, 1.0, FL_FE2D_PLANE_STRAIN};
+    cholmod_sparse *Ms = NULL, *Ls = NULL;
+    double *err = NULL, *tmp = NULL;
+    size_t nf = 0;
+    S->measured = ref->u && fl_fe2d_mesh_rect(0, 0, bp->lx, bp->ly, ref->nx, ref->nx, bp->pattern, &fm, NULL) == FL_OK
+                  && fl_sparse_start(&sctx, NULL) == FL_OK
+                  && fl_fe2d_assemble_sparse(&sctx, fm, &unit, FL_FE2D_MASS, NULL, &Ms, NULL, NULL) == FL_OK
+                  && fl_fe2d_assemble_sparse(&sctx, fm, &unit, FL_FE2D_LAPLACE, NULL, &Ls, NULL, NULL) == FL_OK
+                  && (nf = 2 * fm->nnodes, err = malloc(nf * sizeof(double))) && (tmp = malloc(nf * sizeof(double)));
+    if (!S->measured) S->rc = -1;   /* no errors measured: the convergence check FAILs */
+    for (int e = S->e0; S->measured && e < S->nexp; e++) {
+        const conv *c = &S->runs[e];
+        if (!c->u) continue;
+        for (size_t k = 0; k < S->ns; k++) {
+            if (!c->u[k] || !ref->u[k]) continue;
+            for (size_t p = 0; p < fm->nnodes; p++)
+                for (int d = 0; d < 2; d++)
+                    err[2 * p + d] = ref->u[k][2 * p + d] - interp(c->u[k], c->nx, bp->lx, fm->xy[2 * p], fm->xy[2 * p + 1], d);
+            double a = 0, b = 0;
+            fl_sparse_mv(&sctx, Ms, 0, 1.0, err, 0.0, tmp, NULL);
+            for (size_t i = 0; i < nf; i++) a += err[i] * tmp[i];
+            fl_sparse_mv(&sctx, Ls, 0, 1.0, err, 0.0, tmp, NULL);
+            for (size_t i = 0; i < nf; i++) b += err[i] * tmp[i];
+            double t = S->sdt * (double)k;
+            for (int w = 0; w < CONV_WINDOWS; w++)
+                if (t <= S->T * (w + 1) / CONV_WINDOWS * (1 + 1e-9)) {
+                    S->eL2[e][w] = fmax(S->eL2[e][w], sqrt(fmax(a, 0)));
+                    S->eH1[e][w] = fmax(S->eH1[e][w], sqrt(fmax(b, 0)));
+                }
+        }
+    }
+    free(err);
+    free(tmp);
+    fl_sparse_free(&sctx, &Ms);
+    fl_sparse_free(&sctx, &Ls);
+    if (sctx.started) fl_sparse_finish(&sctx);
+    fl_fe2d_mesh_free(fm);
+}
+
+/* errors of the experiments run in window w, in order of h: n of them */
+static size_t conv_column(const conv_study *S, int w, double *h, double *l2, double *h1)
+{
+    size_t n = 0;
+    for (int e = S->e0; e < S->nexp; e++) {
+        if (!S->runs[e].u) continue;
+        h[n] = S->runs[e].h_cm;
+        l2[n] = S->eL2[e][w];
+        h1[n] = S->eH1[e][w];
+        n++;
+    }
+    return n;
+}
+
+static void conv_fit(conv_study *S)
+{
+    for (int w = 0; w < CONV_WINDOWS; w++) {
+        double h[4], l2[4], h1[4];
+        size_t n = S->measured ? conv_column(S, w, h, l2, h1) : 0;
+        S->pL2[w] = fl_midpoint_fitted_order(n, h, l2);
+        S->pH1[w] = fl_midpoint_fitted_order(n, h, h1);
+    }
+}
+
 /* 002 §7 Table 2, row by row: each row's element size and time step as run
  * (h from the mesh built, dt = time reached / steps taken) beside the
  * paper's, and the max-in-time errors of the experiments against the
  * reference (002 Fig. 9 draws them; the paper prints no value).  runs[4]
  * is the reference solution; a row not run says why. */
-static void table2_rows(fl_check_ctx *ctx, const fl_model_square_block *m, const conv *runs, const double *eL2,
-                        const double *eH1)
+static void table2_rows(fl_check_ctx *ctx, const fl_model_square_block *m, const conv_study *S)
 {
     double prevL2 = NAN, prevH1 = NAN;
     for (int i = 0; i < FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS; i++) {
-        const conv *c = &runs[i];
+        const conv *c = &S->runs[i];
         char row[32], ref[96], nh[96], nd[96];
         if (i < 4) snprintf(row, sizeof row, "exp%d", i + 1);
         else snprintf(row, sizeof row, "reference");
@@ -693,181 +870,312 @@ static void table2_rows(fl_check_ctx *ctx, const fl_model_square_block *m, const
                        "time step run (t reached / steps) %.6g s, paper %.6g s (difference %.2g)", c->dt_run, pd,
                        c->dt_run - pd);
         if (i == 4) continue;
-        char nl[96], nH[96], fref[96];
+        double eL2 = S->eL2[i][CONV_WINDOWS - 1], eH1 = S->eH1[i][CONV_WINDOWS - 1];
+        char nl[96], nH[96];
         snprintf(nl, sizeof nl, "square_block_002.table2.%s.max_L2", row);
         snprintf(nH, sizeof nH, "square_block_002.table2.%s.max_H1_semi", row);
-        snprintf(fref, sizeof fref, "002 §7 Fig. 9, Experiment %d (curve only, no printed value)", i + 1);
-        int okL = isfinite(eL2[i]) && eL2[i] > 0 && (isnan(prevL2) || eL2[i] < prevL2);
-        fl_check_value(ctx, okL, nl, eL2[i], NAN, NAN, fref,
-                       "max over the interval of the L2 error against the reference solution %.4g m%s (002 Fig. 9: "
-                       "decreasing with h)", eL2[i], isnan(prevL2) ? "" : eL2[i] < prevL2 ? ", below the previous "
-                       "experiment's" : ", NOT below the previous experiment's");
-        int okH = isfinite(eH1[i]) && eH1[i] > 0 && (isnan(prevH1) || eH1[i] < prevH1);
-        if (!okH && !ctx->quick && m->table2_h1_documented[i] && isfinite(eH1[i]))
-            fl_check_discrepancy(ctx, nH, eH1[i], NAN, fref, m->table2_h1_reason,
-                                 "max over the interval of the H1-seminorm error against the reference solution "
-                                 "%.4g, NOT below the previous experiment's %.4g (002 Fig. 9: decreasing with h)",
-                                 eH1[i], prevH1);
-        else
-            fl_check_value(ctx, okH, nH, eH1[i], NAN, NAN, fref,
-                           "max over the interval of the H1-seminorm error against the reference solution %.4g%s "
-                           "(002 Fig. 9: decreasing with h)", eH1[i], isnan(prevH1) ? "" : eH1[i] < prevH1 ?
-                           ", below the previous experiment's" : ", NOT below the previous experiment's");
-        prevL2 = eL2[i];
-        prevH1 = eH1[i];
+        fl_check_note(ctx, nl, "max over [0, %g s] of the L2 error against the reference solution %.4g m^2%s "
+                      "(002 Fig. 9, Experiment %d: a curve, no printed value; judged by the fitted order)", S->T, eL2,
+                      isnan(prevL2) ? "" : eL2 < prevL2 ? ", below the previous experiment's" : ", NOT below the "
+                      "previous experiment's", i + 1);
+        fl_check_note(ctx, nH, "max over [0, %g s] of the H1-seminorm error against the reference solution %.4g m%s "
+                      "(002 Fig. 9, Experiment %d: judged by the fitted order)", S->T, eH1, isnan(prevH1) ? "" :
+                      eH1 < prevH1 ? ", below the previous experiment's" : ", NOT below the previous experiment's",
+                      i + 1);
+        prevL2 = eL2;
+        prevH1 = eH1;
+    }
+}
+
+/* 002 §7: "Numerical convergence with an order < 1 is found" (Fig. 9, the
+ * maxima over [0, 0.005 s]).  PASS iff every error is below the previous
+ * experiment's and both fitted orders lie in [FL_MIDPOINT_FIG9_ORDER_MIN,
+ * FL_MIDPOINT_FIG9_ORDER_MAX] (fl_midpoint_order_matches_fig9).  Otherwise
+ * a FAIL, or the documented discrepancy of the parameter file with its
+ * measured cause (proofs/convergence_002.md). */
+static void conv_check(fl_check_ctx *ctx, const fl_model_square_block *m, const conv_study *S)
+{
+    int w = CONV_WINDOWS - 1;
+    double h[4], l2[4], h1[4];
+    size_t n = S->measured ? conv_column(S, w, h, l2, h1) : 0;
+    int ok = S->rc == 0 && fl_midpoint_order_matches_fig9(n, l2, h1, S->pL2[w], S->pH1[w]);
+    char detail[640], early[160];
+    snprintf(early, sizeof early, "over [0, %g s]: L2 %.2f, H1-semi %.2f", S->T / CONV_WINDOWS, S->pL2[0], S->pH1[0]);
+    snprintf(detail, sizeof detail,
+             "%s against h = %.4g cm, dt = %g s: fitted order over [0, %g s] L2 %.2f, H1-semi %.2f; 002 §7 and "
+             "Fig. 9: order < 1 (accepted: both in [%.2f, %.2f], errors decreasing); %s; errors and orders in "
+             "square_block_002_table2.csv, square_block_002_table2_orders.csv",
+             ctx->quick ? "experiments 1-3 (quick)" : "experiments 1-4", S->runs[S->nexp].h_cm,
+             m->table2_dt_s[S->iref], S->T, S->pL2[w], S->pH1[w], FL_MIDPOINT_FIG9_ORDER_MIN,
+             FL_MIDPOINT_FIG9_ORDER_MAX, early);
+    const char *ref = "002 §7 Table 2 and Fig. 9 (fitted order of the max L2 error; the paper: an order < 1)";
+    if (!ok && S->rc == 0 && !fl_check_user_params(ctx) && m->table2_h1_reason[0])
+        fl_check_discrepancy(ctx, "square_block_002.table2_convergence", S->pL2[w], NAN, ref, m->table2_h1_reason,
+                             "NOT reproduced: %s", detail);
+    else
+        fl_check_value(ctx, ok, "square_block_002.table2_convergence", S->pL2[w], 0.5 * (FL_MIDPOINT_FIG9_ORDER_MIN
+                       + FL_MIDPOINT_FIG9_ORDER_MAX), 0.5 * (FL_MIDPOINT_FIG9_ORDER_MAX - FL_MIDPOINT_FIG9_ORDER_MIN),
+                       ref, "%s", detail);
+    /* control on the same runs: before the friction lifts the block off
+     * the foundation (first window) the FE errors must converge: L2 order
+     * >= 1, H1 order >= FL_MIDPOINT_FIG9_ORDER_MIN (the shear front launched
+     * from rest carries a strain jump, which caps the H1 order of P1 at 1/2;
+     * proofs/convergence_002.md) */
+    n = S->measured ? conv_column(S, 0, h, l2, h1) : 0;
+    int cok = S->rc == 0 && n >= 2 && S->pL2[0] >= 1.0 && S->pH1[0] >= FL_MIDPOINT_FIG9_ORDER_MIN;
+    fl_check_value(ctx, cok, "square_block_002.table2_first_window_converges", S->pL2[0], 1.0, NAN,
+                   "P1 finite elements (proofs/convergence_002.md): L2 order >= 1, H1 order >= 0.25 while in contact",
+                   "fitted orders %s (the measuring pipeline sees convergence where there is some)", early);
+}
+
+/* square_block_002_table2.csv (errors per experiment and window),
+ * square_block_002_table2_orders.csv (fitted orders per window) and their
+ * gnuplot figures. */
+static void conv_write(fl_check_ctx *ctx, const conv_study *S)
+{
+    char path[4096], opath[4096], png[4096], script[12288];
+    FILE *f = NULL, *g = NULL;
+    if (fl_check_out_path(ctx, "square_block_002_table2.csv", path, sizeof path) == 0) f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "experiment,h_cm,dt_s,max_L2,max_H1_semi");
+        for (int w = 0; w < CONV_WINDOWS; w++) fprintf(f, ",L2_to_%g,H1_to_%g", S->T * (w + 1) / CONV_WINDOWS, S->T * (w + 1) / CONV_WINDOWS);
+        fprintf(f, "\n");
+        for (int e = S->e0; S->measured && e < S->nexp; e++) {
+            if (!S->runs[e].u) continue;
+            fprintf(f, "%d,%g,%g,%.6e,%.6e", e + 1, S->runs[e].h_cm, S->runs[e].dt_run, S->eL2[e][CONV_WINDOWS - 1],
+                    S->eH1[e][CONV_WINDOWS - 1]);
+            for (int w = 0; w < CONV_WINDOWS; w++) fprintf(f, ",%.6e,%.6e", S->eL2[e][w], S->eH1[e][w]);
+            fprintf(f, "\n");
+        }
+        fclose(f);
+    }
+    if (fl_check_out_path(ctx, "square_block_002_table2_orders.csv", opath, sizeof opath) == 0) g = fopen(opath, "w");
+    if (g) {
+        fprintf(g, "interval_end_s,order_L2,order_H1_semi,fig9_min,fig9_max\n");
+        for (int w = 0; w < CONV_WINDOWS; w++)
+            fprintf(g, "%g,%.4f,%.4f,%g,%g\n", S->T * (w + 1) / CONV_WINDOWS, S->pL2[w], S->pH1[w],
+                    FL_MIDPOINT_FIG9_ORDER_MIN, FL_MIDPOINT_FIG9_ORDER_MAX);
+        fclose(g);
+    }
+    if (f && fl_check_out_path(ctx, "square_block_002_table2.png", png, sizeof png) == 0) {
+        snprintf(script, sizeof script,
+                 "set terminal png noenhanced size 640,480\nset output '%s'\nset datafile separator ','\nset logscale xy\n"
+                 "set key top left\nset xlabel 'h (cm), dt = 8e-6 h'\nset ylabel 'max over [0, %g s]'\n"
+                 "set title 'Convergence, partial redistribution (002 Fig. 9)'\n"
+                 "plot '%s' every ::1 using 2:4 with linespoints title 'L2', '' every ::1 using 2:5 with linespoints "
+                 "title 'H1 seminorm'\n", png, S->T, path);
+        fl_check_plot(ctx, script);
+    }
+    if (g && fl_check_out_path(ctx, "square_block_002_table2_orders.png", png, sizeof png) == 0) {
+        snprintf(script, sizeof script,
+                 "set terminal png noenhanced size 640,480\nset output '%s'\nset datafile separator ','\n"
+                 "set key bottom left\nset xlabel 'end of the interval of the max (s)'\nset ylabel 'fitted order'\n"
+                 "set title 'Fitted orders (002 Fig. 9: order < 1 over [0, 0.005 s])'\n"
+                 "plot '%s' every ::1 using 1:2 with linespoints title 'L2', '' every ::1 using 1:3 with linespoints "
+                 "title 'H1 seminorm', '' every ::1 using 1:4 with lines lc rgb 'gray' title 'accepted band', '' "
+                 "every ::1 using 1:5 with lines lc rgb 'gray' notitle\n", png, opath);
+        fl_check_plot(ctx, script);
+    }
+}
+
+static void conv_free(conv_study *S)
+{
+    for (int e = 0; e < FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS; e++) {
+        for (size_t k = 0; S->runs[e].u && k < S->ns; k++) free(S->runs[e].u[k]);
+        free(S->runs[e].u);
+        fl_fe2d_dofmap_free(S->runs[e].map);
     }
 }
 
 static int square_convergence(fl_check_ctx *ctx, const fl_model_square_block *m)
 {
-    /* Table 2 (002 §7, read from the parameter file): h = 2, 1, 0.5, 0.25 cm
-     * with dt = 1.6e-5 .. 2e-6 s, reference h = 0.0625 cm, dt = 5e-7 s,
-     * partial redistribution, [0, 0.005] s.
-     * --quick: experiments 2-3 against experiment 4's (h, dt) as reference. */
-    size_t nxs[FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS];
-    const double *dts = m->table2_dt_s;
-    for (int i = 0; i < FL_MODEL_SQUARE_BLOCK_TABLE2_ROWS; i++) nxs[i] = fl_model_square_block_table2_cells(m, i);
-    int e0 = ctx->quick ? 1 : 0, nexp = 4, iref = ctx->quick ? 3 : 4;
-    double T = m->table2_T, sdt = m->table2_sample_dt;
-    size_t ns = (size_t)llround(T / sdt) + 1;
-    conv runs[5];
-    memset(runs, 0, sizeof runs);
-    fl_midpoint_block_params bp = m->block;
+    conv_study S;
+    conv_run_all(ctx, m, &S);
+    conv_errors(m, &S);
+    conv_fit(&S);
+    table2_rows(ctx, m, &S);
+    conv_check(ctx, m, &S);
+    conv_write(ctx, &S);
+    conv_free(&S);
+    return S.rc;
+}
+
+/* Figs. 7-8 (002 §7): the four situations at three time steps. */
+static const char *const square_sit[4] = {"standard", "normal_redistribution", "both_redistribution",
+                                          "implicit_contact"};
+
+static int energy_runs(fl_check_ctx *ctx, const fl_model_square_block *m, const fl_midpoint_block_params *bp,
+                       const double *dts, series S[4][3])
+{
     int rc = 0;
-    for (int e = e0; e <= nexp; e++) {
-        if (ctx->quick && e == 3) continue;   /* experiment 4 is the quick reference */
-        int idx = e == nexp ? iref : e;
-        conv *c = &runs[e];
-        bp.nx = bp.ny = nxs[idx];
-        c->nx = nxs[idx];
-        c->sample_dt = sdt;
-        c->nsamples = ns;
-        c->u = calloc(ns, sizeof(double *));
-        fl_fe2d_mesh *mesh = NULL;
-        size_t ntop = 0;
-        int *top = NULL, *fix = NULL;
-        double *val = NULL;
-        int built = c->u && fl_fe2d_mesh_rect(0, 0, bp.lx, bp.ly, bp.nx, bp.ny, bp.pattern, &mesh, NULL) == FL_OK
-                    && fl_fe2d_nodes_on_line(mesh, 1, bp.ly, 1e-9 * bp.ly, &ntop, &top, NULL) == FL_OK
-                    && (fix = malloc(2 * ntop * sizeof(int))) && (val = malloc(2 * ntop * sizeof(double)));
-        for (size_t i = 0; built && i < ntop; i++) {
-            fix[2 * i] = 2 * top[i]; val[2 * i] = bp.top_ux;
-            fix[2 * i + 1] = 2 * top[i] + 1; val[2 * i + 1] = bp.top_uy;
+    for (int s = 0; s < 4; s++)
+        for (int k = 0; k < 3; k++) {
+            fl_midpoint_block_params p = *bp;
+            p.redist = s == 1 ? FL_REDIST_NORMAL : s == 2 ? FL_REDIST_BOTH : FL_REDIST_NONE;
+            char label[96];
+            snprintf(label, sizeof label, "%s dt=%g", square_sit[s], dts[k]);
+            int every = (int)llround(m->energy_sample_dt / dts[k]);
+            if (run_block(&p, dts[k], m->T, s == 3 ? FL_MIDPOINT_IMPLICIT : FL_MIDPOINT_AT_MIDPOINT,
+                          every < 1 ? 1 : every, &S[s][k], NULL, NULL, ctx, label))
+                rc = -1;
         }
-        if (built) built = fl_fe2d_dofmap_alloc(2 * mesh->nnodes, 2 * ntop, fix, val, &c->map, NULL) == FL_OK;
-        free(top); free(fix); free(val);
-        fl_fe2d_mesh_free(mesh);
-        if (!built) {   /* no run: the experiment is left out and the check FAILs (rc) */
-            free(c->u);
-            c->u = NULL;
-            rc = -1;
-            continue;
+    return rc;
+}
+
+/* CSV: one file per situation, columns per dt */
+static void energy_csv(fl_check_ctx *ctx, const fl_model_square_block *m, const double *dts, series S[4][3])
+{
+    for (int s = 0; s < 4; s++) {
+        char name[128], path[4096];
+        snprintf(name, sizeof name, "square_block_002_%s.csv", square_sit[s]);
+        if (fl_check_out_path(ctx, name, path, sizeof path) != 0) continue;
+        FILE *f = fopen(path, "w");
+        if (!f) continue;
+        fprintf(f, "t");
+        for (int k = 0; k < 3; k++) fprintf(f, ",E_dt%g,E_minus_xi_dt%g", dts[k], dts[k]);
+        fprintf(f, "\n");
+        size_t nt = 0;
+        for (int k = 0; k < 3; k++) nt = S[s][k].nt > nt ? S[s][k].nt : nt;
+        for (size_t j = 0; j < nt; j++) {
+            fprintf(f, "%.6g", m->energy_sample_dt * (double)j);
+            for (int k = 0; k < 3; k++) {
+                if (j < S[s][k].nt) fprintf(f, ",%.8g,%.8g", S[s][k].E[j], S[s][k].Exi[j]);
+                else fprintf(f, ",,");
+            }
+            fprintf(f, "\n");
         }
-        series s;
-        char label[64];
-        c->h_cm = 100.0 * bp.lx / (double)bp.nx;
-        snprintf(label, sizeof label, "table2 h=%.4g cm", c->h_cm);
-        if (run_block(&bp, dts[idx], T, FL_MIDPOINT_AT_MIDPOINT, 1000000, &s, conv_sample, c, ctx, label)) rc = -1;
-        /* the run took every step: T / dt need not be whole (1.6e-5 s into
-         * 0.005 s, Experiment 1), so the time reached is within dt/2 of T */
-        c->ran = !s.blew_up && s.steps > 0 && fabs(s.t_end - T) <= 0.5 * dts[idx] * (1 + 1e-9);
-        c->dt_run = s.steps > 0 ? s.t_end / (double)s.steps : NAN;
-        series_free(&s);
+        fclose(f);
     }
-    /* errors against the reference on its mesh */
-    conv *ref = &runs[nexp];
-    fl_fe2d_mesh *fm = NULL;
-    fl_sparse_ctx sctx;
-    memset(&sctx, 0, sizeof sctx);
-    fl_fe2d_material unit = {0.0, 1.0, 1.0, FL_FE2D_PLANE_STRAIN};
-    cholmod_sparse *Ms = NULL, *Ls = NULL;
-    double *err = NULL, *tmp = NULL;
-    size_t nf = 0;
-    int measured = ref->u && fl_fe2d_mesh_rect(0, 0, bp.lx, bp.ly, ref->nx, ref->nx, bp.pattern, &fm, NULL) == FL_OK
-                   && fl_sparse_start(&sctx, NULL) == FL_OK
-                   && fl_fe2d_assemble_sparse(&sctx, fm, &unit, FL_FE2D_MASS, NULL, &Ms, NULL, NULL) == FL_OK
-                   && fl_fe2d_assemble_sparse(&sctx, fm, &unit, FL_FE2D_LAPLACE, NULL, &Ls, NULL, NULL) == FL_OK
-                   && (nf = 2 * fm->nnodes, err = malloc(nf * sizeof(double))) && (tmp = malloc(nf * sizeof(double)));
-    if (!measured) rc = -1;   /* no errors measured: the convergence check FAILs */
-    double eL2[5] = {0}, eH1[5] = {0}, hcm[5];
-    char path[4096];
-    FILE *out = NULL;
-    if (fl_check_out_path(ctx, "square_block_002_table2.csv", path, sizeof path) == 0) out = fopen(path, "w");
-    if (out) fprintf(out, "experiment,h_cm,dt_s,max_L2,max_H1_semi\n");
-    for (int e = e0; measured && e < nexp; e++) {
-        if (!runs[e].u) continue;
-        hcm[e] = runs[e].h_cm;
-        for (size_t k = 0; k < ns; k++) {
-            if (!runs[e].u[k] || !ref->u[k]) continue;
-            for (size_t p = 0; p < fm->nnodes; p++)
-                for (int d = 0; d < 2; d++)
-                    err[2 * p + d] = ref->u[k][2 * p + d]
-                                     - interp(runs[e].u[k], runs[e].nx, bp.lx, fm->xy[2 * p], fm->xy[2 * p + 1], d);
-            double a = 0, b = 0;
-            fl_sparse_mv(&sctx, Ms, 0, 1.0, err, 0.0, tmp, NULL);
-            for (size_t i = 0; i < nf; i++) a += err[i] * tmp[i];
-            fl_sparse_mv(&sctx, Ls, 0, 1.0, err, 0.0, tmp, NULL);
-            for (size_t i = 0; i < nf; i++) b += err[i] * tmp[i];
-            eL2[e] = fmax(eL2[e], sqrt(fmax(a, 0)));
-            eH1[e] = fmax(eH1[e], sqrt(fmax(b, 0)));
+}
+
+static void energy_figs(fl_check_ctx *ctx, const fl_midpoint_block_params *bp, const double *dts)
+{
+    char hlabel[32];
+    snprintf(hlabel, sizeof hlabel, "%.4g cm", 100.0 * bp->lx / (double)bp->nx);
+    for (int fig = 7; fig <= 8; fig++) {
+        char png[4096], script[16384], csv[4][4096];
+        char name[64];
+        snprintf(name, sizeof name, "square_block_002_fig%d.png", fig);
+        if (fl_check_out_path(ctx, name, png, sizeof png) != 0) continue;
+        for (int s = 0; s < 4; s++) {
+            char n2[128];
+            snprintf(n2, sizeof n2, "square_block_002_%s.csv", square_sit[s]);
+            fl_check_out_path(ctx, n2, csv[s], sizeof csv[s]);
         }
-        if (out) fprintf(out, "%d,%g,%g,%.6e,%.6e\n", e + 1, hcm[e], dts[e], eL2[e], eH1[e]);
-    }
-    if (out) fclose(out);
-    /* observed orders (least squares slope of log e vs log h) over the
-     * experiments run */
-    double oL2, oH1;
-    int used = 0, decreasing = 1, prev = -1;
-    {
-        double sx = 0, sy = 0, sxx = 0, sxy = 0, sy2 = 0, sxy2 = 0;
-        for (int e = e0; measured && e < nexp; e++) {
-            if (!runs[e].u) continue;
-            double x = log(hcm[e]);
-            sx += x; sxx += x * x;
-            sy += log(eL2[e]); sxy += x * log(eL2[e]);
-            sy2 += log(eH1[e]); sxy2 += x * log(eH1[e]);
-            if (prev >= 0) decreasing &= eL2[e] < eL2[prev];
-            prev = e;
-            used++;
+        int len = snprintf(script, sizeof script,
+                           "set terminal png noenhanced size 1000,800\nset output '%s'\nset datafile separator ','\n"
+                           "set multiplot layout 2,2 title '%s (002 Fig. %d), h = %s'\nset xlabel 't (s)'\n",
+                           png, fig == 7 ? "Energy E(t)" : "E(t) - friction work xi(t)", fig, hlabel);
+        for (int s = 0; s < 4 && len > 0 && (size_t)len < sizeof script; s++) {
+            int col = fig == 7 ? 2 : 3;
+            len += snprintf(script + len, sizeof script - (size_t)len,
+                            "set title '%s'\n%splot '%s' every ::1 using 1:%d with lines title 'dt=%g', "
+                            "'' every ::1 using 1:%d with lines title 'dt=%g', '' every ::1 using 1:%d with lines "
+                            "title 'dt=%g'\nunset logscale y\n",
+                            square_sit[s], s == 0 ? "set logscale y\n" : "", csv[s], col, dts[0], col + 2, dts[1],
+                            col + 4, dts[2]);
         }
-        double den = used * sxx - sx * sx;
-        oL2 = (used * sxy - sx * sy) / den;
-        oH1 = (used * sxy2 - sx * sy2) / den;
+        if (len > 0 && (size_t)len < sizeof script) {
+            strncat(script, "unset multiplot\n", sizeof script - strlen(script) - 1);
+            fl_check_plot(ctx, script);
+        }
     }
-    /* 002 §7: "numerical convergence with an order < 1".  Asserted: the max
-     * L2 error decreases from each experiment to the next and both fitted
-     * orders are positive; the orders are printed (the full run against
-     * h = 0.0625 cm gives small orders, see the README) */
-    table2_rows(ctx, m, runs, eL2, eH1);
-    fl_check_value(ctx, rc == 0 && decreasing && oL2 > 0 && oL2 < 1 && oH1 > 0, "square_block_002.table2_convergence",
-                 oL2, 1.0, NAN, "002 §7 Table 2 and Fig. 9 (observed L2 order; the paper: an order < 1)",
-                 "%s: max L2 errors %s, observed order L2 %.2f, H1-semi %.2f (002 §7 reports an order < 1; "
-                 "reference h = %.4g cm, dt = %g s; errors in %s)",
-                 ctx->quick ? "experiments 2-3 (quick)" : "experiments 1-4",
-                 decreasing ? "decrease with h" : "do NOT decrease", oL2, oH1, ref->h_cm, dts[iref],
-                 "square_block_002_table2.csv");
-    char png[4096], script[12288];
-    if (out && fl_check_out_path(ctx, "square_block_002_table2.png", png, sizeof png) == 0) {
+}
+
+/* Fig. 10 analog: friction force density at the corner node (0, 0),
+ * lambda_tau / (h/2) (half an edge of tributary length), partial and
+ * whole redistribution at the smallest dt */
+static void fig10(fl_check_ctx *ctx, const fl_midpoint_block_params *bp, const double *dts, series S[4][3])
+{
+    char path[4096], png[4096], script[9000];
+    double hh = bp->lx / (double)bp->nx;
+    if (fl_check_out_path(ctx, "square_block_002_fig10_friction_at_origin.csv", path, sizeof path) != 0) return;
+    FILE *f = fopen(path, "w");
+    if (!f) return;
+    fprintf(f, "t,normal_redistribution,both_redistribution\n");
+    size_t nt = S[1][2].nt < S[2][2].nt ? S[1][2].nt : S[2][2].nt;
+    for (size_t j = 1; j < nt; j++)
+        fprintf(f, "%.6g,%.8g,%.8g\n", S[1][2].t[j], S[1][2].lam_tau0[j] / (0.5 * hh), S[2][2].lam_tau0[j] / (0.5 * hh));
+    fclose(f);
+    if (fl_check_out_path(ctx, "square_block_002_fig10_friction_at_origin.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
-                 "set terminal png noenhanced size 640,480\nset output '%s'\nset datafile separator ','\nset logscale xy\n"
-                 "set key top left\nset xlabel 'h (cm), dt = 8e-6 h'\nset ylabel 'max over [0, 0.005 s]'\n"
-                 "set title 'Convergence, partial redistribution (002 Fig. 9)'\n"
-                 "plot '%s' every ::1 using 2:4 with linespoints title 'L2', '' every ::1 using 2:5 with linespoints "
-                 "title 'H1 seminorm'\n", png, path);
+                 "set terminal png noenhanced size 800,480\nset output '%s'\nset datafile separator ','\n"
+                 "set xlabel 't (s)'\nset ylabel 'lambda_tau / (h/2) (N/m^2 per unit thickness)'\n"
+                 "set title 'Friction force density at (0,0), dt = %g (002 Fig. 10)'\n"
+                 "plot '%s' every ::1 using 1:2 with lines title 'normal only', '' every ::1 using 1:3 "
+                 "with lines title 'both components'\n", png, dts[2], path);
         fl_check_plot(ctx, script);
     }
-    free(err);
-    free(tmp);
-    fl_sparse_free(&sctx, &Ms);
-    fl_sparse_free(&sctx, &Ls);
-    fl_sparse_finish(&sctx);
-    fl_fe2d_mesh_free(fm);
-    for (int e = 0; e <= nexp; e++) {
-        for (size_t k = 0; runs[e].u && k < ns; k++) free(runs[e].u[k]);
-        free(runs[e].u);
-        fl_fe2d_dofmap_free(runs[e].map);
+}
+
+/* the paper's observations on Figs. 7-8 (002 §7) */
+static void energy_checks(fl_check_ctx *ctx, int rc, const double *dts, series S[4][3])
+{
+    double d_std0 = S[0][0].max_drift, d_std2 = S[0][2].max_drift;
+    double ratio_std = d_std2 / fmax(S[1][2].max_drift, 1e-300);
+    fl_check_value(ctx, rc == 0 && d_std2 > d_std0 && ratio_std > 10, "square_block_002.standard_unstable_worse_for_small_dt",
+                   ratio_std, 10.0, NAN, "002 §7 Fig. 7 (standard discretisation unstable; value: its max drift over the "
+                   "partial redistribution's, at least 10)",
+                   "standard discretisation: max |E - xi - E0| = %.3g J/m (dt = %g) -> %.3g (dt = %g), %.0fx the "
+                   "partial redistribution's (002 §7, Fig. 7)", d_std0, dts[0], d_std2, dts[2], ratio_std);
+    for (int s = 1; s <= 2; s++) {
+        char name[96];
+        snprintf(name, sizeof name, "square_block_002.%s_stable_and_converging", square_sit[s]);
+        int ok = !S[s][0].blew_up && !S[s][2].blew_up && fabs(S[s][2].final_drift) < fabs(S[s][0].final_drift)
+                 && S[s][2].max_drift < S[0][2].max_drift;
+        double ratio = fabs(S[s][2].final_drift) / fmax(fabs(S[s][0].final_drift), 1e-300);
+        fl_check_value(ctx, ok, name, ratio, 1.0, NAN,
+                       "002 §7 Fig. 8 (stable; value: |E - xi - E0| at T for the smallest dt over the largest dt's, "
+                       "below 1)",
+                       "|E - xi - E0| at T: %.3g (dt = %g) -> %.3g (dt = %g): energy conservation approached as "
+                       "dt -> 0 (002 §7, Fig. 8)", fabs(S[s][0].final_drift), dts[0], fabs(S[s][2].final_drift), dts[2]);
     }
-    return rc;
+    /* implicit contact forces: stable and dissipative at every dt; the
+     * paper's trend (more dissipation for smaller dt) is checked at the
+     * paper's h = 0.5 cm (full run): at h = 1 cm (--quick) it is not
+     * monotone (observed, reported in the detail) */
+    int implicit_ok = !S[3][0].blew_up && !S[3][2].blew_up && S[3][0].final_drift < 0 && S[3][1].final_drift < 0
+                      && S[3][2].final_drift < 0 && (ctx->quick || S[3][2].final_drift < S[3][0].final_drift);
+    fl_check_value(ctx, implicit_ok, ctx->quick ? "square_block_002.implicit_stable_dissipative"
+                                                : "square_block_002.implicit_dissipates_more_for_small_dt",
+                   S[3][2].final_drift, 0.0, NAN,
+                   "002 §7 Fig. 8 (implicit contact forces dissipate: E - xi - E0 at T below 0, smallest dt)",
+                   "implicit contact forces: E - xi - E0 at T = %.3g (dt = %g), %.3g (dt = %g), %.3g (dt = %g) J/m: "
+                   "stable, dissipative%s (002 §7, Fig. 8)", S[3][0].final_drift, dts[0], S[3][1].final_drift, dts[1],
+                   S[3][2].final_drift, dts[2], ctx->quick ? " (trend in dt checked at h = 0.5 cm only)" : ", more so for smaller dt");
+}
+
+/* Fig. 6: deformed mesh at t = fig6.t_s (0.01 s), partial redistribution */
+static void fig6_vtk(fl_check_ctx *ctx, const fl_model_square_block *m, const fl_midpoint_block_params *bp)
+{
+    fl_midpoint_block *b = NULL;
+    fl_midpoint_block_params p = *bp;
+    int ok = 0;   /* a snapshot that could not be computed or written is a FAIL */
+    if (fl_midpoint_block_alloc(&p, &b, NULL) == FL_OK) {
+        fl_midpoint_options o = fl_midpoint_options_default();
+        o.dt = m->fig6_dt;
+        o.tol = 1e-10;
+        fl_midpoint *mp = NULL;
+        fl_midpoint_state *st = NULL;
+        double *full = malloc(2 * b->mesh->nnodes * sizeof(double));
+        if (full && fl_midpoint_alloc(&b->prob, &o, &mp, NULL) == FL_OK &&
+            fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, NULL) == FL_OK) {
+            int stepped = fl_midpoint_static(&b->prob, st->u, NULL) >= 0;
+            long nk = lround(m->fig6_t / m->fig6_dt);
+            for (long k = 0; k < nk && stepped; k++) stepped = fl_midpoint_step(mp, st, NULL, NULL) >= 0;
+            fl_fe2d_expand(b->map, st->u->data, full);
+            char path[4096];
+            if (stepped && fl_check_out_path(ctx, "square_block_002_t0.01.vtk", path, sizeof path) == 0)
+                ok = fl_fe2d_write_vtk(path, b->mesh, full, m->fig6_scale, NULL, NULL, NULL) == FL_OK;
+        }
+        free(full);
+        fl_midpoint_state_free(st);
+        fl_midpoint_free(mp);
+        fl_midpoint_block_free(b);
+    }
+    fl_check_report(ctx, ok, "square_block_002.fig6_vtk",
+                    "deformed mesh at t = %g s (displacement x%g) written as legacy VTK (002 Fig. 6)", m->fig6_t,
+                    m->fig6_scale);
 }
 
 int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
@@ -883,166 +1191,13 @@ int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)
         return -1;
     }
     const double *dts = ctx->quick ? m.dt_energy_quick : m.dt_energy;
-    double T = m.T;
-    const char *sit[4] = {"standard", "normal_redistribution", "both_redistribution", "implicit_contact"};
     series S[4][3];
-    int rc = 0;
-    for (int s = 0; s < 4; s++)
-        for (int k = 0; k < 3; k++) {
-            fl_midpoint_block_params p = bp;
-            p.redist = s == 1 ? FL_REDIST_NORMAL : s == 2 ? FL_REDIST_BOTH : FL_REDIST_NONE;
-            char label[96];
-            snprintf(label, sizeof label, "%s dt=%g", sit[s], dts[k]);
-            int every = (int)llround(m.energy_sample_dt / dts[k]);
-            if (run_block(&p, dts[k], T, s == 3 ? FL_MIDPOINT_IMPLICIT : FL_MIDPOINT_AT_MIDPOINT, every < 1 ? 1 : every,
-                          &S[s][k], NULL, NULL, ctx, label))
-                rc = -1;
-        }
-    /* CSV: one file per situation, columns per dt */
-    for (int s = 0; s < 4; s++) {
-        char name[128], path[4096];
-        snprintf(name, sizeof name, "square_block_002_%s.csv", sit[s]);
-        if (fl_check_out_path(ctx, name, path, sizeof path) != 0) continue;
-        FILE *f = fopen(path, "w");
-        if (!f) continue;
-        fprintf(f, "t");
-        for (int k = 0; k < 3; k++) fprintf(f, ",E_dt%g,E_minus_xi_dt%g", dts[k], dts[k]);
-        fprintf(f, "\n");
-        size_t nt = 0;
-        for (int k = 0; k < 3; k++) nt = S[s][k].nt > nt ? S[s][k].nt : nt;
-        for (size_t j = 0; j < nt; j++) {
-            fprintf(f, "%.6g", m.energy_sample_dt * (double)j);
-            for (int k = 0; k < 3; k++) {
-                if (j < S[s][k].nt) fprintf(f, ",%.8g,%.8g", S[s][k].E[j], S[s][k].Exi[j]);
-                else fprintf(f, ",,");
-            }
-            fprintf(f, "\n");
-        }
-        fclose(f);
-    }
-    char hlabel[32];
-    snprintf(hlabel, sizeof hlabel, "%.4g cm", 100.0 * bp.lx / (double)bp.nx);
-    for (int fig = 7; fig <= 8; fig++) {
-        char png[4096], script[16384], csv[4][4096];
-        char name[64];
-        snprintf(name, sizeof name, "square_block_002_fig%d.png", fig);
-        if (fl_check_out_path(ctx, name, png, sizeof png) != 0) continue;
-        for (int s = 0; s < 4; s++) {
-            char n2[128];
-            snprintf(n2, sizeof n2, "square_block_002_%s.csv", sit[s]);
-            fl_check_out_path(ctx, n2, csv[s], sizeof csv[s]);
-        }
-        int len = snprintf(script, sizeof script,
-                           "set terminal png noenhanced size 1000,800\nset output '%s'\nset datafile separator ','\n"
-                           "set multiplot layout 2,2 title '%s (002 Fig. %d), h = %s'\nset xlabel 't (s)'\n",
-                           png, fig == 7 ? "Energy E(t)" : "E(t) - friction work xi(t)", fig,
-                           hlabel);
-        for (int s = 0; s < 4 && len > 0 && (size_t)len < sizeof script; s++) {
-            int col = fig == 7 ? 2 : 3;
-            len += snprintf(script + len, sizeof script - (size_t)len,
-                            "set title '%s'\n%splot '%s' every ::1 using 1:%d with lines title 'dt=%g', "
-                            "'' every ::1 using 1:%d with lines title 'dt=%g', '' every ::1 using 1:%d with lines "
-                            "title 'dt=%g'\nunset logscale y\n",
-                            sit[s], s == 0 ? "set logscale y\n" : "", csv[s], col, dts[0], col + 2, dts[1],
-                            col + 4, dts[2]);
-        }
-        if (len > 0 && (size_t)len < sizeof script) {
-            strncat(script, "unset multiplot\n", sizeof script - strlen(script) - 1);
-            fl_check_plot(ctx, script);
-        }
-    }
-    /* Fig. 10 analog: friction force density at the corner node (0, 0),
-     * lambda_tau / (h/2) (half an edge of tributary length), partial and
-     * whole redistribution at the smallest dt */
-    {
-        char path[4096], png[4096], script[9000];
-        double hh = bp.lx / (double)bp.nx;
-        if (fl_check_out_path(ctx, "square_block_002_fig10_friction_at_origin.csv", path, sizeof path) == 0) {
-            FILE *f = fopen(path, "w");
-            if (f) {
-                fprintf(f, "t,normal_redistribution,both_redistribution\n");
-                size_t nt = S[1][2].nt < S[2][2].nt ? S[1][2].nt : S[2][2].nt;
-                for (size_t j = 1; j < nt; j++)
-                    fprintf(f, "%.6g,%.8g,%.8g\n", S[1][2].t[j], S[1][2].lam_tau0[j] / (0.5 * hh),
-                            S[2][2].lam_tau0[j] / (0.5 * hh));
-                fclose(f);
-                if (fl_check_out_path(ctx, "square_block_002_fig10_friction_at_origin.png", png, sizeof png) == 0) {
-                    snprintf(script, sizeof script,
-                             "set terminal png noenhanced size 800,480\nset output '%s'\nset datafile separator ','\n"
-                             "set xlabel 't (s)'\nset ylabel 'lambda_tau / (h/2) (N/m^2 per unit thickness)'\n"
-                             "set title 'Friction force density at (0,0), dt = %g (002 Fig. 10)'\n"
-                             "plot '%s' every ::1 using 1:2 with lines title 'normal only', '' every ::1 using 1:3 "
-                             "with lines title 'both components'\n", png, dts[2], path);
-                    fl_check_plot(ctx, script);
-                }
-            }
-        }
-    }
-    /* the paper's observations */
-    double d_std0 = S[0][0].max_drift, d_std2 = S[0][2].max_drift;
-    double ratio_std = d_std2 / fmax(S[1][2].max_drift, 1e-300);
-    fl_check_value(ctx, rc == 0 && d_std2 > d_std0 && ratio_std > 10, "square_block_002.standard_unstable_worse_for_small_dt",
-                 ratio_std, 10.0, NAN, "002 §7 Fig. 7 (standard discretisation unstable; value: its max drift over the "
-                 "partial redistribution's, at least 10)",
-                 "standard discretisation: max |E - xi - E0| = %.3g J/m (dt = %g) -> %.3g (dt = %g), %.0fx the "
-                 "partial redistribution's (002 §7, Fig. 7)", d_std0, dts[0], d_std2, dts[2],
-                 ratio_std);
-    for (int s = 1; s <= 2; s++) {
-        char name[96];
-        snprintf(name, sizeof name, "square_block_002.%s_stable_and_converging", sit[s]);
-        int ok = !S[s][0].blew_up && !S[s][2].blew_up && fabs(S[s][2].final_drift) < fabs(S[s][0].final_drift)
-                 && S[s][2].max_drift < S[0][2].max_drift;
-        double ratio = fabs(S[s][2].final_drift) / fmax(fabs(S[s][0].final_drift), 1e-300);
-        fl_check_value(ctx, ok, name, ratio, 1.0, NAN,
-                     "002 §7 Fig. 8 (stable; value: |E - xi - E0| at T for the smallest dt over the largest dt's, "
-                     "below 1)",
-                     "|E - xi - E0| at T: %.3g (dt = %g) -> %.3g (dt = %g): energy conservation approached as "
-                     "dt -> 0 (002 §7, Fig. 8)", fabs(S[s][0].final_drift), dts[0], fabs(S[s][2].final_drift), dts[2]);
-    }
-    /* implicit contact forces: stable and dissipative at every dt; the
-     * paper's trend (more dissipation for smaller dt) is checked at the
-     * paper's h = 0.5 cm (full run): at h = 1 cm (--quick) it is not
-     * monotone (observed, reported in the detail) */
-    int implicit_ok = !S[3][0].blew_up && !S[3][2].blew_up && S[3][0].final_drift < 0 && S[3][1].final_drift < 0
-                      && S[3][2].final_drift < 0 && (ctx->quick || S[3][2].final_drift < S[3][0].final_drift);
-    fl_check_value(ctx, implicit_ok, ctx->quick ? "square_block_002.implicit_stable_dissipative"
-                                              : "square_block_002.implicit_dissipates_more_for_small_dt",
-                 S[3][2].final_drift, 0.0, NAN,
-                 "002 §7 Fig. 8 (implicit contact forces dissipate: E - xi - E0 at T below 0, smallest dt)",
-                 "implicit contact forces: E - xi - E0 at T = %.3g (dt = %g), %.3g (dt = %g), %.3g (dt = %g) J/m: "
-                 "stable, dissipative%s (002 §7, Fig. 8)", S[3][0].final_drift, dts[0], S[3][1].final_drift, dts[1],
-                 S[3][2].final_drift, dts[2], ctx->quick ? " (trend in dt checked at h = 0.5 cm only)" : ", more so for smaller dt");
-    /* Fig. 6: deformed mesh at t = fig6.t_s (0.01 s), partial redistribution */
-    {
-        fl_midpoint_block *b = NULL;
-        fl_midpoint_block_params p = bp;
-        int ok = 0;   /* a snapshot that could not be computed or written is a FAIL */
-        if (fl_midpoint_block_alloc(&p, &b, NULL) == FL_OK) {
-            fl_midpoint_options o = fl_midpoint_options_default();
-            o.dt = m.fig6_dt;
-            o.tol = 1e-10;
-            fl_midpoint *mp = NULL;
-            fl_midpoint_state *st = NULL;
-            double *full = malloc(2 * b->mesh->nnodes * sizeof(double));
-            if (full && fl_midpoint_alloc(&b->prob, &o, &mp, NULL) == FL_OK &&
-                fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, NULL) == FL_OK) {
-                int stepped = fl_midpoint_static(&b->prob, st->u, NULL) >= 0;
-                long nk = lround(m.fig6_t / m.fig6_dt);
-                for (long k = 0; k < nk && stepped; k++) stepped = fl_midpoint_step(mp, st, NULL, NULL) >= 0;
-                fl_fe2d_expand(b->map, st->u->data, full);
-                char path[4096];
-                if (stepped && fl_check_out_path(ctx, "square_block_002_t0.01.vtk", path, sizeof path) == 0)
-                    ok = fl_fe2d_write_vtk(path, b->mesh, full, m.fig6_scale, NULL, NULL, NULL) == FL_OK;
-            }
-            free(full);
-            fl_midpoint_state_free(st);
-            fl_midpoint_free(mp);
-            fl_midpoint_block_free(b);
-        }
-        fl_check_report(ctx, ok, "square_block_002.fig6_vtk",
-                     "deformed mesh at t = %g s (displacement x%g) written as legacy VTK (002 Fig. 6)", m.fig6_t,
-                     m.fig6_scale);
-    }
+    int rc = energy_runs(ctx, &m, &bp, dts, S);
+    energy_csv(ctx, &m, dts, S);
+    energy_figs(ctx, &bp, dts);
+    fig10(ctx, &bp, dts, S);
+    energy_checks(ctx, rc, dts, S);
+    fig6_vtk(ctx, &m, &bp);
     for (int s = 0; s < 4; s++)
         for (int k = 0; k < 3; k++) series_free(&S[s][k]);
     if (square_convergence(ctx, &m) != 0) return -1;

@@ -22,4 +22,18 @@ typedef struct fl_midpoint_xstats {
 
 void fl_midpoint_crosscheck_report(fl_check_ctx *ctx, const fl_midpoint_xstats *x);
 
+/* 002 §7, Fig. 9: "Numerical convergence with an order < 1 is found".
+ * The fitted order is the least-squares slope of log e against log h over
+ * the n points with h, e finite and > 0 (NAN if fewer than 2).  The
+ * criterion of `reproduce square_block_002` (proofs/convergence_002.md):
+ * each error below the previous one (h decreasing) in both norms, and both
+ * fitted orders within [FL_MIDPOINT_FIG9_ORDER_MIN, FL_MIDPOINT_FIG9_ORDER_MAX],
+ * the paper's range (0, 1) widened by 0.25 on either side of the upper
+ * end and cut at 0.25 below: an order under 0.25 over the 8x refinement
+ * of Table 2 is an error falling by less than 40%, not convergence. */
+#define FL_MIDPOINT_FIG9_ORDER_MIN 0.25
+#define FL_MIDPOINT_FIG9_ORDER_MAX 1.25
+double fl_midpoint_fitted_order(size_t n, const double *h, const double *e);
+int fl_midpoint_order_matches_fig9(size_t n, const double *eL2, const double *eH1, double pL2, double pH1);
+
 #endif

@@ -102,6 +102,7 @@ const fl_cli_task_info fl_reproduce_info[] = {
      {{"square_block_002_fig7.png", "002 Fig. 7 (evolution of the energy, four situations)"},
       {"square_block_002_fig8.png", "002 Fig. 8 (total energy minus the energy transferred by friction)"},
       {"square_block_002_table2.png", "002 Fig. 9 and Table 2 (convergence, partial mass redistribution)"},
+      {"square_block_002_table2_orders.png", "002 Fig. 9: fitted orders of the errors over [0, t] (proofs/convergence_002.md)"},
       {"square_block_002_fig10_friction_at_origin.png", "002 Fig. 10 (friction force density at (0, 0))"},
       {NULL, NULL}}},
     {"discs_28", "003 §4 Fig. 2 (28 discs at equilibrium)", "data/003/discs_28.json",

@@ -126,6 +126,9 @@ static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
                                      "entry %zu must be an experiment 2, 3 or 4", i);
             m->table2_h1_documented[json_integer_value(r) - 1] = 1;
         }
+        if (strlen(why) >= sizeof m->table2_h1_reason)
+            return fl_json_error(doc, h1, "expected.table2_H1_not_decreasing", "reason", err, FL_EINVAL,
+                                 "longer than %zu characters", sizeof m->table2_h1_reason - 1);
         snprintf(m->table2_h1_reason, sizeof m->table2_h1_reason, "%s", why);
     }
     return FL_OK;

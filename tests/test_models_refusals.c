@@ -519,6 +519,18 @@ Test(cov_models, discs_build_refuses_an_empty_packing)
 
 /* ---- 002 square block and triangle ----------------------------------------- */
 
+/* a JSON string of n letters (a reason longer than the model keeps) */
+static json_t *long_string(size_t n)
+{
+    char *t = malloc(n + 1);
+    cr_assert_not_null(t);
+    memset(t, 'x', n);
+    t[n] = 0;
+    json_t *j = json_string(t);
+    free(t);
+    return j;
+}
+
 Test(cov_models, square_block_refuses_each_broken_member)
 {
     bad_case bad[] = {
@@ -564,6 +576,7 @@ Test(cov_models, square_block_refuses_each_broken_member)
         {"expected.table2_H1_not_decreasing.rows", json_pack("[i]", 5), "expected.table2_H1_not_decreasing.rows"},
         {"expected.table2_H1_not_decreasing.rows", json_pack("[i]", 1), "expected.table2_H1_not_decreasing.rows"},
         {"expected.table2_H1_not_decreasing.rows", json_pack("[f]", 2.0), "expected.table2_H1_not_decreasing.rows"},
+        {"expected.table2_H1_not_decreasing.reason", long_string(1536), "expected.table2_H1_not_decreasing.reason"},
     };
     REFUSE_ALL("002/square_block_002.json", load_square, bad);
 }
