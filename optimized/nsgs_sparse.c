@@ -33,6 +33,7 @@
  * is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
 #include "optimized/nsgs_sparse.h"
+#include "optimized/nsgs_colored.h"
 #include "fl_clock.h"
 #include "reference/newton.h"
 
@@ -205,6 +206,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         return res->status = FL_FAIL(err, FL_EINVAL, "nsgs_sparse: needs a real sparse W");
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs_sparse: U must have length %zu", p->m);
+    if (opt && opt->threads != 0)   /* the graph-coloured parallel sweep */
+        return fl_nsgs_colored_solve(p, opt, r, U, res, err);
     const int dim = p->dim, dd = dim * dim;
     const size_t m = p->m, nc = p->nc;
     /* rows of W = columns of W^T (transposed once; W may be nonsymmetric) */
@@ -305,4 +308,18 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     free(has_inv);
     gsl_vector_free(Ut);
     return s;
+}
+
+/* The single-contact solve of the sweep above, for optimized/nsgs_colored.c
+ * (the same function, so that its iterates are this sweep's bit for bit). */
+int fl_nsgs_local_solve_sparse(int dim, double mu, const double *Waa, const double *Winv,
+                               int has_inv, const double *b, double *r)
+{
+    return dim == 3 ? local3_fast(mu, Waa, Winv, has_inv, b, r)
+                    : fl_nsgs_local_solve(dim, mu, Waa, b, r);
+}
+
+int fl_nsgs_block_inverse_sparse(const double *A, double *X)
+{
+    return inv3(A, X);
 }
