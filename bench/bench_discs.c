@@ -4,10 +4,17 @@
  * Reports the time per step (detection, Delassus, Gauss–Seidel) for the
  * reference (dense, all pairs; N <= 300) and the optimized implementation
  * (cell lists, CHOLMOD), and the time of one Gauss–Seidel sweep against the
- * memory-bandwidth bound: a sweep streams W once (12 bytes per stored entry:
- * value + row index) plus r, U, q, so its time is at least
- *   (12 nnz(W) + 3 * 8 m) / B,
- * with B measured here by a memcpy loop (read + write counted).
+ * memory-bandwidth bound: a sweep must read every stored entry of W once
+ * (8 bytes of value + 4 of index), q once and r once, and write r, so its
+ * time is at least
+ *   bound = (12 nnz(W) + 3 * 8 m) / B,
+ * B the STREAM-like bandwidth of bench/bench_stream.h measured in the same
+ * run (one thread for the serial sweep; all threads for the coloured one).
+ * Sweep times are the best of repeated single warm-started sweeps (the
+ * machine is shared).  The coloured parallel sweep (optimized/nsgs_colored.c)
+ * is timed on one thread and on all cores: the speed-up over one thread,
+ * the solve of the step's problem to 1e-6 by the serial and the coloured
+ * sweeps (same verdicts), and the steps with both.
  * Packings: discs of radius in [0.98, 1] on a triangular lattice of spacing
  * 2 (every neighbour within touch_tol, about 3 contacts per disc), rows of
  * sqrt(N) discs.  CSV + PNG in --out.  --quick: N = 1e2 and 1e3 only.
@@ -25,27 +32,92 @@
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
 #include "fl_clock.h"
+#include "bench_stream.h"
 
-/* bytes per second moved by memcpy of a 64 MB block (best of 4, 2 x size per copy) */
-static double discs_bandwidth(void)
+/* Mean time of nsteps steps of d (modified) with the coloured sweep on T threads. */
+static double discs_steps_parallel(fl_discs *d, const fl_discs_step_options *opt, int nsteps,
+                                   int T)
 {
-    size_t n = (size_t)64 << 20;
-    unsigned char *src = malloc(n), *dst = malloc(n);
-    double best = INFINITY;
-    if (src && dst) {
-        memset(src, 3, n);
-        memset(dst, 0, n);
-        for (int rep = 0; rep < 4; rep++) {
-            double t = fl_clock_now();
-            memcpy(dst, src, n);
-            t = fl_clock_now() - t;
-            if (t < best) best = t;
-            src[rep] ^= dst[n - 1 - (size_t)rep];
+    fl_discs_work w;
+    if (!d || fl_discs_work_init(&w, NULL) != FL_OK) return NAN;
+    fl_discs_step_options o = *opt;
+    o.nsgs.threads = T;
+    double t = 0;
+    for (int st = 0; st < nsteps; st++) {
+        fl_discs_step_result res;
+        if (fl_discs_step(d, &o, &w, &res, NULL) < 0) {
+            t = NAN;
+            break;
         }
+        t += res.seconds / nsteps;
     }
-    free(src);
-    free(dst);
-    return isfinite(best) && best > 0 ? 2.0 * (double)n / best : NAN;
+    fl_discs_work_clear(&w);
+    return t;
+}
+
+/* Best time of `reps` single warm-started sweeps with opt.threads = threads. */
+static double discs_sweep_time(const fl_local_problem *p, int threads, int reps, gsl_vector *r)
+{
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = 1e-300;
+    o.max_sweeps = 1;
+    o.threads = threads;
+    double best = INFINITY;
+    gsl_vector_set_zero(r);
+    for (int k = 0; k < reps; k++) {
+        fl_nsgs_result res;
+        o.start = k ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
+        if (fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL) < 0) return NAN;
+        best = fmin(best, res.sweep_seconds);
+    }
+    return best;
+}
+
+/* 200 sweeps from zero on the step's problem with opt.threads = threads
+ * (Gauss–Seidel from zero on a pile of 1e3 discs or more needs thousands of
+ * sweeps to reach 1e-6): wall time; res gets the error; r the result. */
+static double discs_solve(const fl_local_problem *p, int threads, gsl_vector *r,
+                          fl_nsgs_result *res)
+{
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = 1e-300;
+    o.max_sweeps = 200;
+    o.threads = threads;
+    gsl_vector_set_zero(r);
+    double t = fl_clock_now();
+    fl_nsgs_solve_sparse(p, &o, r, NULL, res, NULL);
+    return fl_clock_now() - t;
+}
+
+/* The serial sweep, the coloured sweep on 1 and on T threads, and solves, on
+ * the step's local problem p (optimized); one line of output and CSV columns. */
+static void discs_parallel(const fl_local_problem *p, size_t N, double bw1, double bwT, int T,
+                           size_t nnz, FILE *csv, double *ratio_serial)
+{
+    gsl_vector *r = gsl_vector_calloc(p->m), *r2 = gsl_vector_calloc(p->m);
+    int reps = N >= 100000 ? 6 : N >= 10000 ? 12 : 30;
+    double bytes = 12.0 * (double)nnz + 24.0 * (double)p->m;
+    double serial = discs_sweep_time(p, 0, reps, r);
+    double col1 = discs_sweep_time(p, 1, reps, r);
+    double colT = discs_sweep_time(p, T, reps, r);
+    fl_nsgs_result rs, r1, rT;
+    double ts = discs_solve(p, 0, r, &rs);
+    double t1 = discs_solve(p, 1, r2, &r1);
+    double tT = discs_solve(p, T, r2, &rT);
+    *ratio_serial = serial / (bytes / bw1);
+    printf("discs: N = %6zu sweep: serial %.3g s = %.2f x bound (1 thread), coloured 1 thread "
+           "%.3g s, %d threads %.3g s = %.2f x bound (%d threads); speed-up over 1 thread %.2f\n",
+           N, serial, *ratio_serial, col1, T, colT, colT / (bytes / bwT), T, col1 / colT);
+    printf("discs: N = %6zu 200 sweeps from zero: serial (natural order) %.3g s, error %.3g; "
+           "coloured 1 thread %.3g s, error %.3g; %d threads %.3g s, error %.3g%s; speed-up over "
+           "1 thread %.2f, over serial %.2f\n",
+           N, ts, rs.residual, t1, r1.residual, T, tT, rT.residual,
+           r1.residual == rT.residual ? " (the same)" : " (DIFFERS)", t1 / tT, ts / tT);
+    fprintf(csv, ",%.6g,%.4g,%.6g,%.6g,%.4g,%.4g,%.6g,%.4g,%.6g,%.4g,%.6g,%.4g,%.4g", serial,
+            *ratio_serial, col1, colT, colT / (bytes / bwT), col1 / colT, ts, rs.residual, t1,
+            r1.residual, tT, rT.residual, t1 / tT);
+    gsl_vector_free(r);
+    gsl_vector_free(r2);
 }
 
 int fl_bench_discs(fl_check_ctx *ctx)
@@ -56,10 +128,18 @@ int fl_bench_discs(fl_check_ctx *ctx)
     if (fl_check_out_path(ctx, "bench_discs.csv", path, sizeof path) != 0) return -1;
     FILE *csv = fopen(path, "w");
     if (!csv) return -1;
-    double bw = discs_bandwidth();
-    printf("discs: memory bandwidth %.2f GB/s (64 MB memcpy loop, read + write)\n", bw / 1e9);
+    const int T = bench_stream_threads();
+    double bw = bench_stream_bandwidth(1, 8), bwT = bench_stream_bandwidth(T, 8);
+    printf("discs: memory bandwidth %.2f GB/s on 1 thread, %.2f GB/s on %d threads (STREAM-like "
+           "copy and read of 64 MB arrays, best of 8; bench/bench_stream.h)\n", bw / 1e9,
+           bwT / 1e9, T);
+    printf("discs: bandwidth bound of a sweep = (12 nnz(W) + 24 m) bytes / bandwidth\n");
     fprintf(csv, "N,contacts,impl,step_s,local_s,first_local_s,solve_s,sweeps,sweep_s,nnz_W,"
-                 "bound_s,sweep_over_bound\n");
+                 "bound_s,sweep_over_bound,step_par_s,step_speedup,sweep_serial_s,"
+                 "serial_over_bound,sweep_col1_s,sweep_colT_s,colT_over_boundT,sweep_speedup,"
+                 "solve200_serial_s,solve200_serial_error,solve200_col1_s,solve200_col1_error,"
+                 "solve200_colT_s,solve200_colT_error,solve200_speedup\n");
+    double worst = 0, speedup_last = NAN;
     gsl_rng *rng = fl_rng_alloc(ctx->seed ? ctx->seed : 1);
     int rc = 0;
     for (size_t k = 0; k < nsizes && rc == 0; k++) {
@@ -98,11 +178,21 @@ int fl_bench_discs(fl_check_ctx *ctx)
                 gsl_vector_free(r);
                 gsl_vector_free(U);
             }
+            char extra[1024] = "";
+            if (impl && s == FL_OK && p) {
+                FILE *mem = fmemopen(extra, sizeof extra - 1, "w");
+                double ratio = NAN;
+                discs_parallel(p, N, bw, bwT, T, nnz, mem ? mem : csv, &ratio);
+                if (mem) fclose(mem);
+                if (N >= 1000) worst = fmax(worst, ratio);
+            }
             if (p && p->Ws) fl_sparse_free(&work.ctx, &p->Ws);
             fl_local_problem_free(p);
             free(c);
             /* full steps (warm start after the first) */
             int nsteps = N >= 100000 ? 2 : 3;
+            fl_discs *d0 = NULL;
+            if (impl && fl_discs_copy(d, &d0, NULL) != FL_OK) d0 = NULL;
             /* tdet: detection + assembly + Delassus of a step; tdel: the same, first step */
             double tstep = 0, tdet = 0, tdel = 0, tsol = 0;
             int sweeps = 0;
@@ -119,21 +209,31 @@ int fl_bench_discs(fl_check_ctx *ctx)
                 contacts = res.ncontacts;
             }
             tdel = t_local;   /* detection + Delassus of the first step */
+            /* the same steps with the coloured sweep on every core (optimized) */
+            double tpar = impl && s == FL_OK ? discs_steps_parallel(d0, &o, nsteps, T) : NAN;
             if (s != FL_OK) rc = -1;
-            fprintf(csv, "%zu,%zu,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%zu,%.6g,%.4g\n", N, contacts,
-                    impl ? "optimized" : "reference", tstep, tdet, tdel, tsol, sweeps, sweep, nnz,
-                    bound, sweep / bound);
+            fprintf(csv, "%zu,%zu,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%zu,%.6g,%.4g,%.6g,%.4g%s\n", N,
+                    contacts, impl ? "optimized" : "reference", tstep, tdet, tdel, tsol, sweeps,
+                    sweep, nnz, bound, sweep / bound, tpar, tstep / tpar, extra);
+            if (impl && N == 100000) speedup_last = tstep / tpar;
             printf("discs: N = %6zu %-9s %6zu contacts: step %.4f s (detect+Delassus %.4f, "
                    "GS %.4f), sweep %.3g s = %.1f x bandwidth bound\n",
                    N, impl ? "optimized" : "reference", contacts, tstep, tdet, tsol, sweep,
                    sweep / bound);
+            if (impl)
+                printf("discs: N = %6zu steps with the coloured sweep on %d threads %.4f s: "
+                       "speed-up %.2f over the serial steps\n", N, T, tpar, tstep / tpar);
             fflush(stdout);
             fl_discs_work_clear(&work);
             fl_discs_free(d);
+            fl_discs_free(d0);
         }
     }
     fclose(csv);
     gsl_rng_free(rng);
+    printf("discs: worst serial sweep / bandwidth bound over N = 1e3..%s: %.2f (target <= 1.5); "
+           "step speed-up over 1 thread at 1e5 discs: %.2f on %d threads\n",
+           ctx->quick ? "1e3" : "1e5", worst, speedup_last, T);
     char png[4096], script[12000];
     if (rc == 0 && fl_check_out_path(ctx, "bench_discs.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
