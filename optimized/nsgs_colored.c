@@ -32,14 +32,18 @@
 #include <omp.h>
 #endif
 
-enum { BLK = 512 };
+enum { BLK = 512, MIN_PER_THREAD = 8192 };
 
-int fl_nsgs_colored_threads(int opt_threads)
+int fl_nsgs_colored_threads(int opt_threads, size_t nc)
 {
 #ifdef _OPENMP
-    return opt_threads > 0 ? opt_threads : omp_get_max_threads();
+    if (opt_threads > 0) return opt_threads;
+    size_t useful = nc / MIN_PER_THREAD;   /* a barrier per colour must be worth it */
+    int t = omp_get_max_threads();
+    return useful < 1 ? 1 : useful < (size_t)t ? (int)useful : t;
 #else
     (void)opt_threads;
+    (void)nc;
     return 1;
 #endif
 }
@@ -427,7 +431,7 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
     fl_nsgs_coloring col;
     double wmax = 0, e = INFINITY, normq = gsl_blas_dnrm2(p->q);
     fl_status s = colored_setup(p, opt, r, &L, &col, &wmax, err);
-    const int threads = s == FL_OK ? fl_nsgs_colored_threads(opt->threads) : 1;
+    const int threads = s == FL_OK ? fl_nsgs_colored_threads(opt->threads, p->nc) : 1;
     const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
     int sweep = 0;
     while (s == FL_OK && sweep < opt->max_sweeps) {

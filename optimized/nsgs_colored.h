@@ -36,7 +36,9 @@ void fl_nsgs_colored_clear(fl_nsgs_coloring *c);
 /* fl_nsgs_solve_sparse's contract (and its local solver, stopping rule and
  * refusals) with the coloured sweep: the contacts are coloured in the order
  * opt->order gives, and each sweep reviews them in the coloured order on
- * opt->threads threads (-1 or 0: all cores, omp_get_max_threads()).  After
+ * opt->threads threads (-1 or 0: all cores, omp_get_max_threads(), but
+ * at most one per 8192 contacts: each colour ends with a barrier, which a
+ * small problem does not repay, least of all on a loaded machine).  After
  * k sweeps the impulses equal, bit for bit, those of fl_nsgs_solve_sparse
  * with FL_NSGS_ORDER_GIVEN and the coloured order, for every thread count
  * (the sums of the stopping tests are taken in fixed blocks, so the
@@ -46,7 +48,7 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
                                 gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                 fl_error *err);
 
-/* Threads the coloured sweep uses for opt_threads (-1 or 0: all cores). */
-int fl_nsgs_colored_threads(int opt_threads);
+/* Threads the coloured sweep uses for opt_threads on nc contacts (above). */
+int fl_nsgs_colored_threads(int opt_threads, size_t nc);
 
 #endif

@@ -65,7 +65,8 @@ typedef struct fl_nsgs_options {
                                   first sweep below tol).  optimized/nsgs_sparse.c. */
     int threads;               /* optimized twin: 0 = the serial sweep (default); k >= 1 =
                                   the graph-coloured sweep on k OpenMP threads, -1 = on all
-                                  cores (optimized/nsgs_colored.c); the reference ignores it */
+                                  cores, at most one per 8192 contacts
+                                  (optimized/nsgs_colored.c); the reference ignores it */
     fl_nsgs_callback callback; /* may be NULL */
     void *callback_data;
 } fl_nsgs_options;
