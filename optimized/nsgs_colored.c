@@ -11,8 +11,10 @@
  * fl_nsgs_local_solve_sparse and fl_nsgs_relax), hence the same iterates.
  *
  * Parallel sweep.  One OpenMP team per sweep; colour by colour, the
- * colour's contacts are cut into fixed blocks of BLK contacts shared out by
- * `omp for` (implicit barrier at the end of a colour).  Each block writes
+ * colour's units (or, single-contact colouring, runs of BLK contacts) are
+ * shared out by `omp for` (implicit barrier at the end of a colour); a unit
+ * keeps the review order's locality (the discs' canonical order follows
+ * space), so a thread streams its units as the serial sweep does.  Each block writes
  * its sums |r_new - r_old|^2, |r_new|^2 and its count of local fallbacks
  * into its own slot; the slots are added in block order after the sweep, so
  * the stopping test is the same for every thread count.  The full
@@ -68,67 +70,100 @@ static size_t row_at(const cholmod_sparse *A, size_t k)
                                     : (size_t)((const int *)A->i)[k];
 }
 
-/* Mark the colours of the coloured contacts met in the dim columns of contact a of A. */
-static void mark_neighbours(const cholmod_sparse *A, int dim, size_t a, const size_t *color,
-                            size_t *mark, size_t stamp)
+/* Mark the colours of the coloured units met in the dim columns of contact a of A. */
+static void mark_neighbours(const cholmod_sparse *A, int dim, size_t a, const size_t *unit,
+                            const size_t *ucolor, size_t *mark, size_t stamp)
 {
     for (int i = 0; i < dim; i++) {
         size_t b, e;
         col_range(A, (size_t)dim * a + (size_t)i, &b, &e);
         for (size_t k = b; k < e; k++) {
-            size_t c = row_at(A, k) / (size_t)dim;
-            if (c != a && color[c] != SIZE_MAX) mark[color[c]] = stamp;
+            size_t u = unit[row_at(A, k) / (size_t)dim];
+            if (u != stamp && ucolor[u] != SIZE_MAX) mark[ucolor[u]] = stamp;
         }
     }
 }
 
-/* Greedy colouring (header) from the patterns of W (columns: W_ca) and W^T
- * (columns: W_ac). */
+/* Greedy colouring of the units of G consecutive contacts of perm; 0 when out of memory. */
+static int color_units(const cholmod_sparse *Ws, const cholmod_sparse *Wt, int dim, size_t nc,
+                       const size_t *perm, size_t G, fl_nsgs_coloring *out)
+{
+    size_t nu = (nc + G - 1) / G;
+    size_t *unit = malloc(nc * sizeof *unit), *ucolor = malloc(nu * sizeof *ucolor);
+    size_t *mark = malloc((nu + 1) * sizeof *mark), *count = calloc(nu + 2, sizeof *count);
+    size_t *uorder = malloc(nu * sizeof *uorder);
+    out->order = malloc(nc * sizeof *out->order);
+    out->color = malloc(nc * sizeof *out->color);
+    out->ustart = malloc((nu + 1) * sizeof *out->ustart);
+    int ok = unit && ucolor && mark && count && uorder && out->order && out->color && out->ustart;
+    if (ok) {
+        for (size_t k = 0; k < nc; k++) unit[perm ? perm[k] : k] = k / G;
+        for (size_t u = 0; u <= nu; u++) mark[u] = SIZE_MAX;
+        for (size_t u = 0; u < nu; u++) ucolor[u] = SIZE_MAX;
+        size_t ncolors = 0;
+        for (size_t u = 0; u < nu; u++) {
+            for (size_t k = u * G; k < nc && k < (u + 1) * G; k++) {
+                size_t a = perm ? perm[k] : k;
+                mark_neighbours(Ws, dim, a, unit, ucolor, mark, u);
+                mark_neighbours(Wt, dim, a, unit, ucolor, mark, u);
+            }
+            size_t c = 0;
+            while (mark[c] == u) c++;   /* at most nu colours */
+            ucolor[u] = c;
+            count[c + 1]++;
+            if (c + 1 > ncolors) ncolors = c + 1;
+        }
+        for (size_t c = 0; c < ncolors; c++) count[c + 1] += count[c];
+        for (size_t u = 0; u < nu; u++) uorder[count[ucolor[u]]++] = u;   /* stable by colour */
+        size_t pos = 0, c = 0;
+        out->start = count;   /* reused: start[c] = first position of colour c */
+        for (size_t i = 0; i < nu; i++) {
+            size_t u = uorder[i];
+            while (c <= ucolor[u]) count[c++] = pos;
+            out->ustart[i] = pos;
+            for (size_t k = u * G; k < nc && k < (u + 1) * G; k++) {
+                size_t a = perm ? perm[k] : k;
+                out->order[pos++] = a;
+                out->color[a] = ucolor[u];
+            }
+        }
+        while (c <= ncolors) count[c++] = pos;
+        out->ustart[nu] = nc;
+        out->nc = nc;
+        out->ncolors = ncolors;
+        out->nunits = nu;
+        out->unit = G;
+        count = NULL;
+    }
+    free(unit);
+    free(ucolor);
+    free(mark);
+    free(count);
+    free(uorder);
+    return ok;
+}
+
+/* Colouring (header): units of G = nc / 64 contacts (256 .. 4096) when that
+ * needs at most 8 colours (a review order that follows space, as the
+ * discs' canonical one, couples each unit to a few others only), else
+ * single contacts. */
 static fl_status color_from(const cholmod_sparse *Ws, const cholmod_sparse *Wt, int dim,
                             size_t nc, const size_t *perm, fl_nsgs_coloring *out,
                             fl_error *err)
 {
     memset(out, 0, sizeof *out);
-    size_t *color = malloc(nc * sizeof *color);
-    size_t *mark = malloc((nc + 1) * sizeof *mark);
-    size_t *count = calloc(nc + 2, sizeof *count);
-    size_t *order = malloc(nc * sizeof *order);
-    if (!color || !mark || !count || !order) {
-        free(color);
-        free(mark);
-        free(count);
-        free(order);
+    size_t G = nc / 64 < 256 ? 256 : nc / 64 > 4096 ? 4096 : nc / 64;
+    int ok = 1;
+    if (G < nc) {
+        ok = color_units(Ws, Wt, dim, nc, perm, G, out);
+        if (ok && out->ncolors <= 8) return FL_OK;
+        fl_nsgs_colored_clear(out);
+    }
+    if (ok) ok = color_units(Ws, Wt, dim, nc, perm, 1, out);
+    if (!ok) {
+        fl_nsgs_colored_clear(out);
         return FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory colouring %zu contacts", nc);
     }
-    for (size_t a = 0; a < nc; a++) {
-        color[a] = SIZE_MAX;
-        mark[a] = SIZE_MAX;
-    }
-    mark[nc] = SIZE_MAX;
-    size_t ncolors = 0;
-    for (size_t k = 0; k < nc; k++) {
-        size_t a = perm ? perm[k] : k;
-        mark_neighbours(Ws, dim, a, color, mark, k);
-        mark_neighbours(Wt, dim, a, color, mark, k);
-        size_t col = 0;
-        while (mark[col] == k) col++;   /* at most nc colours */
-        color[a] = col;
-        count[col + 1]++;
-        if (col + 1 > ncolors) ncolors = col + 1;
-    }
-    for (size_t c = 0; c < ncolors; c++) count[c + 1] += count[c];
-    memcpy(mark, count, (ncolors + 1) * sizeof *mark);
-    for (size_t k = 0; k < nc; k++) {
-        size_t a = perm ? perm[k] : k;
-        order[mark[color[a]]++] = a;
-    }
-    free(mark);
-    size_t *start = realloc(count, (ncolors + 1) * sizeof *start);
-    out->nc = nc;
-    out->ncolors = ncolors;
-    out->order = order;
-    out->start = start ? start : count;
-    out->color = color;
     return FL_OK;
 }
 
@@ -138,6 +173,7 @@ void fl_nsgs_colored_clear(fl_nsgs_coloring *c)
     free(c->order);
     free(c->start);
     free(c->color);
+    free(c->ustart);
     memset(c, 0, sizeof *c);
 }
 
@@ -189,9 +225,20 @@ static void layout_free(layout *L)
     free(L->bfb);
 }
 
-/* Blocks of at most BLK contacts, none across a colour boundary. */
+/* The blocks of the sweep: the units, or (single-contact colouring) runs of
+ * at most BLK contacts, none across a colour boundary. */
 static int layout_blocks(layout *L, const fl_nsgs_coloring *col)
 {
+    if (col->unit > 1) {   /* the units */
+        L->nblocks = col->nunits;
+        L->bstart = malloc((col->nunits + 1) * sizeof *L->bstart);
+        L->bd2 = malloc((col->nunits + 1) * sizeof *L->bd2);
+        L->br2 = malloc((col->nunits + 1) * sizeof *L->br2);
+        L->bfb = malloc((col->nunits + 1) * sizeof *L->bfb);
+        if (!L->bstart || !L->bd2 || !L->br2 || !L->bfb) return 0;
+        memcpy(L->bstart, col->ustart, (col->nunits + 1) * sizeof *L->bstart);
+        return 1;
+    }
     size_t nb = 0;
     for (size_t c = 0; c < col->ncolors; c++)
         nb += (col->start[c + 1] - col->start[c] + BLK - 1) / BLK;
@@ -264,6 +311,23 @@ static fl_status layout_build(layout *L, const fl_local_problem *p, const cholmo
     return FL_OK;
 }
 
+/* sum_k x_k r_{ri_k} over [b, e) in four partial sums, ((s0 + s1) + (s2 + s3)),
+ * the tail into s0: nsgs_sparse.c's row_dot, term for term. */
+static inline double row_dot(const double *x, const uint32_t *ri, size_t b, size_t e,
+                             const double *r)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    size_t k = b;
+    for (; k + 4 <= e; k += 4) {
+        s0 += x[k] * r[ri[k]];
+        s1 += x[k + 1] * r[ri[k + 1]];
+        s2 += x[k + 2] * r[ri[k + 2]];
+        s3 += x[k + 3] * r[ri[k + 3]];
+    }
+    for (; k < e; k++) s0 += x[k] * r[ri[k]];
+    return (s0 + s1) + (s2 + s3);
+}
+
 /* One block of the sweep: the contacts [k0, k1) of one colour (nsgs_sparse.c's arithmetic). */
 static void sweep_block(layout *L, double omega, size_t blk)
 {
@@ -279,8 +343,7 @@ static void sweep_block(layout *L, double omega, size_t blk)
         const double *Waa = L->Wd + k * (size_t)dd;
         for (int i = 0; i < dim; i++) {
             size_t row = (size_t)dim * k + (size_t)i;
-            double acc = L->q[row];
-            for (size_t kk = cp[row]; kk < cp[row + 1]; kk++) acc += x[kk] * rr[ri[kk]];
+            double acc = L->q[row] + row_dot(x, ri, cp[row], cp[row + 1], rr);
             for (int l = 0; l < dim; l++) acc -= Waa[i * dim + l] * ra[l];
             b[i] = acc;
         }

@@ -20,14 +20,22 @@ typedef struct fl_nsgs_coloring {
     size_t ncolors;
     size_t *order;           /* length nc: the contacts in the coloured review order */
     size_t *start;           /* length ncolors + 1: colour k is order[start[k] .. start[k+1]) */
-    size_t *color;           /* length nc: colour of contact a */
+    size_t *color;           /* length nc: colour of contact a (of its unit) */
+    size_t unit;             /* contacts per unit (1: single contacts) */
+    size_t nunits;
+    size_t *ustart;          /* length nunits + 1: positions in order where the units start */
 } fl_nsgs_coloring;
 
 /* Greedy colouring of the contact graph of p->Ws (contacts a != c adjacent
- * when a block W_ac or W_ca holds a stored entry), visiting the contacts in
- * the order perm (length p->nc; NULL: natural) and giving each the smallest
- * colour no visited neighbour has; the review order lists colour 0, 1, ...
- * with each colour's contacts in perm order.  out is filled (free with
+ * when a block W_ac or W_ca holds a stored entry) by units: the review
+ * order perm (length p->nc; NULL: natural) is cut into units of G
+ * consecutive contacts, G = nc / 64 clamped to [256, 4096] when that needs
+ * at most 8 colours (an order that follows space couples each unit to a few
+ * neighbouring units), else G = 1; each unit gets the smallest colour no
+ * visited adjacent unit has.  Contacts of one colour in different units
+ * share no stored block of W.  The review order lists colour 0, 1, ..., each
+ * colour's units in perm order, each unit's contacts in perm order; a unit
+ * is swept by one thread, in order.  out is filled (free with
  * fl_nsgs_colored_clear).  Errors: bad problem, no sparse W, out of memory. */
 fl_status fl_nsgs_colored_color(const fl_local_problem *p, const size_t *perm,
                                 fl_nsgs_coloring *out, fl_error *err);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <gsl/gsl_blas.h>
+#include <gsl/gsl_randist.h>
 
 #include "checks/fclib_discpacking.h"
 #include "fl_rng.h"
@@ -75,14 +76,25 @@ Test(nsgs_colored, coloring_valid_on_random_packings)
 {
     for (unsigned long seed = 1; seed <= 4; seed++) {
         packing k;
-        packing_make(&k, seed, 300, 0.08 * (double)seed / 4);
+        packing_make(&k, seed, seed % 2 ? 3000 : 1000, 0.08 * (double)seed / 4);
         cr_assert_eq(k.p->Ws->itype, CHOLMOD_INT);
         cr_assert(k.p->Ws->packed);
+        /* seeds 1, 3: a random review order (single-contact colouring) */
+        size_t *perm = NULL;
+        if (seed % 2) {
+            perm = malloc(k.nc * sizeof *perm);
+            gsl_rng *g = fl_rng_alloc(seed);
+            for (size_t a = 0; a < k.nc; a++) perm[a] = a;
+            gsl_ran_shuffle(g, perm, k.nc, sizeof *perm);
+            gsl_rng_free(g);
+        }
         fl_nsgs_coloring col;
-        cr_assert_eq(fl_nsgs_colored_color(k.p, NULL, &col, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_colored_color(k.p, perm, &col, NULL), FL_OK);
         cr_assert_eq(col.nc, k.nc);
-        cr_assert_gt(col.ncolors, 2);   /* a disc meets up to 6 others */
+        cr_assert_gt(col.ncolors, 1);
         cr_assert_lt(col.ncolors, 20);
+        if (perm) cr_assert_eq(col.unit, 1);   /* random order: single contacts */
+        else cr_assert_gt(col.unit, 1);        /* canonical order: units */
         /* the order is a permutation listing the colours in turn */
         unsigned char *seen = calloc(k.nc, 1);
         for (size_t c = 0; c < col.ncolors; c++)
@@ -95,28 +107,31 @@ Test(nsgs_colored, coloring_valid_on_random_packings)
             }
         cr_assert_eq(col.start[col.ncolors], k.nc);
         free(seen);
-        /* no two contacts of one colour share a disc, nor a stored block of W */
+        /* no two contacts of one colour in different units share a disc, nor a
+         * stored block of W */
         size_t *owner = malloc(k.d->N * sizeof *owner);
         for (size_t c = 0; c < col.ncolors; c++) {
             for (size_t i = 0; i < k.d->N; i++) owner[i] = SIZE_MAX;
-            for (size_t q = col.start[c]; q < col.start[c + 1]; q++) {
-                const fl_disc_contact *ct = &k.c[col.order[q]];
-                cr_assert_eq(owner[ct->i], SIZE_MAX, "seed %lu colour %zu: disc %zu twice",
-                             seed, c, ct->i);
-                owner[ct->i] = q;
-                if (ct->kind == FL_DISC_PAIR) {
-                    cr_assert_eq(owner[ct->j], SIZE_MAX, "seed %lu colour %zu: disc %zu twice",
-                                 seed, c, ct->j);
-                    owner[ct->j] = q;
+            for (size_t u = 0; u < col.nunits; u++) {
+                if (col.color[col.order[col.ustart[u]]] != c) continue;
+                for (size_t q = col.ustart[u]; q < col.ustart[u + 1]; q++) {
+                    const fl_disc_contact *ct = &k.c[col.order[q]];
+                    size_t discs[2] = {ct->i, ct->kind == FL_DISC_PAIR ? ct->j : ct->i};
+                    for (int t = 0; t < 2; t++) {
+                        cr_assert(owner[discs[t]] == SIZE_MAX || owner[discs[t]] == u,
+                                  "seed %lu colour %zu: disc %zu in units %zu and %zu", seed, c,
+                                  discs[t], owner[discs[t]], u);
+                        owner[discs[t]] = u;
+                    }
+                    if (seed == 2)
+                        for (size_t q2 = col.start[c]; q2 < col.start[c + 1]; q2++)
+                            if (q2 < col.ustart[u] || q2 >= col.ustart[u + 1])
+                                cr_assert_not(block_stored(k.p, col.order[q], col.order[q2]));
                 }
             }
-            if (seed == 1)
-                for (size_t q = col.start[c]; q < col.start[c + 1]; q++)
-                    for (size_t q2 = col.start[c]; q2 < col.start[c + 1]; q2++)
-                        if (q != q2)
-                            cr_assert_not(block_stored(k.p, col.order[q], col.order[q2]));
         }
         free(owner);
+        free(perm);
         fl_nsgs_colored_clear(&col);
         packing_free(&k);
     }
