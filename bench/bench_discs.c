@@ -10,11 +10,12 @@
  *   bound = (12 nnz(W) + 3 * 8 m) / B,
  * B the STREAM-like bandwidth of bench/bench_stream.h measured in the same
  * run (one thread for the serial sweep; all threads for the coloured one).
- * Sweep times are the best of repeated single warm-started sweeps (the
- * machine is shared).  The coloured parallel sweep (optimized/nsgs_colored.c)
- * is timed on one thread and on all cores: the speed-up over one thread,
- * the solve of the step's problem to 1e-6 by the serial and the coloured
- * sweeps (same verdicts), and the steps with both.
+ * Sweep times are the best of single warm-started sweeps over rounds that
+ * interleave them with the bandwidth passes (the machine is shared).  The
+ * coloured parallel sweep (optimized/nsgs_colored.c) is timed on one thread
+ * and on all cores: the speed-up over one thread; 200 sweeps from zero (50
+ * at 1e5 discs) by the serial and the coloured sweeps, with their errors
+ * (1 and T threads must agree exactly); and the steps with both.
  * Packings: discs of radius in [0.98, 1] on a triangular lattice of spacing
  * 2 (every neighbour within touch_tol, about 3 contacts per disc), rows of
  * sqrt(N) discs.  CSV + PNG in --out.  --quick: N = 1e2 and 1e3 only.
@@ -55,33 +56,48 @@ static double discs_steps_parallel(fl_discs *d, const fl_discs_step_options *opt
     return t;
 }
 
-/* Best time of `reps` single warm-started sweeps with opt.threads = threads. */
-static double discs_sweep_time(const fl_local_problem *p, int threads, int reps, gsl_vector *r)
+/* One warm-started sweep (r in, r out) with opt.threads = threads: its time. */
+static double discs_one_sweep(const fl_local_problem *p, int threads, gsl_vector *r)
 {
     fl_nsgs_options o = fl_nsgs_options_default();
     o.tol = 1e-300;
     o.max_sweeps = 1;
     o.threads = threads;
-    double best = INFINITY;
-    gsl_vector_set_zero(r);
-    for (int k = 0; k < reps; k++) {
-        fl_nsgs_result res;
-        o.start = k ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
-        if (fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL) < 0) return NAN;
-        best = fmin(best, res.sweep_seconds);
-    }
-    return best;
+    o.start = FL_NSGS_START_WARM;
+    fl_nsgs_result res;
+    if (fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL) < 0) return NAN;
+    return res.sweep_seconds;
 }
 
-/* 200 sweeps from zero on the step's problem with opt.threads = threads
+/* Rounds of: one serial sweep, one coloured sweep on 1 thread, one on T
+ * threads, one pass of each bandwidth kernel on 1 and on T threads; the best
+ * of each over the rounds (the machine is shared: interleaving gives every
+ * measurement the same chance of a quiet moment).  t[0..2] sweeps, bw[0..1]. */
+static void discs_interleaved(const fl_local_problem *p, int T, int rounds, double t[3],
+                              double bw[2])
+{
+    gsl_vector *r = gsl_vector_calloc(p->m);
+    t[0] = t[1] = t[2] = INFINITY;
+    bw[0] = bw[1] = 0;
+    for (int k = 0; r && k < rounds; k++) {
+        t[0] = fmin(t[0], discs_one_sweep(p, 0, r));
+        t[1] = fmin(t[1], discs_one_sweep(p, 1, r));
+        t[2] = fmin(t[2], discs_one_sweep(p, T, r));
+        bw[0] = fmax(bw[0], bench_stream_bandwidth(1, 1));
+        bw[1] = fmax(bw[1], bench_stream_bandwidth(T, 1));
+    }
+    if (r) gsl_vector_free(r);
+}
+
+/* `sweeps` sweeps from zero on the step's problem with opt.threads = threads
  * (Gauss–Seidel from zero on a pile of 1e3 discs or more needs thousands of
  * sweeps to reach 1e-6): wall time; res gets the error; r the result. */
-static double discs_solve(const fl_local_problem *p, int threads, gsl_vector *r,
+static double discs_solve(const fl_local_problem *p, int threads, int sweeps, gsl_vector *r,
                           fl_nsgs_result *res)
 {
     fl_nsgs_options o = fl_nsgs_options_default();
     o.tol = 1e-300;
-    o.max_sweeps = 200;
+    o.max_sweeps = sweeps;
     o.threads = threads;
     gsl_vector_set_zero(r);
     double t = fl_clock_now();
@@ -91,27 +107,28 @@ static double discs_solve(const fl_local_problem *p, int threads, gsl_vector *r,
 
 /* The serial sweep, the coloured sweep on 1 and on T threads, and solves, on
  * the step's local problem p (optimized); one line of output and CSV columns. */
-static void discs_parallel(const fl_local_problem *p, size_t N, double bw1, double bwT, int T,
-                           size_t nnz, FILE *csv, double *ratio_serial)
+static void discs_parallel(const fl_local_problem *p, size_t N, int T, size_t nnz, FILE *csv,
+                           double *ratio_serial)
 {
     gsl_vector *r = gsl_vector_calloc(p->m), *r2 = gsl_vector_calloc(p->m);
-    int reps = N >= 100000 ? 6 : N >= 10000 ? 12 : 30;
-    double bytes = 12.0 * (double)nnz + 24.0 * (double)p->m;
-    double serial = discs_sweep_time(p, 0, reps, r);
-    double col1 = discs_sweep_time(p, 1, reps, r);
-    double colT = discs_sweep_time(p, T, reps, r);
+    double bytes = 12.0 * (double)nnz + 24.0 * (double)p->m, t[3], bw[2];
+    discs_interleaved(p, T, N >= 100000 ? 20 : N >= 10000 ? 30 : 40, t, bw);
+    double serial = t[0], col1 = t[1], colT = t[2], bw1 = bw[0], bwT = bw[1];
+    int sweeps = N >= 100000 ? 50 : 200;
     fl_nsgs_result rs, r1, rT;
-    double ts = discs_solve(p, 0, r, &rs);
-    double t1 = discs_solve(p, 1, r2, &r1);
-    double tT = discs_solve(p, T, r2, &rT);
+    double ts = discs_solve(p, 0, sweeps, r, &rs);
+    double t1 = discs_solve(p, 1, sweeps, r2, &r1);
+    double tT = discs_solve(p, T, sweeps, r2, &rT);
     *ratio_serial = serial / (bytes / bw1);
-    printf("discs: N = %6zu sweep: serial %.3g s = %.2f x bound (1 thread), coloured 1 thread "
-           "%.3g s, %d threads %.3g s = %.2f x bound (%d threads); speed-up over 1 thread %.2f\n",
-           N, serial, *ratio_serial, col1, T, colT, colT / (bytes / bwT), T, col1 / colT);
-    printf("discs: N = %6zu 200 sweeps from zero: serial (natural order) %.3g s, error %.3g; "
+    printf("discs: N = %6zu sweep (best of rounds interleaved with the bandwidth, %.2f GB/s on 1 "
+           "thread, %.2f on %d): serial %.3g s = %.2f x bound, coloured 1 thread %.3g s = %.2f x "
+           "bound, %d threads %.3g s = %.2f x bound (%d threads); speed-up over 1 thread %.2f\n",
+           N, bw1 / 1e9, bwT / 1e9, T, serial, *ratio_serial, col1, col1 / (bytes / bw1), T,
+           colT, colT / (bytes / bwT), T, col1 / colT);
+    printf("discs: N = %6zu %d sweeps from zero: serial (natural order) %.3g s, error %.3g; "
            "coloured 1 thread %.3g s, error %.3g; %d threads %.3g s, error %.3g%s; speed-up over "
            "1 thread %.2f, over serial %.2f\n",
-           N, ts, rs.residual, t1, r1.residual, T, tT, rT.residual,
+           N, sweeps, ts, rs.residual, t1, r1.residual, T, tT, rT.residual,
            r1.residual == rT.residual ? " (the same)" : " (DIFFERS)", t1 / tT, ts / tT);
     fprintf(csv, ",%.6g,%.4g,%.6g,%.6g,%.4g,%.4g,%.6g,%.4g,%.6g,%.4g,%.6g,%.4g,%.4g", serial,
             *ratio_serial, col1, colT, colT / (bytes / bwT), col1 / colT, ts, rs.residual, t1,
@@ -137,8 +154,8 @@ int fl_bench_discs(fl_check_ctx *ctx)
     fprintf(csv, "N,contacts,impl,step_s,local_s,first_local_s,solve_s,sweeps,sweep_s,nnz_W,"
                  "bound_s,sweep_over_bound,step_par_s,step_speedup,sweep_serial_s,"
                  "serial_over_bound,sweep_col1_s,sweep_colT_s,colT_over_boundT,sweep_speedup,"
-                 "solve200_serial_s,solve200_serial_error,solve200_col1_s,solve200_col1_error,"
-                 "solve200_colT_s,solve200_colT_error,solve200_speedup\n");
+                 "solveK_serial_s,solveK_serial_error,solveK_col1_s,solveK_col1_error,"
+                 "solveK_colT_s,solveK_colT_error,solveK_speedup\n");
     double worst = 0, speedup_last = NAN;
     gsl_rng *rng = fl_rng_alloc(ctx->seed ? ctx->seed : 1);
     int rc = 0;
@@ -182,7 +199,7 @@ int fl_bench_discs(fl_check_ctx *ctx)
             if (impl && s == FL_OK && p) {
                 FILE *mem = fmemopen(extra, sizeof extra - 1, "w");
                 double ratio = NAN;
-                discs_parallel(p, N, bw, bwT, T, nnz, mem ? mem : csv, &ratio);
+                discs_parallel(p, N, T, nnz, mem ? mem : csv, &ratio);
                 if (mem) fclose(mem);
                 if (N >= 1000) worst = fmax(worst, ratio);
             }
