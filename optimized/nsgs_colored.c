@@ -70,6 +70,70 @@ static size_t row_at(const cholmod_sparse *A, size_t k)
                                     : (size_t)((const int *)A->i)[k];
 }
 
+/* W^T of a real CSC matrix into T (a header over malloc'ed long index
+ * arrays and values): counts per row, then the columns of A scattered in
+ * increasing order, so each column of T lists its entries by increasing row,
+ * as cholmod_transpose does.  0 when out of memory. */
+static int transpose_into(const cholmod_sparse *A, cholmod_sparse *T)
+{
+    const size_t nr = A->nrow, nc = A->ncol;
+    size_t b, e, nnz = 0;
+    for (size_t j = 0; j < nc; j++) {
+        col_range(A, j, &b, &e);
+        nnz += e - b;
+    }
+    SuiteSparse_long *tp = calloc(nr + 1, sizeof *tp), *ti = malloc((nnz ? nnz : 1) * sizeof *ti);
+    double *tx = malloc((nnz ? nnz : 1) * sizeof *tx);
+    size_t *fill = malloc((nr ? nr : 1) * sizeof *fill);
+    if (!tp || !ti || !tx || !fill) {
+        free(tp);
+        free(ti);
+        free(tx);
+        free(fill);
+        return 0;
+    }
+    const double *ax = A->x;
+    for (size_t j = 0; j < nc; j++) {
+        col_range(A, j, &b, &e);
+        for (size_t k = b; k < e; k++) tp[row_at(A, k) + 1]++;
+    }
+    for (size_t i = 0; i < nr; i++) {
+        tp[i + 1] += tp[i];
+        fill[i] = (size_t)tp[i];
+    }
+    for (size_t j = 0; j < nc; j++) {
+        col_range(A, j, &b, &e);
+        for (size_t k = b; k < e; k++) {
+            size_t t = fill[row_at(A, k)]++;
+            ti[t] = (SuiteSparse_long)j;
+            tx[t] = ax[k];
+        }
+    }
+    free(fill);
+    memset(T, 0, sizeof *T);
+    T->nrow = nc;
+    T->ncol = nr;
+    T->nzmax = nnz;
+    T->p = tp;
+    T->i = ti;
+    T->x = tx;
+    T->stype = 0;
+    T->itype = CHOLMOD_LONG;
+    T->xtype = CHOLMOD_REAL;
+    T->dtype = CHOLMOD_DOUBLE;
+    T->sorted = 1;
+    T->packed = 1;
+    return 1;
+}
+
+static void transpose_free(cholmod_sparse *T)
+{
+    free(T->p);
+    free(T->i);
+    free(T->x);
+    memset(T, 0, sizeof *T);
+}
+
 /* Mark the colours of the coloured units met in the dim columns of contact a of A. */
 static void mark_neighbours(const cholmod_sparse *A, int dim, size_t a, const size_t *unit,
                             const size_t *ucolor, size_t *mark, size_t stamp)
@@ -186,10 +250,12 @@ fl_status fl_nsgs_colored_color(const fl_local_problem *p, const size_t *perm,
     if (!p->Ws || !p->ctx)
         return FL_FAIL(err, FL_EINVAL, "nsgs_colored: needs a sparse W and its context");
     if (p->nc == 0) return FL_OK;
-    cholmod_sparse *Wt = cholmod_transpose(p->Ws, 0, &p->ctx->cm);
-    if (!Wt) return FL_FAIL(err, fl_sparse_failure(&p->ctx->cm), "nsgs_colored: transpose failed");
-    fl_status s = color_from(p->Ws, Wt, p->dim, p->nc, perm, out, err);
-    cholmod_free_sparse(&Wt, &p->ctx->cm);
+    if (p->Ws->xtype != CHOLMOD_REAL) return FL_FAIL(err, FL_EINVAL, "nsgs_colored: needs a real W");
+    cholmod_sparse Wt;
+    if (!transpose_into(p->Ws, &Wt))
+        return FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory transposing W");
+    fl_status s = color_from(p->Ws, &Wt, p->dim, p->nc, perm, out, err);
+    transpose_free(&Wt);
     return s;
 }
 
@@ -258,11 +324,14 @@ static int layout_blocks(layout *L, const fl_nsgs_coloring *col)
 /* Copy W^T's columns, q, mu, the diagonal blocks and r into the coloured order. */
 static fl_status layout_build(layout *L, const fl_local_problem *p, const cholmod_sparse *Wt,
                               const double *Wd, const double *Wi, const unsigned char *has_inv,
-                              const fl_nsgs_coloring *col, const double *r, fl_error *err)
+                              const fl_nsgs_coloring *col, const double *r, int threads,
+                              fl_error *err)
 {
     const int dim = p->dim, dd = dim * dim;
-    const size_t nc = p->nc, m = p->m, nnz = (size_t)cholmod_nnz((cholmod_sparse *)Wt,
-                                                                   &p->ctx->cm);
+    const size_t nc = p->nc, m = p->m;
+    size_t nnz0, nnz;
+    col_range(Wt, 0, &nnz0, &nnz);
+    col_range(Wt, Wt->ncol - 1, &nnz0, &nnz);   /* packed: the last column's end */
     memset(L, 0, sizeof *L);
     L->dim = dim;
     L->dd = dd;
@@ -286,17 +355,28 @@ static fl_status layout_build(layout *L, const fl_local_problem *p, const cholmo
     }
     for (size_t k = 0; k < nc; k++) pos[col->order[k]] = k;
     const size_t qs = p->q->stride;
-    size_t t = 0;
+    size_t t = 0, b, e;
+    for (size_t k = 0; k < nc; k++)   /* row starts in the coloured order */
+        for (int i = 0; i < dim; i++) {
+            L->cp[(size_t)dim * k + (size_t)i] = t;
+            col_range(Wt, (size_t)dim * col->order[k] + (size_t)i, &b, &e);
+            t += e - b;
+        }
+    L->cp[m] = t;
+    (void)b;
+    (void)e;
+    (void)threads;
+#pragma omp parallel for num_threads(threads) schedule(static)
     for (size_t k = 0; k < nc; k++) {
         size_t a = col->order[k];
         for (int i = 0; i < dim; i++) {
-            size_t b, e, row = (size_t)dim * k + (size_t)i, src = (size_t)dim * a + (size_t)i;
-            L->cp[row] = t;
-            col_range(Wt, src, &b, &e);
-            for (size_t kk = b; kk < e; kk++, t++) {
+            size_t b2, e2, row = (size_t)dim * k + (size_t)i, src = (size_t)dim * a + (size_t)i;
+            size_t t2 = L->cp[row];
+            col_range(Wt, src, &b2, &e2);
+            for (size_t kk = b2; kk < e2; kk++, t2++) {
                 size_t j = row_at(Wt, kk);
-                L->ri[t] = (uint32_t)((size_t)dim * pos[j / (size_t)dim] + j % (size_t)dim);
-                L->x[t] = ((const double *)Wt->x)[kk];
+                L->ri[t2] = (uint32_t)((size_t)dim * pos[j / (size_t)dim] + j % (size_t)dim);
+                L->x[t2] = ((const double *)Wt->x)[kk];
             }
             L->q[row] = p->q->data[src * qs];
             L->r[row] = r[src];
@@ -306,7 +386,6 @@ static fl_status layout_build(layout *L, const fl_local_problem *p, const cholmo
         memcpy(L->Wi + k * (size_t)dd, Wi + a * (size_t)dd, (size_t)dd * sizeof *Wi);
         L->has_inv[k] = has_inv[a];
     }
-    L->cp[m] = t;
     free(pos);
     return FL_OK;
 }
@@ -432,13 +511,13 @@ static void diagonal_blocks(const cholmod_sparse *Wt, int dim, size_t nc, double
 
 /* Transpose, diagonal blocks, colouring and layout of p for the sweeps. */
 static fl_status colored_setup(const fl_local_problem *p, const fl_nsgs_options *opt,
-                               gsl_vector *r, layout *L, fl_nsgs_coloring *col, double *wmax,
-                               fl_error *err)
+                               gsl_vector *r, int threads, layout *L, fl_nsgs_coloring *col,
+                               double *wmax, fl_error *err)
 {
     const size_t nc = p->nc, dd = (size_t)p->dim * (size_t)p->dim;
     memset(L, 0, sizeof *L);
     memset(col, 0, sizeof *col);
-    cholmod_sparse *Wt = cholmod_transpose(p->Ws, 1, &p->ctx->cm);
+    cholmod_sparse WtT, *Wt = transpose_into(p->Ws, &WtT) ? &WtT : NULL;
     size_t *perm = malloc(nc * sizeof *perm);
     double *Wd = malloc(nc * dd * sizeof *Wd), *Wi = malloc(nc * dd * sizeof *Wi);
     unsigned char *has_inv = malloc(nc);
@@ -453,8 +532,8 @@ static fl_status colored_setup(const fl_local_problem *p, const fl_nsgs_options 
                 *wmax = fmax(*wmax, fabs(Wd[a * dd + (size_t)i * (size_t)(p->dim + 1)]));
         s = color_from(p->Ws, Wt, p->dim, nc, perm, col, err);
     }
-    if (s == FL_OK) s = layout_build(L, p, Wt, Wd, Wi, has_inv, col, r->data, err);
-    if (Wt) cholmod_free_sparse(&Wt, &p->ctx->cm);
+    if (s == FL_OK) s = layout_build(L, p, Wt, Wd, Wi, has_inv, col, r->data, threads, err);
+    if (Wt) transpose_free(Wt);
     free(perm);
     free(Wd);
     free(Wi);
@@ -493,8 +572,8 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
     layout L;
     fl_nsgs_coloring col;
     double wmax = 0, e = INFINITY, normq = gsl_blas_dnrm2(p->q);
-    fl_status s = colored_setup(p, opt, r, &L, &col, &wmax, err);
-    const int threads = s == FL_OK ? fl_nsgs_colored_threads(opt->threads, p->nc) : 1;
+    const int threads = opt ? fl_nsgs_colored_threads(opt->threads, p->nc) : 1;
+    fl_status s = colored_setup(p, opt, r, threads, &L, &col, &wmax, err);
     const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
     int sweep = 0;
     while (s == FL_OK && sweep < opt->max_sweeps) {
