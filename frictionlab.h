@@ -57,6 +57,7 @@
 #include "optimized/fe2d_sparse.h"
 #include "optimized/midpoint_sparse.h"
 #include "optimized/moreau_law_sparse.h"
+#include "optimized/nsgs_colored.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/p4_law_sparse.h"
 #include "optimized/quasistatic_sparse.h"
