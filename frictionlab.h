@@ -69,6 +69,7 @@
 #include "optimized/midpoint_sparse.h"
 #include "optimized/moreau_law_sparse.h"
 #include "optimized/newton_sparse.h"
+#include "optimized/nsgs_colored.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/p4_law_sparse.h"
 #include "optimized/quasistatic_sparse.h"

@@ -4,10 +4,18 @@
  * Reports the time per step (detection, Delassus, Gauss–Seidel) for the
  * reference (dense, all pairs; N <= 300) and the optimized implementation
  * (cell lists, CHOLMOD), and the time of one Gauss–Seidel sweep against the
- * memory-bandwidth bound: a sweep streams W once (12 bytes per stored entry:
- * value + row index) plus r, U, q, so its time is at least
- *   (12 nnz(W) + 3 * 8 m) / B,
- * with B measured here by a memcpy loop (read + write counted).
+ * memory-bandwidth bound: a sweep must read every stored entry of W once
+ * (8 bytes of value + 4 of index), q once and r once, and write r, so its
+ * time is at least
+ *   bound = (12 nnz(W) + 3 * 8 m) / B,
+ * B the STREAM-like bandwidth of bench/bench_stream.h measured in the same
+ * run (one thread for the serial sweep; all threads for the coloured one).
+ * Sweep times are the best of single warm-started sweeps over rounds that
+ * interleave them with the bandwidth passes (the machine is shared).  The
+ * coloured parallel sweep (optimized/nsgs_colored.c) is timed on one thread
+ * and on all cores: the speed-up over one thread; 200 sweeps from zero (50
+ * at 1e5 discs) by the serial and the coloured sweeps, with their errors
+ * (1 and T threads must agree exactly); and the steps with both.
  * Packings: discs of radius in [0.98, 1] on a triangular lattice of spacing
  * 2 (every neighbour within touch_tol, about 3 contacts per disc), rows of
  * sqrt(N) discs.  CSV + PNG in --out.  --quick: N = 1e2 and 1e3 only.
@@ -25,27 +33,109 @@
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
 #include "fl_clock.h"
+#include "bench_stream.h"
 
-/* bytes per second moved by memcpy of a 64 MB block (best of 4, 2 x size per copy) */
-static double discs_bandwidth(void)
+/* Mean time of nsteps steps of d (modified) with the coloured sweep on T threads. */
+static double discs_steps_parallel(fl_discs *d, const fl_discs_step_options *opt, int nsteps,
+                                   int T)
 {
-    size_t n = (size_t)64 << 20;
-    unsigned char *src = malloc(n), *dst = malloc(n);
-    double best = INFINITY;
-    if (src && dst) {
-        memset(src, 3, n);
-        memset(dst, 0, n);
-        for (int rep = 0; rep < 4; rep++) {
-            double t = fl_clock_now();
-            memcpy(dst, src, n);
-            t = fl_clock_now() - t;
-            if (t < best) best = t;
-            src[rep] ^= dst[n - 1 - (size_t)rep];
+    fl_discs_work w;
+    if (!d || fl_discs_work_init(&w, NULL) != FL_OK) return NAN;
+    fl_discs_step_options o = *opt;
+    o.nsgs.sparse.threads = T;
+    double t = 0;
+    for (int st = 0; st < nsteps; st++) {
+        fl_discs_step_result res;
+        if (fl_discs_step(d, &o, &w, &res, NULL) < 0) {
+            t = NAN;
+            break;
         }
+        t += res.seconds / nsteps;
     }
-    free(src);
-    free(dst);
-    return isfinite(best) && best > 0 ? 2.0 * (double)n / best : NAN;
+    fl_discs_work_clear(&w);
+    return t;
+}
+
+/* One warm-started sweep (r in, r out) with opt.sparse.threads = threads: its time. */
+static double discs_one_sweep(const fl_local_problem *p, int threads, gsl_vector *r)
+{
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = 1e-300;
+    o.max_sweeps = 1;
+    o.sparse.threads = threads;
+    o.start = FL_NSGS_START_WARM;
+    fl_nsgs_result res;
+    if (fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL) < 0) return NAN;
+    return res.sweep_seconds;
+}
+
+/* Rounds of: one serial sweep, one coloured sweep on 1 thread, one on T
+ * threads, one pass of each bandwidth kernel on 1 and on T threads; the best
+ * of each over the rounds (the machine is shared: interleaving gives every
+ * measurement the same chance of a quiet moment).  t[0..2] sweeps, bw[0..1]. */
+static void discs_interleaved(const fl_local_problem *p, int T, int rounds, double t[3],
+                              double bw[2])
+{
+    gsl_vector *r = gsl_vector_calloc(p->m);
+    t[0] = t[1] = t[2] = INFINITY;
+    bw[0] = bw[1] = 0;
+    for (int k = 0; r && k < rounds; k++) {
+        t[0] = fmin(t[0], discs_one_sweep(p, 0, r));
+        t[1] = fmin(t[1], discs_one_sweep(p, 1, r));
+        t[2] = fmin(t[2], discs_one_sweep(p, T, r));
+        bw[0] = fmax(bw[0], bench_stream_bandwidth(1, 1));
+        bw[1] = fmax(bw[1], bench_stream_bandwidth(T, 1));
+    }
+    if (r) gsl_vector_free(r);
+}
+
+/* `sweeps` sweeps from zero on the step's problem with opt.sparse.threads = threads
+ * (Gauss–Seidel from zero on a pile of 1e3 discs or more needs thousands of
+ * sweeps to reach 1e-6): wall time; res gets the error; r the result. */
+static double discs_solve(const fl_local_problem *p, int threads, int sweeps, gsl_vector *r,
+                          fl_nsgs_result *res)
+{
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = 1e-300;
+    o.max_sweeps = sweeps;
+    o.sparse.threads = threads;
+    gsl_vector_set_zero(r);
+    double t = fl_clock_now();
+    fl_nsgs_solve_sparse(p, &o, r, NULL, res, NULL);
+    return fl_clock_now() - t;
+}
+
+/* The serial sweep, the coloured sweep on 1 and on T threads, and solves, on
+ * the step's local problem p (optimized); one line of output and CSV columns. */
+static void discs_parallel(const fl_local_problem *p, size_t N, int T, size_t nnz, FILE *csv,
+                           double *ratio_serial, double *speedup)
+{
+    gsl_vector *r = gsl_vector_calloc(p->m), *r2 = gsl_vector_calloc(p->m);
+    double bytes = 12.0 * (double)nnz + 24.0 * (double)p->m, t[3], bw[2];
+    discs_interleaved(p, T, N >= 100000 ? 20 : N >= 10000 ? 30 : 40, t, bw);
+    double serial = t[0], col1 = t[1], colT = t[2], bw1 = bw[0], bwT = bw[1];
+    int sweeps = N >= 100000 ? 50 : 200;
+    fl_nsgs_result rs, r1, rT;
+    double ts = discs_solve(p, 0, sweeps, r, &rs);
+    double t1 = discs_solve(p, 1, sweeps, r2, &r1);
+    double tT = discs_solve(p, T, sweeps, r2, &rT);
+    *ratio_serial = serial / (bytes / bw1);
+    *speedup = col1 / colT;
+    printf("discs: N = %6zu sweep (best of rounds interleaved with the bandwidth, %.2f GB/s on 1 "
+           "thread, %.2f on %d): serial %.3g s = %.2f x bound, coloured 1 thread %.3g s = %.2f x "
+           "bound, %d threads %.3g s = %.2f x bound (%d threads); speed-up over 1 thread %.2f\n",
+           N, bw1 / 1e9, bwT / 1e9, T, serial, *ratio_serial, col1, col1 / (bytes / bw1), T,
+           colT, colT / (bytes / bwT), T, col1 / colT);
+    printf("discs: N = %6zu %d sweeps from zero: serial (natural order) %.3g s, error %.3g; "
+           "coloured 1 thread %.3g s, error %.3g; %d threads %.3g s, error %.3g%s; speed-up over "
+           "1 thread %.2f, over serial %.2f\n",
+           N, sweeps, ts, rs.residual, t1, r1.residual, T, tT, rT.residual,
+           r1.residual == rT.residual ? " (the same)" : " (DIFFERS)", t1 / tT, ts / tT);
+    fprintf(csv, ",%.6g,%.4g,%.6g,%.6g,%.4g,%.4g,%.6g,%.4g,%.6g,%.4g,%.6g,%.4g,%.4g", serial,
+            *ratio_serial, col1, colT, colT / (bytes / bwT), col1 / colT, ts, rs.residual, t1,
+            r1.residual, tT, rT.residual, t1 / tT);
+    gsl_vector_free(r);
+    gsl_vector_free(r2);
 }
 
 int fl_bench_discs(fl_check_ctx *ctx)
@@ -56,10 +146,18 @@ int fl_bench_discs(fl_check_ctx *ctx)
     if (fl_check_out_path(ctx, "bench_discs.csv", path, sizeof path) != 0) return -1;
     FILE *csv = fopen(path, "w");
     if (!csv) return -1;
-    double bw = discs_bandwidth();
-    printf("discs: memory bandwidth %.2f GB/s (64 MB memcpy loop, read + write)\n", bw / 1e9);
+    const int T = bench_stream_threads();
+    double bw = bench_stream_bandwidth(1, 8), bwT = bench_stream_bandwidth(T, 8);
+    printf("discs: memory bandwidth %.2f GB/s on 1 thread, %.2f GB/s on %d threads (STREAM-like "
+           "copy and read of 64 MB arrays, best of 8; bench/bench_stream.h)\n", bw / 1e9,
+           bwT / 1e9, T);
+    printf("discs: bandwidth bound of a sweep = (12 nnz(W) + 24 m) bytes / bandwidth\n");
     fprintf(csv, "N,contacts,impl,step_s,local_s,first_local_s,solve_s,sweeps,sweep_s,nnz_W,"
-                 "bound_s,sweep_over_bound\n");
+                 "bound_s,sweep_over_bound,step_par_s,step_speedup,sweep_serial_s,"
+                 "serial_over_bound,sweep_col1_s,sweep_colT_s,colT_over_boundT,sweep_speedup,"
+                 "solveK_serial_s,solveK_serial_error,solveK_col1_s,solveK_col1_error,"
+                 "solveK_colT_s,solveK_colT_error,solveK_speedup\n");
+    double worst = 0, speedup_last = NAN, sweep_speedup = NAN;
     gsl_rng *rng = fl_rng_alloc(ctx->seed ? ctx->seed : 1);
     int rc = 0;
     for (size_t k = 0; k < nsizes && rc == 0; k++) {
@@ -98,11 +196,22 @@ int fl_bench_discs(fl_check_ctx *ctx)
                 gsl_vector_free(r);
                 gsl_vector_free(U);
             }
+            char extra[1024] = "";
+            if (impl && s == FL_OK && p) {
+                FILE *mem = fmemopen(extra, sizeof extra - 1, "w");
+                double ratio = NAN, sp = NAN;
+                discs_parallel(p, N, T, nnz, mem ? mem : csv, &ratio, &sp);
+                if (mem) fclose(mem);
+                if (N >= 1000) worst = fmax(worst, ratio);
+                if (N == 100000) sweep_speedup = sp;
+            }
             if (p && p->Ws) fl_sparse_free(&work.ctx, &p->Ws);
             fl_local_problem_free(p);
             free(c);
             /* full steps (warm start after the first) */
             int nsteps = N >= 100000 ? 2 : 3;
+            fl_discs *d0 = NULL;
+            if (impl && fl_discs_copy(d, &d0, NULL) != FL_OK) d0 = NULL;
             /* tdet: detection + assembly + Delassus of a step; tdel: the same, first step */
             double tstep = 0, tdet = 0, tdel = 0, tsol = 0;
             int sweeps = 0;
@@ -119,21 +228,32 @@ int fl_bench_discs(fl_check_ctx *ctx)
                 contacts = res.ncontacts;
             }
             tdel = t_local;   /* detection + Delassus of the first step */
+            /* the same steps with the coloured sweep on every core (optimized) */
+            double tpar = impl && s == FL_OK ? discs_steps_parallel(d0, &o, nsteps, T) : NAN;
             if (s != FL_OK) rc = -1;
-            fprintf(csv, "%zu,%zu,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%zu,%.6g,%.4g\n", N, contacts,
-                    impl ? "optimized" : "reference", tstep, tdet, tdel, tsol, sweeps, sweep, nnz,
-                    bound, sweep / bound);
+            fprintf(csv, "%zu,%zu,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%zu,%.6g,%.4g,%.6g,%.4g%s\n", N,
+                    contacts, impl ? "optimized" : "reference", tstep, tdet, tdel, tsol, sweeps,
+                    sweep, nnz, bound, sweep / bound, tpar, tstep / tpar, extra);
+            if (impl && N == 100000) speedup_last = tstep / tpar;
             printf("discs: N = %6zu %-9s %6zu contacts: step %.4f s (detect+Delassus %.4f, "
                    "GS %.4f), sweep %.3g s = %.1f x bandwidth bound\n",
                    N, impl ? "optimized" : "reference", contacts, tstep, tdet, tsol, sweep,
                    sweep / bound);
+            if (impl)
+                printf("discs: N = %6zu steps with the coloured sweep on %d threads %.4f s: "
+                       "speed-up %.2f over the serial steps\n", N, T, tpar, tstep / tpar);
             fflush(stdout);
             fl_discs_work_clear(&work);
             fl_discs_free(d);
+            fl_discs_free(d0);
         }
     }
     fclose(csv);
     gsl_rng_free(rng);
+    printf("discs: worst serial sweep / bandwidth bound over N = 1e3..%s: %.2f (target <= 1.5); "
+           "at 1e5 discs on %d threads: coloured sweep speed-up over 1 thread %.2f (target >= "
+           "1.6), steps speed-up over the serial steps %.2f\n",
+           ctx->quick ? "1e3" : "1e5", worst, T, sweep_speedup, speedup_last);
     char png[4096], script[12000];
     if (rc == 0 && fl_check_out_path(ctx, "bench_discs.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,

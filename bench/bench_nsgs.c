@@ -10,7 +10,12 @@
  * random external impulse.  The sweep time (best of repeated single sweeps)
  * of the sparse solver is compared
  * with the memory-bandwidth bound 8 nnz(W) bytes / B, B measured here by a
- * 256 MB memcpy (read + write counted).  The dense reference runs up to
+ * 256 MB memcpy (read + write counted).  The graph-coloured sweep
+ * (optimized/nsgs_colored.c) is timed on one thread and on all cores, and the
+ * step's solve (to 1e-8, at most 200 sweeps) is run by the serial sweep and by
+ * the coloured sweep on 1 and on all threads: verdicts, errors, the largest
+ * difference to the serial impulses, and the speed-up over one thread, all
+ * measured in the run.  The dense reference runs up to
  * 10^3 contacts (a dense W at 10^4 contacts is 3.2 GB).  Also times both
  * ways of forming W (sparse solves; trailing block of the augmented factor).
  */
@@ -29,6 +34,7 @@
 #include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_clock.h"
+#include "bench_stream.h"
 
 /* Memory bandwidth in bytes/s: best of 5 copies of a 256 MB buffer. */
 static double bench_bandwidth(void)
@@ -53,6 +59,73 @@ static double bench_bandwidth(void)
     free(a);
     free(b);
     return 2.0 * (double)n / best;
+}
+
+/* Best single warm sweep of the coloured solver on `threads` threads. */
+static double nsgs_colored_sweep(const fl_local_problem *p, int threads, int reps)
+{
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = 1e-300;
+    o.max_sweeps = 1;
+    o.sparse.threads = threads;
+    gsl_vector *r = gsl_vector_calloc(p->m);
+    double best = INFINITY;
+    for (int k = 0; r && k < reps; k++) {
+        fl_nsgs_result res;
+        o.start = k ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
+        if (fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL) < 0) break;
+        best = fmin(best, res.sweep_seconds);
+    }
+    if (r) gsl_vector_free(r);
+    return best;
+}
+
+/* The step's solve (1e-8, at most 200 sweeps, from zero) with opt.sparse.threads =
+ * threads; returns the wall time, fills res and r. */
+static double nsgs_solve_timed(const fl_local_problem *p, int threads, gsl_vector *r,
+                               fl_nsgs_result *res)
+{
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = 1e-8;
+    o.max_sweeps = 200;
+    o.sparse.threads = threads;
+    gsl_vector_set_zero(r);
+    double t = fl_clock_now();
+    fl_nsgs_solve_sparse(p, &o, r, NULL, res, NULL);
+    return fl_clock_now() - t;
+}
+
+/* Serial against coloured (1 and T threads): one printed line. */
+static double nsgs_parallel_line(const fl_local_problem *p, size_t nc, int T, int reps)
+{
+    double c1 = nsgs_colored_sweep(p, 1, reps), cT = nsgs_colored_sweep(p, T, reps);
+    gsl_vector *rs = gsl_vector_calloc(p->m), *r1 = gsl_vector_calloc(p->m);
+    gsl_vector *rT = gsl_vector_calloc(p->m);
+    if (!rs || !r1 || !rT) {
+        if (rs) gsl_vector_free(rs);
+        if (r1) gsl_vector_free(r1);
+        if (rT) gsl_vector_free(rT);
+        return NAN;
+    }
+    fl_nsgs_result es, e1, eT;
+    double ts = nsgs_solve_timed(p, 0, rs, &es), t1 = nsgs_solve_timed(p, 1, r1, &e1);
+    double tT = nsgs_solve_timed(p, T, rT, &eT);
+    double diff = 0, scale = 0;
+    for (size_t i = 0; i < p->m; i++) {
+        diff = fmax(diff, fabs(rT->data[i] - rs->data[i]));
+        scale = fmax(scale, fabs(rs->data[i]));
+    }
+    printf("nsgs: %5zu contacts coloured sweep 1 thread %.3g s, %d threads %.3g s: speed-up %.2f "
+           "| solve to 1e-8: serial %.3g s (%s, %d sweeps, %.2g), coloured 1 thread %.3g s (%s, "
+           "%d, %.2g), %d threads %.3g s (%s, %d, %.2g); speed-up %.2f; max |r - r_serial| / "
+           "max |r_serial| = %.2g\n",
+           nc, c1, T, cT, c1 / cT, ts, fl_strerror(es.status), es.iterations, es.residual, t1,
+           fl_strerror(e1.status), e1.iterations, e1.residual, T, tT, fl_strerror(eT.status),
+           eT.iterations, eT.residual, t1 / tT, scale > 0 ? diff / scale : diff);
+    gsl_vector_free(rs);
+    gsl_vector_free(r1);
+    gsl_vector_free(rT);
+    return c1 / cT;
 }
 
 /* Random granular-like global problem with sparse M, H (and dense copies if
@@ -212,6 +285,7 @@ int fl_bench_nsgs(fl_check_ctx *ctx)
             fl_moreau_jean_step(g, u0, &mo, NULL, rr, up, NULL, NULL);
             step_ref = fl_clock_now() - t0;
         }
+        nsgs_parallel_line(p, nc, bench_stream_threads(), reps);
         double bound = 8.0 * nnzW / bw;
         ratio_last = sweep_opt / bound;
         fprintf(csv, "%zu,%.0f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g\n", nc, nnzW, t_solves,

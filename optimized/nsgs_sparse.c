@@ -30,6 +30,7 @@
  */
 #include "optimized/nsgs_sparse.h"
 #include "reference/nsgs_internal.h"
+#include "optimized/nsgs_colored.h"
 #include "fl_clock.h"
 #include "reference/local_contact.h"
 
@@ -65,6 +66,31 @@ static inline size_t row_of(const csc_view *v, size_t k)
                       : (size_t)((const int *)v->i)[k];
 }
 
+/* sum_k W^T_{k,col} r_k over column col, in four partial sums added as
+ * ((s0 + s1) + (s2 + s3)) with the tail in s0: four independent chains of
+ * additions instead of one (a sweep is then limited by memory, not by the
+ * latency of one add per stored entry).  optimized/nsgs_colored.c sums alike. */
+#define FL_ROW_DOT(IT)                                                                    \
+    do {                                                                                  \
+        const IT *ri = v->i;                                                              \
+        for (; k + 4 <= e; k += 4) {                                                      \
+            s0 += v->x[k] * r[ri[k]];                                                     \
+            s1 += v->x[k + 1] * r[ri[k + 1]];                                             \
+            s2 += v->x[k + 2] * r[ri[k + 2]];                                             \
+            s3 += v->x[k + 3] * r[ri[k + 3]];                                             \
+        }                                                                                 \
+        for (; k < e; k++) s0 += v->x[k] * r[ri[k]];                                      \
+    } while (0)
+
+static inline double row_dot(const csc_view *v, size_t col, const double *r)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    size_t k = col_start(v, col), e = col_end(v, col);
+    if (v->is_long) FL_ROW_DOT(SuiteSparse_long);
+    else FL_ROW_DOT(int);
+    return (s0 + s1) + (s2 + s3);
+}
+#undef FL_ROW_DOT
 /* 003 §3 (nonlinear Gauss–Seidel) on sparse W; see the header for the
  * local solver and the stopping rule. */
 fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options *opt,
@@ -87,6 +113,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         return res->status = FL_FAIL(err, FL_EINVAL, "nsgs_sparse: needs a real sparse W");
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs_sparse: U must have length %zu", p->m);
+    if (opt && opt->sparse.threads != 0)   /* the graph-coloured parallel sweep */
+        return fl_nsgs_colored_solve(p, opt, r, U, res, err);
     const int dim = p->dim, dd = dim * dim;
     const size_t m = p->m, nc = p->nc;
     /* rows of W = columns of W^T (transposed once; W may be nonsymmetric) */
@@ -138,10 +166,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
             const double *Waa = Wd + a * dd;
             for (int i = 0; i < dim; i++) {
                 size_t col = dim * a + i;
-                double acc = q[col * qs];
-                size_t e1 = col_end(&v, col);
-                for (size_t kk = col_start(&v, col); kk < e1; kk++)
-                    acc += v.x[kk] * rr[row_of(&v, kk)];
+                double acc = q[col * qs] + row_dot(&v, col, rr);
                 for (int l = 0; l < dim; l++) acc -= Waa[i * dim + l] * ra[l];
                 b[i] = acc;
             }

@@ -56,6 +56,8 @@ fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
         return FL_FAIL(err, FL_EINVAL, "nsgs: max_sweeps = %d must be >= 1", opt->max_sweeps);
     if (opt->sparse.check_every < 1)
         return FL_FAIL(err, FL_EINVAL, "nsgs: sparse.check_every = %d must be >= 1", opt->sparse.check_every);
+    if (opt->sparse.threads < -1)
+        return FL_FAIL(err, FL_EINVAL, "nsgs: sparse.threads = %d must be >= -1", opt->sparse.threads);
     if ((opt->order == FL_NSGS_ORDER_RANDOM || opt->start == FL_NSGS_START_RANDOM) && !opt->rng)
         return FL_FAIL(err, FL_EINVAL, "nsgs: random ordering or start needs opt->rng");
     for (size_t a = 0; a < p->nc; a++) perm[a] = a;

@@ -64,6 +64,10 @@ typedef struct fl_nsgs_options {
                                   check_every sweeps when the cheap test fails (default
                                   10; 1 = every sweep, the reference's rule: stop at the
                                   first sweep below tol).  optimized/nsgs_sparse.c. */
+        int threads;               /* optimized twin: 0 = the serial sweep (default); k >= 1 =
+                                      the graph-coloured sweep on k OpenMP threads, -1 = on all
+                                      cores, at most one per 8192 contacts
+                                      (optimized/nsgs_colored.c); the reference ignores it */
     } sparse;
     fl_nsgs_callback callback; /* may be NULL */
     void *callback_data;

@@ -1,0 +1,62 @@
+/* nsgs_colored.h — the nonlinear Gauss–Seidel sweep of optimized/nsgs_sparse.c
+ * (003 §3) on every core: a graph colouring of the contacts, so that two
+ * contacts a != c of one colour have W_ac = W_ca = 0 (for a Delassus
+ * operator W = H M^-1 H^T with block-diagonal M: they share no body), and
+ * the sweep that reviews the colours one after the other, the contacts of
+ * one colour in parallel (OpenMP).  Within a colour the local solves read
+ * only impulses of other colours, so the sweep is the serial Gauss–Seidel
+ * sweep in the coloured order, whatever the number of threads
+ * (proofs/parallel_sweep.md: which convergence statements still hold).
+ */
+#ifndef FL_NSGS_COLORED_H
+#define FL_NSGS_COLORED_H
+
+#include <stddef.h>
+
+#include "reference/nsgs.h"
+
+typedef struct fl_nsgs_coloring {
+    size_t nc;               /* contacts */
+    size_t ncolors;
+    size_t *order;           /* length nc: the contacts in the coloured review order */
+    size_t *start;           /* length ncolors + 1: colour k is order[start[k] .. start[k+1]) */
+    size_t *color;           /* length nc: colour of contact a (of its unit) */
+    size_t unit;             /* contacts per unit (1: single contacts) */
+    size_t nunits;
+    size_t *ustart;          /* length nunits + 1: positions in order where the units start */
+} fl_nsgs_coloring;
+
+/* Greedy colouring of the contact graph of p->Ws (contacts a != c adjacent
+ * when a block W_ac or W_ca holds a stored entry) by units: the review
+ * order perm (length p->nc; NULL: natural) is cut into units of G
+ * consecutive contacts, G = nc / 64 clamped to [256, 4096] when that needs
+ * at most 8 colours (an order that follows space couples each unit to a few
+ * neighbouring units), else G = 1; each unit gets the smallest colour no
+ * visited adjacent unit has.  Contacts of one colour in different units
+ * share no stored block of W.  The review order lists colour 0, 1, ..., each
+ * colour's units in perm order, each unit's contacts in perm order; a unit
+ * is swept by one thread, in order.  out is filled (free with
+ * fl_nsgs_colored_clear).  Errors: bad problem, no sparse W, out of memory. */
+fl_status fl_nsgs_colored_color(const fl_local_problem *p, const size_t *perm,
+                                fl_nsgs_coloring *out, fl_error *err);
+void fl_nsgs_colored_clear(fl_nsgs_coloring *c);
+
+/* fl_nsgs_solve_sparse's contract (and its local solver, stopping rule and
+ * refusals) with the coloured sweep: the contacts are coloured in the order
+ * opt->order gives, and each sweep reviews them in the coloured order on
+ * opt->sparse.threads threads (-1 or 0: all cores, omp_get_max_threads(), but
+ * at most one per 8192 contacts: each colour ends with a barrier, which a
+ * small problem does not repay, least of all on a loaded machine).  After
+ * k sweeps the impulses equal, bit for bit, those of fl_nsgs_solve_sparse
+ * with FL_NSGS_ORDER_GIVEN and the coloured order, for every thread count
+ * (the sums of the stopping tests are taken in fixed blocks, so the
+ * decisions do not depend on the thread count either).
+ * fl_nsgs_solve_sparse calls it when opt->sparse.threads != 0. */
+fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
+                                gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
+                                fl_error *err);
+
+/* Threads the coloured sweep uses for opt_threads on nc contacts (above). */
+int fl_nsgs_colored_threads(int opt_threads, size_t nc);
+
+#endif
