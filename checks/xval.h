@@ -188,6 +188,22 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
                         const char *solver_cmd, const char *in_path, const char *out_path,
                         const fl_xval_options *opt, fl_xval_result *res, fl_error *err);
 
+/* A solver called in-process (the Python module's frictionlab.crosscheck):
+ * write its answer r (length p->m, zero on entry) for p and return 0, or
+ * return nonzero and say why in msg (msglen bytes, NUL-terminated). */
+typedef int (*fl_xval_solver_fn)(const fl_local_problem *p, double *r, void *user, char *msg,
+                                 size_t msglen);
+
+/* fl_xval_check with the solver fn(p, r, user, ...) called in this process
+ * instead of a command: no file is written or read.  The answer is judged
+ * by the same code as a command's (law measures, distance to a unique
+ * certified answer, tolerances of opt).  res->run: exit_code = fn's return
+ * value, seconds = wall time of the call; a call longer than opt->timeout
+ * cannot be interrupted: it is let finish and fails as timed out. */
+fl_status fl_xval_check_fn(const fl_xval_case *c, const fl_xval_certificate *cert,
+                           fl_xval_solver_fn fn, void *user, const fl_xval_options *opt,
+                           fl_xval_result *res, fl_error *err);
+
 /* Dolan & Moré (2002) performance profile of two solvers on np problems:
  * t[2*i + s] the time of solver s on problem i, or +inf if it failed.
  * rho[s] at tau: fraction of problems with t_s / min(t_0, t_1) <= tau. */
