@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""bench_python.py -- what the Python module costs over the C library, in
+one run (doc/python.md, "Overhead"):
+
+    PYTHONPATH=build/python /usr/bin/python3 bench/bench_python.py \
+        [--build build] [--sizes 10,100,1000,10000] [--repeats 9]
+        [--crosscheck FAMILIES] [--no-crosscheck]
+
+1. solve: for each size, a 3D rigid-particle chain (below) is written to an
+   FCLIB file; build/bench/bench_solve_file times fl_solve_local on it from
+   C (median of REPEATS, problem read and CHOLMOD started once), and this
+   script times frictionlab.solve on the same file's problem (median of
+   REPEATS, wall time of the whole Python call: argument checks, the views,
+   CHOLMOD's start, the result arrays).  Printed: both times and the
+   overhead (python/C - 1); both sides run auto to 1e-8 from zero and must
+   report the same iteration count.
+2. crosscheck: the same Python solver (wrap: frictionlab.solve inside a
+   Python function) on the families (default all) in-process through
+   frictionlab.crosscheck, and as a command through
+   `frictionlab crosscheck --solver-cmd` (this script with --as-command:
+   a new interpreter per problem, FCLIB files in and out).  Printed: the
+   wall time of each and the verdict counts, which must agree.
+
+The problem of size nc: nc + 1 bodies of mass 1 (3 translational dofs each)
+in a chain, contact a between bodies a and a+1 with a random unit normal
+and tangent frame (numpy's default_rng(nc)), H the m x n kinematics,
+W = H M^-1 H^T, q = H v with v Gaussian, mu = 0.3.
+"""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+import scipy.sparse as sp
+
+import frictionlab as fl
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def chain(nc):
+    rng = np.random.default_rng(nc)
+    nb = nc + 1
+    rows, cols, vals = [], [], []
+    for a in range(nc):
+        nrm = rng.normal(size=3)
+        nrm /= np.linalg.norm(nrm)
+        t1 = np.cross(nrm, [1.0, 0, 0] if abs(nrm[0]) < 0.9 else [0, 1.0, 0])
+        t1 /= np.linalg.norm(t1)
+        t2 = np.cross(nrm, t1)
+        R = np.vstack([nrm, t1, t2])
+        for i in range(3):
+            for j in range(3):
+                rows += [3 * a + i, 3 * a + i]
+                cols += [3 * a + j, 3 * (a + 1) + j]
+                vals += [R[i, j], -R[i, j]]
+    H = sp.csc_matrix((vals, (rows, cols)), shape=(3 * nc, 3 * nb))
+    W = (H @ H.T).tocsc()   # M = I
+    W.sort_indices()
+    q = H @ rng.normal(size=3 * nb)
+    return fl.LocalProblem(W, q, np.full(nc, 0.3), 3)
+
+
+def bench_solve(build, sizes, repeats):
+    cbin = os.path.join(build, "bench", "bench_solve_file")
+    print("solve from Python (frictionlab.solve) vs from C (fl_solve_local), auto, tol 1e-8, "
+          f"median of {repeats}")
+    print(f"{'contacts':>9} {'iterations':>10} {'C s':>12} {'Python s':>12} {'overhead':>9}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for nc in sizes:
+            p = chain(nc)
+            path = os.path.join(tmp, f"chain{nc}.hdf5")
+            fl.write(p, path)
+            p = fl.read(path)
+            reps = repeats if nc <= 1000 else max(3, repeats // 3)
+            # interleave: C then Python, twice, keep the better median of each
+            cs, ps = [], []
+            for _ in range(2):
+                out = subprocess.run([cbin, path, str(reps)], check=True, capture_output=True,
+                                     text=True).stdout.split()
+                cs.append(float(out[1]))
+                c_iter = int(out[3])
+                t = []
+                for _ in range(reps):
+                    t0 = time.perf_counter()
+                    res = fl.solve(p)
+                    t.append(time.perf_counter() - t0)
+                ps.append(statistics.median(t))
+            c, py = min(cs), min(ps)
+            same = "" if res.iterations == c_iter else f"  (iterations differ: C {c_iter})"
+            print(f"{nc:>9} {res.iterations:>10} {c:>12.6f} {py:>12.6f} {py / c - 1:>8.1%}{same}")
+
+
+def wrap(problem):
+    res = fl.solve(problem)
+    return res.r, res.u
+
+
+def as_command(src, dst):
+    p = fl.read(src)
+    r, u = wrap(p)
+    fl.write(p, dst, solution=(r, u))
+    return 0
+
+
+def bench_crosscheck(build, families):
+    print(f"\ncrosscheck of the same Python solver (frictionlab.solve wrapped), families {families}")
+    with tempfile.TemporaryDirectory() as tmp:
+        t0 = time.perf_counter()
+        rep = fl.crosscheck(wrap, families=tuple(families.split(",")) if families != "all"
+                            else fl.FAMILIES, out=os.path.join(tmp, "inproc"))
+        t_in = time.perf_counter() - t0
+        env = dict(os.environ, FL_SOURCE_ROOT=ROOT,
+                   PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+        cmd = f"{sys.executable} {os.path.abspath(__file__)} --as-command {{in}} {{out}}"
+        t0 = time.perf_counter()
+        run = subprocess.run([os.path.join(build, "frictionlab"), "crosscheck", "--family",
+                              families, "--out", os.path.join(tmp, "cmd"), "--solver-cmd", cmd],
+                             capture_output=True, text=True, env=env)
+        t_cmd = time.perf_counter() - t0
+        last = [ln for ln in run.stdout.splitlines() if ln.strip()][-1:]
+        print(f"  in-process (frictionlab.crosscheck): {t_in:8.1f} s, {rep.passed} passed, "
+              f"{rep.failed} failed")
+        print(f"  command (--solver-cmd):              {t_cmd:8.1f} s, {last[0] if last else '?'}")
+        print(f"  ratio command / in-process: {t_cmd / t_in:.2f}")
+
+
+def main(argv):
+    if len(argv) == 4 and argv[1] == "--as-command":
+        return as_command(argv[2], argv[3])
+    build, sizes, repeats, families = os.path.join(ROOT, "build"), [10, 100, 1000, 10000], 9, "all"
+    it = iter(argv[1:])
+    for a in it:
+        if a == "--build":
+            build = next(it)
+        elif a == "--sizes":
+            sizes = [int(x) for x in next(it).split(",")]
+        elif a == "--repeats":
+            repeats = int(next(it))
+        elif a == "--crosscheck":
+            families = next(it)
+        elif a == "--no-crosscheck":
+            families = None
+        else:
+            print(__doc__, file=sys.stderr)
+            return 2
+    bench_solve(build, sizes, repeats)
+    if families:
+        bench_crosscheck(build, families)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
