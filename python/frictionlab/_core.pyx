@@ -526,6 +526,40 @@ cdef fl_solve_options _options(str solver, double tol, max_iter, str impl) excep
     return o
 
 
+cdef class _Ctx:
+    """A started CHOLMOD context (fl_sparse_ctx) with its solve workspaces."""
+    cdef fl_sparse_ctx ctx
+    cdef fl_status status
+    cdef fl_error err
+
+    def __cinit__(self):
+        memset(&self.ctx, 0, sizeof(self.ctx))
+        fl_error_clear(&self.err)
+        self.status = fl_sparse_start(&self.ctx, &self.err)
+
+    def __dealloc__(self):
+        fl_sparse_finish(&self.ctx)
+
+
+# Contexts not in use: solve() takes one and gives it back, so that repeated
+# solves reuse CHOLMOD's workspaces as a C caller does, and concurrent solves
+# (other threads, GIL released) never share one.  Taken and given back with
+# the GIL held (list.pop and append are atomic).
+_ctx_pool = []
+
+
+cdef _Ctx _ctx_take():
+    try:
+        return _ctx_pool.pop()
+    except IndexError:
+        return _Ctx()
+
+
+cdef _ctx_give(_Ctx c):
+    if c.status == FL_OK and len(_ctx_pool) < 8:
+        _ctx_pool.append(c)
+
+
 def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
     """solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized") -> Result
 
@@ -545,7 +579,7 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
     cdef fl_solve_options o = _options(solver, tol, max_iter, impl)
     cdef fl_solve_result res
     cdef fl_error err
-    cdef fl_sparse_ctx ctx
+    cdef _Ctx pc = _ctx_take()
     cdef fl_local_problem p
     cdef fl_global_problem g
     cdef cholmod_sparse A, B
@@ -558,7 +592,6 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
     cdef Py_ssize_t m = problem.m
     fl_error_clear(&err)
     memset(&res, 0, sizeof(res))
-    memset(&ctx, 0, sizeof(ctx))
     r = np.zeros(m)
     u = np.zeros(m)
     v = None if local else np.zeros(problem.n)
@@ -566,7 +599,7 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
     _vec(&uv, u)
     if local:
         (<LocalProblem>problem)._view(&p, &A, &v1)
-        p.ctx = &ctx
+        p.ctx = &pc.ctx
         if not o.optimized:
             Wdense = np.ascontiguousarray(problem.W.toarray())
             _mat(&Wd, Wdense)
@@ -574,7 +607,7 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
             p.Ws = NULL
     else:
         (<GlobalProblem>problem)._view(&g, &A, &B, &v1, &v2)
-        g.ctx = &ctx
+        g.ctx = &pc.ctx
         _vec(&vv, v)
         if not o.optimized:
             Mdense = np.ascontiguousarray(problem.M.toarray())
@@ -585,14 +618,15 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
             g.H = &Hd
             g.Ms = NULL
             g.Hs = NULL
+    if pc.status != FL_OK:
+        _raise(pc.status, &pc.err, "solve")
     with nogil:
-        s = fl_sparse_start(&ctx, &err)
-        if s == FL_OK and m > 0:
+        if m > 0:
             if local:
                 s = fl_solve_local(&p, &o, &rv, &uv, &res, &err)
             else:
                 s = fl_solve_global(&g, &o, &vv, &rv, &uv, &res, &err)
-        fl_sparse_finish(&ctx)
+    _ctx_give(pc)
     if s < 0:
         _raise(s, &err, "solve")
     if m == 0:

@@ -9,6 +9,8 @@ equations of a global problem).  Run by meson (python/tests/meson.build):
 import json
 import math
 import os
+import subprocess
+import sys
 import threading
 import time
 
@@ -344,6 +346,26 @@ def test_crosscheck_passes_a_correct_solver(tmp_path):
     assert "in-process" in rep.summary
 
 
+def test_crosscheck_in_process_agrees_with_the_command(tmp_path):
+    # the same solver through `frictionlab crosscheck --solver-cmd` (a new
+    # interpreter per problem, FCLIB files) and in-process: same problems,
+    # certificates and verdicts, the same report files
+    build = os.environ["FL_BUILD_ROOT"]
+    cmd = (f"{sys.executable} {os.path.abspath(__file__)} {{in}} {{out}}")
+    env = dict(os.environ, FL_SOURCE_ROOT=ROOT)
+    run = subprocess.run([os.path.join(build, "frictionlab"), "crosscheck", "--family", "random",
+                          "--systems", "3", "--out", str(tmp_path / "cmd"), "--solver-cmd", cmd],
+                         capture_output=True, text=True, env=env, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    rep = fl.crosscheck(good_solver, systems=3, out=tmp_path / "inproc")
+    cmd_rows = fl._read_rows(str(tmp_path / "cmd" / "xval.csv"))
+    assert [r["problem"] for r in rep.rows] == [r["problem"] for r in cmd_rows]
+    for a, b in zip(rep.rows, cmd_rows):
+        for k in ("status", "dim", "nc", "unique", "certificate", "cert_error"):
+            assert a[k] == b[k], (k, a, b)
+    assert sorted(os.listdir(tmp_path / "cmd")) == sorted(os.listdir(tmp_path / "inproc"))
+
+
 def test_crosscheck_catches_a_wrong_solver():
     rep = fl.crosscheck(wrong_solver, systems=3)
     assert not rep.ok and rep.out is None
@@ -392,3 +414,10 @@ def test_help_shows_docstrings():
     for f in (fl.read, fl.write, fl.solve, fl.error, fl.crosscheck, fl.load_results,
               fl.LocalProblem, fl.GlobalProblem, fl.Result, fl.Error):
         assert f.__doc__ and len(f.__doc__) > 80, f
+
+
+if __name__ == "__main__":
+    # the command side of test_crosscheck_in_process_agrees_with_the_command:
+    #   test_frictionlab.py IN.hdf5 OUT.hdf5
+    _p = fl.read(sys.argv[1])
+    fl.write(_p, sys.argv[2], solution=good_solver(_p))
