@@ -8,12 +8,14 @@ one run (doc/python.md, "Overhead"):
 
 1. solve: for each size, a 3D rigid-particle chain (below) is written to an
    FCLIB file; build/bench/bench_solve_file times fl_solve_local on it from
-   C (median of REPEATS, problem read and CHOLMOD started once), and this
-   script times frictionlab.solve on the same file's problem (median of
-   REPEATS, wall time of the whole Python call: argument checks, the views,
-   CHOLMOD's start, the result arrays).  Printed: both times and the
-   overhead (python/C - 1); both sides run auto to 1e-8 from zero and must
-   report the same iteration count.
+   C (problem read and CHOLMOD started once), and this script times
+   frictionlab.solve on the same file's problem (the whole Python call:
+   argument checks, the views, the result arrays).  Each side: the least
+   CPU time of the process (all its threads) and the least wall time over REPEATS
+   calls, in 3 alternating rounds (on a shared machine other processes only
+   add time; CPU time is the steadier).  Printed: both and the overhead
+   (Python/C - 1); both sides run auto to 1e-8 from zero and must report the
+   same iteration count.
 2. crosscheck: the same Python solver (wrap: frictionlab.solve inside a
    Python function) on the families (default all) in-process through
    frictionlab.crosscheck, and as a command through
@@ -67,9 +69,11 @@ def chain(nc):
 
 def bench_solve(build, sizes, repeats):
     cbin = os.path.join(build, "bench", "bench_solve_file")
-    print("solve from Python (frictionlab.solve) vs from C (fl_solve_local), auto, tol 1e-8, "
-          f"median of {repeats}")
-    print(f"{'contacts':>9} {'iterations':>10} {'C s':>12} {'Python s':>12} {'overhead':>9}")
+    print("solve from Python (frictionlab.solve) vs from C (fl_solve_local), auto, tol 1e-8:")
+    print(f"least time of {repeats} calls (C and Python alternating in 3 rounds); cpu = CPU time of "
+          "the process (all threads), wall = elapsed (other processes only add to either)")
+    print(f"{'contacts':>9} {'iter':>5} {'C cpu s':>11} {'Py cpu s':>11} {'overhead':>9}"
+          f" {'C wall s':>11} {'Py wall s':>11} {'overhead':>9}")
     with tempfile.TemporaryDirectory() as tmp:
         for nc in sizes:
             p = chain(nc)
@@ -77,22 +81,20 @@ def bench_solve(build, sizes, repeats):
             fl.write(p, path)
             p = fl.read(path)
             reps = repeats if nc <= 1000 else max(3, repeats // 3)
-            # interleave: C then Python, twice, keep the better median of each
-            cs, ps = [], []
-            for _ in range(2):
+            c_wall = c_cpu = py_wall = py_cpu = float("inf")
+            for _ in range(3):
                 out = subprocess.run([cbin, path, str(reps)], check=True, capture_output=True,
                                      text=True).stdout.split()
-                cs.append(float(out[1]))
-                c_iter = int(out[3])
-                t = []
+                c_wall, c_cpu, c_iter = min(c_wall, float(out[1])), min(c_cpu, float(out[3])), int(out[5])
                 for _ in range(reps):
-                    t0 = time.perf_counter()
+                    t0, c0 = time.perf_counter(), time.process_time()
                     res = fl.solve(p)
-                    t.append(time.perf_counter() - t0)
-                ps.append(statistics.median(t))
-            c, py = min(cs), min(ps)
+                    c1, t1 = time.process_time(), time.perf_counter()
+                    py_wall, py_cpu = min(py_wall, t1 - t0), min(py_cpu, c1 - c0)
             same = "" if res.iterations == c_iter else f"  (iterations differ: C {c_iter})"
-            print(f"{nc:>9} {res.iterations:>10} {c:>12.6f} {py:>12.6f} {py / c - 1:>8.1%}{same}")
+            print(f"{nc:>9} {res.iterations:>5} {c_cpu:>11.6f} {py_cpu:>11.6f} "
+                  f"{py_cpu / c_cpu - 1:>8.1%} {c_wall:>11.6f} {py_wall:>11.6f} "
+                  f"{py_wall / c_wall - 1:>8.1%}{same}")
 
 
 def wrap(problem):
