@@ -34,8 +34,9 @@ normalisation by ||q||) is below --tol (default 1e-8).  Exit 0 if
 converged, 1 if the sweep limit (default 10000) was hit (the last iterate
 is written), 2 on a usage or file error.
 
-Needs the frictionlab module (Debian python3-numpy, python3-scipy).  This is
-an example, not a fast solver.
+Needs the frictionlab module (Debian python3-numpy, python3-scipy).  Dense
+W and a Python loop per contact: fine for a few hundred contacts; this is an
+example, not a fast solver.
 """
 import sys
 
@@ -62,12 +63,11 @@ def project_cone(x, mu):
 def pgs(problem, tol=1e-8, max_sweeps=10000):
     """Projected Gauss-Seidel on a frictionlab.LocalProblem: (r, U)."""
     d, nc = problem.dim, problem.nc
-    W = problem.W.tocsr()
+    W = problem.W.toarray()     # dense: numpy's small products are fast
     q, mu = problem.q, problem.mu
-    rows = [W[d * a:d * a + d, :] for a in range(nc)]    # each contact's rows of W
     rho = []
     for a in range(nc):
-        Waa = rows[a][:, d * a:d * a + d].toarray()
+        Waa = W[d * a:d * a + d, d * a:d * a + d]
         rho.append(1.0 / max(np.linalg.eigvalsh(0.5 * (Waa + Waa.T)).max(), 1e-300))
     r = np.zeros(problem.m)
     err = frictionlab.error(problem, r)
@@ -76,7 +76,7 @@ def pgs(problem, tol=1e-8, max_sweeps=10000):
         for a in range(nc):
             sl = slice(d * a, d * a + d)
             for _ in range(50):
-                Ua = rows[a] @ r + q[sl]
+                Ua = W[sl, :] @ r + q[sl]
                 Ua[0] += mu[a] * np.linalg.norm(Ua[1:])
                 new = project_cone(r[sl] - rho[a] * Ua, mu[a])
                 moved = np.linalg.norm(new - r[sl])
