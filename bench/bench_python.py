@@ -4,7 +4,7 @@ one run (doc/python.md, "Overhead"):
 
     PYTHONPATH=build/python /usr/bin/python3 bench/bench_python.py \
         [--build build] [--sizes 10,100,1000,10000] [--repeats 9]
-        [--crosscheck FAMILIES] [--no-crosscheck]
+        [--crosscheck FAMILIES] [--full] [--no-crosscheck] [--no-solve]
 
 1. solve: for each size, a 3D rigid-particle chain (below) is written to an
    FCLIB file; build/bench/bench_solve_file times fl_solve_local on it from
@@ -21,7 +21,8 @@ one run (doc/python.md, "Overhead"):
    frictionlab.crosscheck, and as a command through
    `frictionlab crosscheck --solver-cmd` (this script with --as-command:
    a new interpreter per problem, FCLIB files in and out).  Printed: the
-   wall time of each and the verdict counts, which must agree.
+   wall time of each and the verdict counts, which must agree.  --full:
+   the families' full size ladders (the command's --full).
 
 The problem of size nc: nc + 1 bodies of mass 1 (3 translational dofs each)
 in a chain, contact a between bodies a and a+1 with a random unit normal
@@ -109,19 +110,21 @@ def as_command(src, dst):
     return 0
 
 
-def bench_crosscheck(build, families):
-    print(f"\ncrosscheck of the same Python solver (frictionlab.solve wrapped), families {families}")
+def bench_crosscheck(build, families, full):
+    print(f"\ncrosscheck of the same Python solver (frictionlab.solve wrapped), families {families}"
+          f"{' --full' if full else ''}")
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         rep = fl.crosscheck(wrap, families=tuple(families.split(",")) if families != "all"
-                            else fl.FAMILIES, out=os.path.join(tmp, "inproc"))
+                            else fl.FAMILIES, full=full, out=os.path.join(tmp, "inproc"))
         t_in = time.perf_counter() - t0
         env = dict(os.environ, FL_SOURCE_ROOT=ROOT,
                    PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
         cmd = f"{sys.executable} {os.path.abspath(__file__)} --as-command {{in}} {{out}}"
         t0 = time.perf_counter()
         run = subprocess.run([os.path.join(build, "frictionlab"), "crosscheck", "--family",
-                              families, "--out", os.path.join(tmp, "cmd"), "--solver-cmd", cmd],
+                              families, "--out", os.path.join(tmp, "cmd"), "--solver-cmd", cmd]
+                             + (["--full"] if full else []),
                              capture_output=True, text=True, env=env)
         t_cmd = time.perf_counter() - t0
         last = [ln for ln in run.stdout.splitlines() if ln.strip()][-1:]
@@ -135,6 +138,7 @@ def main(argv):
     if len(argv) == 4 and argv[1] == "--as-command":
         return as_command(argv[2], argv[3])
     build, sizes, repeats, families = os.path.join(ROOT, "build"), [10, 100, 1000, 10000], 9, "all"
+    full = False
     it = iter(argv[1:])
     for a in it:
         if a == "--build":
@@ -147,12 +151,16 @@ def main(argv):
             families = next(it)
         elif a == "--no-crosscheck":
             families = None
+        elif a == "--full":
+            full = True
+        elif a == "--no-solve":
+            sizes = []
         else:
             print(__doc__, file=sys.stderr)
             return 2
     bench_solve(build, sizes, repeats)
     if families:
-        bench_crosscheck(build, families)
+        bench_crosscheck(build, families, full)
     return 0
 
 

@@ -375,6 +375,20 @@ def test_crosscheck_catches_a_wrong_solver():
                for r in rep.rows)
 
 
+def test_crosscheck_time_limit_in_process():
+    # a call over the limit cannot be interrupted in-process: it is let
+    # finish and fails as timed out (the command's process is killed)
+    def slow(problem):
+        time.sleep(0.02)
+        return good_solver(problem)
+
+    rep = fl.crosscheck(slow, systems=2, timeout=0.01)
+    assert rep.failed == len(rep.rows) > 0
+    assert all(r["timed_out"] == 1 and "over the time limit" in r["reason"] for r in rep.rows)
+    with pytest.raises(fl.Error):
+        fl.crosscheck(good_solver, timeout=0)
+
+
 def test_crosscheck_reports_an_exception_and_bad_shape():
     def raises(problem):
         raise ValueError("no idea")
