@@ -158,7 +158,8 @@ def main(argv):
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    bench_solve(build, sizes, repeats)
+    if sizes:
+        bench_solve(build, sizes, repeats)
     if families:
         bench_crosscheck(build, families, full)
     return 0

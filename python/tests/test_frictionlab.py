@@ -424,6 +424,23 @@ def test_load_results(tmp_path):
     assert e.value.status == "EIO"
 
 
+def test_load_results_of_a_reproduce_run(tmp_path):
+    # the results.json the command writes, read back: its PASS checks are
+    # the run's "N passed" line
+    build = os.environ["FL_BUILD_ROOT"]
+    run = subprocess.run([os.path.join(build, "frictionlab"), "reproduce", "wedged_rod", "--quick",
+                          "--out", str(tmp_path)], capture_output=True, text=True,
+                         env=dict(os.environ, FL_SOURCE_ROOT=ROOT), timeout=300)
+    last = run.stdout.strip().splitlines()[-1]
+    data = fl.load_results(tmp_path)
+    assert [t["name"] for t in data["tasks"]] == ["wedged_rod"]
+    checks = data["tasks"][0]["checks"]
+    npass = sum(c["status"] == "PASS" for c in checks)
+    nfail = sum(c["status"] == "FAIL" for c in checks)
+    assert last == f"{npass} passed, {nfail} failed"
+    assert all(isinstance(c["detail"], str) for c in checks)
+
+
 def test_help_shows_docstrings():
     for f in (fl.read, fl.write, fl.solve, fl.error, fl.crosscheck, fl.load_results,
               fl.LocalProblem, fl.GlobalProblem, fl.Result, fl.Error):
