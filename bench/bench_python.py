@@ -30,7 +30,6 @@ and tangent frame (numpy's default_rng(nc)), H the m x n kinematics,
 W = H M^-1 H^T, q = H v with v Gaussian, mu = 0.3.
 """
 import os
-import statistics
 import subprocess
 import sys
 import tempfile

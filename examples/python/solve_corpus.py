@@ -20,8 +20,6 @@ Python solver in-process.
 import os
 import sys
 
-import numpy as np
-
 import frictionlab as fl
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)

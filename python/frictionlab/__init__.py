@@ -94,9 +94,7 @@ def _read_rows(path):
 
 def crosscheck(fn, families=("random",), full=False, timeout=60, seed=1, out=None,
                corpus_dir=None, systems=None, verbose=False):
-    """crosscheck(fn, families=("random",), full=False, timeout=60, seed=1, out=None) -> CrosscheckReport
-
-    Cross-validate a Python solver in this process: fn(problem) is called
+    """    Cross-validate a Python solver in this process: fn(problem) is called
     on every problem of the families (a LocalProblem; it returns (r, u),
     or an object with .r, such as a Result) and its r is judged by the code
     `frictionlab crosscheck --solver-cmd` uses (checks/xval.c): the same
@@ -152,9 +150,7 @@ def crosscheck(fn, families=("random",), full=False, timeout=60, seed=1, out=Non
 
 
 def load_results(path):
-    """load_results(path) -> dict
-
-    Read a results.json (frictionlab reproduce) or a suite.json into plain
+    """    Read a results.json (frictionlab reproduce) or a suite.json into plain
     Python objects (dicts, lists, str, float, int, None), for a notebook to
     plot.  A directory is looked into for results.json, then suite.json.
     frictionlab.Error (EIO, EPARSE) naming the file otherwise.

@@ -1,4 +1,4 @@
-# cython: language_level=3, boundscheck=False, wraparound=False, embedsignature=True
+# cython: language_level=3, boundscheck=False, wraparound=False, binding=True
 """_core -- the compiled part of the frictionlab Python module: numpy and
 SciPy objects handed to libfrictionlab as views (no copy where the layout
 allows), the solvers called without the GIL, library errors raised as
@@ -384,9 +384,7 @@ cdef GlobalProblem _global_from_c(fl_global_problem *g):
 
 
 def read(path):
-    """read(path) -> LocalProblem | GlobalProblem
-
-    Read a problem file: FCLIB (HDF5, recognised by its signature) or
+    """    Read a problem file: FCLIB (HDF5, recognised by its signature) or
     Siconos numerics text (.dat), local or global.  The library's readers
     check every field (sizes, finite values, mu >= 0) and an HDF5 file is
     first read in a child process (io/fl_fclib.h: HDF5 defects crash on some
@@ -433,9 +431,7 @@ def read(path):
 
 
 def write(problem, path, solution=None):
-    """write(problem, path, solution=None)
-
-    Write a LocalProblem or GlobalProblem: FCLIB HDF5 when path ends in
+    """    Write a LocalProblem or GlobalProblem: FCLIB HDF5 when path ends in
     .hdf5 or .h5, Siconos numerics text otherwise (.dat).  solution: a
     Result of solve(), or a tuple (r, u) (local) or (r, u, v) (global),
     stored as FCLIB's /solution; FCLIB files only (Error EINVAL for text).
@@ -561,10 +557,8 @@ cdef _ctx_give(_Ctx c):
 
 
 def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
-    """solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized") -> Result
-
-    Solve a LocalProblem or GlobalProblem with the library's dispatcher
-    (drivers/solve.h): solver "gs" (nonlinear Gauss-Seidel, Jean & Moreau),
+    """    Solve a LocalProblem or GlobalProblem with the library's dispatcher
+    (drivers/solve.h): solver "gs" (nonlinear Gauss-Seidel),
     "newton" (semismooth Newton on the Alart-Curnier function) or "auto"
     (Gauss-Seidel, then Newton when it converges slowly); impl "optimized"
     (sparse twins) or "reference" (dense twins, W copied to a dense array).
@@ -652,9 +646,7 @@ _NORMS = {"q": FL_RESIDUAL_NORM_Q, "fclib": FL_RESIDUAL_NORM_Q,
 
 
 def error(problem, r, u=None, normalisation="q"):
-    """error(problem, r, u=None, normalisation="q") -> float
-
-    The natural-map error of Coulomb's law (core/fl_residual.h):
+    """    The natural-map error of Coulomb's law (core/fl_residual.h):
     e = sqrt(sum_a |r_a - P_K(r_a - U_a - mu_a |U_aT| e_N)|^2), divided by
       "q" or "fclib"  ||q||  (FCLIB's definition; what crosscheck checks),
       "siconos"       max(||r||, ||U||, ||q||)  (Siconos numerics 4.4),

@@ -7,7 +7,6 @@ equations of a global problem).  Run by meson (python/tests/meson.build):
     PYTHONPATH=build/python /usr/bin/python3 -m pytest python/tests
 """
 import json
-import math
 import os
 import subprocess
 import sys
