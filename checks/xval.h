@@ -30,6 +30,9 @@
  *            rank-deficient W (continuum of solutions), badly scaled W
  *            (1e6 spread of diagonal blocks), an almost-grazing contact
  *
+ * A solver may also be a function called in this process
+ * (fl_xval_check_fn: no files, no process; the same verdict code).
+ *
  * Certified answers: fl_xval_certify (enumeration for small 2D problems,
  * otherwise the solver of fl_xval_our_solve at 1e-10, its error reported).
  *

@@ -1,6 +1,8 @@
 /* xval_cmd.c — `frictionlab crosscheck --solver-cmd CMD`: prints one
  * PASS/FAIL line per problem and writes the report files; the families,
  * the certified answers and the measures are library code (checks/xval.h).
+ * The same run with a solver called in-process instead of a command
+ * (fl_cli_xval_crosscheck_fn, for the Python module's crosscheck).
  * See xval_cmd.h. */
 #include "xval_cmd.h"
 

@@ -20,7 +20,13 @@ Python solver in-process.
 import os
 import sys
 
-import frictionlab as fl
+try:
+    import frictionlab as fl
+except ImportError as e:
+    print(f"{sys.argv[0]}: the frictionlab module cannot be imported ({e}): build it "
+          "(ninja -C build) and set PYTHONPATH=build/python, or meson install it "
+          "(doc/python.md); run Debian's /usr/bin/python3", file=sys.stderr)
+    sys.exit(2)
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, os.pardir)
 

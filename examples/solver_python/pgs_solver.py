@@ -42,7 +42,13 @@ import sys
 
 import numpy as np
 
-import frictionlab
+try:
+    import frictionlab
+except ImportError as e:
+    print(f"{sys.argv[0]}: the frictionlab module cannot be imported ({e}): build it "
+          "(ninja -C build) and set PYTHONPATH=build/python, or meson install it "
+          "(doc/python.md); run Debian's /usr/bin/python3", file=sys.stderr)
+    sys.exit(2)
 
 
 def project_cone(x, mu):
