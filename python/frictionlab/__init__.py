@@ -96,7 +96,7 @@ def crosscheck(fn, families=("random",), full=False, timeout=60, seed=1, out=Non
                corpus_dir=None, systems=None, verbose=False):
     """    Cross-validate a Python solver in this process: fn(problem) is called
     on every problem of the families (a LocalProblem; it returns (r, u),
-    or an object with .r, such as a Result) and its r is judged by the code
+    r alone, or an object with .r such as a Result) and its r is judged by the code
     `frictionlab crosscheck --solver-cmd` uses (checks/xval.c): the same
     problems, certified answers, measures and tolerances (natural-map error,
     cone and complementarity <= 1e-6, Coulomb law <= 1e-3, distance to a

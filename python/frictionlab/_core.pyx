@@ -724,7 +724,12 @@ cdef int _call_solver(const fl_local_problem *p, double *r, void *user, char *ms
     try:
         prob = _local_from_c(<fl_local_problem *>p)
         out = c.fn(prob)
-        rr = out[0] if isinstance(out, tuple) else out.r
+        if isinstance(out, (tuple, list)):
+            rr = out[0]
+        elif hasattr(out, "r"):
+            rr = out.r
+        else:
+            rr = out
         rr = np.ascontiguousarray(rr, dtype=np.float64)
         if rr.shape != (p.m,):
             raise ValueError(f"r has shape {rr.shape}, expected ({p.m},)")

@@ -343,6 +343,9 @@ def test_crosscheck_passes_a_correct_solver(tmp_path):
     for f in ("xval.csv", "xval_summary.txt", "xval_profile.csv"):
         assert (tmp_path / f).exists()
     assert "in-process" in rep.summary
+    # r alone, or a Result, will do as well
+    assert fl.crosscheck(lambda p: fl.solve(p).r, systems=2).ok
+    assert fl.crosscheck(lambda p: fl.solve(p), systems=2).ok
 
 
 def test_crosscheck_in_process_agrees_with_the_command(tmp_path):
