@@ -510,7 +510,7 @@ cdef fl_solve_options _options(str solver, double tol, max_iter, str impl) excep
         _raise(s, &err, "solve")
     if impl not in ("optimized", "reference"):
         raise Error("EINVAL", f"solve: impl must be 'optimized' or 'reference', not {impl!r}")
-    o.optimized = impl == "optimized"
+    o.impl = FL_IMPL_OPTIMIZED if impl == "optimized" else FL_IMPL_REFERENCE
     if not (tol > 0):
         raise Error("EINVAL", f"solve: tol must be positive, not {tol!r}")
     o.tol = tol
@@ -594,7 +594,7 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
     if local:
         (<LocalProblem>problem)._view(&p, &A, &v1)
         p.ctx = &pc.ctx
-        if not o.optimized:
+        if o.impl != FL_IMPL_OPTIMIZED:
             Wdense = np.ascontiguousarray(problem.W.toarray())
             _mat(&Wd, Wdense)
             p.W = &Wd
@@ -603,7 +603,7 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
         (<GlobalProblem>problem)._view(&g, &A, &B, &v1, &v2)
         g.ctx = &pc.ctx
         _vec(&vv, v)
-        if not o.optimized:
+        if o.impl != FL_IMPL_OPTIMIZED:
             Mdense = np.ascontiguousarray(problem.M.toarray())
             Hdense = np.ascontiguousarray(problem.H.toarray())
             _mat(&Md, Mdense)

@@ -139,6 +139,11 @@ cdef extern from "frictionlab.h" nogil:
     fl_status fl_residual_local(const fl_local_problem *p, const gsl_vector *r, gsl_vector *U,
                                 fl_residual_norm kind, double *out, fl_error *err)
 
+cdef extern from "drivers/fl_types.h" nogil:
+    ctypedef enum fl_impl:
+        FL_IMPL_REFERENCE
+        FL_IMPL_OPTIMIZED
+
 cdef extern from "drivers/solve.h" nogil:
     ctypedef enum fl_solver_kind:
         FL_SOLVER_GS
@@ -151,7 +156,7 @@ cdef extern from "drivers/solve.h" nogil:
         FL_SOLVE_STOP_ERROR
     ctypedef struct fl_solve_options:
         fl_solver_kind solver
-        int optimized
+        fl_impl impl
         double tol
         fl_residual_norm norm
         int max_sweeps
