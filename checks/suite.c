@@ -244,8 +244,11 @@ fl_status fl_suite_run(const fl_local_problem *p, const char *tmpl, double tol, 
             fl_suite_recheck(p, sol->r, row->err, &e2) == FL_OK) {
             row->have_solution = 1;
         } else {
-            snprintf(note, sizeof note, "no solution read: %.900s",
-                     sol && sol->m != p->m ? "/solution/r has the wrong size" : e2.message);
+            char out_line[1024];
+            snprintf(out_line, sizeof out_line, "%s", note);
+            snprintf(note, sizeof note, "no solution read: %.500s%s%.400s",
+                     sol && sol->m != p->m ? "/solution/r has the wrong size" : e2.message,
+                     out_line[0] ? "; last output line: " : "", out_line);
         }
         fl_fclib_solution_free(sol);
     }
