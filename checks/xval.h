@@ -103,6 +103,13 @@ fl_status fl_xval_case_make(fl_xval_family f, size_t k, const fl_xval_options *o
                             fl_sparse_ctx *ctx, fl_xval_case *c, fl_error *err);
 void fl_xval_case_clear(fl_xval_case *c);
 
+/* Read one problem file (FCLIB .hdf5 or Siconos text, local or global: a
+ * global problem in its local form by the sparse Delassus operator) into
+ * c->p, named `name`, family FL_XVAL_CORPUS; a file our readers refuse
+ * leaves c->p NULL and c->error saying why (the corpus family's reader,
+ * for a directory read without a manifest). */
+void fl_xval_case_read(const char *path, const char *name, fl_sparse_ctx *ctx, fl_xval_case *c);
+
 /* Our solver, the one the certified answers and the timing "ours" come
  * from: r (length m, zero start) to natural-map error tol (/||q||), at most
  * max_iter Gauss-Seidel sweeps.  The dispatcher of drivers/solve.h,
