@@ -117,6 +117,7 @@
 #include "checks/sets_checks.h"
 #include "checks/stability_checks.h"
 #include "checks/stewart_checks.h"
+#include "checks/suite.h"
 #include "checks/twins.h"
 #include "checks/xval.h"
 

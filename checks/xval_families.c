@@ -484,6 +484,14 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
     c->p = p;
 }
 
+void fl_xval_case_read(const char *path, const char *name, fl_sparse_ctx *ctx, fl_xval_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->family = FL_XVAL_CORPUS;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    corpus_read(path, ctx, c);
+}
+
 /* A real packing of N discs (testkit/fclib_discpacking.h): the engine
  * builds its step's local problem on its own context; W is copied to ctx. */
 static void packing(gsl_rng *rng, size_t N, fl_sparse_ctx *ctx, fl_xval_case *c)

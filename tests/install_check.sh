@@ -11,7 +11,9 @@
 #   1. examples/fclib_solve.c is compiled against the staged install with
 #      pkg-config only (no -I or -L of the source or build tree) and run on an
 #      FCLIB global problem and on a local problem written by the command;
-#   2. the installed command is run from / on `reproduce --quick` of every
+#   2. the installed Python module (python/) is imported from / and solves
+#      a problem file;
+#   3. the installed command is run from / on `reproduce --quick` of every
 #      task (with --all: the full `reproduce --all`); it must find the
 #      installed data by itself (no FL_DATA_DIR) and end "N passed, 0 failed".
 # The staged frictionlab.pc is copied with prefix= set to the stage, the
@@ -72,6 +74,18 @@ export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 (cd / && "$stage/fclib_solve" "$src/tests/data/siconos/two_contacts_3d.dat" 2> /dev/null) &&
     { echo "FAIL consumer: a Siconos text file was read as FCLIB"; exit 1; }
 (cd / && "$stage/fclib_solve_static" "$stage/local.hdf5")
+
+echo "== installed Python module (meson install into the prefix's Python path)"
+pyinit=$(find "$stage" -path '*/frictionlab/__init__.py' | head -n 1)
+[ -n "$pyinit" ] || { echo "FAIL install: no Python package frictionlab installed"; exit 1; }
+pydir=$(dirname "$(dirname "$pyinit")")
+(cd / && PYTHONPATH="$pydir" /usr/bin/python3 -c "
+import sys, frictionlab as fl
+assert fl.__file__.startswith('$stage'), fl.__file__
+res = fl.solve(fl.read('$src/tests/data/siconos/two_contacts_2d.dat'))
+assert res.converged and res.error <= 1e-8, res
+print('installed module', fl.__file__, res)
+") || { echo "FAIL install: the installed Python module does not import and solve"; exit 1; }
 
 echo "== installed command from /, data found without FL_DATA_DIR"
 unset FL_DATA_DIR FL_SOURCE_ROOT
