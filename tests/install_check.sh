@@ -80,7 +80,7 @@ corpus_last=$(cd / && "$bin" crosscheck --family corpus \
     --solver-cmd "$bin solve {in} --out {out} --tol 1e-10 > /dev/null" \
     2> "$stage/corpus.err" | tail -n 1)
 if ! printf '%s\n' "$corpus_last" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' ||
-   ! grep -q "corpus $stage$prefix/share/frictionlab/corpus (installed)" "$stage/corpus.err"; then
+   ! grep -Eq "corpus $stage.*/share/frictionlab/corpus \(installed\)" "$stage/corpus.err"; then
     tail -n 20 "$stage/corpus.err"
     echo "FAIL installed corpus: '$corpus_last'"
     exit 1
