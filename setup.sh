@@ -8,7 +8,7 @@
 FL_PACKAGES="meson ninja-build pkg-config gcc libgsl-dev libsuitesparse-dev
 libjansson-dev libcriterion-dev gcovr valgrind gnuplot-nox libssl-dev chromium man-db groff-base
 libfclib-dev libhdf5-dev libsiconos-numerics-dev libarpack2-dev
-python3-h5py python3-numpy
+python3-h5py python3-numpy python3-dev cython3 python3-scipy python3-pytest
 frama-c-base why3 z3 clang libclang-rt-14-dev"
 
 fl_missing_packages() {

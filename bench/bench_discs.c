@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "checks/fl_check.h"
-#include "checks/fclib_discpacking.h"
+#include "testkit/fclib_discpacking.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
 #include "bench.h"

@@ -60,7 +60,7 @@
 #include "reference/nsgs.h"
 #include "testkit/fclib_disclike.h"
 #include "testkit/fclib_feblock.h"
-#include "checks/fclib_discpacking.h"
+#include "testkit/fclib_discpacking.h"
 #include "SparseBlockMatrix.h"
 #include "drivers/discs_step.h"
 #include "optimized/nsgs_sparse.h"

@@ -29,6 +29,7 @@
 #include "fl_rng.h"
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
+#include "testkit/fl_lcp_random.h"
 #include "fl_clock.h"
 
 /* One Siconos solve; returns info. */

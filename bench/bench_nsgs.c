@@ -26,6 +26,7 @@
 #include "drivers/moreau_jean.h"
 #include "bench.h"
 #include "optimized/delassus_sparse.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_clock.h"
 

@@ -66,7 +66,7 @@
 #include "fl_siconos_text.h"
 #include "drivers/solve.h"
 #include "optimized/newton_sparse.h"
-#include "checks/fclib_discpacking.h"
+#include "testkit/fclib_discpacking.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
@@ -466,7 +466,7 @@ static void run_global(int s, bproblem *b, double tol, outcome *o)
         fl_solve_options opt = fl_solve_options_default();
         opt.tol = tol;
         opt.norm = FL_RESIDUAL_MAX_NORM;
-        opt.optimized = !(s == S_REF_GS || s == S_REF_NEWTON);
+        opt.impl = s == S_REF_GS || s == S_REF_NEWTON ? FL_IMPL_REFERENCE : FL_IMPL_OPTIMIZED;
         opt.solver = s == S_AUTO ? FL_SOLVER_AUTO
                      : (s == S_REF_GS || s == S_OPT_GS) ? FL_SOLVER_GS : FL_SOLVER_NEWTON;
         fl_solve_result res;

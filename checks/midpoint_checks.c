@@ -26,6 +26,7 @@
 #include "optimized/midpoint_sparse.h"
 #include "models/fl_model_square_block.h"
 #include "models/fl_model_triangle.h"
+#include "checks/twins.h"
 
 /* ------------------------------------------------------------------ */
 /* 002 §6 closed forms (written independently of reference/midpoint.c) */
@@ -143,154 +144,140 @@ void fl_midpoint_crosscheck_report(fl_check_ctx *ctx, const fl_midpoint_xstats *
                  "L2 = (1+|A_NN|/lmin)|A|, 002 Lemma 4.1)", x->lem, x->worst_ratio);
 }
 
-int fl_midpoint_crosscheck(fl_check_ctx *ctx)
+/* 002 (6): Ker M_r = span{nu_i} (normal redistribution), by eigenvalues:
+ * |lambda_nc| / lambda_max (1 when lambda_nc+1 is not clear of zero). */
+static void kernel_check(const fl_midpoint_block *d, fl_midpoint_xstats *x)
 {
-    gsl_rng *r = fl_rng_alloc(ctx->seed);
-    if (!r) return -1;
-    long N = ctx->systems > 0 ? ctx->systems : 200;
-    long nblocks = N / 10 > 3 ? N / 10 : 3;
-    fl_sparse_ctx sctx;
-    memset(&sctx, 0, sizeof sctx);
-    if (fl_sparse_start(&sctx, NULL) != FL_OK) { gsl_rng_free(r); return -1; }
-    double worst_state = 0, worst_identity = 0, worst_friction = -INFINITY, worst_res = 0;
-    double worst_kernel = 0, worst_gram = 0, worst_mr = 0;
-    long failures = 0, steps = 0;
-    for (long sys = 0; sys < nblocks; sys++) {
-        fl_check_progress(ctx, "midpoint blocks", sys + 1, nblocks);
-        fl_random_block_options ro = fl_random_block_options_default();
-        fl_midpoint_block_params bp = fl_random_midpoint_block(r, &ro, (fl_redist_kind)(sys % 3));
-        fl_midpoint_block *d = NULL;
-        fl_midpoint_block_sparse *s = NULL;
-        if (fl_midpoint_block_alloc(&bp, &d, NULL) || fl_midpoint_block_alloc_sparse(&sctx, &bp, 1u << 30, &s, NULL)) {
-            failures++;
-            fl_midpoint_block_free(d);
-            continue;
-        }
-        size_t n = d->prob.n, nc = d->prob.nc, m = 2 * nc;
-        /* (6): kernel of M_r = span{nu_i} (normal kind), by eigenvalues */
-        if (bp.redist == FL_REDIST_NORMAL) {
-            gsl_matrix *C = fl_dense_matrix_alloc(n, n);
-            gsl_vector *ev = fl_dense_vector_alloc(n);
-            gsl_error_handler_t *old = fl_gsl_handler_off();
-            gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(n);
-            fl_gsl_handler_restore(old);
-            if (C && ev && w) {
-                gsl_matrix_memcpy(C, d->Mr);
-                gsl_eigen_symm(C, ev, w);
-                gsl_sort_vector(ev);
-                double top = gsl_vector_get(ev, n - 1);
-                double k0 = fabs(gsl_vector_get(ev, nc - 1)) / top, k1 = gsl_vector_get(ev, nc) / top;
-                worst_kernel = fmax(worst_kernel, k1 > 1e-8 ? k0 : 1.0);
-            } else {
-                failures++;   /* no kernel computed: not a pass */
-            }
-            if (w) gsl_eigen_symm_free(w);
-            gsl_vector_free(ev);
-            gsl_matrix_free(C);
-        }
-        /* low-rank sparse M_r equals the dense one */
-        gsl_matrix *Mr0;
-        if (fl_sparse_to_dense(&sctx, s->Mr0, &Mr0, NULL) == FL_OK) {
-            gsl_matrix *UK = s->U ? fl_dense_matrix_alloc(n, s->U->size2) : NULL;
-            if (UK) {
-                gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, s->U, s->K, 0.0, UK);
-                gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, UK, s->U, 1.0, Mr0);
-                gsl_matrix_free(UK);
-            }
-            if (s->U && !UK) failures++;   /* no low-rank term: no comparison made */
-            else worst_mr = fmax(worst_mr, rel_diff(Mr0->data, d->Mr->data, n * n));
-            gsl_matrix_free(Mr0);
-        } else {
-            failures++;   /* no comparison made: not a pass of redistribution_sparse */
-        }
-        /* proofs/redistribution.md (c): R^T M_r R = R^T M R on the full dofs
-         * (mass, centre of gravity, second moments of the affine fields) */
-        if (bp.redist != FL_REDIST_NONE) {
-            gsl_matrix *M = NULL, *R = NULL, *Bn = NULL, *Bt = NULL, *Mr = NULL;
-            fl_redistribution *rd = NULL;
-            double *nrm = calloc(2 * nc, sizeof(double));
-            for (size_t i = 0; nrm && i < nc; i++) nrm[2 * i + 1] = -1.0;
-            if (nrm && fl_fe2d_assemble_dense(d->mesh, &bp.mat, bp.lumped ? FL_FE2D_MASS_LUMPED : FL_FE2D_MASS, &M, NULL) == FL_OK
-                && fl_fe2d_affine_fields(d->mesh, &R, NULL) == FL_OK
-                && fl_fe2d_contact_vectors(d->mesh, NULL, nc, d->cnodes, nrm, &Bn, &Bt, NULL) == FL_OK
-                && fl_redistribution_alloc(M, R, Bn, Bt, bp.redist, &rd, NULL) == FL_OK
-                && fl_redistribution_dense(rd, M, &Mr, NULL) == FL_OK) {
-                size_t nf = M->size1;
-                gsl_matrix *T = fl_dense_matrix_alloc(nf, 6), *G = fl_dense_matrix_alloc(6, 6),
-                           *Gr = fl_dense_matrix_alloc(6, 6);
-                if (T && G && Gr) {
-                    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, M, R, 0.0, T);
-                    gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, R, T, 0.0, G);
-                    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Mr, R, 0.0, T);
-                    gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, R, T, 0.0, Gr);
-                    worst_gram = fmax(worst_gram, rel_diff(Gr->data, G->data, 36));
-                } else {
-                    failures++;
-                }
-                gsl_matrix_free(T); gsl_matrix_free(G); gsl_matrix_free(Gr);
-            } else {
-                failures++;
-            }
-            free(nrm);
-            gsl_matrix_free(M); gsl_matrix_free(R); gsl_matrix_free(Bn); gsl_matrix_free(Bt); gsl_matrix_free(Mr);
-            fl_redistribution_free(rd);
-        }
-        fl_midpoint_options o = fl_midpoint_options_default();
-        o.dt = fl_rng_loguniform(r, 0.005, 0.05);
-        o.contact = (fl_midpoint_contact)(sys % 2);
-        o.tol = 1e-14;
-        fl_midpoint *mr = NULL;
-        fl_midpoint_sparse *ms = NULL;
-        fl_midpoint_state *a = NULL, *b = NULL;
-        if (fl_midpoint_alloc(&d->prob, &o, &mr, NULL) || fl_midpoint_alloc_sparse(&s->prob, &o, &ms, NULL)
-            || fl_midpoint_state_alloc(n, nc, &a, NULL) || fl_midpoint_state_alloc(n, nc, &b, NULL)) {
-            failures++;
-        } else {
-            fl_midpoint_static(&d->prob, a->u, NULL);
-            for (size_t i = 0; i < n; i++) gsl_vector_set(a->v, i, 0.3 * (2 * gsl_rng_uniform(r) - 1));
-            double ea = fl_midpoint_energy(&d->prob, a->u, a->v);
-            for (int k = 0; k < 40; k++) {
-                gsl_vector_memcpy(b->u, a->u);
-                gsl_vector_memcpy(b->v, a->v);
-                gsl_vector_memcpy(b->y, a->y);
-                fl_midpoint_result ra, rb;
-                if (fl_midpoint_step(mr, a, &ra, NULL) < 0 || fl_midpoint_step_sparse(ms, b, &rb, NULL) < 0) {
-                    failures++;
-                    break;
-                }
-                steps++;
-                worst_state = fmax(worst_state, fmax(rel_diff(a->u->data, b->u->data, n),
-                                                     rel_diff(a->y->data, b->y->data, m)));
-                double sc = fabs(ea) + fabs(ra.energy) + fabs(ra.work_normal) + fabs(ra.work_friction) + 1e-30;
-                worst_identity = fmax(worst_identity, fabs(ra.energy - ea - ra.work_normal - ra.work_friction) / sc);
-                if (o.contact == FL_MIDPOINT_AT_MIDPOINT) worst_friction = fmax(worst_friction, ra.work_friction / sc);
-                worst_res = fmax(worst_res, fmax(ra.residual, rb.residual));
-                ea = ra.energy;
-            }
-        }
-        fl_midpoint_state_free(a);
-        fl_midpoint_state_free(b);
-        fl_midpoint_free(mr);
-        fl_midpoint_free_sparse(ms);
-        fl_midpoint_block_free(d);
-        fl_midpoint_block_free_sparse(s);
+    size_t n = d->prob.n, nc = d->prob.nc;
+    gsl_matrix *C = fl_dense_matrix_alloc(n, n);
+    gsl_vector *ev = fl_dense_vector_alloc(n);
+    gsl_error_handler_t *old = fl_gsl_handler_off();
+    gsl_eigen_symm_workspace *w = gsl_eigen_symm_alloc(n);
+    fl_gsl_handler_restore(old);
+    if (C && ev && w) {
+        gsl_matrix_memcpy(C, d->Mr);
+        gsl_eigen_symm(C, ev, w);
+        gsl_sort_vector(ev);
+        double top = gsl_vector_get(ev, n - 1);
+        double k0 = fabs(gsl_vector_get(ev, nc - 1)) / top, k1 = gsl_vector_get(ev, nc) / top;
+        x->worst_kernel = fmax(x->worst_kernel, k1 > 1e-8 ? k0 : 1.0);
+    } else {
+        x->failures++;   /* no kernel computed: not a pass */
     }
-    fl_sparse_finish(&sctx);
-    /* Lemma 4.1: Lipschitz ratios on random data */
-    long lem = N / 4 > 10 ? N / 4 : 10, lem_bad = 0;
-    double worst_ratio = 0;
-    for (long t = 0; t < lem; t++) {
-        size_t n = 8 + gsl_rng_uniform_int(r, 10), nc = 1 + gsl_rng_uniform_int(r, 3);
-        gsl_matrix *A = fl_dense_matrix_alloc(n, n), *X = fl_dense_matrix_alloc(n, n),
-                   *Bn = fl_dense_matrix_alloc(nc, n);
-        gsl_vector *f = fl_dense_vector_alloc(n), *w1 = fl_dense_vector_alloc(n),
-                   *w2 = fl_dense_vector_alloc(n);
-        gsl_vector *g11 = fl_dense_vector_alloc(n), *g12 = fl_dense_vector_alloc(n),
-                   *g21 = fl_dense_vector_alloc(nc), *g22 = fl_dense_vector_alloc(nc);
-        if (!A || !X || !Bn || !f || !w1 || !w2 || !g11 || !g12 || !g21 || !g22) {
-            lem_bad++;   /* no ratio measured: not a pass */
-            goto lemma_done;
+    if (w) gsl_eigen_symm_free(w);
+    gsl_vector_free(ev);
+    gsl_matrix_free(C);
+}
+
+/* The low-rank sparse M_r = Mr0 + U K U^T equals the dense one. */
+static void lowrank_check(fl_sparse_ctx *sctx, const fl_midpoint_block *d, const fl_midpoint_block_sparse *s,
+                          fl_midpoint_xstats *x)
+{
+    size_t n = d->prob.n;
+    gsl_matrix *Mr0;
+    if (fl_sparse_to_dense(sctx, s->Mr0, &Mr0, NULL) != FL_OK) {
+        x->failures++;   /* no comparison made: not a pass of redistribution_sparse */
+        return;
+    }
+    gsl_matrix *UK = s->U ? fl_dense_matrix_alloc(n, s->U->size2) : NULL;
+    if (UK) {
+        gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, s->U, s->K, 0.0, UK);
+        gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, UK, s->U, 1.0, Mr0);
+        gsl_matrix_free(UK);
+    }
+    if (s->U && !UK) x->failures++;   /* no low-rank term: no comparison made */
+    else x->worst_mr = fmax(x->worst_mr, rel_diff(Mr0->data, d->Mr->data, n * n));
+    gsl_matrix_free(Mr0);
+}
+
+/* proofs/redistribution.md (c): R^T M_r R = R^T M R on the full dofs
+ * (mass, centre of gravity, second moments of the affine fields). */
+static void gram_check(const fl_midpoint_block *d, const fl_midpoint_block_params *bp, fl_midpoint_xstats *x)
+{
+    size_t nc = d->prob.nc;
+    gsl_matrix *M = NULL, *R = NULL, *Bn = NULL, *Bt = NULL, *Mr = NULL;
+    fl_redistribution *rd = NULL;
+    double *nrm = calloc(2 * nc, sizeof(double));
+    for (size_t i = 0; nrm && i < nc; i++) nrm[2 * i + 1] = -1.0;
+    if (nrm && fl_fe2d_assemble_dense(d->mesh, &bp->mat, bp->lumped ? FL_FE2D_MASS_LUMPED : FL_FE2D_MASS, &M, NULL) == FL_OK
+        && fl_fe2d_affine_fields(d->mesh, &R, NULL) == FL_OK
+        && fl_fe2d_contact_vectors(d->mesh, NULL, nc, d->cnodes, nrm, &Bn, &Bt, NULL) == FL_OK
+        && fl_redistribution_alloc(M, R, Bn, Bt, bp->redist, &rd, NULL) == FL_OK
+        && fl_redistribution_dense(rd, M, &Mr, NULL) == FL_OK) {
+        size_t nf = M->size1;
+        gsl_matrix *T = fl_dense_matrix_alloc(nf, 6), *G = fl_dense_matrix_alloc(6, 6), *Gr = fl_dense_matrix_alloc(6, 6);
+        if (T && G && Gr) {
+            gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, M, R, 0.0, T);
+            gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, R, T, 0.0, G);
+            gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Mr, R, 0.0, T);
+            gsl_blas_dgemm(CblasTrans, CblasNoTrans, 1.0, R, T, 0.0, Gr);
+            x->worst_gram = fmax(x->worst_gram, rel_diff(Gr->data, G->data, 36));
+        } else {
+            x->failures++;
         }
+        gsl_matrix_free(T); gsl_matrix_free(G); gsl_matrix_free(Gr);
+    } else {
+        x->failures++;
+    }
+    free(nrm);
+    gsl_matrix_free(M); gsl_matrix_free(R); gsl_matrix_free(Bn); gsl_matrix_free(Bt); gsl_matrix_free(Mr);
+    fl_redistribution_free(rd);
+}
+
+/* 40 steps of both twins through the agreement harness (checks/twins.h)
+ * from the static state with a random velocity. */
+static void twin_steps(gsl_rng *r, long sys, const fl_midpoint_block *d, const fl_midpoint_block_sparse *s,
+                       fl_twins_midpoint_stats *tw)
+{
+    fl_midpoint_options o = fl_midpoint_options_default();
+    o.dt = fl_rng_loguniform(r, 0.005, 0.05);
+    o.contact = (fl_midpoint_contact)(sys % 2);
+    o.tol = 1e-14;
+    fl_midpoint_state *a = NULL;
+    if (fl_midpoint_state_alloc(d->prob.n, d->prob.nc, &a, NULL) != FL_OK) {
+        tw->failures++;
+        return;
+    }
+    fl_midpoint_static(&d->prob, a->u, NULL);
+    for (size_t i = 0; i < d->prob.n; i++) gsl_vector_set(a->v, i, 0.3 * (2 * gsl_rng_uniform(r) - 1));
+    const fl_midpoint_problem *const p[2] = {&d->prob, &s->prob};
+    fl_twins_midpoint(p, &o, a, 40, tw);
+    fl_midpoint_state_free(a);
+}
+
+/* One random FE block: redistribution checks and the twin steps. */
+static void block_checks(gsl_rng *r, long sys, fl_sparse_ctx *sctx, fl_midpoint_xstats *x,
+                         fl_twins_midpoint_stats *tw)
+{
+    fl_random_block_options ro = fl_random_block_options_default();
+    fl_midpoint_block_params bp = fl_random_midpoint_block(r, &ro, (fl_redist_kind)(sys % 3));
+    fl_midpoint_block *d = NULL;
+    fl_midpoint_block_sparse *s = NULL;
+    if (fl_midpoint_block_alloc(&bp, &d, NULL) || fl_midpoint_block_alloc_sparse(sctx, &bp, 1u << 30, &s, NULL)) {
+        x->failures++;
+        fl_midpoint_block_free(d);
+        return;
+    }
+    if (bp.redist == FL_REDIST_NORMAL) kernel_check(d, x);
+    lowrank_check(sctx, d, s, x);
+    if (bp.redist != FL_REDIST_NONE) gram_check(d, &bp, x);
+    twin_steps(r, sys, d, s, tw);
+    fl_midpoint_block_free(d);
+    fl_midpoint_block_free_sparse(s);
+}
+
+/* 002 Lemma 4.1: Lipschitz ratios of the static normal problem on one
+ * random system (A = X X^T + 0.5 I, orthonormal contact rows); 0 on
+ * success with *ratio the larger of the two ratios to their bounds. */
+static int lemma41_one(gsl_rng *r, double *ratio)
+{
+    size_t n = 8 + gsl_rng_uniform_int(r, 10), nc = 1 + gsl_rng_uniform_int(r, 3);
+    gsl_matrix *A = fl_dense_matrix_alloc(n, n), *X = fl_dense_matrix_alloc(n, n), *Bn = fl_dense_matrix_alloc(nc, n);
+    gsl_vector *f = fl_dense_vector_alloc(n), *w1 = fl_dense_vector_alloc(n), *w2 = fl_dense_vector_alloc(n);
+    gsl_vector *g11 = fl_dense_vector_alloc(n), *g12 = fl_dense_vector_alloc(n), *g21 = fl_dense_vector_alloc(nc),
+               *g22 = fl_dense_vector_alloc(nc);
+    int bad = !A || !X || !Bn || !f || !w1 || !w2 || !g11 || !g12 || !g21 || !g22;   /* no ratio: not a pass */
+    if (!bad) {
         for (size_t i = 0; i < n; i++)
             for (size_t j = 0; j < n; j++) gsl_matrix_set(X, i, j, 2 * gsl_rng_uniform(r) - 1);
         gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, X, X, 0.0, A);
@@ -302,30 +289,55 @@ int fl_midpoint_crosscheck(fl_check_ctx *ctx)
             gsl_vector_set(w1, i, i % 2 == 0 && i / 2 < nc ? 0 : 2 * gsl_rng_uniform(r) - 1);
             gsl_vector_set(w2, i, i % 2 == 0 && i / 2 < nc ? 0 : 2 * gsl_rng_uniform(r) - 1);
         }
-        if (fl_midpoint_lemma41(A, f, Bn, w1, g11, g21, NULL) || fl_midpoint_lemma41(A, f, Bn, w2, g12, g22, NULL)) {
-            lem_bad++;
-        } else {
-            /* L1 <= ||A|| / lambda_min(A_NN) <= trace(A) / min diag-based bound: use the
-             * Frobenius norm of A over the smallest eigenvalue 0.5 of A (>= that of A_NN) */
-            double nA = 0;
-            for (size_t i = 0; i < n * n; i++) nA += A->data[i] * A->data[i];
-            nA = sqrt(nA);
-            double L1 = nA / 0.5, L2 = (1 + nA / 0.5) * nA;
-            gsl_vector_sub(w1, w2);
-            gsl_vector_sub(g11, g12);
-            gsl_vector_sub(g21, g22);
-            double dw = gsl_blas_dnrm2(w1);
-            double q1 = gsl_blas_dnrm2(g11) / dw / L1, q2 = gsl_blas_dnrm2(g21) / dw / L2;
-            worst_ratio = fmax(worst_ratio, fmax(q1, q2));
-        }
-    lemma_done:
-        gsl_matrix_free(A); gsl_matrix_free(X); gsl_matrix_free(Bn);
-        gsl_vector_free(f); gsl_vector_free(w1); gsl_vector_free(w2);
-        gsl_vector_free(g11); gsl_vector_free(g12); gsl_vector_free(g21); gsl_vector_free(g22);
+        bad = fl_midpoint_lemma41(A, f, Bn, w1, g11, g21, NULL) || fl_midpoint_lemma41(A, f, Bn, w2, g12, g22, NULL);
     }
-    fl_midpoint_xstats xs = {nblocks, failures, steps, worst_state, worst_identity, worst_friction, worst_res,
-                             worst_kernel, worst_gram, worst_mr, lem, lem_bad, worst_ratio};
-    fl_midpoint_crosscheck_report(ctx, &xs);
+    if (!bad) {
+        /* L1 <= ||A||_F / 0.5 (0.5 <= lambda_min(A) <= lambda_min(A_NN)), L2 = (1 + ||A||_F / 0.5) ||A||_F */
+        double nA = 0;
+        for (size_t i = 0; i < n * n; i++) nA += A->data[i] * A->data[i];
+        nA = sqrt(nA);
+        double L1 = nA / 0.5, L2 = (1 + nA / 0.5) * nA;
+        gsl_vector_sub(w1, w2);
+        gsl_vector_sub(g11, g12);
+        gsl_vector_sub(g21, g22);
+        double dw = gsl_blas_dnrm2(w1);
+        *ratio = fmax(gsl_blas_dnrm2(g11) / dw / L1, gsl_blas_dnrm2(g21) / dw / L2);
+    }
+    gsl_matrix_free(A); gsl_matrix_free(X); gsl_matrix_free(Bn);
+    gsl_vector_free(f); gsl_vector_free(w1); gsl_vector_free(w2);
+    gsl_vector_free(g11); gsl_vector_free(g12); gsl_vector_free(g21); gsl_vector_free(g22);
+    return bad;
+}
+
+int fl_midpoint_crosscheck(fl_check_ctx *ctx)
+{
+    gsl_rng *r = fl_rng_alloc(ctx->seed);
+    if (!r) return -1;
+    long N = ctx->systems > 0 ? ctx->systems : 200;
+    fl_midpoint_xstats x = {0};
+    x.nblocks = N / 10 > 3 ? N / 10 : 3;
+    fl_sparse_ctx sctx;
+    memset(&sctx, 0, sizeof sctx);
+    if (fl_sparse_start(&sctx, NULL) != FL_OK) { gsl_rng_free(r); return -1; }
+    fl_twins_midpoint_stats tw = fl_twins_midpoint_stats_init();
+    for (long sys = 0; sys < x.nblocks; sys++) {
+        fl_check_progress(ctx, "midpoint blocks", sys + 1, x.nblocks);
+        block_checks(r, sys, &sctx, &x, &tw);
+    }
+    fl_sparse_finish(&sctx);
+    x.failures += tw.failures;
+    x.steps = tw.steps;
+    x.worst_state = fmax(tw.du, tw.dy);
+    x.worst_identity = tw.identity[0];
+    x.worst_friction = tw.friction[0];
+    x.worst_res = fmax(tw.residual[0], tw.residual[1]);
+    x.lem = N / 4 > 10 ? N / 4 : 10;
+    for (long t = 0; t < x.lem; t++) {
+        double ratio = 0;
+        if (lemma41_one(r, &ratio)) x.lem_bad++;
+        else x.worst_ratio = fmax(x.worst_ratio, ratio);
+    }
+    fl_midpoint_crosscheck_report(ctx, &x);
     triangle_branch_check(ctx, r, N * 5 > 2000 ? N * 5 : 2000, "midpoint.triangle_branches");
     gsl_rng_free(r);
     return 0;

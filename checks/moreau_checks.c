@@ -384,6 +384,131 @@ static double bf_line(bf_ctx *b, double *base, double fbase, const double *e, do
     return fbest;
 }
 
+/* e <- a random unit direction of R^k (k Gaussian draws) */
+static void bf_direction(gsl_rng *r, size_t k, double *e)
+{
+    double ne = 0;
+    for (size_t j = 0; j < k; j++) {
+        e[j] = gsl_ran_gaussian(r, 1.0);
+        ne += e[j] * e[j];
+    }
+    ne = sqrt(ne);
+    for (size_t j = 0; j < k; j++) e[j] /= ne;
+}
+
+/* The basis B of the tangent directions (the set's T, or Gram-Schmidt of
+ * random vectors against n), WB = W B; returns the bounding half-width R
+ * of C_bf. */
+static double bf_basis(bf_ctx *b, const mh_sys *s, gsl_rng *r)
+{
+    double R = 0;
+    if (s->fr == FL_MOREAU_SET) {
+        gsl_matrix_memcpy(b->B, s->T);
+    } else {                          /* Gram-Schmidt of random vectors against n */
+        for (size_t j = 0; j < b->k; j++) {
+            gsl_vector_view bj = gsl_matrix_column(b->B, j);
+            double nrm;
+            do {
+                gauss_vec(r, 1.0, &bj.vector);
+                for (int pass = 0; pass < 2; pass++) {
+                    double t;
+                    gsl_blas_ddot(&bj.vector, s->n, &t);
+                    gsl_blas_daxpy(-t, s->n, &bj.vector);
+                    for (size_t l = 0; l < j; l++) {
+                        gsl_vector_view bl = gsl_matrix_column(b->B, l);
+                        gsl_blas_ddot(&bj.vector, &bl.vector, &t);
+                        gsl_blas_daxpy(-t, &bl.vector, &bj.vector);
+                    }
+                }
+                nrm = gsl_blas_dnrm2(&bj.vector);
+            } while (nrm < 1e-3);
+            gsl_vector_scale(&bj.vector, 1.0 / nrm);
+        }
+    }
+    for (size_t j = 0; j < b->k; j++) {
+        gsl_vector_view bj = gsl_matrix_column(b->B, j), wj = gsl_matrix_column(b->WB, j);
+        mh_solve(s, &bj.vector, &wj.vector);
+    }
+    /* bounding half-width of C_bf */
+    if (s->fr == FL_MOREAU_ISOTROPIC) R = s->mu;
+    else if (s->C.kind == FL_SET_INTERVAL) R = fmax(-s->C.lo, s->C.hi);
+    else if (s->C.kind == FL_SET_DISC) R = s->C.mu;
+    else for (size_t i = 0; i < 2 * s->C.nvert; i++) R = fmax(R, fabs(s->C.vert[i]));
+    return R;
+}
+
+/* adaptive zoom: keep the box while it improves, shrink it by 3 when a
+ * round brings nothing; then descents by line searches along random
+ * directions (a quasiconvex function is unimodal on every chord), from the
+ * best point and from 2 random points of C_bf */
+static void bf_search(bf_ctx *b, gsl_rng *r, double R, double *c)
+{
+    const double *cb = b->cbest;
+    double centre[8] = {0}, half = R;
+    for (int round = 0; round < 30 && half > 1e-13 * R; round++) {
+        long N = round == 0 ? 10000 : 600;
+        double before = b->best;
+        for (long i = 0; i < N; i++) {
+            for (size_t j = 0; j < b->k; j++)
+                c[j] = centre[j] + half * (2 * gsl_rng_uniform(r) - 1);
+            if (bf_inside(b, c)) bf_eval(b, c);
+        }
+        memcpy(centre, cb, b->k * sizeof *cb);
+        if (round > 0 && !(b->best < before - 1e-15 * before)) half /= 3;
+        else if (round == 0) half /= 3;
+    }
+    for (int start = 0; start < 3; start++) {
+        double x[8], e[8];
+        if (start == 0) {
+            memcpy(x, cb, b->k * sizeof *x);
+        } else {
+            do {
+                for (size_t j = 0; j < b->k; j++) x[j] = R * (2 * gsl_rng_uniform(r) - 1);
+            } while (!bf_inside(b, x));
+        }
+        double fx = bf_eval(b, x);
+        for (int it = 0; it < 30; it++) {
+            bf_direction(r, b->k, e);
+            fx = bf_line(b, x, fx, e, R);
+        }
+    }
+}
+
+/* finally the convex z-phase from the best point: zoom, then line
+ * searches (reaches thin valleys where the impulse is large) */
+static void bf_z_phase(bf_ctx *b, const mh_sys *s, gsl_rng *r, double R)
+{
+    const double *cb = b->cbest;
+    gsl_blas_ddot(s->n, b->Wn, &b->an);
+    for (size_t j = 0; j < b->k; j++) {
+        gsl_vector_view wj = gsl_matrix_column(b->WB, j);
+        gsl_blas_ddot(s->n, &wj.vector, &b->bn[j]);
+    }
+    double ac = b->an, z[8], zc[8], zb[8], e[8];
+    for (size_t j = 0; j < b->k; j++) ac += b->bn[j] * cb[j];
+    double zscale = R / b->an;
+    for (size_t j = 0; j < b->k; j++) {
+        zb[j] = cb[j] / ac;
+        zscale = fmax(zscale, fabs(zb[j]));
+    }
+    b->zmode = 1;
+    double fz = bf_val(b, zb), zhalf = 2 * zscale;
+    for (int round = 0; round < 25 && zhalf > 1e-13 * zscale; round++) {
+        int improved = 0;
+        memcpy(zc, zb, b->k * sizeof *zc);
+        for (int i = 0; i < 300; i++) {
+            for (size_t j = 0; j < b->k; j++) z[j] = zc[j] + zhalf * (2 * gsl_rng_uniform(r) - 1);
+            double fv = bf_val(b, z);
+            if (fv < fz) { fz = fv; memcpy(zb, z, b->k * sizeof *zb); improved = 1; }
+        }
+        if (!improved) zhalf /= 3;
+    }
+    for (int it = 0; it < 100; it++) {
+        bf_direction(r, b->k, e);
+        fz = bf_line(b, zb, fz, e, 4 * zscale);
+    }
+}
+
 static double brute_min(const mh_sys *s, gsl_rng *r)
 {
     const size_t d = s->d;
@@ -408,117 +533,11 @@ static double brute_min(const mh_sys *s, gsl_rng *r)
     mh_solve(s, s->n, b.Wn);
     double c[8] = {0}, cb[8] = {0}, R = 0;
     b.cbest = cb;
-    if (b.k > 0) {
-        if (s->fr == FL_MOREAU_SET) {
-            gsl_matrix_memcpy(b.B, s->T);
-        } else {                          /* Gram-Schmidt of random vectors against n */
-            for (size_t j = 0; j < b.k; j++) {
-                gsl_vector_view bj = gsl_matrix_column(b.B, j);
-                double nrm;
-                do {
-                    gauss_vec(r, 1.0, &bj.vector);
-                    for (int pass = 0; pass < 2; pass++) {
-                        double t;
-                        gsl_blas_ddot(&bj.vector, s->n, &t);
-                        gsl_blas_daxpy(-t, s->n, &bj.vector);
-                        for (size_t l = 0; l < j; l++) {
-                            gsl_vector_view bl = gsl_matrix_column(b.B, l);
-                            gsl_blas_ddot(&bj.vector, &bl.vector, &t);
-                            gsl_blas_daxpy(-t, &bl.vector, &bj.vector);
-                        }
-                    }
-                    nrm = gsl_blas_dnrm2(&bj.vector);
-                } while (nrm < 1e-3);
-                gsl_vector_scale(&bj.vector, 1.0 / nrm);
-            }
-        }
-        for (size_t j = 0; j < b.k; j++) {
-            gsl_vector_view bj = gsl_matrix_column(b.B, j), wj = gsl_matrix_column(b.WB, j);
-            mh_solve(s, &bj.vector, &wj.vector);
-        }
-        /* bounding half-width of C_bf */
-        if (s->fr == FL_MOREAU_ISOTROPIC) R = s->mu;
-        else if (s->C.kind == FL_SET_INTERVAL) R = fmax(-s->C.lo, s->C.hi);
-        else if (s->C.kind == FL_SET_DISC) R = s->C.mu;
-        else for (size_t i = 0; i < 2 * s->C.nvert; i++) R = fmax(R, fabs(s->C.vert[i]));
-    }
+    if (b.k > 0) R = bf_basis(&b, s, r);
     bf_eval(&b, c);                       /* w = 0 */
     if (b.k > 0) {
-        /* adaptive zoom: keep the box while it improves, shrink it by 3
-         * when a round brings nothing */
-        double centre[8] = {0}, half = R;
-        for (int round = 0; round < 30 && half > 1e-13 * R; round++) {
-            long N = round == 0 ? 10000 : 600;
-            double before = b.best;
-            for (long i = 0; i < N; i++) {
-                for (size_t j = 0; j < b.k; j++)
-                    c[j] = centre[j] + half * (2 * gsl_rng_uniform(r) - 1);
-                if (bf_inside(&b, c)) bf_eval(&b, c);
-            }
-            memcpy(centre, cb, b.k * sizeof *cb);
-            if (round > 0 && !(b.best < before - 1e-15 * before)) half /= 3;
-            else if (round == 0) half /= 3;
-        }
-        /* then descents by line searches along random directions (a
-         * quasiconvex function is unimodal on every chord), from the best
-         * point and from 2 random points of C_bf */
-        for (int start = 0; start < 3; start++) {
-            double x[8], e[8];
-            if (start == 0) {
-                memcpy(x, cb, b.k * sizeof *x);
-            } else {
-                do {
-                    for (size_t j = 0; j < b.k; j++) x[j] = R * (2 * gsl_rng_uniform(r) - 1);
-                } while (!bf_inside(&b, x));
-            }
-            double fx = bf_eval(&b, x);
-            for (int it = 0; it < 30; it++) {
-                double ne = 0;
-                for (size_t j = 0; j < b.k; j++) {
-                    e[j] = gsl_ran_gaussian(r, 1.0);
-                    ne += e[j] * e[j];
-                }
-                ne = sqrt(ne);
-                for (size_t j = 0; j < b.k; j++) e[j] /= ne;
-                fx = bf_line(&b, x, fx, e, R);
-            }
-        }
-        /* finally the convex z-phase from the best point: zoom, then line
-         * searches (reaches thin valleys where the impulse is large) */
-        gsl_blas_ddot(s->n, b.Wn, &b.an);
-        for (size_t j = 0; j < b.k; j++) {
-            gsl_vector_view wj = gsl_matrix_column(b.WB, j);
-            gsl_blas_ddot(s->n, &wj.vector, &b.bn[j]);
-        }
-        double ac = b.an, z[8], zc[8], zb[8], e[8];
-        for (size_t j = 0; j < b.k; j++) ac += b.bn[j] * cb[j];
-        double zscale = R / b.an;
-        for (size_t j = 0; j < b.k; j++) {
-            zb[j] = cb[j] / ac;
-            zscale = fmax(zscale, fabs(zb[j]));
-        }
-        b.zmode = 1;
-        double fz = bf_val(&b, zb), zhalf = 2 * zscale;
-        for (int round = 0; round < 25 && zhalf > 1e-13 * zscale; round++) {
-            int improved = 0;
-            memcpy(zc, zb, b.k * sizeof *zc);
-            for (int i = 0; i < 300; i++) {
-                for (size_t j = 0; j < b.k; j++) z[j] = zc[j] + zhalf * (2 * gsl_rng_uniform(r) - 1);
-                double fv = bf_val(&b, z);
-                if (fv < fz) { fz = fv; memcpy(zb, z, b.k * sizeof *zb); improved = 1; }
-            }
-            if (!improved) zhalf /= 3;
-        }
-        for (int it = 0; it < 100; it++) {
-            double ne = 0;
-            for (size_t j = 0; j < b.k; j++) {
-                e[j] = gsl_ran_gaussian(r, 1.0);
-                ne += e[j] * e[j];
-            }
-            ne = sqrt(ne);
-            for (size_t j = 0; j < b.k; j++) e[j] /= ne;
-            fz = bf_line(&b, zb, fz, e, 4 * zscale);
-        }
+        bf_search(&b, r, R, c);
+        bf_z_phase(&b, s, r, R);
     }
 done:
     gsl_vector_free(b.Wn);
@@ -747,143 +766,150 @@ void fl_moreau_crosscheck_report(fl_check_ctx *ctx, const fl_moreau_harness_stat
 /* reproduce theorem1                                                   */
 /* ------------------------------------------------------------------ */
 
-int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
+/* gamma(q) against its closed form, the hypothesis on the neighbourhood and
+ * the set A(q, u-) (000 Theorem 1, §3); returns |u~ - u-|. */
+static double theorem1_check_set(fl_check_ctx *ctx, const fl_model_theorem1_case *cs, int kind,
+                                 const fl_asymptotics_set *A)
 {
-    char path[1024];
-    fl_model_theorem1 mod;
+    const fl_model_theorem1_rod *rodp = &cs->rod;
+    const char *cname = cs->name;
+    const double *q = cs->q, *um = cs->u_minus;
+    char name[128];
+    double g_closed = cs->gamma, gtol = cs->gamma_tol;
+    snprintf(name, sizeof name, "theorem1.%s.gamma", cname);
+    int gok = fabs(A->gamma - g_closed) <= gtol;
+    fl_check_value(ctx, gok, name, A->gamma, g_closed, gtol,
+                 "000 Theorem 1, gamma closed form (data/000/theorem1_rod.json, proofs/moreau_law.md §9)",
+                 "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
+                 "= %.6g (tol %g)", A->gamma, g_closed, gtol);
+    /* the hypothesis on the neighbourhood (000 Theorem 1) */
+    double gminus = fl_model_theorem1_rod_gamma(rodp, q[2] - 1e-3), gplus = fl_model_theorem1_rod_gamma(rodp, q[2] + 1e-3);
+    snprintf(name, sizeof name, "theorem1.%s.neighbourhood", cname);
+    /* value: the largest gamma nearby (c = 0, 2: must be < 0 / <= 0) or
+     * gamma just below theta (c = 1: must be > 0) */
+    if (kind == 0)
+        fl_check_value(ctx, gminus < 0 && gplus < 0, name, fmax(gminus, gplus), NAN, 0.0,
+                       "000 Theorem 1 hypothesis: gamma < 0 near q", "gamma(theta -+ 1e-3) = %.3g, %.3g < 0",
+                     gminus, gplus);
+    else if (kind == 1)
+        fl_check_value(ctx, gminus > 0, name, gminus, NAN, 0.0, "000 Theorem 1 hypothesis: gamma > 0 nearby",
+                       "gamma(theta - 1e-3) = %.3g > 0", gminus);
+    else
+        fl_check_value(ctx, gminus <= 0 && gplus <= 0, name, fmax(gminus, gplus), NAN, 0.0,
+                       "000 Theorem 1 hypothesis: gamma <= 0 near q",
+                     "gamma(theta -+ 1e-3) = %.3g, %.3g <= 0", gminus, gplus);
+    double span = 0;
+    for (size_t i = 0; i < 3; i++) {
+        double t = gsl_vector_get(A->b, i) - gsl_vector_get(A->a, i);
+        span += t * t;
+    }
+    span = sqrt(span);
+    snprintf(name, sizeof name, "theorem1.%s.set_A", cname);
+    double utd = 0;      /* |u~ - u~ closed form (3/4) sin theta e_theta| (data/000) */
+    for (size_t i = 0; i < 3; i++) utd = fmax(utd, fabs(gsl_vector_get(A->b, i) - cs->u_tilde[i]));
+    fl_check_value(ctx, span > 0.1 && A->segment == cs->segment && utd <= cs->u_tilde_tol, name, utd, 0.0, cs->u_tilde_tol,
+                   "000 §3 A(q,u-); u~ = (0, 0, (3/4) sin theta), proofs/moreau_law.md §9 (value: |u~ - closed form|)",
+                 "A = %s u- = (%g, %g, %g), u~ = (%.6g, %.6g, %.6g), |u~ - u-| = %.4g",
+                 A->segment ? "[u-, u~]," : "{u-, u~},", um[0], um[1], um[2],
+                 gsl_vector_get(A->b, 0), gsl_vector_get(A->b, 1), gsl_vector_get(A->b, 2), span);
+    return span;
+}
+
+/* The limits as eps -> 0 (000 (9), Theorem 1) from the distances eS
+ * (e(A_eps, A)), dH (d_H(A, A_eps)) and dP (d_H({u-, u~}, A_eps)). */
+static void theorem1_check_limits(fl_check_ctx *ctx, const fl_model_theorem1 *mod, const fl_model_theorem1_case *cs,
+                                  int kind, int neps, double span, const double *eS, const double *dH,
+                                  const double *dP)
+{
+    const double *eps_full = mod->eps;
+    const char *cname = cs->name;
+    char name[128];
+    const int last = neps - 1;
+    snprintf(name, sizeof name, "theorem1.%s.consistency", cname);
+    fl_check_value(ctx, eS[last] <= 0.05 * span, name, eS[last], 0.0, 0.05 * span, "000 (9), consistency",
+                 "e(A_eps, A) = %.3g at eps = %g (000 (9), tol 0.05 |u~ - u-|)", eS[last],
+                 eps_full[last]);
+    if (kind < 2) {
+        snprintf(name, sizeof name, "theorem1.%s.dH_to_zero", cname);
+        fl_check_value(ctx, dH[last] <= 0.05 * span && dH[last] < 0.5 * dH[0], name, dH[last], 0.0, 0.05 * span,
+                       "000 Theorem 1: d_H(A_eps, A) -> 0",
+                     "d_H(A_eps, A) = %.3g at eps = %g, %.3g at eps = %g (000 Theorem 1: -> 0; "
+                     "tol 0.05 |u~ - u-| and halved)", dH[0], eps_full[0], dH[last],
+                     eps_full[last]);
+        return;
+    }
+    snprintf(name, sizeof name, "theorem1.%s.pair_dH_to_zero", cname);
+    fl_check_value(ctx, dP[last] <= 0.05 * span, name, dP[last], 0.0, 0.05 * span,
+                   "000 Theorem 1: d_H({u-, u~}, A_eps) -> 0",
+                 "d_H({u-, u~}, A_eps) = %.3g at eps = %g (000 Theorem 1, tol 0.05 |u~ - u-|)",
+                 dP[last], eps_full[last]);
+    double mn = dH[0];
+    for (int e = 1; e < neps; e++) mn = fmin(mn, dH[e]);
+    snprintf(name, sizeof name, "theorem1.%s.dH_bounded_away", cname);
+    fl_check_value(ctx, fabs(mn - cs->dH_limit) <= 0.1 * span, name, mn, cs->dH_limit, 0.1 * span,
+                   "000 Theorem 1: d_H(A, A_eps) does not tend to 0; limit |u~ - u-|/2 (data/000/theorem1_rod.json dH_limit)",
+                 "min over eps of d_H(A, A_eps) = %.3g, limit |u~ - u-|/2 = %.3g (data file), tol 0.1 |u~ - u-| = %.3g "
+                 "(000 Theorem 1: does not tend to 0)", mn, cs->dH_limit, 0.1 * span);
+}
+
+/* The samples and the workspace all cases share. */
+typedef struct {
+    FILE *csv;
+    gsl_rng *rng;
+    gsl_matrix *S;             /* ns sampled outcomes u_eps */
+    int neps;
+    size_t ns, K;
+} theorem1_work;
+
+/* Case c of the data file: A(q, u-), then A_eps sampled at each eps and
+ * its distances to A and to the pair {u-, u~}.  -1: an error (reported). */
+static int theorem1_case(fl_check_ctx *ctx, fl_model_theorem1 *mod, int c, theorem1_work *tw)
+{
     fl_error err;
-    if (fl_check_params_path(ctx, "000/theorem1_rod.json", path, sizeof path) != 0) return -1;
-    if (fl_model_theorem1_load(path, &mod, &err) != FL_OK) {
+    fl_model_theorem1_case *cs = &mod->cases[c];
+    const char *cname = cs->name;
+    /* the case of Theorem 1 the data file describes: gamma < 0 (A a pair),
+     * gamma = 0 with d_H -> 0, gamma = 0 with d_H(A, A_eps) -> dH_limit > 0 */
+    const int kind = !cs->segment ? 0 : cs->dH_limit == 0 ? 1 : 2;
+    size_t ns = tw->ns;
+    fl_moreau_options opt = fl_moreau_options_default();
+    fl_moreau_system sys;
+    fl_model_theorem1_rod_system(&cs->rod, &sys);
+    gsl_vector_view qv = gsl_vector_view_array(cs->q, 3), uv = gsl_vector_view_array(cs->u_minus, 3);
+    fl_asymptotics_set A;
+    if (fl_asymptotics_build(&sys, &qv.vector, &uv.vector, &opt, 1e-10, 0.0, &A, &err) != FL_OK) {
         fl_check_message(ctx, "theorem1: %s", err.message);
         return -1;
     }
-    const double *eps_full = mod.eps;
-    const int neps = (int)(ctx->quick ? mod.quick_neps : mod.neps);
-    const size_t ns = (size_t)(ctx->quick ? mod.quick_samples : mod.samples), K = (size_t)mod.segment_grid;
-    if (fl_check_out_path(ctx, "theorem1_hausdorff.csv", path, sizeof path) != 0) return -1;
-    FILE *csv = fopen(path, "w");
-    if (!csv) return -1;
-    fprintf(csv, "case,eps,samples,collisions,e_Aeps_A,e_A_Aeps,dH_A_Aeps,dH_pair_Aeps\n");
-    gsl_rng *rng = fl_rng_alloc(ctx->seed);
-    gsl_matrix *S = fl_dense_matrix_alloc(ns, 3);
-    if (!rng || !S) {
-        fl_check_message(ctx, "theorem1: out of memory");
-        fclose(csv);
-        gsl_matrix_free(S);
-        gsl_rng_free(rng);
-        return -1;
-    }
-    fl_moreau_options opt = fl_moreau_options_default();
-    char name[128];
-    int rc = 0;
-    for (int c = 0; c < 3; c++) {
-        fl_model_theorem1_case *cs = &mod.cases[c];
-        fl_model_theorem1_rod *rodp = &cs->rod;
-        const char *cname = cs->name;
-        /* the case of Theorem 1 the data file describes: gamma < 0 (A a pair),
-         * gamma = 0 with d_H -> 0, gamma = 0 with d_H(A, A_eps) -> dH_limit > 0 */
-        const int kind = !cs->segment ? 0 : cs->dH_limit == 0 ? 1 : 2;
-        double *q = cs->q, *um = cs->u_minus;
-        fl_moreau_system sys;
-        fl_model_theorem1_rod_system(rodp, &sys);
-        gsl_vector_view qv = gsl_vector_view_array(q, 3), uv = gsl_vector_view_array(um, 3);
-        fl_asymptotics_set A;
-        if (fl_asymptotics_build(&sys, &qv.vector, &uv.vector, &opt, 1e-10, 0.0, &A, &err) != FL_OK) {
+    double span = theorem1_check_set(ctx, cs, kind, &A);
+    double dH[4], dP[4], eS[4];
+    fl_asymptotics_set pair = A;
+    pair.segment = 0;
+    for (int e = 0; e < tw->neps; e++) {
+        double eps = mod->eps[e];
+        size_t nc = 0;
+        if (fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, eps, ns, tw->rng, &opt, tw->S, &nc, &err)
+            != FL_OK) {
             fl_check_message(ctx, "theorem1: %s", err.message);
-            rc = -1;
-            break;
+            fl_asymptotics_set_release(&A);
+            return -1;
         }
-        double g_closed = cs->gamma, gtol = cs->gamma_tol;
-        snprintf(name, sizeof name, "theorem1.%s.gamma", cname);
-        int gok = fabs(A.gamma - g_closed) <= gtol;
-        fl_check_value(ctx, gok, name, A.gamma, g_closed, gtol,
-                     "000 Theorem 1, gamma closed form (data/000/theorem1_rod.json, proofs/moreau_law.md §9)",
-                     "gamma(q) = %.6g, closed form 1/m + l^2c^2/J - mu l^2|sc|/J "
-                     "= %.6g (tol %g)", A.gamma, g_closed, gtol);
-        /* the hypothesis on the neighbourhood (000 Theorem 1) */
-        double gminus = fl_model_theorem1_rod_gamma(rodp, q[2] - 1e-3), gplus = fl_model_theorem1_rod_gamma(rodp, q[2] + 1e-3);
-        snprintf(name, sizeof name, "theorem1.%s.neighbourhood", cname);
-        /* value: the largest gamma nearby (c = 0, 2: must be < 0 / <= 0) or
-         * gamma just below theta (c = 1: must be > 0) */
-        if (kind == 0)
-            fl_check_value(ctx, gminus < 0 && gplus < 0, name, fmax(gminus, gplus), NAN, 0.0,
-                           "000 Theorem 1 hypothesis: gamma < 0 near q", "gamma(theta -+ 1e-3) = %.3g, %.3g < 0",
-                         gminus, gplus);
-        else if (kind == 1)
-            fl_check_value(ctx, gminus > 0, name, gminus, NAN, 0.0, "000 Theorem 1 hypothesis: gamma > 0 nearby",
-                           "gamma(theta - 1e-3) = %.3g > 0", gminus);
-        else
-            fl_check_value(ctx, gminus <= 0 && gplus <= 0, name, fmax(gminus, gplus), NAN, 0.0,
-                           "000 Theorem 1 hypothesis: gamma <= 0 near q",
-                         "gamma(theta -+ 1e-3) = %.3g, %.3g <= 0", gminus, gplus);
-        double span = 0;
-        for (size_t i = 0; i < 3; i++) {
-            double t = gsl_vector_get(A.b, i) - gsl_vector_get(A.a, i);
-            span += t * t;
-        }
-        span = sqrt(span);
-        snprintf(name, sizeof name, "theorem1.%s.set_A", cname);
-        double utd = 0;      /* |u~ - u~ closed form (3/4) sin theta e_theta| (data/000) */
-        for (size_t i = 0; i < 3; i++) utd = fmax(utd, fabs(gsl_vector_get(A.b, i) - cs->u_tilde[i]));
-        fl_check_value(ctx, span > 0.1 && A.segment == cs->segment && utd <= cs->u_tilde_tol, name, utd, 0.0, cs->u_tilde_tol,
-                       "000 §3 A(q,u-); u~ = (0, 0, (3/4) sin theta), proofs/moreau_law.md §9 (value: |u~ - closed form|)",
-                     "A = %s u- = (%g, %g, %g), u~ = (%.6g, %.6g, %.6g), |u~ - u-| = %.4g",
-                     A.segment ? "[u-, u~]," : "{u-, u~},", um[0], um[1], um[2],
-                     gsl_vector_get(A.b, 0), gsl_vector_get(A.b, 1), gsl_vector_get(A.b, 2), span);
-        double dH[4], dP[4], eS[4];
-        fl_asymptotics_set pair = A;
-        pair.segment = 0;
-        for (int e = 0; e < neps; e++) {
-            double eps = eps_full[e];
-            size_t nc = 0;
-            if (fl_asymptotics_sample(&sys, &qv.vector, &uv.vector, eps, ns, rng, &opt, S, &nc, &err)
-                != FL_OK) {
-                fl_check_message(ctx, "theorem1: %s", err.message);
-                rc = -1;
-                break;
-            }
-            eS[e] = fl_asymptotics_excess_samples_to_set(S, ns, &A);
-            double eA = fl_asymptotics_excess_set_to_samples(&A, K, S, ns);
-            dH[e] = fmax(eS[e], eA);
-            dP[e] = fmax(fl_asymptotics_excess_samples_to_set(S, ns, &pair),
-                         fl_asymptotics_excess_set_to_samples(&pair, 2, S, ns));
-            fprintf(csv, "%s,%g,%zu,%zu,%.6e,%.6e,%.6e,%.6e\n", cname, eps, ns, nc, eS[e], eA,
-                    dH[e], dP[e]);
-            fl_check_progress(ctx, "theorem1 eps", c * neps + e + 1, 3 * neps);
-        }
-        if (rc) { fl_asymptotics_set_release(&A); break; }
-        const int last = neps - 1;
-        snprintf(name, sizeof name, "theorem1.%s.consistency", cname);
-        fl_check_value(ctx, eS[last] <= 0.05 * span, name, eS[last], 0.0, 0.05 * span, "000 (9), consistency",
-                     "e(A_eps, A) = %.3g at eps = %g (000 (9), tol 0.05 |u~ - u-|)", eS[last],
-                     eps_full[last]);
-        if (kind < 2) {
-            snprintf(name, sizeof name, "theorem1.%s.dH_to_zero", cname);
-            fl_check_value(ctx, dH[last] <= 0.05 * span && dH[last] < 0.5 * dH[0], name, dH[last], 0.0, 0.05 * span,
-                           "000 Theorem 1: d_H(A_eps, A) -> 0",
-                         "d_H(A_eps, A) = %.3g at eps = %g, %.3g at eps = %g (000 Theorem 1: -> 0; "
-                         "tol 0.05 |u~ - u-| and halved)", dH[0], eps_full[0], dH[last],
-                         eps_full[last]);
-        } else {
-            snprintf(name, sizeof name, "theorem1.%s.pair_dH_to_zero", cname);
-            fl_check_value(ctx, dP[last] <= 0.05 * span, name, dP[last], 0.0, 0.05 * span,
-                           "000 Theorem 1: d_H({u-, u~}, A_eps) -> 0",
-                         "d_H({u-, u~}, A_eps) = %.3g at eps = %g (000 Theorem 1, tol 0.05 |u~ - u-|)",
-                         dP[last], eps_full[last]);
-            double mn = dH[0];
-            for (int e = 1; e < neps; e++) mn = fmin(mn, dH[e]);
-            snprintf(name, sizeof name, "theorem1.%s.dH_bounded_away", cname);
-            fl_check_value(ctx, fabs(mn - cs->dH_limit) <= 0.1 * span, name, mn, cs->dH_limit, 0.1 * span,
-                           "000 Theorem 1: d_H(A, A_eps) does not tend to 0; limit |u~ - u-|/2 (data/000/theorem1_rod.json dH_limit)",
-                         "min over eps of d_H(A, A_eps) = %.3g, limit |u~ - u-|/2 = %.3g (data file), tol 0.1 |u~ - u-| = %.3g "
-                         "(000 Theorem 1: does not tend to 0)", mn, cs->dH_limit, 0.1 * span);
-        }
-        fl_asymptotics_set_release(&A);
+        eS[e] = fl_asymptotics_excess_samples_to_set(tw->S, ns, &A);
+        double eA = fl_asymptotics_excess_set_to_samples(&A, tw->K, tw->S, ns);
+        dH[e] = fmax(eS[e], eA);
+        dP[e] = fmax(fl_asymptotics_excess_samples_to_set(tw->S, ns, &pair),
+                     fl_asymptotics_excess_set_to_samples(&pair, 2, tw->S, ns));
+        fprintf(tw->csv, "%s,%g,%zu,%zu,%.6e,%.6e,%.6e,%.6e\n", cname, eps, ns, nc, eS[e], eA,
+                dH[e], dP[e]);
+        fl_check_progress(ctx, "theorem1 eps", c * tw->neps + e + 1, 3 * tw->neps);
     }
-    fclose(csv);
-    gsl_matrix_free(S);
-    gsl_rng_free(rng);
-    if (rc) return rc;
+    theorem1_check_limits(ctx, mod, cs, kind, tw->neps, span, eS, dH, dP);
+    fl_asymptotics_set_release(&A);
+    return 0;
+}
+
+static void theorem1_plot(fl_check_ctx *ctx, const char *path)
+{
     char png[1024], script[4096];
     if (fl_check_out_path(ctx, "theorem1_hausdorff.png", png, sizeof png) == 0) {
         snprintf(script, sizeof script,
@@ -897,5 +923,43 @@ int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
                  png, path);
         if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "theorem1: no PNG (gnuplot failed)");
     }
+}
+
+/* 000 Theorem 1 on the rod of the data file, its three cases: compute
+ * A and A_eps, check, plot d_H against eps. */
+int fl_moreau_reproduce_theorem1(fl_check_ctx *ctx)
+{
+    char path[1024];
+    fl_model_theorem1 mod;
+    fl_error err;
+    if (fl_check_params_path(ctx, "000/theorem1_rod.json", path, sizeof path) != 0) return -1;
+    if (fl_model_theorem1_load(path, &mod, &err) != FL_OK) {
+        fl_check_message(ctx, "theorem1: %s", err.message);
+        return -1;
+    }
+    theorem1_work tw;
+    tw.neps = (int)(ctx->quick ? mod.quick_neps : mod.neps);
+    tw.ns = (size_t)(ctx->quick ? mod.quick_samples : mod.samples);
+    tw.K = (size_t)mod.segment_grid;
+    if (fl_check_out_path(ctx, "theorem1_hausdorff.csv", path, sizeof path) != 0) return -1;
+    tw.csv = fopen(path, "w");
+    if (!tw.csv) return -1;
+    fprintf(tw.csv, "case,eps,samples,collisions,e_Aeps_A,e_A_Aeps,dH_A_Aeps,dH_pair_Aeps\n");
+    tw.rng = fl_rng_alloc(ctx->seed);
+    tw.S = fl_dense_matrix_alloc(tw.ns, 3);
+    if (!tw.rng || !tw.S) {
+        fl_check_message(ctx, "theorem1: out of memory");
+        fclose(tw.csv);
+        gsl_matrix_free(tw.S);
+        gsl_rng_free(tw.rng);
+        return -1;
+    }
+    int rc = 0;
+    for (int c = 0; c < 3 && rc == 0; c++) rc = theorem1_case(ctx, &mod, c, &tw);
+    fclose(tw.csv);
+    gsl_matrix_free(tw.S);
+    gsl_rng_free(tw.rng);
+    if (rc) return rc;
+    theorem1_plot(ctx, path);
     return 0;
 }

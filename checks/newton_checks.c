@@ -32,6 +32,7 @@
 #include "reference/enumerate.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 
 enum { NSOLV = FL_NEWTON_XSOLVERS };   /* ref GS, opt GS, ref Newton, opt Newton */

@@ -20,6 +20,7 @@
 #include "drivers/plurality_explore.h"
 #include "checks/fl_tasks.h"
 #include "optimized/delassus_sparse.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
 #include "models/fl_model_wedged_rod.h"
@@ -356,6 +357,228 @@ static fl_status wedge_step(const wedge_params *w, double P, int warm, gsl_vecto
     return st;
 }
 
+/* (3) enumeration: isolated solutions and continua */
+static void wedge_check_enumeration(fl_check_ctx *ctx, const fl_local_problem *p)
+{
+    fl_enumerate_result *e = NULL;
+    fl_enumerate_solutions(p, 1e-10, &e, NULL);
+    double zero[4] = {0, 0, 0, 0};
+    int open_listed = e && fl_enumerate_find(e, zero, 1e-12) >= 0;
+    fl_check_value(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration", e ? (double)e->singular : 0.0,
+                 1.0, NAN, "003 §2: the wedged continuum (value: singular stick/stick systems, at least 1)",
+                 "%zu isolated solution(s) incl. free fall (open/open), %zu singular status "
+                 "systems carrying the wedged continuum (stick/stick: W has rank 3 < 4)",
+                 e ? e->nsol : 0, e ? e->singular : 0);
+    fl_enumerate_result_free(e);
+}
+
+/* (4) Moreau's exploration by random initial guesses: both outcomes */
+static void wedge_check_outcomes(fl_check_ctx *ctx, const fl_local_problem *p, gsl_rng *rng, double h, double RN)
+{
+    fl_plurality_options po = fl_plurality_options_default();
+    po.mode = FL_PLURALITY_RANDOM_START;
+    po.runs = 200;
+    po.nsgs.rng = rng;
+    po.nsgs.tol = 1e-12;
+    po.nsgs.max_sweeps = 20000;
+    po.nsgs.random_scale = 4.0 * h * RN;
+    fl_cloud *c = NULL;
+    long nfree = 0, nwedge = 0, nbad = 0;
+    if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
+        for (size_t k = 0; k < c->npts; k++) {
+            const double *r = c->pts + 4 * k;
+            if (!fl_enumerate_is_solution(p, r, 1e-8)) nbad++;
+            else if (fabs(r[0]) + fabs(r[2]) <= 1e-12 * h * RN) nfree++;
+            else nwedge++;
+        }
+    }
+    char path[4096];
+    if (c && fl_check_out_path(ctx, "wedged_rod_cloud.csv", path, sizeof path) == 0) {
+        FILE *f = fopen(path, "w");
+        if (f) {
+            fprintf(f, "run,RN_A,RT_A,RN_B,RT_B\n");
+            for (size_t k = 0; k < c->npts; k++)
+                fprintf(f, "%zu,%.10g,%.10g,%.10g,%.10g\n", k, c->pts[4 * k] / h,
+                        c->pts[4 * k + 1] / h, c->pts[4 * k + 2] / h, c->pts[4 * k + 3] / h);
+            fclose(f);
+        }
+    }
+    fl_check_value(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes", (double)nbad, 0.0, 0.0,
+                 "003 §2-3: both outcomes among random initial guesses (value: limits that are not solutions)",
+                 "random initial guesses (003 §3): %ld free-fall and %ld wedged limits of %zu "
+                 "runs, %ld not a solution", nfree, nwedge, c ? c->npts : 0, nbad);
+    fl_cloud_free(c);
+}
+
+/* (2)-(4) on the one-step problem from rest, P = 0: the symmetric wedged
+ * impulses (closed form) solve it, enumeration finds the continuum, random
+ * starts find both outcomes.  -1: the problem cannot be built (reported). */
+static int wedge_check_wedged(fl_check_ctx *ctx, const wedge_params *w, const char *src, gsl_vector *s,
+                              gsl_vector *uf, gsl_rng *rng)
+{
+    const double h = w->h, vtol = 1e-9 * w->g * h;
+    /* (2) the symmetric wedged impulses (closed form): vertical balance
+     * 2 (R_T cos b - R_N sin b) = m g with R_N = 2 R_N,min,
+     * R_N,min = m g / (2 (mu cos b - sin b)) (friction at its limit). */
+    double wf[4] = {0, 0, 0, 0};
+    fl_error werr;
+    if (fl_model_wedged_rod_wedged_forces(w, wf, &werr) != FL_OK) fl_check_message(ctx, "wedged_rod: %s", werr.message);
+    double RN = wf[0], RT = wf[1];
+    double wedge_s[4] = {h * RN, h * RT, h * RN, h * RT};
+    double ui[3] = {0, 0, 0};
+    fl_global_problem *g = wedge_problem(w, ui, 0.0);
+    fl_local_problem *p = NULL;
+    fl_error perr;
+    if (!g || fl_delassus_dense(g, &p, &perr) != FL_OK) {
+        /* nothing below can be checked without the one-step problem */
+        fl_check_message(ctx, "wedged_rod: the one-step problem of %s cannot be built%s%s", src,
+                         g ? ": " : "", g ? perr.message : "");
+        fl_global_problem_free(g);
+        return -1;
+    }
+    int is_sol = fl_enumerate_is_solution(p, wedge_s, 1e-10);
+    memcpy(s->data, wedge_s, sizeof wedge_s);
+    int sw = 0;
+    wedge_step(w, 0.0, 1, s, uf, &sw);
+    double kept = 0;
+    for (int i = 0; i < 4; i++) kept = fmax(kept, fabs(s->data[i] - wedge_s[i]));
+    fl_check_value(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
+                 "wedged_rod.wedged_solution", kept, 0.0, 1e-10 * h * RN,
+                 "003 §2: wedged impulses R_N = 2 R_N,min (closed form, data/003/wedged_rod.json)",
+                 "R_N = 2 R_N,min = %.4g N, R_T = %.4g N: a solution of the one-step problem "
+                 "(%s), warm start keeps it (|ds| = %.2g, %d sweep, |u_f| = %.2g)",
+                 RN, RT, is_sol ? "Coulomb holds" : "Coulomb FAILS", kept, sw,
+                 gsl_blas_dnrm2(uf));
+    wedge_check_enumeration(ctx, p);
+    wedge_check_outcomes(ctx, p, rng, h, RN);
+    fl_local_problem_free(p);
+    fl_global_problem_free(g);
+    return 0;
+}
+
+/* What the insertion-extraction history leaves for its checks. */
+typedef struct {
+    long wedged_until, zero_falls, zero_checked, errors;
+    double P_detach, X_rev, sweeps_max, slide_dev, X_dev;
+    char path[4096];
+    int wrote_csv;             /* wedged_rod_forces.csv was opened */
+} wedge_history;
+
+/* (5) insertion-extraction history with warm start (003 §2): P rises from
+ * P_start to P_max (pushing the rod up into the converging walls), then
+ * decreases to P_end (pulling down); detachment when u_f != 0. */
+static void wedge_history_run(fl_check_ctx *ctx, const wedge_params *w, gsl_vector *s, gsl_vector *uf,
+                              gsl_vector *s0, gsl_vector *uf0, wedge_history *H)
+{
+    const double mg = w->m * w->g, h = w->h, cb = cos(w->beta), sb = sin(w->beta);
+    const double vtol = 1e-9 * w->g * h;        /* "u_f = 0" within this */
+    FILE *csv = NULL;
+    if (fl_check_out_path(ctx, "wedged_rod_forces.csv", H->path, sizeof H->path) == 0) csv = fopen(H->path, "w");
+    if (csv) fprintf(csv, "step,P_over_mg,RN_A,RT_A,RN_B,RT_B,wedged,zero_start_falls\n");
+    H->wrote_csv = csv != NULL;
+    long nsteps = w->steps_up + w->steps_down;
+    H->wedged_until = -1;
+    H->P_detach = H->X_rev = NAN;
+    gsl_vector_set_zero(s);
+    for (long k = 0; k <= nsteps; k++) {
+        double Pmg = k <= w->steps_up
+                         ? w->P_start + (w->P_max - w->P_start) * (double)k / (double)w->steps_up
+                         : w->P_max + (w->P_end - w->P_max) * (double)(k - w->steps_up) /
+                                         (double)w->steps_down;
+        int sw = 0;
+        fl_status st = wedge_step(w, Pmg * mg, k > 0, s, uf, &sw);
+        if (st != FL_OK) H->errors++;
+        H->sweeps_max = fmax(H->sweeps_max, sw);
+        int wedged = gsl_blas_dnrm2(uf) <= vtol;
+        /* longitudinal (along AB, horizontal) component of R_A: X = R_N cos b + R_T sin b */
+        double XA = (s->data[0] * cb + s->data[1] * sb) / h, XB = (s->data[2] * cb + s->data[3] * sb) / h;
+        if (wedged && k <= w->steps_up)   /* insertion: sliding regime, R_T = -mu R_N */
+            H->slide_dev = fmax(H->slide_dev, fmax(fabs(s->data[1] + w->mu * s->data[0]),
+                                                   fabs(s->data[3] + w->mu * s->data[2])) / s->data[0]);
+        if (k == w->steps_up) H->X_rev = 0.5 * (XA + XB);
+        if (wedged && k > w->steps_up)
+            H->X_dev = fmax(H->X_dev, fmax(fabs(XA - H->X_rev), fabs(XB - H->X_rev)) / H->X_rev);
+        /* the same state with zero start: the other outcome when P < m g */
+        int falls = 0;
+        if (k > w->steps_up && wedged && Pmg < 1.0) {
+            wedge_step(w, Pmg * mg, 0, s0, uf0, NULL);
+            falls = gsl_blas_dnrm2(s0) == 0.0 && gsl_vector_get(uf0, 1) < 0;
+            H->zero_checked++;
+            H->zero_falls += falls;
+        }
+        if (csv)
+            fprintf(csv, "%ld,%.6f,%.10g,%.10g,%.10g,%.10g,%d,%d\n", k, Pmg, s->data[0] / h,
+                    s->data[1] / h, s->data[2] / h, s->data[3] / h, wedged, falls);
+        fl_check_progress(ctx, "wedged_rod history", k + 1, nsteps + 1);
+        if (!wedged) {
+            H->P_detach = Pmg;
+            break;
+        }
+        H->wedged_until = k;
+    }
+    if (csv) fclose(csv);
+}
+
+static void wedge_history_check(fl_check_ctx *ctx, const wedge_params *w, const wedge_history *H)
+{
+    double P_detach = H->P_detach, X_rev = H->X_rev;
+    /* 003 §2 (elastic refinement): "the longitudinal components of R_A and R_B
+     * keep the values they had at the instant of reversal".  With X* that
+     * component and R_y = (m g - P)/2 the vertical one (symmetry), R_N = X* cos b
+     * - R_y sin b and R_T = X* sin b + R_y cos b; the no-slide regime ends when
+     * R_T = mu R_N:  P_d = m g - 2 X* (mu cos b - sin b)/(cos b + mu sin b)
+     * (proofs/contact_dynamics.md). */
+    double Pd = fl_model_wedged_rod_detachment(w, X_rev);
+    double dP = (w->P_max - w->P_end) / (double)w->steps_down;
+    fl_check_value(ctx, H->errors == 0 && H->wedged_until >= w->steps_up && isfinite(P_detach),
+                 "wedged_rod.warm_start_keeps_wedge", (double)H->wedged_until, (double)w->steps_up, NAN,
+                 "003 §2: warm start keeps the wedge (value: last wedged load step, at least the insertion's last)",
+                 "warm-started NSGS keeps u_f = 0 through insertion (P/mg %.2f -> %.2f) and "
+                 "unloading down to P/mg = %.4f, detaches at P/mg = %.4f (max %g sweeps/step)",
+                 w->P_start, w->P_max, P_detach + dP, P_detach, H->sweeps_max);
+    fl_check_value(ctx, H->slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime", H->slide_dev, 0.0, 1e-9,
+                 "003 §2: sliding regime R_T = -mu R_N during insertion",
+                 "insertion: max |R_T + mu R_N|/R_N = %.3g (lines of action imposed by Coulomb "
+                 "law in sliding regime, 003 §2; tol 1e-9)", H->slide_dev);
+    fl_check_value(ctx, H->X_dev <= 1e-9, "wedged_rod.longitudinal_frozen", H->X_dev, 0.0, 1e-9,
+                 "003 §2: longitudinal components keep their value at the reversal",
+                 "unloading: max |X - X*|/X* = %.3g, X* = %.6g N the longitudinal component at "
+                 "the reversal (003 §2; tol 1e-9)", H->X_dev, X_rev);
+    fl_check_value(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9, "wedged_rod.detachment_load",
+                 P_detach, Pd, dP, "003 §2: P_d = m g - 2 X*(mu cos b - sin b)/(cos b + mu sin b) (proofs/contact_dynamics.md)",
+                 "detachment at P/mg = %.4f, first load step past the prediction m g - 2 X*(mu "
+                 "cos b - sin b)/(cos b + mu sin b) = %.4f m g (003 §2; within one step %.3f)",
+                 P_detach, Pd, dP);
+    fl_check_value(ctx, H->zero_checked > 0 && H->zero_falls == H->zero_checked, "wedged_rod.zero_start_falls",
+                 (double)(H->zero_checked - H->zero_falls), 0.0, 0.0,
+                 "003 §2: zero start gives free fall (value: unloading states where it does not)",
+                 "at %ld unloading states with P < m g where the warm start stays wedged, the "
+                 "zero start gives free fall in %ld (both outcomes are solutions, 003 §2)",
+                 H->zero_checked, H->zero_falls);
+}
+
+static void wedge_history_plot(fl_check_ctx *ctx, wedge_history *H)
+{
+    char *path = H->path;
+    if (H->wrote_csv && fl_check_out_path(ctx, "wedged_rod_forces.png", path, sizeof H->path) == 0) {
+        char csvp[4096], script[12000];
+        fl_check_out_path(ctx, "wedged_rod_forces.csv", csvp, sizeof csvp);
+        snprintf(script, sizeof script,
+                 "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
+                 "set key autotitle columnhead noenhanced\nset xlabel 'load step'\nset ylabel 'force (N)'\n"
+                 "set y2label 'P / m g'\nset y2tics\nset title 'Rod wedged between converging "
+                 "walls (003 §2): contact forces under insertion-extraction, warm start'\n"
+                 "plot '%s' using 1:3 with lines lw 2, '' using 1:4 with lines lw 2, "
+                 "'' using 1:5 with lines dt 2, '' using 1:6 with lines dt 2, "
+                 "'' using 1:2 axes x1y2 with lines lc rgb 'black'\n",
+                 path, csvp);
+        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "wedged_rod: no PNG (gnuplot failed)");
+    }
+}
+
+/* 003 §2: the rod wedged between converging walls.  (1) free fall from
+ * rest, (2)-(4) the wedged solutions of the same step, (5) the
+ * insertion-extraction history: compute, check, plot. */
 int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
 {
     wedge_params w;
@@ -363,8 +586,7 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
     if (wedge_load(ctx, &w, src, sizeof src) != 0) return -1;
     int rc = 0;
     if (ctx->quick) w.steps_down = w.steps_down / 4 > 10 ? w.steps_down / 4 : 10;
-    const double mg = w.m * w.g, h = w.h, cb = cos(w.beta), sb = sin(w.beta);
-    const double vtol = 1e-9 * w.g * h;        /* "u_f = 0" within this */
+    const double h = w.h;
     gsl_vector *s = fl_dense_vector_alloc(4), *uf = fl_dense_vector_alloc(3);
     gsl_vector *s0 = fl_dense_vector_alloc(4), *uf0 = fl_dense_vector_alloc(3);
     gsl_rng *rng = fl_rng_alloc(ctx->seed);
@@ -383,185 +605,15 @@ int fl_nsgs_reproduce_wedged_rod(fl_check_ctx *ctx)
                  "003 §2: free fall s = 0, u_f = (0, -g h, 0) (closed form)",
                  "zero start from rest: |s| + |u_f - (0,-g h,0)| = %.3g (closed form, tol 1e-12 g h)",
                  ff);
-
-    /* (2) the symmetric wedged impulses (closed form): vertical balance
-     * 2 (R_T cos b - R_N sin b) = m g with R_N = 2 R_N,min,
-     * R_N,min = m g / (2 (mu cos b - sin b)) (friction at its limit). */
-    double wf[4] = {0, 0, 0, 0};
-    fl_error werr;
-    if (fl_model_wedged_rod_wedged_forces(&w, wf, &werr) != FL_OK) fl_check_message(ctx, "wedged_rod: %s", werr.message);
-    double RN = wf[0], RT = wf[1];
-    double wedge_s[4] = {h * RN, h * RT, h * RN, h * RT};
-    {
-        double ui[3] = {0, 0, 0};
-        fl_global_problem *g = wedge_problem(&w, ui, 0.0);
-        fl_local_problem *p = NULL;
-        fl_error perr;
-        if (!g || fl_delassus_dense(g, &p, &perr) != FL_OK) {
-            /* nothing below can be checked without the one-step problem */
-            fl_check_message(ctx, "wedged_rod: the one-step problem of %s cannot be built%s%s", src,
-                             g ? ": " : "", g ? perr.message : "");
-            fl_global_problem_free(g);
-            rc = -1;
-            goto done;
-        }
-        int is_sol = fl_enumerate_is_solution(p, wedge_s, 1e-10);
-        memcpy(s->data, wedge_s, sizeof wedge_s);
-        int sw = 0;
-        wedge_step(&w, 0.0, 1, s, uf, &sw);
-        double kept = 0;
-        for (int i = 0; i < 4; i++) kept = fmax(kept, fabs(s->data[i] - wedge_s[i]));
-        fl_check_value(ctx, is_sol && gsl_blas_dnrm2(uf) <= vtol && kept <= 1e-10 * h * RN,
-                     "wedged_rod.wedged_solution", kept, 0.0, 1e-10 * h * RN,
-                     "003 §2: wedged impulses R_N = 2 R_N,min (closed form, data/003/wedged_rod.json)",
-                     "R_N = 2 R_N,min = %.4g N, R_T = %.4g N: a solution of the one-step problem "
-                     "(%s), warm start keeps it (|ds| = %.2g, %d sweep, |u_f| = %.2g)",
-                     RN, RT, is_sol ? "Coulomb holds" : "Coulomb FAILS", kept, sw,
-                     gsl_blas_dnrm2(uf));
-        /* (3) enumeration: isolated solutions and continua */
-        fl_enumerate_result *e = NULL;
-        fl_enumerate_solutions(p, 1e-10, &e, NULL);
-        double zero[4] = {0, 0, 0, 0};
-        int open_listed = e && fl_enumerate_find(e, zero, 1e-12) >= 0;
-        fl_check_value(ctx, e && open_listed && e->singular > 0, "wedged_rod.enumeration", e ? (double)e->singular : 0.0,
-                     1.0, NAN, "003 §2: the wedged continuum (value: singular stick/stick systems, at least 1)",
-                     "%zu isolated solution(s) incl. free fall (open/open), %zu singular status "
-                     "systems carrying the wedged continuum (stick/stick: W has rank 3 < 4)",
-                     e ? e->nsol : 0, e ? e->singular : 0);
-        fl_enumerate_result_free(e);
-        /* (4) Moreau's exploration by random initial guesses: both outcomes */
-        fl_plurality_options po = fl_plurality_options_default();
-        po.mode = FL_PLURALITY_RANDOM_START;
-        po.runs = 200;
-        po.nsgs.rng = rng;
-        po.nsgs.tol = 1e-12;
-        po.nsgs.max_sweeps = 20000;
-        po.nsgs.random_scale = 4.0 * h * RN;
-        fl_cloud *c = NULL;
-        long nfree = 0, nwedge = 0, nbad = 0;
-        if (fl_plurality_explore(p, &po, &c, NULL, NULL) == FL_OK) {
-            for (size_t k = 0; k < c->npts; k++) {
-                const double *r = c->pts + 4 * k;
-                if (!fl_enumerate_is_solution(p, r, 1e-8)) nbad++;
-                else if (fabs(r[0]) + fabs(r[2]) <= 1e-12 * h * RN) nfree++;
-                else nwedge++;
-            }
-        }
-        char path[4096];
-        if (c && fl_check_out_path(ctx, "wedged_rod_cloud.csv", path, sizeof path) == 0) {
-            FILE *f = fopen(path, "w");
-            if (f) {
-                fprintf(f, "run,RN_A,RT_A,RN_B,RT_B\n");
-                for (size_t k = 0; k < c->npts; k++)
-                    fprintf(f, "%zu,%.10g,%.10g,%.10g,%.10g\n", k, c->pts[4 * k] / h,
-                            c->pts[4 * k + 1] / h, c->pts[4 * k + 2] / h, c->pts[4 * k + 3] / h);
-                fclose(f);
-            }
-        }
-        fl_check_value(ctx, nfree > 0 && nwedge > 0 && nbad == 0, "wedged_rod.both_outcomes", (double)nbad, 0.0, 0.0,
-                     "003 §2-3: both outcomes among random initial guesses (value: limits that are not solutions)",
-                     "random initial guesses (003 §3): %ld free-fall and %ld wedged limits of %zu "
-                     "runs, %ld not a solution", nfree, nwedge, c ? c->npts : 0, nbad);
-        fl_cloud_free(c);
-        fl_local_problem_free(p);
-        fl_global_problem_free(g);
+    if (wedge_check_wedged(ctx, &w, src, s, uf, rng) != 0) {
+        rc = -1;
+        goto done;
     }
-
-    /* (5) insertion-extraction history with warm start (003 §2): P rises from
-     * P_start to P_max (pushing the rod up into the converging walls), then
-     * decreases to P_end (pulling down); detachment when u_f != 0. */
-    char path[4096];
-    FILE *csv = NULL;
-    if (fl_check_out_path(ctx, "wedged_rod_forces.csv", path, sizeof path) == 0) csv = fopen(path, "w");
-    if (csv) fprintf(csv, "step,P_over_mg,RN_A,RT_A,RN_B,RT_B,wedged,zero_start_falls\n");
-    long nsteps = w.steps_up + w.steps_down;
-    long wedged_until = -1, zero_falls = 0, zero_checked = 0, errors = 0;
-    double P_detach = NAN, X_rev = NAN, sweeps_max = 0, slide_dev = 0, X_dev = 0;
-    gsl_vector_set_zero(s);
-    for (long k = 0; k <= nsteps; k++) {
-        double Pmg = k <= w.steps_up
-                         ? w.P_start + (w.P_max - w.P_start) * (double)k / (double)w.steps_up
-                         : w.P_max + (w.P_end - w.P_max) * (double)(k - w.steps_up) /
-                                         (double)w.steps_down;
-        int sw = 0;
-        fl_status st = wedge_step(&w, Pmg * mg, k > 0, s, uf, &sw);
-        if (st != FL_OK) errors++;
-        sweeps_max = fmax(sweeps_max, sw);
-        int wedged = gsl_blas_dnrm2(uf) <= vtol;
-        /* longitudinal (along AB, horizontal) component of R_A: X = R_N cos b + R_T sin b */
-        double XA = (s->data[0] * cb + s->data[1] * sb) / h, XB = (s->data[2] * cb + s->data[3] * sb) / h;
-        if (wedged && k <= w.steps_up)   /* insertion: sliding regime, R_T = -mu R_N */
-            slide_dev = fmax(slide_dev, fmax(fabs(s->data[1] + w.mu * s->data[0]),
-                                             fabs(s->data[3] + w.mu * s->data[2])) / s->data[0]);
-        if (k == w.steps_up) X_rev = 0.5 * (XA + XB);
-        if (wedged && k > w.steps_up)
-            X_dev = fmax(X_dev, fmax(fabs(XA - X_rev), fabs(XB - X_rev)) / X_rev);
-        /* the same state with zero start: the other outcome when P < m g */
-        int falls = 0;
-        if (k > w.steps_up && wedged && Pmg < 1.0) {
-            wedge_step(&w, Pmg * mg, 0, s0, uf0, NULL);
-            falls = gsl_blas_dnrm2(s0) == 0.0 && gsl_vector_get(uf0, 1) < 0;
-            zero_checked++;
-            zero_falls += falls;
-        }
-        if (csv)
-            fprintf(csv, "%ld,%.6f,%.10g,%.10g,%.10g,%.10g,%d,%d\n", k, Pmg, s->data[0] / h,
-                    s->data[1] / h, s->data[2] / h, s->data[3] / h, wedged, falls);
-        fl_check_progress(ctx, "wedged_rod history", k + 1, nsteps + 1);
-        if (!wedged) {
-            P_detach = Pmg;
-            break;
-        }
-        wedged_until = k;
-    }
-    if (csv) fclose(csv);
-    /* 003 §2 (elastic refinement): "the longitudinal components of R_A and R_B
-     * keep the values they had at the instant of reversal".  With X* that
-     * component and R_y = (m g - P)/2 the vertical one (symmetry), R_N = X* cos b
-     * - R_y sin b and R_T = X* sin b + R_y cos b; the no-slide regime ends when
-     * R_T = mu R_N:  P_d = m g - 2 X* (mu cos b - sin b)/(cos b + mu sin b)
-     * (proofs/contact_dynamics.md). */
-    double Pd = fl_model_wedged_rod_detachment(&w, X_rev);
-    double dP = (w.P_max - w.P_end) / (double)w.steps_down;
-    fl_check_value(ctx, errors == 0 && wedged_until >= w.steps_up && isfinite(P_detach),
-                 "wedged_rod.warm_start_keeps_wedge", (double)wedged_until, (double)w.steps_up, NAN,
-                 "003 §2: warm start keeps the wedge (value: last wedged load step, at least the insertion's last)",
-                 "warm-started NSGS keeps u_f = 0 through insertion (P/mg %.2f -> %.2f) and "
-                 "unloading down to P/mg = %.4f, detaches at P/mg = %.4f (max %g sweeps/step)",
-                 w.P_start, w.P_max, P_detach + dP, P_detach, sweeps_max);
-    fl_check_value(ctx, slide_dev <= 1e-9, "wedged_rod.insertion_sliding_regime", slide_dev, 0.0, 1e-9,
-                 "003 §2: sliding regime R_T = -mu R_N during insertion",
-                 "insertion: max |R_T + mu R_N|/R_N = %.3g (lines of action imposed by Coulomb "
-                 "law in sliding regime, 003 §2; tol 1e-9)", slide_dev);
-    fl_check_value(ctx, X_dev <= 1e-9, "wedged_rod.longitudinal_frozen", X_dev, 0.0, 1e-9,
-                 "003 §2: longitudinal components keep their value at the reversal",
-                 "unloading: max |X - X*|/X* = %.3g, X* = %.6g N the longitudinal component at "
-                 "the reversal (003 §2; tol 1e-9)", X_dev, X_rev);
-    fl_check_value(ctx, P_detach <= Pd + 1e-9 && P_detach >= Pd - dP - 1e-9, "wedged_rod.detachment_load",
-                 P_detach, Pd, dP, "003 §2: P_d = m g - 2 X*(mu cos b - sin b)/(cos b + mu sin b) (proofs/contact_dynamics.md)",
-                 "detachment at P/mg = %.4f, first load step past the prediction m g - 2 X*(mu "
-                 "cos b - sin b)/(cos b + mu sin b) = %.4f m g (003 §2; within one step %.3f)",
-                 P_detach, Pd, dP);
-    fl_check_value(ctx, zero_checked > 0 && zero_falls == zero_checked, "wedged_rod.zero_start_falls",
-                 (double)(zero_checked - zero_falls), 0.0, 0.0,
-                 "003 §2: zero start gives free fall (value: unloading states where it does not)",
-                 "at %ld unloading states with P < m g where the warm start stays wedged, the "
-                 "zero start gives free fall in %ld (both outcomes are solutions, 003 §2)",
-                 zero_checked, zero_falls);
-    if (csv && fl_check_out_path(ctx, "wedged_rod_forces.png", path, sizeof path) == 0) {
-        char csvp[4096], script[12000];
-        fl_check_out_path(ctx, "wedged_rod_forces.csv", csvp, sizeof csvp);
-        snprintf(script, sizeof script,
-                 "set terminal png size 900,600\nset output '%s'\nset datafile separator ','\n"
-                 "set key autotitle columnhead noenhanced\nset xlabel 'load step'\nset ylabel 'force (N)'\n"
-                 "set y2label 'P / m g'\nset y2tics\nset title 'Rod wedged between converging "
-                 "walls (003 §2): contact forces under insertion-extraction, warm start'\n"
-                 "plot '%s' using 1:3 with lines lw 2, '' using 1:4 with lines lw 2, "
-                 "'' using 1:5 with lines dt 2, '' using 1:6 with lines dt 2, "
-                 "'' using 1:2 axes x1y2 with lines lc rgb 'black'\n",
-                 path, csvp);
-        if (fl_check_plot(ctx, script) != 0) fl_check_message(ctx, "wedged_rod: no PNG (gnuplot failed)");
-    }
+    wedge_history H;
+    memset(&H, 0, sizeof H);
+    wedge_history_run(ctx, &w, s, uf, s0, uf0, &H);
+    wedge_history_check(ctx, &w, &H);
+    wedge_history_plot(ctx, &H);
 done:
     gsl_rng_free(rng);
     gsl_vector_free(s0);

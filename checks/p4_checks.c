@@ -25,6 +25,7 @@
 #include "reference/stewart_law.h"
 #include "checks/fl_tasks.h"
 #include "optimized/p4_law_sparse.h"
+#include "drivers/fl_types.h"
 #include "models/fl_model_kane.h"
 #include "models/fl_model_painleve.h"
 #include "models/fl_model_system1.h"
@@ -145,10 +146,6 @@ static double mnorm(const gsl_matrix *M, const gsl_vector *v, gsl_vector *t)
 /* crosscheck --law p4                                                  */
 /* ------------------------------------------------------------------ */
 
-typedef fl_status (*p4_step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
-                                const fl_p4_impact_law *, const fl_p4_options *,
-                                fl_p4_step_result *, fl_error *);
-
 /* checks/p4_checks.h: the linear test system of the trajectories */
 static fl_status lin_mass(void *d, const gsl_vector *q, gsl_matrix *M)
 {
@@ -212,173 +209,216 @@ fl_p4_system fl_p4_check_linear_system(fl_p4_check_linear *L, double restitution
     return sys;
 }
 
-int fl_p4_crosscheck(fl_check_ctx *ctx)
+/* The worst values of the one-step part of crosscheck --law p4. */
+typedef struct p4_stats {
+    double energy, impact, rtau, split, kkt, gap, nres, diff1, diff2;
+    long impact_n, multi, rejected, fail, warn;
+    char fail_msg[600];
+} p4_stats;
+
+/* The workspace of one step's checks. */
+typedef struct p4_work {
+    gsl_vector *v, *imp, *vn, *vt, *tmp, *dv, *lam, *rt, *rr;
+    fl_p4_step_result *res[2];
+} p4_work;
+
+static int p4_work_alloc(p4_work *w, size_t n, size_t m)
 {
-    long N = ctx->systems;
-    gsl_rng *r = fl_rng_alloc(ctx->seed);
-    if (!r) return -1;
-    const p4_step_fn impl[2] = {fl_p4_step, fl_p4_step_sparse};
-    double w_energy = -INFINITY, w_impact = -INFINITY, w_rtau = 0, w_split = 0, w_kkt = 0, w_gap = 0, w_nres = 0;
-    double w_diff1 = 0, w_diff2 = 0;
-    long n_impact = 0, n_multi = 0, n_rejected = 0, n_fail = 0, n_warn = 0;
-    char fail_msg[600] = "";
-    for (long t = 0; t < N; t++) {
-        p4_rand s;
-        if (rand_make(r, &s, 0) != 0) {
-            rand_release(&s);
-            n_fail++;
+    w->v = fl_dense_vector_alloc(n);
+    w->imp = fl_dense_vector_calloc(n);
+    w->vn = fl_dense_vector_alloc(n);
+    w->vt = fl_dense_vector_alloc(n);
+    w->tmp = fl_dense_vector_alloc(n);
+    w->dv = fl_dense_vector_alloc(m);
+    w->lam = fl_dense_vector_alloc(m);
+    w->rt = fl_dense_vector_alloc(n);
+    w->rr = fl_dense_vector_alloc(n);
+    w->res[0] = fl_p4_step_result_alloc(n, m);
+    w->res[1] = fl_p4_step_result_alloc(n, m);
+    return w->v && w->imp && w->vn && w->vt && w->tmp && w->dv && w->lam && w->rt && w->rr && w->res[0] && w->res[1];
+}
+
+static void p4_work_free(p4_work *w)
+{
+    gsl_vector *vs[] = {w->vn, w->vt, w->tmp, w->dv, w->lam, w->rt, w->rr, w->v, w->imp};
+    for (size_t k = 0; k < sizeof vs / sizeof *vs; k++) gsl_vector_free(vs[k]);
+    fl_p4_step_result_free(w->res[0]);
+    fl_p4_step_result_free(w->res[1]);
+}
+
+/* Every type of fl_p4_types on the same step; 0 if all ran (or C2
+ * rejected the system in every type: *rejected), -1 otherwise. */
+static int p4_run_types(long t, p4_rand *s, p4_work *w, const fl_p4_impact_law *law, p4_stats *x, int *rejected)
+{
+    *rejected = 0;
+    for (int i = 0; fl_p4_types[i].name; i++) {
+        fl_error e;
+        fl_status st = fl_p4_types[i].step(&s->p, w->v, w->imp, law, NULL, w->res[i], &e);
+        if (s->m > 1 && st == FL_EINVAL && strstr(e.message, "C2 failed: <dphi_alpha, F> = 0")) {
+            (*rejected)++;
             continue;
         }
-        size_t n = s.n, m = s.m;
-        gsl_vector *v = fl_dense_vector_alloc(n), *imp = fl_dense_vector_calloc(n);
-        /* the workspace of the checks below (before the draws: an
-         * allocation failure leaves the random stream as it is) */
-        gsl_vector *vn = fl_dense_vector_alloc(n), *vt = fl_dense_vector_alloc(n), *tmp = fl_dense_vector_alloc(n);
-        gsl_vector *dv = fl_dense_vector_alloc(m), *lam = fl_dense_vector_alloc(m), *rt = fl_dense_vector_alloc(n);
-        gsl_vector *rr = fl_dense_vector_alloc(n);
-        fl_p4_step_result *res[2] = {fl_p4_step_result_alloc(n, m), fl_p4_step_result_alloc(n, m)};
-        if (!v || !imp || !vn || !vt || !tmp || !dv || !lam || !rt || !rr || !res[0] || !res[1]) {
-            n_fail++;
-            snprintf(fail_msg, sizeof fail_msg, "system %ld: out of memory", t);
-            goto step_done;
+        if (st < 0) {
+            snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: %s", t, e.message);
+            return -1;
         }
-        for (size_t i = 0; i < n; i++) gsl_vector_set(v, i, gsl_ran_gaussian(r, 1.0));
-        int with_force = t % 2;
-        if (with_force) {
-            for (size_t i = 0; i < n; i++) gsl_vector_set(imp, i, gsl_ran_gaussian(r, 0.3));
-        } else {
-            /* make constraint 0 approaching (an impact): reflect v if D_0 v > 0 */
-            gsl_vector_const_view d0 = gsl_matrix_const_row(s.D, 0);
-            double dv, dd;
-            gsl_blas_ddot(&d0.vector, v, &dv);
-            gsl_blas_ddot(&d0.vector, &d0.vector, &dd);
-            if (dv > 0) gsl_blas_daxpy(-2.0 * dv / dd, &d0.vector, v);
-        }
-        fl_p4_impact_law law = {m == 1 ? FL_P4_IMPACT_NEWTON : FL_P4_IMPACT_INELASTIC,
-                                gsl_rng_uniform(r), NULL, NULL, NULL};
-        int rejected = 0, bad = 0;
-        for (int i = 0; i < 2; i++) {
-            fl_error e;
-            fl_status st = impl[i](&s.p, v, imp, &law, NULL, res[i], &e);
-            if (m > 1 && st == FL_EINVAL && strstr(e.message, "C2 failed: <dphi_alpha, F> = 0")) {
-                rejected++;
-                continue;
-            }
-            if (st < 0) {
-                bad = 1;
-                snprintf(fail_msg, sizeof fail_msg, "system %ld: %s", t, e.message);
-                break;
-            }
-            if (st > 0) n_warn++;
-            double ef = fmax(res[i]->energy_free, 1e-300);
-            w_energy = fmax(w_energy, (res[i]->energy_plus - res[i]->energy_free) / ef);
-            w_gap = fmax(w_gap, res[i]->gap);
-            w_nres = fmax(w_nres, res[i]->normal_residual);
-        }
-        if (bad || rejected == 1) {
-            n_fail++;
-        } else if (rejected == 2) {
-            n_rejected++;
-        } else {
-            if (m > 1) n_multi++;
-            if (!with_force && res[0]->impact) {
-                n_impact++;
-                w_impact = fmax(w_impact, (res[0]->energy_plus - res[0]->energy_minus) /
-                                              fmax(res[0]->energy_minus, 1e-300));
-            }
-            if (fl_p4_split_velocity(&s.p, res[0]->v_plus, vn, vt, NULL) != FL_OK) {
-                n_fail++;
-                snprintf(fail_msg, sizeof fail_msg, "system %ld: the velocity split failed", t);
-                goto step_done;
-            }
-            double rv, vs = mnorm(s.M, res[0]->v_plus, tmp), v0 = mnorm(s.M, v, tmp);
-            gsl_blas_ddot(res[0]->r_tau, vt, &rv);                       /* <r_tau, v_t^+> */
-            double sc = (vs + v0) * gsl_blas_dnrm2(res[0]->R) + 1e-13 * (vs * vs + v0 * v0) / 1e-9;
-            w_rtau = fmax(w_rtau, rv / fmax(sc, 1e-300));
-            gsl_blas_dgemv(CblasNoTrans, 1.0, s.M, vt, 0.0, tmp);          /* <v_n, v_t>_M */
-            double ip;
-            gsl_blas_ddot(vn, tmp, &ip);
-            w_split = fmax(w_split, fabs(ip) / fmax(vs * vs, 1e-300));
-            gsl_vector_add(vn, vt);
-            gsl_vector_sub(vn, res[0]->v_plus);
-            w_split = fmax(w_split, gsl_blas_dnrm2(vn) / fmax(gsl_blas_dnrm2(res[0]->v_plus), 1e-300));
-            /* cone split (4.1) of a random reaction: KKT residuals */
-            for (size_t i = 0; i < n; i++) gsl_vector_set(rr, i, gsl_ran_gaussian(r, 1.0));
-            if (fl_p4_split_reaction(&s.p, rr, lam, rt, NULL) != FL_OK) {
-                n_fail++;
-                snprintf(fail_msg, sizeof fail_msg, "system %ld: the cone split failed", t);
-                goto step_done;
-            }
-            gsl_linalg_cholesky_decomp1(s.M);                           /* M now holds L */
-            gsl_vector_memcpy(tmp, rt);
-            gsl_linalg_cholesky_svx(s.M, tmp);                          /* W r_tau */
-            gsl_blas_dgemv(CblasNoTrans, 1.0, s.D, tmp, 0.0, dv);
-            double rn = gsl_blas_dnrm2(rr) * gsl_blas_dnrm2(tmp), compl = 0.0;
-            for (size_t a = 0; a < m; a++) {
-                w_kkt = fmax(w_kkt, fmax(-gsl_vector_get(lam, a), gsl_vector_get(dv, a)) / rn);
-                compl += gsl_vector_get(lam, a) * gsl_vector_get(dv, a);
-            }
-            w_kkt = fmax(w_kkt, fabs(compl) / rn);
-            gsl_vector_memcpy(tmp, res[0]->v_plus);                     /* ref vs optimized */
-            gsl_vector_sub(tmp, res[1]->v_plus);
-            double diff = gsl_blas_dnrm2(tmp) /
-                          (gsl_blas_dnrm2(res[0]->v_plus) + gsl_blas_dnrm2(v));
-            if (m == 1) w_diff1 = fmax(w_diff1, diff);
-            else w_diff2 = fmax(w_diff2, diff);
-        }
-    step_done:
-        gsl_vector_free(vn);
-        gsl_vector_free(vt);
-        gsl_vector_free(tmp);
-        gsl_vector_free(dv);
-        gsl_vector_free(lam);
-        gsl_vector_free(rt);
-        gsl_vector_free(rr);
-        fl_p4_step_result_free(res[0]);
-        fl_p4_step_result_free(res[1]);
-        gsl_vector_free(v);
-        gsl_vector_free(imp);
-        rand_release(&s);
-        fl_check_progress(ctx, "p4 steps", t + 1, N);
+        if (st > 0) x->warn++;
+        double ef = fmax(w->res[i]->energy_free, 1e-300);
+        x->energy = fmax(x->energy, (w->res[i]->energy_plus - w->res[i]->energy_free) / ef);
+        x->gap = fmax(x->gap, w->res[i]->gap);
+        x->nres = fmax(x->nres, w->res[i]->normal_residual);
     }
+    return *rejected == 1 ? -1 : 0;
+}
+
+/* The velocity split (001 §3.1) of v+ and the sign of <r_tau, v_t^+>
+ * (proof of 001 Prop. 5.1); -1 if the split failed. */
+static int p4_velocity_checks(long t, p4_rand *s, p4_work *w, p4_stats *x)
+{
+    const fl_p4_step_result *r0 = w->res[0];
+    if (fl_p4_split_velocity(&s->p, r0->v_plus, w->vn, w->vt, NULL) != FL_OK) {
+        snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: the velocity split failed", t);
+        return -1;
+    }
+    double rv, vs = mnorm(s->M, r0->v_plus, w->tmp), v0 = mnorm(s->M, w->v, w->tmp);
+    gsl_blas_ddot(r0->r_tau, w->vt, &rv);                              /* <r_tau, v_t^+> */
+    double sc = (vs + v0) * gsl_blas_dnrm2(r0->R) + 1e-13 * (vs * vs + v0 * v0) / 1e-9;
+    x->rtau = fmax(x->rtau, rv / fmax(sc, 1e-300));
+    gsl_blas_dgemv(CblasNoTrans, 1.0, s->M, w->vt, 0.0, w->tmp);       /* <v_n, v_t>_M */
+    double ip;
+    gsl_blas_ddot(w->vn, w->tmp, &ip);
+    x->split = fmax(x->split, fabs(ip) / fmax(vs * vs, 1e-300));
+    gsl_vector_add(w->vn, w->vt);
+    gsl_vector_sub(w->vn, r0->v_plus);
+    x->split = fmax(x->split, gsl_blas_dnrm2(w->vn) / fmax(gsl_blas_dnrm2(r0->v_plus), 1e-300));
+    return 0;
+}
+
+/* The cone split (4.1) of a random reaction: KKT residuals; -1 if it failed. */
+static int p4_cone_checks(gsl_rng *r, long t, p4_rand *s, p4_work *w, p4_stats *x)
+{
+    for (size_t i = 0; i < s->n; i++) gsl_vector_set(w->rr, i, gsl_ran_gaussian(r, 1.0));
+    if (fl_p4_split_reaction(&s->p, w->rr, w->lam, w->rt, NULL) != FL_OK) {
+        snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: the cone split failed", t);
+        return -1;
+    }
+    gsl_linalg_cholesky_decomp1(s->M);                                 /* M now holds L */
+    gsl_vector_memcpy(w->tmp, w->rt);
+    gsl_linalg_cholesky_svx(s->M, w->tmp);                             /* W r_tau */
+    gsl_blas_dgemv(CblasNoTrans, 1.0, s->D, w->tmp, 0.0, w->dv);
+    double rn = gsl_blas_dnrm2(w->rr) * gsl_blas_dnrm2(w->tmp), compl = 0.0;
+    for (size_t a = 0; a < s->m; a++) {
+        x->kkt = fmax(x->kkt, fmax(-gsl_vector_get(w->lam, a), gsl_vector_get(w->dv, a)) / rn);
+        compl += gsl_vector_get(w->lam, a) * gsl_vector_get(w->dv, a);
+    }
+    x->kkt = fmax(x->kkt, fabs(compl) / rn);
+    return 0;
+}
+
+/* One random P'4 step through every type, then the invariants of the
+ * reference's answer and the twins' agreement. */
+static void p4_one_step(gsl_rng *r, long t, p4_stats *x)
+{
+    p4_rand s;
+    if (rand_make(r, &s, 0) != 0) {
+        rand_release(&s);
+        x->fail++;
+        return;
+    }
+    p4_work w;
+    /* the workspace (before the draws: an allocation failure leaves the
+     * random stream as it is) */
+    if (!p4_work_alloc(&w, s.n, s.m)) {
+        x->fail++;
+        snprintf(x->fail_msg, sizeof x->fail_msg, "system %ld: out of memory", t);
+        goto done;
+    }
+    for (size_t i = 0; i < s.n; i++) gsl_vector_set(w.v, i, gsl_ran_gaussian(r, 1.0));
+    int with_force = t % 2;
+    if (with_force) {
+        for (size_t i = 0; i < s.n; i++) gsl_vector_set(w.imp, i, gsl_ran_gaussian(r, 0.3));
+    } else {
+        /* make constraint 0 approaching (an impact): reflect v if D_0 v > 0 */
+        gsl_vector_const_view d0 = gsl_matrix_const_row(s.D, 0);
+        double dv, dd;
+        gsl_blas_ddot(&d0.vector, w.v, &dv);
+        gsl_blas_ddot(&d0.vector, &d0.vector, &dd);
+        if (dv > 0) gsl_blas_daxpy(-2.0 * dv / dd, &d0.vector, w.v);
+    }
+    fl_p4_impact_law law = {s.m == 1 ? FL_P4_IMPACT_NEWTON : FL_P4_IMPACT_INELASTIC, gsl_rng_uniform(r), NULL, NULL,
+                            NULL};
+    int rejected;
+    if (p4_run_types(t, &s, &w, &law, x, &rejected) != 0) {
+        x->fail++;
+        goto done;
+    }
+    if (rejected == 2) {
+        x->rejected++;
+        goto done;
+    }
+    if (s.m > 1) x->multi++;
+    if (!with_force && w.res[0]->impact) {
+        x->impact_n++;
+        x->impact = fmax(x->impact, (w.res[0]->energy_plus - w.res[0]->energy_minus) /
+                                        fmax(w.res[0]->energy_minus, 1e-300));
+    }
+    if (p4_velocity_checks(t, &s, &w, x) != 0 || p4_cone_checks(r, t, &s, &w, x) != 0) {
+        x->fail++;
+        goto done;
+    }
+    gsl_vector_memcpy(w.tmp, w.res[0]->v_plus);                      /* ref vs optimized */
+    gsl_vector_sub(w.tmp, w.res[1]->v_plus);
+    double diff = gsl_blas_dnrm2(w.tmp) / (gsl_blas_dnrm2(w.res[0]->v_plus) + gsl_blas_dnrm2(w.v));
+    if (s.m == 1) x->diff1 = fmax(x->diff1, diff);
+    else x->diff2 = fmax(x->diff2, diff);
+done:
+    p4_work_free(&w);
+    rand_release(&s);
+}
+
+static void p4_steps_report(fl_check_ctx *ctx, long N, const p4_stats *x)
+{
     /* Counts are values with expected 0 and tolerance 0: a count above 0 fails. */
-    fl_check_value(ctx, n_fail == 0, "p4.steps_run", (double)n_fail, 0.0, 0.0,
+    fl_check_value(ctx, x->fail == 0, "p4.steps_run", (double)x->fail, 0.0, 0.0,
                    "001 §5 (P'4 step), proofs/README.md row 001 §5 P'4",
-                   "%ld of %ld systems failed%s%s (both implementations)", n_fail, N, n_fail ? ": " : "",
-                   fail_msg);
-    fl_check_value(ctx, n_rejected <= N / 10, "p4.inelastic_law_c2_rejections", (double)n_rejected, 0.0,
+                   "%ld of %ld systems failed%s%s (both implementations)", x->fail, N, x->fail ? ": " : "",
+                   x->fail_msg);
+    fl_check_value(ctx, x->rejected <= N / 10, "p4.inelastic_law_c2_rejections", (double)x->rejected, 0.0,
                    (double)(N / 10), "001 §5 consistency condition C2 (proofs/p4_law.md §4)",
                    "%ld of %ld two-constraint systems rejected by C2 (unbounded C*, 001 §5; <= 10%%)",
-                   n_rejected, N);
-    fl_check_value(ctx, w_energy <= 1e-10, "p4.prop51_step_energy", w_energy, 0.0, 1e-10,
+                   x->rejected, N);
+    fl_check_value(ctx, x->energy <= 1e-10, "p4.prop51_step_energy", x->energy, 0.0, 1e-10,
                    "001 Proposition 5.1 (proofs/p4_law.md §3)",
-                   "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", w_energy);
-    fl_check_value(ctx, n_impact > 0 && w_impact <= 1e-10, "p4.prop51_impact_energy", w_impact, 0.0, 1e-10,
+                   "max (1/2|v+|^2 - 1/2|v_free|^2)/(1/2|v_free|^2) = %.3g (001 Prop. 5.1, tol 1e-10)", x->energy);
+    fl_check_value(ctx, x->impact_n > 0 && x->impact <= 1e-10, "p4.prop51_impact_energy", x->impact, 0.0, 1e-10,
                    "001 Proposition 5.1 (proofs/p4_law.md §3)",
                    "max relative kinetic-energy change at %ld impacts = %.3g (001 Prop. 5.1: <= 0, tol 1e-10)",
-                   n_impact, w_impact);
-    fl_check_value(ctx, w_rtau <= 1e-9, "p4.rtau_vt_nonpositive", w_rtau, 0.0, 1e-9,
+                   x->impact_n, x->impact);
+    fl_check_value(ctx, x->rtau <= 1e-9, "p4.rtau_vt_nonpositive", x->rtau, 0.0, 1e-9,
                    "001 proof of Proposition 5.1 (proofs/p4_law.md §3)",
-                   "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", w_rtau);
-    fl_check_value(ctx, w_split <= 1e-11, "p4.velocity_split", w_split, 0.0, 1e-11,
+                   "max <r_tau, v_t^+>/(|v|_M |R|) = %.3g (001 proof of Prop. 5.1, tol 1e-9)", x->rtau);
+    fl_check_value(ctx, x->split <= 1e-11, "p4.velocity_split", x->split, 0.0, 1e-11,
                    "001 §3.1 (proofs/split.md)",
-                   "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", w_split);
-    fl_check_value(ctx, w_kkt <= 1e-10, "p4.cone_split_kkt", w_kkt, 0.0, 1e-10, "001 (4.1) (proofs/p4_law.md §1)",
-                   "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", w_kkt);
-    fl_check_value(ctx, w_gap <= 1e-7, "p4.certificate", w_gap, 0.0, 1e-7,
+                   "max |<v_n,v_t>_M|/|v|^2 and reconstruction = %.3g (001 §3.1, tol 1e-11)", x->split);
+    fl_check_value(ctx, x->kkt <= 1e-10, "p4.cone_split_kkt", x->kkt, 0.0, 1e-10, "001 (4.1) (proofs/p4_law.md §1)",
+                   "max of -lambda, D W r_tau, |lambda.D W r_tau| (relative) = %.3g (001 (4.1), tol 1e-10)", x->kkt);
+    fl_check_value(ctx, x->gap <= 1e-7, "p4.certificate", x->gap, 0.0, 1e-7,
                    "001 §5 P'4 step, duality gap (proofs/p4_law.md §3)",
-                   "max relative dissipation gap %.3g (tol 1e-7), %ld warnings", w_gap, n_warn);
-    fl_check_value(ctx, w_nres <= 1e-10, "p4.normal_residual", w_nres, 0.0, 1e-10,
+                   "max relative dissipation gap %.3g (tol 1e-7), %ld warnings", x->gap, x->warn);
+    fl_check_value(ctx, x->nres <= 1e-10, "p4.normal_residual", x->nres, 0.0, 1e-10,
                    "001 §5 P'4 step, normal law (proofs/p4_law.md §3)",
-                   "max normal residual %.3g (tol 1e-10)", w_nres);
-    fl_check_value(ctx, w_diff1 <= 1e-9, "p4.reference_vs_optimized", w_diff1, 0.0, 1e-9,
+                   "max normal residual %.3g (tol 1e-10)", x->nres);
+    fl_check_value(ctx, x->diff1 <= 1e-9, "p4.reference_vs_optimized", x->diff1, 0.0, 1e-9,
                    "reference/p4_law.c vs optimized/p4_law_sparse.c (proofs/p4_law.md §3)",
-                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9)", w_diff1);
-    fl_check_value(ctx, w_diff2 <= 1e-5, "p4.reference_vs_optimized_two_constraints", w_diff2, 0.0, 1e-5,
+                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 1, tol 1e-9)", x->diff1);
+    fl_check_value(ctx, x->diff2 <= 1e-5, "p4.reference_vs_optimized_two_constraints", x->diff2, 0.0, 1e-5,
                    "reference/p4_law.c vs optimized/p4_law_sparse.c, block Gauss-Seidel (proofs/p4_law.md §3)",
-                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 2, %ld systems, tol 1e-5)", w_diff2, n_multi);
+                   "max |v+_ref - v+_opt|/|v| = %.3g (m = 2, %ld systems, tol 1e-5)", x->diff2, x->multi);
+}
 
-    /* consistency conditions: Newton's law, one constraint (001 §5 comment 1) */
+/* Consistency conditions: Newton's law, one constraint (001 §5 comment 1). */
+static void p4_newton_check(fl_check_ctx *ctx, gsl_rng *r, long N)
+{
     long newton_bad = 0, e_gt1_ok = 0, nn = N / 4 + 1;
     for (long t = 0; t < nn; t++) {
         p4_rand s;
@@ -419,37 +459,35 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
                    0.0, 0.0, "001 §5 comment 1, conditions C1-C4 (proofs/p4_law.md §4)",
                    "%ld systems: e in [0,1] failed C1-C4 %ld times; e > 1 not rejected by C4 %ld times "
                    "(001 §5 comment 1)", nn, newton_bad, e_gt1_ok);
+}
 
-    /* friction sets from cones (001 §6.1): 0 in C*, unbounded <=> r_n < 0 in G */
-    long fs_bad = 0, fs_unb = 0;
-    for (long t = 0; t < N; t++) {
-        size_t n = 2 + gsl_rng_uniform_int(r, 5);
-        gsl_matrix *M = fl_dense_matrix_alloc(n, n), *tl = fl_dense_matrix_alloc(n, 2);
-        if (!M || !tl || fl_random_spd(r, 100.0, 1.0, M) != FL_OK) {   /* no draw: a failure */
-            fs_bad++;
-            gsl_matrix_free(M);
-            gsl_matrix_free(tl);
-            continue;
-        }
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
-        double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
-        gsl_vector *dphi = fl_dense_vector_alloc(n), *wd = fl_dense_vector_alloc(n), *g = fl_dense_vector_alloc(n);
-        fl_spd *spd = NULL;
-        if (!dphi || !wd || !g) {
-            fs_bad++;
-            goto fset_done;
-        }
+/* One planar cone (001 §6.1): 0 in C*, unbounded <=> r_n < 0 on an edge of
+ * G (independent sign test of r_n = g.W.dphi); 1 on a failure, *unb the sign. */
+static int p4_fset_one(gsl_rng *r, int *unb)
+{
+    size_t n = 2 + gsl_rng_uniform_int(r, 5);
+    gsl_matrix *M = fl_dense_matrix_alloc(n, n), *tl = fl_dense_matrix_alloc(n, 2);
+    if (!M || !tl || fl_random_spd(r, 100.0, 1.0, M) != FL_OK) {   /* no draw: a failure */
+        gsl_matrix_free(M);
+        gsl_matrix_free(tl);
+        return 1;
+    }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < 2; j++) gsl_matrix_set(tl, i, j, gsl_ran_gaussian(r, 1.0));
+    double th = 2 * FL_PI * gsl_rng_uniform(r), nv[2] = {cos(th), sin(th)};
+    gsl_vector *dphi = fl_dense_vector_alloc(n), *wd = fl_dense_vector_alloc(n), *g = fl_dense_vector_alloc(n);
+    fl_spd *spd = NULL;
+    int bad = !dphi || !wd || !g;
+    double mu = 0;
+    if (!bad) {
         for (size_t i = 0; i < n; i++)
             gsl_vector_set(dphi, i, gsl_matrix_get(tl, i, 0) * nv[0] + gsl_matrix_get(tl, i, 1) * nv[1]);
-        double mu = fl_rng_loguniform(r, 1e-2, 10.0);
+        mu = fl_rng_loguniform(r, 1e-2, 10.0);
+        bad = fl_spd_alloc(M, &spd, NULL) != FL_OK;   /* M refused: no sign test, a failure */
+    }
+    if (!bad) {
         fl_fset_contact c = {tl, {nv[0], nv[1], 0.0}, mu};
         fl_fset_result fr;
-        /* independent sign test of r_n = g.W.dphi on the two edges */
-        if (fl_spd_alloc(M, &spd, NULL) != FL_OK) {   /* M refused: no sign test, a failure */
-            fs_bad++;
-            goto fset_done;
-        }
         fl_spd_solve(spd, dphi, wd);
         int neg = 0;
         for (int sg = -1; sg <= 1; sg += 2) {
@@ -462,29 +500,39 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             gsl_blas_ddot(g, wd, &rn);
             if (rn < -1e-9 * fl_spd_dual_norm(spd, g) * fl_spd_dual_norm(spd, dphi)) neg = 1;
         }
-        if (fl_fset_build(M, dphi, 1, &c, NULL, &fr, NULL) != FL_OK || !fr.contains_zero ||
-            (!fr.bounded) != neg)
-            fs_bad++;
-        fs_unb += neg;
+        bad = fl_fset_build(M, dphi, 1, &c, NULL, &fr, NULL) != FL_OK || !fr.contains_zero || (!fr.bounded) != neg;
+        *unb = neg;
         fl_fset_result_release(&fr);
-    fset_done:
-        fl_spd_free(spd);
-        gsl_vector_free(wd);
-        gsl_vector_free(g);
-        gsl_matrix_free(M);
-        gsl_matrix_free(tl);
-        gsl_vector_free(dphi);
+    }
+    fl_spd_free(spd);
+    gsl_vector_free(wd);
+    gsl_vector_free(g);
+    gsl_matrix_free(M);
+    gsl_matrix_free(tl);
+    gsl_vector_free(dphi);
+    return bad;
+}
+
+static void p4_fset_check(fl_check_ctx *ctx, gsl_rng *r, long N)
+{
+    long fs_bad = 0, fs_unb = 0;
+    for (long t = 0; t < N; t++) {
+        int unb = 0;
+        fs_bad += p4_fset_one(r, &unb);
+        fs_unb += unb;
     }
     fl_check_value(ctx, fs_bad == 0, "p4.fset_zero_and_unbounded", (double)fs_bad, 0.0, 0.0,
                    "001 §6.1 (proofs/p4_law.md §2)",
                    "%ld planar cones (%ld with r_n < 0 edges): %ld failures of [0 in C*, unbounded <=> "
                    "r_n < 0 in G] (001 §6.1)", N, fs_unb, fs_bad);
+}
 
-    /* trajectories with forces: discrete Prop. 5.1 (constant M):
-     * 1/2|v_k+1|^2 <= 1/2|v_k|^2 + <h f_k, v_k> + h^2/2 |f_k|*^2 at every step */
-    long nt = N / 20 + 1;
+/* Trajectories with forces: discrete Prop. 5.1 (constant M):
+ * 1/2|v_k+1|^2 <= 1/2|v_k|^2 + <h f_k, v_k> + h^2/2 |f_k|*^2 at every step */
+static void p4_trajectory_check(fl_check_ctx *ctx, gsl_rng *r, long N, char *fail_msg, size_t msg_size)
+{
+    long nt = N / 20 + 1, traj_bad = 0;
     double w_traj = -INFINITY;
-    long traj_bad = 0;
     for (long t = 0; t < nt; t++) {
         p4_rand s;
         if (rand_make(r, &s, 0) != 0) {
@@ -496,7 +544,7 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
         gsl_vector *q = fl_dense_vector_calloc(s.n), *v = fl_dense_vector_alloc(s.n);
         if (!Lc || !Lg || !q || !v) {
             traj_bad++;
-            snprintf(fail_msg, sizeof fail_msg, "trajectory %ld: out of memory", t);
+            snprintf(fail_msg, msg_size, "trajectory %ld: out of memory", t);
             goto traj_done;
         }
         fl_p4_check_linear L = {s.M, s.D, s.C, Lc, Lg, 0.5 + gsl_rng_uniform(r), 0};
@@ -510,7 +558,7 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
             /* two constraints with unbounded sets may meet an inconsistent C2 */
             if (!(s.m > 1 && strstr(e.message, "C2"))) {
                 traj_bad++;
-                snprintf(fail_msg, sizeof fail_msg, "trajectory %ld: %s", t, e.message);
+                snprintf(fail_msg, msg_size, "trajectory %ld: %s", t, e.message);
             }
         } else {
             w_traj = fmax(w_traj, sr.energy_violation);
@@ -528,6 +576,24 @@ int fl_p4_crosscheck(fl_check_ctx *ctx)
                    "%ld trajectories of 300 steps with spring + constant force: max step energy excess "
                    "1/2|v+|^2 - 1/2|v_k + h W f_k|^2 = %.3g (discrete Prop. 5.1, tol 1e-10)%s%s", nt, w_traj,
                    traj_bad ? "; " : "", traj_bad ? fail_msg : "");
+}
+
+int fl_p4_crosscheck(fl_check_ctx *ctx)
+{
+    long N = ctx->systems;
+    gsl_rng *r = fl_rng_alloc(ctx->seed);
+    if (!r) return -1;
+    p4_stats x;
+    memset(&x, 0, sizeof x);
+    x.energy = x.impact = -INFINITY;
+    for (long t = 0; t < N; t++) {
+        p4_one_step(r, t, &x);
+        fl_check_progress(ctx, "p4 steps", t + 1, N);
+    }
+    p4_steps_report(ctx, N, &x);
+    p4_newton_check(ctx, r, N);
+    p4_fset_check(ctx, r, N);
+    p4_trajectory_check(ctx, r, N, x.fail_msg, sizeof x.fail_msg);
     gsl_rng_free(r);
     return 0;
 }
@@ -1070,23 +1136,12 @@ static int lam_observe(void *data, long k, double t, const gsl_vector *q, const 
     return 0;
 }
 
-int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
+/* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
+static int system1_p3(fl_check_ctx *ctx, fl_model_system1 *S, double h, long steps, const char *src)
 {
-    char src[4096];
-    fl_error le;
-    fl_model_system1 S;
-    fl_model_system2 S2;
-    if (fl_check_params_path(ctx, "001/systems_1_2.json", src, sizeof src) != 0) return -1;
-    if (fl_model_system1_load(src, &S, &le) != FL_OK || fl_model_system2_load(src, &S2, &le) != FL_OK) {
-        fl_check_message(ctx, "systems_1_2: %s", le.message);
-        return -1;
-    }
-    double J = S.J, C0 = S.C0, tt0 = S.theta_tilde0, mu = S.mu, l = S.l;
-    double T = ctx->quick ? S.T / 4 : S.T, h = S.h;
-    long steps = (long)floor(T / h + 0.5);
     fl_error e;
-    /* ---- system 1 under P'3: theta = C0 t^2 / (2J), r_theta = 0 ---- */
-    fl_p4_system sys = fl_model_system1_system(&S);
+    double J = S->J, C0 = S->C0;
+    fl_p4_system sys = fl_model_system1_system(S);
     gsl_vector *q = fl_dense_vector_calloc(1), *v = fl_dense_vector_calloc(1);
     if (!q || !v) {
         fl_check_message(ctx, "systems_1_2: out of memory");
@@ -1105,7 +1160,52 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "(001 §6.3; tol 1e-12; %s)", lr.max_lambda, lr.steps, gsl_vector_get(q, 0), thc, src);
     gsl_vector_free(q);
     gsl_vector_free(v);
-    /* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
+    return 0;
+}
+
+/* One member of system 1's P6 family (stuck until t0 with r~_n = rn,
+ * r~_t = rt, then theta = C0 (t - t0)^2/(2J)) at 201 times on [0, T]: 1
+ * when it satisfies P6; *worst: the largest residual; rows to f. */
+static int system1_p6_member(const fl_model_system1 *S, double t0, double T, double rn, double rt, FILE *f,
+                             double *worst)
+{
+    double J = S->J, C0 = S->C0, tt0 = S->theta_tilde0, mu = S->mu, l = S->l;
+    int ok = 1;
+    for (int i = 0; i <= 200; i++) {
+        double t = T * i / 200.0, th, thd, thdd, RN, RT;
+        if (t < t0) {
+            th = thd = thdd = 0.0;
+            RN = rn;
+            RT = rt;
+        } else {
+            th = C0 * (t - t0) * (t - t0) / (2 * J);
+            thd = C0 * (t - t0) / J;
+            thdd = C0 / J;
+            RN = RT = 0.0;
+        }
+        double rth = fl_model_system1_r_theta(S, RN, RT);      /* 001 §6.3 (lever arm l) */
+        double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
+        double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
+        double cone = fmax(fabs(RT) - mu * RN, 0.0);
+        double unil = fmax(fmax(-th, -RN), fabs(th * RN));
+        /* Coulomb's variational inequality with v^ in {-2,-1,0,1,2}: integrand >= 0 */
+        double vi = 0.0;
+        for (int j = -2; j <= 2; j++) {
+            double vh = j;
+            vi = fmin(vi, RT * (vh - w) + mu * RN * (fabs(vh) - fabs(w)));
+        }
+        *worst = fmax(*worst, fmax(fmax(eqm, cone), fmax(unil, -vi)));
+        if (eqm > 1e-12 * C0 || cone > 1e-12 * C0 || unil > 1e-12 || vi < -1e-12 * C0) ok = 0;
+        if (t < t0 && !(rth < 0)) ok = 0;
+        if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
+    }
+    return ok;
+}
+
+/* ---- system 1, P6 family: stuck until t0, then theta = C0 (t - t0)^2/(2J) ---- */
+static void system1_p6(fl_check_ctx *ctx, const fl_model_system1 *S, double T)
+{
+    double C0 = S->C0, tt0 = S->theta_tilde0, mu = S->mu, l = S->l;
     double den = mu * cos(tt0) - sin(tt0);
     /* stuck at the sliding limit: 0 = C0 + r_theta, r~_t = -mu r~_n (proofs/p4_law.md §6) */
     double rn = C0 / (l * den), rt = -mu * rn;
@@ -1116,37 +1216,9 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
     double worst = 0;
     for (int k = 0; k <= 4; k++) {
         double t0 = T * k / 4.0;
-        int ok = 1;
-        for (int i = 0; i <= 200; i++) {
-            double t = T * i / 200.0, th, thd, thdd, RN, RT;
-            if (t < t0) {
-                th = thd = thdd = 0.0;
-                RN = rn;
-                RT = rt;
-            } else {
-                th = C0 * (t - t0) * (t - t0) / (2 * J);
-                thd = C0 * (t - t0) / J;
-                thdd = C0 / J;
-                RN = RT = 0.0;
-            }
-            double rth = fl_model_system1_r_theta(&S, RN, RT);      /* 001 §6.3 (lever arm l) */
-            double eqm = fabs(J * thdd - (C0 + rth));                /* J theta'' = f + r_theta */
-            double w = l * sin(tt0) * thd;                            /* real-world sliding velocity */
-            double cone = fmax(fabs(RT) - mu * RN, 0.0);
-            double unil = fmax(fmax(-th, -RN), fabs(th * RN));
-            /* Coulomb's variational inequality with v^ in {-2,-1,0,1,2}: integrand >= 0 */
-            double vi = 0.0;
-            for (int j = -2; j <= 2; j++) {
-                double vh = j;
-                vi = fmin(vi, RT * (vh - w) + mu * RN * (fabs(vh) - fabs(w)));
-            }
-            worst = fmax(worst, fmax(fmax(eqm, cone), fmax(unil, -vi)));
-            if (eqm > 1e-12 * C0 || cone > 1e-12 * C0 || unil > 1e-12 || vi < -1e-12 * C0) ok = 0;
-            if (t < t0 && !(rth < 0)) ok = 0;
-            if (f) fprintf(f, "%.6g,%.6g,%.12g,%.12g,%.12g,%.12g\n", t0, t, th, RN, RT, rth);
-        }
+        int ok = system1_p6_member(S, t0, T, rn, rt, f, &worst);
         /* P'3 needs r_theta >= 0: only t0 = 0 is a P'3 solution */
-        if (t0 > 0 && !(fl_model_system1_r_theta(&S, rn, rt) < 0)) p3ok = 0;
+        if (t0 > 0 && !(fl_model_system1_r_theta(S, rn, rt) < 0)) p3ok = 0;
         nmem++;
         if (!ok) allok = 0;
         if (f) fprintf(f, "\n\n");
@@ -1158,83 +1230,118 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
                    "contact, Coulomb cone and inequality; max residual %.3g, tol 1e-12 C0): r~_n = %.6g, r~_t = %.6g "
                    "on [0,t0) (001 §6.3, mu = %g > tan = %.4g)", nmem, worst, rn, rt, mu, tan(tt0));
     /* r_theta = l (r~_t cos + r~_n sin) = -C0 (closed form, proofs/p4_law.md §6) */
-    double rth1 = fl_model_system1_r_theta(&S, rn, rt);
+    double rth1 = fl_model_system1_r_theta(S, rn, rt);
     fl_check_value(ctx, p3ok && rth1 < 0 && fabs(rth1 + C0) <= 1e-12 * fabs(C0),
                    "systems_1_2.system1_p6_members_violate_p3", rth1, -C0, 1e-12 * fabs(C0),
                    "001 §6.3 system 1: r_theta = -C0 < 0 on [0, t0), excluded by P'3 (proofs/p4_law.md §6)",
                    "on [0, t0) r_theta = %.6g = -C0 < 0: every member with t0 > 0 violates r_theta >= 0 of P'3",
                    rth1);
-    /* ---- system 2 under P'4: the reaction vanishes identically ---- */
-    fl_p4_system sys2 = fl_model_system2_system(&S2);
+}
+
+/* real-world: wedged equilibrium forces exist (mu > tan beta) */
+static void system2_real_world(fl_check_ctx *ctx, const fl_model_system2 *S2)
+{
+    double b = S2->beta, Nmin = S2->F / (2 * (S2->mu * cos(b) - sin(b))), Nw = 2 * Nmin;
+    double Tw = (S2->F + 2 * Nw * sin(b)) / (2 * cos(b));
+    /* forces on the bar: normal N and friction T along each wall, pointing down */
+    double fA[2] = {Nw * cos(b) + Tw * sin(b), Nw * sin(b) - Tw * cos(b)};    /* N nL + T (sin b, -cos b) */
+    double fB[2] = {-Nw * cos(b) - Tw * sin(b), Nw * sin(b) - Tw * cos(b)};   /* N nR + T (-sin b, -cos b) */
+    double eq[3] = {fA[0] + fB[0], fA[1] + fB[1] + S2->F, 0.0};
+    eq[2] = S2->l * fB[1] - S2->l * fA[1];                     /* moments about G (A at -l, B at +l) */
+    int wedge_ok = Tw <= S2->mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2->F;
+    double bal = fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]);
+    fl_check_value(ctx, wedge_ok && S2->mu > tan(b), "systems_1_2.system2_real_world_wedge_family", bal, 0.0,
+                   1e-12 * S2->F, "001 §6.3 system 2, real-world wedged equilibrium (data/001/README.md)",
+                   "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
+                   "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
+                   Nw, Nmin, Tw, S2->mu * Nw, bal);
+}
+
+/* the generalized reaction of the wedged state, r = tl_A^T f_A + tl_B^T f_B
+ * = -f at q = 0, is not in K_frict */
+static void system2_kfrict(fl_check_ctx *ctx, const fl_model_system2 *S2, const gsl_vector *q, gsl_matrix *M,
+                           gsl_matrix *D, gsl_vector *dphi, gsl_vector *r)
+{
+    fl_error e;
     fl_fset_result fs2[2];
-    q = fl_dense_vector_calloc(3);
-    v = fl_dense_vector_calloc(3);
+    fl_model_system2_mass(S2, M);
+    fl_p4_friction C[2];
+    for (size_t a = 0; a < 2; a++) {
+        fl_model_system2_grad(S2, q, a, dphi);
+        gsl_matrix_set_row(D, a, dphi);
+        fl_model_system2_fset(S2, q, a, &fs2[a], NULL);
+        C[a].set = fs2[a].set;
+        C[a].E = fs2[a].E;
+    }
+    gsl_vector_set(r, 1, -S2->F);
+    fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
+    double dist = 0;
+    fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
+    /* one-sided: the distance must exceed 0.5 F/sqrt(m) (data/001/README.md states F/sqrt(m)) */
+    fl_check_value(ctx, sd == FL_OK && dist > 0.5 * S2->F / sqrt(S2->m),
+                   "systems_1_2.system2_wedged_reaction_not_in_kfrict", dist, S2->F / sqrt(S2->m),
+                   0.5 * S2->F / sqrt(S2->m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
+                   "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
+                   "P'4 excludes wedging (001 §6.3)", dist, S2->F / sqrt(S2->m));
+    for (int a = 0; a < 2; a++) fl_fset_result_release(&fs2[a]);
+}
+
+/* ---- system 2 under P'4: the reaction vanishes identically; the
+ * real-world wedge exists, its generalized reaction is not in K_frict ---- */
+static int system2_p4(fl_check_ctx *ctx, fl_model_system2 *S2, double h, long steps)
+{
+    fl_error e;
+    fl_p4_system sys2 = fl_model_system2_system(S2);
+    gsl_vector *q = fl_dense_vector_calloc(3), *v = fl_dense_vector_calloc(3);
     gsl_matrix *M = fl_dense_matrix_alloc(3, 3), *D = fl_dense_matrix_alloc(2, 3);
     gsl_vector *dphi = fl_dense_vector_alloc(3), *r = fl_dense_vector_calloc(3);
+    int rc = 0;
     if (!q || !v || !M || !D || !dphi || !r) {
         fl_check_message(ctx, "systems_1_2: out of memory");
-        gsl_vector_free(q);
-        gsl_vector_free(v);
-        gsl_matrix_free(M);
-        gsl_matrix_free(D);
-        gsl_vector_free(dphi);
-        gsl_vector_free(r);
-        return -1;
+        rc = -1;
+        goto done;
     }
     lam_rec l2 = {0, 0};
-    st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
-    double yc = S2.F * Tn * Tn / (2 * S2.m);
+    fl_p4_sim_result sr;
+    fl_status st = fl_p4_simulate(&sys2, 0.0, h, steps, q, v, NULL, lam_observe, &l2, &sr, &e);
+    double Tn = (double)steps * h, yc = S2->F * Tn * Tn / (2 * S2->m);
     fl_check_value(ctx, st == FL_OK && l2.max_lambda == 0.0 && fabs(gsl_vector_get(q, 1) - yc) <= 1e-12 * yc &&
                             gsl_vector_get(q, 0) == 0.0 && gsl_vector_get(q, 2) == 0.0,
                    "systems_1_2.system2_p4_zero_reaction", gsl_vector_get(q, 1), yc, 1e-12 * yc,
                    "001 §6.3 system 2, y(T) = F T^2/(2m) (data/001/README.md)",
                    "P'4, constant pull F = %g: max reaction %.3g (exact 0) at all %ld steps, y(T) = %.12g = F T^2/(2m) "
-                   "= %.12g (001 §6.3)%s%s", S2.F, l2.max_lambda, l2.steps, gsl_vector_get(q, 1), yc,
+                   "= %.12g (001 §6.3)%s%s", S2->F, l2.max_lambda, l2.steps, gsl_vector_get(q, 1), yc,
                    st == FL_OK ? "" : ": ", st == FL_OK ? "" : e.message);
-    /* real-world: wedged equilibrium forces exist (mu > tan beta); the
-     * generalized reaction of a wedged state is not in K_frict */
-    double b = S2.beta, Nmin = S2.F / (2 * (S2.mu * cos(b) - sin(b))), Nw = 2 * Nmin;
-    double Tw = (S2.F + 2 * Nw * sin(b)) / (2 * cos(b));
-    /* forces on the bar: normal N and friction T along each wall, pointing down */
-    double fA[2] = {Nw * cos(b) + Tw * sin(b), Nw * sin(b) - Tw * cos(b)};    /* N nL + T (sin b, -cos b) */
-    double fB[2] = {-Nw * cos(b) - Tw * sin(b), Nw * sin(b) - Tw * cos(b)};   /* N nR + T (-sin b, -cos b) */
-    double eq[3] = {fA[0] + fB[0], fA[1] + fB[1] + S2.F, 0.0};
+    system2_real_world(ctx, S2);
     gsl_vector_set_zero(q);
-    eq[2] = S2.l * fB[1] - S2.l * fA[1];                     /* moments about G (A at -l, B at +l) */
-    int wedge_ok = Tw <= S2.mu * Nw * (1 + 1e-12) && Nw > 0 && fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]) <= 1e-12 * S2.F;
-    double bal = fabs(eq[0]) + fabs(eq[1]) + fabs(eq[2]);
-    fl_check_value(ctx, wedge_ok && S2.mu > tan(b), "systems_1_2.system2_real_world_wedge_family", bal, 0.0,
-                   1e-12 * S2.F, "001 §6.3 system 2, real-world wedged equilibrium (data/001/README.md)",
-                   "real-world Coulomb at A and B: N = %.6g >= N_min = %.6g, T = %.6g <= mu N = %.6g, force and moment "
-                   "balance residual %.2g (tol 1e-12 F): the bar may stay wedged until any t0, then fly off (001 §6.3)",
-                   Nw, Nmin, Tw, S2.mu * Nw, bal);
-    /* the generalized reaction of the wedged state: r = tl_A^T f_A + tl_B^T f_B = -f */
-    fl_model_system2_mass(&S2, M);
-    fl_p4_friction C[2];
-    for (size_t a = 0; a < 2; a++) {
-        fl_model_system2_grad(&S2, q, a, dphi);
-        gsl_matrix_set_row(D, a, dphi);
-        fl_model_system2_fset(&S2, q, a, &fs2[a], NULL);
-        C[a].set = fs2[a].set;
-        C[a].E = fs2[a].E;
-    }
-    gsl_vector_set(r, 1, -S2.F);
-    fl_p4_problem pr = {3, 2, M, NULL, NULL, D, C};
-    double dist = 0;
-    fl_status sd = fl_p4_kfrict_distance(&pr, r, &dist, &e);
-    /* one-sided: the distance must exceed 0.5 F/sqrt(m) (data/001/README.md states F/sqrt(m)) */
-    fl_check_value(ctx, sd == FL_OK && dist > 0.5 * S2.F / sqrt(S2.m),
-                   "systems_1_2.system2_wedged_reaction_not_in_kfrict", dist, S2.F / sqrt(S2.m),
-                   0.5 * S2.F / sqrt(S2.m), "001 §6.3 system 2 (one-sided: value > expected - tol)",
-                   "the wedged generalized reaction r = (0, -F, 0) has W-distance %.6g to K_frict (F/sqrt(m) = %.6g): "
-                   "P'4 excludes wedging (001 §6.3)", dist, S2.F / sqrt(S2.m));
-    for (int a = 0; a < 2; a++) fl_fset_result_release(&fs2[a]);
+    system2_kfrict(ctx, S2, q, M, D, dphi, r);
+done:
     gsl_matrix_free(M);
     gsl_matrix_free(D);
     gsl_vector_free(dphi);
     gsl_vector_free(r);
     gsl_vector_free(q);
     gsl_vector_free(v);
+    return rc;
+}
+
+/* 001 §6.3: system 1 under P'3 and its P6 family, system 2 under P'4. */
+int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
+{
+    char src[4096];
+    fl_error le;
+    fl_model_system1 S;
+    fl_model_system2 S2;
+    if (fl_check_params_path(ctx, "001/systems_1_2.json", src, sizeof src) != 0) return -1;
+    if (fl_model_system1_load(src, &S, &le) != FL_OK || fl_model_system2_load(src, &S2, &le) != FL_OK) {
+        fl_check_message(ctx, "systems_1_2: %s", le.message);
+        return -1;
+    }
+    double T = ctx->quick ? S.T / 4 : S.T, h = S.h;
+    long steps = (long)floor(T / h + 0.5);
+    if (system1_p3(ctx, &S, h, steps, src) != 0) return -1;
+    system1_p6(ctx, &S, T);
+    if (system2_p4(ctx, &S2, h, steps) != 0) return -1;
     char c1[4096], body[12288];
     if (fl_check_out_path(ctx, "systems_1_p6_family.csv", c1, sizeof c1) == 0) {
         snprintf(body, sizeof body,
@@ -1250,47 +1357,23 @@ int fl_p4_reproduce_systems_1_2(fl_check_ctx *ctx)
 /* Kane's paradox (001 §6.2 item 2): double pendulum hitting a floor    */
 /* ------------------------------------------------------------------ */
 
-int fl_p4_reproduce_kane(fl_check_ctx *ctx)
+/* The matrices of Kane's double pendulum at impact (models/fl_model_kane.c):
+ * M, the tip's contact Jacobian Jc (row 0 tangential, row 1 normal) and
+ * tl = Jc^T, W = M^-1, A = Jc W Jc^T, and vectors of length 2. */
+typedef struct {
+    gsl_matrix *M, *Jc, *tl, *W, *A, *tmp;
+    gsl_vector *qd, *u, *P, *r, *dq, *dphi;
+} kane_work;
+
+/* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
+ * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
+ * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases; returns the
+ * smallest K+. */
+static double kane_real_world(fl_check_ctx *ctx, const fl_model_kane *K, const char *src, kane_work *kw,
+                            double K0, double un, double ut)
 {
-    char src[4096];
-    fl_error le;
-    fl_model_kane K;
-    if (fl_check_params_path(ctx, "001/kane.json", src, sizeof src) != 0) return -1;
-    if (fl_model_kane_load(src, &K, &le) != FL_OK) {
-        fl_check_message(ctx, "kane: %s", le.message);
-        return -1;
-    }
-    double mu = K.mu, e = K.e;
-    /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
-     * tangential, row 1 normal), u = Jc qdot */
-    gsl_matrix *M = fl_dense_matrix_alloc(2, 2), *Jc = fl_dense_matrix_alloc(2, 2), *tl = fl_dense_matrix_alloc(2, 2);
-    gsl_vector *qd = fl_dense_vector_alloc(2), *u = fl_dense_vector_alloc(2);
-    gsl_matrix *W = fl_dense_matrix_alloc(2, 2), *A = fl_dense_matrix_alloc(2, 2), *tmp = fl_dense_matrix_alloc(2, 2);
-    gsl_vector *P = fl_dense_vector_alloc(2), *r = fl_dense_vector_alloc(2), *dq = fl_dense_vector_alloc(2);
-    gsl_vector *dphi = fl_dense_vector_alloc(2);
-    int rc = 0;
-    fl_fset_result fr = {0};
-    if (!M || !Jc || !tl || !qd || !u || !W || !A || !tmp || !P || !r || !dq || !dphi) {
-        fl_check_message(ctx, "kane: out of memory");
-        rc = -1;
-        goto done;
-    }
-    fl_model_kane_mass(&K, M);
-    fl_model_kane_jacobian(&K, Jc);
-    gsl_matrix_transpose_memcpy(tl, Jc);                   /* r = tl r~ = Jc^T r~ */
-    fl_model_kane_velocity(&K, qd);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, qd, 0.0, u);
-    double un = gsl_vector_get(u, 1), ut = gsl_vector_get(u, 0);
-    double K0 = 0.5 * pow(mnorm(M, qd, u), 2);   /* u: workspace now */
-    /* real-world formulation: Newton u_n+ = -e u_n-, Coulomb on the impulse P~ = (Pt, Pn):
-     * stick (u_t+ = 0, |Pt| <= mu Pn) or slide (Pt = -mu Pn sign(u_t+), u_t+ != 0);
-     * A = Jc W Jc^T, u+ = u- + A P~.  Enumerate the three cases. */
-    gsl_matrix_memcpy(W, M);
-    gsl_linalg_cholesky_decomp1(W);
-    gsl_linalg_cholesky_invert(W);
-    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, Jc, W, 0.0, tmp);
-    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, tmp, Jc, 0.0, A);
-    double a00 = gsl_matrix_get(A, 0, 0), a01 = gsl_matrix_get(A, 0, 1), a11 = gsl_matrix_get(A, 1, 1);
+    double mu = K->mu, e = K->e;
+    double a00 = gsl_matrix_get(kw->A, 0, 0), a01 = gsl_matrix_get(kw->A, 0, 1), a11 = gsl_matrix_get(kw->A, 1, 1);
     double tn = -e * un;
     int nsol = 0;
     double Kmin = INFINITY, Kmax = -INFINITY;
@@ -1311,12 +1394,12 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
             double utp = ut + a00 * Pt + a01 * Pn;
             if (!(Pn >= 0 && utp * s > 0)) continue;
         }
-        gsl_vector_set(P, 0, Pt);
-        gsl_vector_set(P, 1, Pn);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, tl, P, 0.0, r);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, W, r, 0.0, dq);
-        gsl_vector_add(dq, qd);
-        double K1 = 0.5 * pow(mnorm(M, dq, r), 2);   /* r: workspace now */
+        gsl_vector_set(kw->P, 0, Pt);
+        gsl_vector_set(kw->P, 1, Pn);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, kw->tl, kw->P, 0.0, kw->r);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, kw->W, kw->r, 0.0, kw->dq);
+        gsl_vector_add(kw->dq, kw->qd);
+        double K1 = 0.5 * pow(mnorm(kw->M, kw->dq, kw->r), 2);   /* r: workspace now */
         Kmin = fmin(Kmin, K1);
         Kmax = fmax(Kmax, K1);
         nsol++;
@@ -1336,12 +1419,20 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                        "001 §6.2 item 2 (Kane's paradox; one-sided: K+/K- > 1)",
                        "Coulomb on the real-world impulse + Newton e = %g: %d solution(s): %sK- = %.9g: kinetic energy "
                        "increases by a factor %.4g (001 §6.2 item 2; %s)", e, nsol, desc, K0, Kmin / K0, src);
-    /* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone */
-    gsl_vector_set(dphi, 0, gsl_matrix_get(Jc, 1, 0));
-    gsl_vector_set(dphi, 1, gsl_matrix_get(Jc, 1, 1));
-    fl_fset_contact c = {tl, {0.0, 1.0, 0.0}, mu};
+    return Kmin;
+}
+
+/* P'4 with the friction set built by 001 §6.1 from the same Coulomb cone;
+ * returns K+ */
+static double kane_p4(fl_check_ctx *ctx, const fl_model_kane *K, kane_work *kw, double K0, double un)
+{
+    double mu = K->mu, e = K->e;
+    gsl_vector_set(kw->dphi, 0, gsl_matrix_get(kw->Jc, 1, 0));
+    gsl_vector_set(kw->dphi, 1, gsl_matrix_get(kw->Jc, 1, 1));
+    fl_fset_contact c = {kw->tl, {0.0, 1.0, 0.0}, mu};
     fl_error err;
-    fl_status st = fl_fset_build(M, dphi, 1, &c, NULL, &fr, &err);
+    fl_fset_result fr = {0};
+    fl_status st = fl_fset_build(kw->M, kw->dphi, 1, &c, NULL, &fr, &err);
     double K1 = NAN, unp = NAN;
     fl_status st2 = FL_EINVAL;
     if (st == FL_OK) {
@@ -1350,13 +1441,13 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
         gsl_vector *up = fl_dense_vector_alloc(2);
         st2 = FL_ENOMEM;   /* no workspace: the checks below FAIL */
         if (D && res && up) {
-            gsl_matrix_set_row(D, 0, dphi);
+            gsl_matrix_set_row(D, 0, kw->dphi);
             fl_p4_friction C = {fr.set, fr.E};
-            fl_p4_problem pr = {2, 1, M, NULL, NULL, D, &C};
+            fl_p4_problem pr = {2, 1, kw->M, NULL, NULL, D, &C};
             fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
-            st2 = fl_p4_step(&pr, qd, NULL, &law, NULL, res, &err);
+            st2 = fl_p4_step(&pr, kw->qd, NULL, &law, NULL, res, &err);
             K1 = res->energy_plus;
-            gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, up);
+            gsl_blas_dgemv(CblasNoTrans, 1.0, kw->Jc, res->v_plus, 0.0, up);
             unp = gsl_vector_get(up, 1);
         }
         gsl_vector_free(up);
@@ -1372,6 +1463,49 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
     fl_check_value(ctx, st == FL_OK && st2 == FL_OK && fabs(unp + e * un) <= 1e-12 * fabs(un), "kane.p4_restitution",
                    unp, -e * un, 1e-12 * fabs(un), "001 §5 Newton's impact law u_n+ = -e u_n-",
                    "u_n+ = %.9g = -e u_n- = %.9g (tol 1e-12 |u_n-|)", unp, -e * un);
+    fl_fset_result_release(&fr);
+    return K1;
+}
+
+/* 001 §6.2 item 2: Kane's double pendulum hitting a floor, Coulomb and
+ * Newton on the real-world impulse (energy gain) against P'4. */
+int fl_p4_reproduce_kane(fl_check_ctx *ctx)
+{
+    char src[4096];
+    fl_error le;
+    fl_model_kane K;
+    if (fl_check_params_path(ctx, "001/kane.json", src, sizeof src) != 0) return -1;
+    if (fl_model_kane_load(src, &K, &le) != FL_OK) {
+        fl_check_message(ctx, "kane: %s", le.message);
+        return -1;
+    }
+    /* models/fl_model_kane.c: M and the tip's contact Jacobian Jc (row 0
+     * tangential, row 1 normal), u = Jc qdot */
+    kane_work kw = {fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2),
+                    fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2), fl_dense_matrix_alloc(2, 2),
+                    fl_dense_vector_alloc(2), fl_dense_vector_alloc(2), fl_dense_vector_alloc(2),
+                    fl_dense_vector_alloc(2), fl_dense_vector_alloc(2), fl_dense_vector_alloc(2)};
+    int rc = 0;
+    if (!kw.M || !kw.Jc || !kw.tl || !kw.qd || !kw.u || !kw.W || !kw.A || !kw.tmp || !kw.P || !kw.r || !kw.dq ||
+        !kw.dphi) {
+        fl_check_message(ctx, "kane: out of memory");
+        rc = -1;
+        goto done;
+    }
+    fl_model_kane_mass(&K, kw.M);
+    fl_model_kane_jacobian(&K, kw.Jc);
+    gsl_matrix_transpose_memcpy(kw.tl, kw.Jc);                   /* r = tl r~ = Jc^T r~ */
+    fl_model_kane_velocity(&K, kw.qd);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, kw.Jc, kw.qd, 0.0, kw.u);
+    double un = gsl_vector_get(kw.u, 1), ut = gsl_vector_get(kw.u, 0);
+    double K0 = 0.5 * pow(mnorm(kw.M, kw.qd, kw.u), 2);   /* u: workspace now */
+    gsl_matrix_memcpy(kw.W, kw.M);
+    gsl_linalg_cholesky_decomp1(kw.W);
+    gsl_linalg_cholesky_invert(kw.W);
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, kw.Jc, kw.W, 0.0, kw.tmp);
+    gsl_blas_dgemm(CblasNoTrans, CblasTrans, 1.0, kw.tmp, kw.Jc, 0.0, kw.A);
+    double Kmin = kane_real_world(ctx, &K, src, &kw, K0, un, ut);
+    double K1 = kane_p4(ctx, &K, &kw, K0, un);
     char path[4096];
     FILE *f = open_out(ctx, "kane.csv", path, sizeof path);
     if (f) {
@@ -1379,19 +1513,18 @@ int fl_p4_reproduce_kane(fl_check_ctx *ctx)
                 K0, K1);
         fclose(f);
     }
-    fl_fset_result_release(&fr);
 done:
-    gsl_matrix_free(M);
-    gsl_matrix_free(Jc);
-    gsl_matrix_free(tl);
-    gsl_matrix_free(W);
-    gsl_matrix_free(A);
-    gsl_matrix_free(tmp);
-    gsl_vector_free(qd);
-    gsl_vector_free(u);
-    gsl_vector_free(P);
-    gsl_vector_free(r);
-    gsl_vector_free(dq);
-    gsl_vector_free(dphi);
+    gsl_matrix_free(kw.M);
+    gsl_matrix_free(kw.Jc);
+    gsl_matrix_free(kw.tl);
+    gsl_matrix_free(kw.W);
+    gsl_matrix_free(kw.A);
+    gsl_matrix_free(kw.tmp);
+    gsl_vector_free(kw.qd);
+    gsl_vector_free(kw.u);
+    gsl_vector_free(kw.P);
+    gsl_vector_free(kw.r);
+    gsl_vector_free(kw.dq);
+    gsl_vector_free(kw.dphi);
     return rc;
 }

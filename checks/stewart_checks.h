@@ -8,6 +8,7 @@
 
 #include "checks/fl_check.h"
 #include "reference/stewart_law.h"
+#include "models/fl_model_painleve.h"
 
 /* Momentum-balance defect of a step, max_i |M (v+ - v-) - h f - H^T P~|_i
  * divided by max(1, max_i |r_i|) (proofs/stewart_lcp.md §2). */

@@ -86,7 +86,7 @@ fl_status fl_xval_our_solve(const fl_local_problem *p, double tol, int max_iter,
      * CMAME 92 (1991), eq. (31)), sparse twins when the sparse W is present. */
     fl_solve_options o = fl_solve_options_default();
     o.solver = FL_SOLVER_AUTO;
-    o.optimized = p->Ws && p->ctx ? 1 : 0;
+    o.impl = p->Ws && p->ctx ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
     o.tol = tol;
     o.max_sweeps = max_iter;
     gsl_vector_view rv = gsl_vector_view_array(r, p->m);
@@ -344,6 +344,67 @@ static void say(char *buf, size_t len, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Start of a check: res reset, our time to the same tolerance (for the
+ * performance profile).  FL_ENOMEM only. */
+static fl_status check_begin(const fl_local_problem *p, const fl_xval_options *opt,
+                             fl_xval_result *res, fl_error *err)
+{
+    memset(res, 0, sizeof *res);
+    res->dist = NAN;
+    res->run.exit_code = -1;
+    res->law.error = res->law.cone = res->law.complementarity = res->law.coulomb = NAN;
+    double *rr = malloc((p->m ? p->m : 1) * sizeof *rr);
+    if (!rr) return FL_FAIL(err, FL_ENOMEM, "xval check: out of memory");
+    fl_status os = fl_xval_our_solve(p, opt->tol, 20000, rr, NULL, NULL, &res->ours_seconds, NULL);
+    res->ours_solved = os == FL_OK;
+    free(rr);
+    return FL_OK;
+}
+
+/* The verdict on the answer r (length p->m) of the solver under test, the
+ * same whether it came from a command's file or an in-process call:
+ * the law measures, the distance to a unique certified answer, and
+ * pass/fail with opt's tolerances (res->run already filled). */
+static void judge(const fl_local_problem *p, const fl_xval_certificate *cert, const double *r,
+                  const fl_xval_options *opt, fl_xval_result *res)
+{
+    char *reason = res->reason;
+    const size_t rlen = sizeof res->reason;
+    fl_error e2;
+    fl_error_clear(&e2);
+    res->have_solution = 1;
+    fl_status s = fl_xval_law_measure(p, r, &res->law, &e2);
+    if (s == FL_OK && cert->method != FL_XVAL_NONE && cert->unique) {
+        double d = 0, nr = 0, rs, us;
+        scales(p, &rs, &us);
+        for (size_t i = 0; i < p->m; i++) {
+            d = fmax(d, fabs(r[i] - cert->r[i]));
+            nr = fmax(nr, fabs(cert->r[i]));
+        }
+        res->dist = d / fmax(nr, rs);
+    }
+    if (s != FL_OK) {
+        say(reason, rlen, "could not measure the answer: %.300s", e2.message);
+        return;
+    }
+    const double tol = opt->tol;
+    if (res->run.exit_code != 0) say(reason, rlen, "exit status %d", res->run.exit_code);
+    if (!(res->law.error <= tol))
+        say(reason, rlen, "natural-map error %.2e > %.0e", res->law.error, tol);
+    if (!(res->law.cone <= tol))
+        say(reason, rlen, "r outside the Coulomb cone by %.2e (> %.0e)", res->law.cone, tol);
+    if (!(res->law.complementarity <= tol))
+        say(reason, rlen, "Signorini complementarity violated by %.2e (> %.0e)",
+            res->law.complementarity, tol);
+    if (!(res->law.coulomb <= opt->coulomb_tol))
+        say(reason, rlen, "Coulomb law (stick/slide) violated by %.2e (> %.0e)",
+            res->law.coulomb, opt->coulomb_tol);
+    if (!isnan(res->dist) && !(res->dist <= opt->dist_tol))
+        say(reason, rlen, "distance %.2e to the unique solution (> %.0e)", res->dist,
+            opt->dist_tol);
+    res->pass = reason[0] == '\0';
+}
+
 fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
                         const char *solver_cmd, const char *in_path, const char *out_path,
                         const fl_xval_options *opt, fl_xval_result *res, fl_error *err)
@@ -351,21 +412,11 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
     if (!c || !c->p || !cert || !solver_cmd || !in_path || !out_path || !opt || !res)
         return FL_FAIL(err, FL_EINVAL, "xval check: NULL argument");
     const fl_local_problem *p = c->p;
-    memset(res, 0, sizeof *res);
-    res->dist = NAN;
-    res->run.exit_code = -1;
-    res->law.error = res->law.cone = res->law.complementarity = res->law.coulomb = NAN;
+    FL_TRY(check_begin(p, opt, res, err));
     char *reason = res->reason;
     const size_t rlen = sizeof res->reason;
     fl_error e2;
     fl_error_clear(&e2);
-
-    /* our time to the same tolerance, for the performance profile */
-    double *rr = malloc(p->m * sizeof *rr);
-    if (!rr) return FL_FAIL(err, FL_ENOMEM, "xval check: out of memory");
-    fl_status os = fl_xval_our_solve(p, opt->tol, 20000, rr, NULL, NULL, &res->ours_seconds, NULL);
-    res->ours_solved = os == FL_OK;
-    free(rr);
 
     remove(out_path);
     if (fl_fclib_write_local(in_path, p, "frictionlab crosscheck", &e2) != FL_OK) {
@@ -396,38 +447,40 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
         fl_fclib_solution_free(sol);
         return FL_OK;
     }
-    res->have_solution = 1;
-    fl_status s = fl_xval_law_measure(p, sol->r, &res->law, &e2);
-    if (s == FL_OK && cert->method != FL_XVAL_NONE && cert->unique) {
-        double d = 0, nr = 0, rs, us;
-        scales(p, &rs, &us);
-        for (size_t i = 0; i < p->m; i++) {
-            d = fmax(d, fabs(sol->r[i] - cert->r[i]));
-            nr = fmax(nr, fabs(cert->r[i]));
-        }
-        res->dist = d / fmax(nr, rs);
-    }
+    judge(p, cert, sol->r, opt, res);
     fl_fclib_solution_free(sol);
-    if (s != FL_OK) {
-        say(reason, rlen, "could not measure the answer: %.300s", e2.message);
-        return FL_OK;
+    return FL_OK;
+}
+
+fl_status fl_xval_check_fn(const fl_xval_case *c, const fl_xval_certificate *cert,
+                           fl_xval_solver_fn fn, void *user, const fl_xval_options *opt,
+                           fl_xval_result *res, fl_error *err)
+{
+    if (!c || !c->p || !cert || !fn || !opt || !res)
+        return FL_FAIL(err, FL_EINVAL, "xval check: NULL argument");
+    const fl_local_problem *p = c->p;
+    FL_TRY(check_begin(p, opt, res, err));
+    double *r = calloc(p->m ? p->m : 1, sizeof *r);
+    if (!r) return FL_FAIL(err, FL_ENOMEM, "xval check: out of memory");
+    char msg[400] = "";
+    double t0 = fl_clock_now();
+    int rc = fn(p, r, user, msg, sizeof msg);
+    res->run.seconds = fl_clock_now() - t0;
+    res->run.exit_code = rc;
+    if (rc != 0) {
+        say(res->reason, sizeof res->reason, "the solver failed (returned %d): %.400s", rc,
+            msg[0] ? msg : "no message");
+    } else if (res->run.seconds > opt->timeout) {
+        /* a function cannot be killed as a process group is: it is let
+         * finish and judged over time, as the command would be killed */
+        res->run.timed_out = 1;
+        say(res->reason, sizeof res->reason,
+            "took %.3g s, over the time limit of %.3g s (in-process: not interrupted)",
+            res->run.seconds, opt->timeout);
+    } else {
+        judge(p, cert, r, opt, res);
     }
-    const double tol = opt->tol;
-    if (res->run.exit_code != 0) say(reason, rlen, "exit status %d", res->run.exit_code);
-    if (!(res->law.error <= tol))
-        say(reason, rlen, "natural-map error %.2e > %.0e", res->law.error, tol);
-    if (!(res->law.cone <= tol))
-        say(reason, rlen, "r outside the Coulomb cone by %.2e (> %.0e)", res->law.cone, tol);
-    if (!(res->law.complementarity <= tol))
-        say(reason, rlen, "Signorini complementarity violated by %.2e (> %.0e)",
-            res->law.complementarity, tol);
-    if (!(res->law.coulomb <= opt->coulomb_tol))
-        say(reason, rlen, "Coulomb law (stick/slide) violated by %.2e (> %.0e)",
-            res->law.coulomb, opt->coulomb_tol);
-    if (!isnan(res->dist) && !(res->dist <= opt->dist_tol))
-        say(reason, rlen, "distance %.2e to the unique solution (> %.0e)", res->dist,
-            opt->dist_tol);
-    res->pass = reason[0] == '\0';
+    free(r);
     return FL_OK;
 }
 

@@ -30,6 +30,9 @@
  *            rank-deficient W (continuum of solutions), badly scaled W
  *            (1e6 spread of diagonal blocks), an almost-grazing contact
  *
+ * A solver may also be a function called in this process
+ * (fl_xval_check_fn: no files, no process; the same verdict code).
+ *
  * Certified answers: fl_xval_certify (enumeration for small 2D problems,
  * otherwise the solver of fl_xval_our_solve at 1e-10, its error reported).
  *
@@ -99,6 +102,13 @@ fl_status fl_xval_family_count(fl_xval_family f, const fl_xval_options *opt, siz
 fl_status fl_xval_case_make(fl_xval_family f, size_t k, const fl_xval_options *opt,
                             fl_sparse_ctx *ctx, fl_xval_case *c, fl_error *err);
 void fl_xval_case_clear(fl_xval_case *c);
+
+/* Read one problem file (FCLIB .hdf5 or Siconos text, local or global: a
+ * global problem in its local form by the sparse Delassus operator) into
+ * c->p, named `name`, family FL_XVAL_CORPUS; a file our readers refuse
+ * leaves c->p NULL and c->error saying why (the corpus family's reader,
+ * for a directory read without a manifest). */
+void fl_xval_case_read(const char *path, const char *name, fl_sparse_ctx *ctx, fl_xval_case *c);
 
 /* Our solver, the one the certified answers and the timing "ours" come
  * from: r (length m, zero start) to natural-map error tol (/||q||), at most
@@ -187,6 +197,22 @@ typedef struct fl_xval_result {
 fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
                         const char *solver_cmd, const char *in_path, const char *out_path,
                         const fl_xval_options *opt, fl_xval_result *res, fl_error *err);
+
+/* A solver called in-process (the Python module's frictionlab.crosscheck):
+ * write its answer r (length p->m, zero on entry) for p and return 0, or
+ * return nonzero and say why in msg (msglen bytes, NUL-terminated). */
+typedef int (*fl_xval_solver_fn)(const fl_local_problem *p, double *r, void *user, char *msg,
+                                 size_t msglen);
+
+/* fl_xval_check with the solver fn(p, r, user, ...) called in this process
+ * instead of a command: no file is written or read.  The answer is judged
+ * by the same code as a command's (law measures, distance to a unique
+ * certified answer, tolerances of opt).  res->run: exit_code = fn's return
+ * value, seconds = wall time of the call; a call longer than opt->timeout
+ * cannot be interrupted: it is let finish and fails as timed out. */
+fl_status fl_xval_check_fn(const fl_xval_case *c, const fl_xval_certificate *cert,
+                           fl_xval_solver_fn fn, void *user, const fl_xval_options *opt,
+                           fl_xval_result *res, fl_error *err);
 
 /* Dolan & Moré (2002) performance profile of two solvers on np problems:
  * t[2*i + s] the time of solver s on problem i, or +inf if it failed.

@@ -17,7 +17,7 @@
 #include "fl_siconos_text.h"
 #include "reference/nsgs.h"
 #include "testkit/fclib_disclike.h"
-#include "fclib_discpacking.h"
+#include "testkit/fclib_discpacking.h"
 #include "testkit/fclib_feblock.h"
 #include "optimized/delassus_sparse.h"
 
@@ -550,7 +550,15 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
     c->p = p;
 }
 
-/* A real packing of N discs (checks/fclib_discpacking.h): the engine
+void fl_xval_case_read(const char *path, const char *name, fl_sparse_ctx *ctx, fl_xval_case *c)
+{
+    memset(c, 0, sizeof *c);
+    c->family = FL_XVAL_CORPUS;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    corpus_read(path, ctx, c);
+}
+
+/* A real packing of N discs (testkit/fclib_discpacking.h): the engine
  * builds its step's local problem on its own context; W is copied to ctx. */
 static void packing(gsl_rng *rng, size_t N, fl_sparse_ctx *ctx, fl_xval_case *c)
 {

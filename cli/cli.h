@@ -12,7 +12,7 @@
  * PNG through gnuplot where a person would rather look than read.
  *
  * When ctx->results is set (every `reproduce` run), each check, note and
- * output file is also recorded in the results model (checks/fl_results.h)
+ * output file is also recorded in the results model (report/fl_results.h)
  * under the current task, and the files of a task with a paper reference go
  * to out_dir/<paper>/<task>/ (e.g. out/004/polyurethane/).
  */

@@ -28,6 +28,7 @@
 #include "fl_clock.h"
 #include "cli.h"
 #include "fl_commit.h"
+#include "bench_suite.h"
 #include "solve.h"
 #include "xval_cmd.h"
 #include "checks/xval.h"
@@ -56,6 +57,10 @@ static void usage(FILE *f)
         "      property checks of a law on N random systems (default 200, seed 1)\n"
         "  frictionlab bench [NAME ...|--all] [--out DIR] [--list]\n"
         "      benchmarks: reference vs optimized, ratios measured in one run\n"
+        "  frictionlab bench suite --ours auto --peer siconos:nsgs [--set S] [--tol T] [--out DIR]\n"
+        "      solvers against the field: solved counts, profiles, honest verdicts\n"
+        "  frictionlab bench merge DIR... --out DIR\n"
+        "      join the shards of bench suite --shard K/N into one report\n"
         "  frictionlab solve FILE [--impl optimized|reference] [--out FILE] [--guess K] ...\n"
         "      solve an FCLIB (.hdf5) or Siconos (.dat) problem (solve --help)\n"
         "  frictionlab convert IN OUT\n"
@@ -163,6 +168,9 @@ static void bench_help(FILE *f)
           "\n"
           "Benchmarks: the dense reference against the sparse optimized twin, sizes from\n"
           "1e2 upwards; the ratios are measured in one run.  CSV and PNG go to DIR.\n"
+          "\n"
+          "  frictionlab bench suite ...   solvers against the field (bench suite --help)\n"
+          "  frictionlab bench merge ...   join the shards of bench suite into one report\n"
           "\n"
           "options:\n"
           "  --all              run every benchmark (default: only the NAMEs given)\n"
@@ -694,6 +702,10 @@ int main(int argc, char **argv)
     }
     if (strcmp(cmd, "reproduce") == 0)
         return run_named(&ctx, fl_reproduce_tasks, 1, argc - 1, argv + 1, argc, argv);
+    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "suite") == 0)
+        return fl_cli_bench_suite(argc - 2, argv + 2, FL_VERSION, FL_COMMIT);
+    if (strcmp(cmd, "bench") == 0 && argc > 2 && strcmp(argv[2], "merge") == 0)
+        return fl_cli_bench_merge(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0)
         return run_named(&ctx, fl_bench_tasks, 0, argc - 1, argv + 1, argc, argv);
     if (strcmp(cmd, "solve") == 0) return fl_cli_solve(argc - 2, argv + 2);

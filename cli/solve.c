@@ -68,7 +68,7 @@ int fl_cli_parse_bytes(const char *s, size_t *out)
 
 typedef struct solve_opts {
     fl_solver_kind solver;
-    int optimized;
+    fl_impl impl;
     double tol;
     int max_sweeps;
     int max_newton;
@@ -144,6 +144,85 @@ static fl_status global_velocity(const fl_global_problem *g, fl_sparse_ctx *ctx,
     return fl_sparse_solve(ctx, *L, v, v, err);
 }
 
+/* One option of `frictionlab solve` (getopt_long's code c, its value arg)
+ * into o: 0; -1 after a message naming the option; 1 for a code it does not know. */
+static int solve_option(int c, const char *arg, solve_opts *o)
+{
+    char *end;
+    switch (c) {
+    case 'S': {
+        fl_error e;
+        if (fl_solve_parse_solver(arg, &o->solver, &e) != FL_OK) {
+            fprintf(stderr, "frictionlab solve: --solver must be gs, newton or auto, not "
+                            "'%s'\n", arg);
+            return -1;
+        }
+        return 0;
+    }
+    case 'n': {
+        long v = strtol(arg, &end, 10);
+        if (*end != '\0' || v <= 0 || v > 100000000) {
+            fprintf(stderr, "frictionlab solve: --max-newton %s is not in [1, 1e8]\n", arg);
+            return -1;
+        }
+        o->max_newton = (int)v;
+        return 0;
+    }
+    case 'i':
+        if (strcmp(arg, "reference") == 0) o->impl = FL_IMPL_REFERENCE;
+        else if (strcmp(arg, "optimized") == 0) o->impl = FL_IMPL_OPTIMIZED;
+        else {
+            fprintf(stderr, "frictionlab solve: --impl must be optimized or reference, not "
+                            "'%s'\n", arg);
+            return -1;
+        }
+        return 0;
+    case 't':
+        o->tol = strtod(arg, &end);
+        if (*end != '\0' || !(o->tol > 0) || !isfinite(o->tol)) {
+            fprintf(stderr, "frictionlab solve: --tol %s is not a positive number\n", arg);
+            return -1;
+        }
+        return 0;
+    case 's': {
+        long v = strtol(arg, &end, 10);
+        if (*end != '\0' || v <= 0 || v > 100000000) {
+            fprintf(stderr, "frictionlab solve: --max-sweeps %s is not in [1, 1e8]\n", arg);
+            return -1;
+        }
+        o->max_sweeps = (int)v;
+        return 0;
+    }
+    case 'g':
+        o->guess = strtol(arg, &end, 10);
+        if (*end != '\0' || o->guess < 1 || o->guess > 1000000) {
+            fprintf(stderr, "frictionlab solve: --guess %s is not a guess number (1, 2, ...)\n",
+                    arg);
+            return -1;
+        }
+        return 0;
+    case 'm':
+        if (fl_cli_parse_bytes(arg, &o->read.max_bytes) != 0) {
+            fprintf(stderr, "frictionlab solve: --max-memory %s is not a size (e.g. 500M, 4G)\n",
+                    arg);
+            return -1;
+        }
+        return 0;
+    case 'o':
+        o->out = arg;
+        return 0;
+    case 'l':
+        if (strcmp(arg, "nsgs") != 0) {
+            fprintf(stderr, "frictionlab solve: unknown law '%s' (solve supports: nsgs)\n",
+                    arg);
+            return -1;
+        }
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
 {
     static const struct option longs[] = {
@@ -156,87 +235,19 @@ static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
     optind = 1;
     opterr = 0;
     int c;
-    char *end;
     while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'h':
+        if (c == 'h') {
             solve_usage(stdout, 1);
             return 0;
-        case 'S': {
-            fl_error e;
-            if (fl_solve_parse_solver(optarg, &o->solver, &e) != FL_OK) {
-                fprintf(stderr, "frictionlab solve: --solver must be gs, newton or auto, not "
-                                "'%s'\n", optarg);
-                goto bad;
-            }
-            break;
         }
-        case 'n': {
-            long v = strtol(optarg, &end, 10);
-            if (*end != '\0' || v <= 0 || v > 100000000) {
-                fprintf(stderr, "frictionlab solve: --max-newton %s is not in [1, 1e8]\n", optarg);
-                goto bad;
-            }
-            o->max_newton = (int)v;
-            break;
-        }
-        case 'i':
-            if (strcmp(optarg, "reference") == 0) o->optimized = 0;
-            else if (strcmp(optarg, "optimized") == 0) o->optimized = 1;
-            else {
-                fprintf(stderr, "frictionlab solve: --impl must be optimized or reference, not "
-                                "'%s'\n", optarg);
-                goto bad;
-            }
-            break;
-        case 't':
-            o->tol = strtod(optarg, &end);
-            if (*end != '\0' || !(o->tol > 0) || !isfinite(o->tol)) {
-                fprintf(stderr, "frictionlab solve: --tol %s is not a positive number\n", optarg);
-                goto bad;
-            }
-            break;
-        case 's': {
-            long v = strtol(optarg, &end, 10);
-            if (*end != '\0' || v <= 0 || v > 100000000) {
-                fprintf(stderr, "frictionlab solve: --max-sweeps %s is not in [1, 1e8]\n", optarg);
-                goto bad;
-            }
-            o->max_sweeps = (int)v;
-            break;
-        }
-        case 'g':
-            o->guess = strtol(optarg, &end, 10);
-            if (*end != '\0' || o->guess < 1 || o->guess > 1000000) {
-                fprintf(stderr, "frictionlab solve: --guess %s is not a guess number (1, 2, ...)\n",
-                        optarg);
-                goto bad;
-            }
-            break;
-        case 'm':
-            if (fl_cli_parse_bytes(optarg, &o->read.max_bytes) != 0) {
-                fprintf(stderr, "frictionlab solve: --max-memory %s is not a size (e.g. 500M, 4G)\n",
-                        optarg);
-                goto bad;
-            }
-            break;
-        case 'o':
-            o->out = optarg;
-            break;
-        case 'l':
-            if (strcmp(optarg, "nsgs") != 0) {
-                fprintf(stderr, "frictionlab solve: unknown law '%s' (solve supports: nsgs)\n",
-                        optarg);
-                goto bad;
-            }
-            break;
-        case ':':
+        int r = solve_option(c, optarg, o);
+        if (r < 0) goto bad;
+        if (r == 0) continue;
+        if (c == ':')
             fprintf(stderr, "frictionlab solve: option '%s' needs a value\n", argv[optind - 1]);
-            goto bad;
-        default:
+        else
             fprintf(stderr, "frictionlab solve: unknown option '%s'\n", argv[optind - 1]);
-            goto bad;
-        }
+        goto bad;
     }
     if (optind + 1 != argc) {
         fprintf(stderr, "frictionlab solve: %s\n",
@@ -251,172 +262,205 @@ bad:
     return 2;
 }
 
-int fl_cli_solve(int argc, char **argv)
-{
-    const char *file = NULL;
-    solve_opts o = {FL_SOLVER_AUTO, 1, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
-    /* argv[-1] is the word "solve": getopt_long wants the program name first */
-    int pr = parse_solve(argc + 1, argv - 1, &o, &file);
-    if (pr != 1) return pr;
-
-    fl_error err;
-    fl_error_clear(&err);
+/* One `frictionlab solve` run: the options, the problem read (local p or
+ * global g), the solver's vectors and the solution written. */
+typedef struct {
+    solve_opts o;
+    const char *file, *format;
     fl_sparse_ctx ctx;
-    memset(&ctx, 0, sizeof ctx);
-    fl_local_problem *p = NULL;
-    fl_global_problem *g = NULL;
-    cholmod_factor *L = NULL;
-    gsl_vector *r = NULL, *U = NULL;
-    fl_fclib_solution *sol = NULL, **guesses = NULL;
-    size_t nguess = 0;
-    double *v = NULL;
-    int rc = 2;
-    fl_status s = fl_sparse_start(&ctx, &err);
-    fl_sparse_ctx *pctx = o.optimized ? &ctx : NULL;
-    const char *format = "";
-    int hdf5 = fl_fclib_is_hdf5(file), kind = 0;
-    if (s != FL_OK) goto done;
+    fl_local_problem *p;
+    fl_global_problem *g;
+    cholmod_factor *L;
+    gsl_vector *r, *U;
+    fl_fclib_solution *sol, **guesses;
+    size_t nguess;
+    double *v;
+    fl_error err;
+} solve_run;
+
+/* The problem (FCLIB or Siconos text) and, with --guess, the file's guesses. */
+static fl_status solve_read(solve_run *S)
+{
+    const char *file = S->file;
+    fl_sparse_ctx *pctx = S->o.impl == FL_IMPL_OPTIMIZED ? &S->ctx : NULL;
+    int hdf5 = fl_fclib_is_hdf5(file), kind = 0, ref = S->o.impl != FL_IMPL_OPTIMIZED;
+    fl_status s;
     if (hdf5) {
-        format = "FCLIB";
+        S->format = "FCLIB";
         /* first in a child process: HDF5 defects crash or run away on
          * some corrupt files (io/fl_fclib.h) */
-        int parts = FL_FCLIB_VET_PROBLEM | (o.guess ? FL_FCLIB_VET_GUESSES : 0);
-        if ((s = fl_fclib_vet(file, &o.read, parts, &err)) != FL_OK) goto done;
-        if ((s = fl_fclib_kind(file, &kind, &err)) != FL_OK) goto done;
-        s = kind == 1 ? fl_fclib_read_local_opt(file, !o.optimized, pctx, &o.read, &p, &err)
-                      : fl_fclib_read_global_opt(file, !o.optimized, pctx, &o.read, &g, &err);
+        int parts = FL_FCLIB_VET_PROBLEM | (S->o.guess ? FL_FCLIB_VET_GUESSES : 0);
+        if ((s = fl_fclib_vet(file, &S->o.read, parts, &S->err)) != FL_OK) return s;
+        if ((s = fl_fclib_kind(file, &kind, &S->err)) != FL_OK) return s;
+        s = kind == 1 ? fl_fclib_read_local_opt(file, ref, pctx, &S->o.read, &S->p, &S->err)
+                      : fl_fclib_read_global_opt(file, ref, pctx, &S->o.read, &S->g, &S->err);
     } else {
-        format = "Siconos text";
-        if ((s = fl_siconos_text_kind(file, &kind, &err)) != FL_OK) goto done;
-        s = kind == 1 ? fl_siconos_text_read_local(file, !o.optimized, pctx, &o.read, &p, &err)
-                      : fl_siconos_text_read_global(file, !o.optimized, pctx, &o.read, &g, &err);
+        S->format = "Siconos text";
+        if ((s = fl_siconos_text_kind(file, &kind, &S->err)) != FL_OK) return s;
+        s = kind == 1 ? fl_siconos_text_read_local(file, ref, pctx, &S->o.read, &S->p, &S->err)
+                      : fl_siconos_text_read_global(file, ref, pctx, &S->o.read, &S->g, &S->err);
     }
-    if (s != FL_OK) goto done;
-    if (o.guess) {
-        if (!hdf5) {
-            s = fl_error_set(&err, FL_EINVAL, file, 0, 0, "--guess: only FCLIB files store guesses");
-            goto done;
-        }
-        if ((s = fl_fclib_read_guesses(file, &guesses, &nguess, &err)) != FL_OK) goto done;
-        if ((size_t)o.guess > nguess) {
-            s = fl_error_set(&err, FL_EINVAL, file, 0, 0, "field guesses: --guess %ld, the file "
-                             "holds %zu guess(es)", o.guess, nguess);
-            goto done;
-        }
-    }
+    if (s != FL_OK || !S->o.guess) return s;
+    if (!hdf5) return fl_error_set(&S->err, FL_EINVAL, file, 0, 0, "--guess: only FCLIB files store guesses");
+    if ((s = fl_fclib_read_guesses(file, &S->guesses, &S->nguess, &S->err)) != FL_OK) return s;
+    if ((size_t)S->o.guess > S->nguess)
+        return fl_error_set(&S->err, FL_EINVAL, file, 0, 0, "field guesses: --guess %ld, the file "
+                            "holds %zu guess(es)", S->o.guess, S->nguess);
+    return FL_OK;
+}
+
+static void solve_print_problem(solve_run *S)
+{
+    const solve_opts *o = &S->o;
+    fl_global_problem *g = S->g;
     if (g) {
-        printf("problem %s (%s, global): n %zu, nc %zu, dim %d, m %zu\n", file, format, g->n,
+        printf("problem %s (%s, global): n %zu, nc %zu, dim %d, m %zu\n", S->file, S->format, g->n,
                g->nc, g->dim, g->m);
-        if (o.optimized && !g->ctx) g->ctx = &ctx;
+        if (o->impl == FL_IMPL_OPTIMIZED && !g->ctx) g->ctx = &S->ctx;
     } else {
-        printf("problem %s (%s, local): nc %zu, dim %d, m %zu\n", file, format, p->nc, p->dim,
-               p->m);
+        printf("problem %s (%s, local): nc %zu, dim %d, m %zu\n", S->file, S->format, S->p->nc, S->p->dim,
+               S->p->m);
     }
     printf("solver %s (%s), implementation %s, tol %.3g, max sweeps %d, max Newton steps %d\n",
-           fl_solve_solver_name(o.solver),
-           o.solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
-           : o.solver == FL_SOLVER_NEWTON ? "semismooth Newton, Alart & Curnier 1991"
-                                          : "Gauss-Seidel, then Newton if it converges slowly",
-           o.optimized ? "optimized (sparse)" : "reference (dense)", o.tol, o.max_sweeps,
-           o.max_newton);
+           fl_solve_solver_name(o->solver),
+           o->solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
+           : o->solver == FL_SOLVER_NEWTON ? "semismooth Newton, Alart & Curnier 1991"
+                                           : "Gauss-Seidel, then Newton if it converges slowly",
+           o->impl == FL_IMPL_OPTIMIZED ? "optimized (sparse)" : "reference (dense)", o->tol, o->max_sweeps,
+           o->max_newton);
     if (g && g->m > 0)
-        printf("global problem solved %s\n", o.solver == FL_SOLVER_GS
+        printf("global problem solved %s\n", o->solver == FL_SOLVER_GS
                ? "through the Delassus operator W = H M^-1 H^T" : "on (v, r), W not formed");
-    fl_solve_result res;
-    memset(&res, 0, sizeof res);
-    size_t m = g ? g->m : p->m;
-    if (m > 0) {
-        if (p && o.optimized && !p->Ws) {
-            p->ctx = &ctx;
-            if ((s = fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, &err)) != FL_OK) goto done;
-        }
-        r = gsl_vector_calloc(m);
-        U = gsl_vector_calloc(m);
-        if (g) v = calloc(g->n ? g->n : 1, sizeof *v);
-        if (!r || !U || (g && !v)) {
-            s = FL_FAIL(&err, FL_ENOMEM, "out of memory");
-            goto done;
-        }
-        if (o.guess) {
-            memcpy(r->data, guesses[o.guess - 1]->r, m * sizeof(double));
-            printf("start guess %ld of the file\n", o.guess);
-        }
-        fl_solve_options so = fl_solve_options_default();
-        so.solver = o.solver;
-        so.optimized = o.optimized;
-        so.tol = o.tol;
-        so.max_sweeps = o.max_sweeps;
-        so.max_newton = o.max_newton;
-        so.warm = o.guess != 0;
-        if (g) {
-            gsl_vector_view vv = gsl_vector_view_array(v, g->n);
-            s = fl_solve_global(g, &so, g->n ? &vv.vector : NULL, r, U, &res, &err);
-        } else {
-            s = fl_solve_local(p, &so, r, U, &res, &err);
-        }
-        if (s < 0) {
-            /* a global problem's solvers factor M (Delassus operator,
-             * Newton's reduced system): name the field of the user's file */
-            if (g && s == FL_ENOTSPD) {
-                char msg[sizeof err.message];
-                snprintf(msg, sizeof msg, "%s", err.message);
-                fl_error_set(&err, s, file, 0, 0, "field M: %s", msg);
-            }
-            goto done;
-        }
-        printf("finished by %s, stopped: %s\n", fl_solve_solver_name(res.finished_by),
-               fl_solve_stop_name(res.stop));
+}
+
+/* The solve of a problem with m > 0 contact unknowns. */
+static fl_status solve_contacts(solve_run *S, size_t m, fl_solve_result *res)
+{
+    const solve_opts *o = &S->o;
+    fl_local_problem *p = S->p;
+    fl_global_problem *g = S->g;
+    fl_status s;
+    if (p && o->impl == FL_IMPL_OPTIMIZED && !p->Ws) {
+        p->ctx = &S->ctx;
+        if ((s = fl_sparse_from_dense(&S->ctx, p->W, 0, 0.0, &p->Ws, &S->err)) != FL_OK) return s;
+    }
+    S->r = gsl_vector_calloc(m);
+    S->U = gsl_vector_calloc(m);
+    if (g) S->v = calloc(g->n ? g->n : 1, sizeof *S->v);
+    if (!S->r || !S->U || (g && !S->v)) return FL_FAIL(&S->err, FL_ENOMEM, "out of memory");
+    if (o->guess) {
+        memcpy(S->r->data, S->guesses[o->guess - 1]->r, m * sizeof(double));
+        printf("start guess %ld of the file\n", o->guess);
+    }
+    fl_solve_options so = fl_solve_options_default();
+    so.solver = o->solver;
+    so.impl = o->impl;
+    so.tol = o->tol;
+    so.max_sweeps = o->max_sweeps;
+    so.max_newton = o->max_newton;
+    so.warm = o->guess != 0;
+    if (g) {
+        gsl_vector_view vv = gsl_vector_view_array(S->v, g->n);
+        s = fl_solve_global(g, &so, g->n ? &vv.vector : NULL, S->r, S->U, res, &S->err);
     } else {
-        s = FL_OK;   /* no contact: r is empty, nothing to iterate */
+        s = fl_solve_local(p, &so, S->r, S->U, res, &S->err);
     }
-    printf("iterations %d (Gauss-Seidel sweeps %d, Newton steps %d)\n",
-           res.gs_sweeps + res.newton_steps, res.gs_sweeps, res.newton_steps);
-    printf("error %.6e (natural map sqrt(sum_a |r_a - P_K(r_a - U_a - mu|U_T| e_N)|^2) / "
-           "||q||_2, or / 1 if ||q|| ~ 0)\n", res.residual_norm_q);
-    printf("error_siconos %.6e (the same / max(||r||, ||U||, ||q||): Siconos 4.4 "
-           "fc2d/fc3d_compute_error)\n", res.residual_max_norm);
-    printf("time %.6f s\n", res.seconds);
-    if (m == 0) printf("no contact: r is empty%s\n", g ? ", v = M^-1 f" : "");
-    printf("status %s%s%s\n", s == FL_OK ? "converged" : "not converged (",
-           s == FL_OK ? "" : fl_solve_stop_name(res.stop), s == FL_OK ? "" : ")");
-    rc = s == FL_OK ? 0 : 1;
-    if (o.out) {
-        fl_status w;
-        if (g) {
-            w = fl_fclib_write_global(o.out, g, "frictionlab solve", &err);
-            if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, m, &sol, &err);
-            if (w == FL_OK) {
-                if (m > 0 && g->n) memcpy(sol->v, v, g->n * sizeof(double));
-                else w = global_velocity(g, &ctx, &L, NULL, sol->v, &err);
-            }
-        } else {
-            w = fl_fclib_write_local(o.out, p, "frictionlab solve", &err);
-            if (w == FL_OK) w = fl_fclib_solution_alloc(0, m, &sol, &err);
-        }
-        if (w == FL_OK && m) {
-            memcpy(sol->r, r->data, m * sizeof(double));
-            memcpy(sol->u, U->data, m * sizeof(double));
-        }
-        if (w == FL_OK) w = fl_fclib_write_solution(o.out, sol, &err);
-        if (w != FL_OK) {
-            s = w;
-            goto done;
-        }
-        printf("solution written to %s (FCLIB)\n", o.out);
-    }
-done:
     if (s < 0) {
-        fl_cli_print_file_error("solve", &err, file, o.out);
+        /* a global problem's solvers factor M (Delassus operator,
+         * Newton's reduced system): name the field of the user's file */
+        if (g && s == FL_ENOTSPD) {
+            char msg[sizeof S->err.message];
+            snprintf(msg, sizeof msg, "%s", S->err.message);
+            fl_error_set(&S->err, s, S->file, 0, 0, "field M: %s", msg);
+        }
+        return s;
+    }
+    printf("finished by %s, stopped: %s\n", fl_solve_solver_name(res->finished_by),
+           fl_solve_stop_name(res->stop));
+    return s;
+}
+
+static void solve_print_result(const solve_run *S, size_t m, const fl_solve_result *res, fl_status s)
+{
+    printf("iterations %d (Gauss-Seidel sweeps %d, Newton steps %d)\n",
+           res->gs_sweeps + res->newton_steps, res->gs_sweeps, res->newton_steps);
+    printf("error %.6e (natural map sqrt(sum_a |r_a - P_K(r_a - U_a - mu|U_T| e_N)|^2) / "
+           "||q||_2, or / 1 if ||q|| ~ 0)\n", res->residual_norm_q);
+    printf("error_siconos %.6e (the same / max(||r||, ||U||, ||q||): Siconos 4.4 "
+           "fc2d/fc3d_compute_error)\n", res->residual_max_norm);
+    printf("time %.6f s\n", res->seconds);
+    if (m == 0) printf("no contact: r is empty%s\n", S->g ? ", v = M^-1 f" : "");
+    printf("status %s%s%s\n", s == FL_OK ? "converged" : "not converged (",
+           s == FL_OK ? "" : fl_solve_stop_name(res->stop), s == FL_OK ? "" : ")");
+}
+
+/* --out FILE: the problem and the solution (r, U and v) in FCLIB format */
+static fl_status solve_write(solve_run *S, size_t m)
+{
+    fl_global_problem *g = S->g;
+    const char *out = S->o.out;
+    fl_status w;
+    if (g) {
+        w = fl_fclib_write_global(out, g, "frictionlab solve", &S->err);
+        if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, m, &S->sol, &S->err);
+        if (w == FL_OK) {
+            if (m > 0 && g->n) memcpy(S->sol->v, S->v, g->n * sizeof(double));
+            else w = global_velocity(g, &S->ctx, &S->L, NULL, S->sol->v, &S->err);
+        }
+    } else {
+        w = fl_fclib_write_local(out, S->p, "frictionlab solve", &S->err);
+        if (w == FL_OK) w = fl_fclib_solution_alloc(0, m, &S->sol, &S->err);
+    }
+    if (w == FL_OK && m) {
+        memcpy(S->sol->r, S->r->data, m * sizeof(double));
+        memcpy(S->sol->u, S->U->data, m * sizeof(double));
+    }
+    if (w == FL_OK) w = fl_fclib_write_solution(out, S->sol, &S->err);
+    if (w == FL_OK) printf("solution written to %s (FCLIB)\n", out);
+    return w;
+}
+
+int fl_cli_solve(int argc, char **argv)
+{
+    solve_run S;
+    memset(&S, 0, sizeof S);
+    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
+    S.o = o0;
+    /* argv[-1] is the word "solve": getopt_long wants the program name first */
+    int pr = parse_solve(argc + 1, argv - 1, &S.o, &S.file);
+    if (pr != 1) return pr;
+    fl_error_clear(&S.err);
+    S.format = "";
+    int rc = 2;
+    fl_status s = fl_sparse_start(&S.ctx, &S.err);
+    if (s == FL_OK) s = solve_read(&S);
+    if (s == FL_OK) {
+        solve_print_problem(&S);
+        fl_solve_result res;
+        memset(&res, 0, sizeof res);
+        size_t m = S.g ? S.g->m : S.p->m;
+        s = m > 0 ? solve_contacts(&S, m, &res) : FL_OK;   /* no contact: r is empty, nothing to iterate */
+        if (s >= 0) {
+            solve_print_result(&S, m, &res, s);
+            rc = s == FL_OK ? 0 : 1;
+            if (S.o.out) {
+                fl_status w = solve_write(&S, m);
+                if (w != FL_OK) s = w;
+            }
+        }
+    }
+    if (s < 0) {
+        fl_cli_print_file_error("solve", &S.err, S.file, S.o.out);
         rc = 2;
     }
-    free(v);
-    fl_fclib_solution_free(sol);
-    fl_fclib_guesses_free(guesses, nguess);
-    if (r) gsl_vector_free(r);
-    if (U) gsl_vector_free(U);
-    fl_local_problem_free(p);
-    fl_global_problem_free(g);
-    fl_sparse_free_factor(&ctx, &L);
-    fl_sparse_finish(&ctx);
+    free(S.v);
+    fl_fclib_solution_free(S.sol);
+    fl_fclib_guesses_free(S.guesses, S.nguess);
+    if (S.r) gsl_vector_free(S.r);
+    if (S.U) gsl_vector_free(S.U);
+    fl_local_problem_free(S.p);
+    fl_global_problem_free(S.g);
+    fl_sparse_free_factor(&S.ctx, &S.L);
+    fl_sparse_finish(&S.ctx);
     return rc;
 }

@@ -1,6 +1,8 @@
 /* xval_cmd.c — `frictionlab crosscheck --solver-cmd CMD`: prints one
  * PASS/FAIL line per problem and writes the report files; the families,
  * the certified answers and the measures are library code (checks/xval.h).
+ * The same run with a solver called in-process instead of a command
+ * (fl_cli_xval_crosscheck_fn, for the Python module's crosscheck).
  * See xval_cmd.h. */
 #include "xval_cmd.h"
 
@@ -36,13 +38,21 @@ static const char *csv_text(char *s)
     return s;
 }
 
+/* The solver under test: a command (cmd) or an in-process function (fn). */
+typedef struct sut {
+    const char *cmd;
+    fl_xval_solver_fn fn;
+    void *user;
+    const char *label;      /* the command, or the function's name */
+} sut;
+
 /* Summary by family (text file and stderr) and the performance profile. */
-static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
+static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const sut *u)
 {
     char path[4096];
     FILE *f = NULL;
     if (fl_cli_out_path(ctx, "xval_summary.txt", path, sizeof path) == 0) f = fopen(path, "w");
-    if (f) fprintf(f, "crosscheck --solver-cmd \"%s\"\n", cmd);
+    if (f) fprintf(f, "crosscheck %s \"%s\"\n", u->fn ? "in-process" : "--solver-cmd", u->label);
     const char *head = "family     problems  solved  failed  median s yours  median s ours  "
                        "median time ratio (yours/ours, both solved)\n";
     fputs(head, stderr);
@@ -78,13 +88,14 @@ static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
     free(tu);
     free(to);
     fl_xval_run base;
-    if (fl_xval_spawn("true", 10, NULL, &base, NULL) == FL_OK) {
+    if (!u->fn && fl_xval_spawn("true", 10, NULL, &base, NULL) == FL_OK) {
         fprintf(stderr, "(starting a command through /bin/sh alone takes %.3g s here)\n", base.seconds);
         if (f) fprintf(f, "starting a command through /bin/sh alone takes %.3g s here\n", base.seconds);
     }
     if (f) {
-        fprintf(f, "times: yours = wall time of the command (process start and file I/O "
-                   "included); ours = in-process solve to the same tolerance\n");
+        fprintf(f, "times: yours = %s; ours = in-process solve to the same tolerance\n",
+                u->fn ? "wall time of the in-process call"
+                      : "wall time of the command (process start and file I/O included)");
         fclose(f);
     }
 
@@ -134,7 +145,117 @@ static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const char *cmd)
         fprintf(stderr, "crosscheck --solver-cmd: no profile PNG (gnuplot failed)\n");
 }
 
-int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
+/* One problem of a family: certify, run the solver under test, print the
+ * PASS/FAIL line, write the CSV row and fill rw (a harness error is a
+ * FAIL line). */
+static void one_problem(fl_cli_ctx *ctx, const sut *u, const char *dir, fl_xval_case *c,
+                        const fl_xval_options *opt, FILE *csv, row *rw)
+{
+    const char *method_name[3] = {"none", "enumeration", fl_xval_our_solver_name()};
+    const char *fam = fl_xval_family_name(c->family);
+    fl_error err;
+    fl_error_clear(&err);
+    if (!c->p) {
+        fl_cli_check(ctx, 0, c->name, "%s", c->error);
+        fprintf(csv, "%s,%s,,,unavailable,,,,,,,,,,,,,,\"%s\"\n", c->name, fam,
+                csv_text(c->error));
+        return;
+    }
+    fl_xval_certificate cert;
+    fl_xval_result res;
+    memset(&cert, 0, sizeof cert);
+    fl_status s = fl_xval_certify(c->p, &cert, &err);
+    if (s == FL_OK && u->fn) {
+        s = fl_xval_check_fn(c, &cert, u->fn, u->user, opt, &res, &err);
+    } else if (s == FL_OK) {
+        char in[4200], out[4200];
+        snprintf(in, sizeof in, "%s/%s.hdf5", dir, c->name);
+        snprintf(out, sizeof out, "%s/%s.solution.hdf5", dir, c->name);
+        s = fl_xval_check(c, &cert, u->cmd, in, out, opt, &res, &err);
+    }
+    if (s != FL_OK) {
+        fl_cli_check(ctx, 0, c->name, "harness error: %s", err.message);
+        fl_xval_certificate_clear(&cert);
+        return;
+    }
+    const fl_local_problem *p = c->p;
+    char dist[128] = "";
+    if (!isnan(res.dist))
+        snprintf(dist, sizeof dist, ", distance %.2e to the unique solution", res.dist);
+    if (res.pass)
+        fl_cli_check(ctx, 1, c->name,
+                     "dim %d nc %zu: %s in %.3g s, natural-map error %.2e, cone "
+                     "%.1e, complementarity %.1e (tol %.0e), Coulomb %.1e (tol %.0e)%s; "
+                     "certified: %s",
+                     p->dim, p->nc, u->fn ? "returned" : "exit 0", res.run.seconds,
+                     res.law.error, res.law.cone, res.law.complementarity, opt->tol,
+                     res.law.coulomb, opt->coulomb_tol, dist, cert.note);
+    else
+        fl_cli_check(ctx, 0, c->name, "dim %d nc %zu: %s; certified: %s", p->dim, p->nc,
+                     res.reason, cert.note);
+    if (res.pass) rw->user_t = res.run.seconds;
+    if (res.ours_solved) rw->our_t = res.ours_seconds;
+    fprintf(csv, "%s,%s,%d,%zu,%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%.6g,%.6g,%d,\"%s\"\n",
+            c->name, fam, p->dim, p->nc, res.pass ? "pass" : "fail", res.run.exit_code,
+            res.run.timed_out, res.run.seconds, res.law.error, res.law.cone,
+            res.law.complementarity, res.law.coulomb, res.dist, cert.unique,
+            method_name[cert.method], cert.method ? cert.error : NAN, res.ours_seconds,
+            res.ours_solved, csv_text(res.reason));
+    fl_xval_certificate_clear(&cert);
+}
+
+/* The families of the mask, each problem through one_problem; rows of the
+ * summary into *rows.  0, or -1 when out of memory. */
+static int run_families(fl_cli_ctx *ctx, const sut *u, const char *dir, unsigned mask,
+                        const fl_xval_options *opt, FILE *csv, row **rows, size_t *nrows)
+{
+    fl_error err;
+    fl_error_clear(&err);
+    fl_sparse_ctx sctx;
+    memset(&sctx, 0, sizeof sctx);
+    if (fl_sparse_start(&sctx, &err) != FL_OK) {
+        fprintf(stderr, "crosscheck: %s\n", err.message);
+        return -1;
+    }
+    size_t caprows = 0;
+    int rc = 0;
+    for (int fam = 0; fam < FL_XVAL_NFAMILY && rc == 0; fam++) {
+        if (!(mask & (1u << fam))) continue;
+        const char *fname = fl_xval_family_name((fl_xval_family)fam);
+        size_t count = 0;
+        if (fl_xval_family_count((fl_xval_family)fam, opt, &count, &err) != FL_OK) {
+            fl_cli_check(ctx, 0, fname, "family not available: %s", err.message);
+            continue;
+        }
+        for (size_t k = 0; k < count; k++) {
+            fl_xval_case c;
+            if (fl_xval_case_make((fl_xval_family)fam, k, opt, &sctx, &c, &err) != FL_OK) {
+                fl_cli_check(ctx, 0, fname, "problem %zu could not be made: %s", k, err.message);
+                continue;
+            }
+            if (*nrows == caprows) {
+                caprows = caprows ? 2 * caprows : 64;
+                row *nr = realloc(*rows, caprows * sizeof *nr);
+                if (!nr) {
+                    fl_xval_case_clear(&c);
+                    rc = -1;
+                    break;
+                }
+                *rows = nr;
+            }
+            row *rw = &(*rows)[(*nrows)++];
+            rw->family = fam;
+            rw->user_t = rw->our_t = INFINITY;
+            one_problem(ctx, u, dir, &c, opt, csv, rw);
+            fl_xval_case_clear(&c);
+            fl_cli_progress(ctx, fname, (long)k + 1, (long)count);
+        }
+    }
+    fl_sparse_finish(&sctx);
+    return rc;
+}
+
+static int crosscheck(fl_cli_ctx *ctx, const sut *u)
 {
     fl_error err;
     fl_error_clear(&err);
@@ -158,118 +279,32 @@ int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
     if (mask & (1u << FL_XVAL_CORPUS))
         fprintf(stderr, "crosscheck --solver-cmd: corpus %s (%s)\n", opt.corpus_dir, corpus_why);
 
+    /* a command reads and writes its problems in files: a directory for them */
     char dir[] = "/tmp/frictionlab-crosscheck-XXXXXX";
-    if (!mkdtemp(dir)) {
+    if (!u->fn && !mkdtemp(dir)) {
         fprintf(stderr, "crosscheck --solver-cmd: cannot create a directory under /tmp\n");
         return -1;
     }
-    fprintf(stderr, "crosscheck --solver-cmd: problems and solutions in %s\n", dir);
+    if (!u->fn) fprintf(stderr, "crosscheck --solver-cmd: problems and solutions in %s\n", dir);
     char csvpath[4096];
     FILE *csv = NULL;
     if (fl_cli_out_path(ctx, "xval.csv", csvpath, sizeof csvpath) == 0) csv = fopen(csvpath, "w");
     if (!csv) {
         fprintf(stderr, "crosscheck --solver-cmd: cannot write xval.csv in %s\n", ctx->out_dir);
-        rmdir(dir);   /* still empty */
+        if (!u->fn) rmdir(dir);   /* still empty */
         return -1;
     }
     fprintf(csv, "problem,family,dim,nc,status,exit,timed_out,seconds,error,cone,"
                  "complementarity,coulomb,dist,unique,certificate,cert_error,ours_seconds,"
                  "ours_solved,reason\n");
-    fl_sparse_ctx sctx;
-    memset(&sctx, 0, sizeof sctx);
-    if (fl_sparse_start(&sctx, &err) != FL_OK) {
-        fclose(csv);
-        fprintf(stderr, "crosscheck --solver-cmd: %s\n", err.message);
-        return -1;
-    }
-    const char *method_name[3] = {"none", "enumeration", fl_xval_our_solver_name()};
     long failed0 = ctx->failed;
     row *rows = NULL;
-    size_t nrows = 0, caprows = 0;
-    int rc = 0;
-    for (int fam = 0; fam < FL_XVAL_NFAMILY && rc == 0; fam++) {
-        if (!(mask & (1u << fam))) continue;
-        size_t count = 0;
-        if (fl_xval_family_count((fl_xval_family)fam, &opt, &count, &err) != FL_OK) {
-            fl_cli_check(ctx, 0, fl_xval_family_name((fl_xval_family)fam),
-                         "family not available: %s", err.message);
-            continue;
-        }
-        for (size_t k = 0; k < count; k++) {
-            fl_xval_case c;
-            fl_xval_certificate cert;
-            fl_xval_result res;
-            memset(&cert, 0, sizeof cert);
-            if (fl_xval_case_make((fl_xval_family)fam, k, &opt, &sctx, &c, &err) != FL_OK) {
-                fl_cli_check(ctx, 0, fl_xval_family_name((fl_xval_family)fam),
-                             "problem %zu could not be made: %s", k, err.message);
-                continue;
-            }
-            if (nrows == caprows) {
-                caprows = caprows ? 2 * caprows : 64;
-                row *nr = realloc(rows, caprows * sizeof *nr);
-                if (!nr) {
-                    fl_xval_case_clear(&c);
-                    rc = -1;
-                    break;
-                }
-                rows = nr;
-            }
-            row *rw = &rows[nrows++];
-            rw->family = fam;
-            rw->user_t = rw->our_t = INFINITY;
-            if (!c.p) {
-                fl_cli_check(ctx, 0, c.name, "%s", c.error);
-                fprintf(csv, "%s,%s,,,unavailable,,,,,,,,,,,,,,\"%s\"\n", c.name,
-                        fl_xval_family_name((fl_xval_family)fam), csv_text(c.error));
-                fl_xval_case_clear(&c);
-                continue;
-            }
-            char in[4200], out[4200];
-            snprintf(in, sizeof in, "%s/%s.hdf5", dir, c.name);
-            snprintf(out, sizeof out, "%s/%s.solution.hdf5", dir, c.name);
-            fl_error_clear(&err);
-            fl_status s = fl_xval_certify(c.p, &cert, &err);
-            if (s == FL_OK)
-                s = fl_xval_check(&c, &cert, ctx->solver_cmd, in, out, &opt, &res, &err);
-            if (s != FL_OK) {
-                fl_cli_check(ctx, 0, c.name, "harness error: %s", err.message);
-            } else {
-                const fl_local_problem *p = c.p;
-                char dist[128] = "";
-                if (!isnan(res.dist))
-                    snprintf(dist, sizeof dist, ", distance %.2e to the unique solution", res.dist);
-                if (res.pass)
-                    fl_cli_check(ctx, 1, c.name,
-                                 "dim %d nc %zu: exit 0 in %.3g s, natural-map error %.2e, cone "
-                                 "%.1e, complementarity %.1e (tol %.0e), Coulomb %.1e (tol %.0e)%s; "
-                                 "certified: %s",
-                                 p->dim, p->nc, res.run.seconds, res.law.error, res.law.cone,
-                                 res.law.complementarity, opt.tol, res.law.coulomb, opt.coulomb_tol, dist,
-                                 cert.note);
-                else
-                    fl_cli_check(ctx, 0, c.name, "dim %d nc %zu: %s; certified: %s", p->dim,
-                                 p->nc, res.reason, cert.note);
-                if (res.pass) rw->user_t = res.run.seconds;
-                if (res.ours_solved) rw->our_t = res.ours_seconds;
-                fprintf(csv, "%s,%s,%d,%zu,%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%.6g,%.6g,%d,\"%s\"\n",
-                        c.name, fl_xval_family_name((fl_xval_family)fam), p->dim, p->nc,
-                        res.pass ? "pass" : "fail", res.run.exit_code, res.run.timed_out,
-                        res.run.seconds, res.law.error, res.law.cone, res.law.complementarity,
-                        res.law.coulomb, res.dist, cert.unique, method_name[cert.method],
-                        cert.method ? cert.error : NAN, res.ours_seconds, res.ours_solved,
-                        csv_text(res.reason));
-            }
-            fl_xval_certificate_clear(&cert);
-            fl_xval_case_clear(&c);
-            fl_cli_progress(ctx, fl_xval_family_name((fl_xval_family)fam), (long)k + 1,
-                            (long)count);
-        }
-    }
+    size_t nrows = 0;
+    int rc = run_families(ctx, u, dir, mask, &opt, csv, &rows, &nrows);
     fclose(csv);
-    fl_sparse_finish(&sctx);
-    if (rc == 0) report(ctx, rows, nrows, ctx->solver_cmd);
+    if (rc == 0) report(ctx, rows, nrows, u);
     free(rows);
+    if (u->fn) return rc;
     if (ctx->failed == failed0) {
         char rm[128];
         snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
@@ -278,4 +313,18 @@ int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
         fprintf(stderr, "crosscheck --solver-cmd: failing problems kept in %s\n", dir);
     }
     return rc;
+}
+
+int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
+{
+    sut u = {ctx->solver_cmd, NULL, NULL, ctx->solver_cmd};
+    return crosscheck(ctx, &u);
+}
+
+int fl_cli_xval_crosscheck_fn(fl_cli_ctx *ctx, fl_xval_solver_fn fn, void *user,
+                              const char *label)
+{
+    if (!fn) return -1;
+    sut u = {NULL, fn, user, label ? label : "function"};
+    return crosscheck(ctx, &u);
 }

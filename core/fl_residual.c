@@ -62,6 +62,9 @@ double fl_residual_natural_map(int dim, size_t nc, const double *mu, const doubl
             if (s > DBL_EPSILON) e /= s;
         }
         break;
+    case FL_RESIDUAL_FCLIB_MERIT:   /* libfclib 3.1 fclib_merit_local */
+        e /= 1.0 + sqrt(fabs(norm_q));
+        break;
     case FL_RESIDUAL_ABSOLUTE:
     default:
         break;

@@ -23,7 +23,20 @@
  * by its solvers: FL_RESIDUAL_MAX_NORM, never larger than e/||q||.  Older
  * Siconos releases divided by (1 + ||q||): FL_RESIDUAL_ONE_PLUS_NORM_Q.
  * `frictionlab solve` prints the NORM_Q and MAX_NORM values side by side.
- * FL_RESIDUAL_MAX_NORM.  FL_RESIDUAL_ABSOLUTE returns e itself.
+ * FL_RESIDUAL_ABSOLUTE returns e itself.
+ *
+ * FCLIB's merit function, as libfclib 3.1 computes it (fclib_merit_local,
+ * MERIT_1, 3D local problems without equality constraints), is
+ * e / (1 + sqrt(||q||)): FL_RESIDUAL_FCLIB_MERIT.  libfclib has no 2D
+ * merit (it returns 0); the same formula is used here for 2D.
+ *
+ * The three normalisations `frictionlab bench suite` rechecks every answer
+ * under: NORM_Q (Acary, Bremond & Huber, "On solving contact problems with
+ * Coulomb friction: formulations and numerical comparisons", Advanced
+ * Topics in Nonsmooth Dynamics, Springer 2018, §7: the natural-map error
+ * divided by ||q||), MAX_NORM (Siconos 4.4's fc2d/fc3d_compute_error) and
+ * FCLIB_MERIT (libfclib's fclib_merit_local).  Each is tested against its
+ * owner's code on every corpus problem: tests/test_normalisations.c.
  */
 #ifndef FL_RESIDUAL_H
 #define FL_RESIDUAL_H
@@ -38,7 +51,9 @@ typedef enum fl_residual_norm {
     FL_RESIDUAL_NORM_Q = 0,          /* e / ||q||        (Siconos >= 4, default) */
     FL_RESIDUAL_ONE_PLUS_NORM_Q = 1, /* e / (1 + ||q||)  (older Siconos)         */
     FL_RESIDUAL_MAX_NORM = 2,        /* e / max(||r||, ||U||, ||q||)             */
-    FL_RESIDUAL_ABSOLUTE = 3         /* e                                        */
+    FL_RESIDUAL_ABSOLUTE = 3,        /* e                                        */
+    FL_RESIDUAL_FCLIB_MERIT = 4      /* e / (1 + sqrt(||q||))  (libfclib 3.1);
+                                        not a stopping test of the solvers */
 } fl_residual_norm;
 
 /* Euclidean projection of x (length dim = 2 or 3, [N, T...]) onto the

@@ -55,10 +55,14 @@ _frictionlab()
                 COMPREPLY=($(compgen -W "$(_frictionlab_names "$cmd" reproduce)" -- "$cur"))
             fi ;;
         bench)
-            if [[ $cur == -* ]]; then
+            if [[ ${COMP_WORDS[2]} == suite && $COMP_CWORD -gt 2 ]]; then
+                COMPREPLY=($(compgen -W "--solver --ours --peer --set --corpus --tol --time-limit --norm --quick --full --max-iter -j --shard --seed --out --help" -- "$cur"))
+            elif [[ ${COMP_WORDS[2]} == merge && $COMP_CWORD -gt 2 ]]; then
+                COMPREPLY=($(compgen -W "--out --help" -- "$cur") $(compgen -d -- "$cur"))
+            elif [[ $cur == -* ]]; then
                 COMPREPLY=($(compgen -W "--all --quick --out --list --help" -- "$cur"))
             else
-                COMPREPLY=($(compgen -W "$(_frictionlab_names "$cmd" bench)" -- "$cur"))
+                COMPREPLY=($(compgen -W "suite merge $(_frictionlab_names "$cmd" bench)" -- "$cur"))
             fi ;;
         crosscheck)
             COMPREPLY=($(compgen -W "--law --systems --seed --solver-cmd --list --help" -- "$cur")) ;;

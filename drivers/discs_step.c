@@ -13,6 +13,7 @@
 
 #include "optimized/discs_sparse.h"
 #include "optimized/nsgs_sparse.h"
+#include "reference/delassus.h"
 #include "fl_clock.h"
 #include "fl_dense.h"
 

@@ -12,7 +12,7 @@
 
 #include <gsl/gsl_rng.h>
 
-#include "drivers/nsgs_impl.h"
+#include "drivers/fl_types.h"
 #include "reference/discs.h"
 
 typedef struct fl_discs_impl {

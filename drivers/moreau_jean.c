@@ -62,7 +62,7 @@ fl_status fl_moreau_jean_local(const fl_global_problem *g, const gsl_vector *u_m
     fl_local_problem *p = NULL;
     cholmod_factor *Lpriv = NULL;
     fl_status s;
-    const fl_nsgs_impl *im = fl_nsgs_impl_get(impl);
+    const fl_nsgs_type *im = fl_nsgs_type_get(impl);
     if (!im) return FL_FAIL(err, FL_EINVAL, "moreau_jean: unknown implementation %d", (int)impl);
     s = im->delassus(g, L ? L : &Lpriv, &p, err);
     if (Lpriv) fl_sparse_free_factor(g->ctx, &Lpriv);
@@ -106,7 +106,7 @@ fl_status fl_moreau_jean_step(const fl_global_problem *g, const gsl_vector *u_mi
     fl_status st = fl_moreau_jean_local(g, u_minus, opt->delta, opt->impl, Lc, &p, err);
     if (st != FL_OK) return res->status = st;
     fl_nsgs_result nr;
-    const fl_nsgs_impl *im = fl_nsgs_impl_get(opt->impl);   /* checked by fl_moreau_jean_local */
+    const fl_nsgs_type *im = fl_nsgs_type_get(opt->impl);   /* checked by fl_moreau_jean_local */
     st = im->solve(p, &opt->nsgs, s, NULL, &nr, err);
     res->iterations = nr.iterations;
     res->residual = nr.residual;

@@ -24,7 +24,7 @@
 #ifndef FL_MOREAU_JEAN_H
 #define FL_MOREAU_JEAN_H
 
-#include "drivers/nsgs_impl.h"   /* fl_impl and the implementation table */
+#include "drivers/fl_types.h"   /* fl_impl and the implementation table */
 
 typedef struct fl_moreau_jean_options {
     double delta;            /* dissipation index in [0, 1], default 1 */

@@ -44,7 +44,7 @@ fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_opt
                                      "plurality: runs > 0, dedup_tol > 0 and an rng are required");
     if (opt->mode != FL_PLURALITY_RANDOM_ORDER && opt->mode != FL_PLURALITY_RANDOM_START)
         return res->status = FL_FAIL(err, FL_EINVAL, "plurality: unknown mode %d", (int)opt->mode);
-    const fl_nsgs_impl *im = fl_nsgs_impl_get(opt->impl);
+    const fl_nsgs_type *im = fl_nsgs_type_get(opt->impl);
     if (!im) return res->status = FL_FAIL(err, FL_EINVAL, "plurality: unknown implementation %d",
                                           (int)opt->impl);
     fl_status s = fl_local_problem_check(p, err);
@@ -68,7 +68,7 @@ fl_status fl_plurality_explore(const fl_local_problem *p, const fl_plurality_opt
     o.start = opt->mode == FL_PLURALITY_RANDOM_ORDER ? FL_NSGS_START_ZERO : FL_NSGS_START_RANDOM;
     /* a cloud dot is the first iterate below tol, as in the reference twin
      * (optimized/nsgs_sparse.c, stopping rule): both twins sample the same set */
-    o.check_every = 1;
+    o.sparse.check_every = 1;
     for (size_t run = 0; run < opt->runs; run++) {
         fl_nsgs_result nr;
         s = im->solve(p, &o, r, NULL, &nr, err);

@@ -11,11 +11,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "fl_dense.h"
-#include "optimized/newton_sparse.h"
-#include "reference/newton.h"
-#include "reference/nsgs.h"
-#include "optimized/nsgs_sparse.h"
-#include "optimized/delassus_sparse.h"
+#include "drivers/fl_types.h"
 
 /* AUTO's patience with a converging Gauss–Seidel, in chunks (solve.h). */
 #define AUTO_MORE_CHUNKS_2D 20.0
@@ -26,7 +22,7 @@ fl_solve_options fl_solve_options_default(void)
     fl_solve_options o;
     memset(&o, 0, sizeof o);
     o.solver = FL_SOLVER_AUTO;
-    o.optimized = 1;
+    o.impl = FL_IMPL_OPTIMIZED;
     o.tol = 1e-8;
     o.norm = FL_RESIDUAL_NORM_Q;
     o.max_sweeps = 10000;
@@ -74,6 +70,8 @@ static fl_status check_options(const fl_solve_options *o, fl_error *err)
     if (!o) return FL_FAIL(err, FL_EINVAL, "solve: NULL options");
     if (o->solver != FL_SOLVER_GS && o->solver != FL_SOLVER_NEWTON && o->solver != FL_SOLVER_AUTO)
         return FL_FAIL(err, FL_EINVAL, "solve: unknown solver %d", (int)o->solver);
+    if (!fl_impl_name(o->impl))
+        return FL_FAIL(err, FL_EINVAL, "solve: unknown implementation %d", (int)o->impl);
     if (!(o->tol > 0) || !isfinite(o->tol))
         return FL_FAIL(err, FL_EINVAL, "solve: tol = %g must be positive", o->tol);
     if (o->max_sweeps < 1 || o->max_newton < 1 || o->auto_gs_sweeps < 1)
@@ -92,8 +90,7 @@ static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, in
     g.max_sweeps = sweeps;
     g.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
     fl_nsgs_result gr;
-    fl_status s = o->optimized ? fl_nsgs_solve_sparse(p, &g, r, NULL, &gr, err)
-                               : fl_nsgs_solve(p, &g, r, NULL, &gr, err);
+    fl_status s = fl_nsgs_types[o->impl].solve(p, &g, r, NULL, &gr, err);
     res->gs_sweeps += gr.iterations;
     res->finished_by = FL_SOLVER_GS;
     res->stop = s < 0 ? FL_SOLVE_STOP_ERROR : s == FL_OK ? FL_SOLVE_STOP_TOL : FL_SOLVE_STOP_MAXITER;
@@ -133,8 +130,7 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
     }
     if (max_steps > 0 && max_steps < n.max_iterations) n.max_iterations = max_steps;
     fl_newton_result nr;
-    fl_status s = o->optimized ? fl_newton_solve_sparse(p, &n, r, NULL, &nr, err)
-                               : fl_newton_solve(p, &n, r, NULL, &nr, err);
+    fl_status s = fl_newton_types[o->impl].solve(p, &n, r, NULL, &nr, err);
     res->newton_steps += nr.iterations;
     res->gs_sweeps += nr.gs_sweeps;
     res->finished_by = FL_SOLVER_NEWTON;
@@ -276,15 +272,15 @@ static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o
 {
     fl_local_problem *p = NULL;
     cholmod_factor *L = NULL;
-    fl_status s = o->optimized ? fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, err)
-                               : fl_delassus_dense(g, &p, err);
+    int optimized = o->impl == FL_IMPL_OPTIMIZED;
+    fl_status s = fl_delassus_types[o->impl].delassus(g, NULL, &L, &p, err);
     if (s == FL_OK) s = run_gs(p, o, o->max_sweeps, o->warm, r, res, err);
     gsl_vector *y = s >= 0 ? gsl_vector_alloc(g->n) : NULL;
     if (s >= 0 && !y) s = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     if (s >= 0) {
         fl_status s2 = FL_OK;
         gsl_vector_memcpy(y, g->f);
-        if (o->optimized) {
+        if (optimized) {
             s2 = fl_sparse_mv(g->ctx, g->Hs, 1, 1.0, r->data, 1.0, y->data, err);   /* y += H^T r */
             if (s2 == FL_OK) s2 = fl_sparse_solve(g->ctx, L, y->data, v->data, err);
         } else {
@@ -296,7 +292,7 @@ static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o
         }
         if (s2 == FL_OK) {
             gsl_vector_memcpy(U, g->w);
-            if (o->optimized) s2 = fl_sparse_mv(g->ctx, g->Hs, 0, 1.0, v->data, 1.0, U->data, err);
+            if (optimized) s2 = fl_sparse_mv(g->ctx, g->Hs, 0, 1.0, v->data, 1.0, U->data, err);
             else gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, v, 1.0, U);
         }
         if (s2 != FL_OK) s = s2;
@@ -333,20 +329,19 @@ fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *op
     }
     fl_status s;
     if (opt->solver == FL_SOLVER_GS) {
-        s = global_check_required(g, opt->optimized, err);
+        s = global_check_required(g, opt->impl == FL_IMPL_OPTIMIZED, err);
         if (s == FL_OK) s = global_gs(g, opt, vw, r, Uw, res, err);
     } else {
         fl_newton_options n = newton_options(opt, opt->warm);
         fl_newton_result nr;
-        s = opt->optimized ? fl_newton_global_solve_sparse(g, &n, vw, r, Uw, &nr, err)
-                           : fl_newton_global_solve(g, &n, vw, r, Uw, &nr, err);
+        s = fl_newton_types[opt->impl].global_solve(g, &n, vw, r, Uw, &nr, err);
         res->newton_steps = nr.iterations;
         res->finished_by = FL_SOLVER_NEWTON;
         res->stop = newton_stop(nr.stop);
         res->residual = nr.residual;
     }
     if (s >= 0) {
-        fl_status s2 = global_errors(g, opt->optimized, r, Uw, res, err);
+        fl_status s2 = global_errors(g, opt->impl == FL_IMPL_OPTIMIZED, r, Uw, res, err);
         if (s2 != FL_OK) s = s2;
         else {
             if (v) gsl_vector_memcpy(v, vw);

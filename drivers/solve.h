@@ -49,6 +49,7 @@
 #include "fl_problem.h"
 #include "fl_residual.h"
 #include "fl_status.h"
+#include "drivers/fl_types.h"
 
 typedef enum fl_solver_kind {
     FL_SOLVER_GS = 0,
@@ -65,7 +66,8 @@ typedef enum fl_solve_stop {
 
 typedef struct fl_solve_options {
     fl_solver_kind solver;    /* default FL_SOLVER_AUTO */
-    int optimized;            /* 1: sparse twins (default), 0: dense references */
+    fl_impl impl;             /* the twins: FL_IMPL_OPTIMIZED (sparse, default) or
+                                 FL_IMPL_REFERENCE (dense); fl_nsgs_types, fl_newton_types */
     double tol;               /* default 1e-8 */
     fl_residual_norm norm;    /* the norm of the stopping test, default NORM_Q */
     int max_sweeps;           /* Gauss–Seidel sweeps, default 10000 */

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <gsl/gsl_vector.h>
 
+#include "fl_scalar.h"
 #include "models/fl_model_file.h"
 
 fl_status fl_model_painleve_load(const char *path, fl_model_painleve_params *p, fl_error *err)
@@ -132,4 +133,69 @@ fl_p4_system fl_model_painleve_system(fl_model_painleve *b)
 {
     fl_p4_system sys = {2, 1, b, bar_mass, bar_force, bar_gap, bar_grad, bar_friction, 0.0};
     return sys;
+}
+
+/* ---- the bar under Stewart's P5 (001 §6.2), reference/stewart_law.h ---- */
+
+static fl_status p5_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl_error *err)
+{
+    const fl_painleve_bar *b = data;
+    (void)q;
+    (void)err;
+    gsl_matrix_set_zero(M);
+    gsl_matrix_set(M, 0, 0, b->m);                 /* M = diag(m, J) */
+    gsl_matrix_set(M, 1, 1, b->J);
+    return FL_OK;
+}
+
+static fl_status p5_force(void *data, double t, const gsl_vector *q, const gsl_vector *v,
+                           gsl_vector *f, fl_error *err)
+{
+    const fl_painleve_bar *b = data;
+    (void)t;
+    (void)q;
+    (void)v;
+    (void)err;
+    gsl_vector_set(f, 0, b->fx);
+    gsl_vector_set(f, 1, b->ftheta);
+    return FL_OK;
+}
+
+/* Contact point A = G + l (cos theta, sin theta), G at height -l sin theta0:
+ * gap = l (sin theta - sin theta0); velocity of A: (xdot - l sin theta
+ * thetadot, l cos theta thetadot), so H = [0, l cos theta; 1, -l sin theta],
+ * whose transpose at theta0 is 001 (6.1). */
+static fl_status p5_contacts(void *data, const gsl_vector *q, gsl_vector *gap, gsl_matrix *H,
+                              fl_error *err)
+{
+    const fl_painleve_bar *b = data;
+    (void)err;
+    double th = gsl_vector_get(q, 1);
+    gsl_vector_set(gap, 0, b->l * (sin(th) - sin(b->theta0)));
+    gsl_matrix_set(H, 0, 0, 0.0);
+    gsl_matrix_set(H, 0, 1, b->l * cos(th));
+    gsl_matrix_set(H, 1, 0, 1.0);
+    gsl_matrix_set(H, 1, 1, -b->l * sin(th));
+    return FL_OK;
+}
+
+fl_status fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err)
+{
+    if (!bar || !sys) return FL_FAIL(err, FL_EINVAL, "Painlevé bar or system is NULL");
+    if (!(bar->m > 0.0) || !(bar->J > 0.0) || !(bar->l > 0.0) || !(bar->mu >= 0.0) ||
+        !isfinite(bar->m) || !isfinite(bar->J) || !isfinite(bar->l) || !isfinite(bar->mu) ||
+        !isfinite(bar->fx) || !isfinite(bar->ftheta))
+        return FL_FAIL(err, FL_EINVAL, "Painlevé bar needs finite m, J, l > 0, mu >= 0, forces");
+    if (!(bar->theta0 > -FL_PI / 2 && bar->theta0 < 0.0))
+        return FL_FAIL(err, FL_EINVAL, "Painlevé bar needs -pi/2 < theta0 < 0 (001 §6.2), got %g",
+                       bar->theta0);
+    sys->n = 2;
+    sys->nc = 1;
+    sys->dim = 2;
+    sys->mu = &bar->mu;
+    sys->data = (void *)bar;
+    sys->mass = p5_mass;
+    sys->force = p5_force;
+    sys->contacts = p5_contacts;
+    return FL_OK;
 }

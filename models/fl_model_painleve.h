@@ -18,6 +18,7 @@
 #include "fl_status.h"
 #include "reference/friction_set_build.h"
 #include "reference/p4_law.h"
+#include "reference/stewart_law.h"
 
 /* The numbers of a data/001/painleve_*.json file (member "params"). */
 typedef struct fl_model_painleve_params {
@@ -52,5 +53,19 @@ void fl_model_painleve_tl(const fl_model_painleve *b, gsl_matrix *tl);
  * outlive it): M, f = (f_x, f_theta), phi = theta - theta0, dphi = (0, 1),
  * the friction set b->fs. */
 fl_p4_system fl_model_painleve_system(fl_model_painleve *b);
+
+/* ---- the same bar under Stewart's P5 (001 §6.2; reference/stewart_law.h) ---- */
+
+/* q = (x, theta): abscissa of G and angle of the bar; M = diag(m, J); the
+ * end A = G + l (cos theta, sin theta) with G at height -l sin theta0 so A
+ * touches the x-axis at theta = theta0 (-pi/2 < theta0 < 0).  Gap
+ * l (sin theta - sin theta0); H = [0, l cos theta; 1, -l sin theta] (normal
+ * row, tangent row), which at theta0 is 001 (6.1).  f = (fx, ftheta) constant. */
+typedef struct fl_painleve_bar {
+    double m, J, l, theta0, mu, fx, ftheta;
+} fl_painleve_bar;
+
+/* Fill sys with the bar's callbacks (sys->data = bar; the bar must outlive sys). */
+fl_status fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
 
 #endif

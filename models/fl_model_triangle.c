@@ -1,11 +1,14 @@
-/* fl_model_triangle.c — 002 §6 single triangle: constants, branches, regions. */
+/* fl_model_triangle.c — 002 §6 single triangle: constants, branches, regions,
+ * and the solutions of its step problem (23) through the midpoint stepper. */
 #include "models/fl_model_triangle.h"
 
 #include <math.h>
 #include <string.h>
 
 #include "fl_json.h"
+#include "fl_dense.h"
 #include "models/fl_model_file.h"
+#include "reference/midpoint.h"
 
 /* 002 §6: a = 4 m1/dt^2 + (lam+3mu)/2, b = (lam+mu)/2, c = 4 m2/dt^2 + (lam+3mu)/2 */
 void fl_model_triangle_constants(fl_model_triangle_system *t)
@@ -97,4 +100,77 @@ static fl_status load(const fl_json_doc *doc, void *model, fl_error *err)
 fl_status fl_model_triangle_load(const char *path, fl_model_triangle *m, fl_error *err)
 {
     return fl_model_file_load(path, load, m, sizeof *m, err);
+}
+
+/* 002 §6, problem (23) through the general stepper. */
+fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt,
+                                   double F, double utk, double fhat_nu, double fhat_tau,
+                                   size_t max, double *sols, size_t *nsol, fl_error *err)
+{
+    *nsol = 0;
+    if (!(lam >= 0) || !(mu_lame > 0) || !(m1 >= 0) || !(m2 >= 0) || !isfinite(lam)
+        || !isfinite(mu_lame) || !isfinite(m1) || !isfinite(m2) || !isfinite(utk)
+        || !isfinite(fhat_nu) || !isfinite(fhat_tau))
+        return FL_FAIL(err, FL_EINVAL, "triangle of 002 §6 needs lambda >= 0, mu > 0, m1, m2 >= 0 "
+                                       "and finite data");
+    gsl_matrix *Mr = fl_dense_matrix_calloc(2, 2), *A = fl_dense_matrix_alloc(2, 2);
+    gsl_matrix *Bn = fl_dense_matrix_calloc(1, 2), *Bt = fl_dense_matrix_calloc(1, 2);
+    gsl_vector *f = fl_dense_vector_alloc(2);
+    if (!Mr || !A || !Bn || !Bt || !f) {
+        gsl_matrix_free(Mr); gsl_matrix_free(A); gsl_matrix_free(Bn); gsl_matrix_free(Bt);
+        gsl_vector_free(f);
+        return FL_FAIL(err, FL_ENOMEM, "triangle of 002 §6: out of memory");
+    }
+    gsl_matrix_set(Mr, 0, 0, m1);
+    gsl_matrix_set(Mr, 1, 1, m2);
+    gsl_matrix_set(A, 0, 0, 0.5 * (lam + 3 * mu_lame));
+    gsl_matrix_set(A, 1, 1, 0.5 * (lam + 3 * mu_lame));
+    gsl_matrix_set(A, 0, 1, -0.5 * (lam + mu_lame));
+    gsl_matrix_set(A, 1, 0, -0.5 * (lam + mu_lame));
+    gsl_matrix_set(Bn, 0, 0, 1.0);
+    gsl_matrix_set(Bt, 0, 1, 1.0);
+    /* fhat = f + (4/dt^2) M_r u^k with u^k = (0, utk), v^k = 0 */
+    gsl_vector_set(f, 0, fhat_nu);
+    gsl_vector_set(f, 1, fhat_tau - 4.0 * m2 * utk / (dt * dt));
+    fl_midpoint_problem p;
+    memset(&p, 0, sizeof p);
+    p.n = 2;
+    p.nc = 1;
+    p.mu = F;
+    p.f = f;
+    p.Bnu = Bn;
+    p.Btau = Bt;
+    p.Mr = Mr;
+    p.A = A;
+    fl_midpoint_options o = fl_midpoint_options_default();
+    o.dt = dt;
+    o.solver = FL_MIDPOINT_LOCAL_ENUM;
+    fl_midpoint *mp = NULL;
+    fl_midpoint_state *st = NULL;
+    fl_status s = fl_midpoint_alloc(&p, &o, &mp, err);
+    if (s == FL_OK) s = fl_midpoint_state_alloc(2, 1, &st, err);
+    if (s == FL_OK) {
+        gsl_vector_set(st->u, 1, utk);
+        s = fl_midpoint_step(mp, st, NULL, err);
+        if (s >= 0) {
+            s = FL_OK;
+            gsl_vector *uh = fl_dense_vector_alloc(2);
+            if (!uh) s = FL_FAIL(err, FL_ENOMEM, "triangle of 002 §6: out of memory");
+            for (size_t k = 0; uh && k < mp->nsols && k < max && k < mp->sols->size1; k++) {
+                gsl_vector_view y = gsl_matrix_row(mp->sols, k);
+                fl_midpoint_half_step(mp, &y.vector, uh);
+                sols[4 * k] = gsl_vector_get(uh, 0);
+                sols[4 * k + 1] = gsl_vector_get(uh, 1);
+                sols[4 * k + 2] = -gsl_vector_get(&y.vector, 0);   /* lambda_nu = -r_n */
+                sols[4 * k + 3] = gsl_vector_get(&y.vector, 1);    /* lambda_tau = r_t */
+            }
+            gsl_vector_free(uh);
+            if (uh) *nsol = mp->nsols;
+        }
+    }
+    fl_midpoint_state_free(st);
+    fl_midpoint_free(mp);
+    gsl_matrix_free(Mr); gsl_matrix_free(A); gsl_matrix_free(Bn); gsl_matrix_free(Bt);
+    gsl_vector_free(f);
+    return s;
 }

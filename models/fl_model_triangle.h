@@ -14,6 +14,8 @@
 #ifndef FL_MODEL_TRIANGLE_H
 #define FL_MODEL_TRIANGLE_H
 
+#include <stddef.h>
+
 #include "fl_status.h"
 
 /* One instance of the triangle's step problem. */
@@ -45,5 +47,18 @@ int fl_model_triangle_region(const fl_model_triangle_system *t, int i, double fn
  * mu > 0, m1, m2 >= 0, dt > 0, three F_values >= 0 and fhat_box [lo, hi]
  * with lo < hi.  FL_EPARSE / FL_EINVAL naming the file and field. */
 fl_status fl_model_triangle_load(const char *path, fl_model_triangle *m, fl_error *err);
+
+/* ---- the step problem (23) through the midpoint stepper (reference/midpoint.h) ----
+ * One free node, dofs (u_nu, u_tau), M_r = diag(m1, m2),
+ * A = [(lam+3mu)/2, -(lam+mu)/2; -(lam+mu)/2, (lam+3mu)/2], nu = (1,0),
+ * tau = (0,1).  Runs one ENUM step of the midpoint scheme from u^k =
+ * (0, utk), v^k = 0 with the load chosen so that fhat^{k+1/2} = fhat, and
+ * returns every solution found of problem (23), in the PAPER's convention,
+ * as rows (u_nu, u_tau, lambda_nu, lambda_tau) at k+1/2 of sols (max rows;
+ * *nsol counts all).  The constants of 002 §6 are
+ *   a = 4 m1/dt^2 + (lam+3mu)/2, b = (lam+mu)/2, c = 4 m2/dt^2 + (lam+3mu)/2. */
+fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt,
+                                   double F, double utk, double fhat_nu, double fhat_tau,
+                                   size_t max, double *sols, size_t *nsol, fl_error *err);
 
 #endif

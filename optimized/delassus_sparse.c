@@ -1,7 +1,7 @@
 /* delassus_sparse.c — the Delassus operator W = H M^-1 H^T and the local
  * data q = H M^-1 f + w of the Contact Dynamics core problem (003 §3;
  * 003 §3; 004 (18)–(21), 003 §3 "factor M once"), with CHOLMOD: the sparse twin of
- * fl_delassus_dense (reference/nsgs.c); W is returned as a cholmod_sparse in
+ * fl_delassus_dense (reference/delassus.c); W is returned as a cholmod_sparse in
  * full storage.  Two ways are offered so the bench can measure both:
  *
  *   FL_DELASSUS_SOLVES    X = M^-1 H^T by sparse triangular solves with the
@@ -50,49 +50,50 @@ static fl_status sparse_inputs(const fl_global_problem *g, cholmod_sparse **M,
     return FL_OK;
 }
 
-/* W = cI - L22 L22^T from the factor of [M H^T; H cI], contacts last. */
-static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
-                                cholmod_sparse *H, cholmod_sparse **W, fl_error *err)
+/* The shift c of the augmented matrix from ||H||_F^2 / min M_ii (an upper
+ * bound of trace W when M is diagonal). */
+static fl_status augmented_shift(cholmod_common *cm, size_t n, cholmod_sparse *M, cholmod_sparse *H, double *c,
+                                 fl_error *err)
 {
-    cholmod_common *cm = &g->ctx->cm;
-    size_t n = g->n, m = g->m, N = n + m;
-    fl_status s = FL_OK;
-    /* c from ||H||_F^2 / min M_ii (an upper bound of trace W when M is diagonal) */
     double h2 = 0.0, mmin = INFINITY;
     cholmod_sparse *Hc = cholmod_copy_sparse(H, cm);
     if (!Hc) return FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
     for (size_t k = 0; k < (size_t)cholmod_nnz(Hc, cm); k++) h2 += ((double *)Hc->x)[k] * ((double *)Hc->x)[k];
     cholmod_free_sparse(&Hc, cm);
-    {
-        cholmod_dense *d = NULL;
-        cholmod_sparse *Mu = cholmod_copy(M, 0, 1, cm);   /* unsymmetric copy */
-        if (Mu) {
-            d = cholmod_allocate_dense(n, 1, n, CHOLMOD_REAL, cm);
-            if (d) {
-                int *Mp = Mu->p, *Mi = Mu->i;
-                double *Mx = Mu->x, *dx = d->x;
-                for (size_t j = 0; j < n; j++) {
-                    dx[j] = 0;
-                    for (int k = Mp[j]; k < Mp[j + 1]; k++)
-                        if ((size_t)Mi[k] == j) dx[j] = Mx[k];
-                }
-                for (size_t j = 0; j < n; j++) mmin = fmin(mmin, dx[j]);
-                cholmod_free_dense(&d, cm);
+    cholmod_dense *d = NULL;
+    cholmod_sparse *Mu = cholmod_copy(M, 0, 1, cm);   /* unsymmetric copy */
+    if (Mu) {
+        d = cholmod_allocate_dense(n, 1, n, CHOLMOD_REAL, cm);
+        if (d) {
+            int *Mp = Mu->p, *Mi = Mu->i;
+            double *Mx = Mu->x, *dx = d->x;
+            for (size_t j = 0; j < n; j++) {
+                dx[j] = 0;
+                for (int k = Mp[j]; k < Mp[j + 1]; k++)
+                    if ((size_t)Mi[k] == j) dx[j] = Mx[k];
             }
-            cholmod_free_sparse(&Mu, cm);
+            for (size_t j = 0; j < n; j++) mmin = fmin(mmin, dx[j]);
+            cholmod_free_dense(&d, cm);
         }
+        cholmod_free_sparse(&Mu, cm);
     }
     if (!(mmin > 0)) return FL_FAIL(err, FL_ENOTSPD, "delassus_sparse: M has a nonpositive diagonal");
-    double c = fmax(h2 / mmin, 1e-300);
-    /* fill-reducing order of M, contacts appended in natural order */
-    int *perm = malloc(N * sizeof *perm);
+    *c = fmax(h2 / mmin, 1e-300);
+    return FL_OK;
+}
+
+/* fill-reducing order of M, contacts appended: among them a fill-reducing
+ * order pc of H H^T (contacts sharing a body are neighbours), ipc its
+ * inverse (W is permuted back at the end) */
+static fl_status augmented_order(cholmod_common *cm, size_t n, size_t m, cholmod_sparse *M, cholmod_sparse *H,
+                                 int **perm_out, int **pc_out, int **ipc_out, fl_error *err)
+{
+    int *perm = malloc((n + m) * sizeof *perm);
     if (!perm) return FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
     if (!cholmod_amd(M, NULL, 0, perm, cm)) {
         free(perm);
         return FL_FAIL(err, fl_sparse_failure(cm), "delassus_sparse: cholmod_amd failed");
     }
-    /* contacts last, among them a fill-reducing order pc of H H^T (contacts
-     * sharing a body are neighbours); W is permuted back at the end */
     int *pc = malloc(m * sizeof *pc), *ipc = malloc(m * sizeof *ipc);
     if (!pc || !ipc || !cholmod_amd(H, NULL, 0, pc, cm)) {
         free(pc);
@@ -104,14 +105,24 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
         perm[n + k] = (int)n + pc[k];
         ipc[pc[k]] = (int)k;
     }
-    /* upper triangle of K as triplets: M (upper), H^T block (rows < n, cols >= n), cI */
+    *perm_out = perm;
+    *pc_out = pc;
+    *ipc_out = ipc;
+    return FL_OK;
+}
+
+/* upper triangle of K as triplets: M (upper), H^T block (rows < n, cols >= n),
+ * cI from entry *diag0 on */
+static fl_status augmented_triplet(cholmod_common *cm, size_t n, size_t m, cholmod_sparse *M, cholmod_sparse *H,
+                                   double c, cholmod_triplet **Tout, size_t *nzK, size_t *diag0, fl_error *err)
+{
+    fl_status s = FL_OK;
     cholmod_sparse *Mu = cholmod_copy(M, 1, 1, cm);
     cholmod_sparse *Ht = cholmod_transpose(H, 1, cm);
     if (!Mu || !Ht) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
-    size_t nzK = s == FL_OK ? cholmod_nnz(Mu, cm) + cholmod_nnz(Ht, cm) + m : 0;
-    cholmod_triplet *T = s == FL_OK ? cholmod_allocate_triplet(N, N, nzK, 1, CHOLMOD_REAL, cm) : NULL;
+    *nzK = s == FL_OK ? cholmod_nnz(Mu, cm) + cholmod_nnz(Ht, cm) + m : 0;
+    cholmod_triplet *T = s == FL_OK ? cholmod_allocate_triplet(n + m, n + m, *nzK, 1, CHOLMOD_REAL, cm) : NULL;
     if (s == FL_OK && !T) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: out of memory");
-    size_t diag0 = 0;
     if (s == FL_OK) {
         int *Ti = T->i, *Tj = T->j;
         double *Tx = T->x;
@@ -127,12 +138,65 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
             for (int k = p[j]; k < p[j + 1]; k++) {
                 Ti[t] = i[k]; Tj[t] = (int)(n + j); Tx[t] = x[k]; t++;
             }
-        diag0 = t;
+        *diag0 = t;
         for (size_t k = 0; k < m; k++) {
             Ti[t] = (int)(n + k); Tj[t] = (int)(n + k); Tx[t] = c; t++;
         }
         T->nnz = t;
     }
+    cholmod_free_sparse(&Mu, cm);
+    cholmod_free_sparse(&Ht, cm);
+    *Tout = T;
+    return s;
+}
+
+/* trailing block of the factor: columns/rows n..N-1 (contacts, in order);
+ * W = cI - L22 L22^T permuted back, W(i,j) = Wp(ipc[i], ipc[j]) */
+static fl_status trailing_read(cholmod_common *cm, cholmod_factor *LK, size_t n, size_t m, double c,
+                               int *ipc, cholmod_sparse **W, fl_error *err)
+{
+    cholmod_factor *Lc = cholmod_copy_factor(LK, cm);
+    cholmod_sparse *Ls = Lc ? cholmod_factor_to_sparse(Lc, cm) : NULL;
+    int *rs = malloc(m * sizeof *rs);
+    cholmod_sparse *L22 = NULL, *S = NULL, *Id = NULL;
+    if (Ls && rs) {
+        for (size_t k = 0; k < m; k++) rs[k] = (int)(n + k);
+        L22 = cholmod_submatrix(Ls, rs, (SuiteSparse_long)m, rs, (SuiteSparse_long)m, 1, 1, cm);
+    }
+    if (L22) S = cholmod_aat(L22, NULL, 0, 1, cm);          /* L22 L22^T */
+    if (S) {
+        Id = cholmod_speye(m, m, CHOLMOD_REAL, cm);
+        double alpha[2] = {c, 0}, beta[2] = {-1.0, 0};
+        cholmod_sparse *Wp = Id ? cholmod_add(Id, S, alpha, beta, 1, 1, cm) : NULL;
+        /* W(i,j) = Wp(ipc[i], ipc[j]) */
+        if (Wp) *W = cholmod_submatrix(Wp, ipc, (SuiteSparse_long)m, ipc,
+                                      (SuiteSparse_long)m, 1, 1, cm);
+        cholmod_free_sparse(&Wp, cm);
+    }
+    fl_status s = FL_OK;
+    if (!*W) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: forming the trailing block failed");
+    free(rs);
+    cholmod_free_sparse(&Id, cm);
+    cholmod_free_sparse(&S, cm);
+    cholmod_free_sparse(&L22, cm);
+    cholmod_free_sparse(&Ls, cm);
+    cholmod_free_factor(&Lc, cm);
+    return s;
+}
+
+/* W = cI - L22 L22^T from the factor of [M H^T; H cI], contacts last. */
+static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
+                                cholmod_sparse *H, cholmod_sparse **W, fl_error *err)
+{
+    cholmod_common *cm = &g->ctx->cm;
+    size_t n = g->n, m = g->m;
+    double c = 0.0;
+    FL_TRY(augmented_shift(cm, n, M, H, &c, err));
+    int *perm = NULL, *pc = NULL, *ipc = NULL;
+    FL_TRY(augmented_order(cm, n, m, M, H, &perm, &pc, &ipc, err));
+    cholmod_triplet *T = NULL;
+    size_t nzK = 0, diag0 = 0;
+    fl_status s = augmented_triplet(cm, n, m, M, H, c, &T, &nzK, &diag0, err);
     cholmod_factor *LK = NULL;
     int saved_nmethods = cm->nmethods, saved_ordering = cm->method[0].ordering;
     int saved_super = cm->supernodal, saved_ll = cm->final_ll, saved_post = cm->postorder;
@@ -164,32 +228,7 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
             c *= 4.0;
             continue;
         }
-        /* trailing block of the factor: columns/rows n..N-1 (contacts, in order) */
-        cholmod_factor *Lc = cholmod_copy_factor(LK, cm);
-        cholmod_sparse *Ls = Lc ? cholmod_factor_to_sparse(Lc, cm) : NULL;
-        int *rs = malloc(m * sizeof *rs);
-        cholmod_sparse *L22 = NULL, *S = NULL, *Id = NULL;
-        if (Ls && rs) {
-            for (size_t k = 0; k < m; k++) rs[k] = (int)(n + k);
-            L22 = cholmod_submatrix(Ls, rs, (SuiteSparse_long)m, rs, (SuiteSparse_long)m, 1, 1, cm);
-        }
-        if (L22) S = cholmod_aat(L22, NULL, 0, 1, cm);          /* L22 L22^T */
-        if (S) {
-            Id = cholmod_speye(m, m, CHOLMOD_REAL, cm);
-            double alpha[2] = {c, 0}, beta[2] = {-1.0, 0};
-            cholmod_sparse *Wp = Id ? cholmod_add(Id, S, alpha, beta, 1, 1, cm) : NULL;
-            /* W(i,j) = Wp(ipc[i], ipc[j]) */
-            if (Wp) *W = cholmod_submatrix(Wp, ipc, (SuiteSparse_long)m, ipc,
-                                          (SuiteSparse_long)m, 1, 1, cm);
-            cholmod_free_sparse(&Wp, cm);
-        }
-        if (!*W) s = FL_FAIL(err, FL_ENOMEM, "delassus_sparse: forming the trailing block failed");
-        free(rs);
-        cholmod_free_sparse(&Id, cm);
-        cholmod_free_sparse(&S, cm);
-        cholmod_free_sparse(&L22, cm);
-        cholmod_free_sparse(&Ls, cm);
-        cholmod_free_factor(&Lc, cm);
+        s = trailing_read(cm, LK, n, m, c, ipc, W, err);
         break;
     }
     if (s == FL_OK && !*W)
@@ -201,8 +240,6 @@ static fl_status trailing_block(const fl_global_problem *g, cholmod_sparse *M,
     cm->postorder = saved_post;
     cholmod_free_factor(&LK, cm);
     cholmod_free_triplet(&T, cm);
-    cholmod_free_sparse(&Mu, cm);
-    cholmod_free_sparse(&Ht, cm);
     free(perm);
     free(pc);
     free(ipc);

@@ -1,11 +1,11 @@
-/* delassus_sparse.h — the sparse twin of fl_delassus_dense (reference/nsgs.h).
+/* delassus_sparse.h — the sparse twin of fl_delassus_dense (reference/delassus.h).
  * Declared here, in the optimized layer, so that only optimized/ and the
  * layers above it (drivers/, checks/, cli/, bench/, tests/) see the sparse
  * twins. */
 #ifndef FL_DELASSUS_SPARSE_H
 #define FL_DELASSUS_SPARSE_H
 
-#include "reference/nsgs.h"
+#include "reference/delassus.h"
 
 /* Sparse Delassus (optimized/delassus_sparse.c), same result with W held as
  * cholmod_sparse (entries |w_ij| <= droptol * max|w_ii| dropped, default 0).

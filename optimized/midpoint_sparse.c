@@ -141,6 +141,8 @@ fl_status fl_midpoint_alloc_sparse(const fl_midpoint_problem *p, const fl_midpoi
                                    fl_midpoint_sparse **out, fl_error *err)
 {
     *out = NULL;
+    fl_midpoint_options dflt_opt = fl_midpoint_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     FL_TRY(fl_midpoint_check_options(p, opt, err));
     if (!p->A_s || !p->Mr0_s || !p->Bnu_s || !p->Btau_s || !p->f || p->f->size != p->n
         || p->A_s->nrow != p->n || p->Mr0_s->nrow != p->n || p->A_s->stype == 0 || p->Mr0_s->stype == 0)

@@ -5,6 +5,7 @@
  * UMFPACK symbolic analysis once, numeric LU per step.  See newton_sparse.h.
  */
 #include "optimized/newton_sparse.h"
+#include "reference/newton_internal.h"
 #include "fl_clock.h"
 
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <umfpack.h>
 
 #include "fl_dense.h"
+#include "reference/local_contact.h"
 #include "reference/nsgs.h"
 #include "optimized/nsgs_sparse.h"
 
@@ -273,8 +275,8 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
         double psi = 0;
         for (size_t a = 0; a < nc; a++) {
-            fl_newton_ac_contact(dim, L->mu[a], L->rho[a], r + dim * a, Uv + dim * a,
-                                 phi + dim * a, Dall + 9 * a);
+            fl_local_contact_alart_curnier(dim, L->mu[a], L->rho[a], r + dim * a,
+                                           Uv + dim * a, phi + dim * a, Dall + 9 * a);
             for (int k = 0; k < dim; k++) {
                 psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
                 rhs[n + dim * a + k] = -phi[dim * a + k];
@@ -388,6 +390,8 @@ fl_status fl_newton_solve_sparse(const fl_local_problem *p, const fl_newton_opti
                                  fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -451,6 +455,8 @@ fl_status fl_newton_global_solve_sparse(const fl_global_problem *g,
                                         fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);

@@ -9,23 +9,19 @@
  * visit: one sweep touches each stored entry of W once, O(nnz) per sweep.
  * The dim x dim diagonal blocks are extracted once per solve.
  *
- * Local solver, dim 3 (fast path).  Per contact: open (r = 0, valid iff
- * b_N >= 0) and stick (r = -W_aa^-1 b, W_aa^-1 computed once per solve,
- * valid iff r in K_mu) are tested first, the nearer valid one to the
- * current r being taken, as in the reference's enumeration.  When neither
- * holds the contact slides: a few semismooth Newton steps on the local
- * Alart–Curnier equation (Alart & Curnier 1991 §3; reference/newton.h (N1)
- * – (N3) with W = W_aa, U = W_aa r + b) from the current r, accepted when
- * the local natural-map error |F_a(r, U)| <= 1e-10 (|r| + |U|) and r is on
- * the cone's boundary with U_N = 0 within 1e3 times that tolerance.  Otherwise the
- * exact enumeration of reference/nsgs.c (fl_nsgs_local_solve) is the
- * certified fallback.  dim 2: the reference's closed-form cases.
+ * Local solver: fl_local_contact_solve_fast (reference/local_contact.h),
+ * with the inverses W_aa^-1 of the diagonal blocks computed once per solve
+ * (fl_local_contact_invert3).  dim 3: open and stick first, the valid one
+ * nearer the current r as in the reference's enumeration; else a verified
+ * semismooth Newton slide (Alart & Curnier 1991 §3); else the reference's
+ * exact enumeration fl_local_contact_solve, the certified fallback.  dim 2:
+ * the reference's closed-form cases.
  *
  * Stopping rule (per sweep).  Cheap test, O(m): the sweep's change
  *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
  * (the second term, the problem's impulse scale, for r near 0).  The full natural-map error of core/fl_residual.h
  * (opt->norm, one product W r, O(nnz)) is computed only when the cheap test
- * passes, or every opt->check_every-th sweep (default 10; 1 restores the
+ * passes, or every opt->sparse.check_every-th sweep (default 10; 1 restores the
  * reference's rule of stopping at the first sweep below tol, which the
  * solution-set explorations of drivers/plurality_explore.c use so that both twins
  * sample the same set), or at the last allowed sweep, or at every sweep
@@ -33,8 +29,9 @@
  * is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
 #include "optimized/nsgs_sparse.h"
+#include "reference/nsgs_internal.h"
 #include "fl_clock.h"
-#include "reference/newton.h"
+#include "reference/local_contact.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -68,123 +65,6 @@ static inline size_t row_of(const csc_view *v, size_t k)
                       : (size_t)((const int *)v->i)[k];
 }
 
-/* Inverse of a 3 x 3 row-major matrix by cofactors; 0 if (nearly) singular. */
-static int inv3(const double *A, double *X)
-{
-    double c0 = A[4] * A[8] - A[5] * A[7], c1 = A[5] * A[6] - A[3] * A[8],
-           c2 = A[3] * A[7] - A[4] * A[6];
-    double det = A[0] * c0 + A[1] * c1 + A[2] * c2, big = 0;
-    for (int k = 0; k < 9; k++) big = fmax(big, fabs(A[k]));
-    if (!(big > 0) || !(fabs(det) > 1e-14 * big * big * big)) return 0;
-    double id = 1.0 / det;
-    X[0] = c0 * id;
-    X[1] = (A[2] * A[7] - A[1] * A[8]) * id;
-    X[2] = (A[1] * A[5] - A[2] * A[4]) * id;
-    X[3] = c1 * id;
-    X[4] = (A[0] * A[8] - A[2] * A[6]) * id;
-    X[5] = (A[2] * A[3] - A[0] * A[5]) * id;
-    X[6] = c2 * id;
-    X[7] = (A[1] * A[6] - A[0] * A[7]) * id;
-    X[8] = (A[0] * A[4] - A[1] * A[3]) * id;
-    return 1;
-}
-
-static void mv3(const double *A, const double *x, const double *b, double *y)
-{
-    for (int i = 0; i < 3; i++) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2] + b[i];
-}
-
-/* Sliding contact, dim 3: semismooth Newton on the local Alart–Curnier
- * equation (newton.h (N1)-(N3) with W = Waa), damped by halving on the
- * merit |Phi|^2.  Returns 1 and r when the local natural-map error and the
- * sliding conditions hold to 1e-10 (see the header), else 0, r untouched. */
-static int slide3_newton(double mu, const double *W, const double *b, double *r)
-{
-    double rho = 3.0 / (W[0] + W[4] + W[8]);
-    if (!(rho > 0) || !isfinite(rho)) return 0;
-    double x[3] = {r[0], r[1], r[2]}, U[3], phi[3], D[9];
-    if (!(x[0] > 0)) {   /* start on the sliding side of the cone */
-        x[0] = fmax(-b[0] / W[0], 0.0);
-        x[1] = x[2] = 0.0;
-    }
-    mv3(W, x, b, U);
-    fl_newton_ac_contact(3, mu, rho, x, U, phi, D);
-    double psi = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
-    for (int it = 0; it < 30; it++) {
-        double J[9], Ji[9], d[3];
-        for (int i = 0; i < 3; i++)
-            for (int j = 0; j < 3; j++) {
-                double acc = 0;
-                for (int l = 0; l < 3; l++) acc += D[3 * i + l] * W[3 * l + j];
-                J[3 * i + j] = (i == j ? 1.0 : 0.0) - D[3 * i + j] + rho * acc;
-            }
-        if (!inv3(J, Ji)) return 0;
-        for (int i = 0; i < 3; i++) d[i] = -(Ji[3 * i] * phi[0] + Ji[3 * i + 1] * phi[1] + Ji[3 * i + 2] * phi[2]);
-        double t = 1.0, xt[3], Ut[3], pt[3], Dt[9], psit = INFINITY;
-        for (int ls = 0; ls < 20; ls++, t *= 0.5) {
-            for (int k = 0; k < 3; k++) xt[k] = x[k] + t * d[k];
-            mv3(W, xt, b, Ut);
-            fl_newton_ac_contact(3, mu, rho, xt, Ut, pt, Dt);
-            psit = pt[0] * pt[0] + pt[1] * pt[1] + pt[2] * pt[2];
-            if (psit <= (1.0 - 1e-4 * t) * psi) break;
-        }
-        if (!(psit < psi)) break;
-        memcpy(x, xt, sizeof x);
-        memcpy(U, Ut, sizeof U);
-        memcpy(phi, pt, sizeof phi);
-        memcpy(D, Dt, sizeof D);
-        psi = psit;
-        double sc = 1e-10 * (fabs(x[0]) + hypot(x[1], x[2]) + fabs(U[0]) + hypot(U[1], U[2]));
-        if (fl_residual_contact_sq(3, mu, x, U) <= sc * sc) {
-            /* sliding: U_N = 0, |r_T| = mu r_N, r_N > 0 (else open/stick were exact) */
-            double nt = hypot(x[1], x[2]);
-            if (x[0] > 0 && fabs(U[0]) <= sc * 1e3 && fabs(nt - mu * x[0]) <= sc * 1e3) {
-                fl_coulomb_cone_project(3, mu, x, r);
-                return 1;
-            }
-            return 0;
-        }
-    }
-    return 0;
-}
-
-/* The sparse twin's single-contact solve (header): 1 if an exact case or a
- * verified Newton slide was found, else the enumeration's return value. */
-static int local3_fast(double mu, const double *Waa, const double *Winv, int has_inv,
-                       const double *b, double *r)
-{
-    double cand[2][3];
-    int n = 0;
-    if (b[0] >= 0) {
-        cand[n][0] = cand[n][1] = cand[n][2] = 0.0;
-        n++;
-    }
-    if (has_inv) {
-        double x[3], z[3] = {0, 0, 0}, nb[3] = {-b[0], -b[1], -b[2]};
-        mv3(Winv, nb, z, x);
-        double nt = hypot(x[1], x[2]), slack = 1e-12 * (fabs(x[0]) + nt);
-        if (x[0] >= -slack && nt <= mu * x[0] + slack) {
-            memcpy(cand[n], x, sizeof x);
-            n++;
-        }
-    }
-    if (n > 0) {
-        int best = 0;
-        if (n == 2) {
-            double d0 = 0, d1 = 0;
-            for (int k = 0; k < 3; k++) {
-                d0 += (cand[0][k] - r[k]) * (cand[0][k] - r[k]);
-                d1 += (cand[1][k] - r[k]) * (cand[1][k] - r[k]);
-            }
-            best = d1 < d0;
-        }
-        fl_coulomb_cone_project(3, mu, cand[best], r);
-        return n;
-    }
-    if (b[0] < 0 && slide3_newton(mu, Waa, b, r)) return 1;
-    return fl_nsgs_local_solve(3, mu, Waa, b, r);
-}
-
 /* 003 §3 (nonlinear Gauss–Seidel) on sparse W; see the header for the
  * local solver and the stopping rule. */
 fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options *opt,
@@ -192,6 +72,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
                                fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_nsgs_options dflt_opt = fl_nsgs_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_nsgs_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -235,7 +117,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
                     Wd[a * dd + i * dim + (row - dim * a)] += v.x[k];
             }
         }
-        has_inv[a] = dim == 3 && inv3(Wd + a * dd, Wi + a * dd);
+        has_inv[a] = dim == 3 && fl_local_contact_invert3(Wd + a * dd, Wi + a * dd);
     }
     fl_status s = fl_nsgs_prepare(p, opt, r, perm, err);
     double e = INFINITY, normq = gsl_blas_dnrm2(p->q), wmax = 0;
@@ -264,8 +146,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
                 b[i] = acc;
             }
             for (int l = 0; l < dim; l++) rl[l] = old[l] = ra[l];
-            int nfound = dim == 3 ? local3_fast(p->mu[a], Waa, Wi + a * dd, has_inv[a], b, rl)
-                                  : fl_nsgs_local_solve(dim, p->mu[a], Waa, b, rl);
+            int nfound = fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd, has_inv[a],
+                                                     b, rl);
             if (nfound == 0) res->local_fallbacks++;
             fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
             for (int l = 0; l < dim; l++) {
@@ -276,7 +158,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
-                   sweep % opt->check_every == 0 ||
+                   sweep % opt->sparse.check_every == 0 ||
                    sweep == opt->max_sweeps || !isfinite(dr2);
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);

@@ -8,6 +8,7 @@
  * dimensions.
  */
 #include "optimized/p4_law_sparse.h"
+#include "reference/p4_law_internal.h"
 #include "fl_dense.h"
 
 #include <string.h>

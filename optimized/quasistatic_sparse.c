@@ -3,6 +3,7 @@
  * (116)–(117)).  See quasistatic_sparse.h; the dense original is
  * reference/quasistatic.c, whose iterates this file reproduces. */
 #include "optimized/quasistatic_sparse.h"
+#include "reference/quasistatic_internal.h"
 #include "fl_clock.h"
 
 #include <math.h>

@@ -14,7 +14,7 @@
  * even for a nonsymmetric K).  M is not used and may be NULL.
  *
  * Vectors are gsl_vector, as in fl_quasistatic_step, so both steppers share one
- * argument check (fl_quasistatic_check_args, fl_quasistatic_roles of reference/quasistatic.h).
+ * argument check (fl_quasistatic_check_args, fl_quasistatic_roles of reference/quasistatic_internal.h).
  *
  * Ownership: everything is borrowed; the step allocates its work (a full
  * CSC copy of K, the diagonal, r) per call on ctx and frees it before

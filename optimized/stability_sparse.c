@@ -253,7 +253,7 @@ fl_status fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tan
         if (worst > 0.0) gsl_vector_scale(res->ks_vec, -1.0);
     }
     if (resid > 1e-10 * scale) st = FL_WMAXITER;
-    if (o.nev > 0 && n >= 3) {           /* (ii), (iii): lowest modes of M*^-1 K* */
+    if (o.sparse.nev > 0 && n >= 3) {           /* (ii), (iii): lowest modes of M*^-1 K* */
         fl_status sm = fl_stability_modes_sparse(ctx, t, &o, max_iter, res, err);
         if (sm != FL_OK) st = sm;
     }
@@ -372,7 +372,7 @@ fl_status fl_stability_modes_sparse(fl_sparse_ctx *ctx, const fl_stability_tange
                                fl_error *err)
 {
     fl_stability_options o = opt ? *opt : fl_stability_options_default();
-    size_t n = t ? t->nstar : 0, nev = clip_nev(o.nev, n);
+    size_t n = t ? t->nstar : 0, nev = clip_nev(o.sparse.nev, n);
     if (!t || !t->Kstar || !t->Mstar || nev == 0)
         return FL_FAIL(err, FL_EDIM, "lowest modes: need N* >= 3 and nev >= 1 (N* = %zu)", n);
     double t0 = fl_clock_now();

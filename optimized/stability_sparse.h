@@ -48,7 +48,7 @@ fl_status fl_stability_tangent_alloc_sparse(fl_sparse_ctx *ctx, const fl_stabili
 void fl_stability_tangent_free_sparse(fl_sparse_ctx *ctx, fl_stability_tangent_sparse *t);
 
 /* 004 §5.4 methods 2 and 3, then (ii)-(iii) by fl_stability_modes_sparse when
- * opt->nev > 0 and N* >= 3.  Fills ks_min, ks_vec (owned by res),
+ * opt->sparse.nev > 0 and N* >= 3.  Fills ks_min, ks_vec (owned by res),
  * ks_vec_admissible, ks_cholesky_pd, residual, iterations (inverse power
  * steps); ks_cone_min and ms_min are NaN.  Without modes: lambda_real_min,
  * min_re_lambda NaN, divergence = flutter = 0, lam_re = lam_im = NULL.
@@ -58,7 +58,7 @@ fl_status fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tan
                                  const fl_stability_options *opt, int max_iter,
                                  fl_stability_result *res, fl_error *err);
 
-/* 004 §5.4 (ii)-(iii): the min(opt->nev, N* - 2) eigenvalues Lambda of
+/* 004 §5.4 (ii)-(iii): the min(opt->sparse.nev, N* - 2) eigenvalues Lambda of
  * M*^-1 K* of smallest modulus (ARPACK on K*^-1 M*, UMFPACK LU of K*),
  * sorted as the reference's and classified by fl_stability_classify with their
  * Ritz vectors: fills nlam, lam_re, lam_im (owned by res), lambda_real_min,

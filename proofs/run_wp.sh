@@ -4,7 +4,7 @@
 # (proofs/acsl/fl_scalar_lemmas.c) with Frama-C/WP in its real-number model
 # and z3.  frama-c exits 0 even when goals fail, so this script reads
 # "Proved goals: N / M" and fails unless N = M > 0.  Missing tools are a
-# failure, not a skip (README.md, Tests).
+# failure, not a skip (doc/testing.md).
 #
 # z3 is run through both of why3's z3 drivers: the default one ('z3')
 # removes the axioms of real.Square (sqrt), so the disc-projection goals

@@ -1,6 +1,7 @@
 /* fe2d.c — P1 triangles for plane linear elasticity (002 §2): meshes,
  * element and assembled stiffness A and mass M, Dirichlet elimination,
- * contact vectors nu_i, tau_i of 002 (3)-(4), legacy VTK output. */
+ * contact vectors nu_i, tau_i of 002 (3)-(4); the mesh file reader and VTK
+ * writer are io/fl_mesh_io.c. */
 #include "fe2d.h"
 
 #include <errno.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "fl_dense.h"
+#include "fl_mesh_io.h"
 
 double fl_fe2d_twice_area(const double xy[6])
 {
@@ -54,7 +56,7 @@ fl_status fl_fe2d_mesh_rect(double x0, double y0, double lx, double ly,
     if (pattern != FL_FE2D_DIAG_RIGHT && pattern != FL_FE2D_DIAG_LEFT && pattern != FL_FE2D_CROSS)
         return FL_FAIL(err, FL_EINVAL, "unknown diagonal pattern %d", (int)pattern);
     size_t ng = (nx + 1) * (ny + 1), cross = pattern == FL_FE2D_CROSS;
-    fl_fe2d_mesh *m;
+    fl_fe2d_mesh *m = NULL;
     FL_TRY(mesh_alloc(ng + cross * nx * ny, (2 + 2 * cross) * nx * ny, &m, err));
     for (size_t j = 0; j <= ny; j++)
         for (size_t i = 0; i <= nx; i++) {
@@ -91,100 +93,18 @@ fl_status fl_fe2d_mesh_rect(double x0, double y0, double lx, double ly,
     return FL_OK;
 }
 
-/* Next non-comment, non-blank line; returns 0 at end of file. */
-static int next_line(FILE *f, char *buf, size_t len, int *lineno)
-{
-    while (fgets(buf, (int)len, f)) {
-        (*lineno)++;
-        char *p = buf;
-        while (*p == ' ' || *p == '\t') p++;
-        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0') continue;
-        return 1;
-    }
-    return 0;
-}
-
 fl_status fl_fe2d_mesh_read(const char *path, fl_fe2d_mesh **out, fl_error *err)
 {
     *out = NULL;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open mesh file: %s",
-                            strerror(errno));
-    char buf[512];
-    int ln = 0;
-    long nn = -1, ne = -1;
-    fl_fe2d_mesh *m = NULL;
-    fl_status s = FL_OK;
-    if (!next_line(f, buf, sizeof buf, &ln) || sscanf(buf, "nodes %ld", &nn) != 1 || nn < 3) {
-        s = fl_error_set(err, FL_EPARSE, path, ln, 1, "expected 'nodes N' with N >= 3");
-        goto done;
-    }
-    double *xy = malloc(2 * (size_t)nn * sizeof(double));
-    if (!xy) {
-        s = fl_error_set(err, FL_ENOMEM, path, ln, 1, "cannot allocate %ld nodes", nn);
-        goto done;
-    }
-    for (long p = 0; p < nn; p++) {
-        char extra;
-        if (!next_line(f, buf, sizeof buf, &ln)
-            || sscanf(buf, "%lf %lf %c", &xy[2 * p], &xy[2 * p + 1], &extra) != 2
-            || !isfinite(xy[2 * p]) || !isfinite(xy[2 * p + 1])) {
-            free(xy);
-            s = fl_error_set(err, FL_EPARSE, path, ln, 1,
-                             "expected two finite coordinates for node %ld", p);
-            goto done;
-        }
-    }
-    if (!next_line(f, buf, sizeof buf, &ln) || sscanf(buf, "triangles %ld", &ne) != 1 || ne < 1) {
-        free(xy);
-        s = fl_error_set(err, FL_EPARSE, path, ln, 1, "expected 'triangles T' with T >= 1");
-        goto done;
-    }
-    s = mesh_alloc((size_t)nn, (size_t)ne, &m, err);
+    fl_fe2d_mesh *m = calloc(1, sizeof *m);
+    if (!m) return FL_FAIL(err, FL_ENOMEM, "%s: cannot allocate a mesh", path);
+    fl_status s = fl_mesh_io_read(path, &m->nnodes, &m->xy, &m->nelems, &m->tri, err);
     if (s != FL_OK) {
-        free(xy);
-        goto done;
+        free(m);
+        return s;
     }
-    memcpy(m->xy, xy, 2 * (size_t)nn * sizeof(double));
-    free(xy);
-    for (long e = 0; e < ne; e++) {
-        long v[3];
-        char extra;
-        if (!next_line(f, buf, sizeof buf, &ln)
-            || sscanf(buf, "%ld %ld %ld %c", &v[0], &v[1], &v[2], &extra) != 3) {
-            s = fl_error_set(err, FL_EPARSE, path, ln, 1,
-                             "expected three node indices for triangle %ld", e);
-            goto done;
-        }
-        for (int k = 0; k < 3; k++)
-            if (v[k] < 0 || v[k] >= nn) {
-                s = fl_error_set(err, FL_EINVAL, path, ln, 1,
-                                 "triangle %ld: node index %ld out of range [0, %ld)", e, v[k], nn);
-                goto done;
-            }
-        double c[6];
-        for (int k = 0; k < 3; k++) {
-            c[2 * k] = m->xy[2 * v[k]];
-            c[2 * k + 1] = m->xy[2 * v[k] + 1];
-        }
-        double a2 = fl_fe2d_twice_area(c);
-        if (a2 == 0.0) {
-            s = fl_error_set(err, FL_EINVAL, path, ln, 1, "triangle %ld is degenerate", e);
-            goto done;
-        }
-        if (a2 < 0) { long t = v[1]; v[1] = v[2]; v[2] = t; }   /* make it counter-clockwise */
-        for (int k = 0; k < 3; k++) m->tri[3 * e + k] = (int)v[k];
-    }
-    if (next_line(f, buf, sizeof buf, &ln)) {
-        s = fl_error_set(err, FL_EPARSE, path, ln, 1, "unexpected content after the last triangle");
-        goto done;
-    }
-done:
-    fclose(f);
-    if (s != FL_OK) fl_fe2d_mesh_free(m);
-    else *out = m;
-    return s;
+    *out = m;
+    return FL_OK;
 }
 
 fl_status fl_fe2d_elasticity(const fl_fe2d_material *mat, double D[9], fl_error *err)
@@ -552,31 +472,6 @@ fl_status fl_fe2d_write_vtk(const char *path, const fl_fe2d_mesh *mesh, const do
                             fl_error *err)
 {
     if (!mesh || !path) return FL_FAIL(err, FL_EINVAL, "write_vtk needs a mesh and a path");
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return fl_error_set(err, FL_EIO, path, 0, 0, "cannot write VTK file: %s", strerror(errno));
-    fprintf(f, "# vtk DataFile Version 3.0\nfrictionlab fe2d deformed mesh\nASCII\n"
-               "DATASET UNSTRUCTURED_GRID\nPOINTS %zu double\n", mesh->nnodes);
-    for (size_t p = 0; p < mesh->nnodes; p++) {
-        double ux = u ? u[2 * p] : 0.0, uy = u ? u[2 * p + 1] : 0.0;
-        fprintf(f, "%.17g %.17g 0\n", mesh->xy[2 * p] + scale * ux,
-                mesh->xy[2 * p + 1] + scale * uy);
-    }
-    fprintf(f, "CELLS %zu %zu\n", mesh->nelems, 4 * mesh->nelems);
-    for (size_t e = 0; e < mesh->nelems; e++)
-        fprintf(f, "3 %d %d %d\n", mesh->tri[3 * e], mesh->tri[3 * e + 1], mesh->tri[3 * e + 2]);
-    fprintf(f, "CELL_TYPES %zu\n", mesh->nelems);
-    for (size_t e = 0; e < mesh->nelems; e++) fputs("5\n", f);   /* VTK_TRIANGLE */
-    fprintf(f, "POINT_DATA %zu\nVECTORS displacement double\n", mesh->nnodes);
-    for (size_t p = 0; p < mesh->nnodes; p++)
-        fprintf(f, "%.17g %.17g 0\n", u ? u[2 * p] : 0.0, u ? u[2 * p + 1] : 0.0);
-    if (cell_data) {
-        fprintf(f, "CELL_DATA %zu\nSCALARS %s double 1\nLOOKUP_TABLE default\n", mesh->nelems,
-                cell_name ? cell_name : "cell_data");
-        for (size_t e = 0; e < mesh->nelems; e++) fprintf(f, "%.17g\n", cell_data[e]);
-    }
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad)
-        return fl_error_set(err, FL_EIO, path, 0, 0, "error while writing VTK file");
-    return FL_OK;
+    return fl_mesh_io_write_vtk(path, mesh->nnodes, mesh->xy, mesh->nelems, mesh->tri, u, scale,
+                                cell_data, cell_name, err);
 }

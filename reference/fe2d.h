@@ -6,7 +6,7 @@
  *
  * Contents
  *   - meshes: structured rectangle nx x ny (two diagonal patterns) and a
- *     plain text reader (format below);
+ *     plain text reader (format below; the file is read by io/fl_mesh_io.c);
  *   - element matrices: stiffness A_e = area B^T D B (plane strain or plane
  *     stress), consistent mass rho area/12 [2 1 1;1 2 1;1 1 2] (x) I_2,
  *     lumped mass rho area/3 I_6 (002 §2, A_ij and M_ij);
@@ -15,7 +15,8 @@
  *   - Dirichlet conditions by elimination (a dof map free <-> full);
  *   - contact nodes: rows nu_i, tau_i of B_nu, B_tau in the free-dof space
  *     satisfying 002 (3)-(4);
- *   - legacy VTK output of the deformed mesh for ParaView.
+ *   - legacy VTK output of the deformed mesh for ParaView (written by
+ *     io/fl_mesh_io.c).
  *
  * Sign convention at this boundary.  002 writes u_N = nu_i^T u <= 0 with
  * nu_i the OUTWARD unit normal of the body.  The library (README.md) stores

@@ -281,6 +281,278 @@ done:
     return st;
 }
 
+/* The construction of fl_fset_build: the metric W = M^-1 (spd), the normal
+ * N and W N, the section vectors S (vertices, then rays), the basis rows B
+ * of their span and their coordinates P (vertices), R (rays) in it. */
+typedef struct {
+    size_t n;
+    fl_spd *spd;
+    gsl_vector *N, *wN, *tmp, *x;
+    double NN;                 /* (N, N)* */
+    double *kap;               /* kappa_j of each generator */
+    gsl_matrix *S;             /* section vectors (columns): vertices then rays */
+    gsl_matrix *B;             /* basis rows */
+    size_t nv, nr, k;          /* vertices, rays, basis rows */
+    double smax;               /* largest |s|* of the section vectors */
+    double *P, *R;
+} fset_work;
+
+static void fset_work_free(fset_work *w)
+{
+    fl_spd_free(w->spd);
+    if (w->N) gsl_vector_free(w->N);
+    if (w->wN) gsl_vector_free(w->wN);
+    if (w->tmp) gsl_vector_free(w->tmp);
+    if (w->x) gsl_vector_free(w->x);
+    if (w->S) gsl_matrix_free(w->S);
+    if (w->B) gsl_matrix_free(w->B);
+    free(w->kap);
+    free(w->P);
+    free(w->R);
+}
+
+/* The normal: N = dphi (or n* = dphi / |dphi|*), W N and (N, N)*. */
+static fl_status fset_normal(fset_work *w, const gsl_vector *dphi, const fl_fset_options *opt,
+                             fl_fset_result *res, fl_error *err)
+{
+    size_t n = w->n;
+    w->N = fl_dense_vector_alloc(n);
+    w->wN = fl_dense_vector_alloc(n);
+    w->tmp = fl_dense_vector_alloc(n);
+    w->x = fl_dense_vector_alloc(n);
+    if (!w->N || !w->wN || !w->tmp || !w->x) return FL_FAIL(err, FL_ENOMEM, "allocating the construction");
+    double dn = fl_spd_dual_norm(w->spd, dphi);                 /* |dphi|* */
+    if (!(dn > 0)) return FL_FAIL(err, FL_EINVAL, "dphi is zero: no normal direction");
+    res->dual_norm_dphi = dn;
+    gsl_vector_memcpy(w->N, dphi);
+    if (opt->norm == FL_FSET_BY_NSTAR) gsl_vector_scale(w->N, 1.0 / dn);   /* n* = dphi / |dphi|* */
+    fl_spd_solve(w->spd, w->N, w->wN);
+    gsl_blas_ddot(w->N, w->wN, &w->NN);
+    return FL_OK;
+}
+
+/* recession rays: g_j (kappa_j = 0, projected on T*), kappa_k g_j - kappa_j g_k */
+static void fset_rays(fset_work *w, const gsl_matrix *gen)
+{
+    size_t ng = gen->size2;
+    const double *kap = w->kap;
+    for (size_t j = 0; j < ng; j++) {
+        gsl_vector_const_view gj = gsl_matrix_const_column(gen, j);
+        if (kap[j] == 0.0) {
+            gsl_vector_view s = gsl_matrix_column(w->S, w->nv + w->nr);
+            gsl_vector_memcpy(&s.vector, &gj.vector);
+            double gw;
+            gsl_blas_ddot(&gj.vector, w->wN, &gw);
+            gsl_blas_daxpy(-gw / w->NN, w->N, &s.vector);
+            if (fl_spd_dual_norm(w->spd, &s.vector) > 0) w->nr++;
+        } else if (kap[j] < 0) {
+            for (size_t k = 0; k < ng; k++) {
+                if (!(kap[k] > 0)) continue;
+                gsl_vector_const_view gk = gsl_matrix_const_column(gen, k);
+                gsl_vector_view s = gsl_matrix_column(w->S, w->nv + w->nr);
+                gsl_vector_memcpy(&s.vector, &gj.vector);
+                gsl_vector_scale(&s.vector, kap[k]);
+                gsl_blas_daxpy(-kap[j], &gk.vector, &s.vector);
+                double sn = fl_spd_dual_norm(w->spd, &s.vector);
+                if (sn > 0) {
+                    gsl_vector_scale(&s.vector, 1.0 / sn);
+                    w->nr++;
+                }
+            }
+        }
+    }
+}
+
+/* The section C* of the cone of generalized reactions by r_n = 1 (001
+ * §6.1): its vertices g_j / kappa_j - N and its recession rays. */
+static fl_status fset_section(fset_work *w, fl_fset_result *res, fl_error *err)
+{
+    size_t ng = res->gen->size2;
+    res->ngen = ng;
+    w->kap = malloc(ng * sizeof *w->kap);
+    w->S = fl_dense_matrix_alloc(w->n, ng + ng * ng + 1);
+    if (!w->kap || !w->S) return FL_FAIL(err, FL_ENOMEM, "allocating the section");
+    /* kappa_j = (g_j, N)* / (N, N)*: the coefficient of N in the linear split of g_j */
+    int anypos = 0;
+    for (size_t j = 0; j < ng; j++) {
+        gsl_vector_const_view g = gsl_matrix_const_column(res->gen, j);
+        double gw;
+        gsl_blas_ddot(&g.vector, w->wN, &gw);
+        double gs = fl_spd_dual_norm(w->spd, &g.vector);
+        w->kap[j] = gw / w->NN;
+        if (fabs(gw) <= 1e-12 * gs * sqrt(w->NN)) w->kap[j] = 0.0;
+        if (w->kap[j] > 0) anypos = 1;
+        if (w->kap[j] < 0) res->negative_rn = 1;                 /* r_n < 0 in G (001 §6.1) */
+    }
+    if (!anypos)
+        return FL_FAIL(err, FL_EINVAL, "the cone of generalized reactions has no element with r_n > 0: "
+                                       "the section C* is empty (001 §6.1)");
+    /* vertices g_j / kappa_j - N */
+    for (size_t j = 0; j < ng; j++) {
+        if (!(w->kap[j] > 0)) continue;
+        gsl_vector_view s = gsl_matrix_column(w->S, w->nv);
+        gsl_vector_const_view g = gsl_matrix_const_column(res->gen, j);
+        gsl_vector_memcpy(&s.vector, &g.vector);
+        gsl_vector_scale(&s.vector, 1.0 / w->kap[j]);
+        gsl_vector_sub(&s.vector, w->N);
+        w->nv++;
+    }
+    fset_rays(w, res->gen);
+    res->nvert = w->nv;
+    res->nray = w->nr;
+    return FL_OK;
+}
+
+/* The caller's basis rows: 1 or 2 rows of length n, in T*_q. */
+static fl_status fset_basis_given(fset_work *w, const gsl_matrix *basis, fl_error *err)
+{
+    size_t n = w->n;
+    if (basis->size2 != n || basis->size1 < 1 || basis->size1 > 2)
+        return FL_FAIL(err, FL_EDIM, "basis must be 1xn or 2xn (n = %zu)", n);
+    w->k = basis->size1;
+    for (size_t i = 0; i < w->k; i++) {
+        gsl_vector_const_view b = gsl_matrix_const_row(basis, i);
+        gsl_matrix_set_row(w->B, i, &b.vector);
+        double bw;
+        gsl_blas_ddot(&b.vector, w->wN, &bw);
+        if (fabs(bw) > 1e-10 * fl_spd_dual_norm(w->spd, &b.vector) * sqrt(w->NN))
+            return FL_FAIL(err, FL_EINVAL, "basis row %zu is not in T*_q (b W dphi != 0)", i);
+    }
+    return FL_OK;
+}
+
+/* W-Gram-Schmidt on the section vectors; C* = {0}: any unit vector of T*. */
+static fl_status fset_basis_gram_schmidt(fset_work *w, double rank_tol, fl_error *err)
+{
+    size_t n = w->n, ns = w->nv + w->nr;
+    gsl_vector *x = w->x;
+    for (size_t j = 0; j < ns && w->smax > 0; j++) {
+        gsl_vector_const_view s = gsl_matrix_const_column(w->S, j);
+        gsl_vector_memcpy(x, &s.vector);
+        for (int pass = 0; pass < 2; pass++)
+            for (size_t i = 0; i < w->k; i++) {
+                gsl_vector_view b = gsl_matrix_row(w->B, i);
+                double c = winner(w->spd, &b.vector, x, w->tmp);
+                gsl_blas_daxpy(-c, &b.vector, x);
+            }
+        double xn = fl_spd_dual_norm(w->spd, x);
+        if (xn > rank_tol * w->smax) {
+            if (w->k >= 2)
+                return FL_FAIL(err, FL_EUNSUPPORTED,
+                               "the friction set has dimension > 2 (fl_friction_set holds 1 or 2); "
+                               "split the contact points over several constraints");
+            gsl_vector_scale(x, 1.0 / xn);
+            gsl_matrix_set_row(w->B, w->k++, x);
+        }
+    }
+    if (w->k == 0) {
+        /* C* = {0}: any unit vector of T* as basis */
+        double best = -1;
+        for (size_t i = 0; i < n; i++) {
+            gsl_vector_set_basis(x, i);
+            double xw;
+            gsl_blas_ddot(x, w->wN, &xw);
+            gsl_blas_daxpy(-xw / w->NN, w->N, x);
+            double xn = fl_spd_dual_norm(w->spd, x);
+            if (xn > best) {
+                best = xn;
+                gsl_vector_scale(x, xn > 0 ? 1.0 / xn : 0.0);
+                gsl_matrix_set_row(w->B, 0, x);
+            }
+        }
+        w->k = 1;
+    }
+    return FL_OK;
+}
+
+/* basis of span{vertices, rays}: W-Gram-Schmidt (or the caller's basis) */
+static fl_status fset_basis(fset_work *w, const fl_fset_options *opt, fl_error *err)
+{
+    size_t ns = w->nv + w->nr;
+    w->smax = 0.0;
+    for (size_t j = 0; j < ns; j++) {
+        gsl_vector_const_view s = gsl_matrix_const_column(w->S, j);
+        w->smax = fmax(w->smax, fl_spd_dual_norm(w->spd, &s.vector));
+    }
+    w->B = fl_dense_matrix_calloc(w->n + 1, w->n);
+    if (!w->B) return FL_FAIL(err, FL_ENOMEM, "allocating a basis");
+    return opt->basis ? fset_basis_given(w, opt->basis, err) : fset_basis_gram_schmidt(w, opt->rank_tol, err);
+}
+
+/* coordinates c = (E W E^T)^-1 E W s, with a reconstruction check */
+static fl_status fset_coordinates(fset_work *w, fl_fset_result *res, fl_error *err)
+{
+    size_t k = w->k, nv = w->nv, nr = w->nr, ns = nv + nr;
+    res->E = fl_dense_matrix_alloc(k, w->n);
+    w->P = calloc(2 * (nv + 1), sizeof *w->P);
+    w->R = calloc(2 * (nr + 1), sizeof *w->R);
+    if (!res->E || !w->P || !w->R) return FL_FAIL(err, FL_ENOMEM, "allocating coordinates");
+    for (size_t i = 0; i < k; i++) {
+        gsl_vector_view b = gsl_matrix_row(w->B, i);
+        gsl_matrix_set_row(res->E, i, &b.vector);
+    }
+    double H[4] = {0, 0, 0, 0};
+    for (size_t i = 0; i < k; i++)
+        for (size_t j = 0; j < k; j++) {
+            gsl_vector_view bi = gsl_matrix_row(w->B, i), bj = gsl_matrix_row(w->B, j);
+            H[i * 2 + j] = winner(w->spd, &bi.vector, &bj.vector, w->tmp);
+        }
+    double det = k == 1 ? H[0] : H[0] * H[3] - H[1] * H[2];
+    if (!(fabs(det) > 0)) return FL_FAIL(err, FL_EINVAL, "basis rows are dependent");
+    for (size_t j = 0; j < ns; j++) {
+        gsl_vector_const_view s = gsl_matrix_const_column(w->S, j);
+        double b[2] = {0, 0}, c[2] = {0, 0};
+        for (size_t i = 0; i < k; i++) {
+            gsl_vector_view bi = gsl_matrix_row(w->B, i);
+            b[i] = winner(w->spd, &bi.vector, &s.vector, w->tmp);
+        }
+        if (k == 1) c[0] = b[0] / H[0];
+        else {
+            c[0] = (H[3] * b[0] - H[1] * b[1]) / det;
+            c[1] = (-H[2] * b[0] + H[0] * b[1]) / det;
+        }
+        gsl_vector_memcpy(w->x, &s.vector);                      /* reconstruction residual */
+        for (size_t i = 0; i < k; i++) {
+            gsl_vector_view bi = gsl_matrix_row(w->B, i);
+            gsl_blas_daxpy(-c[i], &bi.vector, w->x);
+        }
+        if (fl_spd_dual_norm(w->spd, w->x) > 1e-8 * (w->smax > 0 ? w->smax : 1.0))
+            return FL_FAIL(err, FL_EINVAL, "the given basis does not span the friction set");
+        double *dst = j < nv ? w->P + 2 * j : w->R + 2 * (j - nv);
+        dst[0] = c[0];
+        dst[1] = c[1];
+    }
+    return FL_OK;
+}
+
+/* The friction set from the coordinates: an interval (k = 1) or a polygon. */
+static fl_status fset_set(fset_work *w, fl_fset_result *res, fl_error *err)
+{
+    size_t nv = w->nv, nr = w->nr;
+    double *P = w->P, *R = w->R;
+    fl_status st;
+    if (nv == 0) nv = 1;                                     /* C* = {0} */
+    if (w->k == 1) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (size_t j = 0; j < nv; j++) {
+            lo = fmin(lo, P[2 * j]);
+            hi = fmax(hi, P[2 * j]);
+        }
+        for (size_t j = 0; j < nr; j++) {
+            if (R[2 * j] > 0) hi = INFINITY;
+            if (R[2 * j] < 0) lo = -INFINITY;
+        }
+        st = fl_friction_set_interval(&res->set, lo, hi, err);
+    } else {
+        st = polygon_from(P, nv, R, nr, &res->set, err);
+    }
+    if (st < 0) return st;
+    res->bounded = fl_friction_set_is_bounded(&res->set);
+    double zero[2] = {0.0, 0.0};
+    res->contains_zero = fl_friction_set_contains(&res->set, zero, 1e-9 * (w->smax > 0 ? w->smax : 1.0));
+    return st;
+}
+
 /* 001 §6.1 */
 fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncontact,
                         const fl_fset_contact *contacts, const fl_fset_options *opt_in,
@@ -300,245 +572,20 @@ fl_status fl_fset_build(const gsl_matrix *M, const gsl_vector *dphi, size_t ncon
         return res->status = FL_FAIL(err, FL_EINVAL, "a pyramid needs >= 3 facets (got %d)", opt.facets);
     fl_status st = fl_check_finite_vector(dphi, "dphi", err);
     if (st < 0) return res->status = st;
-    fl_spd *spd = NULL;
-    if ((st = fl_spd_alloc(M, &spd, err)) < 0) return res->status = st;
-
-    gsl_vector *N = fl_dense_vector_alloc(n), *wN = fl_dense_vector_alloc(n), *tmp = fl_dense_vector_alloc(n);
-    gsl_vector *x = fl_dense_vector_alloc(n);
-    double *kap = NULL;
-    gsl_matrix *S = NULL;      /* section vectors (columns): vertices then rays */
-    gsl_matrix *B = NULL;      /* basis rows */
-    double *P = NULL, *R = NULL;
-    size_t nv = 0, nr = 0;
-    if (!N || !wN || !tmp || !x) {
-        st = FL_FAIL(err, FL_ENOMEM, "allocating the construction");
-        goto done;
-    }
-    double dn = fl_spd_dual_norm(spd, dphi);                 /* |dphi|* */
-    if (!(dn > 0)) {
-        st = FL_FAIL(err, FL_EINVAL, "dphi is zero: no normal direction");
-        goto done;
-    }
-    res->dual_norm_dphi = dn;
-    gsl_vector_memcpy(N, dphi);
-    if (opt.norm == FL_FSET_BY_NSTAR) gsl_vector_scale(N, 1.0 / dn);   /* n* = dphi / |dphi|* */
-    fl_spd_solve(spd, N, wN);
-    double NN;
-    gsl_blas_ddot(N, wN, &NN);
-
-    if ((st = generators(n, ncontact, contacts, opt.facets, &res->gen, err)) < 0) goto done;
-    size_t ng = res->gen->size2;
-    res->ngen = ng;
-    kap = malloc(ng * sizeof *kap);
-    S = fl_dense_matrix_alloc(n, ng + ng * ng + 1);
-    if (!kap || !S) {
-        st = FL_FAIL(err, FL_ENOMEM, "allocating the section");
-        goto done;
-    }
-    /* kappa_j = (g_j, N)* / (N, N)*: the coefficient of N in the linear split of g_j */
-    int anypos = 0;
-    for (size_t j = 0; j < ng; j++) {
-        gsl_vector_const_view g = gsl_matrix_const_column(res->gen, j);
-        double gw;
-        gsl_blas_ddot(&g.vector, wN, &gw);
-        double gs = fl_spd_dual_norm(spd, &g.vector);
-        kap[j] = gw / NN;
-        if (fabs(gw) <= 1e-12 * gs * sqrt(NN)) kap[j] = 0.0;
-        if (kap[j] > 0) anypos = 1;
-        if (kap[j] < 0) res->negative_rn = 1;                 /* r_n < 0 in G (001 §6.1) */
-    }
-    if (!anypos) {
-        st = FL_FAIL(err, FL_EINVAL, "the cone of generalized reactions has no element with r_n > 0: "
-                                     "the section C* is empty (001 §6.1)");
-        goto done;
-    }
-    /* vertices g_j / kappa_j - N */
-    for (size_t j = 0; j < ng; j++) {
-        if (!(kap[j] > 0)) continue;
-        gsl_vector_view s = gsl_matrix_column(S, nv);
-        gsl_vector_const_view g = gsl_matrix_const_column(res->gen, j);
-        gsl_vector_memcpy(&s.vector, &g.vector);
-        gsl_vector_scale(&s.vector, 1.0 / kap[j]);
-        gsl_vector_sub(&s.vector, N);
-        nv++;
-    }
-    /* recession rays: g_j (kappa_j = 0, projected on T*), kappa_k g_j - kappa_j g_k */
-    for (size_t j = 0; j < ng; j++) {
-        gsl_vector_const_view gj = gsl_matrix_const_column(res->gen, j);
-        if (kap[j] == 0.0) {
-            gsl_vector_view s = gsl_matrix_column(S, nv + nr);
-            gsl_vector_memcpy(&s.vector, &gj.vector);
-            double gw;
-            gsl_blas_ddot(&gj.vector, wN, &gw);
-            gsl_blas_daxpy(-gw / NN, N, &s.vector);
-            if (fl_spd_dual_norm(spd, &s.vector) > 0) nr++;
-        } else if (kap[j] < 0) {
-            for (size_t k = 0; k < ng; k++) {
-                if (!(kap[k] > 0)) continue;
-                gsl_vector_const_view gk = gsl_matrix_const_column(res->gen, k);
-                gsl_vector_view s = gsl_matrix_column(S, nv + nr);
-                gsl_vector_memcpy(&s.vector, &gj.vector);
-                gsl_vector_scale(&s.vector, kap[k]);
-                gsl_blas_daxpy(-kap[j], &gk.vector, &s.vector);
-                double sn = fl_spd_dual_norm(spd, &s.vector);
-                if (sn > 0) {
-                    gsl_vector_scale(&s.vector, 1.0 / sn);
-                    nr++;
-                }
-            }
-        }
-    }
-    res->nvert = nv;
-    res->nray = nr;
-    /* basis of span{vertices, rays}: W-Gram-Schmidt (or the caller's basis) */
-    size_t ns = nv + nr, k = 0;
-    double smax = 0.0;
-    for (size_t j = 0; j < ns; j++) {
-        gsl_vector_const_view s = gsl_matrix_const_column(S, j);
-        smax = fmax(smax, fl_spd_dual_norm(spd, &s.vector));
-    }
-    B = fl_dense_matrix_calloc(n + 1, n);
-    if (!B) {
-        st = FL_FAIL(err, FL_ENOMEM, "allocating a basis");
-        goto done;
-    }
-    if (opt.basis) {
-        if (opt.basis->size2 != n || opt.basis->size1 < 1 || opt.basis->size1 > 2) {
-            st = FL_FAIL(err, FL_EDIM, "basis must be 1xn or 2xn (n = %zu)", n);
-            goto done;
-        }
-        k = opt.basis->size1;
-        for (size_t i = 0; i < k; i++) {
-            gsl_vector_const_view b = gsl_matrix_const_row(opt.basis, i);
-            gsl_matrix_set_row(B, i, &b.vector);
-            double bw;
-            gsl_blas_ddot(&b.vector, wN, &bw);
-            if (fabs(bw) > 1e-10 * fl_spd_dual_norm(spd, &b.vector) * sqrt(NN)) {
-                st = FL_FAIL(err, FL_EINVAL, "basis row %zu is not in T*_q (b W dphi != 0)", i);
-                goto done;
-            }
-        }
-    } else {
-        for (size_t j = 0; j < ns && smax > 0; j++) {
-            gsl_vector_const_view s = gsl_matrix_const_column(S, j);
-            gsl_vector_memcpy(x, &s.vector);
-            for (int pass = 0; pass < 2; pass++)
-                for (size_t i = 0; i < k; i++) {
-                    gsl_vector_view b = gsl_matrix_row(B, i);
-                    double c = winner(spd, &b.vector, x, tmp);
-                    gsl_blas_daxpy(-c, &b.vector, x);
-                }
-            double xn = fl_spd_dual_norm(spd, x);
-            if (xn > opt.rank_tol * smax) {
-                if (k >= 2) {
-                    st = FL_FAIL(err, FL_EUNSUPPORTED,
-                                 "the friction set has dimension > 2 (fl_friction_set holds 1 or 2); "
-                                 "split the contact points over several constraints");
-                    goto done;
-                }
-                gsl_vector_scale(x, 1.0 / xn);
-                gsl_matrix_set_row(B, k++, x);
-            }
-        }
-        if (k == 0) {
-            /* C* = {0}: any unit vector of T* as basis */
-            double best = -1;
-            for (size_t i = 0; i < n; i++) {
-                gsl_vector_set_basis(x, i);
-                double xw;
-                gsl_blas_ddot(x, wN, &xw);
-                gsl_blas_daxpy(-xw / NN, N, x);
-                double xn = fl_spd_dual_norm(spd, x);
-                if (xn > best) {
-                    best = xn;
-                    gsl_vector_scale(x, xn > 0 ? 1.0 / xn : 0.0);
-                    gsl_matrix_set_row(B, 0, x);
-                }
-            }
-            k = 1;
-        }
-    }
-    res->E = fl_dense_matrix_alloc(k, n);
-    P = calloc(2 * (nv + 1), sizeof *P);
-    R = calloc(2 * (nr + 1), sizeof *R);
-    if (!res->E || !P || !R) {
-        st = FL_FAIL(err, FL_ENOMEM, "allocating coordinates");
-        goto done;
-    }
-    for (size_t i = 0; i < k; i++) {
-        gsl_vector_view b = gsl_matrix_row(B, i);
-        gsl_matrix_set_row(res->E, i, &b.vector);
-    }
-    /* coordinates c = (E W E^T)^-1 E W s, with a reconstruction check */
-    double H[4] = {0, 0, 0, 0};
-    for (size_t i = 0; i < k; i++)
-        for (size_t j = 0; j < k; j++) {
-            gsl_vector_view bi = gsl_matrix_row(B, i), bj = gsl_matrix_row(B, j);
-            H[i * 2 + j] = winner(spd, &bi.vector, &bj.vector, tmp);
-        }
-    double det = k == 1 ? H[0] : H[0] * H[3] - H[1] * H[2];
-    if (!(fabs(det) > 0)) {
-        st = FL_FAIL(err, FL_EINVAL, "basis rows are dependent");
-        goto done;
-    }
-    for (size_t j = 0; j < ns; j++) {
-        gsl_vector_const_view s = gsl_matrix_const_column(S, j);
-        double b[2] = {0, 0}, c[2] = {0, 0};
-        for (size_t i = 0; i < k; i++) {
-            gsl_vector_view bi = gsl_matrix_row(B, i);
-            b[i] = winner(spd, &bi.vector, &s.vector, tmp);
-        }
-        if (k == 1) c[0] = b[0] / H[0];
-        else {
-            c[0] = (H[3] * b[0] - H[1] * b[1]) / det;
-            c[1] = (-H[2] * b[0] + H[0] * b[1]) / det;
-        }
-        gsl_vector_memcpy(x, &s.vector);                      /* reconstruction residual */
-        for (size_t i = 0; i < k; i++) {
-            gsl_vector_view bi = gsl_matrix_row(B, i);
-            gsl_blas_daxpy(-c[i], &bi.vector, x);
-        }
-        if (fl_spd_dual_norm(spd, x) > 1e-8 * (smax > 0 ? smax : 1.0)) {
-            st = FL_FAIL(err, FL_EINVAL, "the given basis does not span the friction set");
-            goto done;
-        }
-        double *dst = j < nv ? P + 2 * j : R + 2 * (j - nv);
-        dst[0] = c[0];
-        dst[1] = c[1];
-    }
-    if (nv == 0) nv = 1;                                     /* C* = {0} */
-    if (k == 1) {
-        double lo = INFINITY, hi = -INFINITY;
-        for (size_t j = 0; j < nv; j++) {
-            lo = fmin(lo, P[2 * j]);
-            hi = fmax(hi, P[2 * j]);
-        }
-        for (size_t j = 0; j < nr; j++) {
-            if (R[2 * j] > 0) hi = INFINITY;
-            if (R[2 * j] < 0) lo = -INFINITY;
-        }
-        st = fl_friction_set_interval(&res->set, lo, hi, err);
-    } else {
-        st = polygon_from(P, nv, R, nr, &res->set, err);
-    }
-    if (st < 0) goto done;
-    res->bounded = fl_friction_set_is_bounded(&res->set);
-    double zero[2] = {0.0, 0.0};
-    res->contains_zero = fl_friction_set_contains(&res->set, zero, 1e-9 * (smax > 0 ? smax : 1.0));
-done:
+    fset_work w;
+    memset(&w, 0, sizeof w);
+    w.n = n;
+    if ((st = fl_spd_alloc(M, &w.spd, err)) < 0) return res->status = st;
+    st = fset_normal(&w, dphi, &opt, res, err);
+    if (st >= 0) st = generators(n, ncontact, contacts, opt.facets, &res->gen, err);
+    if (st >= 0) st = fset_section(&w, res, err);
+    if (st >= 0) st = fset_basis(&w, &opt, err);
+    if (st >= 0) st = fset_coordinates(&w, res, err);
+    if (st >= 0) st = fset_set(&w, res, err);
     if (st < 0) {
         fl_fset_result_release(res);
         res->status = st;
     }
-    fl_spd_free(spd);
-    if (N) gsl_vector_free(N);
-    if (wN) gsl_vector_free(wN);
-    if (tmp) gsl_vector_free(tmp);
-    if (x) gsl_vector_free(x);
-    if (S) gsl_matrix_free(S);
-    if (B) gsl_matrix_free(B);
-    free(kap);
-    free(P);
-    free(R);
+    fset_work_free(&w);
     return st;
 }

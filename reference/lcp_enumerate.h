@@ -64,32 +64,4 @@ fl_status fl_lcp_enumerate(const gsl_matrix *M, const gsl_vector *q,
 fl_status fl_lcp_min_principal_minor(const gsl_matrix *M, double *min_minor,
                                      fl_error *err);
 
-/* Random LCP families for property tests and cross-checks (all draws from
- * the gsl_rng passed in):
- *   FL_LCP_PD       M = A A^T + I/10 + S, S skew: positive definite (x.Mx > 0),
- *                   a P-matrix: exactly one solution for every q;
- *   FL_LCP_PMATRIX  a P-matrix that is not positive definite in general:
- *                   D1 P U P^T D2 with U upper triangular with diagonal in
- *                   [0.5, 1.5] and off-diagonal entries up to 3 (n <= 4) or
- *                   12/n (n > 4, to keep U^-1 bounded), P a random
- *                   permutation, D1, D2 positive diagonal (every principal
- *                   minor is a positive product of diagonal entries);
- *   FL_LCP_COPOSITIVE_PLUS  M = B B^T + S, B of rank ~n/2, S skew:
- *                   positive semidefinite, hence copositive-plus (several
- *                   solutions possible; Lemke solves every feasible one).
- * q is planted: q = w* - M z* with z*, w* >= 0, z*.w* = 0 and a random
- * support, so a solution exists; with `degenerate` some pairs are both 0
- * (and q gets zeros). */
-typedef enum fl_lcp_family {
-    FL_LCP_PD = 0,
-    FL_LCP_PMATRIX = 1,
-    FL_LCP_COPOSITIVE_PLUS = 2
-} fl_lcp_family;
-
-#include <gsl/gsl_rng.h>
-/* M n x n and q, z_star (may be NULL) of length n.  FL_OK, or FL_ENOMEM
- * when a workspace allocation fails (M, q, z_star are then unspecified). */
-fl_status fl_lcp_random(gsl_rng *r, fl_lcp_family family, int degenerate, gsl_matrix *M,
-                   gsl_vector *q, gsl_vector *z_star);
-
 #endif

@@ -218,17 +218,4 @@ fl_status fl_midpoint_lemma41(const gsl_matrix *A, const gsl_vector *f, const gs
                               const gsl_vector *uperp, gsl_vector *uN, gsl_vector *lam_nu,
                               fl_error *err);
 
-/* ---- 002 §6: the single linear triangle ----
- * One free node, dofs (u_nu, u_tau), M_r = diag(m1, m2),
- * A = [(lam+3mu)/2, -(lam+mu)/2; -(lam+mu)/2, (lam+3mu)/2], nu = (1,0),
- * tau = (0,1).  Runs one ENUM step of the midpoint scheme from u^k =
- * (0, utk), v^k = 0 with the load chosen so that fhat^{k+1/2} = fhat, and
- * returns every solution found of problem (23), in the PAPER's convention,
- * as rows (u_nu, u_tau, lambda_nu, lambda_tau) at k+1/2 of sols (max rows;
- * *nsol counts all).  The constants of 002 §6 are
- *   a = 4 m1/dt^2 + (lam+3mu)/2, b = (lam+mu)/2, c = 4 m2/dt^2 + (lam+3mu)/2. */
-fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt,
-                                   double F, double utk, double fhat_nu, double fhat_tau,
-                                   size_t max, double *sols, size_t *nsol, fl_error *err);
-
 #endif

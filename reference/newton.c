@@ -3,6 +3,7 @@
  * See newton.h for the conventions, the globalisation and the stopping
  * rule. */
 #include "newton.h"
+#include "newton_internal.h"
 #include "fl_clock.h"
 
 #include <math.h>
@@ -14,6 +15,7 @@
 #include <gsl/gsl_permutation.h>
 
 #include "fl_dense.h"
+#include "local_contact.h"
 #include "nsgs.h"
 
 fl_newton_options fl_newton_options_default(void)
@@ -61,52 +63,6 @@ fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err)
     return FL_OK;
 }
 
-/* Alart & Curnier 1991 §3 (proofs/newton.md (N1), (N2)). */
-void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const double *U,
-                          double *phi, double *D)
-{
-    double y[3];
-    for (int k = 0; k < dim; k++) y[k] = r[k] - rho * U[k];
-    for (int k = 0; k < dim * dim; k++) D[k] = 0.0;
-    double yn_plus = y[0] > 0 ? y[0] : 0.0;            /* max(0, y_N) */
-    phi[0] = r[0] - yn_plus;                             /* Phi_N */
-    if (y[0] > 0) D[0] = 1.0;
-    double R = mu * yn_plus;                             /* disc radius */
-    if (dim == 2) {
-        double yt = y[1], a = fabs(yt);
-        if (a < R) {                                     /* stick: P = y_T */
-            phi[1] = r[1] - yt;
-            D[3] = 1.0;
-        } else {                                         /* slide: P = R sign(y_T) */
-            double s = yt > 0 ? 1.0 : (yt < 0 ? -1.0 : 0.0);
-            phi[1] = r[1] - R * s;
-            if (y[0] > 0) D[2] = mu * s;
-        }
-        return;
-    }
-    double nt = hypot(y[1], y[2]);
-    if (nt < R) {                                        /* stick */
-        phi[1] = r[1] - y[1];
-        phi[2] = r[2] - y[2];
-        D[4] = D[8] = 1.0;
-    } else if (nt > 0) {                                 /* slide: P = R t, t = y_T/|y_T| */
-        double t1 = y[1] / nt, t2 = y[2] / nt, c = R / nt;
-        phi[1] = r[1] - R * t1;
-        phi[2] = r[2] - R * t2;
-        D[4] = c * (1.0 - t1 * t1);
-        D[5] = -c * t1 * t2;
-        D[7] = -c * t1 * t2;
-        D[8] = c * (1.0 - t2 * t2);
-        if (y[0] > 0) {
-            D[3] = mu * t1;
-            D[6] = mu * t2;
-        }
-    } else {                                             /* y_T = 0 = R: P = 0 */
-        phi[1] = r[1];
-        phi[2] = r[2];
-    }
-}
-
 /* Regularised Newton step (proofs/newton.md (N6); Levenberg–Marquardt
  * damping proportional to the residual after D.-H. Li, M. Fukushima, L. Qi
  * and N. Yamashita, Comput. Optim. Appl. 28 (2004) 131–147, here with the
@@ -132,7 +88,7 @@ double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho, 
     double s = 0.0, D[9], f[3];
     for (size_t a = 0; a < nc; a++) {
         double *pa = phi ? phi + dim * a : f;
-        fl_newton_ac_contact(dim, mu[a], rho[a], r + dim * a, U + dim * a, pa, D);
+        fl_local_contact_alart_curnier(dim, mu[a], rho[a], r + dim * a, U + dim * a, pa, D);
         for (int k = 0; k < dim; k++) s += pa[k] * pa[k];
     }
     return 0.5 * s;
@@ -184,11 +140,66 @@ void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, doub
     res->seconds = fl_clock_now() - t0;
 }
 
+/* Phi and D at (r, U) per contact ((N1)-(N2), fl_local_contact_alart_curnier),
+ * J = I - D + rho D W + lam I (N3), (N6) and rhs = -Phi; returns
+ * psi = |Phi|^2 / 2. */
+static double local_assemble(const fl_local_problem *p, const double *rho, const gsl_vector *r,
+                             const gsl_vector *Uv, double lam, double *phi, double *Dall,
+                             gsl_matrix *J, gsl_vector *rhs)
+{
+    const int dim = p->dim;
+    const size_t m = p->m;
+    double psi = 0;
+    for (size_t a = 0; a < p->nc; a++) {
+        double *Da = Dall + 9 * a;
+        fl_local_contact_alart_curnier(dim, p->mu[a], rho[a], r->data + dim * a,
+                                       Uv->data + dim * a, phi + dim * a, Da);
+        for (int k = 0; k < dim; k++) {
+            psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
+            gsl_vector_set(rhs, dim * a + k, -phi[dim * a + k]);
+            for (size_t j = 0; j < m; j++) {
+                double acc = 0;
+                for (int l = 0; l < dim; l++)
+                    acc += Da[k * dim + l] * gsl_matrix_get(p->W, dim * a + l, j);
+                gsl_matrix_set(J, dim * a + k, j, rho[a] * acc);
+            }
+            for (int l = 0; l < dim; l++)
+                *gsl_matrix_ptr(J, dim * a + k, dim * a + l) +=
+                    (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l];
+        }
+    }
+    return psi;
+}
+
+/* Armijo backtracking on psi (N5) along d; U(r + t d) = U + t W d.  The
+ * trial point is left in (rt, Ut); returns 1 when accepted; *tmin = the
+ * last t tried. */
+static int local_line_search(const fl_local_problem *p, const fl_newton_options *opt,
+                             const double *rho, const gsl_vector *r, const gsl_vector *Uv,
+                             const gsl_vector *d, double psi, gsl_vector *Wd, gsl_vector *rt,
+                             gsl_vector *Ut, double *tmin)
+{
+    gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, d, 0.0, Wd);
+    double t = 1.0;
+    for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
+        gsl_vector_memcpy(rt, r);
+        gsl_blas_daxpy(t, d, rt);
+        gsl_vector_memcpy(Ut, Uv);
+        gsl_blas_daxpy(t, Wd, Ut);
+        double pt = fl_newton_merit(p->dim, p->nc, p->mu, rho, rt->data, Ut->data, NULL);
+        *tmin = t;
+        if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
+    }
+    return 0;
+}
+
 /* Local problem, dense W, GSL LU of J = I - D + rho D W (N3). */
 fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *opt,
                           gsl_vector *r, gsl_vector *U, fl_newton_result *res, fl_error *err)
 {
     double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
     fl_newton_result dummy;
     if (!res) res = &dummy;
     memset(res, 0, sizeof *res);
@@ -226,51 +237,15 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
-        double lam = fl_newton_regularization(opt, nu, e);
-        /* Phi, D at r (N1)-(N2); J = I - D + rho D W (N3) */
-        double psi = 0;
-        for (size_t a = 0; a < nc; a++) {
-            double *Da = Dall + 9 * a;
-            fl_newton_ac_contact(dim, p->mu[a], rho[a], r->data + dim * a, Uv->data + dim * a,
-                                 phi + dim * a, Da);
-            for (int k = 0; k < dim; k++) {
-                psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
-                gsl_vector_set(rhs, dim * a + k, -phi[dim * a + k]);
-                for (size_t j = 0; j < m; j++) {
-                    double acc = 0;
-                    for (int l = 0; l < dim; l++)
-                        acc += Da[k * dim + l] * gsl_matrix_get(p->W, dim * a + l, j);
-                    gsl_matrix_set(J, dim * a + k, j, rho[a] * acc);
-                }
-                for (int l = 0; l < dim; l++)
-                    *gsl_matrix_ptr(J, dim * a + k, dim * a + l) +=
-                        (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l];
-            }
-        }
+        double psi = local_assemble(p, rho, r, Uv, fl_newton_regularization(opt, nu, e), phi,
+                                    Dall, J, rhs);
         int ok = lu_step(J, Jc, perm, rhs, d, 0, 0.0);
         if (!ok) {   /* singular J: one retry with 1e-10 more on the diagonal */
             ok = lu_step(J, Jc, perm, rhs, d, 0, 1e-10);
             if (ok) res->regularized++;
         }
         double tmin = 1.0;
-        if (ok) {
-            /* Armijo backtracking on psi (N5); U(r + t d) = U + t W d */
-            gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, d, 0.0, Wd);
-            ok = 0;
-            double t = 1.0;
-            for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
-                gsl_vector_memcpy(rt, r);
-                gsl_blas_daxpy(t, d, rt);
-                gsl_vector_memcpy(Ut, Uv);
-                gsl_blas_daxpy(t, Wd, Ut);
-                double pt = fl_newton_merit(dim, nc, p->mu, rho, rt->data, Ut->data, NULL);
-                tmin = t;
-                if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
-                    ok = 1;
-                    break;
-                }
-            }
-        }
+        if (ok) ok = local_line_search(p, opt, rho, r, Uv, d, psi, Wd, rt, Ut, &tmin);
         nu = fl_newton_next_nu(nu, ok, tmin);
         it++;
         if (ok) {
@@ -345,16 +320,11 @@ static fl_status global_check_dense(const fl_global_problem *g, fl_error *err)
     return FL_OK;
 }
 
-/* Global problem without W: Newton on (v, r), system (N4), GSL LU. */
-fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_options *opt,
-                                 gsl_vector *v, gsl_vector *r, gsl_vector *U,
-                                 fl_newton_result *res, fl_error *err)
+/* The argument checks of fl_newton_global_solve, then the initial r. */
+static fl_status global_check_args(const fl_global_problem *g, const fl_newton_options *opt,
+                                   const gsl_vector *v, gsl_vector *r, const gsl_vector *U,
+                                   fl_error *err)
 {
-    double t0 = fl_clock_now();
-    fl_newton_result dummy;
-    if (!res) res = &dummy;
-    memset(res, 0, sizeof *res);
-    res->stop = FL_NEWTON_STOP_ERROR;
     fl_status s = global_check_dense(g, err);
     if (s == FL_OK) s = fl_newton_check_options(opt, err);
     if (s == FL_OK && (!r || r->size != g->m || r->stride != 1))
@@ -365,112 +335,199 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     if (s == FL_OK && v && (v->size != g->n || v->stride != 1))
         s = FL_FAIL(err, FL_EDIM, "newton global: v must have length %zu", g->n);
     if (s == FL_OK) s = start_r(g->dim, g->nc, g->mu, opt, r, err);
+    return s;
+}
+
+/* Work space of the global Newton: (v, U) the current state, K and its LU
+ * copy Kc of (N4), x = [dv; dr], (rt, Ut) the trial point of the line
+ * search, Hdv = H dv, y and qv scratch of length n and m. */
+typedef struct global_ws {
+    double *rho, *phi, *Dall;
+    gsl_vector *vv, *Uv, *y, *qv, *rhs, *x, *rt, *Ut, *Hdv;
+    gsl_matrix *K, *Kc;
+    gsl_permutation *perm;
+} global_ws;
+
+static void global_ws_free(global_ws *w)
+{
+    free(w->rho);
+    free(w->phi);
+    free(w->Dall);
+    gsl_vector *vecs[] = {w->vv, w->Uv, w->y, w->qv, w->rhs, w->x, w->rt, w->Ut, w->Hdv};
+    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+        if (vecs[i]) gsl_vector_free(vecs[i]);
+    if (w->K) gsl_matrix_free(w->K);
+    if (w->Kc) gsl_matrix_free(w->Kc);
+    if (w->perm) gsl_permutation_free(w->perm);
+}
+
+static fl_status global_ws_alloc(const fl_global_problem *g, global_ws *w, fl_error *err)
+{
+    const size_t m = g->m, n = g->n, nc = g->nc, N = n + m;
+    w->rho = malloc(nc * sizeof *w->rho);
+    w->phi = malloc(m * sizeof *w->phi);
+    w->Dall = malloc(nc * 9 * sizeof *w->Dall);
+    w->vv = gsl_vector_alloc(n);
+    w->Uv = gsl_vector_alloc(m);
+    w->y = gsl_vector_alloc(n);
+    w->qv = gsl_vector_alloc(m);
+    w->rhs = gsl_vector_alloc(N);
+    w->x = gsl_vector_alloc(N);
+    w->rt = gsl_vector_alloc(m);
+    w->Ut = gsl_vector_alloc(m);
+    w->Hdv = gsl_vector_alloc(m);
+    w->K = gsl_matrix_alloc(N, N);
+    w->Kc = gsl_matrix_alloc(N, N);
+    w->perm = gsl_permutation_alloc(N);
+    if (!w->rho || !w->phi || !w->Dall || !w->vv || !w->Uv || !w->y || !w->qv || !w->rhs ||
+        !w->x || !w->rt || !w->Ut || !w->Hdv || !w->K || !w->Kc || !w->perm)
+        return FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
+    return FL_OK;
+}
+
+/* rho_a = dim / trace(H_a diag(M)^-1 H_a^T) (proofs/newton.md, rho). */
+static void global_rho(const fl_global_problem *g, const fl_newton_options *opt, double *rho)
+{
+    const int dim = g->dim;
+    for (size_t a = 0; a < g->nc; a++) {
+        double tr = 0;
+        for (int k = 0; k < dim; k++)
+            for (size_t j = 0; j < g->n; j++) {
+                double h = gsl_matrix_get(g->H, dim * a + k, j);
+                tr += h * h / gsl_matrix_get(g->M, j, j);
+            }
+        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
+    }
+}
+
+/* The initial state: q = H M^-1 f + w (the local problem's q, for the error
+ * normalisation: *normq = |q|), v = M^-1 (f + H^T r), U = H v + w. */
+static fl_status global_start(const fl_global_problem *g, const fl_spd *spd,
+                              const gsl_vector *r, global_ws *w, double *normq)
+{
+    fl_status s = fl_spd_solve(spd, g->f, w->y);
+    if (s == FL_OK) {
+        gsl_vector_memcpy(w->qv, g->w);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, w->y, 1.0, w->qv);
+    }
+    if (s == FL_OK) {
+        gsl_vector_memcpy(w->y, g->f);
+        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, w->y);
+        s = fl_spd_solve(spd, w->y, w->vv);
+    }
+    *normq = s == FL_OK ? gsl_blas_dnrm2(w->qv) : 0.0;
+    if (s == FL_OK) {
+        gsl_vector_memcpy(w->Uv, g->w);
+        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, w->vv, 1.0, w->Uv);
+    }
+    return s;
+}
+
+/* (N4): K = [M, -H^T; rho D H, (1 + lam) I - D], rhs = -[M v - f - H^T r; Phi],
+ * Phi and D per contact from fl_local_contact_alart_curnier; returns
+ * psi = |Phi|^2 / 2. */
+static double global_assemble(const fl_global_problem *g, const gsl_vector *r, double lam,
+                              global_ws *w)
+{
+    const int dim = g->dim;
+    const size_t m = g->m, n = g->n;
+    gsl_matrix *K = w->K;
+    double psi = 0, *phi = w->phi;
+    gsl_matrix_set_zero(K);
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(K, i, j, gsl_matrix_get(g->M, i, j));
+    for (size_t i = 0; i < m; i++)
+        for (size_t j = 0; j < n; j++) gsl_matrix_set(K, j, n + i, -gsl_matrix_get(g->H, i, j));
+    gsl_vector_view top = gsl_vector_subvector(w->rhs, 0, n);
+    gsl_vector_memcpy(&top.vector, g->f);               /* -(M v - f - H^T r) */
+    gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, &top.vector);
+    gsl_blas_dgemv(CblasNoTrans, -1.0, g->M, w->vv, 1.0, &top.vector);
+    for (size_t a = 0; a < g->nc; a++) {
+        double *Da = w->Dall + 9 * a;
+        fl_local_contact_alart_curnier(dim, g->mu[a], w->rho[a], r->data + dim * a,
+                                       w->Uv->data + dim * a, phi + dim * a, Da);
+        for (int k = 0; k < dim; k++) {
+            size_t row = n + dim * a + k;
+            psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
+            gsl_vector_set(w->rhs, row, -phi[dim * a + k]);
+            for (size_t j = 0; j < n; j++) {
+                double acc = 0;
+                for (int l = 0; l < dim; l++)
+                    acc += Da[k * dim + l] * gsl_matrix_get(g->H, dim * a + l, j);
+                gsl_matrix_set(K, row, j, w->rho[a] * acc);
+            }
+            for (int l = 0; l < dim; l++)
+                gsl_matrix_set(K, row, n + dim * a + l,
+                               (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l]);
+        }
+    }
+    return psi;
+}
+
+/* Armijo backtracking on psi (N5) along x = [dv; dr]: (rt, Ut) = (r, U) +
+ * t (dr, H dv), t = 1, 1/2, ...; returns 1 when accepted; *tmin = the last
+ * t tried (the accepted one on success). */
+static int global_line_search(const fl_global_problem *g, const fl_newton_options *opt,
+                              const gsl_vector *r, double psi, global_ws *w, double *tmin)
+{
+    const size_t m = g->m, n = g->n;
+    gsl_vector_view dv = gsl_vector_subvector(w->x, 0, n), dr = gsl_vector_subvector(w->x, n, m);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, &dv.vector, 0.0, w->Hdv);
+    double t = 1.0;
+    for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
+        gsl_vector_memcpy(w->rt, r);
+        gsl_blas_daxpy(t, &dr.vector, w->rt);
+        gsl_vector_memcpy(w->Ut, w->Uv);
+        gsl_blas_daxpy(t, w->Hdv, w->Ut);
+        double pt = fl_newton_merit(g->dim, g->nc, g->mu, w->rho, w->rt->data, w->Ut->data,
+                                    NULL);
+        *tmin = t;
+        if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
+    }
+    return 0;
+}
+
+/* Global problem without W: Newton on (v, r), system (N4), GSL LU. */
+fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_options *opt,
+                                 gsl_vector *v, gsl_vector *r, gsl_vector *U,
+                                 fl_newton_result *res, fl_error *err)
+{
+    double t0 = fl_clock_now();
+    fl_newton_options dflt_opt = fl_newton_options_default();   /* NULL options: the defaults */
+    if (!opt) opt = &dflt_opt;
+    fl_newton_result dummy;
+    if (!res) res = &dummy;
+    memset(res, 0, sizeof *res);
+    res->stop = FL_NEWTON_STOP_ERROR;
+    fl_status s = global_check_args(g, opt, v, r, U, err);
     if (s != FL_OK) return res->status = s;
     fl_spd *spd = NULL;
     s = fl_spd_alloc(g->M, &spd, err);
     if (s != FL_OK) return res->status = s;
 
     const int dim = g->dim;
-    const size_t m = g->m, n = g->n, nc = g->nc, N = n + m;
-    double *rho = malloc(nc * sizeof *rho), *phi = malloc(m * sizeof *phi);
-    double *Dall = malloc(nc * 9 * sizeof *Dall);
-    gsl_vector *vv = gsl_vector_alloc(n), *Uv = gsl_vector_alloc(m), *y = gsl_vector_alloc(n);
-    gsl_vector *qv = gsl_vector_alloc(m), *rhs = gsl_vector_alloc(N), *x = gsl_vector_alloc(N);
-    gsl_vector *rt = gsl_vector_alloc(m), *Ut = gsl_vector_alloc(m), *Hdv = gsl_vector_alloc(m);
-    gsl_matrix *K = gsl_matrix_alloc(N, N), *Kc = gsl_matrix_alloc(N, N);
-    gsl_permutation *perm = gsl_permutation_alloc(N);
-    if (!rho || !phi || !Dall || !vv || !Uv || !y || !qv || !rhs || !x || !rt || !Ut || !Hdv ||
-        !K || !Kc || !perm) {
-        s = FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
-        goto done;
-    }
-    /* rho_a = dim / trace(H_a diag(M)^-1 H_a^T) */
-    for (size_t a = 0; a < nc; a++) {
-        double tr = 0;
-        for (int k = 0; k < dim; k++)
-            for (size_t j = 0; j < n; j++) {
-                double h = gsl_matrix_get(g->H, dim * a + k, j);
-                tr += h * h / gsl_matrix_get(g->M, j, j);
-            }
-        rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
-    }
-    /* q = H M^-1 f + w: the local problem's q, for the error normalisation */
-    s = fl_spd_solve(spd, g->f, y);
-    if (s == FL_OK) {
-        gsl_vector_memcpy(qv, g->w);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 1.0, qv);
-    }
-    /* v = M^-1 (f + H^T r), U = H v + w */
-    if (s == FL_OK) {
-        gsl_vector_memcpy(y, g->f);
-        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, y);
-        s = fl_spd_solve(spd, y, vv);
-    }
-    double normq = s == FL_OK ? gsl_blas_dnrm2(qv) : 0.0, e = INFINITY, nu = 1.0;
+    const size_t n = g->n, nc = g->nc;
+    global_ws w;
+    memset(&w, 0, sizeof w);
+    s = global_ws_alloc(g, &w, err);
+    if (s != FL_OK) goto done;
+    global_rho(g, opt, w.rho);
+    double normq, e = INFINITY, nu = 1.0;
+    s = global_start(g, spd, r, &w, &normq);
     int it = 0, fails_in_row = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
-    if (s == FL_OK) {
-        gsl_vector_memcpy(Uv, g->w);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, vv, 1.0, Uv);
-        e = fl_residual_natural_map(dim, nc, g->mu, r->data, Uv->data, normq, opt->norm);
-    }
+    if (s == FL_OK)
+        e = fl_residual_natural_map(dim, nc, g->mu, r->data, w.Uv->data, normq, opt->norm);
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
-        /* (N4): [M, -H^T; rho D H, I - D] [dv; dr] = -[M v - f - H^T r; Phi] */
-        double psi = 0, lam = fl_newton_regularization(opt, nu, e);
-        gsl_matrix_set_zero(K);
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < n; j++) gsl_matrix_set(K, i, j, gsl_matrix_get(g->M, i, j));
-        for (size_t i = 0; i < m; i++)
-            for (size_t j = 0; j < n; j++) gsl_matrix_set(K, j, n + i, -gsl_matrix_get(g->H, i, j));
-        gsl_vector_view top = gsl_vector_subvector(rhs, 0, n);
-        gsl_vector_memcpy(&top.vector, g->f);               /* -(M v - f - H^T r) */
-        gsl_blas_dgemv(CblasTrans, 1.0, g->H, r, 1.0, &top.vector);
-        gsl_blas_dgemv(CblasNoTrans, -1.0, g->M, vv, 1.0, &top.vector);
-        for (size_t a = 0; a < nc; a++) {
-            double *Da = Dall + 9 * a;
-            fl_newton_ac_contact(dim, g->mu[a], rho[a], r->data + dim * a, Uv->data + dim * a,
-                                 phi + dim * a, Da);
-            for (int k = 0; k < dim; k++) {
-                size_t row = n + dim * a + k;
-                psi += 0.5 * phi[dim * a + k] * phi[dim * a + k];
-                gsl_vector_set(rhs, row, -phi[dim * a + k]);
-                for (size_t j = 0; j < n; j++) {
-                    double acc = 0;
-                    for (int l = 0; l < dim; l++)
-                        acc += Da[k * dim + l] * gsl_matrix_get(g->H, dim * a + l, j);
-                    gsl_matrix_set(K, row, j, rho[a] * acc);
-                }
-                for (int l = 0; l < dim; l++)
-                    gsl_matrix_set(K, row, n + dim * a + l,
-                                   (k == l ? 1.0 + lam : 0.0) - Da[k * dim + l]);
-            }
-        }
-        int ok = lu_step(K, Kc, perm, rhs, x, n, 0.0);
+        double psi = global_assemble(g, r, fl_newton_regularization(opt, nu, e), &w);
+        int ok = lu_step(w.K, w.Kc, w.perm, w.rhs, w.x, n, 0.0);
         if (!ok) {   /* singular: one retry with 1e-10 more on the r-block's diagonal */
-            ok = lu_step(K, Kc, perm, rhs, x, n, 1e-10);
+            ok = lu_step(w.K, w.Kc, w.perm, w.rhs, w.x, n, 1e-10);
             if (ok) res->regularized++;
         }
         double tmin = 1.0;
-        gsl_vector_view dv = gsl_vector_subvector(x, 0, n), dr = gsl_vector_subvector(x, n, m);
-        int stepped = 0;
-        if (ok) {
-            gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, &dv.vector, 0.0, Hdv);
-            ok = 0;
-            double t = 1.0;
-            for (int ls = 0; ls <= opt->ls_max; ls++, t *= 0.5) {
-                gsl_vector_memcpy(rt, r);
-                gsl_blas_daxpy(t, &dr.vector, rt);
-                gsl_vector_memcpy(Ut, Uv);
-                gsl_blas_daxpy(t, Hdv, Ut);
-                double pt = fl_newton_merit(dim, nc, g->mu, rho, rt->data, Ut->data, NULL);
-                tmin = t;
-                if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
-                    ok = 1;
-                    break;
-                }
-            }
-            stepped = 1;
-        }
+        int stepped = ok;
+        if (ok) ok = global_line_search(g, opt, r, psi, &w, &tmin);
         nu = fl_newton_next_nu(nu, ok, tmin);
         it++;
         if (!ok) {
@@ -483,10 +540,11 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
             fails_in_row = 0;
         }
         /* take the accepted step, or the smallest tried one (newton.h) */
-        gsl_vector_memcpy(r, rt);
-        gsl_blas_daxpy(tmin, &dv.vector, vv);
-        gsl_vector_memcpy(Uv, Ut);
-        e = fl_residual_natural_map(dim, nc, g->mu, r->data, Uv->data, normq, opt->norm);
+        gsl_vector_view dv = gsl_vector_subvector(w.x, 0, n);
+        gsl_vector_memcpy(r, w.rt);
+        gsl_blas_daxpy(tmin, &dv.vector, w.vv);
+        gsl_vector_memcpy(w.Uv, w.Ut);
+        e = fl_residual_natural_map(dim, nc, g->mu, r->data, w.Uv->data, normq, opt->norm);
         if (!isfinite(e))
             s = FL_FAIL(err, FL_ENOCONV, "newton global: iterates became non-finite at step %d",
                         it);
@@ -495,20 +553,12 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     fl_newton_finish(res, s, it, e, t0, opt);
     s = res->status;
     if (s >= 0) {
-        if (U) gsl_vector_memcpy(U, Uv);
-        if (v) gsl_vector_memcpy(v, vv);
+        if (U) gsl_vector_memcpy(U, w.Uv);
+        if (v) gsl_vector_memcpy(v, w.vv);
     }
 done:
     fl_spd_free(spd);
-    free(rho);
-    free(phi);
-    free(Dall);
-    gsl_vector *vecs[] = {vv, Uv, y, qv, rhs, x, rt, Ut, Hdv};
-    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
-        if (vecs[i]) gsl_vector_free(vecs[i]);
-    if (K) gsl_matrix_free(K);
-    if (Kc) gsl_matrix_free(Kc);
-    if (perm) gsl_permutation_free(perm);
+    global_ws_free(&w);
     if (s < 0) res->status = s;
     return s;
 }

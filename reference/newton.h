@@ -116,33 +116,10 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
                                  gsl_vector *v, gsl_vector *r, gsl_vector *U,
                                  fl_newton_result *res, fl_error *err);
 
-/* --- shared by both twins (proofs/newton.md) --- */
+/* --- the Alart–Curnier function of one contact (proofs/newton.md) --- */
 
-/* Check options; FL_EINVAL with a message naming the field. */
-fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err);
-
-/* The end of a solve: iterations, residual e, status (FL_OK above tol
- * becomes FL_WMAXITER), stop reason (kept when the loop set it to
- * STALLED), seconds since t0 (fl_clock_now). */
-void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, double t0,
-                      const fl_newton_options *opt);
-
-/* The Alart–Curnier function of one contact (N1) and the block D = dP/dy
- * (row-major dim x dim) of its generalized Jacobian (N2):
- * J_a = (I - D) E_a + rho D dU_a/dr.  r, U, phi of length dim. */
-void fl_newton_ac_contact(int dim, double mu, double rho, const double *r, const double *U,
-                          double *phi, double *D);
-
-/* The regularisation of the r-block of J at a step (N6):
- * lambda = nu min(opt->reg_max, e), e the current natural-map error. */
-double fl_newton_regularization(const fl_newton_options *opt, double nu, double e);
-
-/* The Levenberg–Marquardt update of nu after a step (N6): x10 (<= 1e6) when
- * the line search failed (ok = 0), /10 (>= 1) after a full step t = 1. */
-double fl_newton_next_nu(double nu, int ok, double t);
-
-/* psi = |Phi|^2 / 2 over all contacts (phi may be NULL). */
-double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho,
-                       const double *r, const double *U, double *phi);
+/* The Alart–Curnier function of one contact and its block D of the
+ * generalized Jacobian ((N1)–(N2)): fl_local_contact_alart_curnier
+ * (reference/local_contact.h). */
 
 #endif

@@ -1,8 +1,8 @@
 /* nsgs.h — nonlinear (block) Gauss–Seidel for the Contact Dynamics core
  * problem (003 §3; 003 §3–5), reference (dense W) and
- * optimized (sparse W, optimized/nsgs_sparse.c) with one signature, and the
- * Delassus operator W = H M^-1 H^T (dense here, sparse in
- * optimized/delassus_sparse.c).
+ * optimized (sparse W, optimized/nsgs_sparse.c) with one signature.  The
+ * Delassus operator W = H M^-1 H^T that builds its problem from a global one
+ * is reference/delassus.h (sparse: optimized/delassus_sparse.h).
  *
  * The problem solved is the local problem of fl_problem.h: find r with
  * U = W r + q and Coulomb's law per contact (library convention: r_N >= 0
@@ -59,10 +59,12 @@ typedef struct fl_nsgs_options {
     double random_scale;       /* FL_NSGS_START_RANDOM: range of r_N, default 1 */
     gsl_rng *rng;              /* required for random order / random start */
     fl_residual_norm norm;     /* default FL_RESIDUAL_NORM_Q (Siconos) */
-    int check_every;           /* optimized twin: full natural-map error at least every
+    struct {                   /* the optimized twin's own tuning (the reference ignores it) */
+        int check_every;       /* full natural-map error at least every
                                   check_every sweeps when the cheap test fails (default
                                   10; 1 = every sweep, the reference's rule: stop at the
                                   first sweep below tol).  optimized/nsgs_sparse.c. */
+    } sparse;
     fl_nsgs_callback callback; /* may be NULL */
     void *callback_data;
 } fl_nsgs_options;
@@ -89,34 +91,8 @@ fl_nsgs_options fl_nsgs_options_default(void);
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);
 
-/* The single-contact problem of one Gauss–Seidel step (003 §3–5, local
- * solver): given the dim x dim diagonal block Waa (row-major, SPD) and the
- * velocity b the contact would have without its own impulse, find r with
- * U = Waa r + b satisfying Coulomb's law.  All exact cases are tried —
- * open (r = 0), stick (Waa r = -b), slide (U_N = 0, r_T = -mu r_N U_T/|U_T|;
- * dim 2: the two directions; dim 3: every root of the direction equation,
- * proofs/contact_dynamics.md) — and, when several hold, the one nearest the
- * current value r (on input) is returned, so that a solution of the whole
- * problem is a fixed point of the sweep.  Returns the number of valid
- * cases found (>= 1), or 0 when none was found (dim 3 only) and r was
- * obtained by the projected fixed-point fallback r <- P_K(r - rho Û). */
-int fl_nsgs_local_solve(int dim, double mu, const double *Waa, const double *b,
-                        double *r);
-
-/* Shared by both implementations: check options against p, set the
- * initial r according to opt->start and fill perm (length nc) with the
- * review order. */
-fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
-                          gsl_vector *r, size_t *perm, fl_error *err);
-
-/* Relaxed update of one contact: r_a <- P_K((1-omega) r_a + omega rloc). */
-void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double *ra);
-
-/* Dense Delassus operator and local data of the global problem g (003 §3,
- * 003 §3): W = H M^-1 H^T, q = H M^-1 f + w; *out gets a new
- * local problem with dense W.  g->M must be SPD (FL_ENOTSPD otherwise). */
-fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out,
-                            fl_error *err);
-
+/* The single-contact problem of one Gauss–Seidel step (003 §3–5): the
+ * reference calls fl_local_contact_solve, the sparse twin
+ * fl_local_contact_solve_fast (reference/local_contact.h). */
 
 #endif

@@ -5,6 +5,7 @@
  * Derivations not printed in 001: proofs/p4_law.md.
  */
 #include "p4_law.h"
+#include "p4_law_internal.h"
 #include "fl_dense.h"
 #include "fl_clock.h"
 
@@ -747,12 +748,187 @@ static fl_status check_tangent(p4_ws *w, fl_error *err)
 /* ------------------------------------------------------------------------
  * The step (001 P'4 at the level of one time step; proofs/p4_law.md §3)
  * ---------------------------------------------------------------------- */
-fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
-                         const gsl_vector *v_minus, const gsl_vector *impulse,
-                         const fl_p4_impact_law *law, const fl_p4_options *opt_in,
-                         fl_p4_step_result *res, fl_error *err)
+
+/* The vectors of one step: v_free, its normal and tangential parts v_n, a,
+ * a scratch vector, the normal velocities u = D v^+, the friction
+ * multipliers lam and the normal impulse lc. */
+typedef struct {
+    p4_ws *w;
+    const fl_p4_problem *p;
+    const fl_p4_options *opt;
+    gsl_vector *vfree, *vn, *a, *sc, *u, *lam, *lc;
+    double vscale;             /* the velocity scale max(|v^-|_M, |v_free|_M) */
+} p4_step;
+
+/* persistent contact: D v^+ = D v_free + G lc >= 0, lc >= 0, lc.D v^+ = 0 */
+static fl_status step_persistent(p4_step *S, fl_error *err)
 {
-    double t0 = fl_clock_now();
+    const fl_p4_problem *p = S->p;
+    size_t m = p->m;
+    gsl_vector *b = fl_dense_vector_alloc(m);
+    if (!b) return FL_FAIL(err, FL_ENOMEM, "allocating the contact LCP");
+    gsl_blas_dgemv(CblasNoTrans, -1.0, p->D, S->vfree, 0.0, b);
+    fl_status st = nonneg_qp(S->w->G, b, S->lc);
+    gsl_vector_free(b);
+    if (st < 0) {
+        FL_FAIL(err, st, "the contact LCP failed");
+        return st;
+    }
+    gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, S->vfree, 0.0, S->u);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, S->w->G, S->lc, 1.0, S->u);      /* u = D v_free + G lc */
+    for (size_t al = 0; al < m; al++)
+        if (gsl_vector_get(S->u, al) < 0) gsl_vector_set(S->u, al, 0.0);
+    return FL_OK;
+}
+
+/* ---- normal part ---- */
+static fl_status step_normal(p4_step *S, const gsl_vector *v_minus, const fl_p4_impact_law *law,
+                             fl_p4_step_result *res, fl_error *err)
+{
+    const fl_p4_problem *p = S->p;
+    p4_ws *w = S->w;
+    size_t m = p->m;
+    fl_status st;
+    gsl_vector *u = S->u, *lc = S->lc, *vn = S->vn, *sc = S->sc;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, v_minus, 0.0, u);   /* D v^- */
+    for (size_t al = 0; al < m; al++) {
+        double dn = sqrt(gsl_matrix_get(w->G, al, al));
+        if (gsl_vector_get(u, al) < -S->opt->impact_tol * dn * fmax(S->vscale, 1e-300)) res->impact = 1;
+    }
+    if (res->impact) {
+        /* impact: v^+_n = F(q, v_free), checked against C1–C4 (001 §5) */
+        if ((st = ws_impact_eval(w, law, S->vfree, vn, err)) < 0) return st;
+        if (S->opt->check_impact_law && (st = ws_impact_check(w, S->vfree, vn, 1e-9, NULL, err)) < 0)
+            return st;
+        gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, vn, 0.0, u);     /* target D v^+ */
+    } else if ((st = step_persistent(S, err)) < 0) {
+        return st;
+    }
+    /* v^+_n = W D^T G^-1 u and the normal impulse lc = G^-1 (u - D v_free) */
+    gsl_vector_memcpy(lc, u);
+    g_solve(w, lc);
+    gsl_blas_dgemv(CblasNoTrans, 1.0, w->WDt, lc, 0.0, vn);
+    gsl_blas_dgemv(CblasNoTrans, -1.0, p->D, S->vfree, 0.0, lc);
+    gsl_vector_add(lc, u);
+    g_solve(w, lc);
+    /* friction multipliers: the cone split of the normal percussion D^T lc */
+    gsl_blas_dgemv(CblasTrans, 1.0, p->D, lc, 0.0, sc);
+    if ((st = ws_split_reaction(w, sc, S->lam, NULL)) < 0) {
+        FL_FAIL(err, st, "cone split failed");
+        return st;
+    }
+    cut_rounding(w, S->lam, S->vscale);
+    return FL_OK;
+}
+
+/* certificate: gap = sum lambda S(-v_t) - <y, -v_t>,  y = E^T c, normalised
+ * by |y|*_M |v_free|_M (the scale of both terms) */
+static double step_gap(p4_step *S, const gsl_vector *g, const gsl_vector *c, const gsl_vector *v_plus)
+{
+    const fl_p4_problem *p = S->p;
+    p4_ws *w = S->w;
+    gsl_vector *sc = S->sc;
+    double sup = 0.0, yv;
+    gsl_vector_memcpy(sc, v_plus);
+    gsl_vector_scale(sc, -1.0);
+    int finite = 1;
+    for (size_t al = 0; al < p->m; al++) {
+        double s;
+        if (set_dim(p, al) == 0) continue;
+        double ga = 0.0;                 /* scale of E_alpha a */
+        for (size_t j = w->off[al]; j < w->off[al + 1]; j++) ga = fmax(ga, fabs(gsl_vector_get(g, j)));
+        if (!scaled_support(&p->C[al], gsl_vector_get(S->lam, al), sc, 1e-9 * ga + 1e-300, &s))
+            finite = 0;
+        else sup += s;
+    }
+    gsl_vector_view ev = gsl_vector_subvector(w->tn2, 0, p->n);
+    gsl_blas_dgemv(CblasTrans, 1.0, w->E, c, 0.0, &ev.vector);          /* y = E^T c */
+    gsl_blas_ddot(&ev.vector, sc, &yv);
+    /* normalise by |y|*_M |v_free|_M (the scale of both terms) */
+    double y2;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, w->WE, c, 0.0, w->tn);            /* W y */
+    gsl_blas_ddot(&ev.vector, w->tn, &y2);
+    double scl = sqrt(fmax(y2, 0.0)) * S->vscale;
+    return !finite ? INFINITY : (scl > 0 ? fabs(sup - yv) / scl : 0.0);
+}
+
+/* ---- tangential part: a = v_free,t; v_t = a + W Q E^T c ---- */
+static fl_status step_tangential(p4_step *S, fl_p4_step_result *res, fl_error *err)
+{
+    p4_ws *w = S->w;
+    size_t n = S->p->n, K = w->K;
+    ws_split_velocity(w, S->vfree, NULL, S->a);
+    gsl_vector_memcpy(res->v_plus, S->a);
+    if (K == 0) return FL_OK;
+    fl_status st = FL_OK;
+    gsl_matrix *H = fl_dense_matrix_alloc(K, K), *WQE = fl_dense_matrix_alloc(n, K);
+    gsl_vector *g = fl_dense_vector_alloc(K), *c = fl_dense_vector_alloc(K);
+    if (!H || !WQE || !g || !c) {
+        st = FL_FAIL(err, FL_ENOMEM, "allocating the tangential problem");
+        goto done;
+    }
+    for (size_t j = 0; j < K; j++) {                   /* WQE(:,j) = tangential part of W E_j */
+        gsl_vector_view col = gsl_matrix_column(WQE, j);
+        gsl_vector_const_view we = gsl_matrix_const_column(w->WE, j);
+        gsl_vector_memcpy(S->sc, &we.vector);
+        ws_split_velocity(w, S->sc, NULL, &col.vector);
+    }
+    gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, w->E, WQE, 0.0, H); /* H = E W Q E^T */
+    gsl_blas_dgemv(CblasNoTrans, 1.0, w->E, S->a, 0.0, g);              /* g = E a */
+    int it = 0;
+    st = block_gauss_seidel(w, H, g, S->lam, c, 1e-2 * S->opt->tol, S->vscale, S->opt->max_iter, &it, err);
+    if (st < 0) goto done;
+    res->iterations = it;
+    gsl_blas_dgemv(CblasNoTrans, 1.0, WQE, c, 1.0, res->v_plus);       /* v_t */
+    res->gap = step_gap(S, g, c, res->v_plus);
+done:
+    if (H) gsl_matrix_free(H);
+    if (WQE) gsl_matrix_free(WQE);
+    if (g) gsl_vector_free(g);
+    if (c) gsl_vector_free(c);
+    return st;
+}
+
+/* ---- reaction impulse, its cone split and the certificate ---- */
+static fl_status step_reaction(p4_step *S, const fl_p4_ops *ops, fl_p4_step_result *res, fl_error *err)
+{
+    const fl_p4_problem *p = S->p;
+    size_t m = p->m;
+    fl_status st;
+    gsl_vector_memcpy(S->sc, res->v_plus);
+    gsl_vector_sub(S->sc, S->vfree);
+    if ((st = ops->mult(ops->ctx, S->sc, res->R)) < 0) return st;           /* R = M(v^+ - v_free) */
+    if ((st = ws_split_reaction(S->w, res->R, res->lambda, res->r_tau)) < 0) {
+        FL_FAIL(err, st, "cone split of the reaction failed");
+        return st;
+    }
+    if (m > 0) {
+        gsl_vector *du = fl_dense_vector_alloc(m);
+        if (!du) return FL_FAIL(err, FL_ENOMEM, "allocating");
+        gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, res->v_plus, 0.0, du);
+        gsl_vector_sub(du, S->u);
+        double nr = 0.0, sd = 0.0, vscale = S->vscale;
+        for (size_t al = 0; al < m; al++) {
+            /* both relative to the momentum scale: lambda_alpha |dphi_alpha|* / |v|_M */
+            double dn = sqrt(gsl_matrix_get(S->w->G, al, al));
+            nr = fmax(nr, fabs(gsl_vector_get(du, al)) / (dn * fmax(vscale, 1e-300)));
+            sd = fmax(sd, fabs(gsl_vector_get(res->lambda, al) - gsl_vector_get(S->lam, al)) * dn /
+                              fmax(vscale, 1e-300));
+        }
+        gsl_vector_free(du);
+        res->normal_residual = vscale > 0 ? nr : 0.0;
+        res->split_defect = vscale > 0 ? sd : 0.0;
+    }
+    res->energy_plus = 0.5 * pow(m_norm(S->w, res->v_plus, S->sc), 2);
+    res->residual = fmax(res->gap, res->normal_residual);
+    if (m == 1) res->residual = fmax(res->residual, res->split_defect);
+    res->status = res->residual <= fmax(S->opt->tol, 1e-9) ? FL_OK : FL_WMAXITER;
+    return res->status;
+}
+
+static fl_status step_check_args(const fl_p4_problem *p, const gsl_vector *v_minus, const gsl_vector *impulse,
+                                 const fl_p4_step_result *res, fl_error *err)
+{
     FL_TRY(check_common(p, err));
     if (!res || res->n != p->n || res->m != p->m)
         return FL_FAIL(err, FL_EDIM, "step result must be allocated for n = %zu, m = %zu", p->n, p->m);
@@ -760,18 +936,31 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
         return FL_FAIL(err, FL_EDIM, "velocity and impulse must have length %zu", p->n);
     FL_TRY(fl_check_finite_vector(v_minus, "velocity v^-", err));
     if (impulse) FL_TRY(fl_check_finite_vector(impulse, "force impulse h f", err));
+    return FL_OK;
+}
+
+fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
+                         const gsl_vector *v_minus, const gsl_vector *impulse,
+                         const fl_p4_impact_law *law, const fl_p4_options *opt_in,
+                         fl_p4_step_result *res, fl_error *err)
+{
+    double t0 = fl_clock_now();
+    FL_TRY(step_check_args(p, v_minus, impulse, res, err));
     fl_p4_options opt = opt_in ? *opt_in : fl_p4_options_default();
 
     size_t n = p->n, m = p->m;
     p4_ws w;
     fl_status st = ws_init(&w, ops, p, err);
-    gsl_vector *vfree = fl_dense_vector_alloc(n), *vn = fl_dense_vector_alloc(n), *a = fl_dense_vector_alloc(n);
-    gsl_vector *sc = fl_dense_vector_alloc(n), *u = m ? fl_dense_vector_alloc(m) : NULL;
-    gsl_vector *lam = m ? fl_dense_vector_alloc(m) : NULL, *lc = m ? fl_dense_vector_alloc(m) : NULL;
-    gsl_matrix *H = NULL, *WQE = NULL;
-    gsl_vector *g = NULL, *c = NULL;
+    p4_step S = {&w, p, &opt, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0.0};
+    S.vfree = fl_dense_vector_alloc(n);
+    S.vn = fl_dense_vector_alloc(n);
+    S.a = fl_dense_vector_alloc(n);
+    S.sc = fl_dense_vector_alloc(n);
+    S.u = m ? fl_dense_vector_alloc(m) : NULL;
+    S.lam = m ? fl_dense_vector_alloc(m) : NULL;
+    S.lc = m ? fl_dense_vector_alloc(m) : NULL;
     if (st < 0) goto done;
-    if (!vfree || !vn || !a || !sc || (m && (!u || !lam || !lc))) {
+    if (!S.vfree || !S.vn || !S.a || !S.sc || (m && (!S.u || !S.lam || !S.lc))) {
         st = FL_FAIL(err, FL_ENOMEM, "allocating the step");
         goto done;
     }
@@ -783,165 +972,29 @@ fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
 
     /* v_free = v^- + W (h f(t, q, v^-))  — f at v^- (001 §3) */
     if (impulse) {
-        if ((st = ops->solve(ops->ctx, impulse, vfree)) < 0) goto done;
-        gsl_vector_add(vfree, v_minus);
+        if ((st = ops->solve(ops->ctx, impulse, S.vfree)) < 0) goto done;
+        gsl_vector_add(S.vfree, v_minus);
     } else {
-        gsl_vector_memcpy(vfree, v_minus);
+        gsl_vector_memcpy(S.vfree, v_minus);
     }
-    double vscale = fmax(m_norm(&w, v_minus, sc), m_norm(&w, vfree, sc));
-    res->energy_minus = 0.5 * pow(m_norm(&w, v_minus, sc), 2);
-    res->energy_free = 0.5 * pow(m_norm(&w, vfree, sc), 2);
-
-    /* ---- normal part ---- */
+    S.vscale = fmax(m_norm(&w, v_minus, S.sc), m_norm(&w, S.vfree, S.sc));
+    res->energy_minus = 0.5 * pow(m_norm(&w, v_minus, S.sc), 2);
+    res->energy_free = 0.5 * pow(m_norm(&w, S.vfree, S.sc), 2);
     if (m > 0) {
-        gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, v_minus, 0.0, u);   /* D v^- */
-        for (size_t al = 0; al < m; al++) {
-            double dn = sqrt(gsl_matrix_get(w.G, al, al));
-            if (gsl_vector_get(u, al) < -opt.impact_tol * dn * fmax(vscale, 1e-300)) res->impact = 1;
-        }
-        if (res->impact) {
-            /* impact: v^+_n = F(q, v_free), checked against C1–C4 (001 §5) */
-            if ((st = ws_impact_eval(&w, law, vfree, vn, err)) < 0) goto done;
-            if (opt.check_impact_law && (st = ws_impact_check(&w, vfree, vn, 1e-9, NULL, err)) < 0)
-                goto done;
-            gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, vn, 0.0, u);     /* target D v^+ */
-        } else {
-            /* persistent contact: D v^+ = D v_free + G lc >= 0, lc >= 0, lc.D v^+ = 0 */
-            gsl_vector *b = fl_dense_vector_alloc(m);
-            if (!b) {
-                st = FL_FAIL(err, FL_ENOMEM, "allocating the contact LCP");
-                goto done;
-            }
-            gsl_blas_dgemv(CblasNoTrans, -1.0, p->D, vfree, 0.0, b);
-            st = nonneg_qp(w.G, b, lc);
-            gsl_vector_free(b);
-            if (st < 0) {
-                FL_FAIL(err, st, "the contact LCP failed");
-                goto done;
-            }
-            gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, vfree, 0.0, u);
-            gsl_blas_dgemv(CblasNoTrans, 1.0, w.G, lc, 1.0, u);      /* u = D v_free + G lc */
-            for (size_t al = 0; al < m; al++)
-                if (gsl_vector_get(u, al) < 0) gsl_vector_set(u, al, 0.0);
-        }
-        /* v^+_n = W D^T G^-1 u and the normal impulse lc = G^-1 (u - D v_free) */
-        gsl_vector_memcpy(lc, u);
-        g_solve(&w, lc);
-        gsl_blas_dgemv(CblasNoTrans, 1.0, w.WDt, lc, 0.0, vn);
-        gsl_blas_dgemv(CblasNoTrans, -1.0, p->D, vfree, 0.0, lc);
-        gsl_vector_add(lc, u);
-        g_solve(&w, lc);
-        /* friction multipliers: the cone split of the normal percussion D^T lc */
-        gsl_blas_dgemv(CblasTrans, 1.0, p->D, lc, 0.0, sc);
-        if ((st = ws_split_reaction(&w, sc, lam, NULL)) < 0) {
-            FL_FAIL(err, st, "cone split failed");
-            goto done;
-        }
-        cut_rounding(&w, lam, vscale);
+        if ((st = step_normal(&S, v_minus, law, res, err)) < 0) goto done;
     } else {
-        gsl_vector_set_zero(vn);
+        gsl_vector_set_zero(S.vn);
     }
-
-    /* ---- tangential part: a = v_free,t; v_t = a + W Q E^T c ---- */
-    ws_split_velocity(&w, vfree, NULL, a);
-    gsl_vector_memcpy(res->v_plus, a);
-    size_t K = w.K;
-    if (K > 0) {
-        H = fl_dense_matrix_alloc(K, K);
-        WQE = fl_dense_matrix_alloc(n, K);
-        g = fl_dense_vector_alloc(K);
-        c = fl_dense_vector_alloc(K);
-        if (!H || !WQE || !g || !c) {
-            st = FL_FAIL(err, FL_ENOMEM, "allocating the tangential problem");
-            goto done;
-        }
-        for (size_t j = 0; j < K; j++) {                   /* WQE(:,j) = tangential part of W E_j */
-            gsl_vector_view col = gsl_matrix_column(WQE, j);
-            gsl_vector_const_view we = gsl_matrix_const_column(w.WE, j);
-            gsl_vector_memcpy(sc, &we.vector);
-            ws_split_velocity(&w, sc, NULL, &col.vector);
-        }
-        gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, w.E, WQE, 0.0, H); /* H = E W Q E^T */
-        gsl_blas_dgemv(CblasNoTrans, 1.0, w.E, a, 0.0, g);                 /* g = E a */
-        int it = 0;
-        st = block_gauss_seidel(&w, H, g, lam, c, 1e-2 * opt.tol, vscale, opt.max_iter, &it, err);
-        if (st < 0) goto done;
-        res->iterations = it;
-        gsl_blas_dgemv(CblasNoTrans, 1.0, WQE, c, 1.0, res->v_plus);       /* v_t */
-        /* certificate: gap = sum lambda S(-v_t) - <y, -v_t>,  y = E^T c */
-        double sup = 0.0, yv;
-        gsl_vector_memcpy(sc, res->v_plus);
-        gsl_vector_scale(sc, -1.0);
-        int finite = 1;
-        for (size_t al = 0; al < m; al++) {
-            double s;
-            if (set_dim(p, al) == 0) continue;
-            double ga = 0.0;                 /* scale of E_alpha a */
-            for (size_t j = w.off[al]; j < w.off[al + 1]; j++) ga = fmax(ga, fabs(gsl_vector_get(g, j)));
-            if (!scaled_support(&p->C[al], gsl_vector_get(lam, al), sc, 1e-9 * ga + 1e-300, &s))
-                finite = 0;
-            else sup += s;
-        }
-        gsl_vector_view ev = gsl_vector_subvector(w.tn2, 0, n);
-        gsl_blas_dgemv(CblasTrans, 1.0, w.E, c, 0.0, &ev.vector);          /* y = E^T c */
-        gsl_blas_ddot(&ev.vector, sc, &yv);
-        /* normalise by |y|*_M |v_free|_M (the scale of both terms) */
-        double y2;
-        gsl_blas_dgemv(CblasNoTrans, 1.0, w.WE, c, 0.0, w.tn);            /* W y */
-        gsl_blas_ddot(&ev.vector, w.tn, &y2);
-        double scl = sqrt(fmax(y2, 0.0)) * vscale;
-        res->gap = !finite ? INFINITY : (scl > 0 ? fabs(sup - yv) / scl : 0.0);
-    }
-    gsl_vector_add(res->v_plus, vn);                                         /* v^+ = v_n + v_t */
-
-    /* ---- reaction impulse, its cone split and the certificate ---- */
-    gsl_vector_memcpy(sc, res->v_plus);
-    gsl_vector_sub(sc, vfree);
-    if ((st = ops->mult(ops->ctx, sc, res->R)) < 0) goto done;               /* R = M(v^+ - v_free) */
-    if ((st = ws_split_reaction(&w, res->R, res->lambda, res->r_tau)) < 0) {
-        FL_FAIL(err, st, "cone split of the reaction failed");
-        goto done;
-    }
-    if (m > 0) {
-        gsl_vector *du = fl_dense_vector_alloc(m);
-        if (!du) {
-            st = FL_FAIL(err, FL_ENOMEM, "allocating");
-            goto done;
-        }
-        gsl_blas_dgemv(CblasNoTrans, 1.0, p->D, res->v_plus, 0.0, du);
-        gsl_vector_sub(du, u);
-        double nr = 0.0, sd = 0.0;
-        for (size_t al = 0; al < m; al++) {
-            /* both relative to the momentum scale: lambda_alpha |dphi_alpha|* / |v|_M */
-            double dn = sqrt(gsl_matrix_get(w.G, al, al));
-            nr = fmax(nr, fabs(gsl_vector_get(du, al)) / (dn * fmax(vscale, 1e-300)));
-            sd = fmax(sd, fabs(gsl_vector_get(res->lambda, al) - gsl_vector_get(lam, al)) * dn /
-                              fmax(vscale, 1e-300));
-        }
-        gsl_vector_free(du);
-        res->normal_residual = vscale > 0 ? nr : 0.0;
-        res->split_defect = vscale > 0 ? sd : 0.0;
-    }
-    res->energy_plus = 0.5 * pow(m_norm(&w, res->v_plus, sc), 2);
-    res->residual = fmax(res->gap, res->normal_residual);
-    if (m == 1) res->residual = fmax(res->residual, res->split_defect);
-    res->status = res->residual <= fmax(opt.tol, 1e-9) ? FL_OK : FL_WMAXITER;
-    st = res->status;
+    if ((st = step_tangential(&S, res, err)) < 0) goto done;
+    gsl_vector_add(res->v_plus, S.vn);                                       /* v^+ = v_n + v_t */
+    st = step_reaction(&S, ops, res, err);
 done:
     res->seconds = fl_clock_now() - t0;
     if (st < 0) res->status = st;
     ws_free(&w);
-    if (vfree) gsl_vector_free(vfree);
-    if (vn) gsl_vector_free(vn);
-    if (a) gsl_vector_free(a);
-    if (sc) gsl_vector_free(sc);
-    if (u) gsl_vector_free(u);
-    if (lam) gsl_vector_free(lam);
-    if (lc) gsl_vector_free(lc);
-    if (H) gsl_matrix_free(H);
-    if (WQE) gsl_matrix_free(WQE);
-    if (g) gsl_vector_free(g);
-    if (c) gsl_vector_free(c);
+    gsl_vector *vecs[] = {S.vfree, S.vn, S.a, S.sc, S.u, S.lam, S.lc};
+    for (size_t i = 0; i < sizeof vecs / sizeof *vecs; i++)
+        if (vecs[i]) gsl_vector_free(vecs[i]);
     return st;
 }
 
@@ -1127,6 +1180,35 @@ fl_status fl_p4_step(const fl_p4_problem *p, const gsl_vector *v_minus, const gs
     return st;
 }
 
+/* The active constraints at q (phi_alpha <= 0): their gradients as the rows
+ * of D, their friction sets C and bases Es, their indices act; *m of them. */
+static fl_status sim_active(const fl_p4_system *sys, const gsl_vector *q, gsl_vector *phi, gsl_vector *dphi,
+                            gsl_matrix *D, fl_p4_friction *C, gsl_matrix **Es, size_t *act, size_t *m_out,
+                            fl_error *err)
+{
+    fl_status st;
+    size_t m = 0;
+    *m_out = 0;
+    if ((st = sys->gap(sys->data, q, phi)) < 0) return FL_FAIL(err, st, "gap callback failed");
+    for (size_t a = 0; a < sys->nc; a++) {
+        if (gsl_vector_get(phi, a) > 0.0) continue;
+        if ((st = sys->gradient(sys->data, q, a, dphi)) < 0) return FL_FAIL(err, st, "gradient callback failed");
+        gsl_matrix_set_row(D, m, dphi);
+        memset(&C[m], 0, sizeof C[m]);
+        if (sys->friction) {
+            if ((st = sys->friction(sys->data, q, a, &C[m].set, &Es[m], err)) < 0) return st;
+            C[m].E = Es[m];
+        } else {
+            fl_friction_set_interval(&C[m].set, 0.0, 0.0, NULL);
+            Es[m] = fl_dense_matrix_calloc(1, sys->n);
+            C[m].E = Es[m];
+        }
+        act[m++] = a;
+        *m_out = m;
+    }
+    return FL_OK;
+}
+
 /* ------------------------------------------------------------------------
  * Time stepper (Moreau midpoint; 001 gives no scheme, 001 §3–§5)
  * ---------------------------------------------------------------------- */
@@ -1174,27 +1256,7 @@ fl_status fl_p4_simulate(const fl_p4_system *sys, double t0, double h, long nste
         if ((st = sys->force(sys->data, tm, q, v, f)) < 0) { FL_FAIL(err, st, "force callback failed"); goto done; }
         gsl_vector_scale(f, h);                                   /* impulse h f(t, q, v^-) */
         size_t m = 0;
-        if (nc) {
-            if ((st = sys->gap(sys->data, q, phi)) < 0) { FL_FAIL(err, st, "gap callback failed"); goto done; }
-            for (size_t a = 0; a < nc; a++) {
-                if (gsl_vector_get(phi, a) > 0.0) continue;
-                if ((st = sys->gradient(sys->data, q, a, dphi)) < 0) {
-                    FL_FAIL(err, st, "gradient callback failed");
-                    goto done;
-                }
-                gsl_matrix_set_row(D, m, dphi);
-                memset(&C[m], 0, sizeof C[m]);
-                if (sys->friction) {
-                    if ((st = sys->friction(sys->data, q, a, &C[m].set, &Es[m], err)) < 0) goto done;
-                    C[m].E = Es[m];
-                } else {
-                    fl_friction_set_interval(&C[m].set, 0.0, 0.0, NULL);
-                    Es[m] = fl_dense_matrix_calloc(1, n);
-                    C[m].E = Es[m];
-                }
-                act[m++] = a;
-            }
-        }
+        if (nc && (st = sim_active(sys, q, phi, dphi, D, C, Es, act, &m, err)) < 0) goto done;
         gsl_matrix_view Dv = gsl_matrix_submatrix(D ? D : M, 0, 0, m ? m : 1, n);
         fl_p4_problem p = {n, m, M, NULL, NULL, m ? &Dv.matrix : NULL, m ? C : NULL};
         fl_p4_step_result *sr = fl_p4_step_result_alloc(n, m);

@@ -165,18 +165,6 @@ fl_status fl_p4_step(const fl_p4_problem *p, const gsl_vector *v_minus,
                      const fl_p4_options *opt, fl_p4_step_result *res, fl_error *err);
 
 
-/* ---- operator form shared by both implementations (internal contract):
- * the step needs only x -> W x and x -> M x. */
-typedef struct fl_p4_ops {
-    void *ctx;
-    fl_status (*solve)(void *ctx, const gsl_vector *b, gsl_vector *x); /* x = W b */
-    fl_status (*mult)(void *ctx, const gsl_vector *x, gsl_vector *y);  /* y = M x */
-} fl_p4_ops;
-fl_status fl_p4_step_ops(const fl_p4_ops *ops, const fl_p4_problem *p,
-                         const gsl_vector *v_minus, const gsl_vector *impulse,
-                         const fl_p4_impact_law *law, const fl_p4_options *opt,
-                         fl_p4_step_result *res, fl_error *err);
-
 /* ---- time stepper for systems given by callbacks (reference) ----
  * Moreau's midpoint scheme: q_m = q_k + h/2 v_k; J = {alpha : phi_alpha(q_m) <= 0};
  * one P'4 step at q_m with impulse h f(t_m, q_m, v_k); q_{k+1} = q_m + h/2 v_{k+1}. */

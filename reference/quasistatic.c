@@ -1,6 +1,7 @@
 /* quasistatic.c — 004 §5.3 (115)-(117): SORP on the Tresca problem inside
  * a fixed point on the thresholds g (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)).  Dense K. */
 #include "reference/quasistatic.h"
+#include "reference/quasistatic_internal.h"
 
 #include <math.h>
 #include <stdlib.h>

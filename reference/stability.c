@@ -996,7 +996,7 @@ size_t fl_stability_damped_flutter_mode(size_t N, const double *lre, const doubl
 
 fl_stability_options fl_stability_options_default(void)
 {
-    fl_stability_options o = {.real_tol = 1e-9, .sign_tol = 1e-10, .max_enum = 12, .nev = 20};
+    fl_stability_options o = {.real_tol = 1e-9, .sign_tol = 1e-10, .max_enum = 12, .sparse = {.nev = 20, .max_iter = 5000}};
     return o;
 }
 

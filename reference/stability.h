@@ -222,8 +222,12 @@ typedef struct fl_stability_options {
     double real_tol;      /* Lambda is real when |Im| <= real_tol |Lambda| (1e-9) */
     double sign_tol;      /* tolerance of the sign check (118) (1e-10) */
     size_t max_enum;      /* method 1 enumeration limit (12); beyond: skipped */
-    size_t nev;           /* sparse twin only: number of Lambda of smallest modulus
-                             computed by ARPACK (20); 0 skips (ii)-(iii) there */
+    struct {              /* the sparse twin's own tuning (the reference ignores it) */
+        size_t nev;       /* number of Lambda of smallest modulus computed by ARPACK
+                             (20); 0 skips (ii)-(iii) there */
+        int max_iter;     /* inverse power steps / Arnoldi restarts when called
+                             through fl_stability_types (5000) */
+    } sparse;
 } fl_stability_options;
 
 fl_stability_options fl_stability_options_default(void);

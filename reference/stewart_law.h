@@ -173,18 +173,4 @@ fl_status fl_stewart_integrate(const fl_stewart_system *sys, const fl_stewart_op
                                fl_stewart_observer obs, void *obs_data, fl_stewart_run *run,
                                fl_error *err);
 
-/* ---- the Painlevé bar of 001 §6.2 ---- */
-
-/* q = (x, theta): abscissa of G and angle of the bar; M = diag(m, J); the
- * end A = G + l (cos theta, sin theta) with G at height -l sin theta0 so A
- * touches the x-axis at theta = theta0 (-pi/2 < theta0 < 0).  Gap
- * l (sin theta - sin theta0); H = [0, l cos theta; 1, -l sin theta] (normal
- * row, tangent row), which at theta0 is 001 (6.1).  f = (fx, ftheta) constant. */
-typedef struct fl_painleve_bar {
-    double m, J, l, theta0, mu, fx, ftheta;
-} fl_painleve_bar;
-
-/* Fill sys with the bar's callbacks (sys->data = bar; the bar must outlive sys). */
-fl_status fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
-
 #endif

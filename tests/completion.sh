@@ -29,6 +29,9 @@ expect "frictionlab reproduce --bas" --baseline
 expect "frictionlab crosscheck --law " moreau
 expect "frictionlab crosscheck --law " all
 expect "frictionlab bench stab" stability
+expect "frictionlab bench su" suite
+expect "frictionlab bench suite --time" --time-limit
+expect "frictionlab bench merge --o" --out
 expect "frictionlab help cr" crosscheck
 expect "frictionlab solve --impl " optimized
 # nothing for a subcommand that takes no names

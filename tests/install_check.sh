@@ -3,10 +3,17 @@
 #
 # The library as a user gets it: `meson install --destdir` into a temporary
 # stage (outside the build tree), then
+#   0. the installed headers are frictionlab.h and the public headers, no
+#      *_internal.h (tests/check_layers.sh SRCROOT INCLUDEDIR); and
+#      examples/solve_local.c, which includes only <frictionlab/frictionlab.h>,
+#      is built with `pkg-config --cflags --libs frictionlab` alone and runs
+#      WITHOUT LD_LIBRARY_PATH (frictionlab.pc carries -Wl,-rpath,${libdir});
 #   1. examples/fclib_solve.c is compiled against the staged install with
 #      pkg-config only (no -I or -L of the source or build tree) and run on an
 #      FCLIB global problem and on a local problem written by the command;
-#   2. the installed command is run from / on `reproduce --quick` of every
+#   2. the installed Python module (python/) is imported from / and solves
+#      a problem file;
+#   3. the installed command is run from / on `reproduce --quick` of every
 #      task (with --all: the full `reproduce --all`); it must find the
 #      installed data by itself (no FL_DATA_DIR) and end "N passed, 0 failed".
 # The staged frictionlab.pc is copied with prefix= set to the stage, the
@@ -31,8 +38,22 @@ bin="$stage$prefix/bin/frictionlab"
 [ -f "$libdir/libfrictionlab.a" ] && [ -e "$libdir/libfrictionlab.so" ] ||
     { echo "FAIL install: shared and static libfrictionlab expected in $libdir"; exit 1; }
 
-echo "== consumer program built with pkg-config only"
 cc=${CC:-cc}
+echo "== installed headers: frictionlab.h and the public headers only"
+sh "$src/tests/check_layers.sh" "$src" "$(pkg-config --variable=includedir frictionlab)/frictionlab"
+
+echo "== examples/solve_local.c: <frictionlab/frictionlab.h>, pkg-config only, no LD_LIBRARY_PATH"
+# shellcheck disable=SC2046
+"$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror \
+    "$src/examples/solve_local.c" $(pkg-config --cflags --libs frictionlab) -o "$stage/solve_local"
+got=$(cd / && env -u LD_LIBRARY_PATH "$stage/solve_local") ||
+    { echo "FAIL consumer: solve_local did not run without LD_LIBRARY_PATH: $got"; exit 1; }
+# closed form: W = I, q = (-1, 0.5), mu = 0.3: the contact slides, r = (1, -mu)
+[ "$got" = "success: r = (1, -0.3)" ] ||
+    { echo "FAIL consumer: solve_local printed '$got', expected 'success: r = (1, -0.3)'"; exit 1; }
+echo "$got"
+
+echo "== consumer program built with pkg-config only"
 # shellcheck disable=SC2046
 "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
     "$src/examples/fclib_solve.c" $(pkg-config --cflags --libs frictionlab) \
@@ -53,6 +74,18 @@ export LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 (cd / && "$stage/fclib_solve" "$src/tests/data/siconos/two_contacts_3d.dat" 2> /dev/null) &&
     { echo "FAIL consumer: a Siconos text file was read as FCLIB"; exit 1; }
 (cd / && "$stage/fclib_solve_static" "$stage/local.hdf5")
+
+echo "== installed Python module (meson install into the prefix's Python path)"
+pyinit=$(find "$stage" -path '*/frictionlab/__init__.py' | head -n 1)
+[ -n "$pyinit" ] || { echo "FAIL install: no Python package frictionlab installed"; exit 1; }
+pydir=$(dirname "$(dirname "$pyinit")")
+(cd / && PYTHONPATH="$pydir" /usr/bin/python3 -c "
+import sys, frictionlab as fl
+assert fl.__file__.startswith('$stage'), fl.__file__
+res = fl.solve(fl.read('$src/tests/data/siconos/two_contacts_2d.dat'))
+assert res.converged and res.error <= 1e-8, res
+print('installed module', fl.__file__, res)
+") || { echo "FAIL install: the installed Python module does not import and solve"; exit 1; }
 
 echo "== installed command from /, data found without FL_DATA_DIR"
 unset FL_DATA_DIR FL_SOURCE_ROOT

@@ -1,5 +1,5 @@
 /* model_files.h — the data files of models/ in tests (header-only, for
- * tests/test_models_004.c, tests/test_cov_models.c, tests/test_checks_004.c):
+ * tests/test_models_004.c, tests/test_models_refusals.c, tests/test_checks_004.c):
  * the path of a shipped file, a copy of it with one member changed, and the check that a
  * loader refuses that copy with a message naming the file and the member
  * (models/fl_model_file.h: "each error names the file, line:column and

@@ -41,8 +41,8 @@ local.slide2_tangent_sign @@ reference/nsgs.c @@ double rt = -s * mu * rn; @@ do
 local.open2_condition @@ reference/nsgs.c @@ if (b[0] >= 0) FL_LOCAL2_TAKE(0.0, 0.0); @@ if (b[0] <= 0) FL_LOCAL2_TAKE(0.0, 0.0); @@ test_nsgs
 relax.omega_dropped @@ reference/nsgs.c @@ y[k] = (1.0 - omega) * ra[k] + omega * rloc[k]; @@ y[k] = rloc[k]; @@ test_nsgs
 relax.always_plain @@ reference/nsgs.c @@ if (omega == 1.0) { @@ if (omega > 0.0) { @@ test_nsgs
-delassus.q_without_w @@ reference/nsgs.c @@ gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 1.0, p->q); @@ gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 0.0, p->q); @@ test_nsgs test_enumerate
-delassus.W_scaled @@ reference/nsgs.c @@ gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, g->H, X, 0.0, p->W); @@ gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 2.0, g->H, X, 0.0, p->W); @@ test_nsgs test_enumerate
+delassus.q_without_w @@ reference/delassus.c @@ gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 1.0, p->q); @@ gsl_blas_dgemv(CblasNoTrans, 1.0, g->H, y, 0.0, p->q); @@ test_nsgs test_enumerate
+delassus.W_scaled @@ reference/delassus.c @@ gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 1.0, g->H, X, 0.0, p->W); @@ gsl_blas_dgemm(CblasNoTrans, CblasNoTrans, 2.0, g->H, X, 0.0, p->W); @@ test_nsgs test_enumerate
 delassus_sparse.shift_sign @@ optimized/delassus_sparse.c @@ double alpha[2] = {c, 0}, beta[2] = {-1.0, 0}; @@ double alpha[2] = {c, 0}, beta[2] = {1.0, 0}; @@ test_nsgs
 delassus_sparse.q_without_w @@ optimized/delassus_sparse.c @@ gsl_vector_memcpy(p->q, g->w); @@ gsl_vector_set_zero(p->q); @@ test_nsgs
 moreau.frictionless_sign @@ reference/moreau_law.c @@ x[0] = c0 / a; @@ x[0] = -c0 / a; @@ test_moreau_law

@@ -28,6 +28,7 @@
 #include "optimized/nsgs_sparse.h"
 #include "drivers/solve.h"
 #include "corpus_path.h"
+#include "drivers/fl_types.h"
 
 #include <gsl/gsl_blas.h>
 #include <FrictionContactProblem.h>
@@ -206,8 +207,7 @@ Test(corpus, local_problems_solved_where_siconos_converges, .timeout = 120)
         o.max_sweeps = w->max_sweeps;
         for (int impl = 0; impl < 2; impl++) {
             fl_nsgs_result res;
-            s = impl ? fl_nsgs_solve_sparse(p, &o, r[impl], NULL, &res, &err)
-                     : fl_nsgs_solve(p, &o, r[impl], NULL, &res, &err);
+            s = fl_nsgs_types[impl].solve(p, &o, r[impl], NULL, &res, &err);
             int iters = res.iterations;
             double self = res.residual;
             cr_assert_eq(s, FL_OK, "%s (%s): status %d, error %g after %d iterations", w->file,

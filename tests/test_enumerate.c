@@ -10,6 +10,7 @@
 #include "testkit/fl_random.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 
 /* W = [1 0.9; 0.9 1], q = (0.1, 0.5), mu = 2 (proofs/contact_dynamics.md):

@@ -110,6 +110,7 @@ Test(fl_problem, random_global_and_bad_input)
  * return the same status.  Each case edits one entry of a good 2-contact 3D
  * problem (W = diag + coupling, q pushing both contacts closed). */
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/delassus_sparse.h"
 

@@ -1,5 +1,5 @@
 /* test_fl_results.c — the results model of a reproduction run
- * (checks/fl_results.c): results.json round trip, report.html content,
+ * (report/fl_results*.c): results.json round trip, report.html content,
  * baseline comparison, reader errors.
  *
  * Independent expected values: the SHA-256 of "abc" is the FIPS 180-2

@@ -10,6 +10,7 @@
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
 #include "testkit/fl_random.h"
+#include "testkit/fl_lcp_random.h"
 
 static gsl_matrix *matn(size_t n, const double *a)
 {

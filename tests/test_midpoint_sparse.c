@@ -15,6 +15,7 @@
 #include "testkit/fl_random.h"
 #include "models/fl_model_square_block.h"
 #include "fl_rng.h"
+#include "checks/twins.h"
 
 static fl_midpoint_block_params random_params(gsl_rng *r, fl_redist_kind kind)
 {
@@ -74,15 +75,16 @@ Test(midpoint_sparse, assembly_and_low_rank_mass_match_the_dense_reference)
     gsl_rng_free(r);
 }
 
-/* The one harness: same problem, same options, reference and optimized
- * advanced side by side; everything compared at every step. */
+/* The one harness (checks/twins.h, also behind crosscheck --law midpoint):
+ * same problem, same options, every type of fl_midpoint_types advanced from
+ * the reference's state at every step; everything compared. */
 Test(midpoint_sparse, reference_and_optimized_agree_step_by_step)
 {
     gsl_rng *r = fl_test_rng(72);
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     fl_sparse_start(&ctx, NULL);
-    double worst = 0;
+    fl_twins_midpoint_stats all = fl_twins_midpoint_stats_init();
     for (int trial = 0; trial < 16; trial++) {
         fl_midpoint_block_params bp = random_params(r, (fl_redist_kind)(trial % 3));
         /* moderate F: the step problems have one solution, so both
@@ -96,57 +98,28 @@ Test(midpoint_sparse, reference_and_optimized_agree_step_by_step)
         o.dt = fl_rng_loguniform(r, 0.005, 0.05);
         o.contact = (fl_midpoint_contact)((trial / 3) % 2);
         o.tol = 1e-14;
-        fl_midpoint *mr;
-        fl_midpoint_sparse *ms;
-        fl_error e;
-        cr_assert_eq(fl_midpoint_alloc(&d->prob, &o, &mr, &e), FL_OK, "%s", e.message);
-        cr_assert_eq(fl_midpoint_alloc_sparse(&s->prob, &o, &ms, &e), FL_OK, "%s", e.message);
-        size_t m = 2 * d->prob.nc, n = d->prob.n;
-        cr_assert_lt(rel_diff(ms->D->data, mr->D->data, m * m), 1e-10, "Delassus %s", fl_test_seed_note());
-        fl_midpoint_state *a, *b;
-        fl_midpoint_state_alloc(n, d->prob.nc, &a, NULL);
-        fl_midpoint_state_alloc(n, d->prob.nc, &b, NULL);
+        fl_midpoint_state *a;
+        fl_midpoint_state_alloc(d->prob.n, d->prob.nc, &a, NULL);
         fl_midpoint_static(&d->prob, a->u, NULL);
         fl_random_vector(r, 0.3, a->v);
-        gsl_vector_memcpy(b->u, a->u);
-        gsl_vector_memcpy(b->v, a->v);
-        cr_assert_float_eq(fl_midpoint_energy_sparse(ms, b->u, b->v), fl_midpoint_energy(&d->prob, a->u, a->v),
-                           1e-10 * (1 + fabs(fl_midpoint_energy(&d->prob, a->u, a->v))));
-        double eb = fl_midpoint_energy_sparse(ms, b->u, b->v);
-        for (int k = 0; k < 60; k++) {
-            fl_midpoint_result ra, rb;
-            cr_assert_geq(fl_midpoint_step(mr, a, &ra, NULL), FL_OK);
-            cr_assert_geq(fl_midpoint_step_sparse(ms, b, &rb, NULL), FL_OK);
-            double du = rel_diff(a->u->data, b->u->data, n), dv = rel_diff(a->v->data, b->v->data, n);
-            double dy = rel_diff(a->y->data, b->y->data, m);
-            worst = fmax(worst, fmax(du, fmax(dv, dy)));
-            cr_assert_lt(du, 1e-9, "u, step %d trial %d %s", k, trial, fl_test_seed_note());
-            cr_assert_lt(dv, 1e-8, "v, step %d trial %d %s", k, trial, fl_test_seed_note());
-            cr_assert_lt(dy, 1e-7, "y, step %d trial %d %s", k, trial, fl_test_seed_note());
-            cr_assert_float_eq(rb.energy, ra.energy, 1e-8 * (1 + fabs(ra.energy)));
-            double sc = fabs(rb.energy) + fabs(rb.work_normal) + fabs(rb.work_friction) + 1e-30;
-            if (bp.v_found == 0.0 && o.contact == FL_MIDPOINT_AT_MIDPOINT)   /* Prop. 5.1 setting */
-                cr_assert_leq(rb.work_friction, 1e-12 * sc, "friction work <= 0 (sparse) %s", fl_test_seed_note());
-            cr_assert_lt(fabs(rb.energy - eb - rb.work_normal - rb.work_friction), 1e-9 * (sc + fabs(eb)),
-                         "energy identity (sparse) %s", fl_test_seed_note());
-            eb = rb.energy;
-            /* re-synchronise: each step is compared from the same state, so
-             * that roundoff amplified by unstable runs (standard
-             * discretisation) does not hide a real difference */
-            gsl_vector_memcpy(b->u, a->u);
-            gsl_vector_memcpy(b->v, a->v);
-            gsl_vector_memcpy(b->y, a->y);
-            eb = ra.energy;
-            cr_assert_lt(rb.residual, 1e-8);
-        }
+        const fl_midpoint_problem *const p[2] = {&d->prob, &s->prob};
+        fl_twins_midpoint_stats x = fl_twins_midpoint_stats_init();
+        cr_assert_eq(fl_twins_midpoint(p, &o, a, 60, &x), 60, "trial %d %s", trial, fl_test_seed_note());
+        cr_assert_lt(x.delassus, 1e-10, "Delassus, trial %d %s", trial, fl_test_seed_note());
+        cr_assert_lt(x.du, 1e-9, "u, trial %d: %g %s", trial, x.du, fl_test_seed_note());
+        cr_assert_lt(x.dv, 1e-8, "v, trial %d: %g %s", trial, x.dv, fl_test_seed_note());
+        cr_assert_lt(x.dy, 1e-7, "y, trial %d: %g %s", trial, x.dy, fl_test_seed_note());
+        cr_assert_lt(x.energy, 1e-8, "energy, trial %d: %g %s", trial, x.energy, fl_test_seed_note());
+        cr_assert_lt(x.identity[1], 1e-9, "energy identity (sparse), trial %d %s", trial, fl_test_seed_note());
+        if (bp.v_found == 0.0)   /* Prop. 5.1 setting */
+            cr_assert_leq(x.friction[1], 1e-12, "friction work <= 0 (sparse) %s", fl_test_seed_note());
+        cr_assert_lt(x.residual[1], 1e-8);
+        all.du = fmax(all.du, fmax(x.du, fmax(x.dv, x.dy)));
         fl_midpoint_state_free(a);
-        fl_midpoint_state_free(b);
-        fl_midpoint_free(mr);
-        fl_midpoint_free_sparse(ms);
         fl_midpoint_block_free(d);
         fl_midpoint_block_free_sparse(s);
     }
-    cr_log_info("largest relative difference reference/optimized: %g", worst);
+    cr_log_info("largest relative difference reference/optimized: %g", all.du);
     fl_sparse_finish(&ctx);
     gsl_rng_free(r);
 }

@@ -11,6 +11,7 @@
 #include "testkit/fl_random.h"
 #include "drivers/moreau_jean.h"
 #include "checks/nsgs_checks.h"
+#include "reference/delassus.h"
 
 static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim,
                                         fl_sparse_ctx *ctx)

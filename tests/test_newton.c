@@ -15,13 +15,12 @@
 #include "drivers/solve.h"
 #include "optimized/newton_sparse.h"
 #include "reference/enumerate.h"
+#include "reference/local_contact.h"
 #include "reference/newton.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "optimized/nsgs_sparse.h"
-
-typedef fl_status (*newton_fn)(const fl_local_problem *, const fl_newton_options *, gsl_vector *,
-                               gsl_vector *, fl_newton_result *, fl_error *);
-static const newton_fn impls[2] = {fl_newton_solve, fl_newton_solve_sparse};
+#include "drivers/fl_types.h"
 
 static fl_sparse_ctx ctx;
 static void setup(void) { cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK); }
@@ -57,7 +56,7 @@ Test(newton, one_contact_closed_forms, .init = setup, .fini = teardown)
             gsl_vector *r = gsl_vector_alloc(3);
             fl_newton_options o = fl_newton_options_default();
             fl_newton_result res;
-            cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK, "case %d impl %d", c, k);
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK, "case %d impl %d", c, k);
             for (int i = 0; i < 3; i++)
                 cr_assert(fabs(r->data[i] - cases[c][3 + i]) <= 1e-12, "case %d impl %d r[%d] = %g",
                           c, k, i, r->data[i]);
@@ -72,16 +71,16 @@ Test(newton, alart_curnier_function_vanishes_exactly_on_the_law)
     /* (N1): Phi = 0 at the slide solution above (U = (0, 2.7, 3.6)), for any rho > 0 */
     double r[3] = {1, -0.3, -0.4}, U[3] = {0, 2.7, 3.6}, phi[3], D[9];
     for (double rho = 0.1; rho < 10; rho *= 3) {
-        fl_newton_ac_contact(3, 0.5, rho, r, U, phi, D);
+        fl_local_contact_alart_curnier(3, 0.5, rho, r, U, phi, D);
         for (int i = 0; i < 3; i++) cr_assert(fabs(phi[i]) <= 1e-15, "rho %g phi[%d] %g", rho, i, phi[i]);
     }
     /* off the law: r_T rotated away from -U_T -> Phi_T != 0 */
     double r2[3] = {1, 0.3, -0.4};
-    fl_newton_ac_contact(3, 0.5, 1.0, r2, U, phi, D);
+    fl_local_contact_alart_curnier(3, 0.5, 1.0, r2, U, phi, D);
     cr_assert(hypot(phi[1], phi[2]) > 0.1);
     /* 2D, open contact: r = 0, U_N > 0 -> Phi = 0, D = 0 */
     double r0[2] = {0, 0}, U0[2] = {1, -3}, p2[2], D2[4];
-    fl_newton_ac_contact(2, 0.3, 1.0, r0, U0, p2, D2);
+    fl_local_contact_alart_curnier(2, 0.3, 1.0, r0, U0, p2, D2);
     cr_assert(p2[0] == 0 && p2[1] == 0 && D2[0] == 0 && D2[3] == 0);
 }
 
@@ -115,7 +114,7 @@ Test(newton, random_systems_both_twins_law_and_enumeration, .init = setup, .fini
             r[k] = gsl_vector_alloc(p->m);
             fl_newton_options o = fl_newton_options_default();
             o.tol = 1e-12;
-            cr_assert_eq(impls[k](p, &o, r[k], NULL, NULL, NULL), FL_OK, "system %d impl %d", t, k);
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r[k], NULL, NULL, NULL), FL_OK, "system %d impl %d", t, k);
             double e;
             cr_assert_eq(fl_residual_local(p, r[k], U, FL_RESIDUAL_NORM_Q, &e, NULL), FL_OK);
             cr_assert(e <= 1e-12, "system %d impl %d error %g", t, k, e);
@@ -164,8 +163,7 @@ Test(newton, global_without_W_both_twins, .init = setup, .fini = teardown)
             o.tol = 1e-12;
             gsl_vector *v = gsl_vector_alloc(n), *r = gsl_vector_alloc(g->m),
                        *U = gsl_vector_alloc(g->m), *U2 = gsl_vector_alloc(g->m);
-            fl_status s = k ? fl_newton_global_solve_sparse(g, &o, v, r, U, NULL, NULL)
-                            : fl_newton_global_solve(g, &o, v, r, U, NULL, NULL);
+            fl_status s = fl_newton_types[k].global_solve(g, &o, v, r, U, NULL, NULL);
             cr_assert_eq(s, FL_OK, "system %d impl %d", t, k);
             /* the same r solves the Delassus (local) problem: independent check */
             double e;
@@ -192,21 +190,21 @@ Test(newton, both_twins_refuse_the_same_inputs, .init = setup, .fini = teardown)
     fl_error err;
     for (int k = 0; k < 2; k++) {
         p->mu[0] = -1;
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
         p->mu[0] = 0.5;
         gsl_vector_set(p->q, 1, NAN);
-        cr_assert_lt(impls[k](p, &o, r, NULL, NULL, &err), 0);
+        cr_assert_lt(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), 0);
         gsl_vector_set(p->q, 1, 3);
-        cr_assert_eq(impls[k](p, &o, r2, NULL, NULL, &err), FL_EDIM);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r2, NULL, NULL, &err), FL_EDIM);
         o.tol = -1;
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_EINVAL);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_EINVAL);
         cr_assert(strstr(err.message, "tol") != NULL);
         o = fl_newton_options_default();
         o.start = FL_NEWTON_START_WARM;
         gsl_vector_set(r, 0, INFINITY);
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_ENONFINITE);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_ENONFINITE);
         o = fl_newton_options_default();
-        cr_assert_eq(impls[k](p, &o, r, NULL, NULL, &err), FL_OK);
+        cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, NULL, &err), FL_OK);
     }
     fl_local_problem *q = one_contact(-1, 3, 4, 0.5);
     cholmod_free_sparse(&q->Ws, &ctx.cm);
@@ -233,7 +231,7 @@ Test(newton, dispatcher_gs_newton_auto, .init = setup, .fini = teardown)
             for (int opt = 0; opt < 2; opt++) {
                 fl_solve_options o = fl_solve_options_default();
                 o.solver = (fl_solver_kind)solver;
-                o.optimized = opt;
+                o.impl = opt ? FL_IMPL_OPTIMIZED : FL_IMPL_REFERENCE;
                 o.tol = 1e-10;
                 gsl_vector *r = gsl_vector_alloc(p->m);
                 fl_solve_result res;
@@ -270,7 +268,7 @@ Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini 
             fl_nsgs_options o = fl_nsgs_options_default();
             o.tol = 1e-11;
             o.max_sweeps = 20000;
-            o.check_every = every;
+            o.sparse.check_every = every;
             fl_nsgs_result res;
             cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, &res, NULL), FL_OK);
             double e;
@@ -279,7 +277,7 @@ Test(newton, sparse_gs_stopping_rule_and_fast_local_solve, .init = setup, .fini 
                       res.residual);
         }
         fl_nsgs_options o = fl_nsgs_options_default();
-        o.check_every = 0;
+        o.sparse.check_every = 0;
         cr_assert_eq(fl_nsgs_solve(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
         cr_assert_eq(fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, NULL), FL_EINVAL);
         gsl_vector_free(r);

@@ -232,7 +232,7 @@ static void solve_and_judge(const corpus_file *f, int dense, fl_solver_kind kind
     const char *twin = dense ? "reference" : "optimized";
     fl_solve_options o = fl_solve_options_default();
     o.solver = kind;
-    o.optimized = !dense;
+    o.impl = dense ? FL_IMPL_REFERENCE : FL_IMPL_OPTIMIZED;
     o.tol = TOL;
     o.norm = FL_RESIDUAL_NORM_Q;
     fl_solve_result res;

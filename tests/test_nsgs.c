@@ -13,10 +13,13 @@
 
 #include "testkit/fl_random.h"
 #include "reference/enumerate.h"
+#include "reference/local_contact.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "reference/lemke.h"
 #include "optimized/delassus_sparse.h"
 #include "optimized/nsgs_sparse.h"
+#include "drivers/fl_types.h"
 
 /* Random global problem from the shared generator: M SPD (cond <= 100),
  * H with full-rank rows (n >= m) so W is nonsingular, f Gaussian, mu from
@@ -44,11 +47,6 @@ static fl_local_problem *both_forms(fl_global_problem *g, fl_sparse_ctx *ctx)
     return p;
 }
 
-typedef fl_status (*solver_fn)(const fl_local_problem *, const fl_nsgs_options *, gsl_vector *,
-                               gsl_vector *, fl_nsgs_result *, fl_error *);
-static const solver_fn impls[2] = {fl_nsgs_solve, fl_nsgs_solve_sparse};
-static const char *impl_name[2] = {"reference", "optimized"};
-
 static double coulomb_violation_of(const fl_local_problem *p, const gsl_vector *r,
                                    const gsl_vector *U)
 {
@@ -63,17 +61,17 @@ Test(nsgs, local_2d_closed_forms)
     double W[4] = {2, 0, 0, 1}, r[2];
     double b_open[2] = {1.0, 3.0};
     r[0] = r[1] = 0;
-    cr_assert_eq(fl_nsgs_local_solve(2, 0.5, W, b_open, r), 1);
+    cr_assert_eq(fl_local_contact_solve(2, 0.5, W, b_open, r), 1);
     cr_assert(r[0] == 0 && r[1] == 0);
     /* b = (-2, 0.2): stick r = (1, -0.2), |r_T| = 0.2 <= 0.5 */
     double b_stick[2] = {-2.0, 0.2};
     r[0] = r[1] = 0;
-    fl_nsgs_local_solve(2, 0.5, W, b_stick, r);
+    fl_local_contact_solve(2, 0.5, W, b_stick, r);
     cr_assert_float_eq(r[0], 1.0, 1e-15);
     cr_assert_float_eq(r[1], -0.2, 1e-15);
     /* b = (-2, 3): slide, r_N = 1, r_T = -0.5, U_T = 3 - 0.5 = 2.5 > 0 */
     double b_slide[2] = {-2.0, 3.0};
-    fl_nsgs_local_solve(2, 0.5, W, b_slide, r);
+    fl_local_contact_solve(2, 0.5, W, b_slide, r);
     cr_assert_float_eq(r[0], 1.0, 1e-15);
     cr_assert_float_eq(r[1], -0.5, 1e-15);
 }
@@ -84,17 +82,17 @@ Test(nsgs, local_3d_closed_forms)
      * r_N = 1, r_T = -0.5 (0.6, 0.8), U_T = (3 - 0.3, 4 - 0.4) parallel. */
     double W[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, r[3] = {0, 0, 0};
     double b[3] = {-1, 3, 4};
-    cr_assert_geq(fl_nsgs_local_solve(3, 0.5, W, b, r), 1);
+    cr_assert_geq(fl_local_contact_solve(3, 0.5, W, b, r), 1);
     cr_assert_float_eq(r[0], 1.0, 1e-12);
     cr_assert_float_eq(r[1], -0.3, 1e-12);
     cr_assert_float_eq(r[2], -0.4, 1e-12);
     double bs[3] = {-1, 0.1, 0.2};   /* stick: r = -b */
-    fl_nsgs_local_solve(3, 0.5, W, bs, r);
+    fl_local_contact_solve(3, 0.5, W, bs, r);
     cr_assert_float_eq(r[0], 1.0, 1e-14);
     cr_assert_float_eq(r[1], -0.1, 1e-14);
     cr_assert_float_eq(r[2], -0.2, 1e-14);
     double bo[3] = {0.5, 1, 1};      /* open */
-    fl_nsgs_local_solve(3, 0.5, W, bo, r);
+    fl_local_contact_solve(3, 0.5, W, bo, r);
     cr_assert(r[0] == 0 && r[1] == 0 && r[2] == 0);
 }
 
@@ -110,7 +108,7 @@ Test(nsgs, local_solution_satisfies_the_law)
         double b[3], r[3] = {0, 0, 0}, U[3];
         for (int k = 0; k < dim; k++) b[k] = gsl_ran_gaussian(rng, 1.0);
         double mu = fl_random_mu(rng);
-        fl_nsgs_local_solve(dim, mu, W->data, b, r);
+        fl_local_contact_solve(dim, mu, W->data, b, r);
         for (int i = 0; i < dim; i++) {
             U[i] = b[i];
             for (int j = 0; j < dim; j++) U[i] += gsl_matrix_get(W, i, j) * r[j];
@@ -146,12 +144,12 @@ Test(nsgs, random_systems_both_implementations)
         for (int k = 0; k < 2; k++) {
             r[k] = gsl_vector_alloc(p->m);
             U[k] = gsl_vector_alloc(p->m);
-            fl_status s = impls[k](p, &o, r[k], U[k], &res[k], NULL);
-            cr_assert(s == FL_OK || s == FL_WMAXITER, "%s status %d (%s)", impl_name[k], s,
+            fl_status s = fl_nsgs_types[k].solve(p, &o, r[k], U[k], &res[k], NULL);
+            cr_assert(s == FL_OK || s == FL_WMAXITER, "%s status %d (%s)", fl_nsgs_types[k].name, s,
                       fl_test_seed_note());
             if (s == FL_OK) {
                 double v = coulomb_violation_of(p, r[k], U[k]);
-                cr_assert_leq(v, 1e-7, "%s system %d: Coulomb violation %g (%s)", impl_name[k],
+                cr_assert_leq(v, 1e-7, "%s system %d: Coulomb violation %g (%s)", fl_nsgs_types[k].name,
                               t, v, fl_test_seed_note());
             }
         }
@@ -218,25 +216,25 @@ Test(nsgs, orderings_starts_relaxation_callback)
         o.rng = rng;
         fl_nsgs_result res;
         o.order = FL_NSGS_ORDER_RANDOM;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         o.order = FL_NSGS_ORDER_GIVEN;
         o.ordering = given;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         o.start = FL_NSGS_START_RANDOM;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         /* warm start from a solution: one sweep suffices */
         o.start = FL_NSGS_START_WARM;
         gsl_vector_memcpy(r2, r);
-        cr_assert_eq(impls[k](p, &o, r2, NULL, &res, NULL), FL_OK);
-        cr_assert_eq(res.iterations, 1, "%s warm start took %d sweeps", impl_name[k],
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r2, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(res.iterations, 1, "%s warm start took %d sweeps", fl_nsgs_types[k].name,
                      res.iterations);
         /* under-relaxation still converges */
         o.start = FL_NSGS_START_ZERO;
         o.omega = 0.7;
         o.order = FL_NSGS_ORDER_NATURAL;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
         o.omega = 1.2;
-        impls[k](p, &o, r, NULL, &res, NULL);
+        fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL);
         cr_assert(res.status == FL_OK || res.status == FL_WMAXITER);
         /* callback stops the iteration */
         int calls = 0;
@@ -244,12 +242,12 @@ Test(nsgs, orderings_starts_relaxation_callback)
         o.tol = 1e-300;
         o.callback = count_calls;
         o.callback_data = &calls;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_WMAXITER);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_WMAXITER);
         cr_assert_eq(calls, 3);
         cr_assert_eq(res.iterations, 3);
         o.callback = NULL;
         o.max_sweeps = 2;
-        cr_assert_eq(impls[k](p, &o, r, NULL, &res, NULL), FL_WMAXITER);
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_WMAXITER);
     }
     gsl_vector_free(r);
     gsl_vector_free(r2);
@@ -416,10 +414,10 @@ Test(nsgs, bad_input)
 Test(nsgs, local_solver_reports_no_exact_case)
 {
     double W2[4] = {0, 0, 0, 0}, b2[2] = {-1, 0}, r2[2] = {0, 0};
-    cr_assert_eq(fl_nsgs_local_solve(2, 0.5, W2, b2, r2), 0);
+    cr_assert_eq(fl_local_contact_solve(2, 0.5, W2, b2, r2), 0);
     cr_assert(isfinite(r2[0]) && r2[0] >= 0 && fabs(r2[1]) <= 0.5 * r2[0] + 1e-15);
     double W3[9] = {0}, b3[3] = {-1, 0, 0}, r3[3] = {0, 0, 0};
-    cr_assert_eq(fl_nsgs_local_solve(3, 0.5, W3, b3, r3), 0);
+    cr_assert_eq(fl_local_contact_solve(3, 0.5, W3, b3, r3), 0);
     cr_assert(isfinite(r3[0]) && r3[0] >= 0 && hypot(r3[1], r3[2]) <= 0.5 * r3[0] + 1e-15);
 }
 
@@ -465,13 +463,13 @@ Test(nsgs, relaxation_scales_the_first_sweep_by_omega)
                 opt.tol = 1e-300;
                 gsl_vector *r = gsl_vector_alloc(p->m);
                 fl_nsgs_result res;
-                fl_status s = impls[k](p, &opt, r, NULL, &res, NULL);
+                fl_status s = fl_nsgs_types[k].solve(p, &opt, r, NULL, &res, NULL);
                 cr_assert(s == FL_OK || s == FL_WMAXITER, "%s dim %d omega %g: %d",
-                          impl_name[k], dim, omegas[o], s);
+                          fl_nsgs_types[k].name, dim, omegas[o], s);
                 for (int i = 0; i < dim; i++)
                     cr_assert_float_eq(gsl_vector_get(r, i), omegas[o] * rstar[i], 1e-14,
                                        "%s dim %d omega %g: r[%d] = %.17g, want %.17g",
-                                       impl_name[k], dim, omegas[o], i, gsl_vector_get(r, i),
+                                       fl_nsgs_types[k].name, dim, omegas[o], i, gsl_vector_get(r, i),
                                        omegas[o] * rstar[i]);
                 gsl_vector_free(r);
             }
@@ -553,15 +551,15 @@ Test(nsgs, hard_random_systems_obey_coulomb_by_definition)
                 r[k] = gsl_vector_calloc(p->m);
                 double *U = malloc(p->m * sizeof *U);
                 fl_nsgs_result res;
-                fl_status s = impls[k](p, &o, r[k], NULL, &res, NULL);
+                fl_status s = fl_nsgs_types[k].solve(p, &o, r[k], NULL, &res, NULL);
                 cr_assert(s == FL_OK || s == FL_WMAXITER, "%s %s system %d: status %d (%s)",
-                          fl_random_kind_name(kind), impl_name[k], t, s, fl_test_seed_note());
+                          fl_random_kind_name(kind), fl_nsgs_types[k].name, t, s, fl_test_seed_note());
                 if (s == FL_OK) {
                     converged++;
                     double v = coulomb_by_definition(p, r[k], U);
                     cr_assert_leq(v, 1e-6, "%s %s system %d (nc %zu, dim %d): Coulomb "
                                   "violation %g (%s)", fl_random_kind_name(kind),
-                                  impl_name[k], t, nc, dim, v, fl_test_seed_note());
+                                  fl_nsgs_types[k].name, t, nc, dim, v, fl_test_seed_note());
                 }
                 free(U);
             }
@@ -581,7 +579,7 @@ Test(nsgs, hard_random_systems_obey_coulomb_by_definition)
                         double zs = 1 + gsl_blas_dnrm2(z);
                         cr_assert_leq(fabs(gsl_vector_get(r[k], dim * a) - gsl_vector_get(z, a)),
                                       1e-8 * zs, "%s mu = 0 system %d: r_N[%zu] = %g, Lemke %g",
-                                      impl_name[k], t, a, gsl_vector_get(r[k], dim * a),
+                                      fl_nsgs_types[k].name, t, a, gsl_vector_get(r[k], dim * a),
                                       gsl_vector_get(z, a));
                         for (int i = 1; i < dim; i++)
                             cr_assert_eq(gsl_vector_get(r[k], dim * a + i), 0.0);

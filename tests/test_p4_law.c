@@ -25,10 +25,7 @@
 #include "models/fl_model_painleve.h"
 #include "models/fl_model_system1.h"
 #include "fl_scalar.h"
-
-typedef fl_status (*step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
-                             const fl_p4_impact_law *, const fl_p4_options *,
-                             fl_p4_step_result *, fl_error *);
+#include "drivers/fl_types.h"
 
 /* ---------------------------------------------------------------- */
 /* A small problem holder: dense M and its sparse copy.              */
@@ -86,9 +83,6 @@ static void painleve(holder *h, double mass, double J, double lo, double hi)
     holder_finish(h, 1);
 }
 
-static const step_fn impls[2] = {fl_p4_step, fl_p4_step_sparse};
-static const char *impl_name[2] = {"reference", "optimized"};
-
 static gsl_vector *vec2(double a, double b)
 {
     gsl_vector *v = gsl_vector_alloc(2);
@@ -112,11 +106,11 @@ Test(p4_law, painleve_frictional_catastrophe_one_step)
     for (int i = 0; i < 2; i++) {
         fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
         fl_error e;
-        fl_status st = impls[i](&H.p, v, imp, &law, NULL, r, &e);
-        cr_assert_eq(st, FL_OK, "%s: %d res %g gap %g nr %g sd %g", impl_name[i], st, r->residual, r->gap,
+        fl_status st = fl_p4_types[i].step(&H.p, v, imp, &law, NULL, r, &e);
+        cr_assert_eq(st, FL_OK, "%s: %d res %g gap %g nr %g sd %g", fl_p4_types[i].name, st, r->residual, r->gap,
                      r->normal_residual, r->split_defect);
         cr_assert_eq(r->impact, 0);
-        cr_assert(fabs(gsl_vector_get(r->v_plus, 0)) < 1e-14, "%s x'+ = %g", impl_name[i],
+        cr_assert(fabs(gsl_vector_get(r->v_plus, 0)) < 1e-14, "%s x'+ = %g", fl_p4_types[i].name,
                   gsl_vector_get(r->v_plus, 0));
         cr_assert(fabs(gsl_vector_get(r->v_plus, 1)) < 1e-14);
         cr_assert(fabs(gsl_vector_get(r->R, 0) + mass * V0) < 1e-12);
@@ -138,7 +132,7 @@ Test(p4_law, painleve_bounded_set_decelerates_by_lambda_a)
     gsl_vector *v = vec2(V0, 0.0), *imp = vec2(0.0, h * C0);
     for (int i = 0; i < 2; i++) {
         fl_p4_step_result *r = fl_p4_step_result_alloc(2, 1);
-        cr_assert_eq(impls[i](&H.p, v, imp, NULL, NULL, r, NULL), FL_OK);
+        cr_assert_eq(fl_p4_types[i].step(&H.p, v, imp, NULL, NULL, r, NULL), FL_OK);
         double lam = -h * C0;
         cr_assert(fabs(gsl_vector_get(r->R, 0) - lam * a) < 1e-14);
         cr_assert(fabs(gsl_vector_get(r->v_plus, 0) - (V0 + lam * a / mass)) < 1e-14);
@@ -442,21 +436,21 @@ Test(p4_law, property_prop51_splits_and_twins_agree, .timeout = 120)
         int rejected = 0;
         for (int i = 0; i < 2; i++) {
             r[i] = fl_p4_step_result_alloc(n, m);
-            fl_status st = impls[i](&H.p, v, imp, &law, NULL, r[i], &e);
+            fl_status st = fl_p4_types[i].step(&H.p, v, imp, &law, NULL, r[i], &e);
             if (m > 1 && st == FL_EINVAL && strstr(e.message, "C2 failed: <dphi_alpha, F> = 0")) {
                 /* several constraints and an unbounded C*: the inelastic law may
                  * leave a velocity outside D(S) (001 §5, C2); both twins must agree */
                 rejected++;
                 continue;
             }
-            cr_assert(st >= 0, "%s system %d: %s %s", impl_name[i], t, e.message, fl_test_seed_note());
+            cr_assert(st >= 0, "%s system %d: %s %s", fl_p4_types[i].name, t, e.message, fl_test_seed_note());
             /* Prop. 5.1 at the step: 1/2|v+|^2 <= 1/2|v_free|^2; at impacts without
              * force 1/2|v+|^2 <= 1/2|v-|^2 */
             cr_assert(r[i]->energy_plus <= r[i]->energy_free * (1 + 1e-10) + 1e-14,
-                      "%s system %d: energy %g > %g %s", impl_name[i], t, r[i]->energy_plus,
+                      "%s system %d: energy %g > %g %s", fl_p4_types[i].name, t, r[i]->energy_plus,
                       r[i]->energy_free, fl_test_seed_note());
             /* the certificate */
-            cr_assert(r[i]->gap <= 1e-7, "%s system %d (m=%zu): gap %g %s", impl_name[i], t, m,
+            cr_assert(r[i]->gap <= 1e-7, "%s system %d (m=%zu): gap %g %s", fl_p4_types[i].name, t, m,
                       r[i]->gap, fl_test_seed_note());
             cr_assert(r[i]->normal_residual <= 1e-10, "normal residual %g %s", r[i]->normal_residual,
                       fl_test_seed_note());
@@ -776,7 +770,7 @@ Test(p4_law, split_functions_bad_input_and_free_flight)
     cr_assert_eq(fl_p4_split_velocity(&free, v3, vn, vt, &e), FL_EDIM);
     for (int i = 0; i < 2; i++) {
         fl_p4_step_result *r = fl_p4_step_result_alloc(2, 0);
-        cr_assert_eq(impls[i](&free, v, imp, NULL, NULL, r, NULL), FL_OK);
+        cr_assert_eq(fl_p4_types[i].step(&free, v, imp, NULL, NULL, r, NULL), FL_OK);
         cr_assert(fabs(gsl_vector_get(r->v_plus, 0) - 2.0) < 1e-15);
         cr_assert(fabs(gsl_vector_get(r->v_plus, 1) - 3.0) < 1e-14);
         fl_p4_step_result_free(r);
@@ -915,8 +909,8 @@ Test(p4_law, example_kane_energy)
     fl_p4_impact_law law = {FL_P4_IMPACT_NEWTON, e, NULL, NULL, NULL};
     for (int i = 0; i < 2; i++) {
         fl_p4_step_result *res = fl_p4_step_result_alloc(2, 1);
-        cr_assert_eq(impls[i](&H.p, v, NULL, &law, NULL, res, NULL), FL_OK);
-        cr_assert(res->impact && res->energy_plus <= K0, "%s: K+ %g", impl_name[i], res->energy_plus);
+        cr_assert_eq(fl_p4_types[i].step(&H.p, v, NULL, &law, NULL, res, NULL), FL_OK);
+        cr_assert(res->impact && res->energy_plus <= K0, "%s: K+ %g", fl_p4_types[i].name, res->energy_plus);
         gsl_blas_dgemv(CblasNoTrans, 1.0, Jc, res->v_plus, 0.0, vp);
         cr_assert(fabs(gsl_vector_get(vp, 1) + e * gsl_vector_get(u, 1)) < 1e-12);
         fl_p4_step_result_free(res);

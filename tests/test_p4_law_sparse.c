@@ -15,11 +15,8 @@
 #include "fl_sparse.h"
 #include "reference/p4_law.h"
 #include "optimized/p4_law_sparse.h"
+#include "drivers/fl_types.h"
 
-typedef fl_status (*step_fn)(const fl_p4_problem *, const gsl_vector *, const gsl_vector *,
-                             const fl_p4_impact_law *, const fl_p4_options *,
-                             fl_p4_step_result *, fl_error *);
-static const step_fn impls[2] = {fl_p4_step, fl_p4_step_sparse};
 static const char *const names[2] = {"reference", "optimized"};
 
 /* M = [2 .5 0; .5 1 0; 0 0 4] (SPD), M^-1 written out: det = 1.75 * 4 = 7 */
@@ -47,7 +44,7 @@ Test(p4_law_sparse, no_constraint_is_free_flight)
     for (int k = 0; k < 2; k++) {
         fl_p4_step_result *r = fl_p4_step_result_alloc(3, 0);
         fl_error e;
-        cr_assert_eq(impls[k](&p, &v.vector, &f.vector, NULL, NULL, r, &e), FL_OK, "%s: %s",
+        cr_assert_eq(fl_p4_types[k].step(&p, &v.vector, &f.vector, NULL, NULL, r, &e), FL_OK, "%s: %s",
                      names[k], e.message);
         cr_assert_eq(r->impact, 0);
         for (int i = 0; i < 3; i++) {
@@ -94,7 +91,7 @@ Test(p4_law_sparse, frictionless_newton_impact_and_degenerate_set)
         for (int k = 0; k < 2; k++) {
             fl_p4_step_result *r = fl_p4_step_result_alloc(3, 1);
             fl_error err;
-            cr_assert_eq(impls[k](&p, &v.vector, NULL, &law, NULL, r, &err), FL_OK, "%s: %s",
+            cr_assert_eq(fl_p4_types[k].step(&p, &v.vector, NULL, &law, NULL, r, &err), FL_OK, "%s: %s",
                          names[k], err.message);
             cr_assert_eq(r->impact, 1, "%s: D v- < 0 is an impact", names[k]);
             for (int i = 0; i < 3; i++) {

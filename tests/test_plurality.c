@@ -13,6 +13,7 @@
 #include "reference/enumerate.h"
 #include "drivers/plurality_explore.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 
 Test(plurality, clouds_lie_in_the_enumerated_solution_set)
 {

@@ -45,6 +45,7 @@
 #include "fl_siconos_text.h"
 #include "reference/enumerate.h"
 #include "reference/nsgs.h"
+#include "reference/delassus.h"
 #include "testkit/fclib_disclike.h"
 #include "testkit/fclib_feblock.h"
 #include "fl_dense.h"

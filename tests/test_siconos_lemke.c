@@ -25,6 +25,7 @@
 #include "reference/stewart_law.h"
 #include <gsl/gsl_randist.h>
 #include "testkit/fl_random.h"
+#include "testkit/fl_lcp_random.h"
 
 /* Siconos's Lemke on LCP(M, q); returns the driver's info, z filled. */
 static int siconos_lemke(const gsl_matrix *M, const gsl_vector *q, gsl_vector *z,

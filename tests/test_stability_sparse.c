@@ -287,7 +287,7 @@ Test(stability_sparse, spring_chain_closed_forms)
     fl_stability_label none = FL_STAB_PF;
     cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s, &none, v, &t, NULL), FL_OK);
     fl_stability_options o = fl_stability_options_default();
-    o.nev = 12;
+    o.sparse.nev = 12;
     fl_stability_result res;
     memset(&res, 0, sizeof res);
     cr_assert_eq(fl_stability_modes_sparse(&ctx, t, &o, 1000, &res, NULL), FL_OK);

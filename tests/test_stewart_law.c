@@ -19,16 +19,12 @@
 #include "reference/lcp_enumerate.h"
 #include "reference/lemke.h"
 #include "reference/stewart_law.h"
+#include "models/fl_model_painleve.h"
 #include "testkit/fl_random.h"
 #include "checks/stewart_checks.h"
 #include "optimized/stewart_law_sparse.h"
 #include "fl_scalar.h"
-
-
-typedef fl_status (*step_fn)(const fl_stewart_problem *, const fl_stewart_options *,
-                             fl_stewart_result *, fl_error *);
-static const step_fn impls[2] = {fl_stewart_step, fl_stewart_step_sparse};
-static const char *impl_names[2] = {"reference", "optimized"};
+#include "drivers/fl_types.h"
 
 /* The Painlevé bar at theta0 with xdot = V0, thetadot = 0 (001 §6.2),
  * the bar of data/001/painleve_p5.json: checks/stewart_checks.h. */
@@ -72,8 +68,8 @@ Test(stewart_law, painleve_grazing_unique_below_threshold)
     cr_assert(has_solution(sol, 1, (double[]){1.0, 0.0, 0.0, 0.0}, 1e-12));
     for (int i = 0; i < 2; i++) {
         fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
-        cr_assert_eq(impls[i](&b.p, NULL, r, NULL), FL_OK, "%s", impl_names[i]);
-        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), 1.0, 1e-12, "%s", impl_names[i]);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, NULL), FL_OK, "%s", fl_stewart_types[i].name);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), 1.0, 1e-12, "%s", fl_stewart_types[i].name);
         cr_assert_float_eq(gsl_vector_get(r->impulse, 0), 0.0, 1e-12);
         fl_stewart_result_free(r);
     }
@@ -121,8 +117,8 @@ Test(stewart_law, painleve_frictional_catastrophe_closed_form)
     cr_assert(has_solution(sol, 1, (double[]){0.0, 0.0, pn, -m * V0}, 1e-12));
     for (int i = 0; i < 2; i++) {
         fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
-        cr_assert_eq(impls[i](&b.p, NULL, r, NULL), FL_OK);
-        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), 0.0, 1e-12, "%s", impl_names[i]);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, NULL), FL_OK);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), 0.0, 1e-12, "%s", fl_stewart_types[i].name);
         cr_assert_float_eq(gsl_vector_get(r->v_plus, 1), 0.0, 1e-12);
         cr_assert_float_eq(gsl_vector_get(r->impulse, 0), pn, 1e-12);
         cr_assert_float_eq(gsl_vector_get(r->impulse, 1), -m * V0, 1e-12);
@@ -151,8 +147,8 @@ Test(stewart_law, painleve_sliding_closed_form_below_threshold)
     cr_assert(has_solution(sol, 1, x, 1e-12));
     for (int i = 0; i < 2; i++) {
         fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
-        cr_assert_eq(impls[i](&b.p, NULL, r, NULL), FL_OK);
-        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), x[0], 1e-12, "%s", impl_names[i]);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, NULL), FL_OK);
+        cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), x[0], 1e-12, "%s", fl_stewart_types[i].name);
         cr_assert_float_eq(gsl_vector_get(r->impulse, 0), pn, 1e-12);
         cr_assert_float_eq(gsl_vector_get(r->impulse, 1), -mu * pn, 1e-12);
         fl_stewart_result_free(r);
@@ -211,7 +207,7 @@ Test(stewart_law, particle_on_plane_3d_closed_form)
     for (int i = 0; i < 2; i++) {
         fl_stewart_result *r = fl_stewart_result_alloc(3, 1, 3, NULL);
         cr_assert_eq(r->lcp_size, 10);
-        cr_assert_eq(impls[i](&p, NULL, r, NULL), FL_OK, "%s", impl_names[i]);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, NULL), FL_OK, "%s", fl_stewart_types[i].name);
         cr_assert_float_eq(gsl_vector_get(r->v_plus, 0), V - mu * g * h, 1e-12);
         cr_assert_float_eq(gsl_vector_get(r->v_plus, 1), 0.0, 1e-12);
         cr_assert_float_eq(gsl_vector_get(r->v_plus, 2), 0.0, 1e-12);
@@ -261,13 +257,13 @@ Test(stewart_law, random_systems_satisfy_coulomb_and_implementations_agree)
         for (int i = 0; i < 2; i++) {
             res[i] = fl_stewart_result_alloc(c.n, c.nc, c.dim, &o);
             fl_error e;
-            fl_status s = impls[i](&c.p, &o, res[i], &e);
-            cr_assert_eq(s, FL_OK, "%s n %zu nc %zu dim %zu: %s; %s", impl_names[i], c.n, c.nc,
+            fl_status s = fl_stewart_types[i].step(&c.p, &o, res[i], &e);
+            cr_assert_eq(s, FL_OK, "%s n %zu nc %zu dim %zu: %s; %s", fl_stewart_types[i].name, c.n, c.nc,
                          c.dim, e.message, fl_test_seed_note());
-            cr_assert(res[i]->coulomb <= 1e-9, "%s Coulomb violation %g; %s", impl_names[i],
+            cr_assert(res[i]->coulomb <= 1e-9, "%s Coulomb violation %g; %s", fl_stewart_types[i].name,
                       res[i]->coulomb, fl_test_seed_note());
             cr_assert(res[i]->residual <= 1e-9, "%s", fl_test_seed_note());
-            cr_assert(fl_stewart_check_balance(&c.p, res[i]) <= 1e-10, "%s balance %g; %s", impl_names[i],
+            cr_assert(fl_stewart_check_balance(&c.p, res[i]) <= 1e-10, "%s balance %g; %s", fl_stewart_types[i].name,
                       fl_stewart_check_balance(&c.p, res[i]), fl_test_seed_note());
         }
         double d = 0.0;
@@ -432,7 +428,7 @@ Test(stewart_law, no_contact_is_free_flight)
     fl_stewart_problem p = {2, 0, 2, M, NULL, NULL, NULL, NULL, v, f, NULL, &mu, 0.5};
     for (int i = 0; i < 2; i++) {
         fl_stewart_result *r = fl_stewart_result_alloc(2, 0, 2, NULL);
-        cr_assert_eq(impls[i](&p, NULL, r, NULL), FL_OK, "%s", impl_names[i]);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, NULL), FL_OK, "%s", fl_stewart_types[i].name);
         cr_assert_float_eq(gsl_vector_get(r->v_plus, 1), -1.0, 1e-15);   /* h f / m */
         fl_stewart_result_free(r);
     }
@@ -450,59 +446,59 @@ Test(stewart_law, bad_input_is_rejected)
         fl_stewart_result *r = fl_stewart_result_alloc(2, 1, 2, NULL);
         fl_stewart_problem p = b.p;
         p.h = 0.0;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL, "%s", impl_names[i]);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EINVAL, "%s", fl_stewart_types[i].name);
         cr_assert_eq(r->status, FL_EINVAL);
         p = b.p;
         p.dim = 5;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EINVAL);
         p = b.p;
         double mu = -1.0;
         p.mu = &mu;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EINVAL);
         cr_assert(strstr(e.message, "mu[0]"));
         p.mu = NULL;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EINVAL);
         p = b.p;
         p.v = b.gap;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EDIM);
         p = b.p;
         p.f = b.gap;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EDIM);
         p = b.p;
         p.gap = b.v;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EDIM);
         p = b.p;
         p.n = 3;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EDIM);
         p = b.p;
         p.M = NULL;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EINVAL);
         p = b.p;
         p.H = NULL;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EINVAL);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EINVAL);
         p = b.p;
         p.nc = 2;
-        cr_assert_eq(impls[i](&p, NULL, r, &e), FL_EDIM);
-        cr_assert_eq(impls[i](NULL, NULL, r, &e), FL_EINVAL);
-        cr_assert_eq(impls[i](&b.p, NULL, NULL, &e), FL_EDIM);
+        cr_assert_eq(fl_stewart_types[i].step(&p, NULL, r, &e), FL_EDIM);
+        cr_assert_eq(fl_stewart_types[i].step(NULL, NULL, r, &e), FL_EINVAL);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, NULL, &e), FL_EDIM);
         fl_stewart_options o = fl_stewart_options_default();
         o.coulomb_tol = 0.0;
-        cr_assert_eq(impls[i](&b.p, &o, r, &e), FL_EINVAL);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, &o, r, &e), FL_EINVAL);
         gsl_matrix_set(b.M, 0, 1, NAN);
-        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENONFINITE);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, &e), FL_ENONFINITE);
         gsl_matrix_set(b.M, 0, 1, 0.0);
         gsl_matrix_set(b.M, 0, 0, -1.0);                 /* not SPD */
-        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENOTSPD, "%s: %s", impl_names[i], e.message);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, &e), FL_ENOTSPD, "%s: %s", fl_stewart_types[i].name, e.message);
         gsl_matrix_set(b.M, 0, 0, 1.0);
         gsl_vector_set(b.v, 0, INFINITY);
-        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENONFINITE);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, &e), FL_ENONFINITE);
         gsl_vector_set(b.v, 0, 1.0);
         gsl_matrix_set(b.H, 1, 1, NAN);
-        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_ENONFINITE);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, &e), FL_ENONFINITE);
         b.sys.contacts(b.sys.data, b.q, b.gap, b.H, NULL);
         fl_stewart_result_free(r);
         r = fl_stewart_result_alloc(2, 1, 3, NULL);      /* wrong sizes */
-        cr_assert_eq(impls[i](&b.p, NULL, r, &e), FL_EDIM);
+        cr_assert_eq(fl_stewart_types[i].step(&b.p, NULL, r, &e), FL_EDIM);
         fl_stewart_result_free(r);
     }
     fl_stewart_options o = fl_stewart_options_default();

@@ -1,5 +1,5 @@
 /* test_triangle_002.c — the single linear triangle of 002 §6 through the
- * general midpoint stepper (reference/midpoint.c, fl_midpoint_triangle_002):
+ * general midpoint stepper (fl_midpoint_triangle_002, models/fl_model_triangle.c):
  * every solution found by enumeration equals one of the closed-form
  * branches S1-S4 of models/fl_model_triangle.c (002 §6, with the transcription fixes of
  * proofs/README.md), their number matches the regions sigma1-sigma4, F < c/b

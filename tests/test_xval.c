@@ -17,6 +17,7 @@
 #include "fl_fclib.h"
 #include "fl_sparse.h"
 #include <gsl/gsl_rng.h>
+#include <time.h>
 #include <unistd.h>
 
 Test(xval, family_parse)
@@ -169,6 +170,76 @@ Test(xval, check_reports_a_missing_solution_and_a_timeout)
     char rm[200];
     snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
     cr_assert_eq(system(rm), 0);
+    fl_xval_certificate_clear(&cert);
+    fl_xval_case_clear(&c);
+}
+
+/* In-process solvers for fl_xval_check_fn on stick_contact (W = diag(2, 1),
+ * q = (-2, 0.5), mu = 1: U_N = 2 r_N - 2 = 0 gives r_N = 1; sticking needs
+ * r_T = -0.5, inside |r_T| <= 1: the unique solution (1, -0.5)). */
+static int exact_fn(const fl_local_problem *p, double *r, void *user, char *msg, size_t len)
+{
+    (void)p, (void)msg, (void)len;
+    const double *a = user;
+    r[0] = a[0];
+    r[1] = a[1];
+    return 0;
+}
+
+static int failing_fn(const fl_local_problem *p, double *r, void *user, char *msg, size_t len)
+{
+    (void)p, (void)r, (void)user;
+    snprintf(msg, len, "no idea");
+    return 3;
+}
+
+static int slow_fn(const fl_local_problem *p, double *r, void *user, char *msg, size_t len)
+{
+    struct timespec ts = {0, 20000000};   /* 20 ms */
+    nanosleep(&ts, NULL);
+    return exact_fn(p, r, user, msg, len);
+}
+
+/* The verdicts of fl_xval_check_fn: the exact answer passes at distance 0,
+ * a wrong one fails on the law (the judge shared with the command path), a
+ * failing call and a call over the time limit fail with their reasons, NULL
+ * arguments are refused. */
+Test(xval, check_fn_in_process_verdicts)
+{
+    fl_local_problem *p = stick_contact();
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    snprintf(c.name, sizeof c.name, "closed_form");
+    fl_xval_certificate cert;
+    cr_assert_eq(fl_xval_certify(p, &cert, NULL), FL_OK);
+    cr_assert_eq(cert.unique, 1);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    double exact[2] = {1, -0.5}, wrong[2] = {1, 0.5};
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, exact_fn, exact, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 1, "%s", res.reason);
+    cr_assert_eq(res.run.exit_code, 0);
+    cr_assert_float_eq(res.dist, 0.0, 1e-15);
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, exact_fn, wrong, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert(strstr(res.reason, "natural-map error"), "%s", res.reason);
+    cr_assert(strstr(res.reason, "distance"), "%s", res.reason);
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, failing_fn, NULL, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert_eq(res.run.exit_code, 3);
+    cr_assert(strstr(res.reason, "returned 3): no idea"), "%s", res.reason);
+    o.timeout = 0.005;
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, slow_fn, exact, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert_eq(res.run.timed_out, 1);
+    cr_assert(strstr(res.reason, "over the time limit"), "%s", res.reason);
+    fl_error err;
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, NULL, NULL, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check_fn(NULL, &cert, exact_fn, exact, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check_fn(&c, NULL, exact_fn, exact, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, exact_fn, exact, NULL, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, exact_fn, exact, &o, NULL, &err), FL_EINVAL);
     fl_xval_certificate_clear(&cert);
     fl_xval_case_clear(&c);
 }

@@ -1,5 +1,5 @@
 /* twin_check.h — what the tests that feed the same input to a reference
- * kernel and its optimized twin share (tests/test_cov_kernels_*.c): one
+ * kernel and its optimized twin share (tests/test_*_refusals.c): one
  * CHOLMOD context per test, a one-contact local problem held both dense
  * and sparse, and the check that both twins returned the same status with
  * a message naming the field.  Header-only, for tests. */

@@ -1,18 +1,27 @@
-#!/usr/bin/env python3
-"""pgs_solver.py -- a plain projected Gauss-Seidel for FCLIB local problems,
-written to be copied: it is the smallest complete solver that
-`frictionlab crosscheck --solver-cmd` can check.
+#!/usr/bin/python3
+"""pgs_solver.py -- a plain projected Gauss-Seidel for local frictional
+contact problems, written to be copied: the smallest complete solver that
+frictionlab can cross-validate, both ways.
 
-    python3 pgs_solver.py IN.hdf5 OUT.hdf5 [--tol T] [--max-sweeps N]
+In-process (the frictionlab Python module calls pgs() on every problem):
 
-Reads the FCLIB local problem of IN (W, q, mu, spacedim under /fclib_local;
-W compressed by column (nz = -1), by row (nz = -2) or as triplets (nz >= 0,
-CSparse convention: i rows, p columns)), finds r with
+    PYTHONPATH=build/python /usr/bin/python3 examples/solver_python/pgs_solver.py \
+        --in-process [--family random,edge|all] [--out DIR]
+
+As a command (a new interpreter per problem, problems in FCLIB files):
+
+    build/frictionlab crosscheck --solver-cmd \
+        'PYTHONPATH=build/python /usr/bin/python3 examples/solver_python/pgs_solver.py {in} {out}'
+
+    pgs_solver.py IN.hdf5 OUT.hdf5 [--tol T] [--max-sweeps N]
+
+reads the local problem of IN with frictionlab.read (W, q, mu, dim), finds r
+with
 
     U = W r + q,  r in K = {|r_T| <= mu r_N},  U + mu|U_T| e_N in K*,
     r . (U + mu|U_T| e_N) = 0                 (Coulomb's law, De Saxce form)
 
-and writes OUT = a copy of IN plus /solution/r and /solution/u.
+and writes OUT = the problem plus its solution (r, U) with frictionlab.write.
 
 Method: for each contact in turn, the projected fixed point of the
 natural map on its own block, with the other contacts' impulses frozen:
@@ -20,42 +29,26 @@ natural map on its own block, with the other contacts' impulses frozen:
     r_a <- P_K(r_a - rho_a (U_a + mu_a |U_aT| e_N)),  rho_a = 1 / lambda_max(W_aa),
 
 repeated (at most 50 times) until the block stops moving, then the next
-contact; sweeps until the natural-map error
+contact; sweeps until the natural-map error (frictionlab.error, FCLIB's
+normalisation by ||q||) is below --tol (default 1e-8).  Exit 0 if
+converged, 1 if the sweep limit (default 10000) was hit (the last iterate
+is written), 2 on a usage or file error.
 
-    e = sqrt(sum_a |r_a - P_K(r_a - U_a - mu_a |U_aT| e_N)|^2) / ||q||
-
-(FCLIB's merit function, Siconos's fc3d_compute_error before its own
-normalisation) is below --tol (default 1e-8).  Exit 0 if converged, 1 if
-the sweep limit (default 10000) was hit (the last iterate is written),
-2 on a usage or file error.
-
-Needs Debian python3-numpy and python3-h5py.  Dense W: fine for a few
-hundred contacts; this is an example, not a fast solver.
+Needs the frictionlab module (Debian python3-numpy, python3-scipy).  Dense
+W and a Python loop per contact: fine for a few hundred contacts; this is an
+example, not a fast solver.
 """
-import shutil
 import sys
 
-import h5py
 import numpy as np
 
-
-def read_matrix(g):
-    """The FCLIB matrix of group g as a dense numpy array."""
-    m, n, nz = int(g["m"][0]), int(g["n"][0]), int(g["nz"][0])
-    p, i, x = g["p"][:], g["i"][:], g["x"][:]
-    A = np.zeros((m, n))
-    if nz == -1:          # compressed column: p column pointers, i row indices
-        for j in range(n):
-            for k in range(p[j], p[j + 1]):
-                A[i[k], j] += x[k]
-    elif nz == -2:        # compressed row: p row pointers, i column indices
-        for r in range(m):
-            for k in range(p[r], p[r + 1]):
-                A[r, i[k]] += x[k]
-    else:                 # triplets (CSparse): i rows, p columns
-        for k in range(nz):
-            A[i[k], p[k]] += x[k]
-    return A
+try:
+    import frictionlab
+except ImportError as e:
+    print(f"{sys.argv[0]}: the frictionlab module cannot be imported ({e}): build it "
+          "(ninja -C build) and set PYTHONPATH=build/python, or meson install it "
+          "(doc/python.md); run Debian's /usr/bin/python3", file=sys.stderr)
+    sys.exit(2)
 
 
 def project_cone(x, mu):
@@ -73,26 +66,17 @@ def project_cone(x, mu):
     return out
 
 
-def natural_map_error(W, q, mu, r, d):
-    U = W @ r + q
-    e2 = 0.0
-    for a in range(len(mu)):
-        sl = slice(d * a, d * a + d)
-        Ua = U[sl].copy()
-        Ua[0] += mu[a] * np.linalg.norm(Ua[1:])
-        e2 += np.sum((r[sl] - project_cone(r[sl] - Ua, mu[a])) ** 2)
-    nq = np.linalg.norm(q)
-    return np.sqrt(e2) / (nq if nq > np.finfo(float).eps else 1.0), U
-
-
-def solve(W, q, mu, d, tol, max_sweeps):
-    nc = len(mu)
-    r = np.zeros(len(q))
+def pgs(problem, tol=1e-8, max_sweeps=10000):
+    """Projected Gauss-Seidel on a frictionlab.LocalProblem: (r, U)."""
+    d, nc = problem.dim, problem.nc
+    W = problem.W.toarray()     # dense: numpy's small products are fast
+    q, mu = problem.q, problem.mu
     rho = []
     for a in range(nc):
         Waa = W[d * a:d * a + d, d * a:d * a + d]
         rho.append(1.0 / max(np.linalg.eigvalsh(0.5 * (Waa + Waa.T)).max(), 1e-300))
-    err, U = natural_map_error(W, q, mu, r, d)
+    r = np.zeros(problem.m)
+    err = frictionlab.error(problem, r)
     sweeps = 0
     while err > tol and sweeps < max_sweeps:
         for a in range(nc):
@@ -106,43 +90,62 @@ def solve(W, q, mu, d, tol, max_sweeps):
                 if moved <= 1e-15 * (1 + np.linalg.norm(new)):
                     break
         sweeps += 1
-        err, U = natural_map_error(W, q, mu, r, d)
-    return r, U, err, sweeps
+        err = frictionlab.error(problem, r)
+    pgs.last = (err, sweeps)
+    return r, W @ r + q
+
+
+def in_process(argv):
+    families, out = "random", None
+    it = iter(argv)
+    for a in it:
+        if a == "--family":
+            families = next(it)
+        elif a == "--out":
+            out = next(it)
+    fams = tuple(frictionlab.FAMILIES) if families == "all" else tuple(families.split(","))
+    rep = frictionlab.crosscheck(pgs, families=fams, out=out, verbose=True)
+    print(f"{rep.passed} passed, {rep.failed} failed")
+    return 0 if rep.ok else 1
 
 
 def main(argv):
+    if "--in-process" in argv:
+        return in_process([a for a in argv[1:] if a != "--in-process"])
     args, tol, max_sweeps = [], 1e-8, 10000
     it = iter(argv[1:])
-    for a in it:
-        if a == "--tol":
-            tol = float(next(it))
-        elif a == "--max-sweeps":
-            max_sweeps = int(next(it))
-        else:
-            args.append(a)
+    try:
+        for a in it:
+            if a == "--tol":
+                tol = float(next(it))
+            elif a == "--max-sweeps":
+                max_sweeps = int(next(it))
+            else:
+                args.append(a)
+    except (StopIteration, ValueError):
+        args = []
     if len(args) != 2:
-        print("usage: pgs_solver.py IN.hdf5 OUT.hdf5 [--tol T] [--max-sweeps N]", file=sys.stderr)
+        print("usage: pgs_solver.py IN.hdf5 OUT.hdf5 [--tol T] [--max-sweeps N]\n"
+              "       pgs_solver.py --in-process [--family F,G|all] [--out DIR]", file=sys.stderr)
         return 2
     src, dst = args
     try:
-        with h5py.File(src, "r") as f:
-            g = f["fclib_local"]
-            d = int(g["spacedim"][0])
-            W = read_matrix(g["W"])
-            q = g["vectors/q"][:]
-            mu = g["vectors/mu"][:]
-    except (OSError, KeyError) as e:
-        print(f"pgs_solver.py: {src}: not an FCLIB local problem ({e})", file=sys.stderr)
+        problem = frictionlab.read(src)
+    except frictionlab.Error as e:
+        print(f"pgs_solver.py: {e}", file=sys.stderr)
         return 2
-    r, U, err, sweeps = solve(W, q, mu, d, tol, max_sweeps)
-    print(f"pgs: {len(mu)} contacts, dim {d}: error {err:.3e} after {sweeps} sweeps")
-    shutil.copyfile(src, dst)
-    with h5py.File(dst, "a") as f:
-        if "solution" in f:
-            del f["solution"]
-        s = f.create_group("solution")
-        s.create_dataset("r", data=r)
-        s.create_dataset("u", data=U)
+    if not isinstance(problem, frictionlab.LocalProblem):
+        print(f"pgs_solver.py: {src}: a global problem; this example solves local ones",
+              file=sys.stderr)
+        return 2
+    r, U = pgs(problem, tol, max_sweeps)
+    err, sweeps = pgs.last
+    print(f"pgs: {problem.nc} contacts, dim {problem.dim}: error {err:.3e} after {sweeps} sweeps")
+    try:
+        frictionlab.write(problem, dst, solution=(r, U))
+    except frictionlab.Error as e:
+        print(f"pgs_solver.py: {e}", file=sys.stderr)
+        return 2
     return 0 if err <= tol else 1
 
 

@@ -1,0 +1,174 @@
+/* fl_types.h — the twins of every law as one type table per law, as GSL's
+ * solver types (gsl_multiroot_fsolver_hybrids): fl_<law>_types[] holds the
+ * reference entry at FL_IMPL_REFERENCE, the optimized one at
+ * FL_IMPL_OPTIMIZED, and ends with an entry whose name is NULL, so that a
+ * driver, a check or a test loops over the types and never names a twin:
+ *
+ *   for (const fl_p4_type *t = fl_p4_types; t->name; t++) t->step(...);
+ *
+ * One contract per law: every entry of a table has the same signature and
+ * takes the same options type.  Where the public twins differ (Delassus,
+ * quasistatic, stability, midpoint), the entry adapts them: the problem is
+ * given in both storages (dense fields for the reference, sparse for the
+ * optimized twin, as fl_local_problem does), and twin-specific tuning sits
+ * in the options' sub-struct `sparse`.  NULL options mean the documented
+ * defaults (fl_<law>_options_default) for every law.
+ *
+ * Laws (paper, section): nsgs and delassus 003 §3, 004 (18)-(21); newton
+ * Alart & Curnier 1991; moreau 000 §2; p4 001 §5; stewart 001 §6.2;
+ * quasistatic 004 §5.3 (112)-(117); stability 004 §5.4, §5.7; midpoint
+ * 002 (20)-(23).
+ */
+#ifndef FL_TYPES_H
+#define FL_TYPES_H
+
+#include "optimized/delassus_sparse.h"
+#include "optimized/midpoint_sparse.h"
+#include "optimized/moreau_law_sparse.h"
+#include "optimized/newton_sparse.h"
+#include "optimized/nsgs_sparse.h"
+#include "optimized/p4_law_sparse.h"
+#include "optimized/quasistatic_sparse.h"
+#include "optimized/stability_sparse.h"
+#include "optimized/stewart_law_sparse.h"
+
+typedef enum fl_impl {
+    FL_IMPL_REFERENCE = 0,   /* dense, paper-faithful (reference/) */
+    FL_IMPL_OPTIMIZED = 1    /* sparse (CHOLMOD, optimized/) */
+} fl_impl;
+#define FL_IMPL_COUNT 2
+
+/* "reference" or "optimized"; NULL for another value. */
+const char *fl_impl_name(fl_impl impl);
+/* The impl named name; FL_ENOTFOUND (and *out unchanged) for another name. */
+fl_status fl_impl_parse(const char *name, fl_impl *out, fl_error *err);
+
+/* ---- Delassus W = H M^-1 H^T, q = H M^-1 f + w (003 §3) ---------------- */
+typedef struct fl_delassus_options {
+    struct {
+        fl_delassus_method method;   /* default FL_DELASSUS_SOLVES */
+    } sparse;
+} fl_delassus_options;
+fl_delassus_options fl_delassus_options_default(void);
+
+/* W and q of g as a new local problem *out.  L (may be NULL for the
+ * reference) caches the factor of M between calls of the optimized twin
+ * (FL_DELASSUS_SOLVES); free it with fl_sparse_free_factor. */
+typedef fl_status (*fl_delassus_fn)(const fl_global_problem *g, const fl_delassus_options *opt,
+                                    cholmod_factor **L, fl_local_problem **out, fl_error *err);
+typedef struct fl_delassus_type {
+    const char *name;
+    fl_delassus_fn delassus;
+} fl_delassus_type;
+extern const fl_delassus_type fl_delassus_types[];
+
+/* ---- Gauss-Seidel (003 §3) and what a stepper needs around it --------- */
+typedef fl_status (*fl_nsgs_solve_fn)(const fl_local_problem *p, const fl_nsgs_options *opt,
+                                      gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
+                                      fl_error *err);
+/* W, q of g (the law's Delassus type with default options; L as above). */
+typedef fl_status (*fl_nsgs_delassus_fn)(const fl_global_problem *g, cholmod_factor **L,
+                                         fl_local_problem **out, fl_error *err);
+/* u = M^-1 b with the M of g; *L as above (filled by delassus). */
+typedef fl_status (*fl_nsgs_mass_solve_fn)(const fl_global_problem *g, cholmod_factor **L,
+                                           const gsl_vector *b, gsl_vector *u, fl_error *err);
+typedef struct fl_nsgs_type {
+    const char *name;
+    fl_nsgs_delassus_fn delassus;
+    fl_nsgs_solve_fn solve;
+    fl_nsgs_mass_solve_fn mass_solve;
+} fl_nsgs_type;
+extern const fl_nsgs_type fl_nsgs_types[];
+/* &fl_nsgs_types[impl], NULL for an unknown value. */
+const fl_nsgs_type *fl_nsgs_type_get(fl_impl impl);
+
+/* ---- semismooth Newton on the Alart-Curnier function ----------------- */
+typedef fl_status (*fl_newton_solve_fn)(const fl_local_problem *p, const fl_newton_options *opt,
+                                        gsl_vector *r, gsl_vector *U, fl_newton_result *res,
+                                        fl_error *err);
+typedef fl_status (*fl_newton_global_fn)(const fl_global_problem *g, const fl_newton_options *opt,
+                                         gsl_vector *v, gsl_vector *r, gsl_vector *U,
+                                         fl_newton_result *res, fl_error *err);
+typedef struct fl_newton_type {
+    const char *name;
+    fl_newton_solve_fn solve;
+    fl_newton_global_fn global_solve;
+} fl_newton_type;
+extern const fl_newton_type fl_newton_types[];
+
+/* ---- Moreau's contact law S(q, v) (000 §2) ---------------------------- */
+typedef fl_status (*fl_moreau_law_fn)(const fl_moreau_problem *p, const fl_moreau_options *opt,
+                                      gsl_vector *u, gsl_vector *r, fl_moreau_result *res,
+                                      fl_error *err);
+typedef struct fl_moreau_type {
+    const char *name;
+    fl_moreau_law_fn law;
+} fl_moreau_type;
+extern const fl_moreau_type fl_moreau_types[];
+
+/* ---- P'4 step (001 §5) ------------------------------------------------ */
+typedef fl_status (*fl_p4_step_fn)(const fl_p4_problem *p, const gsl_vector *v_minus,
+                                   const gsl_vector *impulse, const fl_p4_impact_law *law,
+                                   const fl_p4_options *opt, fl_p4_step_result *res, fl_error *err);
+typedef struct fl_p4_type {
+    const char *name;
+    fl_p4_step_fn step;
+} fl_p4_type;
+extern const fl_p4_type fl_p4_types[];
+
+/* ---- Stewart's P5 step (001 §6.2) ------------------------------------- */
+typedef fl_status (*fl_stewart_step_fn)(const fl_stewart_problem *p, const fl_stewart_options *opt,
+                                        fl_stewart_result *res, fl_error *err);
+typedef struct fl_stewart_type {
+    const char *name;
+    fl_stewart_step_fn step;
+} fl_stewart_type;
+extern const fl_stewart_type fl_stewart_types[];
+
+/* ---- quasistatic increment (004 §5.3) --------------------------------- */
+/* One system in both storages: dense for the reference, sparse (on ctx)
+ * for the optimized twin; an entry reads only its own. */
+typedef struct fl_quasistatic_system {
+    const fl_stability_system *dense;
+    fl_sparse_ctx *ctx;
+    const fl_stability_system_sparse *sparse;
+} fl_quasistatic_system;
+typedef fl_status (*fl_quasistatic_step_fn)(const fl_quasistatic_system *s, const gsl_vector *f,
+                                            const gsl_vector *uk, gsl_vector *g, gsl_vector *u,
+                                            gsl_vector *r, const fl_quasistatic_options *opt,
+                                            fl_quasistatic_result *res, fl_error *err);
+typedef struct fl_quasistatic_type {
+    const char *name;
+    fl_quasistatic_step_fn step;
+} fl_quasistatic_type;
+extern const fl_quasistatic_type fl_quasistatic_types[];
+
+/* ---- stability analysis of one state (004 §5.4) ----------------------- */
+typedef struct fl_stability_tangents {
+    const fl_stability_tangent *dense;
+    fl_sparse_ctx *ctx;
+    const fl_stability_tangent_sparse *sparse;
+} fl_stability_tangents;
+typedef fl_status (*fl_stability_analyse_fn)(const fl_stability_tangents *t,
+                                             const fl_stability_options *opt,
+                                             fl_stability_result *res, fl_error *err);
+typedef struct fl_stability_type {
+    const char *name;
+    fl_stability_analyse_fn analyse;
+} fl_stability_type;
+extern const fl_stability_type fl_stability_types[];
+
+/* ---- midpoint stepper (002 (20)-(23)) --------------------------------- */
+/* The problem carries both storages (fl_midpoint_problem); a stepper is an
+ * opaque handle of its type. */
+typedef struct fl_midpoint_type {
+    const char *name;
+    fl_status (*alloc)(const fl_midpoint_problem *p, const fl_midpoint_options *opt, void **out,
+                       fl_error *err);
+    fl_status (*step)(void *mp, fl_midpoint_state *st, fl_midpoint_result *res, fl_error *err);
+    double (*energy)(void *mp, const gsl_vector *u, const gsl_vector *v);
+    void (*free)(void *mp);
+} fl_midpoint_type;
+extern const fl_midpoint_type fl_midpoint_types[];
+
+#endif
