@@ -4,6 +4,7 @@
 #include "xval.h"
 
 #include <dirent.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,12 +121,100 @@ static int cmp_str(const void *a, const void *b)
  * set keeps the test suite fast; --full draws every problem). */
 #define CORPUS_QUICK_MAX_NC 100
 
-/* Sorted names of the corpus problems (caller frees each and the array):
- * the rows of the manifest sizes.tsv (file, kind, nc, dim, n, read_by, as
+/* A growing list of file names (corpus_list's result). */
+typedef struct name_list {
+    char **v;
+    size_t n, cap;
+} name_list;
+
+static fl_status name_list_add(name_list *l, const char *name, fl_error *err)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 32;
+        char **w = realloc(l->v, cap * sizeof *w);
+        if (!w) return FL_FAIL(err, FL_ENOMEM, "corpus family: out of memory");
+        l->v = w;
+        l->cap = cap;
+    }
+    if (!(l->v[l->n] = strdup(name))) return FL_FAIL(err, FL_ENOMEM, "corpus family: out of memory");
+    l->n++;
+    return FL_OK;
+}
+
+/* The rows of the manifest sizes.tsv (file, kind, nc, dim, n, read_by, as
  * Siconos's own readers report them), so only real problem files are
- * drawn, never the bad_* fixtures or the reproducers next to them.
- * Without opt->full, only the problems of at most CORPUS_QUICK_MAX_NC
- * contacts. */
+ * drawn, never the bad_* fixtures or the reproducers next to them. */
+static fl_status corpus_manifest(FILE *f, const char *path, const fl_xval_options *opt,
+                                 name_list *l, fl_error *err)
+{
+    size_t line = 0;
+    char buf[1024];
+    fl_status s = FL_OK;
+    while (s == FL_OK && fgets(buf, sizeof buf, f)) {
+        line++;
+        if (buf[0] == '#' || buf[0] == '\n') continue;
+        char name[512], kind[32];
+        unsigned long nc;
+        if (sscanf(buf, "%511[^\t]\t%31[^\t]\t%lu", name, kind, &nc) != 3)
+            return FL_FAIL(err, FL_EPARSE, "%s line %zu: expected file, kind, nc", path, line);
+        if (!opt->full && nc > CORPUS_QUICK_MAX_NC) continue;
+        s = name_list_add(l, name, err);
+    }
+    return s;
+}
+
+/* 1 for the name of a problem file: *.dat or *.hdf5 (FCLIB), not hidden. */
+static int problem_file_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (name[0] == '.') return 0;
+    return (n > 4 && strcmp(name + n - 4, ".dat") == 0) ||
+           (n > 5 && strcmp(name + n - 5, ".hdf5") == 0);
+}
+
+static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c);
+
+/* A directory without a manifest (a user's own files): every regular
+ * *.dat and *.hdf5 file.  Without opt->full each file is read once to learn
+ * its number of contacts; a file our readers refuse stays in the list, so
+ * that the run names it as not readable. */
+static fl_status corpus_scan(const char *dir, const fl_xval_options *opt, name_list *l,
+                             fl_error *err)
+{
+    DIR *d = opendir(dir);
+    if (!d) return FL_FAIL(err, FL_EIO, "corpus family: cannot open the directory %s", dir);
+    fl_sparse_ctx ctx;
+    fl_status s = opt->full ? FL_OK : fl_sparse_start(&ctx, err);
+    if (s != FL_OK) {
+        closedir(d);
+        return s;
+    }
+    struct dirent *e;
+    char path[4096];
+    while (s == FL_OK && (e = readdir(d)) != NULL) {
+        if (!problem_file_name(e->d_name)) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) continue;
+        if (!opt->full) {
+            fl_xval_case c;
+            memset(&c, 0, sizeof c);
+            corpus_read(path, &ctx, &c);
+            size_t nc = c.p ? c.p->nc : 0;
+            fl_xval_case_clear(&c);
+            if (nc > CORPUS_QUICK_MAX_NC) continue;
+        }
+        s = name_list_add(l, e->d_name, err);
+    }
+    if (!opt->full) fl_sparse_finish(&ctx);
+    closedir(d);
+    return s;
+}
+
+/* Sorted names of the corpus problems (caller frees each and the array):
+ * the manifest's rows when the directory has a sizes.tsv, else every
+ * problem file of the directory (corpus_scan).  Without opt->full, only
+ * the problems of at most CORPUS_QUICK_MAX_NC contacts. */
 static fl_status corpus_list(const fl_xval_options *opt, char ***names, size_t *count,
                              fl_error *err)
 {
@@ -138,46 +227,23 @@ static fl_status corpus_list(const fl_xval_options *opt, char ***names, size_t *
     closedir(d);
     char path[4096];
     snprintf(path, sizeof path, "%s/sizes.tsv", dir);
+    name_list l = {NULL, 0, 0};
+    fl_status s;
     FILE *f = fopen(path, "r");
-    if (!f) return FL_FAIL(err, FL_EIO, "corpus family: cannot open the manifest %s", path);
-    size_t cap = 0, n = 0, line = 0;
-    char **v = NULL;
-    char buf[1024];
-    fl_status s = FL_OK;
-    while (s == FL_OK && fgets(buf, sizeof buf, f)) {
-        line++;
-        if (buf[0] == '#' || buf[0] == '\n') continue;
-        char name[512], kind[32];
-        unsigned long nc;
-        if (sscanf(buf, "%511[^\t]\t%31[^\t]\t%lu", name, kind, &nc) != 3) {
-            s = FL_FAIL(err, FL_EPARSE, "%s line %zu: expected file, kind, nc", path, line);
-            break;
-        }
-        if (!opt->full && nc > CORPUS_QUICK_MAX_NC) continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 32;
-            char **w = realloc(v, cap * sizeof *w);
-            if (!w) {
-                s = FL_FAIL(err, FL_ENOMEM, "corpus family: out of memory");
-                break;
-            }
-            v = w;
-        }
-        if (!(v[n] = strdup(name))) {
-            s = FL_FAIL(err, FL_ENOMEM, "corpus family: out of memory");
-            break;
-        }
-        n++;
+    if (f) {
+        s = corpus_manifest(f, path, opt, &l, err);
+        fclose(f);
+    } else {
+        s = corpus_scan(dir, opt, &l, err);
     }
-    fclose(f);
     if (s != FL_OK) {
-        for (size_t i = 0; i < n; i++) free(v[i]);
-        free(v);
+        for (size_t i = 0; i < l.n; i++) free(l.v[i]);
+        free(l.v);
         return s;
     }
-    if (n) qsort(v, n, sizeof *v, cmp_str);
-    *names = v;
-    *count = n;
+    if (l.n) qsort(l.v, l.n, sizeof *l.v, cmp_str);
+    *names = l.v;
+    *count = l.n;
     return FL_OK;
 }
 

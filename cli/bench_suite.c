@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "fl_data.h"
 #include "fl_clock.h"
 #include "fl_fclib.h"
 #include "fl_sparse.h"
@@ -67,7 +68,8 @@ static void suite_help(FILE *f)
           "                     frictionlab-peer-siconos (env FL_PEER_SICONOS: its path)\n"
           "  --set LIST         corpus, random, discs, feblock, edge, or a directory of FCLIB /\n"
           "                     Siconos files (its sizes.tsv manifest if any) [corpus]\n"
-          "  --corpus DIR       the corpus directory [$FL_SOURCE_ROOT/tests/data/siconos]\n"
+          "  --corpus DIR       the corpus directory [the installed corpus, or the source\n"
+          "                     tree's tests/data/siconos from the build tree; $FL_CORPUS_DIR]\n"
           "  --tol LIST         tolerances [1e-4,1e-8]\n"
           "  --time-limit S     seconds per run [60; --quick: 10]\n"
           "  --norm N           normalisation of the verdict: q, siconos, fclib [q]\n"
@@ -731,7 +733,7 @@ int fl_cli_bench_suite(int argc, char **argv, const char *version, const char *c
     int rc = parse_suite(argc, argv, s, &o, &ours, &peer, &tols, &limit);
     plist L;
     memset(&L, 0, sizeof L);
-    char root_corpus[4096], work[] = "/tmp/frictionlab-suite-XXXXXX", line[8192];
+    char work[] = "/tmp/frictionlab-suite-XXXXXX", line[8192];
     adder a = {s, o.max_iter};
     if (rc >= 0) goto done;
     rc = EXIT_USAGE;
@@ -745,13 +747,11 @@ int fl_cli_bench_suite(int argc, char **argv, const char *version, const char *c
     s->time_limit = limit > 0 ? limit : o.quick ? 10 : 60;
     s->jobs = o.jobs;
     s->shard_k = o.shard_k, s->shard_n = o.shard_n;
-    const char *root = getenv("FL_SOURCE_ROOT");
-    snprintf(root_corpus, sizeof root_corpus, "%s/tests/data/siconos", root ? root : ".");
     L.xo = fl_xval_options_default();
     L.xo.full = o.full;
     L.xo.seed = o.seed;
     L.xo.per_family = o.quick ? 3 : 8;
-    L.xo.corpus_dir = o.corpus ? o.corpus : root_corpus;
+    L.xo.corpus_dir = fl_data_corpus_dir(o.corpus, NULL);
     if (split(o.sets, add_set, &L)) goto done;
     /* the shard: problems i with i mod N == K - 1 */
     size_t kept = 0;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "checks/xval.h"
+#include "fl_data.h"
 #include "fl_dense.h"
 
 int fl_cli_xval_parse_timeout(const char *s, double *out)
@@ -273,10 +274,10 @@ static int crosscheck(fl_cli_ctx *ctx, const sut *u)
     if (ctx->timeout > 0) opt.timeout = ctx->timeout;
     opt.full = ctx->full;
     opt.seed = ctx->seed;
-    char corpus[4096];
-    const char *root = getenv("FL_SOURCE_ROOT");
-    snprintf(corpus, sizeof corpus, "%s/tests/data/siconos", root ? root : ".");
-    opt.corpus_dir = ctx->corpus_dir ? ctx->corpus_dir : corpus;
+    const char *corpus_why = NULL;
+    opt.corpus_dir = fl_data_corpus_dir(ctx->corpus_dir, &corpus_why);
+    if (mask & (1u << FL_XVAL_CORPUS))
+        fprintf(stderr, "crosscheck --solver-cmd: corpus %s (%s)\n", opt.corpus_dir, corpus_why);
 
     /* a command reads and writes its problems in files: a directory for them */
     char dir[] = "/tmp/frictionlab-crosscheck-XXXXXX";

@@ -19,6 +19,9 @@
 #ifndef FL_DATA_INSTALL_DIR
 #error "FL_DATA_INSTALL_DIR must be defined by the build (core/meson.build)"
 #endif
+#ifndef FL_CORPUS_SOURCE_DIR
+#error "FL_CORPUS_SOURCE_DIR must be defined by the build (core/meson.build)"
+#endif
 #ifndef FL_DATA_FROM_BINDIR
 #error "FL_DATA_FROM_BINDIR must be defined by the build (core/meson.build)"
 #endif
@@ -71,6 +74,30 @@ const char *fl_data_dir(const char *dir, const char **why)
         w = "installed";
     } else {
         d = FL_DATA_INSTALL_DIR;
+        w = "installed";
+    }
+    if (why) *why = w;
+    return d;
+}
+
+const char *fl_data_corpus_dir(const char *dir, const char **why)
+{
+    static char installed[4096];
+    const char *w, *d;
+    const char *env = getenv("FL_CORPUS_DIR");
+    if (dir) {
+        d = dir;
+        w = "--corpus";
+    } else if (env && *env) {
+        d = env;
+        w = "FL_CORPUS_DIR";
+    } else if (run_from_build_tree()) {
+        d = FL_CORPUS_SOURCE_DIR;
+        w = "source tree";
+    } else {
+        const char *data = installed_next_to_program();
+        snprintf(installed, sizeof installed, "%s/corpus", data ? data : FL_DATA_INSTALL_DIR);
+        d = installed;
         w = "installed";
     }
     if (why) *why = w;

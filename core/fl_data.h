@@ -32,4 +32,17 @@ const char *fl_data_dir(const char *dir, const char **why);
 fl_status fl_data_path(const char *dir, const char *rel, char *buf, size_t len,
                        fl_error *err);
 
+/* The corpus of real problem files written by Siconos and LMGC90 (the
+ * `corpus` family of `crosscheck --solver-cmd`, tests/data/siconos/ of the
+ * source tree, installed with its README and its manifest sizes.tsv as
+ * <prefix>/share/frictionlab/corpus).  It is, in this order:
+ *   1. dir, when the caller passes one (the command's --corpus DIR);
+ *   2. the environment variable FL_CORPUS_DIR, when set and not empty;
+ *   3. the source tree's tests/data/siconos, when the running program lives
+ *      in the build tree it was built in;
+ *   4. <data directory of rule 4 above>/corpus: the installed one.
+ * Never NULL; *why (may be NULL) receives "--corpus", "FL_CORPUS_DIR",
+ * "source tree" or "installed". */
+const char *fl_data_corpus_dir(const char *dir, const char **why);
+
 #endif

@@ -9,6 +9,7 @@
 #define FL_STATUS_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef enum fl_status {
     FL_OK = 0,
@@ -43,7 +44,8 @@ const char *fl_strerror(fl_status s);
  * know where the data came from, so the caller that read it (the command,
  * naming the input file and field) adds that.  `file` never names a source
  * file of the library.  `message` is a complete sentence fragment suitable
- * for printing after "error: ". */
+ * for printing after "error: "; it holds no control byte and no byte
+ * outside well-formed UTF-8 (fl_error_escape). */
 typedef struct fl_error {
     fl_status status;
     char message[512];
@@ -65,6 +67,14 @@ fl_status fl_error_set(fl_error *err, fl_status s, const char *file, int line,
 
 fl_status fl_error_vset(fl_error *err, fl_status s, const char *file, int line,
                         int column, const char *fmt, va_list ap);
+
+/* Copy `in` into out[size] (always terminated, cut at a character boundary
+ * when too long) with every byte that could disturb a terminal written as
+ * \xNN: control bytes and bytes outside well-formed UTF-8.  Printable
+ * ASCII and valid UTF-8 (the messages' §, —, ≤) are kept.  fl_error_set and
+ * fl_error_vset escape `message` and `file` this way, so a message quoting
+ * a token of a random or binary input file prints as text. */
+void fl_error_escape(const char *in, char *out, size_t size);
 
 /* Report an error detected by library code in in-memory data: no input
  * location (file "", line 0), and never our own source path. */

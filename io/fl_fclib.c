@@ -1,6 +1,7 @@
 /* fl_fclib.c — FCLIB files: write through libfclib, read through HDF5 with
  * every field checked (see fl_fclib.h; conventions in proofs/fclib.md). */
 #include "fl_fclib.h"
+#include "fl_file.h"
 
 #include <limits.h>
 #include <sys/stat.h>
@@ -380,19 +381,12 @@ static fl_status rd_open(reader *rd, const char *path, fl_error *err)
     rd->err = err;
     rd->max_bytes = FL_READ_MAX_BYTES_DEFAULT;
     if (!path) return FL_FAIL(err, FL_EINVAL, "fclib read: NULL path");
-    struct stat st;
-    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s, not an FCLIB file",
-                            S_ISDIR(st.st_mode) ? "is a directory"
-                                                : "is not a regular file (device, pipe, socket)");
+    FILE *fp = NULL;
+    fl_status s_open = fl_file_open(path, &fp, NULL, err);
+    if (s_open != FL_OK) return s_open;
+    fclose(fp);
     H5Eget_auto2(H5E_DEFAULT, &rd->old_func, &rd->old_data);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
-        H5Eset_auto2(H5E_DEFAULT, rd->old_func, rd->old_data);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open the file");
-    }
-    fclose(fp);
     if (H5Fis_hdf5(path) <= 0) {
         H5Eset_auto2(H5E_DEFAULT, rd->old_func, rd->old_data);
         return fl_error_set(err, FL_EPARSE, path, 0, 0,
@@ -1156,8 +1150,8 @@ int fl_fclib_is_hdf5(const char *path)
 {
     static const unsigned char sig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
     unsigned char buf[8];
-    FILE *f = fopen(path, "rb");
-    if (!f) return 0;
+    FILE *f = NULL;
+    if (fl_file_open(path, &f, NULL, NULL) != FL_OK) return 0;
     size_t n = fread(buf, 1, 8, f);
     fclose(f);
     return n == 8 && memcmp(buf, sig, 8) == 0;

@@ -10,6 +10,7 @@
  * accepted, so it can assume well-formed JSON.
  */
 #include "fl_json.h"
+#include "fl_file.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -256,21 +257,15 @@ static const char *type_name(const json_t *v)
  * grown without bound. */
 static fl_status read_all(const char *path, char **text, size_t *len, fl_error *err)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot open: %s", path,
-                            strerror(errno));
-    struct stat sb;
-    if (fstat(fileno(f), &sb) != 0) {
-        int e = errno;
-        fclose(f);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        fclose(f);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: not a regular file (%s)", path,
-                            S_ISDIR(sb.st_mode) ? "a directory" : "a device, pipe or socket");
-    }
+    FILE *f = NULL;
+    long long bytes = 0;
+    fl_error e_open;
+    fl_error_clear(&e_open);
+    fl_status s_open = fl_file_open(path, &f, &bytes, &e_open);
+    if (s_open != FL_OK)
+        return fl_error_set(err, s_open, path, 0, 0, "%s: %s", path, e_open.message);
+    struct stat sb = {0};
+    sb.st_size = (off_t)bytes;
     if (sb.st_size > (off_t)FL_JSON_MAX_BYTES) {
         fclose(f);
         return fl_error_set(err, FL_EINVAL, path, 0, 0, "%s: %lld bytes, more than the %lld "

@@ -14,6 +14,7 @@
  * matrix is written "general" and a real one "real" whatever its values.
  */
 #include "fl_mm.h"
+#include "fl_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -318,23 +319,14 @@ fl_status fl_mm_read(fl_sparse_ctx *ctx, const char *path, cholmod_sparse **out,
                      fl_error *err)
 {
     *out = NULL;
-    mm_reader r = {fopen(path, "r"), path, NULL, 0, 0, 0};
-    if (!r.f)
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot open: %s", path,
-                            strerror(errno));
-    /* only regular files: a directory, /dev/zero or a pipe is refused */
-    struct stat sb;
-    if (fstat(fileno(r.f), &sb) != 0) {
-        int e = errno;
-        fclose(r.f);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: cannot stat: %s", path, strerror(e));
-    }
-    if (!S_ISREG(sb.st_mode)) {
-        fclose(r.f);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s: not a regular file (%s)", path,
-                            S_ISDIR(sb.st_mode) ? "a directory" : "a device, pipe or socket");
-    }
-    r.bytes = (long long)sb.st_size;
+    mm_reader r = {NULL, path, NULL, 0, 0, 0};
+    /* only regular files: a directory, /dev/zero or a pipe is refused
+     * before anything is read, without blocking */
+    fl_error e_open;
+    fl_error_clear(&e_open);
+    fl_status s_open = fl_file_open(path, &r.f, &r.bytes, &e_open);
+    if (s_open != FL_OK)
+        return fl_error_set(err, s_open, path, 0, 0, "%s: %s", path, e_open.message);
     r.buf = malloc(MM_LINE_MAX + 1);
     if (!r.buf) {
         fclose(r.f);

@@ -2,6 +2,7 @@
  * local and global, dense / sparse-block / CSparse storages (see
  * fl_siconos_text.h for the layout and the checks). */
 #include "fl_siconos_text.h"
+#include "fl_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -62,22 +63,8 @@ static fl_status lx_open(lexer *lx, const char *path, const fl_read_options *opt
     lx->err = err;
     lx->max_bytes = opt ? opt->max_bytes : FL_READ_MAX_BYTES_DEFAULT;
     if (!path) return FL_FAIL(err, FL_EINVAL, "siconos read: NULL path");
-    int fd = open(path, O_RDONLY | O_NONBLOCK);
-    if (fd < 0)
-        return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open the file (%s)", strerror(errno));
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-        int dir = S_ISDIR(st.st_mode);
-        close(fd);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "%s, not a problem file",
-                            dir ? "is a directory" : "is not a regular file (device, pipe, socket)");
-    }
-    lx->size = (long long)st.st_size;
-    lx->f = fdopen(fd, "r");
-    if (!lx->f) {
-        close(fd);
-        return fl_error_set(err, FL_EIO, path, 0, 0, "cannot open the file");
-    }
+    fl_status s = fl_file_open(path, &lx->f, &lx->size, err);
+    if (s != FL_OK) return s;
     return FL_OK;
 }
 

@@ -108,4 +108,15 @@ if (cd / && "$bin" reproduce wedged_rod --quick --data /nonexistent --out "$stag
 fi
 grep -q '/nonexistent/003/wedged_rod.json' "$stage/missing.err" ||
     { cat "$stage/missing.err"; echo "FAIL data: the error does not name the missing file"; exit 1; }
+echo "== installed corpus: crosscheck --family corpus from /, no source tree"
+corpus_last=$(cd / && "$bin" crosscheck --family corpus \
+    --solver-cmd "$bin solve {in} --out {out} --tol 1e-10 > /dev/null" \
+    2> "$stage/corpus.err" | tail -n 1)
+if ! printf '%s\n' "$corpus_last" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' ||
+   ! grep -Eq "corpus $stage.*/share/frictionlab/corpus \(installed\)" "$stage/corpus.err"; then
+    tail -n 20 "$stage/corpus.err"
+    echo "FAIL installed corpus: '$corpus_last'"
+    exit 1
+fi
+echo "$corpus_last (crosscheck --family corpus from /, installed corpus)"
 echo "PASS install: consumer built with pkg-config, installed command reproduces every task from /"

@@ -176,7 +176,7 @@ Test(json, missing_file_and_directory)
     s = fl_json_load(fixture(""), &doc, &err);     /* the directory itself */
     cr_assert_eq(s, FL_EIO);
     cr_assert_null(doc);
-    expect_in(&err, "not a regular file (a directory)");
+    expect_in(&err, "is a directory, not a regular file");
 }
 
 Test(json, truncated_file)
@@ -609,5 +609,5 @@ Test(json, non_regular_files_are_refused)
     fl_error err;
     cr_assert_eq(fl_json_load("/dev/zero", &doc, &err), FL_EIO);
     cr_assert_null(doc);
-    expect_in(&err, "/dev/zero: not a regular file (a device, pipe or socket)");
+    expect_in(&err, "/dev/zero: is a character device, not a regular file");
 }

@@ -156,7 +156,7 @@ Test(mm, missing_empty_and_directory)
 {
     expect_bad("no_such.mtx", FL_EIO, 0, "cannot open: No such file or directory");
     expect_bad("empty.mtx", FL_EPARSE, 0, "empty file");
-    expect_bad("", FL_EIO, 0, "not a regular file (a directory)");
+    expect_bad("", FL_EIO, 0, "is a directory, not a regular file");
 }
 
 Test(mm, banner)
@@ -415,5 +415,5 @@ Test(mm, lines_beyond_1024_characters_are_refused)
 
 Test(mm, non_regular_files_are_refused)
 {
-    expect_refused("/dev/zero", FL_EIO, 0, "not a regular file (a device, pipe or socket)");
+    expect_refused("/dev/zero", FL_EIO, 0, "is a character device, not a regular file");
 }

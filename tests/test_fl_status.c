@@ -108,3 +108,49 @@ Test(status, try_propagates_errors_and_passes_warnings)
     cr_assert_eq(try_helper(FL_WMAXITER, &reached), FL_OK);
     cr_assert_eq(reached, 1);
 }
+
+/* fl_error_escape: control bytes and bytes outside well-formed UTF-8 (RFC
+ * 3629 §4) become \xNN; printable ASCII and valid UTF-8 stay as they are. */
+Test(status, escape_control_and_invalid_utf8)
+{
+    char out[64];
+    fl_error_escape("a\x01" "b\x1b[0m", out, sizeof out);
+    cr_assert_str_eq(out, "a\\x01b\\x1b[0m");
+    fl_error_escape("\x7f", out, sizeof out);
+    cr_assert_str_eq(out, "\\x7f");
+    /* valid 2-, 3- and 4-byte characters: é, §, —, U+1F600 */
+    const char *ok = "\xc3\xa9 \xc2\xa7 \xe2\x80\x94 \xf0\x9f\x98\x80";
+    fl_error_escape(ok, out, sizeof out);
+    cr_assert_str_eq(out, ok);
+    /* a lone continuation byte, an overlong '/', a surrogate, > U+10FFFF,
+     * a sequence cut short */
+    fl_error_escape("\x80", out, sizeof out);
+    cr_assert_str_eq(out, "\\x80");
+    fl_error_escape("\xc0\xaf", out, sizeof out);
+    cr_assert_str_eq(out, "\\xc0\\xaf");
+    fl_error_escape("\xed\xa0\x80", out, sizeof out);
+    cr_assert_str_eq(out, "\\xed\\xa0\\x80");
+    fl_error_escape("\xf4\x90\x80\x80", out, sizeof out);
+    cr_assert_str_eq(out, "\\xf4\\x90\\x80\\x80");
+    fl_error_escape("\xe2\x80", out, sizeof out);
+    cr_assert_str_eq(out, "\\xe2\\x80");
+}
+
+Test(status, escape_cuts_at_a_character_boundary)
+{
+    char out[6];
+    fl_error_escape("abc\x01", out, sizeof out);   /* \x01 needs 4 bytes: cut before it */
+    cr_assert_str_eq(out, "abc");
+    fl_error_escape("ab\xe2\x80\x94z", out, sizeof out);
+    cr_assert_str_eq(out, "ab\xe2\x80\x94");
+    fl_error_escape(NULL, out, sizeof out);
+    cr_assert_str_eq(out, "");
+}
+
+Test(status, error_set_escapes_message_and_file)
+{
+    fl_error e;
+    fl_error_set(&e, FL_EPARSE, "f\x1b.dat", 3, 0, "token '%s'", "x\x07y");
+    cr_assert_str_eq(e.message, "token 'x\\x07y'");
+    cr_assert_str_eq(e.file, "f\\x1b.dat");
+}
