@@ -219,6 +219,163 @@ fl_status fl_xval_law_measure(const fl_local_problem *p, const double *r, fl_xva
 }
 
 /* ------------------------------------------------------------------ */
+/* the parts of an answer (proofs/xval.md §6)                          */
+/* ------------------------------------------------------------------ */
+
+/* Largest |a_i - b_i - c_i| (c may be NULL) relative to the largest
+ * |b_i|, |c_i| (the terms a should equal; 1 when that is below
+ * DBL_EPSILON: no scale); a non-finite difference counts as +inf.  *at:
+ * its index. */
+static double part_gap(const double *a, const double *b, const double *c, size_t len,
+                       size_t *at)
+{
+    double worst = 0, scale = 0;
+    *at = 0;
+    for (size_t i = 0; i < len; i++) {
+        double d = fabs(a[i] - b[i] - (c ? c[i] : 0));
+        if (isnan(d)) d = INFINITY;
+        if (d > worst) {
+            worst = d;
+            *at = i;
+        }
+        scale = fmax(scale, fabs(b[i]));
+        if (c) scale = fmax(scale, fabs(c[i]));
+    }
+    if (!isfinite(scale)) return INFINITY;
+    return worst / (scale > DBL_EPSILON ? scale : 1.0);
+}
+
+/* y = A x (trans 0) or A^T x (trans 1), dense A if present, else the
+ * sparse As on ctx. */
+static fl_status gmul(const gsl_matrix *A, const cholmod_sparse *As, fl_sparse_ctx *ctx,
+                      int trans, const double *x, size_t nx, double *y, size_t ny, fl_error *err)
+{
+    if (nx == 0 || ny == 0) {
+        for (size_t i = 0; i < ny; i++) y[i] = 0;
+        return FL_OK;
+    }
+    if (A) {
+        gsl_vector_const_view xv = gsl_vector_const_view_array(x, nx);
+        gsl_vector_view yv = gsl_vector_view_array(y, ny);
+        gsl_blas_dgemv(trans ? CblasTrans : CblasNoTrans, 1.0, A, &xv.vector, 0.0, &yv.vector);
+        return FL_OK;
+    }
+    if (!As || !ctx) return FL_FAIL(err, FL_EINVAL, "xval parts: the global problem has no matrix");
+    return fl_sparse_mv(ctx, As, trans, 1.0, x, 0.0, y, err);
+}
+
+/* M v = H^T r + f and u = H v + w of a global answer; why as in
+ * fl_xval_parts_check. */
+static fl_status global_parts(const fl_global_problem *g, const double *r, const double *u,
+                              const double *v, double tol, int *agree, char *why, size_t whylen,
+                              fl_error *err)
+{
+    size_t n = g->n, m = g->m, at;
+    double *Mv = malloc((n ? n : 1) * sizeof *Mv), *Hr = malloc((n ? n : 1) * sizeof *Hr);
+    double *Hv = malloc((m ? m : 1) * sizeof *Hv);
+    fl_status s = Mv && Hr && Hv ? FL_OK : FL_FAIL(err, FL_ENOMEM, "xval parts: out of memory");
+    if (s == FL_OK) s = gmul(g->M, g->Ms, g->ctx, 0, v, n, Mv, n, err);
+    if (s == FL_OK) s = gmul(g->H, g->Hs, g->ctx, 1, r, m, Hr, n, err);
+    if (s == FL_OK) s = gmul(g->H, g->Hs, g->ctx, 0, v, n, Hv, m, err);
+    if (s == FL_OK) {
+        double d = part_gap(Mv, Hr, g->f->data, n, &at);
+        if (!(d <= tol)) {
+            *agree = 0;
+            snprintf(why, whylen, "M v differs from H^T r + f by %.2e (relative) at degree of "
+                     "freedom %zu (tol %.0e)", d, at, tol);
+        } else if (u) {
+            d = part_gap(u, Hv, m ? g->w->data : NULL, m, &at);
+            if (!(d <= tol)) {
+                *agree = 0;
+                snprintf(why, whylen, "u differs from H v + w by %.2e (relative) at contact %zu "
+                         "(tol %.0e)", d, at / (size_t)g->dim, tol);
+            }
+        }
+    }
+    free(Mv);
+    free(Hr);
+    free(Hv);
+    return s;
+}
+
+fl_status fl_xval_parts_check(const fl_local_problem *p, const fl_global_problem *g,
+                              const double *r, const double *u, const double *v, double tol,
+                              int *agree, char *why, size_t whylen, fl_error *err)
+{
+    if (!p || !r || !agree || !why || whylen == 0)
+        return FL_FAIL(err, FL_EINVAL, "xval parts: NULL argument");
+    *agree = 1;
+    why[0] = '\0';
+    if (g && v && g->m != p->m) return FL_FAIL(err, FL_EINVAL, "xval parts: global size %zu != %zu", g->m, p->m);
+    if (u) {   /* u = W r + q: U - q is W r, so the gap is |u - (W r) - q| */
+        double *U = malloc((p->m ? p->m : 1) * sizeof *U), *Wr = malloc((p->m ? p->m : 1) * sizeof *Wr);
+        if (!U || !Wr) {
+            free(U);
+            free(Wr);
+            return FL_FAIL(err, FL_ENOMEM, "xval parts: out of memory");
+        }
+        gsl_vector_const_view rv = gsl_vector_const_view_array(r, p->m);
+        gsl_vector_view Uv = gsl_vector_view_array(U, p->m);
+        fl_status s = p->m ? fl_local_problem_velocity(p, &rv.vector, &Uv.vector, err) : FL_OK;
+        for (size_t i = 0; s == FL_OK && i < p->m; i++) Wr[i] = U[i] - p->q->data[i];
+        size_t at;
+        double d = s == FL_OK ? part_gap(u, Wr, p->m ? p->q->data : NULL, p->m, &at) : 0;
+        free(U);
+        free(Wr);
+        FL_TRY(s);
+        if (!(d <= tol)) {
+            *agree = 0;
+            snprintf(why, whylen, "u differs from W r + q by %.2e (relative) at contact %zu "
+                     "(tol %.0e)", d, at / (size_t)p->dim, tol);
+            return FL_OK;
+        }
+    }
+    if (g && v) return global_parts(g, r, u, v, tol, agree, why, whylen, err);
+    return FL_OK;
+}
+
+void fl_xval_last_line(const char *path, char *buf, size_t len)
+{
+    if (!buf || len == 0) return;
+    buf[0] = '\0';
+    FILE *f = path ? fopen(path, "rb") : NULL;
+    if (!f) return;
+    char tail[1024];
+    size_t got = 0;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long size = ftell(f);
+        long from = size > (long)sizeof tail ? size - (long)sizeof tail : 0;
+        if (size > 0 && fseek(f, from, SEEK_SET) == 0) got = fread(tail, 1, sizeof tail, f);
+    }
+    fclose(f);
+    while (got > 0 && (tail[got - 1] == '\n' || tail[got - 1] == '\r')) got--;
+    size_t start = got;
+    while (start > 0 && tail[start - 1] != '\n') start--;
+    /* keep the end of a long line: the message is usually there */
+    size_t at = 0;
+    for (size_t i = start; i < got; i++) {
+        unsigned char ch = (unsigned char)tail[i];
+        char one[5];
+        if (ch >= 0x20 && ch < 0x7f) {
+            one[0] = (char)ch;
+            one[1] = '\0';
+        } else {
+            snprintf(one, sizeof one, "\\x%02x", ch);
+        }
+        size_t k = strlen(one);
+        if (at + k + 1 > len) {   /* drop the front: shift left */
+            size_t drop = at + k + 1 - len;
+            if (drop > at) break;
+            memmove(buf, buf + drop, at - drop);
+            at -= drop;
+        }
+        memcpy(buf + at, one, k);
+        at += k;
+        buf[at] = '\0';
+    }
+}
+
+/* ------------------------------------------------------------------ */
 /* running the command                                                 */
 /* ------------------------------------------------------------------ */
 
@@ -268,8 +425,34 @@ fl_status fl_xval_command(const char *tmpl, const char *in, const char *out, cha
     return FL_OK;
 }
 
+/* Process group being waited for (fl_xval_spawn_running). */
+static volatile sig_atomic_t running_group = 0;
+
+int fl_xval_spawn_running(void)
+{
+    return (int)running_group;
+}
+
+/* In the child: fd `to` (1 or 2) onto path, or /dev/null if it cannot be
+ * opened: never the caller's terminal. */
+static void redirect(const char *path, int to)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) fd = open("/dev/null", O_WRONLY);
+    if (fd >= 0 && fd != to) {
+        dup2(fd, to);
+        close(fd);
+    }
+}
+
 fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, fl_xval_run *run,
                         fl_error *err)
+{
+    return fl_xval_spawn_split(cmd, timeout, log_path, NULL, run, err);
+}
+
+fl_status fl_xval_spawn_split(const char *cmd, double timeout, const char *log_path,
+                              const char *err_path, fl_xval_run *run, fl_error *err)
 {
     if (!cmd || !run) return FL_FAIL(err, FL_EINVAL, "xval spawn: NULL argument");
     if (!(timeout > 0)) return FL_FAIL(err, FL_EINVAL, "xval spawn: timeout %g must be positive", timeout);
@@ -281,18 +464,15 @@ fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, f
     if (pid == 0) {   /* child: own process group, output to the log */
         setpgid(0, 0);
         if (log_path) {   /* the log, or nowhere: never the caller's stdout */
-            int fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-            if (fd < 0) fd = open("/dev/null", O_WRONLY);
-            if (fd >= 0) {
-                dup2(fd, 1);
-                dup2(fd, 2);
-                close(fd);
-            }
+            redirect(log_path, 1);
+            if (!err_path) dup2(1, 2);
         }
+        if (err_path) redirect(err_path, 2);
         execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
         _exit(127);
     }
     setpgid(pid, pid);   /* also in the parent: no race with kill below */
+    running_group = (sig_atomic_t)pid;
     int st = 0;
     long nap_ns = 200000;
     for (;;) {
@@ -300,6 +480,7 @@ fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, f
         if (w == pid) break;
         if (w < 0 && errno != EINTR) {
             kill(-pid, SIGKILL);
+            running_group = 0;
             return FL_FAIL(err, FL_EEXTERNAL, "xval spawn: waitpid: %s", strerror(errno));
         }
         if (fl_clock_now() - t0 > timeout) {
@@ -314,6 +495,7 @@ fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, f
     }
     run->seconds = fl_clock_now() - t0;
     kill(-pid, SIGKILL);   /* anything the command left running in its group */
+    running_group = 0;
     run->exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : -1;
     return FL_OK;
 }
@@ -365,15 +547,19 @@ static fl_status check_begin(const fl_local_problem *p, const fl_xval_options *o
  * same whether it came from a command's file or an in-process call:
  * the law measures, the distance to a unique certified answer, and
  * pass/fail with opt's tolerances (res->run already filled). */
-static void judge(const fl_local_problem *p, const fl_xval_certificate *cert, const double *r,
-                  const fl_xval_options *opt, fl_xval_result *res)
+static void judge(const fl_local_problem *p, const fl_global_problem *g,
+                  const fl_xval_certificate *cert, const double *r, const double *u,
+                  const double *v, const fl_xval_options *opt, fl_xval_result *res)
 {
     char *reason = res->reason;
     const size_t rlen = sizeof res->reason;
     fl_error e2;
     fl_error_clear(&e2);
     res->have_solution = 1;
-    fl_status s = fl_xval_law_measure(p, r, &res->law, &e2);
+    char why[256];
+    fl_status s = fl_xval_parts_check(p, g, r, u, v, opt->parts_tol, &res->parts_agree, why,
+                                      sizeof why, &e2);
+    if (s == FL_OK) s = fl_xval_law_measure(p, r, &res->law, &e2);
     if (s == FL_OK && cert->method != FL_XVAL_NONE && cert->unique) {
         double d = 0, nr = 0, rs, us;
         scales(p, &rs, &us);
@@ -389,6 +575,7 @@ static void judge(const fl_local_problem *p, const fl_xval_certificate *cert, co
     }
     const double tol = opt->tol;
     if (res->run.exit_code != 0) say(reason, rlen, "exit status %d", res->run.exit_code);
+    if (!res->parts_agree) say(reason, rlen, "%s", why);
     if (!(res->law.error <= tol))
         say(reason, rlen, "natural-map error %.2e > %.0e", res->law.error, tol);
     if (!(res->law.cone <= tol))
@@ -405,12 +592,11 @@ static void judge(const fl_local_problem *p, const fl_xval_certificate *cert, co
     res->pass = reason[0] == '\0';
 }
 
-fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
-                        const char *solver_cmd, const char *in_path, const char *out_path,
-                        const fl_xval_options *opt, fl_xval_result *res, fl_error *err)
+/* fl_xval_check without the solver's last word on the reason. */
+static fl_status check_cmd(const fl_xval_case *c, const fl_xval_certificate *cert,
+                           const char *solver_cmd, const char *in_path, const char *out_path,
+                           const fl_xval_options *opt, fl_xval_result *res, fl_error *err)
 {
-    if (!c || !c->p || !cert || !solver_cmd || !in_path || !out_path || !opt || !res)
-        return FL_FAIL(err, FL_EINVAL, "xval check: NULL argument");
     const fl_local_problem *p = c->p;
     FL_TRY(check_begin(p, opt, res, err));
     char *reason = res->reason;
@@ -423,16 +609,18 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
         say(reason, rlen, "could not write the problem to %s: %.300s", in_path, e2.message);
         return FL_OK;
     }
-    char cmd[8192], log[4096];
+    char cmd[8192], log[4096], elog[4096];
     if (fl_xval_command(solver_cmd, in_path, out_path, cmd, sizeof cmd, &e2) != FL_OK) {
         say(reason, rlen, "%.300s", e2.message);
         return FL_OK;
     }
     snprintf(log, sizeof log, "%s.log", out_path);
-    if (fl_xval_spawn(cmd, opt->timeout, log, &res->run, &e2) != FL_OK) {
+    snprintf(elog, sizeof elog, "%s.stderr", out_path);
+    if (fl_xval_spawn_split(cmd, opt->timeout, log, elog, &res->run, &e2) != FL_OK) {
         say(reason, rlen, "could not run the command: %.300s", e2.message);
         return FL_OK;
     }
+    fl_xval_last_line(elog, res->solver_said, sizeof res->solver_said);
     if (res->run.timed_out) {
         say(reason, rlen, "timed out after %.3g s (killed)", opt->timeout);
         return FL_OK;
@@ -442,13 +630,27 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
     /* the solver's file is read first in a child process (io/fl_fclib.h) */
     if (fl_fclib_vet(out_path, NULL, FL_FCLIB_VET_SOLUTION, &e2) != FL_OK ||
         fl_fclib_read_solution(out_path, &sol, &e2) != FL_OK || sol->m != p->m) {
-        say(reason, rlen, "exit %d; no solution read from %s: %.300s (command output: %s)",
-            res->run.exit_code, out_path, sol ? "wrong size" : e2.message, log);
+        say(reason, rlen, "exit %d; no solution read from %s: %.200s", res->run.exit_code,
+            out_path, sol ? "wrong size" : e2.message);
         fl_fclib_solution_free(sol);
         return FL_OK;
     }
-    judge(p, cert, sol->r, opt, res);
+    /* a global answer (v of the file's global problem) is checked whole */
+    const fl_global_problem *g = c->g && sol->v && sol->n == c->g->n ? c->g : NULL;
+    judge(p, g, cert, sol->r, sol->u, g ? sol->v : NULL, opt, res);
     fl_fclib_solution_free(sol);
+    return FL_OK;
+}
+
+fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
+                        const char *solver_cmd, const char *in_path, const char *out_path,
+                        const fl_xval_options *opt, fl_xval_result *res, fl_error *err)
+{
+    if (!c || !c->p || !cert || !solver_cmd || !in_path || !out_path || !opt || !res)
+        return FL_FAIL(err, FL_EINVAL, "xval check: NULL argument");
+    FL_TRY(check_cmd(c, cert, solver_cmd, in_path, out_path, opt, res, err));
+    if (!res->pass && res->solver_said[0])   /* the failure in the solver's own words */
+        say(res->reason, sizeof res->reason, "solver's stderr: \"%s\"", res->solver_said);
     return FL_OK;
 }
 
@@ -460,11 +662,16 @@ fl_status fl_xval_check_fn(const fl_xval_case *c, const fl_xval_certificate *cer
         return FL_FAIL(err, FL_EINVAL, "xval check: NULL argument");
     const fl_local_problem *p = c->p;
     FL_TRY(check_begin(p, opt, res, err));
-    double *r = calloc(p->m ? p->m : 1, sizeof *r);
-    if (!r) return FL_FAIL(err, FL_ENOMEM, "xval check: out of memory");
+    double *r = calloc(p->m ? p->m : 1, sizeof *r), *u = malloc((p->m ? p->m : 1) * sizeof *u);
+    if (!r || !u) {
+        free(r);
+        free(u);
+        return FL_FAIL(err, FL_ENOMEM, "xval check: out of memory");
+    }
+    for (size_t i = 0; i < p->m; i++) u[i] = NAN;
     char msg[400] = "";
     double t0 = fl_clock_now();
-    int rc = fn(p, r, user, msg, sizeof msg);
+    int rc = fn(p, r, u, user, msg, sizeof msg);
     res->run.seconds = fl_clock_now() - t0;
     res->run.exit_code = rc;
     if (rc != 0) {
@@ -478,9 +685,12 @@ fl_status fl_xval_check_fn(const fl_xval_case *c, const fl_xval_certificate *cer
             "took %.3g s, over the time limit of %.3g s (in-process: not interrupted)",
             res->run.seconds, opt->timeout);
     } else {
-        judge(p, cert, r, opt, res);
+        int given = 0;   /* u left all NaN: the solver gave none */
+        for (size_t i = 0; i < p->m && !given; i++) given = !isnan(u[i]);
+        judge(p, NULL, cert, r, given ? u : NULL, NULL, opt, res);
     }
     free(r);
+    free(u);
     return FL_OK;
 }
 

@@ -9,8 +9,10 @@
  *   2. runs the command through /bin/sh with {in}, {out} replaced by
  *      shell-quoted paths, in its own process group, killed (SIGKILL to the
  *      group) when it exceeds the time limit,
- *   3. reads /solution/r and recomputes U = W r + q itself (the command's u
- *      is not trusted),
+ *   3. reads /solution (r, u) and recomputes U = W r + q itself; the
+ *      command's u must agree with it (fl_xval_parts_check: a stale or
+ *      wrong u fails the problem, naming the contact), and the law is
+ *      measured on the recomputed U,
  *   4. measures the law on (r, U): the natural-map error of
  *      core/fl_residual.h (/||q||), the cone violation, the Signorini
  *      complementarity and the whole Coulomb law (fl_coulomb_violation),
@@ -70,6 +72,11 @@ typedef struct fl_xval_options {
                                near a stick/slip transition the slip direction is
                                fixed only to sqrt(error) (proofs/xval.md) */
     double dist_tol;        /* accepted distance to a unique certified answer, 1e-4 */
+    double parts_tol;       /* accepted disagreement of the answer's parts, 1e-8
+                               relative: |u - (W r + q)|_inf <= parts_tol
+                               max(|W r|_inf, |q|_inf), and for a global answer
+                               the same for M v = H^T r + f, u = H v + w
+                               (proofs/xval.md §6) */
     double timeout;         /* seconds per problem (wall), default 60 */
     long per_family;        /* random/feblock/discs problems per family, default 8 */
     int full;               /* 1: full size ladders (random up to 1000 contacts) */
@@ -178,17 +185,41 @@ fl_status fl_xval_command(const char *tmpl, const char *in, const char *out, cha
  * SIGKILL to the group). */
 fl_status fl_xval_spawn(const char *cmd, double timeout, const char *log_path, fl_xval_run *run,
                         fl_error *err);
+/* The same with stderr sent to err_path (NULL: with stdout to log_path). */
+fl_status fl_xval_spawn_split(const char *cmd, double timeout, const char *log_path,
+                              const char *err_path, fl_xval_run *run, fl_error *err);
+/* Process group of the command fl_xval_spawn is waiting for, 0 if none:
+ * async-signal-safe (a signal handler kills it before the program dies). */
+int fl_xval_spawn_running(void);
+
+/* The last non-empty line of the text file path (at most len - 1 bytes of
+ * its end kept, non-printable bytes written as \xHH), "" when the file is
+ * missing or empty.  For the FAIL line: the solver's own last word. */
+void fl_xval_last_line(const char *path, char *buf, size_t len);
+
+/* Whether the parts of an answer agree (proofs/xval.md §6): u (length
+ * p->m, NULL: not given) with W r + q; for a global problem g (NULL: not
+ * global) with v (length g->n, NULL: not given), M v = H^T r + f and
+ * u = H v + w.  Each part is compared in the infinity norm relative to the
+ * larger infinity norm of its terms (1 when both are below DBL_EPSILON).
+ * *agree = 1, or 0 with why saying which part differs, by how much and at
+ * which contact (or degree of freedom).  Errors: NULL p, r, agree; memory. */
+fl_status fl_xval_parts_check(const fl_local_problem *p, const fl_global_problem *g,
+                              const double *r, const double *u, const double *v, double tol,
+                              int *agree, char *why, size_t whylen, fl_error *err);
 
 /* The verdict on one problem. */
 typedef struct fl_xval_result {
     fl_xval_run run;
     int have_solution;      /* /solution read with the right size */
+    int parts_agree;        /* u (and v) agree with r (fl_xval_parts_check), or not given */
+    char solver_said[200];  /* last line of the command's stderr, escaped ("" if none) */
     fl_xval_law law;        /* of the command's r (if have_solution) */
     double dist;            /* to the certified answer (NAN if not unique) */
     double ours_seconds;    /* fl_xval_our_solve to opt->tol */
     int ours_solved;
     int pass;
-    char reason[512];       /* why it failed, or what passed */
+    char reason[1024];      /* why it failed (with the solver's stderr), or what passed */
 } fl_xval_result;
 
 /* Run solver_cmd on the problem c (written to in_path, solution expected
@@ -199,10 +230,12 @@ fl_status fl_xval_check(const fl_xval_case *c, const fl_xval_certificate *cert,
                         const fl_xval_options *opt, fl_xval_result *res, fl_error *err);
 
 /* A solver called in-process (the Python module's frictionlab.crosscheck):
- * write its answer r (length p->m, zero on entry) for p and return 0, or
- * return nonzero and say why in msg (msglen bytes, NUL-terminated). */
-typedef int (*fl_xval_solver_fn)(const fl_local_problem *p, double *r, void *user, char *msg,
-                                 size_t msglen);
+ * write its answer r (length p->m, zero on entry) for p and, if it has
+ * one, its velocity u (length p->m, NaN on entry: left all NaN means "no
+ * u", not checked), and return 0; or return nonzero and say why in msg
+ * (msglen bytes, NUL-terminated). */
+typedef int (*fl_xval_solver_fn)(const fl_local_problem *p, double *r, double *u, void *user,
+                                 char *msg, size_t msglen);
 
 /* fl_xval_check with the solver fn(p, r, user, ...) called in this process
  * instead of a command: no file is written or read.  The answer is judged

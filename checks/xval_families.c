@@ -65,6 +65,7 @@ fl_xval_options fl_xval_options_default(void)
     o.tol = 1e-6;
     o.coulomb_tol = 1e-3;
     o.dist_tol = 1e-4;
+    o.parts_tol = 1e-8;   /* proofs/xval.md §6 */
     o.timeout = 60;
     o.per_family = 8;
     o.full = 0;

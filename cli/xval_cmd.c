@@ -6,10 +6,15 @@
  * See xval_cmd.h. */
 #include "xval_cmd.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "checks/xval.h"
@@ -145,6 +150,81 @@ static void report(fl_cli_ctx *ctx, const row *rows, size_t n, const sut *u)
         fprintf(stderr, "crosscheck --solver-cmd: no profile PNG (gnuplot failed)\n");
 }
 
+/* A passed problem's files: the problem, the answer, its logs. */
+static void remove_problem_files(const char *in, const char *out)
+{
+    char path[4300];
+    remove(in);
+    remove(out);
+    snprintf(path, sizeof path, "%s.log", out);
+    remove(path);
+    snprintf(path, sizeof path, "%s.stderr", out);
+    remove(path);
+}
+
+/* ------------------------------------------------------------------ */
+/* the problem directory: removed on every exit path, signals included */
+/* ------------------------------------------------------------------ */
+
+static char tmp_dir[64];                 /* "" when there is none to remove */
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+static struct sigaction previous[3];
+
+/* A file or directory tree under path, removed.  0 or -1. */
+static int remove_tree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d) return remove(path) == 0 || errno == ENOENT ? 0 : -1;
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0) continue;
+        char sub[4400];
+        snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+        if (remove_tree(sub) != 0) rc = -1;
+    }
+    closedir(d);
+    return rmdir(path) == 0 && rc == 0 ? 0 : -1;
+}
+
+/* SIGINT, SIGTERM, SIGHUP during a run: the command's process group
+ * killed, the directory removed (fork + exec of rm: async-signal-safe),
+ * then the signal re-raised with its default action. */
+static void on_signal(int sig)
+{
+    int group = fl_xval_spawn_running();
+    if (group > 0) kill(-group, SIGKILL);
+    if (tmp_dir[0]) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            execl("/bin/rm", "rm", "-rf", tmp_dir, (char *)NULL);
+            _exit(127);
+        }
+        if (pid > 0)
+            while (waitpid(pid, NULL, 0) < 0 && errno == EINTR) {}
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void guard_dir(const char *dir)
+{
+    snprintf(tmp_dir, sizeof tmp_dir, "%s", dir);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t k = 0; k < sizeof caught / sizeof caught[0]; k++)
+        sigaction(caught[k], &sa, &previous[k]);
+}
+
+static void unguard_dir(void)
+{
+    for (size_t k = 0; k < sizeof caught / sizeof caught[0]; k++)
+        sigaction(caught[k], &previous[k], NULL);
+    tmp_dir[0] = '\0';
+}
+
 /* One problem of a family: certify, run the solver under test, print the
  * PASS/FAIL line, write the CSV row and fill rw (a harness error is a
  * FAIL line). */
@@ -163,6 +243,7 @@ static void one_problem(fl_cli_ctx *ctx, const sut *u, const char *dir, fl_xval_
     }
     fl_xval_certificate cert;
     fl_xval_result res;
+    char kept[4300] = "";
     memset(&cert, 0, sizeof cert);
     fl_status s = fl_xval_certify(c->p, &cert, &err);
     if (s == FL_OK && u->fn) {
@@ -172,6 +253,9 @@ static void one_problem(fl_cli_ctx *ctx, const sut *u, const char *dir, fl_xval_
         snprintf(in, sizeof in, "%s/%s.hdf5", dir, c->name);
         snprintf(out, sizeof out, "%s/%s.solution.hdf5", dir, c->name);
         s = fl_xval_check(c, &cert, u->cmd, in, out, opt, &res, &err);
+        if (s == FL_OK && res.pass) remove_problem_files(in, out);   /* keep failures only */
+        if (s == FL_OK && !res.pass)
+            snprintf(kept, sizeof kept, "; files kept: %s/%s.*", dir, c->name);
     }
     if (s != FL_OK) {
         fl_cli_check(ctx, 0, c->name, "harness error: %s", err.message);
@@ -191,8 +275,8 @@ static void one_problem(fl_cli_ctx *ctx, const sut *u, const char *dir, fl_xval_
                      res.law.error, res.law.cone, res.law.complementarity, opt->tol,
                      res.law.coulomb, opt->coulomb_tol, dist, cert.note);
     else
-        fl_cli_check(ctx, 0, c->name, "dim %d nc %zu: %s; certified: %s", p->dim, p->nc,
-                     res.reason, cert.note);
+        fl_cli_check(ctx, 0, c->name, "dim %d nc %zu: %s; certified: %s%s", p->dim, p->nc,
+                     res.reason, cert.note, kept);
     if (res.pass) rw->user_t = res.run.seconds;
     if (res.ours_solved) rw->our_t = res.ours_seconds;
     fprintf(csv, "%s,%s,%d,%zu,%s,%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%d,%s,%.6g,%.6g,%d,\"%s\"\n",
@@ -285,13 +369,19 @@ static int crosscheck(fl_cli_ctx *ctx, const sut *u)
         fprintf(stderr, "crosscheck --solver-cmd: cannot create a directory under /tmp\n");
         return -1;
     }
-    if (!u->fn) fprintf(stderr, "crosscheck --solver-cmd: problems and solutions in %s\n", dir);
+    if (!u->fn) {
+        guard_dir(dir);
+        fprintf(stderr, "crosscheck --solver-cmd: problems and solutions in %s\n", dir);
+    }
     char csvpath[4096];
     FILE *csv = NULL;
     if (fl_cli_out_path(ctx, "xval.csv", csvpath, sizeof csvpath) == 0) csv = fopen(csvpath, "w");
     if (!csv) {
         fprintf(stderr, "crosscheck --solver-cmd: cannot write xval.csv in %s\n", ctx->out_dir);
-        if (!u->fn) rmdir(dir);   /* still empty */
+        if (!u->fn) {
+            rmdir(dir);   /* still empty */
+            unguard_dir();
+        }
         return -1;
     }
     fprintf(csv, "problem,family,dim,nc,status,exit,timed_out,seconds,error,cone,"
@@ -305,11 +395,10 @@ static int crosscheck(fl_cli_ctx *ctx, const sut *u)
     if (rc == 0) report(ctx, rows, nrows, u);
     free(rows);
     if (u->fn) return rc;
-    if (ctx->failed == failed0) {
-        char rm[128];
-        snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
-        if (system(rm) != 0) fprintf(stderr, "crosscheck --solver-cmd: could not remove %s\n", dir);
-    } else {
+    unguard_dir();
+    if (ctx->failed == failed0 || rc != 0) {
+        if (remove_tree(dir) != 0) fprintf(stderr, "crosscheck --solver-cmd: could not remove %s\n", dir);
+    } else if (rmdir(dir) != 0) {   /* not empty: the failing problems' files are left in it */
         fprintf(stderr, "crosscheck --solver-cmd: failing problems kept in %s\n", dir);
     }
     return rc;

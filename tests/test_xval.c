@@ -177,27 +177,45 @@ Test(xval, check_reports_a_missing_solution_and_a_timeout)
 /* In-process solvers for fl_xval_check_fn on stick_contact (W = diag(2, 1),
  * q = (-2, 0.5), mu = 1: U_N = 2 r_N - 2 = 0 gives r_N = 1; sticking needs
  * r_T = -0.5, inside |r_T| <= 1: the unique solution (1, -0.5)). */
-static int exact_fn(const fl_local_problem *p, double *r, void *user, char *msg, size_t len)
+static int exact_fn(const fl_local_problem *p, double *r, double *u, void *user, char *msg,
+                    size_t len)
 {
-    (void)p, (void)msg, (void)len;
+    (void)p, (void)u, (void)msg, (void)len;
     const double *a = user;
     r[0] = a[0];
     r[1] = a[1];
     return 0;
 }
 
-static int failing_fn(const fl_local_problem *p, double *r, void *user, char *msg, size_t len)
+static int failing_fn(const fl_local_problem *p, double *r, double *u, void *user, char *msg,
+                      size_t len)
 {
-    (void)p, (void)r, (void)user;
+    (void)p, (void)r, (void)u, (void)user;
     snprintf(msg, len, "no idea");
     return 3;
 }
 
-static int slow_fn(const fl_local_problem *p, double *r, void *user, char *msg, size_t len)
+static int slow_fn(const fl_local_problem *p, double *r, double *u, void *user, char *msg,
+                   size_t len)
 {
     struct timespec ts = {0, 20000000};   /* 20 ms */
     nanosleep(&ts, NULL);
-    return exact_fn(p, r, user, msg, len);
+    return exact_fn(p, r, u, user, msg, len);
+}
+
+/* The exact r = (1, -0.5) of stick_contact with the u given in user:
+ * U = W r + q = (2 - 2, -0.5 + 0.5) = (0, 0) is right, the stale q (the
+ * velocity before the impulse, (-2, 0.5)) is wrong. */
+static int with_u_fn(const fl_local_problem *p, double *r, double *u, void *user, char *msg,
+                     size_t len)
+{
+    (void)p, (void)msg, (void)len;
+    const double *given = user;
+    r[0] = 1;
+    r[1] = -0.5;
+    u[0] = given[0];
+    u[1] = given[1];
+    return 0;
 }
 
 /* The verdicts of fl_xval_check_fn: the exact answer passes at distance 0,
@@ -774,4 +792,138 @@ Test(xval, check_verdicts_on_prepared_solutions)
     cr_assert_eq(system(rm), 0);
     fl_xval_certificate_clear(&cert);
     fl_local_problem_free(p);
+}
+
+/* Every part of an answer checked, in-process: the right r with its
+ * right u (0, 0) passes; the right r with the stale u = q = (-2, 0.5)
+ * fails, naming u, the relative gap |u - (W r + q)|_inf / max(|W r|, |q|)
+ * = 2 / 2 = 1 and contact 0, although r alone would pass. */
+Test(xval, check_fn_stale_u_fails)
+{
+    fl_local_problem *p = stick_contact();
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    snprintf(c.name, sizeof c.name, "closed_form");
+    fl_xval_certificate cert;
+    cr_assert_eq(fl_xval_certify(p, &cert, NULL), FL_OK);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    double right[2] = {0, 0}, stale[2] = {-2, 0.5}, off[2] = {0, 1e-6};
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, with_u_fn, right, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 1, "%s", res.reason);
+    cr_assert_eq(res.parts_agree, 1);
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, with_u_fn, stale, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert_eq(res.parts_agree, 0);
+    cr_assert(strstr(res.reason, "u differs from W r + q by 1.00e+00 (relative) at contact 0"),
+              "%s", res.reason);
+    cr_assert_null(strstr(res.reason, "natural-map"), "%s", res.reason);   /* r itself is right */
+    /* 1e-6 / 2 = 5e-7 relative: over parts_tol 1e-8 */
+    cr_assert_eq(fl_xval_check_fn(&c, &cert, with_u_fn, off, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert(strstr(res.reason, "u differs from W r + q by 5.00e-07"), "%s", res.reason);
+    fl_xval_certificate_clear(&cert);
+    fl_xval_case_clear(&c);
+}
+
+/* The global parts, by hand: n = 2, one 2D contact, M = 2 I, H = I, f =
+ * (1, 0), w = 0; its Delassus problem W = H M^-1 H^T = I/2, q = H M^-1 f
+ * + w = (0.5, 0).  For r = (1, 0.3): v = M^-1 (H^T r + f) = (1, 0.15),
+ * u = H v + w = (1, 0.15) = W r + q.  A wrong v or u is named. */
+Test(xval, parts_check_global_by_hand)
+{
+    fl_global_problem *g = NULL;
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_global_problem_alloc(2, 1, 2, 1, &g, NULL), FL_OK);
+    cr_assert_eq(fl_local_problem_alloc(1, 2, 1, &p, NULL), FL_OK);
+    for (int i = 0; i < 2; i++) {
+        gsl_matrix_set(g->M, i, i, 2);
+        gsl_matrix_set(g->H, i, i, 1);
+        gsl_matrix_set(p->W, i, i, 0.5);
+    }
+    gsl_vector_set(g->f, 0, 1);
+    gsl_vector_set(p->q, 0, 0.5);
+    g->mu[0] = p->mu[0] = 0.5;
+    double r[2] = {1, 0.3}, v[2] = {1, 0.15}, u[2] = {1, 0.15};
+    double badv[2] = {1, 0.25}, badu[2] = {1, 0.15 + 1e-3};
+    char why[256];
+    int agree = -1;
+    cr_assert_eq(fl_xval_parts_check(p, g, r, u, v, 1e-8, &agree, why, sizeof why, NULL), FL_OK);
+    cr_assert_eq(agree, 1, "%s", why);
+    cr_assert_eq(fl_xval_parts_check(p, g, r, u, badv, 1e-8, &agree, why, sizeof why, NULL), FL_OK);
+    cr_assert_eq(agree, 0);
+    /* M v - H^T r - f = (0, 0.5 - 0.3) = 0.2 at dof 1, over max(|H^T r|, |f|) = 1 */
+    cr_assert(strstr(why, "M v differs from H^T r + f by 2.00e-01 (relative) at degree of freedom 1"),
+              "%s", why);
+    /* u off by 1e-3 fails on W r + q already (scale max(|W r|, |q|) = 0.5) */
+    cr_assert_eq(fl_xval_parts_check(p, g, r, badu, v, 1e-8, &agree, why, sizeof why, NULL), FL_OK);
+    cr_assert_eq(agree, 0);
+    cr_assert(strstr(why, "u differs from W r + q by 2.00e-03"), "%s", why);
+    /* u = W r + q, but w changed: H v + w = (1, 0.151), gap 1e-3 over
+     * max(|H v|, |w|) = 1 */
+    gsl_vector_set(g->w, 1, 1e-3);
+    cr_assert_eq(fl_xval_parts_check(p, g, r, u, v, 1e-8, &agree, why, sizeof why, NULL), FL_OK);
+    cr_assert_eq(agree, 0);
+    cr_assert(strstr(why, "u differs from H v + w by 1.00e-03 (relative) at contact 0"), "%s", why);
+    double nanu[2] = {NAN, 0.15};
+    cr_assert_eq(fl_xval_parts_check(p, NULL, r, nanu, NULL, 1e-8, &agree, why, sizeof why, NULL),
+                 FL_OK);
+    cr_assert_eq(agree, 0, "a NaN u must not agree");
+    fl_error err;
+    cr_assert_eq(fl_xval_parts_check(NULL, g, r, u, v, 1e-8, &agree, why, sizeof why, &err), FL_EINVAL);
+    fl_global_problem_free(g);
+    fl_local_problem_free(p);
+}
+
+/* The solver's last word: the last non-empty line of its stderr, with
+ * non-printable bytes escaped, the end of a long line kept; on the FAIL
+ * reason of the command path. */
+Test(xval, last_line_of_the_solver_stderr)
+{
+    char dir[] = "/tmp/test_xval_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128], buf[40];
+    snprintf(path, sizeof path, "%s/err", dir);
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fputs("Traceback (most recent call last):\n  ...\nModuleNotFoundError: No module named 'h5'\n\n", f);
+    fclose(f);
+    fl_xval_last_line(path, buf, sizeof buf);
+    cr_assert_str_eq(buf, "duleNotFoundError: No module named 'h5'");   /* the last 39 bytes */
+    char big[200];
+    fl_xval_last_line(path, big, sizeof big);
+    cr_assert_str_eq(big, "ModuleNotFoundError: No module named 'h5'");
+    f = fopen(path, "w");
+    fputs("bad\001\033[31m\n", f);
+    fclose(f);
+    fl_xval_last_line(path, big, sizeof big);
+    cr_assert_str_eq(big, "bad\\x01\\x1b[31m");
+    fl_xval_last_line("/nonexistent/err", big, sizeof big);
+    cr_assert_str_eq(big, "");
+
+    fl_local_problem *p = stick_contact();
+    fl_xval_case c;
+    memset(&c, 0, sizeof c);
+    c.p = p;
+    snprintf(c.name, sizeof c.name, "closed_form");
+    fl_xval_certificate cert;
+    cr_assert_eq(fl_xval_certify(p, &cert, NULL), FL_OK);
+    fl_xval_options o = fl_xval_options_default();
+    fl_xval_result res;
+    char in[128], out[128];
+    snprintf(in, sizeof in, "%s/in.hdf5", dir);
+    snprintf(out, sizeof out, "%s/out.hdf5", dir);
+    cr_assert_eq(fl_xval_check(&c, &cert, "echo noise; echo 'ModuleNotFoundError: x' >&2; exit 1",
+                               in, out, &o, &res, NULL), FL_OK);
+    cr_assert_eq(res.pass, 0);
+    cr_assert(strstr(res.reason, "solver's stderr: \"ModuleNotFoundError: x\""), "%s", res.reason);
+    cr_assert_eq(fl_xval_check(&c, &cert, "mysolver-not-there-xyz {in} {out}", in, out, &o, &res,
+                               NULL), FL_OK);
+    cr_assert(strstr(res.reason, "mysolver-not-there-xyz: not found"), "%s", res.reason);
+    char rm[200];
+    snprintf(rm, sizeof rm, "rm -rf '%s'", dir);
+    cr_assert_eq(system(rm), 0);
+    fl_xval_certificate_clear(&cert);
+    fl_xval_case_clear(&c);
 }

@@ -100,7 +100,9 @@ def crosscheck(fn, families=("random",), full=False, timeout=60, seed=1, out=Non
     `frictionlab crosscheck --solver-cmd` uses (checks/xval.c): the same
     problems, certified answers, measures and tolerances (natural-map error,
     cone and complementarity <= 1e-6, Coulomb law <= 1e-3, distance to a
-    unique answer <= 1e-4).  u is not trusted: U = W r + q is recomputed.
+    unique answer <= 1e-4).  A u returned must agree with W r + q to 1e-8
+    relative to max(|W r|, |q|) (a stale u fails, naming the contact); the
+    law is measured on the recomputed U = W r + q.
     An exception in fn fails that problem (its message is the reason); a
     KeyboardInterrupt stops the run and is raised again.
 

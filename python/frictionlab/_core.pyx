@@ -711,11 +711,12 @@ cdef class _Caller:
     cdef public int calls
 
 
-cdef int _call_solver(const fl_local_problem *p, double *r, void *user, char *msg,
+cdef int _call_solver(const fl_local_problem *p, double *r, double *u, void *user, char *msg,
                       size_t msglen) with gil:
     cdef _Caller c = <_Caller>user
     cdef bytes b
     cdef const double[::1] rv
+    cdef const double[::1] uv
     c.calls += 1
     if c.interrupt is not None:
         b = b"not run: the crosscheck was interrupted"
@@ -724,18 +725,29 @@ cdef int _call_solver(const fl_local_problem *p, double *r, void *user, char *ms
     try:
         prob = _local_from_c(<fl_local_problem *>p)
         out = c.fn(prob)
+        uu = None
         if isinstance(out, (tuple, list)):
             rr = out[0]
+            if len(out) > 1:
+                uu = out[1]
         elif hasattr(out, "r"):
             rr = out.r
+            uu = getattr(out, "u", None)
         else:
             rr = out
         rr = np.ascontiguousarray(rr, dtype=np.float64)
         if rr.shape != (p.m,):
             raise ValueError(f"r has shape {rr.shape}, expected ({p.m},)")
+        if uu is not None:   # the solver's u: checked against W r + q
+            uu = np.ascontiguousarray(uu, dtype=np.float64)
+            if uu.shape != (p.m,):
+                raise ValueError(f"u has shape {uu.shape}, expected ({p.m},)")
         rv = rr
         if p.m:
             memcpy(r, &rv[0], p.m * sizeof(double))
+        if uu is not None and p.m:
+            uv = uu
+            memcpy(u, &uv[0], p.m * sizeof(double))
         return 0
     except BaseException as e:
         if isinstance(e, (KeyboardInterrupt, SystemExit)):

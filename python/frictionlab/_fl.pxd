@@ -184,8 +184,8 @@ cdef extern from "drivers/solve.h" nogil:
                               fl_solve_result *res, fl_error *err)
 
 cdef extern from "xval_cmd.h" nogil:
-    ctypedef int (*fl_xval_solver_fn)(const fl_local_problem *p, double *r, void *user,
-                                      char *msg, size_t msglen)
+    ctypedef int (*fl_xval_solver_fn)(const fl_local_problem *p, double *r, double *u,
+                                      void *user, char *msg, size_t msglen)
     ctypedef struct fl_cli_ctx:
         const char *out_dir
         long systems

@@ -377,6 +377,20 @@ def test_crosscheck_catches_a_wrong_solver():
                for r in rep.rows)
 
 
+def test_crosscheck_catches_a_stale_u():
+    # the right r with the velocity before the impulse (u = q): u fails,
+    # named, although r alone passes; where r = 0 (all contacts open) u = q
+    # is right and the problem passes
+    def stale(problem):
+        r, u = good_solver(problem)
+        return r, np.array(problem.q, dtype=float)
+
+    rep = fl.crosscheck(stale, systems=3)
+    bad = [r for r in rep.rows if r["status"] == "fail"]
+    assert bad and all("u differs from W r + q" in r["reason"] for r in bad)
+    assert all("natural-map" not in r["reason"] for r in bad)
+
+
 def test_crosscheck_time_limit_in_process():
     # a call over the limit cannot be interrupted in-process: it is let
     # finish and fails as timed out (the command's process is killed)
