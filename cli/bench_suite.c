@@ -748,7 +748,7 @@ int fl_cli_bench_suite(int argc, char **argv, const char *version, const char *c
     const char *root = getenv("FL_SOURCE_ROOT");
     snprintf(root_corpus, sizeof root_corpus, "%s/tests/data/siconos", root ? root : ".");
     L.xo = fl_xval_options_default();
-    L.xo.full = o.full;
+    L.xo.full = o.full ? FL_XVAL_FULL_SUITE : 0;
     L.xo.seed = o.seed;
     L.xo.per_family = o.quick ? 3 : 8;
     L.xo.corpus_dir = o.corpus ? o.corpus : root_corpus;
