@@ -91,13 +91,6 @@ static void suite_help(FILE *f)
 /* the machine and the solvers                                         */
 /* ------------------------------------------------------------------ */
 
-static void self_path(char *buf, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0) snprintf(buf, len, "frictionlab");
-    else buf[n] = '\0';
-}
-
 static void peer_path(char *buf, size_t len)
 {
     const char *env = getenv("FL_PEER_SICONOS");
@@ -106,7 +99,7 @@ static void peer_path(char *buf, size_t len)
         return;
     }
     char self[4096];
-    self_path(self, sizeof self);
+    fl_cli_self_path(self, sizeof self);
     char *slash = strrchr(self, '/');
     if (slash) {
         *slash = '\0';
@@ -142,7 +135,7 @@ static void machine(fl_suite *s, int with_peer)
     fl_suite_set(&s->cpu, cpu);
     s->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     char self[4096], peer[4096], cmd[8300], v[4096] = "", pv[512] = "";
-    self_path(self, sizeof self);
+    fl_cli_self_path(self, sizeof self);
     snprintf(cmd, sizeof cmd, "'%s' --version 2>&1", self);
     capture(cmd, v, sizeof v);
     if (with_peer) {
@@ -176,9 +169,8 @@ static int add_ours(void *u, const char *w)
         fprintf(stderr, "frictionlab bench suite: --ours: unknown solver '%s' (gs, newton, auto)\n", w);
         return -1;
     }
-    char self[4096], cmd[8300], name[64];
-    self_path(self, sizeof self);
-    snprintf(cmd, sizeof cmd, "'%s' solve {in} --solver %s --tol {tol} --out {out}", self, w);
+    char cmd[8300], name[64];
+    fl_cli_ours_command(w, cmd, sizeof cmd);
     snprintf(name, sizeof name, "ours:%s", w);
     return fl_suite_solver_add(a->s, name, "ours", cmd, NAN) == FL_OK ? 0 : -1;
 }
