@@ -1,5 +1,5 @@
 /* bench_suite.c — `frictionlab bench suite` and `frictionlab bench merge`
- * (README, Benchmarks of the field; the library part: checks/suite.h).
+ * (README, Benchmarks of the field; the library part: checks/suite.h, one run; report/fl_suite.h, the results).
  *
  * suite: every solver (outside commands, ours as `frictionlab solve`
  * processes, Siconos's through frictionlab-peer-siconos) on every problem of

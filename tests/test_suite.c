@@ -1,5 +1,5 @@
 /* test_suite.c — the verdicts and figures of `frictionlab bench suite`
- * (checks/suite.h) on hand-made rows whose answers are worked out below:
+ * (report/fl_suite.h, checks/suite.h) on hand-made rows whose answers are worked out below:
  * the verdict rule, the honest-claim count, the shifted geometric mean with
  * failures charged at the limit, the Dolan-Moré profile (Math. Program. 91
  * (2002), eq. (1)-(2)), the median error, suite.json round trip and its
