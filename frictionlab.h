@@ -41,6 +41,7 @@
 
 /* report: the results of a run (results.json, report.html, baseline) */
 #include "fl_results.h"
+#include "fl_suite.h"
 
 /* reference: dense, paper-faithful laws */
 #include "reference/asymptotics.h"

@@ -79,10 +79,16 @@ typedef struct fl_xval_options {
                                (proofs/xval.md §6) */
     double timeout;         /* seconds per problem (wall), default 60 */
     long per_family;        /* random/feblock/discs problems per family, default 8 */
-    int full;               /* 1: full size ladders (random up to 1000 contacts) */
+    int full;               /* 0: quick ladders; 1: full (crosscheck --full: random up
+                               to 1000 contacts, packings to 2370); FL_XVAL_FULL_SUITE:
+                               the suite's (bench suite --full: up to 1e4 contacts) */
     unsigned long seed;     /* random families, default 1 */
     const char *corpus_dir; /* corpus family directory (required for it) */
 } fl_xval_options;
+
+/* fl_xval_options.full of `bench suite --full`: random systems, disc-like
+ * problems and packings up to 1e4 contacts, FE blocks to 1000 (dense W). */
+#define FL_XVAL_FULL_SUITE 2
 
 fl_xval_options fl_xval_options_default(void);
 

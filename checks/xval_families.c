@@ -97,12 +97,43 @@ static const rung random_quick[] = {{2, 1}, {3, 1}, {2, 2}, {3, 4}, {2, 4}, {3, 
 static const rung random_full[] = {{2, 1},  {3, 1},   {2, 2},   {3, 3},   {2, 4},    {3, 10},
                                    {2, 6},  {3, 30},  {2, 10},  {3, 100}, {2, 30},   {3, 300},
                                    {2, 100}, {3, 1000}, {2, 300}, {2, 1000}};
-static const size_t feblock_quick[] = {3, 6, 12}, feblock_full[] = {3, 10, 30, 100, 300};
-static const size_t discs_quick[] = {5, 20, 50}, discs_full[] = {10, 100, 300, 1000};
-/* real packings of the granular engine (number of discs) */
-static const size_t packing_quick[] = {12, 40}, packing_full[] = {40, 200, 800};
+/* the suite's full ladder (FL_XVAL_FULL_SUITE, `bench suite --full`): the
+ * crosscheck's, then up to 1e4 contacts */
+static const rung random_suite[] = {{2, 1},   {3, 1},    {2, 2},    {3, 3},    {2, 4},   {3, 10},
+                                    {2, 6},   {3, 30},   {2, 10},   {3, 100},  {2, 30},  {3, 300},
+                                    {2, 100}, {3, 1000}, {2, 300},  {2, 1000}, {3, 3000},
+                                    {2, 3000}, {3, 10000}, {2, 10000}};
+/* An FE block's Delassus matrix is dense (every contact dof of the elastic
+ * block couples to every other): 1e4 contacts would be a 2e4 x 2e4 dense W,
+ * 3.2 GB in memory and in every problem file, so the suite stops at 1000. */
+static const size_t feblock_quick[] = {3, 6, 12}, feblock_full[] = {3, 10, 30, 100, 300},
+                    feblock_suite[] = {3, 10, 30, 100, 300, 1000};
+static const size_t discs_quick[] = {5, 20, 50}, discs_full[] = {10, 100, 300, 1000},
+                    discs_suite[] = {10, 100, 300, 1000, 3000, 10000};
+/* real packings of the granular engine (number of discs; about 3 contacts
+ * a disc: 800 discs make 2370 contacts, 3400 make about 1e4) */
+static const size_t packing_quick[] = {12, 40}, packing_full[] = {40, 200, 800},
+                    packing_suite[] = {40, 200, 800, 3400};
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* The ladders of one level of opt->full. */
+typedef struct ladders {
+    const rung *random;
+    size_t nrandom;
+    const size_t *feblock, *discs, *packing;
+    size_t nfeblock, ndiscs, npacking;
+} ladders;
+
+#define LADDERS(r, f, d, p) {r, NELEM(r), f, d, p, NELEM(f), NELEM(d), NELEM(p)}
+
+static ladders ladders_of(const fl_xval_options *opt)
+{
+    static const ladders quick = LADDERS(random_quick, feblock_quick, discs_quick, packing_quick),
+                         full = LADDERS(random_full, feblock_full, discs_full, packing_full),
+                         suite = LADDERS(random_suite, feblock_suite, discs_suite, packing_suite);
+    return opt->full >= FL_XVAL_FULL_SUITE ? suite : opt->full ? full : quick;
+}
 
 static const char *const edge_names[] = {
     "mu0_2d",         "mu0_3d",         "mu_large_2d",    "mu_large_3d",
@@ -259,23 +290,24 @@ fl_status fl_xval_family_count(fl_xval_family f, const fl_xval_options *opt, siz
 {
     if (!opt || !count) return FL_FAIL(err, FL_EINVAL, "xval: NULL argument");
     size_t per = opt->per_family > 0 ? (size_t)opt->per_family : 1;
+    ladders lad = ladders_of(opt);
     switch (f) {
     case FL_XVAL_RANDOM: {
-        size_t L = opt->full ? NELEM(random_full) : NELEM(random_quick);
+        size_t L = lad.nrandom;
         *count = opt->full && per < L ? L : per;
         return FL_OK;
     }
     case FL_XVAL_FEBLOCK: {
-        size_t L = opt->full ? NELEM(feblock_full) : NELEM(feblock_quick);
+        size_t L = lad.nfeblock;
         *count = per < L ? per : L;
         if (opt->full) *count = L;
         return FL_OK;
     }
     case FL_XVAL_DISCS: {
-        size_t L = opt->full ? NELEM(discs_full) : NELEM(discs_quick);
+        size_t L = lad.ndiscs;
         *count = per < L ? per : L;
         if (opt->full) *count = L;
-        *count += opt->full ? NELEM(packing_full) : NELEM(packing_quick);
+        *count += lad.npacking;
         return FL_OK;
     }
     case FL_XVAL_EDGE:
@@ -622,17 +654,16 @@ fl_status fl_xval_case_make(fl_xval_family f, size_t k, const fl_xval_options *o
     gsl_rng *rng = fl_rng_alloc(seed);
     if (!rng) return FL_FAIL(err, FL_ENOMEM, "xval case: out of memory");
     fl_status s = FL_OK;
+    ladders lad = ladders_of(opt);
     switch (f) {
     case FL_XVAL_RANDOM: {
-        const rung *L = opt->full ? random_full : random_quick;
-        size_t nl = opt->full ? NELEM(random_full) : NELEM(random_quick);
-        rung g = L[k % nl];
+        rung g = lad.random[k % lad.nrandom];
         snprintf(c->name, sizeof c->name, "random.%dd.nc%04zu.s%zu", g.dim, g.nc, k);
         s = random_system(rng, ctx, g.dim, g.nc, &c->p, err);
         break;
     }
     case FL_XVAL_FEBLOCK: {
-        size_t nc = (opt->full ? feblock_full : feblock_quick)[k];
+        size_t nc = lad.feblock[k];
         double mu = k % 2 ? 0.3 : 0.5;
         snprintf(c->name, sizeof c->name, "feblock.2d.nc%04zu.mu%.1f", nc, mu);
         c->p = fl_feblock_problem(ctx, nc, mu);
@@ -641,14 +672,14 @@ fl_status fl_xval_case_make(fl_xval_family f, size_t k, const fl_xval_options *o
         break;
     }
     case FL_XVAL_DISCS: {
-        size_t nl = count - (opt->full ? NELEM(packing_full) : NELEM(packing_quick));
+        size_t nl = count - lad.npacking;
         if (k >= nl) {
-            size_t N = (opt->full ? packing_full : packing_quick)[k - nl];
+            size_t N = lad.packing[k - nl];
             snprintf(c->name, sizeof c->name, "discs.packing2d.n%04zu", N);
             packing(rng, N, ctx, c);
             break;
         }
-        size_t nc = (opt->full ? discs_full : discs_quick)[k];
+        size_t nc = lad.discs[k];
         snprintf(c->name, sizeof c->name, "discs.3d.nc%04zu", nc);
         c->p = fl_disclike_problem(rng, ctx, nc);
         if (!c->p) snprintf(c->error, sizeof c->error, "the disc packing could not be built");

@@ -1,5 +1,5 @@
 /* bench_suite.c — `frictionlab bench suite` and `frictionlab bench merge`
- * (README, Benchmarks of the field; the library part: checks/suite.h).
+ * (README, Benchmarks of the field; the library part: checks/suite.h, one run; report/fl_suite.h, the results).
  *
  * suite: every solver (outside commands, ours as `frictionlab solve`
  * processes, Siconos's through frictionlab-peer-siconos) on every problem of
@@ -93,13 +93,6 @@ static void suite_help(FILE *f)
 /* the machine and the solvers                                         */
 /* ------------------------------------------------------------------ */
 
-static void self_path(char *buf, size_t len)
-{
-    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
-    if (n <= 0) snprintf(buf, len, "frictionlab");
-    else buf[n] = '\0';
-}
-
 static void peer_path(char *buf, size_t len)
 {
     const char *env = getenv("FL_PEER_SICONOS");
@@ -108,7 +101,7 @@ static void peer_path(char *buf, size_t len)
         return;
     }
     char self[4096];
-    self_path(self, sizeof self);
+    fl_cli_self_path(self, sizeof self);
     char *slash = strrchr(self, '/');
     if (slash) {
         *slash = '\0';
@@ -144,7 +137,7 @@ static void machine(fl_suite *s, int with_peer)
     fl_suite_set(&s->cpu, cpu);
     s->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
     char self[4096], peer[4096], cmd[8300], v[4096] = "", pv[512] = "";
-    self_path(self, sizeof self);
+    fl_cli_self_path(self, sizeof self);
     snprintf(cmd, sizeof cmd, "'%s' --version 2>&1", self);
     capture(cmd, v, sizeof v);
     if (with_peer) {
@@ -178,9 +171,8 @@ static int add_ours(void *u, const char *w)
         fprintf(stderr, "frictionlab bench suite: --ours: unknown solver '%s' (gs, newton, auto)\n", w);
         return -1;
     }
-    char self[4096], cmd[8300], name[64];
-    self_path(self, sizeof self);
-    snprintf(cmd, sizeof cmd, "'%s' solve {in} --solver %s --tol {tol} --out {out}", self, w);
+    char cmd[8300], name[64];
+    fl_cli_ours_command(w, cmd, sizeof cmd);
     snprintf(name, sizeof name, "ours:%s", w);
     return fl_suite_solver_add(a->s, name, "ours", cmd, NAN) == FL_OK ? 0 : -1;
 }
@@ -748,7 +740,7 @@ int fl_cli_bench_suite(int argc, char **argv, const char *version, const char *c
     s->jobs = o.jobs;
     s->shard_k = o.shard_k, s->shard_n = o.shard_n;
     L.xo = fl_xval_options_default();
-    L.xo.full = o.full;
+    L.xo.full = o.full ? FL_XVAL_FULL_SUITE : 0;
     L.xo.seed = o.seed;
     L.xo.per_family = o.quick ? 3 : 8;
     L.xo.corpus_dir = fl_data_corpus_dir(o.corpus, NULL);

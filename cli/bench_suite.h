@@ -1,6 +1,6 @@
 /* bench_suite.h — `frictionlab bench suite` and `frictionlab bench merge`
- * (cli/bench_suite.c; the library part is checks/suite.h).  argv[0] is the
- * word "suite" / "merge"; version and commit are the command's (for
+ * (cli/bench_suite.c; the library part is checks/suite.h and
+ * report/fl_suite.h).  argv[0] is the word "suite" / "merge"; version and commit are the command's (for
  * suite.json).  Each returns the exit code. */
 #ifndef FL_BENCH_SUITE_H
 #define FL_BENCH_SUITE_H

@@ -136,6 +136,16 @@ void fl_cli_duration(double seconds, char *buf, size_t len);
  * stderr) otherwise. */
 int fl_cli_out_path(fl_cli_ctx *ctx, const char *name, char *buf, size_t len);
 
+/* The path of this executable (/proc/self/exe; "frictionlab" if unknown). */
+void fl_cli_self_path(char *buf, size_t len);
+
+/* The command template that runs our solver `solver` (gs, newton, auto) as a
+ * process on an FCLIB file, the protocol of outside solvers ({in}, {out},
+ * {tol}: checks/suite.h): this executable's `solve {in} --solver S --tol
+ * {tol} --out {out}`.  bench suite's ours:S and crosscheck's process time
+ * of ours. */
+void fl_cli_ours_command(const char *solver, char *buf, size_t len);
+
 /* Run gnuplot on `script` (a complete gnuplot program).  Returns 0 on
  * success; -1 if gnuplot is missing or fails (message on stderr). */
 int fl_cli_gnuplot(const char *script);

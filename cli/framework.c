@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Format a detail text into a new string (NULL when out of memory). */
 static char *vformat(const char *fmt, va_list ap)
@@ -340,4 +341,18 @@ int fl_cli_gnuplot(const char *script)
         return -1;
     }
     return 0;
+}
+
+void fl_cli_self_path(char *buf, size_t len)
+{
+    ssize_t n = readlink("/proc/self/exe", buf, len - 1);
+    if (n <= 0) snprintf(buf, len, "frictionlab");
+    else buf[n] = '\0';
+}
+
+void fl_cli_ours_command(const char *solver, char *buf, size_t len)
+{
+    char self[4096];
+    fl_cli_self_path(self, sizeof self);
+    snprintf(buf, len, "'%s' solve {in} --solver %s --tol {tol} --out {out}", self, solver);
 }

@@ -1,42 +1,17 @@
 /* fl_results_html.c — report.html of a run (fl_results.h,
  * fl_results_write_html): one offline page, PNG figures inlined as base64
- * data URIs (OpenSSL's libcrypto, EVP). */
+ * data URIs (the report library's HTML machinery, fl_html_internal.h). */
 #include "fl_results.h"
+#include "fl_html_internal.h"
 
 #include <errno.h>
 #include <math.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 /* ---- report.html --------------------------------------------------------- */
-
-static void html_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-    }
-}
-
-/* An href or id: file names are written as they are, each byte outside a
- * safe set percent-encoded. */
-static void html_url(FILE *f, const char *s)
-{
-    static const char safe[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                               "0123456789-_.~/";
-    for (; s && *s; s++) {
-        if (strchr(safe, *s)) fputc(*s, f);
-        else fprintf(f, "%%%02X", (unsigned char)*s);
-    }
-}
 
 static void html_num(FILE *f, int has, double x)
 {
@@ -57,71 +32,10 @@ static size_t paper_id(const char *paper, char *id, size_t len)
     return n;
 }
 
-/* Read a whole file; NULL if it cannot be read. */
-static unsigned char *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    unsigned char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n == cap) {
-            size_t nc = cap ? 2 * cap : 65536;
-            unsigned char *p = realloc(buf, nc);
-            if (!p) {
-                free(buf);
-                fclose(f);
-                return NULL;
-            }
-            buf = p;
-            cap = nc;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 static int is_png(const char *file)
 {
     size_t n = strlen(file);
     return n > 4 && strcmp(file + n - 4, ".png") == 0;
-}
-
-/* <img> with the PNG inlined as a base64 data URI; 0 on success. */
-static int html_inline_png(FILE *f, const char *base_dir, const char *file, const char *alt)
-{
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", base_dir ? base_dir : ".", file);
-    size_t n = 0;
-    unsigned char *bytes = slurp(path, &n);
-    if (!bytes) return -1;
-    if (n > (size_t)1 << 28) {
-        free(bytes);
-        return -1;
-    }
-    unsigned char *b64 = malloc(4 * ((n + 2) / 3) + 1);
-    if (!b64) {
-        free(bytes);
-        return -1;
-    }
-    EVP_EncodeBlock(b64, bytes, (int)n);
-    free(bytes);
-    fputs("<img alt=\"", f);
-    html_text(f, alt);
-    fputs("\" src=\"data:image/png;base64,", f);
-    fputs((const char *)b64, f);
-    fputs("\">", f);
-    free(b64);
-    return 0;
 }
 
 /* "3.2 s", "53 min 35 s", "1 h 02 min". */
@@ -149,26 +63,26 @@ static const char *status_class(fl_result_status s, const char *discrepancy)
 static void html_task(FILE *f, const fl_result_task *t, const char *base_dir)
 {
     fputs("<section class=\"task\" id=\"task-", f);
-    html_url(f, t->name);
+    fl_html_url(f, t->name);
     fputs("\">\n<h3>", f);
-    html_text(f, t->name);
+    fl_html_text(f, t->name);
     if (t->paper) {
         fputs(" <span class=\"ref\">", f);
-        html_text(f, t->paper);
+        fl_html_text(f, t->paper);
         fputs("</span>", f);
     }
     fputs("</h3>\n", f);
     if (t->summary) {
         fputs("<p class=\"claim\"><b>Claim reproduced:</b> ", f);
-        html_text(f, t->summary);
+        fl_html_text(f, t->summary);
         fputs("</p>\n", f);
     }
     fputs("<p class=\"meta\">Parameters: ", f);
     if (t->params_file) {
         fputs("<code>", f);
-        html_text(f, t->params_file);
+        fl_html_text(f, t->params_file);
         fputs("</code>, SHA-256 <code>", f);
-        html_text(f, t->params_sha256 ? t->params_sha256 : "unknown");
+        fl_html_text(f, t->params_sha256 ? t->params_sha256 : "unknown");
         fputs("</code>", f);
     } else {
         fputs("built into the task (no data file)", f);
@@ -187,23 +101,23 @@ static void html_task(FILE *f, const fl_result_task *t, const char *base_dir)
         const fl_result_figure *g = &t->figures[i];
         fputs("<figure>", f);
         const char *alt = g->caption ? g->caption : g->file;
-        if (!is_png(g->file) || html_inline_png(f, base_dir, g->file, alt) != 0) {
+        if (!is_png(g->file) || fl_html_inline_png(f, base_dir ? base_dir : ".", g->file, alt) != 0) {
             fputs("<p class=\"fail\">figure ", f);
-            html_text(f, g->file);
+            fl_html_text(f, g->file);
             fputs(" could not be read</p>", f);
         }
         fputs("<figcaption>", f);
         if (g->caption) {
             fputs("Reproduces ", f);
-            html_text(f, g->caption);
+            fl_html_text(f, g->caption);
             fputs(" &mdash; ", f);
         } else {
             fputs("(no paper figure) &mdash; ", f);
         }
         fputs("<a href=\"", f);
-        html_url(f, g->file);
+        fl_html_url(f, g->file);
         fputs("\">", f);
-        html_text(f, g->file);
+        fl_html_text(f, g->file);
         fputs("</a></figcaption></figure>\n", f);
     }
     if (t->nfiles > 0) {
@@ -211,20 +125,20 @@ static void html_task(FILE *f, const fl_result_task *t, const char *base_dir)
         for (size_t i = 0; i < t->nfiles; i++) {
             if (i) fputs(", ", f);
             fputs("<a href=\"", f);
-            html_url(f, t->files[i].file);
+            fl_html_url(f, t->files[i].file);
             fputs("\">", f);
-            html_text(f, t->files[i].file);
+            fl_html_text(f, t->files[i].file);
             fputs("</a>", f);
         }
         fputs("</p>\n", f);
     }
-    fputs("<table class=\"checks\">\n<tr><th>check</th><th>status</th><th>ours</th>"
-          "<th>paper / expected</th><th>difference</th><th>tolerance</th><th>reference</th>"
-          "<th>detail</th></tr>\n", f);
+    static const char *const cols[] = {"check", "status", "ours", "paper / expected",
+                                       "difference", "tolerance", "reference", "detail", NULL};
+    fl_html_table_begin(f, "checks", cols);
     for (size_t k = 0; k < t->nchecks; k++) {
         const fl_result_check *c = &t->checks[k];
         fprintf(f, "<tr class=\"%s\"><td>", status_class(c->status, c->discrepancy));
-        html_text(f, c->name);
+        fl_html_text(f, c->name);
         fputs("</td><td>", f);
         if (c->discrepancy) fputs("DISCREPANCY (", f);
         fputs(fl_result_status_name(c->status), f);
@@ -238,43 +152,30 @@ static void html_task(FILE *f, const fl_result_task *t, const char *base_dir)
         fputs("</td><td>", f);
         html_num(f, c->has_tolerance, c->tolerance);
         fputs("</td><td>", f);
-        html_text(f, c->reference);
+        fl_html_text(f, c->reference);
         fputs("</td><td>", f);
-        html_text(f, c->detail);
+        fl_html_text(f, c->detail);
         if (c->discrepancy) {
             fputs("<br><b>Documented discrepancy:</b> ", f);
-            html_text(f, c->discrepancy);
+            fl_html_text(f, c->discrepancy);
         }
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n</section>\n", f);
 }
 
-static const char html_head[] =
-    "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-    "<title>frictionlab reproduction report</title>\n<style>\n"
-    "body{font-family:sans-serif;max-width:72em;margin:1em auto;padding:0 1em;line-height:1.4}\n"
-    "table{border-collapse:collapse;font-size:90%;width:100%}\n"
-    "td,th{border:1px solid #ccc;padding:2px 4px;vertical-align:top;text-align:left}\n"
-    "tr.pass td:nth-child(2){color:#060}tr.fail td:nth-child(2){color:#b00;font-weight:bold}\n"
-    "tr.disc td:nth-child(2){color:#a60;font-weight:bold}tr.notrun td:nth-child(2){color:#666}\n"
-    ".fail{color:#b00}figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}\n"
-    "figcaption{font-style:italic}.ref{font-weight:normal;color:#444}.meta{color:#333}\n"
-    "section.task{border-top:1px solid #999;margin-top:2em}\n"
-    "</style>\n</head>\n<body>\n";
-
 static void html_paper(FILE *f, const fl_results *r, const char *id, const char *reference,
                        const char *base_dir, int *done)
 {
     fputs("<section class=\"paper\" id=\"paper-", f);
-    html_url(f, *id ? id : "other");
+    fl_html_url(f, *id ? id : "other");
     fputs("\">\n<h2>", f);
     if (*id) {
         fputs("Paper ", f);
-        html_text(f, id);
+        fl_html_text(f, id);
         if (reference) {
             fputs(": ", f);
-            html_text(f, reference);
+            fl_html_text(f, reference);
         }
     } else {
         fputs("Tasks without a paper reference", f);
@@ -303,19 +204,19 @@ fl_status fl_results_write_html(const fl_results *r, const char *path, const cha
     }
     long pass, fail, note, not_run;
     fl_results_count(r, &pass, &fail, &note, &not_run);
-    fputs(html_head, f);
-    fputs("<h1>frictionlab reproduction report</h1>\n<p class=\"meta\">frictionlab ", f);
-    html_text(f, r->version ? r->version : "(unknown version)");
+    fl_html_page_begin(f, "frictionlab reproduction report");
+    fputs("<p class=\"meta\">frictionlab ", f);
+    fl_html_text(f, r->version ? r->version : "(unknown version)");
     fputs(", commit <code>", f);
-    html_text(f, r->commit ? r->commit : "unknown");
+    fl_html_text(f, r->commit ? r->commit : "unknown");
     fputs("</code>; started ", f);
-    html_text(f, r->started ? r->started : "(unknown)");
+    fl_html_text(f, r->started ? r->started : "(unknown)");
     fputs("; run time ", f);
     html_duration(f, r->seconds);
     fputs(".", f);
     if (r->command) {
         fputs(" Command: <code>", f);
-        html_text(f, r->command);
+        fl_html_text(f, r->command);
         fputs("</code>.", f);
     }
     fprintf(f, "</p>\n<p><b>%ld passed, %ld failed</b>, %ld notes, %ld not run.</p>\n", pass,
@@ -325,11 +226,11 @@ fl_status fl_results_write_html(const fl_results *r, const char *path, const cha
     for (size_t i = 0; i < r->ntasks; i++) {
         const fl_result_task *t = r->tasks[i];
         fputs("<li><a href=\"#task-", f);
-        html_url(f, t->name);
+        fl_html_url(f, t->name);
         fputs("\">", f);
-        html_text(f, t->name);
+        fl_html_text(f, t->name);
         fputs("</a> ", f);
-        html_text(f, t->paper);
+        fl_html_text(f, t->paper);
         fputs("</li>\n", f);
     }
     fputs("</ul></nav>\n", f);
@@ -347,7 +248,7 @@ fl_status fl_results_write_html(const fl_results *r, const char *path, const cha
             html_paper(f, r, "", NULL, base_dir, done);
             break;
         }
-    fputs("</body>\n</html>\n", f);
+    fl_html_page_end(f);
     free(done);
     int bad = ferror(f);
     if (fclose(f) != 0 || bad)

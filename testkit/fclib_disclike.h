@@ -9,7 +9,8 @@
  * U = H u with the rows of H:  e . (v_j + w_j x b_j - v_i - w_i x a_i),
  * e in {n, t1, t2} (003 §3: U = H u, W = H M^-1 H^T).  W = H H^T (sparse,
  * banded by the neighbour structure), q = H u_free with u_free Gaussian,
- * mu uniform in [0.1, 1].  p->Ws on ctx and the dense p->W are both set.
+ * mu uniform in [0.1, 1].  p->Ws on ctx, and the dense p->W when 3 nc <= 2000
+ * (above, a dense W would not fit: 1e4 contacts make 7.2 GB).
  */
 #ifndef FL_FCLIB_DISCLIKE_H
 #define FL_FCLIB_DISCLIKE_H
@@ -90,7 +91,7 @@ static fl_local_problem *fl_disclike_problem(gsl_rng *rng, fl_sparse_ctx *ctx, s
     fl_sparse_mv(ctx, H, 0, 1.0, u, 0.0, p->q->data, NULL);
     free(u);
     for (size_t k = 0; k < nc; k++) p->mu[k] = 0.1 + 0.9 * gsl_rng_uniform(rng);
-    if (fl_sparse_to_dense(ctx, p->Ws, &p->W, NULL) != FL_OK) goto fail;
+    if (m <= 2000 && fl_sparse_to_dense(ctx, p->Ws, &p->W, NULL) != FL_OK) goto fail;
     fl_sparse_free(ctx, &H);
     free(ri);
     free(ci);

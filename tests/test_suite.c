@@ -1,5 +1,5 @@
 /* test_suite.c — the verdicts and figures of `frictionlab bench suite`
- * (checks/suite.h) on hand-made rows whose answers are worked out below:
+ * (report/fl_suite.h, checks/suite.h) on hand-made rows whose answers are worked out below:
  * the verdict rule, the honest-claim count, the shifted geometric mean with
  * failures charged at the limit, the Dolan-Moré profile (Math. Program. 91
  * (2002), eq. (1)-(2)), the median error, suite.json round trip and its
@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "checks/suite.h"
+#include "fl_results.h"
 
 static void row(fl_suite *s, const char *solver, const char *problem, double seconds, int exit_code,
                 int timed_out, double err_q, double err_sic)
@@ -174,4 +175,66 @@ Test(suite, command_template)
     cr_assert_eq(fl_suite_norm_parse("fclib", &k, NULL), FL_OK);
     cr_assert_eq(k, FL_SUITE_NORM_FCLIB);
     cr_assert_eq(fl_suite_norm_parse("l2", &k, NULL), FL_ENOTFOUND);
+}
+
+/* The text of a file (NULL-terminated, caller frees). */
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    char *b = calloc(1, 1 << 20);
+    cr_assert_not_null(b);
+    size_t n = fread(b, 1, (1 << 20) - 1, f);
+    b[n] = '\0';
+    fclose(f);
+    return b;
+}
+
+/* The page head up to </style>, without the <title> element. */
+static void head_of(const char *page, char *out, size_t len)
+{
+    const char *t = strstr(page, "<title>"), *te = strstr(page, "</title>"), *e = strstr(page, "</style>");
+    cr_assert(t && te && e && t < te && te < e, "no <title> ... </style> in the page");
+    snprintf(out, len, "%.*s%.*s", (int)(t - page), page, (int)(e - te), te);
+}
+
+/* report.html of a suite is written by the report library that reproduce
+ * uses: the same page skeleton and style sheet as fl_results_write_html's
+ * (only the title differs), the suite's names escaped, its profile PNG
+ * inlined as a base64 data URI. */
+Test(suite, report_html_is_the_report_library_page)
+{
+    char dir[] = "/tmp/fl-suite-html-XXXXXX", a[256], b[256], png[256];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(a, sizeof a, "%s/suite.html", dir);
+    snprintf(b, sizeof b, "%s/reproduce.html", dir);
+    snprintf(png, sizeof png, "%s/p.png", dir);
+    static const unsigned char pngbytes[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    FILE *f = fopen(png, "wb");
+    cr_assert_not_null(f);
+    fwrite(pngbytes, 1, sizeof pngbytes, f);
+    fclose(f);
+    fl_suite *s = hand_suite();
+    cr_assert_eq(fl_suite_solver_add(s, "x<&>\"", "outside", "x {in} {out}", 0.001), FL_OK);
+    const char *pngs[] = {png};
+    cr_assert_eq(fl_suite_write_html(s, a, pngs, NULL), FL_OK);
+    fl_results *r = fl_results_alloc("v", "c");
+    cr_assert_not_null(r);
+    cr_assert_eq(fl_results_write_html(r, b, dir, NULL), FL_OK);
+    char *pa = read_all(a), *pb = read_all(b);
+    char ha[8192], hb[8192];
+    head_of(pa, ha, sizeof ha);
+    head_of(pb, hb, sizeof hb);
+    cr_assert_str_eq(ha, hb);
+    cr_assert_not_null(strstr(pa, "<title>frictionlab bench suite</title>"));
+    cr_assert_not_null(strstr(pa, "x&lt;&amp;&gt;&quot;"));
+    cr_assert_not_null(strstr(pa, "src=\"data:image/png;base64,iVBORw0KGgo=\""), "%s", pa);
+    free(pa);
+    free(pb);
+    fl_results_free(r);
+    fl_suite_free(s);
+    remove(a);
+    remove(b);
+    remove(png);
+    rmdir(dir);
 }

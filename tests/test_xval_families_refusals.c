@@ -217,3 +217,49 @@ Test(cov_xval, corpus_files_that_cannot_be_read)
     cr_assert_eq(unlink(link), 0);
     cr_assert_eq(rmdir(dir), 0);
 }
+
+/* The contacts of the largest problem of family f under o (the last of
+ * its ladder), built. */
+static size_t largest_nc(fl_xval_family f, const fl_xval_options *o, fl_sparse_ctx *ctx)
+{
+    fl_error err;
+    size_t n = 0, best = 0;
+    cr_assert_eq(fl_xval_family_count(f, o, &n, &err), FL_OK);
+    for (size_t k = 0; k < n; k++) {
+        fl_xval_case c;
+        cr_assert_eq(fl_xval_case_make(f, k, o, ctx, &c, &err), FL_OK, "%s", err.message);
+        cr_assert_not_null(c.p, "%s: %s", c.name, c.error);
+        if (c.p->nc > best) best = c.p->nc;
+        fl_xval_case_clear(&c);
+    }
+    return best;
+}
+
+/* bench suite --full (FL_XVAL_FULL_SUITE) reaches 1e4 contacts: random
+ * systems and disc-like problems of 10000 contacts, a packing of at least
+ * 1e4 contacts; FE blocks stop at 1000 (dense W, xval_families.c); the
+ * crosscheck's --full ladders are unchanged (the test above). */
+Test(cov_xval, suite_ladders_reach_1e4, .timeout = 240)
+{
+    fl_xval_options o = fl_xval_options_default();
+    o.full = FL_XVAL_FULL_SUITE;
+    fl_sparse_ctx ctx;
+    fl_error err;
+    cr_assert_eq(fl_sparse_start(&ctx, &err), FL_OK);
+    cr_assert_eq(largest_nc(FL_XVAL_RANDOM, &o, &ctx), 10000);
+    size_t nd = largest_nc(FL_XVAL_DISCS, &o, &ctx);
+    cr_assert_geq(nd, 10000);
+    fl_xval_case c;
+    size_t n = 0;
+    cr_assert_eq(fl_xval_family_count(FL_XVAL_DISCS, &o, &n, &err), FL_OK);
+    cr_assert_eq(fl_xval_case_make(FL_XVAL_DISCS, n - 1, &o, &ctx, &c, &err), FL_OK);
+    cr_assert_not_null(c.p, "%s", c.error);
+    cr_assert_geq(c.p->nc, 10000, "%s: %zu contacts", c.name, c.p->nc);   /* the largest packing */
+    cr_assert_null(c.p->W, "no dense W at %zu contacts", c.p->nc);
+    fl_xval_case_clear(&c);
+    cr_assert_eq(fl_xval_family_count(FL_XVAL_FEBLOCK, &o, &n, &err), FL_OK);
+    cr_assert_eq(fl_xval_case_make(FL_XVAL_FEBLOCK, n - 1, &o, &ctx, &c, &err), FL_OK);
+    cr_assert_eq(c.p->nc, 1000, "%s", c.name);
+    fl_xval_case_clear(&c);
+    fl_sparse_finish(&ctx);
+}

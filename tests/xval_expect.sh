@@ -13,6 +13,7 @@
 #   exit:N           COMMAND exits with N
 #   last:RE          the last line of stdout matches RE
 #   file:PATH        PATH exists and is not empty after the run
+#   contains:PATH:RE PATH has a line matching RE (grep -E; PATH without ':')
 # Prints every unmet expectation and the output, exits 1 if any.
 exp=""
 while [ $# -gt 0 ] && [ "$1" != "--" ]; do
@@ -53,6 +54,10 @@ echo "$exp" | while IFS= read -r e; do
         tail -n 1 "$tmp/out" | grep -Eq -- "$rest" || { echo "xval_expect: last line does not match /$rest/"; echo x >>"$tmp/bad"; } ;;
     file)
         [ -s "$rest" ] || { echo "xval_expect: $rest missing or empty"; echo x >>"$tmp/bad"; } ;;
+    contains)
+        path=${rest%%:*}
+        re=${rest#*:}
+        grep -Eq -- "$re" "$path" 2>/dev/null || { echo "xval_expect: no line of $path matches /$re/"; echo x >>"$tmp/bad"; } ;;
     *)
         echo "xval_expect: unknown expectation '$e'"; echo x >>"$tmp/bad" ;;
     esac

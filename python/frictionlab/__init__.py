@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover - the build always writes it
 
 _CSV_INT = ("dim", "nc", "exit", "timed_out", "unique", "ours_solved")
 _CSV_FLOAT = ("seconds", "error", "cone", "complementarity", "coulomb", "dist", "cert_error",
-              "ours_seconds")
+              "ours_seconds", "ours_process_seconds")
 
 
 class CrosscheckReport:
@@ -55,7 +55,9 @@ class CrosscheckReport:
             seconds (wall time of fn), error, cone, complementarity,
             coulomb, dist (to a unique certified answer, nan if none),
             unique, certificate ("enumeration", "auto", "none"),
-            cert_error, ours_seconds, ours_solved, reason.
+            cert_error, ours_seconds, ours_solved, ours_process_seconds
+            (nan in-process: ours is timed as a process only against a
+            command), reason.
         failures: the rows whose status is not "pass".
         summary: the text of xval_summary.txt (by family).
         out: the directory of the report files, or None.
