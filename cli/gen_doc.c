@@ -260,7 +260,13 @@ static int write_bash(FILE *f)
             if (o->complete) bash_complete(f, o->complete, "                ");
             fputs("                return 0 ;;\n", f);
         }
-        fputs("        esac\n        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W \"", f);
+        /* the value of another subcommand's option (mistyped here): nothing */
+        fputs("            ", f);
+        int k = 0;
+        for (const fl_cli_cmd *d = fl_cli_cmds; d->name; d++)
+            for (const fl_cli_opt *o = d->opts; o->name; o++)
+                if (o->value && o->name[1]) fprintf(f, "%s--%s", k++ ? "|" : "", o->name);
+        fputs(")\n                return 0 ;;\n        esac\n        if [[ $cur == -* ]]; then\n            COMPREPLY=($(compgen -W \"", f);
         opt_words(f, c);
         fputs("\" -- \"$cur\"))\n", f);
         if (c->operands) {

@@ -6,7 +6,7 @@
 # (exit 2, naming the extension, nothing written).
 #   solve_print_out.sh FRICTIONLAB SOURCE_ROOT
 set -u
-fl=$1
+fl=$(readlink -f "$1")
 data=$2/tests/data/siconos
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
