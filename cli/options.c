@@ -149,6 +149,7 @@ const fl_cli_cmd fl_cli_cmds[] = {
      "`bench suite` runs solvers against the field; `bench merge` joins the shards\n"
      "of bench suite into one report.",
      bench_opts, "0 the benchmarks ran, 1 one failed, 2 usage error.",
+     "frictionlab bench stability --quick --out bench\n"
      "frictionlab bench --list",
      "names bench"},
     {"bench suite", "bench suite [--solver NAME='CMD {in} {out}']... [--ours gs,newton,auto]\n"
