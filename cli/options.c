@@ -184,6 +184,7 @@ const fl_cli_cmd fl_cli_cmds[] = {
      "(Gauss-Seidel sweeps and Newton steps), the error / ||q|| and the error as\n"
      "Siconos 4.4 reports it (/ max(||r||, ||U||, ||q||)), time, status, then r and u.",
      solve_opts_table, "0 converged, 1 not converged, 2 bad usage or bad file.",
+     "frictionlab solve tests/data/siconos/Rover1039.dat\n"
      "frictionlab solve tests/data/siconos/Capsules-i101-404.dat --solver newton\n"
      "frictionlab solve tests/data/siconos/Confeti-ex03-Fc3D-SBM.dat --solver gs --no-print\n"
      "frictionlab solve tests/data/siconos/Box_Stacks-i0122-82-5.hdf5 --guess 1 --out sol.hdf5\n"
