@@ -29,6 +29,7 @@
 #include "fl_sparse.h"
 #include "suite.h"
 #include "xval.h"
+#include "options.h"
 
 #define EXIT_USAGE 2
 
@@ -48,45 +49,9 @@ typedef struct suite_opts {
     const char *sets;
 } suite_opts;
 
-static const char suite_short[] =
-    "usage: frictionlab bench suite [--solver NAME='CMD {in} {out}']... [--ours gs,newton,auto]\n"
-    "         [--peer siconos:nsgs,nsn-ac,nsn-fb,prox,admm] [--set corpus,random,discs,feblock,edge,DIR]\n"
-    "         [--tol 1e-4,1e-8] [--time-limit S] [--quick|--full] [-j N] [--shard K/N] [--out DIR]\n"
-    "       frictionlab bench merge DIR... --out DIR\n"
-    "Try 'frictionlab bench suite --help'.\n";
-
 static void suite_help(FILE *f)
 {
-    fputs(suite_short, f);
-    fputs("\nRun several solvers on several problem sets at several tolerances and write one\n"
-          "report (suite.json, suite.csv, report.html with Dolan-More profiles).\n\n"
-          "  --solver NAME=CMD  an outside solver in the FCLIB protocol of crosscheck\n"
-          "                     --solver-cmd: {in} problem, {out} answer, {tol} tolerance\n"
-          "  --ours LIST        our solvers gs, newton, auto, run as `frictionlab solve`\n"
-          "                     processes (like with like: every solver is a process)\n"
-          "  --peer siconos:LIST  Siconos numerics' nsgs, nsn-ac, nsn-fb, prox, admm through\n"
-          "                     frictionlab-peer-siconos (env FL_PEER_SICONOS: its path)\n"
-          "  --set LIST         corpus, random, discs, feblock, edge, or a directory of FCLIB /\n"
-          "                     Siconos files (its sizes.tsv manifest if any) [corpus]\n"
-          "  --corpus DIR       the corpus directory [the installed corpus, or the source\n"
-          "                     tree's tests/data/siconos from the build tree; $FL_CORPUS_DIR]\n"
-          "  --tol LIST         tolerances [1e-4,1e-8]\n"
-          "  --time-limit S     seconds per run [60; --quick: 10]\n"
-          "  --norm N           normalisation of the verdict: q, siconos, fclib [q]\n"
-          "  --quick / --full   small families and corpus problems <= 100 contacts / full ladders\n"
-          "  --max-iter N       iterations given to the Siconos solvers [10000]\n"
-          "  -j N               N runs at a time (times then marked as concurrent) [1]\n"
-          "  --shard K/N        only the K-th of N disjoint parts of the problems [1/1]\n"
-          "  --seed S           seed of the generated families [1]\n"
-          "  --out DIR          output directory [out/suite]\n\n"
-          "A run is solved when it ends within the limit and our recheck of its r (U = W r + q\n"
-          "by us) meets the tolerance in the stated normalisation; exit 0 is only a claim.\n"
-          "Exit 0 when the report is written, 2 on bad usage.\n\n"
-          "examples:\n"
-          "  frictionlab bench suite --ours auto,gs --peer siconos:nsgs,nsn-ac --tol 1e-4,1e-8\n"
-          "  frictionlab bench suite --solver mine='./mysolver {in} {out} {tol}' --set corpus,discs\n"
-          "  frictionlab bench suite --ours auto --shard 2/4 --out part2\n"
-          "  frictionlab bench merge part1 part2 part3 part4 --out all\n", f);
+    fl_cli_cmd_help(f, fl_cli_cmd_find("bench suite"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -610,7 +575,7 @@ static int bad_usage(const char *fmt, const char *arg)
     fprintf(stderr, "frictionlab bench suite: ");
     fprintf(stderr, fmt, arg ? arg : "");
     fputc('\n', stderr);
-    fputs(suite_short, stderr);
+    fl_cli_cmd_short(stderr, fl_cli_cmd_find("bench suite"));
     return EXIT_USAGE;
 }
 
@@ -627,21 +592,15 @@ static int parse_count(const char *s, long lo, long hi, long *out)
 static int parse_suite(int argc, char **argv, fl_suite *s, suite_opts *o, const char **ours,
                        const char **peer, const char **tols, double *limit)
 {
-    static const struct option longs[] = {
-        {"solver", required_argument, NULL, 'S'}, {"ours", required_argument, NULL, 'O'},
-        {"peer", required_argument, NULL, 'P'},   {"set", required_argument, NULL, 'e'},
-        {"tol", required_argument, NULL, 't'},    {"time-limit", required_argument, NULL, 'T'},
-        {"quick", no_argument, NULL, 'q'},        {"full", no_argument, NULL, 'f'},
-        {"shard", required_argument, NULL, 'k'},  {"out", required_argument, NULL, 'o'},
-        {"norm", required_argument, NULL, 'n'},   {"corpus", required_argument, NULL, 'c'},
-        {"seed", required_argument, NULL, 's'},   {"max-iter", required_argument, NULL, 'm'},
-        {"help", no_argument, NULL, 'h'},         {NULL, 0, NULL, 0}};
+    struct option longs[24];
+    char shorts[16];
+    fl_cli_cmd_longopts(fl_cli_cmd_find("bench suite"), longs, 24, shorts, sizeof shorts);
     optind = 0;
     opterr = 0;
     int c;
     long v;
     char *end;
-    while ((c = getopt_long(argc, argv, ":hj:", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         switch (c) {
         case 'h': suite_help(stdout); return 0;
         case 'S': {
@@ -728,6 +687,9 @@ int fl_cli_bench_suite(int argc, char **argv, const char *version, const char *c
     char work[] = "/tmp/frictionlab-suite-XXXXXX", line[8192];
     adder a = {s, o.max_iter};
     if (rc >= 0) goto done;
+    /* `frictionlab` in a solver's command is this very program */
+    if (fl_cli_path_self_first() != 0)
+        fprintf(stderr, "frictionlab bench suite: cannot find this program's directory; PATH unchanged\n");
     rc = EXIT_USAGE;
     if ((ours && split(ours, add_ours, &a)) || (peer && split(peer, add_peer, &a)) ||
         split(tols, add_tol, s))
@@ -793,9 +755,7 @@ int fl_cli_bench_merge(int argc, char **argv)
     if (!dirs) return 1;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            fputs("usage: frictionlab bench merge DIR... --out DIR\n"
-                  "Join the suite.json of the shards of `bench suite --shard K/N` into one report.\n",
-                  stdout);
+            fl_cli_cmd_help(stdout, fl_cli_cmd_find("bench merge"));
             free(dirs);
             return 0;
         }

@@ -17,29 +17,16 @@
 
 #include "fl_fclib.h"
 #include "fl_siconos_text.h"
+#include "options.h"
 
 /* Matrices up to this order are written dense (Siconos storage 0). */
 #define FL_CONVERT_DENSE_MAX 2000
 
 static void convert_usage(FILE *f, int full)
 {
-    fprintf(f, "usage: frictionlab convert IN OUT [--max-memory BYTES]\n");
-    if (!full) {
-        fprintf(f, "       frictionlab convert --help\n");
-        return;
-    }
-    fprintf(f,
-            "\nConvert a frictional contact problem between Siconos numerics text (.dat) and\n"
-            "FCLIB (.hdf5), local or global.  OUT's extension chooses the format written\n"
-            "(.hdf5 or .h5: FCLIB; otherwise Siconos text); IN's format is read from its content.\n"
-            "Values keep every digit (%%.17g): a round trip gives the same numbers.\n\n"
-            "options (default in brackets):\n"
-            "  --max-memory B   refuse an input needing more than B bytes (K, M, G) [4G]\n"
-            "  --help           this text\n\n"
-            "examples:\n"
-            "  frictionlab convert tests/data/siconos/Rover1039.dat rover.hdf5\n"
-            "  frictionlab convert tests/data/siconos/CubeH8.hdf5 cube.dat\n"
-            "  frictionlab convert tests/data/siconos/GFC3D_TwoRods1.dat rods.hdf5\n");
+    const fl_cli_cmd *c = fl_cli_cmd_find("convert");
+    if (full) fl_cli_cmd_help(f, c);
+    else fl_cli_cmd_short(f, c);
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -50,15 +37,15 @@ static int ends_with(const char *s, const char *suffix)
 
 int fl_cli_convert(int argc, char **argv)
 {
-    static const struct option longs[] = {{"max-memory", required_argument, NULL, 'm'},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+    struct option longs[8];
+    char shorts[8];
+    fl_cli_cmd_longopts(fl_cli_cmd_find("convert"), longs, 8, shorts, sizeof shorts);
     fl_read_options ro = fl_read_options_default();
     int ac = argc + 1, c;
     char **av = argv - 1;   /* av[0] is the word "convert" */
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(ac, av, ":h", longs, NULL)) != -1) {
+    while ((c = getopt_long(ac, av, shorts, longs, NULL)) != -1) {
         if (c == 'h') {
             convert_usage(stdout, 1);
             return 0;

@@ -30,6 +30,7 @@
 #include "fl_commit.h"
 #include "bench_suite.h"
 #include "solve.h"
+#include "options.h"
 #include "xval_cmd.h"
 #include "checks/xval.h"
 
@@ -75,114 +76,19 @@ static void usage(FILE *f)
         "reproduce and crosscheck print one PASS/FAIL line per check and end with\n"
         "'N passed, M failed'; the exit status is 0 only if every check passed.\n"
         "Progress goes to stderr.  --list prints the registered names.\n"
-        "See also: man frictionlab (doc/frictionlab.1).\n",
+        "See also: man frictionlab (generated into build/doc/frictionlab.1).\n",
         FL_VERSION);
 }
 
-static const char reproduce_short[] =
-    "usage: frictionlab reproduce [NAME ...|--all] [--out DIR] [--quick] [--baseline FILE] [--list]\n"
-    "Try 'frictionlab reproduce --help'.\n";
-
-static void reproduce_help(FILE *f)
+/* The short usage of subcommand name (cli/options.c) on f. */
+static void cmd_short(FILE *f, const char *name)
 {
-    fputs("usage: frictionlab reproduce [NAME ...|--all] [OPTIONS]\n"
-          "\n"
-          "Reproduce the examples and tables of the source papers.  One line per check on\n"
-          "stdout (PASS, FAIL, NOTE or NOT RUN), then 'N passed, M failed'.  Every run\n"
-          "writes DIR/results.json (for machines) and DIR/report.html (one offline page:\n"
-          "per paper and example the claim, our numbers beside the paper's, the figures\n"
-          "captioned with the paper figure they reproduce, every check, the parameter\n"
-          "file with its SHA-256, version, commit and run time).  Figures and data files\n"
-          "go to DIR/<paper>/<example>/, e.g. out/004/polyurethane/.\n"
-          "\n"
-          "options:\n"
-          "  --all              run every registered example (default: only the NAMEs given)\n"
-          "  --quick            the short variants the test suite runs (default: full runs)\n"
-          "  --out DIR          output directory (default: out)\n"
-          "  --baseline FILE    compare with the results.json of an earlier run: every value\n"
-          "                     that moved beyond its check's tolerance and every status that\n"
-          "                     changed is listed (DRIFT lines), exit status 3 (default: none)\n"
-          "  --list             print the example names and their papers, then exit\n"
-          "  -h, --help         print this help, then exit\n"
-          "\n"
-          "exit status: 0 every check passed (and no drift), 1 a check failed, 2 usage\n"
-          "error, 3 drift from the baseline.\n"
-          "\n"
-          "examples:\n"
-          "  frictionlab reproduce --all --out out\n"
-          "  frictionlab reproduce example_3_15 polyurethane --quick --out /tmp/r\n"
-          "  frictionlab reproduce --all --out out --baseline ci/results.json\n", f);
+    fl_cli_cmd_short(f, fl_cli_cmd_find(name));
 }
 
-static const char crosscheck_short[] =
-    "usage: frictionlab crosscheck [--law LAW|all] [--systems N] [--seed S] [--list]\n"
-    "       frictionlab crosscheck --solver-cmd CMD [--family F,G|all] [--timeout S] [--full]\n"
-    "                              [--systems N] [--corpus DIR] [--out DIR]\n"
-    "Try 'frictionlab crosscheck --help'.\n";
-
-static void crosscheck_help(FILE *f)
+static void cmd_help(const char *name)
 {
-    fputs("usage: frictionlab crosscheck [OPTIONS]\n"
-          "\n"
-          "Check a law's properties (the papers' propositions and lemmas, reference against\n"
-          "optimized, against brute force or enumeration) on random systems.  One line per\n"
-          "check on stdout, then 'N passed, M failed'.\n"
-          "\n"
-          "options:\n"
-          "  --law LAW          the law to check, or all (default: all); LAW is one of\n"
-          "                    ", f);
-    for (const fl_cli_task *t = fl_crosscheck_tasks; t->name; t++) fprintf(f, " %s", t->name);
-    fputs("\n"
-          "  --systems N        random systems per check, N >= 1 (default: 200)\n"
-          "  --seed S           seed of the random systems, S >= 0 (default: 1)\n"
-          "  --solver-cmd CMD   check an outside solver instead: CMD is run once per FCLIB\n"
-          "                     problem with {in} and {out} replaced by the problem and\n"
-          "                     solution files (default: none)\n"
-          "  --family F,G|all   with --solver-cmd: problem families among random, corpus,\n"
-          "                     feblock, discs, edge (default: random)\n"
-          "  --timeout S        with --solver-cmd: seconds per problem; the command is killed\n"
-          "                     and the problem fails (default: 60)\n"
-          "  --full             with --solver-cmd: the full sizes (random up to 1000 contacts)\n"
-          "  --corpus DIR       with --solver-cmd: the corpus directory (default: the installed\n"
-          "                     or source tests/data/siconos)\n"
-          "  --out DIR          with --solver-cmd: report (CSV, summary, profile PNG) (default: out)\n"
-          "  --list             print the law names, then exit\n"
-          "  -h, --help         print this help, then exit\n"
-          "\n"
-          "exit status: 0 every check passed, 1 a check failed, 2 usage error.\n"
-          "\n"
-          "examples:\n"
-          "  frictionlab crosscheck --law moreau --systems 1000 --seed 1\n"
-          "  frictionlab crosscheck --systems 30 --seed 3\n"
-          "  frictionlab crosscheck --family all --out xval --solver-cmd 'frictionlab solve {in} --out {out}'\n",
-          f);
-}
-
-static const char bench_short[] =
-    "usage: frictionlab bench [NAME ...|--all] [--out DIR] [--quick] [--list]\n"
-    "Try 'frictionlab bench --help'.\n";
-
-static void bench_help(FILE *f)
-{
-    fputs("usage: frictionlab bench [NAME ...|--all] [OPTIONS]\n"
-          "\n"
-          "Benchmarks: the dense reference against the sparse optimized twin, sizes from\n"
-          "1e2 upwards; the ratios are measured in one run.  CSV and PNG go to DIR.\n"
-          "\n"
-          "  frictionlab bench suite ...   solvers against the field (bench suite --help)\n"
-          "  frictionlab bench merge ...   join the shards of bench suite into one report\n"
-          "\n"
-          "options:\n"
-          "  --all              run every benchmark (default: only the NAMEs given)\n"
-          "  --quick            smaller sizes, where the benchmark has them (default: full)\n"
-          "  --out DIR          output directory (default: out)\n"
-          "  --list             print the benchmark names, then exit\n"
-          "  -h, --help         print this help, then exit\n"
-          "\n"
-          "examples:\n"
-          "  frictionlab bench stability --out out/bench\n"
-          "  frictionlab bench midpoint nsgs\n"
-          "  frictionlab bench --all --out out/bench\n", f);
+    fl_cli_cmd_help(stdout, fl_cli_cmd_find(name));
 }
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -240,7 +146,7 @@ static int parse_long(const char *s, long *out)
 }
 
 /* A getopt_long error ('?' or ':') as a message plus the short usage. */
-static int usage_error(const char *cmd, const char *short_usage, int c, int argc, char **argv)
+static int usage_error(const char *cmd, int c, int argc, char **argv)
 {
     const char *opt = optind - 1 < argc && optind >= 1 ? argv[optind - 1] : "?";
     if (c == ':')
@@ -249,7 +155,7 @@ static int usage_error(const char *cmd, const char *short_usage, int c, int argc
         fprintf(stderr, "frictionlab %s: unknown option '-%c'\n", cmd, optopt);
     else
         fprintf(stderr, "frictionlab %s: unknown option '%s'\n", cmd, opt);
-    fputs(short_usage, stderr);
+    cmd_short(stderr, cmd);
     return EXIT_USAGE;
 }
 
@@ -386,53 +292,43 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
                             char **argv, const char *line)
 {
     const char *cmd = argv[0];
-    const char *short_usage = reproduce ? reproduce_short : bench_short;
-    static const struct option opts[] = {
-        {"all", no_argument, NULL, 'a'},
-        {"quick", no_argument, NULL, 'q'},
-        {"out", required_argument, NULL, 'o'},
-        {"baseline", required_argument, NULL, 'b'},
-        {"list", no_argument, NULL, 'l'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    const char *sub = reproduce ? "reproduce" : "bench";
+    struct option opts[16];
+    char shorts[16];
+    fl_cli_cmd_longopts(fl_cli_cmd_find(sub), opts, 16, shorts, sizeof shorts);
     int all = 0, c;
     const char *baseline_path = NULL;
 
     optind = 0; /* glibc: full re-initialisation */
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
         switch (c) {
         case 'a': all = 1; break;
         case 'q': ctx->quick = 1; break;
         case 'o': ctx->out_dir = optarg; break;
         case 'b':
-            if (!reproduce) {
-                fprintf(stderr, "frictionlab %s: unknown option '--baseline' (reproduce only)\n", cmd);
-                fputs(short_usage, stderr);
-                return EXIT_USAGE;
-            }
             baseline_path = optarg;
             break;
         case 'l': list_tasks(table); return reproduce ? check_info() : 0;
-        case 'h': reproduce ? reproduce_help(stdout) : bench_help(stdout); return 0;
-        default: return usage_error(cmd, short_usage, c, argc, argv);
+        case 'h': cmd_help(sub); return 0;
+        default: return usage_error(sub, c, argc, argv);
         }
     }
     int nnames = argc - optind;
     char **names = argv + optind;
     if (!all && nnames == 0) {
         fprintf(stderr, "frictionlab %s: name a task or pass --all (see --list)\n", cmd);
-        fputs(short_usage, stderr);
+        cmd_short(stderr, sub);
         return EXIT_USAGE;
     }
     if (*ctx->out_dir == '\0') {
         fprintf(stderr, "frictionlab %s: --out needs a directory\n", cmd);
-        fputs(short_usage, stderr);
+        cmd_short(stderr, sub);
         return EXIT_USAGE;
     }
     for (int i = 0; i < nnames; i++)
         if (!find_task(table, names[i])) {
             fprintf(stderr, "frictionlab %s: unknown name '%s' (see --list)\n", cmd, names[i]);
-            fputs(short_usage, stderr);
+            cmd_short(stderr, sub);
             return EXIT_USAGE;
         }
     fl_results *baseline = NULL;
@@ -536,24 +432,14 @@ static int run_named(fl_cli_ctx *ctx, const fl_cli_task *table, int reproduce, i
 
 static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"law", required_argument, NULL, 'L'},
-        {"systems", required_argument, NULL, 'n'},
-        {"seed", required_argument, NULL, 's'},
-        {"solver-cmd", required_argument, NULL, 'c'},
-        {"family", required_argument, NULL, 'F'},
-        {"corpus", required_argument, NULL, 'C'},
-        {"out", required_argument, NULL, 'o'},
-        {"timeout", required_argument, NULL, 'T'},
-        {"full", no_argument, NULL, 'f'},
-        {"list", no_argument, NULL, 'l'},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    struct option opts[16];
+    char shorts[16];
+    fl_cli_cmd_longopts(fl_cli_cmd_find("crosscheck"), opts, 16, shorts, sizeof shorts);
     int c;
     long v;
     opterr = 0;
     optind = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, opts, NULL)) != -1) {
         switch (c) {
         case 'L': ctx->law = optarg; break;
         case 'c': ctx->solver_cmd = optarg; break;
@@ -562,7 +448,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
             fl_error ferr;
             if (fl_xval_family_parse(optarg, &mask, &ferr) != FL_OK) {
                 fprintf(stderr, "frictionlab crosscheck: %s\n", ferr.message);
-                fputs(crosscheck_short, stderr);
+                cmd_short(stderr, "crosscheck");
                 return EXIT_USAGE;
             }
             ctx->family = optarg;
@@ -574,7 +460,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         case 'T':
             if (fl_cli_xval_parse_timeout(optarg, &ctx->timeout) != 0) {
                 fprintf(stderr, "frictionlab crosscheck: bad option '--timeout %s' (seconds > 0)\n", optarg);
-                fputs(crosscheck_short, stderr);
+                cmd_short(stderr, "crosscheck");
                 return EXIT_USAGE;
             }
             break;
@@ -582,7 +468,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
             if (parse_long(optarg, &v) != 0 || v == 0) {
                 fprintf(stderr, "frictionlab crosscheck: bad option '--systems %s' (an integer >= 1)\n",
                         optarg);
-                fputs(crosscheck_short, stderr);
+                cmd_short(stderr, "crosscheck");
                 return EXIT_USAGE;
             }
             ctx->systems = v;
@@ -592,25 +478,25 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
             if (parse_long(optarg, &v) != 0) {
                 fprintf(stderr, "frictionlab crosscheck: bad option '--seed %s' (an integer >= 0)\n",
                         optarg);
-                fputs(crosscheck_short, stderr);
+                cmd_short(stderr, "crosscheck");
                 return EXIT_USAGE;
             }
             ctx->seed = (unsigned long)v;
             break;
         case 'l': list_tasks(fl_crosscheck_tasks); return 0;
-        case 'h': crosscheck_help(stdout); return 0;
-        default: return usage_error("crosscheck", crosscheck_short, c, argc, argv);
+        case 'h': cmd_help("crosscheck"); return 0;
+        default: return usage_error("crosscheck", c, argc, argv);
         }
     }
     if (optind < argc) {
         fprintf(stderr, "frictionlab crosscheck: unexpected argument '%s' (use --law)\n", argv[optind]);
-        fputs(crosscheck_short, stderr);
+        cmd_short(stderr, "crosscheck");
         return EXIT_USAGE;
     }
     if (!ctx->solver_cmd && (ctx->family || ctx->corpus_dir || ctx->timeout > 0 || ctx->full)) {
         fprintf(stderr, "frictionlab crosscheck: --family, --corpus, --timeout and --full apply "
                 "to --solver-cmd only\n");
-        fputs(crosscheck_short, stderr);
+        cmd_short(stderr, "crosscheck");
         return EXIT_USAGE;
     }
     run_state rs = {NULL, 0, 1, fl_clock_now(), NULL, NULL};
@@ -626,7 +512,7 @@ static int crosscheck(fl_cli_ctx *ctx, int argc, char **argv)
         const fl_cli_task *t = find_task(fl_crosscheck_tasks, ctx->law);
         if (!t) {
             fprintf(stderr, "frictionlab crosscheck: unknown law '%s' (see --list)\n", ctx->law);
-            fputs(crosscheck_short, stderr);
+            cmd_short(stderr, "crosscheck");
             return EXIT_USAGE;
         }
         run_task(ctx, t, &rs, 0);
@@ -680,16 +566,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "frictionlab help: one subcommand at a time\n");
             return EXIT_USAGE;
         }
-        if (strcmp(sub, "reproduce") == 0) reproduce_help(stdout);
-        else if (strcmp(sub, "crosscheck") == 0) crosscheck_help(stdout);
-        else if (strcmp(sub, "bench") == 0) bench_help(stdout);
-        else if (strcmp(sub, "solve") == 0) {
-            char *args[] = {"--help", NULL};
-            return fl_cli_solve(1, args);
-        } else if (strcmp(sub, "convert") == 0) {
-            char *args[] = {"--help", NULL};
-            return fl_cli_convert(1, args);
-        } else {
+        if (fl_cli_cmd_find(sub)) cmd_help(sub);
+        else {
             fprintf(stderr, "frictionlab help: unknown subcommand '%s'\n\n", sub);
             usage(stderr);
             return EXIT_USAGE;

@@ -35,6 +35,7 @@
 #include "fl_rng.h"
 #include "fl_siconos_text.h"
 #include "drivers/solve.h"
+#include "options.h"
 
 /* ------------------------------------------------------------------ */
 /* solve FILE                                                          */
@@ -75,51 +76,29 @@ typedef struct solve_opts {
     long guess;              /* 0: none, K >= 1: the file's guess K */
     fl_read_options read;
     const char *out;
+    int out_fclib;           /* --out: 1 FCLIB (.hdf5, .h5), 0 Siconos text (.dat) */
+    int print;               /* -1: r, u printed for up to FL_SOLVE_PRINT_MAX contacts; 0 no; 1 yes */
 } solve_opts;
+
+/* `solve` prints r and u by default for problems of up to this many contacts */
+#define FL_SOLVE_PRINT_MAX 10
+
+/* --out FILE's format from its extension, as `convert` chooses it:
+ * 1 FCLIB (.hdf5, .h5), 0 Siconos text (.dat), -1 unknown. */
+static int out_format(const char *out)
+{
+    const char *dot = strrchr(out, '.');
+    if (!dot || strchr(dot, '/')) return -1;
+    if (strcmp(dot, ".hdf5") == 0 || strcmp(dot, ".h5") == 0) return 1;
+    if (strcmp(dot, ".dat") == 0) return 0;
+    return -1;
+}
 
 static void solve_usage(FILE *f, int full)
 {
-    fprintf(f, "usage: frictionlab solve FILE [--solver gs|newton|auto] "
-               "[--impl optimized|reference] [--tol T]\n"
-               "                        [--max-sweeps N] [--max-newton N] [--guess K] "
-               "[--max-memory BYTES]\n"
-               "                        [--out FILE.hdf5]\n");
-    if (!full) {
-        fprintf(f, "       frictionlab solve --help   (options, defaults, examples)\n");
-        return;
-    }
-    fprintf(f,
-            "\nSolve a frictional contact problem file: FCLIB (.hdf5, local or global) or\n"
-            "Siconos numerics text (.dat, local or global, dense, sparse-block or CSparse\n"
-            "storage).  Solvers: nonlinear Gauss-Seidel (gs, 003 §3), semismooth Newton on\n"
-            "the Alart-Curnier function with line search and Gauss-Seidel fallback (newton,\n"
-            "Alart & Curnier 1991), or auto: Gauss-Seidel while it converges fast, then\n"
-            "Newton from its iterate, then Gauss-Seidel again from the better iterate.\n"
-            "A global problem is solved as a global problem (newton, auto: on (v, r)\n"
-            "without forming W); gs goes through the Delassus operator W = H M^-1 H^T.\n"
-            "With no contact the answer is v = M^-1 f.\n\n"
-            "options (default in brackets):\n"
-            "  --solver S       gs, newton or auto [auto]\n"
-            "  --impl I         optimized (sparse W, CHOLMOD) or reference (dense W) [optimized]\n"
-            "  --tol T          natural-map error target, normalised by ||q|| [1e-8]\n"
-            "  --max-sweeps N   Gauss-Seidel sweeps at most, Newton's fallback included [10000]\n"
-            "  --max-newton N   Newton steps at most [500]\n"
-            "  --guess K        start from the file's stored guess K (FCLIB /guesses/K) [zero start]\n"
-            "  --max-memory B   refuse a file whose problem would need more than B bytes\n"
-            "                   (suffix K, M, G allowed) [4G]\n"
-            "  --out FILE       write the problem and its solution (r, u, and v if global) as FCLIB\n"
-            "  --help           this text\n\n"
-            "output: the file and its sizes (nc, dim, m, n), the solver asked for and the\n"
-            "implementation, the solver that finished and why it stopped, iterations\n"
-            "(Gauss-Seidel sweeps and Newton steps), the error / ||q|| and the error as Siconos 4.4 reports it\n"
-            "(/ max(||r||, ||U||, ||q||)), time, status.  Exit 0 converged, 1 not converged,\n"
-            "2 bad usage or bad file.\n\n"
-            "examples:\n"
-            "  frictionlab solve tests/data/siconos/Rover1039.dat\n"
-            "  frictionlab solve tests/data/siconos/Capsules-i101-404.dat --solver newton\n"
-            "  frictionlab solve tests/data/siconos/Confeti-ex03-Fc3D-SBM.dat --solver gs\n"
-            "  frictionlab solve tests/data/siconos/Box_Stacks-i0122-82-5.hdf5 --guess 1 --out sol.hdf5\n"
-            "  frictionlab solve big.dat --impl reference --tol 1e-10 --max-memory 500M\n");
+    const fl_cli_cmd *c = fl_cli_cmd_find("solve");
+    if (full) fl_cli_cmd_help(f, c);
+    else fl_cli_cmd_short(f, c);
 }
 
 /* v = M^-1 (f + H^T r) (003 §3, fl_problem.h); r may be NULL (no contact). */
@@ -210,6 +189,20 @@ static int solve_option(int c, const char *arg, solve_opts *o)
         return 0;
     case 'o':
         o->out = arg;
+        o->out_fclib = out_format(arg);
+        if (o->out_fclib < 0) {
+            const char *dot = strrchr(arg, '.');
+            fprintf(stderr, "frictionlab solve: --out %s: unknown extension '%s' (.hdf5 or .h5: "
+                            "FCLIB with the solution; .dat: Siconos text and FILE.sol)\n", arg,
+                    dot && !strchr(dot, '/') ? dot : "");
+            return -1;
+        }
+        return 0;
+    case 'p':
+        o->print = 1;
+        return 0;
+    case 'P':
+        o->print = 0;
         return 0;
     case 'l':
         if (strcmp(arg, "nsgs") != 0) {
@@ -225,17 +218,13 @@ static int solve_option(int c, const char *arg, solve_opts *o)
 
 static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
 {
-    static const struct option longs[] = {
-        {"solver", required_argument, NULL, 'S'}, {"max-newton", required_argument, NULL, 'n'},
-        {"impl", required_argument, NULL, 'i'},   {"tol", required_argument, NULL, 't'},
-        {"max-sweeps", required_argument, NULL, 's'}, {"guess", required_argument, NULL, 'g'},
-        {"max-memory", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
-        {"law", required_argument, NULL, 'l'},    {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
+    struct option longs[32];
+    char shorts[16];
+    fl_cli_cmd_longopts(fl_cli_cmd_find("solve"), longs, 32, shorts, sizeof shorts);
     optind = 1;
     opterr = 0;
     int c;
-    while ((c = getopt_long(argc, argv, ":h", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
         if (c == 'h') {
             solve_usage(stdout, 1);
             return 0;
@@ -394,12 +383,71 @@ static void solve_print_result(const solve_run *S, size_t m, const fl_solve_resu
            s == FL_OK ? "" : fl_solve_stop_name(res->stop), s == FL_OK ? "" : ")");
 }
 
+/* The answer, one contact per line: "contact a: r r_N r_T.. u u_N u_T.."
+ * (the local frame of the file, normal first), then for a global problem
+ * "v v_1 .. v_n"; to f (stdout for --print, FILE.sol for --out FILE.dat). */
+static void solve_print_answer(FILE *f, const solve_run *S, size_t m, const double *v)
+{
+    size_t dim = (size_t)(S->g ? S->g->dim : S->p->dim);
+    for (size_t a = 0; dim && a < m / dim; a++) {
+        fprintf(f, "contact %zu: r", a);
+        for (size_t k = 0; k < dim; k++) fprintf(f, " %.17g", S->r->data[a * dim + k]);
+        fprintf(f, "  u");
+        for (size_t k = 0; k < dim; k++) fprintf(f, " %.17g", S->U->data[a * dim + k]);
+        fputc('\n', f);
+    }
+    if (S->g && v) {
+        fprintf(f, "v");
+        for (size_t i = 0; i < S->g->n; i++) fprintf(f, " %.17g", v[i]);
+        fputc('\n', f);
+    }
+}
+
+/* --out FILE.dat: the problem in Siconos text, which has no place for a
+ * solution, and the solution beside it in FILE.sol (solve_print_answer's
+ * lines after a '#' header). */
+static fl_status solve_write_text(solve_run *S, size_t m)
+{
+    const char *out = S->o.out;
+    fl_status w = S->g ? fl_siconos_text_write_global(out, S->g, &S->err)
+                       : fl_siconos_text_write(out, S->p, &S->err);
+    if (w != FL_OK) return w;
+    double *v = NULL;
+    if (S->g && S->g->n) {
+        v = calloc(S->g->n, sizeof *v);
+        if (!v) return FL_FAIL(&S->err, FL_ENOMEM, "out of memory");
+        if (m > 0) memcpy(v, S->v, S->g->n * sizeof *v);
+        else if ((w = global_velocity(S->g, &S->ctx, &S->L, NULL, v, &S->err)) != FL_OK) {
+            free(v);
+            return w;
+        }
+    }
+    size_t len = strlen(out) + 5;
+    char *sol = malloc(len);
+    FILE *f = sol ? (snprintf(sol, len, "%s.sol", out), fopen(sol, "w")) : NULL;
+    if (!f) {
+        w = sol ? fl_error_set(&S->err, FL_EIO, sol, 0, 0, "cannot write the solution file")
+                : FL_FAIL(&S->err, FL_ENOMEM, "out of memory");
+    } else {
+        fprintf(f, "# frictionlab solve: solution of %s (problem in %s, Siconos text)\n"
+                   "# one line per contact: r then u in the contact frame (normal first)%s\n",
+                S->file, out, S->g ? "; last line: v" : "");
+        solve_print_answer(f, S, m, v);
+        if (fclose(f) != 0) w = fl_error_set(&S->err, FL_EIO, sol, 0, 0, "cannot write the solution file");
+        else printf("problem written to %s (Siconos text), solution to %s\n", out, sol);
+    }
+    free(sol);
+    free(v);
+    return w;
+}
+
 /* --out FILE: the problem and the solution (r, U and v) in FCLIB format */
 static fl_status solve_write(solve_run *S, size_t m)
 {
     fl_global_problem *g = S->g;
     const char *out = S->o.out;
     fl_status w;
+    if (!S->o.out_fclib) return solve_write_text(S, m);
     if (g) {
         w = fl_fclib_write_global(out, g, "frictionlab solve", &S->err);
         if (w == FL_OK) w = fl_fclib_solution_alloc(g->n, m, &S->sol, &S->err);
@@ -424,7 +472,7 @@ int fl_cli_solve(int argc, char **argv)
 {
     solve_run S;
     memset(&S, 0, sizeof S);
-    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
+    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL, 1, -1};
     S.o = o0;
     /* argv[-1] is the word "solve": getopt_long wants the program name first */
     int pr = parse_solve(argc + 1, argv - 1, &S.o, &S.file);
@@ -442,6 +490,9 @@ int fl_cli_solve(int argc, char **argv)
         s = m > 0 ? solve_contacts(&S, m, &res) : FL_OK;   /* no contact: r is empty, nothing to iterate */
         if (s >= 0) {
             solve_print_result(&S, m, &res, s);
+            size_t nc = S.g ? S.g->nc : S.p->nc;
+            if (m > 0 && (S.o.print == 1 || (S.o.print < 0 && nc <= FL_SOLVE_PRINT_MAX)))
+                solve_print_answer(stdout, &S, m, S.v);
             rc = s == FL_OK ? 0 : 1;
             if (S.o.out) {
                 fl_status w = solve_write(&S, m);

@@ -20,6 +20,7 @@
 #include "checks/suite.h"
 #include "checks/xval.h"
 #include "fl_data.h"
+#include "options.h"
 #include "fl_dense.h"
 
 int fl_cli_xval_parse_timeout(const char *s, double *out)
@@ -445,6 +446,9 @@ static int crosscheck(fl_cli_ctx *ctx, const sut *u)
 int fl_cli_xval_crosscheck(fl_cli_ctx *ctx)
 {
     sut u = {ctx->solver_cmd, NULL, NULL, ctx->solver_cmd};
+    /* `frictionlab` in CMD is this very program, from any directory */
+    if (fl_cli_path_self_first() != 0)
+        fprintf(stderr, "crosscheck --solver-cmd: cannot find this program's directory; PATH unchanged\n");
     return crosscheck(ctx, &u);
 }
 

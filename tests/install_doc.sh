@@ -1,7 +1,7 @@
 #!/bin/sh
 # install_doc.sh — `meson install` puts frictionlab(1) under share/man/man1
 # and the bash completion under share/bash-completion/completions, and
-# `man` reads the installed page; the page in the source tree is free of
+# `man` reads the installed page; the page generated in the build tree is free of
 # roff warnings.
 #   install_doc.sh BUILDDIR SOURCEDIR DESTDIR
 set -u
@@ -9,9 +9,9 @@ build=$1
 src=$2
 dest=$3
 rm -rf "$dest"
-warn=$(groff -man -Tutf8 -ww -z "$src/doc/frictionlab.1" 2>&1)
+warn=$(groff -man -Tutf8 -ww -z "$build/doc/frictionlab.1" 2>&1)
 if [ -n "$warn" ]; then
-    echo "install_doc: roff warnings in doc/frictionlab.1:" >&2
+    echo "install_doc: roff warnings in the generated doc/frictionlab.1:" >&2
     echo "$warn" >&2
     exit 1
 fi
