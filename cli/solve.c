@@ -75,6 +75,7 @@ typedef struct solve_opts {
     long guess;              /* 0: none, K >= 1: the file's guess K */
     fl_read_options read;
     const char *out;
+    double time_limit;       /* --time-limit, seconds, 0: none */
 } solve_opts;
 
 static void solve_usage(FILE *f, int full)
@@ -83,7 +84,7 @@ static void solve_usage(FILE *f, int full)
                "[--impl optimized|reference] [--tol T]\n"
                "                        [--max-sweeps N] [--max-newton N] [--guess K] "
                "[--max-memory BYTES]\n"
-               "                        [--out FILE.hdf5]\n");
+               "                        [--time-limit S] [--out FILE.hdf5]\n");
     if (!full) {
         fprintf(f, "       frictionlab solve --help   (options, defaults, examples)\n");
         return;
@@ -107,13 +108,17 @@ static void solve_usage(FILE *f, int full)
             "  --guess K        start from the file's stored guess K (FCLIB /guesses/K) [zero start]\n"
             "  --max-memory B   refuse a file whose problem would need more than B bytes\n"
             "                   (suffix K, M, G allowed) [4G]\n"
+            "  --time-limit S   stop after S seconds of solving with the best iterate found\n"
+            "                   (status: not converged (time limit ...), exit 1) [0: none]\n"
             "  --out FILE       write the problem and its solution (r, u, and v if global) as FCLIB\n"
             "  --help           this text\n\n"
             "output: the file and its sizes (nc, dim, m, n), the solver asked for and the\n"
             "implementation, the solver that finished and why it stopped, iterations\n"
             "(Gauss-Seidel sweeps and Newton steps), the error / ||q|| and the error as Siconos 4.4 reports it\n"
-            "(/ max(||r||, ||U||, ||q||)), time, status.  Exit 0 converged, 1 not converged,\n"
-            "2 bad usage or bad file.\n\n"
+            "(/ max(||r||, ||U||, ||q||)), time, status.  Exit 0 converged, 1 not converged\n"
+            "(iteration or time limit: the answer printed is the best found), 2 bad usage,\n"
+            "bad file, or a degenerate problem (a contact with a zero or singular diagonal\n"
+            "block of W, or with a zero normal row of W and q_N < 0: no solution), named.\n\n"
             "examples:\n"
             "  frictionlab solve tests/data/siconos/Rover1039.dat\n"
             "  frictionlab solve tests/data/siconos/Capsules-i101-404.dat --solver newton\n"
@@ -159,6 +164,14 @@ static int solve_option(int c, const char *arg, solve_opts *o)
         }
         return 0;
     }
+    case 'T':
+        o->time_limit = strtod(arg, &end);
+        if (*end != '\0' || !(o->time_limit > 0) || !(o->time_limit <= 1e9)) {
+            fprintf(stderr, "frictionlab solve: --time-limit %s is not a number of seconds "
+                            "in (0, 1e9]\n", arg);
+            return -1;
+        }
+        return 0;
     case 'n': {
         long v = strtol(arg, &end, 10);
         if (*end != '\0' || v <= 0 || v > 100000000) {
@@ -231,6 +244,7 @@ static int parse_solve(int argc, char **argv, solve_opts *o, const char **file)
         {"max-sweeps", required_argument, NULL, 's'}, {"guess", required_argument, NULL, 'g'},
         {"max-memory", required_argument, NULL, 'm'}, {"out", required_argument, NULL, 'o'},
         {"law", required_argument, NULL, 'l'},    {"help", no_argument, NULL, 'h'},
+        {"time-limit", required_argument, NULL, 'T'},
         {NULL, 0, NULL, 0}};
     optind = 1;
     opterr = 0;
@@ -321,6 +335,7 @@ static void solve_print_problem(solve_run *S)
         printf("problem %s (%s, local): nc %zu, dim %d, m %zu\n", S->file, S->format, S->p->nc, S->p->dim,
                S->p->m);
     }
+    if (o->time_limit > 0) printf("time limit %g s\n", o->time_limit);
     printf("solver %s (%s), implementation %s, tol %.3g, max sweeps %d, max Newton steps %d\n",
            fl_solve_solver_name(o->solver),
            o->solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
@@ -359,6 +374,7 @@ static fl_status solve_contacts(solve_run *S, size_t m, fl_solve_result *res)
     so.max_sweeps = o->max_sweeps;
     so.max_newton = o->max_newton;
     so.warm = o->guess != 0;
+    so.time_limit = o->time_limit;
     if (g) {
         gsl_vector_view vv = gsl_vector_view_array(S->v, g->n);
         s = fl_solve_global(g, &so, g->n ? &vv.vector : NULL, S->r, S->U, res, &S->err);
@@ -424,7 +440,7 @@ int fl_cli_solve(int argc, char **argv)
 {
     solve_run S;
     memset(&S, 0, sizeof S);
-    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL};
+    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL, 0.0};
     S.o = o0;
     /* argv[-1] is the word "solve": getopt_long wants the program name first */
     int pr = parse_solve(argc + 1, argv - 1, &S.o, &S.file);

@@ -1,0 +1,248 @@
+/* test_solver_decisions.c — the decisions of the iterative solvers, not
+ * only their answers (issue 28): the time limit (fl_nsgs_options,
+ * fl_newton_options, fl_solve_options .time_limit: status FL_WTIMEOUT, the
+ * best iterate returned with its error), degenerate problems refused before
+ * any sweep naming the contact (fl_nsgs_check_blocks,
+ * proofs/degenerate-problems.md), and the reported error and status being
+ * those of the returned iterate for every max_sweeps 1..20, recomputed
+ * here by core/fl_residual.h. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "fl_clock.h"
+#include "fl_random.h"
+#include "fl_rng.h"
+#include "drivers/solve.h"
+#include "drivers/fl_types.h"
+#include "reference/delassus.h"
+
+static fl_sparse_ctx ctx;
+static void setup(void) { cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK); }
+static void teardown(void) { fl_sparse_finish(&ctx); }
+
+/* W = H M^-1 H^T of a random global problem (dense and sparse forms). */
+static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim)
+{
+    size_t n = (size_t)dim * nc + 2;
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
+    cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, g->M), FL_OK);
+    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
+    fl_random_vector(rng, 1.0, g->f);
+    for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(rng);
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    fl_global_problem_free(g);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    return p;
+}
+
+/* The error of r recomputed independently of the solver. */
+static double error_of(const fl_local_problem *p, const gsl_vector *r)
+{
+    gsl_vector *U = gsl_vector_alloc(p->m);
+    double e;
+    cr_assert_eq(fl_residual_local(p, r, U, FL_RESIDUAL_NORM_Q, &e, NULL), FL_OK);
+    gsl_vector_free(U);
+    return e;
+}
+
+static int min_error_cb(void *data, int sweep, double e, const gsl_vector *r)
+{
+    (void)sweep;
+    (void)r;
+    double *mn = data;
+    if (e < *mn) *mn = e;
+    return 0;
+}
+
+static int same(double a, double b) { return fabs(a - b) <= 1e-12 * fmax(fabs(a), 1e-300) + 1e-300; }
+
+Test(time_limit, gauss_seidel_twins_stop_with_the_best_iterate, .init = setup, .fini = teardown)
+{
+    gsl_rng *rng = fl_rng_alloc(28UL);
+    fl_local_problem *p = random_local(rng, 300, 3);
+    for (int k = 0; k < 2; k++) {
+        gsl_vector *r = gsl_vector_alloc(p->m);
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.tol = 1e-300;            /* never reached: only the clock stops it */
+        o.max_sweeps = 100000000;
+        o.time_limit = 0.2;
+        double mn = INFINITY;
+        o.callback = min_error_cb;   /* every sweep's error: the best is their minimum */
+        o.callback_data = &mn;
+        fl_nsgs_result res;
+        double t0 = fl_clock_now();
+        fl_status s = fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL);
+        double dt = fl_clock_now() - t0;
+        cr_assert_eq(s, FL_WTIMEOUT, "%s status %d", fl_nsgs_types[k].name, s);
+        cr_assert_eq(res.status, FL_WTIMEOUT);
+        cr_assert_lt(dt, 0.5, "%s took %g s for a 0.2 s limit", fl_nsgs_types[k].name, dt);
+        cr_assert_geq(dt, 0.2);
+        cr_assert(same(res.residual, mn), "%s reported %.17g, best sweep %.17g",
+                  fl_nsgs_types[k].name, res.residual, mn);
+        cr_assert(same(error_of(p, r), res.residual), "%s: error of r %.17g, reported %.17g",
+                  fl_nsgs_types[k].name, error_of(p, r), res.residual);
+        gsl_vector_free(r);
+    }
+    fl_local_problem_free(p);
+    gsl_rng_free(rng);
+}
+
+Test(time_limit, newton_twins_and_the_driver_stop_with_the_best_iterate, .init = setup,
+     .fini = teardown)
+{
+    gsl_rng *rng = fl_rng_alloc(2828UL);
+    fl_local_problem *p = random_local(rng, 100, 3);
+    for (int k = 0; k < 2; k++) {
+        /* the first 20 iterates' errors: the best returned is no worse */
+        double mn = INFINITY;
+        gsl_vector *r = gsl_vector_alloc(p->m);
+        fl_newton_options o = fl_newton_options_default();
+        o.tol = 1e-300;
+        for (int it = 1; it <= 20; it++) {
+            o.max_iterations = it;
+            fl_newton_result nr;
+            cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, &nr, NULL), FL_WMAXITER);
+            mn = fmin(mn, nr.residual);
+        }
+        o.max_iterations = 100000000;
+        o.time_limit = 0.2;
+        fl_newton_result res;
+        double t0 = fl_clock_now();
+        fl_status s = fl_newton_types[k].solve(p, &o, r, NULL, &res, NULL);
+        double dt = fl_clock_now() - t0;
+        cr_assert_eq(s, FL_WTIMEOUT, "%s status %d", fl_newton_types[k].name, s);
+        cr_assert_eq(res.stop, FL_NEWTON_STOP_TIMEOUT);
+        cr_assert_lt(dt, 0.5, "%s took %g s", fl_newton_types[k].name, dt);
+        cr_assert_leq(res.residual, mn);
+        cr_assert(same(error_of(p, r), res.residual), "%s: error of r %.17g, reported %.17g",
+                  fl_newton_types[k].name, error_of(p, r), res.residual);
+        /* the dispatcher, every solver */
+        for (int sv = 0; sv < 3; sv++) {
+            fl_solve_options so = fl_solve_options_default();
+            so.impl = (fl_impl)k;
+            so.solver = (fl_solver_kind)sv;
+            so.tol = 1e-300;
+            so.max_sweeps = 100000000;
+            so.max_newton = 100000000;
+            so.time_limit = 0.2;
+            fl_solve_result sr;
+            t0 = fl_clock_now();
+            s = fl_solve_local(p, &so, r, NULL, &sr, NULL);
+            dt = fl_clock_now() - t0;
+            cr_assert_eq(s, FL_WTIMEOUT, "impl %d solver %d status %d", k, sv, s);
+            cr_assert_eq(sr.stop, FL_SOLVE_STOP_TIMEOUT);
+            cr_assert_lt(dt, 0.5, "impl %d solver %d took %g s", k, sv, dt);
+            cr_assert(same(sr.residual_norm_q, sr.residual), "impl %d solver %d: %.17g vs %.17g",
+                      k, sv, sr.residual_norm_q, sr.residual);
+        }
+        gsl_vector_free(r);
+    }
+    fl_local_problem_free(p);
+    gsl_rng_free(rng);
+}
+
+/* nc 3D contacts, W = I except the contacts listed, whose rows and columns
+ * of W are zero (zero_rows) or whose block is singular (singular). */
+static fl_local_problem *blocks_problem(size_t nc, size_t zero_row, size_t singular, double qN)
+{
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_local_problem_alloc(nc, 3, 1, &p, NULL), FL_OK);
+    gsl_matrix_set_identity(p->W);
+    for (size_t a = 0; a < nc; a++) {
+        gsl_vector_set(p->q, 3 * a, a == zero_row ? qN : -1.0);
+        p->mu[a] = 0.5;
+    }
+    if (zero_row < nc)
+        for (int i = 0; i < 3; i++) gsl_matrix_set(p->W, 3 * zero_row + i, 3 * zero_row + i, 0.0);
+    if (singular < nc)   /* rank 1: every entry 1 */
+        for (int i = 0; i < 3; i++)
+            for (int l = 0; l < 3; l++) gsl_matrix_set(p->W, 3 * singular + i, 3 * singular + l, 1.0);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    return p;
+}
+
+static void refused(fl_local_problem *p, fl_status want, const char *contact)
+{
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++) {
+        fl_error err;
+        fl_nsgs_result gr;
+        fl_status s = fl_nsgs_types[k].solve(p, NULL, r, NULL, &gr, &err);
+        cr_assert_eq(s, want, "%s status %d: %s", fl_nsgs_types[k].name, s, err.message);
+        cr_assert_eq(gr.iterations, 0, "%s swept %d times", fl_nsgs_types[k].name, gr.iterations);
+        cr_assert(strstr(err.message, contact), "%s: '%s' does not name %s",
+                  fl_nsgs_types[k].name, err.message, contact);
+        for (int sv = 0; sv < 3; sv++) {
+            fl_solve_options so = fl_solve_options_default();
+            so.impl = (fl_impl)k;
+            so.solver = (fl_solver_kind)sv;
+            fl_solve_result sr;
+            s = fl_solve_local(p, &so, r, NULL, &sr, &err);
+            cr_assert_eq(s, want, "impl %d solver %d status %d", k, sv, s);
+            cr_assert_eq(sr.gs_sweeps + sr.newton_steps, 0);
+            cr_assert(strstr(err.message, contact), "'%s' does not name %s", err.message, contact);
+        }
+    }
+    gsl_vector_free(r);
+}
+
+Test(degenerate, zero_normal_row_with_negative_qN_is_infeasible, .init = setup, .fini = teardown)
+{
+    /* proofs/degenerate-problems.md (D1) */
+    fl_local_problem *p = blocks_problem(10, 7, 99, -1.0);
+    refused(p, FL_EINVAL, "contact 7: no solution exists");
+    fl_local_problem_free(p);
+    p = blocks_problem(10, 7, 99, 0.5);   /* q_N >= 0: solvable, but W_77 = 0 (D2) */
+    refused(p, FL_ESINGULAR, "contact 7: its diagonal block W_aa is zero");
+    fl_local_problem_free(p);
+}
+
+Test(degenerate, singular_diagonal_block_is_refused, .init = setup, .fini = teardown)
+{
+    fl_local_problem *p = blocks_problem(10, 99, 4, -1.0);
+    refused(p, FL_ESINGULAR, "contact 4: its diagonal block W_aa is singular");
+    fl_local_problem_free(p);
+    p = blocks_problem(10, 99, 99, -1.0);   /* W = I: accepted, solved (r_N = 1) */
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++)
+        cr_assert_eq(fl_nsgs_types[k].solve(p, NULL, r, NULL, NULL, NULL), FL_OK);
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
+}
+
+Test(reported_error, is_the_error_of_the_returned_iterate_for_every_max_sweeps, .init = setup,
+     .fini = teardown)
+{
+    gsl_rng *rng = fl_rng_alloc(2029UL);
+    fl_local_problem *p = random_local(rng, 40, 3);
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++)
+        for (int n = 1; n <= 20; n++) {
+            fl_nsgs_options o = fl_nsgs_options_default();
+            o.max_sweeps = n;
+            o.tol = 1e-14;
+            fl_nsgs_result res;
+            fl_status s = fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL);
+            double e = error_of(p, r);
+            cr_assert(same(e, res.residual), "%s max_sweeps %d: error of r %.17g, reported %.17g",
+                      fl_nsgs_types[k].name, n, e, res.residual);
+            cr_assert_eq(s, e <= o.tol ? FL_OK : FL_WMAXITER, "%s max_sweeps %d", fl_nsgs_types[k].name, n);
+            fl_newton_options no = fl_newton_options_default();
+            no.max_iterations = n;
+            no.tol = 1e-14;
+            fl_newton_result nr;
+            s = fl_newton_types[k].solve(p, &no, r, NULL, &nr, NULL);
+            e = error_of(p, r);
+            cr_assert(same(e, nr.residual), "%s max_iterations %d: error of r %.17g, reported %.17g",
+                      fl_newton_types[k].name, n, e, nr.residual);
+            cr_assert_eq(s, e <= no.tol ? FL_OK : FL_WMAXITER);
+        }
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
+    gsl_rng_free(rng);
+}
