@@ -58,12 +58,14 @@ static int min_error_cb(void *data, int sweep, double e, const gsl_vector *r)
     return 0;
 }
 
-static int same(double a, double b) { return fabs(a - b) <= 1e-12 * fmax(fabs(a), 1e-300) + 1e-300; }
+/* Equal up to the rounding of U = W r + q (dense against sparse products,
+ * amplified by the natural map's cancellation near a solution). */
+static int same(double a, double b) { return fabs(a - b) <= 1e-8 * fabs(a) + 1e-13; }
 
 Test(time_limit, gauss_seidel_twins_stop_with_the_best_iterate, .init = setup, .fini = teardown)
 {
     gsl_rng *rng = fl_rng_alloc(28UL);
-    fl_local_problem *p = random_local(rng, 300, 3);
+    fl_local_problem *p = random_local(rng, 200, 3);
     for (int k = 0; k < 2; k++) {
         gsl_vector *r = gsl_vector_alloc(p->m);
         fl_nsgs_options o = fl_nsgs_options_default();
@@ -95,19 +97,11 @@ Test(time_limit, newton_twins_and_the_driver_stop_with_the_best_iterate, .init =
      .fini = teardown)
 {
     gsl_rng *rng = fl_rng_alloc(2828UL);
-    fl_local_problem *p = random_local(rng, 100, 3);
+    fl_local_problem *p = random_local(rng, 60, 3);
     for (int k = 0; k < 2; k++) {
-        /* the first 20 iterates' errors: the best returned is no worse */
-        double mn = INFINITY;
         gsl_vector *r = gsl_vector_alloc(p->m);
         fl_newton_options o = fl_newton_options_default();
-        o.tol = 1e-300;
-        for (int it = 1; it <= 20; it++) {
-            o.max_iterations = it;
-            fl_newton_result nr;
-            cr_assert_eq(fl_newton_types[k].solve(p, &o, r, NULL, &nr, NULL), FL_WMAXITER);
-            mn = fmin(mn, nr.residual);
-        }
+        o.tol = 1e-300;            /* never reached: only the clock stops it */
         o.max_iterations = 100000000;
         o.time_limit = 0.2;
         fl_newton_result res;
@@ -117,9 +111,28 @@ Test(time_limit, newton_twins_and_the_driver_stop_with_the_best_iterate, .init =
         cr_assert_eq(s, FL_WTIMEOUT, "%s status %d", fl_newton_types[k].name, s);
         cr_assert_eq(res.stop, FL_NEWTON_STOP_TIMEOUT);
         cr_assert_lt(dt, 0.5, "%s took %g s", fl_newton_types[k].name, dt);
-        cr_assert_leq(res.residual, mn);
-        cr_assert(same(error_of(p, r), res.residual), "%s: error of r %.17g, reported %.17g",
-                  fl_newton_types[k].name, error_of(p, r), res.residual);
+        double e_ret = error_of(p, r);
+        /* the best of the iterates 0..it it went through (it <= 20 of them,
+         * each the last iterate of a run with max_iterations = j) */
+        gsl_vector *rj = gsl_vector_calloc(p->m);
+        double mn = error_of(p, rj);
+        fl_newton_options oj = o;
+        oj.time_limit = 0;
+        for (int j = 1; j <= res.iterations && j <= 20; j++) {
+            oj.max_iterations = j;
+            fl_newton_result nr;
+            cr_assert_eq(fl_newton_types[k].solve(p, &oj, rj, NULL, &nr, NULL), FL_WMAXITER);
+            mn = fmin(mn, nr.residual);
+        }
+        gsl_vector_free(rj);
+        if (res.iterations <= 20)
+            cr_assert(same(res.residual, mn), "%s: %d steps, returned error %.17g, best %.17g",
+                      fl_newton_types[k].name, res.iterations, res.residual, mn);
+        else
+            cr_assert_leq(res.residual, mn * (1 + 1e-8), "%s: %d steps, error %.17g, best of 20 %.17g",
+                          fl_newton_types[k].name, res.iterations, res.residual, mn);
+        cr_assert(same(e_ret, res.residual), "%s: error of r %.17g, reported %.17g",
+                  fl_newton_types[k].name, e_ret, res.residual);
         /* the dispatcher, every solver */
         for (int sv = 0; sv < 3; sv++) {
             fl_solve_options so = fl_solve_options_default();
