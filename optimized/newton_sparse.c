@@ -318,6 +318,7 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
                 for (int i = 0; i < N; i++) zt[i] = z[i] + t * x[i];
                 for (int i = 0; i < m; i++) Ut[i] = Uv[i] + t * Gd[i];
                 double pt = fl_newton_merit(dim, nc, L->mu, L->rho, zt + n, Ut, NULL);
+                if (opt->ls_trial) opt->ls_trial(opt->ls_trial_data, t);
                 tmin = t;
                 if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
                     ok = 1;

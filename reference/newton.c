@@ -205,6 +205,7 @@ static int local_line_search(const fl_local_problem *p, const fl_newton_options 
         gsl_vector_memcpy(Ut, Uv);
         gsl_blas_daxpy(t, Wd, Ut);
         double pt = fl_newton_merit(p->dim, p->nc, p->mu, rho, rt->data, Ut->data, NULL);
+        if (opt->ls_trial) opt->ls_trial(opt->ls_trial_data, t);
         *tmin = t;
         if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
     }
@@ -517,6 +518,7 @@ static int global_line_search(const fl_global_problem *g, const fl_newton_option
         gsl_blas_daxpy(t, w->Hdv, w->Ut);
         double pt = fl_newton_merit(g->dim, g->nc, g->mu, w->rho, w->rt->data, w->Ut->data,
                                     NULL);
+        if (opt->ls_trial) opt->ls_trial(opt->ls_trial_data, t);
         *tmin = t;
         if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
     }

@@ -91,6 +91,10 @@ typedef struct fl_newton_options {
                                iterate of smallest error met (the start included),
                                with that error; a Gauss–Seidel fallback gets the
                                time left */
+    /* may be NULL: called with every step length t the line search tries,
+     * in order (a test hook: the decisions, not only the answer) */
+    void (*ls_trial)(void *data, double t);
+    void *ls_trial_data;
 } fl_newton_options;
 
 typedef struct fl_newton_result {

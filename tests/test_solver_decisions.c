@@ -259,3 +259,123 @@ Test(reported_error, is_the_error_of_the_returned_iterate_for_every_max_sweeps, 
     fl_local_problem_free(p);
     gsl_rng_free(rng);
 }
+
+static int record_cb(void *data, int sweep, double e, const gsl_vector *r)
+{
+    (void)r;
+    double *es = data;
+    if (sweep <= 2000) es[sweep] = e;
+    return 0;
+}
+
+Test(auto_rule, hands_a_slow_gauss_seidel_to_newton_after_the_predicted_sweeps, .init = setup,
+     .fini = teardown)
+{
+    /* drivers/solve.h: chunks of 20 sweeps; from the second chunk on, the
+     * rate e_k / e_{k-1} over the last chunk must predict the tolerance
+     * within 4 more chunks (3D), else Newton.  The errors at every sweep of
+     * one continuous reference Gauss–Seidel run (the chunks are warm-started
+     * continuations of it, natural order) give the sweep of the hand-over. */
+    gsl_rng *rng = fl_rng_alloc(4242UL);
+    size_t nc = 30;
+    size_t n = 3 * nc + 2;
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(n, nc, 3, 1, &g, NULL), FL_OK);
+    cr_assert_eq(fl_random_spd(rng, 1e4, 1.0, g->M), FL_OK);   /* ill-conditioned: slow sweeps */
+    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
+    fl_random_vector(rng, 1.0, g->f);
+    for (size_t a = 0; a < nc; a++) g->mu[a] = 0.8;
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    fl_global_problem_free(g);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    const double tol = 1e-12;
+    static double es[2001];
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = tol;
+    o.max_sweeps = 2000;
+    o.callback = record_cb;
+    o.callback_data = es;
+    fl_status s = fl_nsgs_solve(p, &o, r, NULL, NULL, NULL);
+    cr_assert(s == FL_OK || s == FL_WMAXITER);
+    int handover = 0;
+    for (int k = 2; 20 * k <= 2000 && !handover; k++) {
+        double e = es[20 * k], rate = e / es[20 * (k - 1)];
+        if (e <= tol || es[20 * (k - 1)] <= tol) break;
+        if (!(rate < 1) || log(tol / e) / log(rate) > 4.0) handover = 20 * k;
+    }
+    cr_assert_gt(handover, 0, "this problem should be handed over (the test needs a slow one)");
+    fl_solve_options so = fl_solve_options_default();
+    so.impl = FL_IMPL_REFERENCE;
+    so.tol = tol;
+    fl_solve_result sr;
+    s = fl_solve_local(p, &so, r, NULL, &sr, NULL);
+    cr_assert_gt(sr.newton_steps, 0, "no hand-over (status %d, %d sweeps)", s, sr.gs_sweeps);
+    cr_assert_geq(sr.gs_sweeps, handover);
+    if (sr.finished_by == FL_SOLVER_NEWTON && s == FL_OK)   /* Newton without a fallback sweep */
+        cr_assert_eq(sr.gs_sweeps, handover, "handed over after %d sweeps, predicted %d",
+                     sr.gs_sweeps, handover);
+    cr_log_info("auto handed over after %d sweeps (predicted %d), %d Newton steps",
+                sr.gs_sweeps, handover, sr.newton_steps);
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
+    gsl_rng_free(rng);
+}
+
+typedef struct trials {
+    double t[100000];
+    int n;
+} trials;
+
+static void trial_cb(void *data, double t)
+{
+    trials *tr = data;
+    if (tr->n < 100000) tr->t[tr->n++] = t;
+}
+
+Test(line_search, newton_tries_exactly_one_half_one_quarter_and_so_on, .init = setup,
+     .fini = teardown)
+{
+    /* newton.h (N5): t = 1, 1/2, 1/4, ..., at most ls_max halvings, each
+     * step's search starting again at t = 1. */
+    static trials tr;
+    gsl_rng *rng = fl_rng_alloc(5151UL);
+    fl_local_problem *p = random_local(rng, 20, 3);
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++)
+        for (int ls_max = 0; ls_max <= 6; ls_max += 3) {
+            memset(&tr, 0, sizeof tr);
+            fl_newton_options o = fl_newton_options_default();
+            o.ls_max = ls_max;
+            o.tol = 1e-12;
+            o.gs_sweeps = 1;
+            o.ls_trial = trial_cb;
+            o.ls_trial_data = &tr;
+            fl_newton_result res;
+            fl_newton_types[k].solve(p, &o, r, NULL, &res, NULL);
+            cr_assert_gt(tr.n, 0);
+            int searches = 0, halvings = 0, halved = 0;
+            for (int i = 0; i < tr.n; i++) {
+                if (tr.t[i] == 1.0) {
+                    searches++;
+                    halvings = 0;
+                    continue;
+                }
+                cr_assert(i > 0 && tr.t[i] == 0.5 * tr.t[i - 1], "%s trial %d: t = %.17g after %.17g",
+                          fl_newton_types[k].name, i, tr.t[i], i ? tr.t[i - 1] : 0);
+                cr_assert_leq(++halvings, ls_max, "%s: more than ls_max = %d halvings",
+                              fl_newton_types[k].name, ls_max);
+                halved = 1;
+            }
+            /* one search per step, none when J stays singular (a failed step) */
+            cr_assert_leq(searches, res.iterations, "%s", fl_newton_types[k].name);
+            cr_assert_geq(searches, res.iterations - res.line_search_failures, "%s",
+                          fl_newton_types[k].name);
+            if (ls_max == 6) cr_log_info("%s: %d trials, halvings seen %d", fl_newton_types[k].name, tr.n, halved);
+        }
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
+    gsl_rng_free(rng);
+}
