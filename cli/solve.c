@@ -117,7 +117,7 @@ static void solve_usage(FILE *f, int full)
             "(Gauss-Seidel sweeps and Newton steps), the error / ||q|| and the error as Siconos 4.4 reports it\n"
             "(/ max(||r||, ||U||, ||q||)), time, status.  Exit 0 converged, 1 not converged\n"
             "(iteration or time limit: the answer printed is the best found), 2 bad usage,\n"
-            "bad file, or a degenerate problem (a contact with a zero or singular diagonal\n"
+            "bad file, or a degenerate problem (a contact with a zero diagonal\n"
             "block of W, or with a zero normal row of W and q_N < 0: no solution), named.\n\n"
             "examples:\n"
             "  frictionlab solve tests/data/siconos/Rover1039.dat\n"

@@ -104,7 +104,7 @@ const char *fl_solve_stop_name(fl_solve_stop s);
 
 /* Local problem: the reference twins use p->W, the optimized p->Ws.
  * A degenerate problem (fl_nsgs_check_blocks: a zero normal row with
- * q_N < 0, a zero or singular diagonal block) is refused before any
+ * q_N < 0, a zero diagonal block) is refused before any
  * iteration, by every solver, with a message naming the contact.
  * r (length m): start if opt->warm, solution on output; U (may be NULL). */
 fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,

@@ -100,8 +100,9 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
 /* Refuse, naming the contact, a problem Gauss–Seidel cannot treat
  * (proofs/degenerate-problems.md): a contact whose normal row of W is zero
  * while q_N < 0 (no r gives U_N >= 0: no solution exists; FL_EINVAL), then a
- * zero or singular diagonal block W_aa (|det W_aa| <= 1e-13 max|W_aa|^dim:
- * the single-contact problem has no unique answer; FL_ESINGULAR).  O(nnz).
+ * zero diagonal block W_aa (the single-contact problem has no unique
+ * answer; FL_ESINGULAR).  A singular nonzero W_aa is accepted (rank-deficient
+ * systems are solved).  O(nnz).
  * The reference reads p->W; fl_nsgs_check_blocks_sparse (optimized/
  * nsgs_sparse.h) p->Ws, with the same verdicts. */
 fl_status fl_nsgs_check_blocks(const fl_local_problem *p, fl_error *err);
