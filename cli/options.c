@@ -64,6 +64,8 @@ static const fl_cli_opt solve_opts_table[] = {
     {"guess", 'g', "K", "start from the file's stored guess K (FCLIB /guesses/K) [zero start]", NULL},
     {"max-memory", 'm', "B", "refuse a file whose problem would need more than B bytes\n"
      "(suffix K, M, G allowed) [4G]", NULL},
+    {"time-limit", 'T', "S", "stop after S seconds of solving with the best iterate found\n"
+     "(status: not converged (time limit ...), exit 1) [0: none]", NULL},
     {"out", 'o', "FILE", "write the problem and its solution, the format chosen by the\n"
      "extension: .hdf5 or .h5 FCLIB with the solution (r, u, and v if\n"
      "global); .dat Siconos text, which has no place for a solution, and\n"
@@ -170,7 +172,7 @@ const fl_cli_cmd fl_cli_cmds[] = {
      merge_opts, "0 the report is written, 2 usage error.", NULL, "dir"},
     {"solve", "solve FILE [--solver gs|newton|auto] [--impl optimized|reference] [--tol T]\n"
      "       [--max-sweeps N] [--max-newton N] [--guess K] [--max-memory BYTES]\n"
-     "       [--out FILE.hdf5|FILE.dat] [--print|--no-print]",
+     "       [--time-limit S] [--out FILE.hdf5|FILE.dat] [--print|--no-print]",
      "Solve a frictional contact problem file: FCLIB (.hdf5, local or global) or\n"
      "Siconos numerics text (.dat, local or global, dense, sparse-block or CSparse\n"
      "storage).  Solvers: nonlinear Gauss-Seidel (gs, 003 §3), semismooth Newton on\n"
@@ -184,7 +186,10 @@ const fl_cli_cmd fl_cli_cmds[] = {
      "implementation, the solver that finished and why it stopped, iterations\n"
      "(Gauss-Seidel sweeps and Newton steps), the error / ||q|| and the error as\n"
      "Siconos 4.4 reports it (/ max(||r||, ||U||, ||q||)), time, status, then r and u.",
-     solve_opts_table, "0 converged, 1 not converged, 2 bad usage or bad file.",
+     solve_opts_table, "0 converged, 1 not converged (iteration or time limit: the answer\n"
+     "printed is the best found), 2 bad usage, bad file, or a degenerate problem (a\n"
+     "contact with a zero diagonal block of W, or with a zero normal row of W and\n"
+     "q_N < 0: no solution), named.",
      "frictionlab solve tests/data/siconos/Rover1039.dat\n"
      "frictionlab solve tests/data/siconos/Capsules-i101-404.dat --solver newton\n"
      "frictionlab solve tests/data/siconos/Confeti-ex03-Fc3D-SBM.dat --solver gs --no-print\n"

@@ -24,6 +24,7 @@ const char *fl_strerror(fl_status s)
     case FL_WMAXITER: return "warning: iteration limit reached";
     case FL_WNOTUNIQUE: return "warning: solution not unique";
     case FL_WDEGENERATE: return "warning: degenerate input";
+    case FL_WTIMEOUT: return "warning: time limit reached (best iterate returned)";
     }
     return "unknown status";
 }

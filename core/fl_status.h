@@ -30,7 +30,11 @@ typedef enum fl_status {
     /* warnings */
     FL_WMAXITER = 1,      /* iteration limit reached before tolerance */
     FL_WNOTUNIQUE = 2,    /* several solutions exist; one was returned */
-    FL_WDEGENERATE = 3    /* input on a case boundary, result chosen by convention */
+    FL_WDEGENERATE = 3,   /* input on a case boundary, result chosen by convention */
+    FL_WTIMEOUT = 4       /* time limit reached before tolerance: the best iterate
+                             found so far is returned with its error.  A warning,
+                             not an error, like FL_WMAXITER: the answer is usable
+                             (measured, not certified) */
 } fl_status;
 
 /* A short, static, English description of a status code. Never NULL. */

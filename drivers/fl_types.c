@@ -92,9 +92,11 @@ static fl_status mass_solve_optimized(const fl_global_problem *g, cholmod_factor
 }
 
 const fl_nsgs_type fl_nsgs_types[] = {
-    {"reference", nsgs_delassus_reference, fl_nsgs_solve, mass_solve_reference},
-    {"optimized", nsgs_delassus_optimized, fl_nsgs_solve_sparse, mass_solve_optimized},
-    {NULL, NULL, NULL, NULL}
+    {"reference", nsgs_delassus_reference, fl_nsgs_solve, mass_solve_reference,
+     fl_nsgs_check_blocks},
+    {"optimized", nsgs_delassus_optimized, fl_nsgs_solve_sparse, mass_solve_optimized,
+     fl_nsgs_check_blocks_sparse},
+    {NULL, NULL, NULL, NULL, NULL}
 };
 
 const fl_nsgs_type *fl_nsgs_type_get(fl_impl impl)

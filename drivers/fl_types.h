@@ -77,6 +77,8 @@ typedef struct fl_nsgs_type {
     fl_nsgs_delassus_fn delassus;
     fl_nsgs_solve_fn solve;
     fl_nsgs_mass_solve_fn mass_solve;
+    /* degenerate problems refused, naming the contact (fl_nsgs_check_blocks) */
+    fl_status (*check_blocks)(const fl_local_problem *p, fl_error *err);
 } fl_nsgs_type;
 extern const fl_nsgs_type fl_nsgs_types[];
 /* &fl_nsgs_types[impl], NULL for an unknown value. */

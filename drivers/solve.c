@@ -61,6 +61,7 @@ const char *fl_solve_stop_name(fl_solve_stop s)
     case FL_SOLVE_STOP_MAXITER: return "iteration limit";
     case FL_SOLVE_STOP_STALLED: return "Newton stalled (failed steps in a row)";
     case FL_SOLVE_STOP_ERROR: return "error";
+    case FL_SOLVE_STOP_TIMEOUT: return "time limit reached (best iterate returned)";
     }
     return "?";
 }
@@ -78,13 +79,33 @@ static fl_status check_options(const fl_solve_options *o, fl_error *err)
         return FL_FAIL(err, FL_EINVAL, "solve: max_sweeps = %d, max_newton = %d, "
                        "auto_gs_sweeps = %d must be >= 1", o->max_sweeps, o->max_newton,
                        o->auto_gs_sweeps);
+    if (!(o->time_limit >= 0) || !isfinite(o->time_limit))
+        return FL_FAIL(err, FL_EINVAL, "solve: time_limit = %g must be >= 0 seconds (0: none)",
+                       o->time_limit);
     return FL_OK;
 }
 
+/* The time a stage may take: none (0) without a limit, else what is left
+ * of o->time_limit since t0 (at least 1e-9 s: a spent budget still stops
+ * the stage at its first check). */
+static double time_left(const fl_solve_options *o, double t0)
+{
+    if (!(o->time_limit > 0)) return 0.0;
+    double left = o->time_limit - (fl_clock_now() - t0);
+    return left > 1e-9 ? left : 1e-9;
+}
+
+static fl_solve_stop stop_of(fl_status s)
+{
+    return s < 0 ? FL_SOLVE_STOP_ERROR : s == FL_OK ? FL_SOLVE_STOP_TOL
+         : s == FL_WTIMEOUT ? FL_SOLVE_STOP_TIMEOUT : FL_SOLVE_STOP_MAXITER;
+}
+
 static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, int sweeps,
-                        int warm, gsl_vector *r, fl_solve_result *res, fl_error *err)
+                        int warm, double t0, gsl_vector *r, fl_solve_result *res, fl_error *err)
 {
     fl_nsgs_options g = fl_nsgs_options_default();
+    g.time_limit = time_left(o, t0);
     g.tol = o->tol;
     g.norm = o->norm;
     g.max_sweeps = sweeps;
@@ -93,7 +114,7 @@ static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, in
     fl_status s = fl_nsgs_types[o->impl].solve(p, &g, r, NULL, &gr, err);
     res->gs_sweeps += gr.iterations;
     res->finished_by = FL_SOLVER_GS;
-    res->stop = s < 0 ? FL_SOLVE_STOP_ERROR : s == FL_OK ? FL_SOLVE_STOP_TOL : FL_SOLVE_STOP_MAXITER;
+    res->stop = stop_of(s);
     res->residual = gr.residual;
     return s;
 }
@@ -105,6 +126,7 @@ static fl_solve_stop newton_stop(fl_newton_stop s)
     case FL_NEWTON_STOP_MAXITER: return FL_SOLVE_STOP_MAXITER;
     case FL_NEWTON_STOP_STALLED: return FL_SOLVE_STOP_STALLED;
     case FL_NEWTON_STOP_ERROR: return FL_SOLVE_STOP_ERROR;
+    case FL_NEWTON_STOP_TIMEOUT: return FL_SOLVE_STOP_TIMEOUT;
     }
     return FL_SOLVE_STOP_ERROR;
 }
@@ -120,10 +142,11 @@ static fl_newton_options newton_options(const fl_solve_options *o, int warm)
 }
 
 static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o, int warm,
-                            int max_fallbacks, int max_steps, gsl_vector *r, fl_solve_result *res,
-                            fl_error *err)
+                            int max_fallbacks, int max_steps, double t0, gsl_vector *r,
+                            fl_solve_result *res, fl_error *err)
 {
     fl_newton_options n = newton_options(o, warm);
+    n.time_limit = time_left(o, t0);
     if (max_fallbacks > 0) {   /* auto's 2D Newton phase: plain steps (solve.h) */
         n.max_fallbacks = max_fallbacks;
         n.reg_max = 0.0;
@@ -163,22 +186,24 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
                                      "length %zu", p->m);
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "solve: U must have length %zu", p->m);
+    res->status = fl_nsgs_types[opt->impl].check_blocks(p, err);   /* degenerate: refused */
+    if (res->status != FL_OK) return res->status;
     gsl_vector *Uw = gsl_vector_alloc(p->m);
     if (!Uw) return res->status = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     fl_status s;
     switch (opt->solver) {
     case FL_SOLVER_GS:
-        s = run_gs(p, opt, opt->max_sweeps, opt->warm, r, res, err);
+        s = run_gs(p, opt, opt->max_sweeps, opt->warm, t0, r, res, err);
         break;
     case FL_SOLVER_NEWTON:
-        s = run_newton(p, opt, opt->warm, 0, 0, r, res, err);
+        s = run_newton(p, opt, opt->warm, 0, 0, t0, r, res, err);
         break;
     default: {   /* AUTO: drivers/solve.h */
         int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
-        s = run_gs(p, opt, chunk, opt->warm, r, res, err);
+        s = run_gs(p, opt, chunk, opt->warm, t0, r, res, err);
         double e_prev = res->residual;
         while (s == FL_WMAXITER && res->gs_sweeps + chunk <= opt->max_sweeps) {
-            s = run_gs(p, opt, chunk, 1, r, res, err);
+            s = run_gs(p, opt, chunk, 1, t0, r, res, err);
             if (s != FL_WMAXITER) break;
             /* linear rate per chunk; keep sweeping if the tolerance is
              * predicted within AUTO_MORE_CHUNKS_2D (2D) or _3D more chunks */
@@ -195,10 +220,14 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         }
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
-        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, r, res, err);
+        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, t0, r, res, err);
+        if (s == FL_WTIMEOUT && !(res->residual <= eg)) {   /* the better of the two */
+            gsl_vector_memcpy(r, rg);
+            res->residual = eg;
+        }
         if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
             if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
-            s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, r, res, err);
+            s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, r, res, err);
         }
         gsl_vector_free(rg);
         break;
@@ -267,14 +296,15 @@ static fl_status global_check_required(const fl_global_problem *g, int optimized
 }
 
 /* Gauss–Seidel on the Delassus problem of g, then v = M^-1 (f + H^T r). */
-static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o, gsl_vector *v,
-                           gsl_vector *r, gsl_vector *U, fl_solve_result *res, fl_error *err)
+static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o, double t0,
+                           gsl_vector *v, gsl_vector *r, gsl_vector *U, fl_solve_result *res,
+                           fl_error *err)
 {
     fl_local_problem *p = NULL;
     cholmod_factor *L = NULL;
     int optimized = o->impl == FL_IMPL_OPTIMIZED;
     fl_status s = fl_delassus_types[o->impl].delassus(g, NULL, &L, &p, err);
-    if (s == FL_OK) s = run_gs(p, o, o->max_sweeps, o->warm, r, res, err);
+    if (s == FL_OK) s = run_gs(p, o, o->max_sweeps, o->warm, t0, r, res, err);
     gsl_vector *y = s >= 0 ? gsl_vector_alloc(g->n) : NULL;
     if (s >= 0 && !y) s = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     if (s >= 0) {
@@ -330,9 +360,10 @@ fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *op
     fl_status s;
     if (opt->solver == FL_SOLVER_GS) {
         s = global_check_required(g, opt->impl == FL_IMPL_OPTIMIZED, err);
-        if (s == FL_OK) s = global_gs(g, opt, vw, r, Uw, res, err);
+        if (s == FL_OK) s = global_gs(g, opt, t0, vw, r, Uw, res, err);
     } else {
         fl_newton_options n = newton_options(opt, opt->warm);
+        n.time_limit = time_left(opt, t0);
         fl_newton_result nr;
         s = fl_newton_types[opt->impl].global_solve(g, &n, vw, r, Uw, &nr, err);
         res->newton_steps = nr.iterations;

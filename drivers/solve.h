@@ -61,7 +61,8 @@ typedef enum fl_solve_stop {
     FL_SOLVE_STOP_TOL = 0,        /* error <= tol */
     FL_SOLVE_STOP_MAXITER = 1,    /* iteration limit */
     FL_SOLVE_STOP_STALLED = 2,    /* Newton: failed steps in a row */
-    FL_SOLVE_STOP_ERROR = 3       /* an error status */
+    FL_SOLVE_STOP_ERROR = 3,      /* an error status */
+    FL_SOLVE_STOP_TIMEOUT = 4     /* time_limit ran out (FL_WTIMEOUT) */
 } fl_solve_stop;
 
 typedef struct fl_solve_options {
@@ -74,10 +75,16 @@ typedef struct fl_solve_options {
     int max_newton;           /* Newton steps, default 500 */
     int auto_gs_sweeps;       /* AUTO: Gauss–Seidel chunk, default 20 */
     int warm;                 /* 1: r on input is the starting point */
+    double time_limit;        /* seconds of wall time for the whole solve, 0 (default):
+                                 none.  Each stage (AUTO's Gauss–Seidel chunks, Newton,
+                                 the final Gauss–Seidel) gets the time left; when it
+                                 runs out the status is FL_WTIMEOUT and r is the best
+                                 iterate found (AUTO: the better of the Gauss–Seidel and
+                                 the Newton iterates), residual its error */
 } fl_solve_options;
 
 typedef struct fl_solve_result {
-    fl_status status;             /* FL_OK, FL_WMAXITER, or an error */
+    fl_status status;             /* FL_OK, FL_WMAXITER, FL_WTIMEOUT, or an error */
     fl_solver_kind finished_by;   /* GS or NEWTON */
     fl_solve_stop stop;
     int gs_sweeps;                /* total Gauss–Seidel sweeps (incl. Newton fallback) */
@@ -96,6 +103,9 @@ const char *fl_solve_solver_name(fl_solver_kind k);
 const char *fl_solve_stop_name(fl_solve_stop s);
 
 /* Local problem: the reference twins use p->W, the optimized p->Ws.
+ * A degenerate problem (fl_nsgs_check_blocks: a zero normal row with
+ * q_N < 0, a zero diagonal block) is refused before any
+ * iteration, by every solver, with a message naming the contact.
  * r (length m): start if opt->warm, solution on output; U (may be NULL). */
 fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
                          gsl_vector *r, gsl_vector *U, fl_solve_result *res, fl_error *err);

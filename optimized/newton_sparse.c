@@ -248,6 +248,7 @@ typedef struct loop_data {
     const double *f, *c;           /* f (global), c = q or w */
     const double *mu;
     double *rho, normq;
+    double t0;                     /* the solve's start (time_limit) */
 } loop_data;
 
 static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double *z,
@@ -261,8 +262,9 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
     double *rhs = malloc((size_t)N * sizeof *rhs), *x = malloc((size_t)N * sizeof *x);
     double *zt = malloc((size_t)N * sizeof *zt), *Ut = malloc((size_t)m * sizeof *Ut);
     double *Gd = malloc((size_t)m * sizeof *Gd);
+    double *zb = malloc((size_t)N * sizeof *zb), *Ub = malloc((size_t)m * sizeof *Ub);
     fl_status s = FL_OK;
-    if (!phi || !Dall || !rhs || !x || !zt || !Ut || !Gd) {
+    if (!phi || !Dall || !rhs || !x || !zt || !Ut || !Gd || !zb || !Ub) {
         s = FL_FAIL(err, FL_ENOMEM, "newton_sparse: out of memory");
         goto done;
     }
@@ -272,7 +274,17 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
     double e = fl_residual_natural_map(dim, nc, L->mu, r, Uv, L->normq, opt->norm);
     int it = 0, fails_in_row = 0;
     double nu = 1.0;   /* regularisation multiplier (N6) */
+    double ebest = INFINITY;   /* the best iterate met (zb, Ub), for time_limit */
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
+        if (e < ebest) {
+            memcpy(zb, z, (size_t)N * sizeof *z);
+            memcpy(Ub, Uv, (size_t)m * sizeof *Uv);
+            ebest = e;
+        }
+        if (fl_newton_timed_out(opt, L->t0)) {
+            s = FL_WTIMEOUT;
+            break;
+        }
         double psi = 0;
         for (size_t a = 0; a < nc; a++) {
             fl_local_contact_alart_curnier(dim, L->mu[a], L->rho[a], r + dim * a,
@@ -306,6 +318,7 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
                 for (int i = 0; i < N; i++) zt[i] = z[i] + t * x[i];
                 for (int i = 0; i < m; i++) Ut[i] = Uv[i] + t * Gd[i];
                 double pt = fl_newton_merit(dim, nc, L->mu, L->rho, zt + n, Ut, NULL);
+                if (opt->ls_trial) opt->ls_trial(opt->ls_trial_data, t);
                 tmin = t;
                 if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) {
                     ok = 1;
@@ -332,6 +345,7 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
                     go.max_sweeps = opt->gs_sweeps;
                     go.tol = opt->tol;
                     go.norm = opt->norm;
+                    go.time_limit = fl_newton_time_left(opt, L->t0);
                     fl_nsgs_result gr;
                     gsl_vector_view rv = gsl_vector_view_array(r, (size_t)m);
                     fl_status gs = fl_nsgs_solve_sparse(L->lp, &go, &rv.vector, NULL, &gr, err);
@@ -357,9 +371,16 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
             s = FL_FAIL(err, FL_ENOCONV, "newton_sparse: iterates became non-finite at step %d",
                         it);
     }
+    if (s == FL_WTIMEOUT && ebest < e) {   /* the best iterate met, its error */
+        memcpy(z, zb, (size_t)N * sizeof *z);
+        memcpy(Uv, Ub, (size_t)m * sizeof *Uv);
+        e = ebest;
+    }
     res->iterations = it;
     res->residual = e;
 done:
+    free(zb);
+    free(Ub);
     free(phi);
     free(Dall);
     free(rhs);
@@ -435,12 +456,12 @@ fl_status fl_newton_solve_sparse(const fl_local_problem *p, const fl_newton_opti
             s = FL_FAIL(err, FL_ENOMEM, "newton_sparse: out of memory");
         } else {
             for (size_t i = 0; i < m; i++) qc[i] = gsl_vector_get(p->q, i);
-            loop_data L = {&S, p, NULL, NULL, NULL, qc, p->mu, rho, sqrt(nq)};
+            loop_data L = {&S, p, NULL, NULL, NULL, qc, p->mu, rho, sqrt(nq), t0};
             s = newton_loop(&L, opt, r->data, Uv, res, err);
             free(qc);
         }
     }
-    fl_newton_finish(res, s, res->iterations, s == FL_OK ? res->residual : NAN, t0, opt);
+    fl_newton_finish(res, s, res->iterations, s >= 0 ? res->residual : NAN, t0, opt);
     if (U && res->status >= 0) memcpy(U->data, Uv, m * sizeof *Uv);
     system_free(&S);
     if (W) cholmod_free_sparse(&W, &p->ctx->cm);
@@ -540,10 +561,10 @@ fl_status fl_newton_global_solve_sparse(const fl_global_problem *g,
     if (s == FL_OK) {
         double nq = 0;
         for (size_t i = 0; i < m; i++) nq += q[i] * q[i];
-        loop_data L = {&S, NULL, A, B, g->f->data, g->w->data, g->mu, rho, sqrt(nq)};
+        loop_data L = {&S, NULL, A, B, g->f->data, g->w->data, g->mu, rho, sqrt(nq), t0};
         s = newton_loop(&L, opt, z, Uv, res, err);
     }
-    fl_newton_finish(res, s, res->iterations, s == FL_OK ? res->residual : NAN, t0, opt);
+    fl_newton_finish(res, s, res->iterations, s >= 0 ? res->residual : NAN, t0, opt);
     if (res->status >= 0) {
         memcpy(r->data, z + n, m * sizeof *z);
         if (v) memcpy(v->data, z, n * sizeof *z);

@@ -91,6 +91,52 @@ static inline double row_dot(const csc_view *v, size_t col, const double *r)
     return (s0 + s1) + (s2 + s3);
 }
 #undef FL_ROW_DOT
+
+/* The dim x dim diagonal blocks of W into Wd (nc dd) from the rows of W
+ * (columns of W^T, view v), then fl_nsgs_block_verdict per contact (the
+ * reference's fl_nsgs_check_blocks, same order, same verdicts). */
+static fl_status blocks_extract_check(const csc_view *v, const fl_local_problem *p, double *Wd,
+                                      fl_error *err)
+{
+    const int dim = p->dim, dd = dim * dim;
+    memset(Wd, 0, p->nc * (size_t)dd * sizeof *Wd);
+    for (size_t a = 0; a < p->nc; a++) {
+        int zero = 1;
+        for (int i = 0; i < dim; i++) {
+            size_t col = dim * a + i;
+            for (size_t k = col_start(v, col); k < col_end(v, col); k++) {
+                size_t row = row_of(v, k);
+                if (i == 0 && v->x[k] != 0) zero = 0;
+                /* W_aa[i][l] = W(dim a + i, dim a + l) = W^T(dim a + l, dim a + i) */
+                if (row >= dim * a && row < dim * (a + 1))
+                    Wd[a * dd + i * dim + (row - dim * a)] += v->x[k];
+            }
+        }
+        FL_TRY(fl_nsgs_block_verdict(dim, a, Wd + a * dd, zero,
+                                     gsl_vector_get(p->q, dim * a), err));
+    }
+    return FL_OK;
+}
+
+fl_status fl_nsgs_check_blocks_sparse(const fl_local_problem *p, fl_error *err)
+{
+    FL_TRY(fl_local_problem_check(p, err));
+    if (!p->Ws || p->Ws->xtype != CHOLMOD_REAL)
+        return FL_FAIL(err, FL_EINVAL, "nsgs_sparse: needs a real sparse W");
+    cholmod_sparse *Wt = cholmod_transpose(p->Ws, 1, &p->ctx->cm);
+    double *Wd = malloc((p->nc ? p->nc : 1) * (size_t)(p->dim * p->dim) * sizeof *Wd);
+    fl_status s = FL_OK;
+    if (!Wt || !Wd) {
+        s = FL_FAIL(err, FL_ENOMEM, "nsgs_sparse: out of memory");
+    } else {
+        csc_view v = {Wt->p, Wt->i, Wt->nz, Wt->x, Wt->itype == CHOLMOD_LONG, Wt->packed};
+        s = blocks_extract_check(&v, p, Wd, err);
+    }
+    if (Wt) cholmod_free_sparse(&Wt, &p->ctx->cm);
+    free(Wd);
+    return s;
+}
+
 /* 003 §3 (nonlinear Gauss–Seidel) on sparse W; see the header for the
  * local solver and the stopping rule. */
 fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options *opt,
@@ -124,7 +170,9 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     double *Wi = malloc(nc * (size_t)dd * sizeof *Wi);     /* their inverses (dim 3) */
     unsigned char *has_inv = malloc(nc);
     gsl_vector *Ut = gsl_vector_alloc(m);
-    if (!Wt || !perm || !Wd || !Wi || !has_inv || !Ut) {
+    double *rbest = opt->time_limit > 0 ? malloc(m * sizeof *rbest) : NULL;
+    if (!Wt || !perm || !Wd || !Wi || !has_inv || !Ut || (opt->time_limit > 0 && !rbest)) {
+        free(rbest);
         if (Wt) cholmod_free_sparse(&Wt, &p->ctx->cm);
         free(perm);
         free(Wd);
@@ -134,22 +182,13 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         return res->status = FL_FAIL(err, FL_ENOMEM, "nsgs_sparse: out of memory");
     }
     csc_view v = {Wt->p, Wt->i, Wt->nz, Wt->x, Wt->itype == CHOLMOD_LONG, Wt->packed};
-    /* W_aa[i][l] = W(dim a + i, dim a + l) = W^T(dim a + l, dim a + i) */
-    memset(Wd, 0, nc * (size_t)dd * sizeof *Wd);
-    for (size_t a = 0; a < nc; a++) {
-        for (int i = 0; i < dim; i++) {
-            size_t col = dim * a + i;
-            for (size_t k = col_start(&v, col); k < col_end(&v, col); k++) {
-                size_t row = row_of(&v, k);
-                if (row >= dim * a && row < dim * (a + 1))
-                    Wd[a * dd + i * dim + (row - dim * a)] += v.x[k];
-            }
-        }
-        has_inv[a] = dim == 3 && fl_local_contact_invert3(Wd + a * dd, Wi + a * dd);
-    }
     fl_status s = fl_nsgs_prepare(p, opt, r, perm, err);
+    if (s == FL_OK) s = blocks_extract_check(&v, p, Wd, err);
+    for (size_t a = 0; a < nc && s == FL_OK; a++)
+        has_inv[a] = dim == 3 && fl_local_contact_invert3(Wd + a * dd, Wi + a * dd);
+    double ebest = INFINITY;
     double e = INFINITY, normq = gsl_blas_dnrm2(p->q), wmax = 0;
-    for (size_t a = 0; a < nc; a++)
+    for (size_t a = 0; a < nc && s == FL_OK; a++)
         for (int i = 0; i < dim; i++) wmax = fmax(wmax, fabs(Wd[a * dd + i * dim + i]));
     /* impulse scale of the problem (proofs/README.md, random systems: problem scales): |q| / max W_ii */
     const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
@@ -182,9 +221,10 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         }
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
+        int timeout = fl_nsgs_timed_out(opt, t0);
         int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
                    sweep % opt->sparse.check_every == 0 ||
-                   sweep == opt->max_sweeps || !isfinite(dr2);
+                   sweep == opt->max_sweeps || !isfinite(dr2) || timeout;
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);
         s = fl_sparse_mv(p->ctx, p->Ws, 0, 1.0, rr, 1.0, Ut->data, err);
@@ -195,9 +235,24 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
                         sweep);
             break;
         }
+        if (rbest && e < ebest) {
+            memcpy(rbest, rr, m * sizeof *rbest);
+            ebest = e;
+        }
         int stop = e <= opt->tol;
         if (opt->callback && opt->callback(opt->callback_data, sweep, e, r)) stop = 1;
         if (stop) break;
+        if (timeout) {
+            s = FL_WTIMEOUT;
+            break;
+        }
+    }
+    if (s == FL_WTIMEOUT && ebest < e) {   /* the best checked iterate, its error */
+        memcpy(rr, rbest, m * sizeof *rbest);
+        gsl_vector_memcpy(Ut, p->q);
+        s = fl_sparse_mv(p->ctx, p->Ws, 0, 1.0, rr, 1.0, Ut->data, err);
+        e = fl_residual_natural_map(dim, nc, p->mu, rr, Ut->data, normq, opt->norm);
+        if (s == FL_OK) s = FL_WTIMEOUT;
     }
     if (s == FL_OK && !(e <= opt->tol)) s = FL_WMAXITER;
     if (U && s >= 0) gsl_vector_memcpy(U, Ut);
@@ -210,6 +265,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     free(Wd);
     free(Wi);
     free(has_inv);
+    free(rbest);
     gsl_vector_free(Ut);
     return s;
 }

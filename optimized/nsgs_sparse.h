@@ -13,4 +13,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
                                gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                fl_error *err);
 
+/* fl_nsgs_check_blocks (reference/nsgs.h) on p->Ws: same verdicts. */
+fl_status fl_nsgs_check_blocks_sparse(const fl_local_problem *p, fl_error *err);
+
 #endif

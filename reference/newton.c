@@ -56,6 +56,9 @@ fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err)
     if (!(opt->reg_max >= 0) || !isfinite(opt->reg_max))
         return FL_FAIL(err, FL_EINVAL, "newton: reg_max = %g must be finite and >= 0",
                        opt->reg_max);
+    if (!(opt->time_limit >= 0) || !isfinite(opt->time_limit))
+        return FL_FAIL(err, FL_EINVAL, "newton: time_limit = %g must be >= 0 seconds (0: none)",
+                       opt->time_limit);
     if (opt->start != FL_NEWTON_START_ZERO && opt->start != FL_NEWTON_START_WARM)
         return FL_FAIL(err, FL_EINVAL, "newton: unknown start %d", (int)opt->start);
     if ((int)opt->norm < 0 || (int)opt->norm > (int)FL_RESIDUAL_ABSOLUTE)
@@ -136,8 +139,23 @@ void fl_newton_finish(fl_newton_result *res, fl_status s, int it, double e, doub
     res->status = s;
     if (s < 0) res->stop = FL_NEWTON_STOP_ERROR;
     else if (s == FL_OK) res->stop = FL_NEWTON_STOP_TOL;
+    else if (s == FL_WTIMEOUT) res->stop = FL_NEWTON_STOP_TIMEOUT;
     else if (res->stop != FL_NEWTON_STOP_STALLED) res->stop = FL_NEWTON_STOP_MAXITER;
     res->seconds = fl_clock_now() - t0;
+}
+
+/* Time left of opt->time_limit since t0: 0 when none is set, a positive
+ * number otherwise (tiny once spent, so that a stage handed it stops at once). */
+double fl_newton_time_left(const fl_newton_options *opt, double t0)
+{
+    if (!(opt->time_limit > 0)) return 0.0;
+    double left = opt->time_limit - (fl_clock_now() - t0);
+    return left > 1e-9 ? left : 1e-9;
+}
+
+int fl_newton_timed_out(const fl_newton_options *opt, double t0)
+{
+    return opt->time_limit > 0 && fl_clock_now() - t0 >= opt->time_limit;
 }
 
 /* Phi and D at (r, U) per contact ((N1)-(N2), fl_local_contact_alart_curnier),
@@ -187,6 +205,7 @@ static int local_line_search(const fl_local_problem *p, const fl_newton_options 
         gsl_vector_memcpy(Ut, Uv);
         gsl_blas_daxpy(t, Wd, Ut);
         double pt = fl_newton_merit(p->dim, p->nc, p->mu, rho, rt->data, Ut->data, NULL);
+        if (opt->ls_trial) opt->ls_trial(opt->ls_trial_data, t);
         *tmin = t;
         if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
     }
@@ -222,7 +241,9 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
     gsl_vector *rt = gsl_vector_alloc(m), *Ut = gsl_vector_alloc(m), *rhs = gsl_vector_alloc(m);
     gsl_matrix *J = gsl_matrix_alloc(m, m), *Jc = gsl_matrix_alloc(m, m);
     gsl_permutation *perm = gsl_permutation_alloc(m);
-    if (!rho || !phi || !Dall || !Uv || !d || !Wd || !rt || !Ut || !rhs || !J || !Jc || !perm) {
+    gsl_vector *rbest = gsl_vector_alloc(m);   /* the best iterate (time_limit) */
+    if (!rho || !phi || !Dall || !Uv || !d || !Wd || !rt || !Ut || !rhs || !J || !Jc || !perm ||
+        !rbest) {
         s = FL_FAIL(err, FL_ENOMEM, "newton: out of memory");
         goto done;
     }
@@ -233,10 +254,19 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
         rho[a] = opt->rho > 0 ? opt->rho : tr > 0 && isfinite(tr) ? dim / tr : 1.0;
     }
     double e = INFINITY, nu = 1.0;   /* nu: regularisation multiplier (N6) */
+    double ebest = INFINITY;
     int it = 0, fails_in_row = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
+        if (e < ebest) {
+            gsl_vector_memcpy(rbest, r);
+            ebest = e;
+        }
+        if (fl_newton_timed_out(opt, t0)) {
+            s = FL_WTIMEOUT;
+            break;
+        }
         double psi = local_assemble(p, rho, r, Uv, fl_newton_regularization(opt, nu, e), phi,
                                     Dall, J, rhs);
         int ok = lu_step(J, Jc, perm, rhs, d, 0, 0.0);
@@ -263,6 +293,7 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
                 go.max_sweeps = opt->gs_sweeps;
                 go.tol = opt->tol;
                 go.norm = opt->norm;
+                go.time_limit = fl_newton_time_left(opt, t0);
                 fl_nsgs_result gr;
                 fl_status gs = fl_nsgs_solve(p, &go, r, NULL, &gr, err);
                 res->gs_sweeps += gr.iterations;
@@ -277,6 +308,11 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
             s = FL_FAIL(err, FL_ENOCONV, "newton: iterates became non-finite at step %d", it);
     }
     gsl_set_error_handler(old);
+    if (s == FL_WTIMEOUT && ebest < e) {   /* the best iterate met, its error */
+        gsl_vector_memcpy(r, rbest);
+        fl_status s2 = fl_residual_local(p, r, Uv, opt->norm, &e, err);
+        if (s2 != FL_OK) s = s2;
+    }
     fl_newton_finish(res, s, it, e, t0, opt);
     s = res->status;
     if (U && s >= 0) gsl_vector_memcpy(U, Uv);
@@ -293,6 +329,7 @@ done:
     if (J) gsl_matrix_free(J);
     if (Jc) gsl_matrix_free(Jc);
     if (perm) gsl_permutation_free(perm);
+    if (rbest) gsl_vector_free(rbest);
     if (s < 0) res->status = s;
     return s;
 }
@@ -481,6 +518,7 @@ static int global_line_search(const fl_global_problem *g, const fl_newton_option
         gsl_blas_daxpy(t, w->Hdv, w->Ut);
         double pt = fl_newton_merit(g->dim, g->nc, g->mu, w->rho, w->rt->data, w->Ut->data,
                                     NULL);
+        if (opt->ls_trial) opt->ls_trial(opt->ls_trial_data, t);
         *tmin = t;
         if (pt <= (1.0 - 2.0 * opt->ls_sigma * t) * psi) return 1;
     }
@@ -518,7 +556,23 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     if (s == FL_OK)
         e = fl_residual_natural_map(dim, nc, g->mu, r->data, w.Uv->data, normq, opt->norm);
+    /* the best iterate (v, r, U) met, for time_limit */
+    gsl_vector *bv = n ? gsl_vector_alloc(n) : NULL, *br = gsl_vector_alloc(g->m);
+    gsl_vector *bU = gsl_vector_alloc(g->m);
+    double ebest = INFINITY;
+    if (s == FL_OK && ((n && !bv) || !br || !bU))
+        s = FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
+        if (e < ebest) {
+            if (n) gsl_vector_memcpy(bv, w.vv);
+            gsl_vector_memcpy(br, r);
+            gsl_vector_memcpy(bU, w.Uv);
+            ebest = e;
+        }
+        if (fl_newton_timed_out(opt, t0)) {
+            s = FL_WTIMEOUT;
+            break;
+        }
         double psi = global_assemble(g, r, fl_newton_regularization(opt, nu, e), &w);
         int ok = lu_step(w.K, w.Kc, w.perm, w.rhs, w.x, n, 0.0);
         if (!ok) {   /* singular: one retry with 1e-10 more on the r-block's diagonal */
@@ -550,6 +604,15 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
                         it);
     }
     gsl_set_error_handler(old);
+    if (s == FL_WTIMEOUT && ebest < e) {   /* the best iterate met, its error */
+        if (n) gsl_vector_memcpy(w.vv, bv);
+        gsl_vector_memcpy(r, br);
+        gsl_vector_memcpy(w.Uv, bU);
+        e = ebest;
+    }
+    if (bv) gsl_vector_free(bv);
+    if (br) gsl_vector_free(br);
+    if (bU) gsl_vector_free(bU);
     fl_newton_finish(res, s, it, e, t0, opt);
     s = res->status;
     if (s >= 0) {

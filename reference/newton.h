@@ -68,7 +68,8 @@ typedef enum fl_newton_stop {
     FL_NEWTON_STOP_TOL = 0,         /* natural-map error <= tol */
     FL_NEWTON_STOP_MAXITER = 1,     /* max_iterations Newton steps done */
     FL_NEWTON_STOP_STALLED = 2,     /* max_fallbacks failed steps in a row */
-    FL_NEWTON_STOP_ERROR = 3        /* an error status was returned */
+    FL_NEWTON_STOP_ERROR = 3,       /* an error status was returned */
+    FL_NEWTON_STOP_TIMEOUT = 4      /* time_limit ran out (FL_WTIMEOUT) */
 } fl_newton_stop;
 
 typedef struct fl_newton_options {
@@ -84,10 +85,20 @@ typedef struct fl_newton_options {
                                rho_a = dim / trace(W_aa) (see above) */
     double reg_max;         /* cap of the regularisation lambda_k (N6), default
                                0.1; 0: none */
+    double time_limit;      /* seconds of wall time from the call, checked before
+                               every step; 0 (default): none.  When it runs out
+                               the solve stops with FL_WTIMEOUT and returns the
+                               iterate of smallest error met (the start included),
+                               with that error; a Gauss–Seidel fallback gets the
+                               time left */
+    /* may be NULL: called with every step length t the line search tries,
+     * in order (a test hook: the decisions, not only the answer) */
+    void (*ls_trial)(void *data, double t);
+    void *ls_trial_data;
 } fl_newton_options;
 
 typedef struct fl_newton_result {
-    fl_status status;           /* FL_OK, FL_WMAXITER, or an error */
+    fl_status status;           /* FL_OK, FL_WMAXITER, FL_WTIMEOUT, or an error */
     fl_newton_stop stop;        /* why it stopped */
     int iterations;             /* Newton steps taken */
     int gs_sweeps;              /* Gauss–Seidel sweeps run by the fallback */

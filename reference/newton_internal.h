@@ -29,4 +29,10 @@ double fl_newton_next_nu(double nu, int ok, double t);
 double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho,
                        const double *r, const double *U, double *phi);
 
+/* Time left of opt->time_limit since t0 (0: no limit; >= 1e-9 once spent). */
+double fl_newton_time_left(const fl_newton_options *opt, double t0);
+
+/* 1 when opt->time_limit > 0 and that much wall time passed since t0. */
+int fl_newton_timed_out(const fl_newton_options *opt, double t0);
+
 #endif

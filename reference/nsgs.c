@@ -42,6 +42,50 @@ void fl_nsgs_relax(int dim, double mu, double omega, const double *rloc, double 
     fl_coulomb_cone_project(dim, mu, y, ra);
 }
 
+/* proofs/degenerate-problems.md: (D1) a zero normal row with q_N < 0 has no
+ * solution; (D2) a zero W_aa leaves contact a's single-contact problem
+ * without a unique answer.  A singular but nonzero W_aa is accepted: the
+ * rank-deficient systems of testkit/fl_random.h have such blocks and both
+ * solvers solve them (tests/test_nsgs.c). */
+fl_status fl_nsgs_block_verdict(int dim, size_t a, const double *Waa, int normal_row_zero,
+                                double qN, fl_error *err)
+{
+    if (normal_row_zero && qN < 0)
+        return FL_FAIL(err, FL_EINVAL,
+                       "contact %zu: no solution exists: row %zu of W (its normal velocity) "
+                       "is zero and q_N = %g < 0, so U_N = q_N < 0 for every r, while "
+                       "Coulomb's law needs U_N >= 0", a, (size_t)dim * a, qN);
+    double mx = 0;
+    for (int k = 0; k < dim * dim; k++) mx = fmax(mx, fabs(Waa[k]));
+    if (mx == 0)
+        return FL_FAIL(err, FL_ESINGULAR,
+                       "contact %zu: its diagonal block W_aa is zero: the single-contact "
+                       "problem has no unique answer (Gauss-Seidel cannot treat it)", a);
+    return FL_OK;
+}
+
+fl_status fl_nsgs_check_blocks(const fl_local_problem *p, fl_error *err)
+{
+    FL_TRY(fl_local_problem_check(p, err));
+    if (!p->W) return FL_FAIL(err, FL_EINVAL, "nsgs: reference needs a dense W");
+    const int dim = p->dim;
+    for (size_t a = 0; a < p->nc; a++) {
+        double Waa[9];
+        int zero = 1;
+        for (size_t j = 0; j < p->m && zero; j++) zero = gsl_matrix_get(p->W, dim * a, j) == 0;
+        for (int i = 0; i < dim; i++)
+            for (int l = 0; l < dim; l++)
+                Waa[i * dim + l] = gsl_matrix_get(p->W, dim * a + i, dim * a + l);
+        FL_TRY(fl_nsgs_block_verdict(dim, a, Waa, zero, gsl_vector_get(p->q, dim * a), err));
+    }
+    return FL_OK;
+}
+
+int fl_nsgs_timed_out(const fl_nsgs_options *opt, double t0)
+{
+    return opt->time_limit > 0 && fl_clock_now() - t0 >= opt->time_limit;
+}
+
 fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
                           gsl_vector *r, size_t *perm, fl_error *err)
 {
@@ -54,6 +98,9 @@ fl_status fl_nsgs_prepare(const fl_local_problem *p, const fl_nsgs_options *opt,
         return FL_FAIL(err, FL_EINVAL, "nsgs: relaxation omega = %g not in (0, 2)", opt->omega);
     if (opt->max_sweeps < 1)
         return FL_FAIL(err, FL_EINVAL, "nsgs: max_sweeps = %d must be >= 1", opt->max_sweeps);
+    if (!(opt->time_limit >= 0) || !isfinite(opt->time_limit))
+        return FL_FAIL(err, FL_EINVAL, "nsgs: time_limit = %g must be >= 0 seconds (0: none)",
+                       opt->time_limit);
     if (opt->sparse.check_every < 1)
         return FL_FAIL(err, FL_EINVAL, "nsgs: sparse.check_every = %d must be >= 1", opt->sparse.check_every);
     if (opt->sparse.threads < -1)
@@ -141,15 +188,18 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs: U must have length %zu", p->m);
     size_t *perm = malloc(p->nc * sizeof *perm);
     gsl_vector *Ut = fl_dense_vector_alloc(p->m);
-    if (!perm || !Ut) {
+    double *rbest = opt->time_limit > 0 ? malloc(p->m * sizeof *rbest) : NULL;
+    if (!perm || !Ut || (opt->time_limit > 0 && !rbest)) {
         free(perm);
+        free(rbest);
         if (Ut) gsl_vector_free(Ut);
         return res->status = FL_FAIL(err, FL_ENOMEM, "nsgs: out of memory");
     }
     fl_status s = fl_nsgs_prepare(p, opt, r, perm, err);
+    if (s == FL_OK) s = fl_nsgs_check_blocks(p, err);
     const int dim = p->dim;
     const size_t m = p->m;
-    double e = INFINITY;
+    double e = INFINITY, ebest = INFINITY;
     int sweep = 0;
     while (s == FL_OK && sweep < opt->max_sweeps) {
         double ts = fl_clock_now();
@@ -180,9 +230,22 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
             s = FL_FAIL(err, FL_ENOCONV, "nsgs: iterates became non-finite at sweep %d", sweep);
             break;
         }
+        if (rbest && e < ebest) {
+            memcpy(rbest, r->data, m * sizeof *rbest);
+            ebest = e;
+        }
         int stop = e <= opt->tol;
         if (opt->callback && opt->callback(opt->callback_data, sweep, e, r)) stop = 1;
         if (stop) break;
+        if (fl_nsgs_timed_out(opt, t0)) {
+            s = FL_WTIMEOUT;
+            break;
+        }
+    }
+    if (s == FL_WTIMEOUT && ebest < e) {   /* the best checked iterate, its error */
+        memcpy(r->data, rbest, m * sizeof *rbest);
+        fl_status s2 = fl_residual_local(p, r, Ut, opt->norm, &e, err);
+        if (s2 != FL_OK) s = s2;
     }
     if (s == FL_OK && !(e <= opt->tol)) s = FL_WMAXITER;
     if (U && s >= 0) gsl_vector_memcpy(U, Ut);
@@ -191,6 +254,7 @@ fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
     res->status = s;
     res->seconds = fl_clock_now() - t0;
     free(perm);
+    free(rbest);
     gsl_vector_free(Ut);
     return s;
 }

@@ -59,6 +59,11 @@ typedef struct fl_nsgs_options {
     double random_scale;       /* FL_NSGS_START_RANDOM: range of r_N, default 1 */
     gsl_rng *rng;              /* required for random order / random start */
     fl_residual_norm norm;     /* default FL_RESIDUAL_NORM_Q (Siconos) */
+    double time_limit;         /* seconds of wall time from the call, checked after
+                                  every sweep; 0 (default): none.  When it runs out
+                                  the solve stops with FL_WTIMEOUT and returns the
+                                  checked iterate of smallest error (the sparse twin
+                                  checks the current one then too) with that error */
     struct {                   /* the optimized twin's own tuning (the reference ignores it) */
         int check_every;       /* full natural-map error at least every
                                   check_every sweeps when the cheap test fails (default
@@ -74,7 +79,7 @@ typedef struct fl_nsgs_options {
 } fl_nsgs_options;
 
 typedef struct fl_nsgs_result {
-    fl_status status;          /* FL_OK, FL_WMAXITER, or an error */
+    fl_status status;          /* FL_OK, FL_WMAXITER, FL_WTIMEOUT, or an error */
     int iterations;            /* sweeps done */
     double residual;           /* final natural-map error */
     double seconds;            /* wall time of the whole solve */
@@ -90,10 +95,21 @@ fl_nsgs_options fl_nsgs_options_default(void);
  * Errors: bad problem (fl_local_problem_check), bad options (tol <= 0,
  * omega not in (0,2), missing rng or ordering, non-permutation ordering),
  * dimension mismatch; FL_ENOCONV if the iterates become non-finite.
+ * Degenerate problems are refused before any sweep (fl_nsgs_check_blocks).
  * The reference uses p->W; fl_nsgs_solve_sparse (optimized/nsgs_sparse.c)
  * uses p->Ws and gives the same iterates up to rounding. */
 fl_status fl_nsgs_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                         gsl_vector *r, gsl_vector *U, fl_nsgs_result *res, fl_error *err);
+
+/* Refuse, naming the contact, a problem Gauss–Seidel cannot treat
+ * (proofs/degenerate-problems.md): a contact whose normal row of W is zero
+ * while q_N < 0 (no r gives U_N >= 0: no solution exists; FL_EINVAL), then a
+ * zero diagonal block W_aa (the single-contact problem has no unique
+ * answer; FL_ESINGULAR).  A singular nonzero W_aa is accepted (rank-deficient
+ * systems are solved).  O(nnz).
+ * The reference reads p->W; fl_nsgs_check_blocks_sparse (optimized/
+ * nsgs_sparse.h) p->Ws, with the same verdicts. */
+fl_status fl_nsgs_check_blocks(const fl_local_problem *p, fl_error *err);
 
 /* The single-contact problem of one Gauss–Seidel step (003 §3–5): the
  * reference calls fl_local_contact_solve, the sparse twin
