@@ -1173,9 +1173,16 @@ static void fig6_vtk(fl_check_ctx *ctx, const fl_model_square_block *m, const fl
         fl_midpoint_free(mp);
         fl_midpoint_block_free(b);
     }
-    fl_check_report(ctx, ok, "square_block_002.fig6_vtk",
-                    "deformed mesh at t = %g s (displacement x%g) written as legacy VTK (002 Fig. 6)", m->fig6_t,
-                    m->fig6_scale);
+    /* Writing the file compares nothing with 002 Fig. 6: a NOTE (issue 30
+     * audit, proofs/weak_criteria.md); only a failure to write is a FAIL. */
+    if (ok)
+        fl_check_note(ctx, "square_block_002.fig6_vtk",
+                      "deformed mesh at t = %g s (displacement x%g) written as legacy VTK for a person to compare "
+                      "with 002 Fig. 6 (nothing is compared)", m->fig6_t, m->fig6_scale);
+    else
+        fl_check_report(ctx, 0, "square_block_002.fig6_vtk",
+                        "deformed mesh at t = %g s (displacement x%g) NOT written as legacy VTK (002 Fig. 6)",
+                        m->fig6_t, m->fig6_scale);
 }
 
 int fl_midpoint_reproduce_square_block(fl_check_ctx *ctx)

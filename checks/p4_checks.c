@@ -1080,7 +1080,11 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
         w3c = fmax(w3c, fabs(r3.xd[k] - xdc));
         w5c = fmax(w5c, fabs(r5.xd[k] - xdc));
     }
-    double tol = 4 * fabs(acc) * h;
+    /* The step impulse is -h C0 (constant) until the step where the bar
+     * stops, and that step brings x' to 0 exactly: the stepped velocity equals
+     * the closed form at every t_k (001 §6.2; as painleve_p5.slide_mu_small),
+     * so the tolerance is rounding (1e-9 V0), not O(h). */
+    double tol = 1e-9 * V0;
     fl_check_value(ctx, st3 == FL_OK && st5 == FL_OK && nn == steps && w35 <= 1e-9 * V0,
                    "painleve_p5_vs_p3.same_motion", w35, 0.0, 1e-9 * V0,
                    "001 §6.2 (P5 and P'3 equivalent for mu < -1/tan(theta0))",
@@ -1089,7 +1093,7 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
                    b.mu, -1.0 / tan(b.theta0), w35, nn, src);
     fl_check_value(ctx, st3 == FL_OK && w3c <= tol, "painleve_p5_vs_p3.p3_closed_form", w3c, 0.0, tol,
                  "closed-form sliding motion x'' = -C0 a/m (max error)",
-                 "max |x'_P'3 - closed form| = %.3g (x'' = -C0 a/m = %.6g, t* = %.6g; tol %.2g)", w3c, acc, tstar, tol);
+                 "max |x'_P'3 - closed form| = %.3g (x'' = -C0 a/m = %.6g, t* = %.6g; exact at the steps, tol 1e-9 V0 = %.2g)", w3c, acc, tstar, tol);
     fl_check_value(ctx, st5 == FL_OK && w5c <= tol, "painleve_p5_vs_p3.p5_closed_form", w5c, 0.0, tol,
                  "closed-form sliding motion x'' = -C0 a/m (max error)",
                  "max |x'_P5 - closed form| = %.3g (tol %.2g)", w5c, tol);
