@@ -44,16 +44,8 @@ const char *fl_impl_name(fl_impl impl);
 fl_status fl_impl_parse(const char *name, fl_impl *out, fl_error *err);
 
 /* ---- Delassus W = H M^-1 H^T, q = H M^-1 f + w (003 §3) ---------------- */
-typedef struct fl_delassus_options {
-    struct {
-        fl_delassus_method method;   /* default FL_DELASSUS_SOLVES */
-    } sparse;
-} fl_delassus_options;
-fl_delassus_options fl_delassus_options_default(void);
-
-/* W and q of g as a new local problem *out.  L (may be NULL for the
- * reference) caches the factor of M between calls of the optimized twin
- * (FL_DELASSUS_SOLVES); free it with fl_sparse_free_factor. */
+/* The contract of fl_delassus_dense and fl_delassus_sparse
+ * (reference/delassus.h): the entries are the public twins themselves. */
 typedef fl_status (*fl_delassus_fn)(const fl_global_problem *g, const fl_delassus_options *opt,
                                     cholmod_factor **L, fl_local_problem **out, fl_error *err);
 typedef struct fl_delassus_type {
@@ -66,15 +58,12 @@ extern const fl_delassus_type fl_delassus_types[];
 typedef fl_status (*fl_nsgs_solve_fn)(const fl_local_problem *p, const fl_nsgs_options *opt,
                                       gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                       fl_error *err);
-/* W, q of g (the law's Delassus type with default options; L as above). */
-typedef fl_status (*fl_nsgs_delassus_fn)(const fl_global_problem *g, cholmod_factor **L,
-                                         fl_local_problem **out, fl_error *err);
-/* u = M^-1 b with the M of g; *L as above (filled by delassus). */
+/* u = M^-1 b with the M of g; *L the factor cache filled by delassus. */
 typedef fl_status (*fl_nsgs_mass_solve_fn)(const fl_global_problem *g, cholmod_factor **L,
                                            const gsl_vector *b, gsl_vector *u, fl_error *err);
 typedef struct fl_nsgs_type {
     const char *name;
-    fl_nsgs_delassus_fn delassus;
+    fl_delassus_fn delassus;     /* the law's Delassus twin (fl_delassus_types) */
     fl_nsgs_solve_fn solve;
     fl_nsgs_mass_solve_fn mass_solve;
 } fl_nsgs_type;
@@ -126,13 +115,7 @@ typedef struct fl_stewart_type {
 extern const fl_stewart_type fl_stewart_types[];
 
 /* ---- quasistatic increment (004 §5.3) --------------------------------- */
-/* One system in both storages: dense for the reference, sparse (on ctx)
- * for the optimized twin; an entry reads only its own. */
-typedef struct fl_quasistatic_system {
-    const fl_stability_system *dense;
-    fl_sparse_ctx *ctx;
-    const fl_stability_system_sparse *sparse;
-} fl_quasistatic_system;
+/* The contract of fl_quasistatic_step and fl_quasistatic_step_sparse. */
 typedef fl_status (*fl_quasistatic_step_fn)(const fl_quasistatic_system *s, const gsl_vector *f,
                                             const gsl_vector *uk, gsl_vector *g, gsl_vector *u,
                                             gsl_vector *r, const fl_quasistatic_options *opt,
@@ -144,11 +127,7 @@ typedef struct fl_quasistatic_type {
 extern const fl_quasistatic_type fl_quasistatic_types[];
 
 /* ---- stability analysis of one state (004 §5.4) ----------------------- */
-typedef struct fl_stability_tangents {
-    const fl_stability_tangent *dense;
-    fl_sparse_ctx *ctx;
-    const fl_stability_tangent_sparse *sparse;
-} fl_stability_tangents;
+/* The contract of fl_stability_analyse and fl_stability_analyse_sparse. */
 typedef fl_status (*fl_stability_analyse_fn)(const fl_stability_tangents *t,
                                              const fl_stability_options *opt,
                                              fl_stability_result *res, fl_error *err);

@@ -27,16 +27,17 @@
 #include "optimized/stability_sparse.h"
 #include "reference/quasistatic.h"
 
-/* One increment, arguments as fl_quasistatic_step: f = f^{k+1}, uk = u^k (length n);
+/* One increment, the contract of fl_quasistatic_step (it reads s->ctx and
+ * s->sparse): f = f^{k+1}, uk = u^k (length n);
  * g (length np): g^k in, g^{k+1} out; u: warm start in (prescribed entries
  * kept), u^{k+1} out; r (may be NULL): K u - f.  Errors: FL_EINVAL (NULL
  * ctx/system/K, bad options, mu, contact indices; K not REAL/int indices:
  * FL_EUNSUPPORTED), FL_EDIM (K not n x n, vector lengths), FL_ENONFINITE (K,
  * f, u^k, u, g), FL_ENOTSPD (K_ii <= 0 on a non-prescribed dof), FL_ENOMEM;
  * FL_WMAXITER as the reference. */
-fl_status fl_quasistatic_step_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s,
-                            const gsl_vector *f, const gsl_vector *uk, gsl_vector *g,
-                            gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
-                            fl_quasistatic_result *res, fl_error *err);
+fl_status fl_quasistatic_step_sparse(const fl_quasistatic_system *s, const gsl_vector *f,
+                                     const gsl_vector *uk, gsl_vector *g, gsl_vector *u, gsl_vector *r,
+                                     const fl_quasistatic_options *opt, fl_quasistatic_result *res,
+                                     fl_error *err);
 
 #endif

@@ -209,15 +209,18 @@ fl_status __wrap_fl_global_problem_random(gsl_rng *r, size_t n, size_t nc, int d
     return __real_fl_global_problem_random(r, n, nc, dim, mu_lo, mu_hi, out, err);
 }
 
-fl_status __real_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err)
+fl_status __real_fl_delassus_dense(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
+                                   fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
+                                   fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
+                                   fl_local_problem **out, fl_error *err)
 {
     if (fault("fl_delassus_dense") == FAULT_ERROR) {
         *out = NULL;
         return injected(err, "fl_delassus_dense");
     }
-    return __real_fl_delassus_dense(g, out, err);
+    return __real_fl_delassus_dense(g, opt, L, out, err);
 }
 
 fl_status __real_fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, int stype, double droptol,
@@ -234,11 +237,11 @@ fl_status __wrap_fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, i
     return __real_fl_sparse_from_dense(ctx, A, stype, droptol, out, err);
 }
 
-fl_status __real_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+fl_status __real_fl_delassus_sparse(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
                                     fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
                                     fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
                                     fl_local_problem **out, fl_error *err)
 {
     int f = fault("fl_delassus_sparse");
@@ -246,7 +249,7 @@ fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_meth
         *out = NULL;
         return injected(err, "fl_delassus_sparse");
     }
-    fl_status s = __real_fl_delassus_sparse(g, method, L, out, err);
+    fl_status s = __real_fl_delassus_sparse(g, opt, L, out, err);
     if (f == FAULT_PERTURB && s == FL_OK) nudge((*out)->q);
     return s;
 }
@@ -807,9 +810,9 @@ fl_status __wrap_fl_stability_tangent_alloc(const fl_stability_system *s_, const
     return s;
 }
 
-fl_status __real_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err)
+fl_status __real_fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err)
 {
     int f = fault("fl_stability_analyse");
     if (f == FAULT_ERROR) {
@@ -851,16 +854,16 @@ fl_status __wrap_fl_stability_tangent_alloc_sparse(fl_sparse_ctx *ctx, const fl_
     return s;
 }
 
-fl_status __real_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err)
+fl_status __real_fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err)
 {
     int f = fault("fl_stability_analyse_sparse");
     if (f == FAULT_ERROR) {
         memset(res, 0, sizeof *res);
         return injected(err, "fl_stability_analyse_sparse");
     }
-    fl_status s = __real_fl_stability_analyse_sparse(ctx, t, opt, max_iter, res, err);
+    fl_status s = __real_fl_stability_analyse_sparse(t, opt, res, err);
     if (f == FAULT_PERTURB) {
         res->ks_min += 1.0 + fabs(res->ks_min);
     }
