@@ -1,6 +1,12 @@
 /* stewart_checks.h — independent oracles of Stewart's P5 step (001 §6.2;
  * proofs/stewart_lcp.md), used by `frictionlab crosscheck --law stewart`
- * (checks/stewart_checks.c) and by tests/test_stewart_law.c. */
+ * (checks/stewart_checks.c) and by tests/test_stewart_law.c.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
+ */
 #ifndef FL_STEWART_CHECKS_H
 #define FL_STEWART_CHECKS_H
 

@@ -25,6 +25,10 @@
  * both normalisations of core/fl_residual.h (NORM_Q: FCLIB; MAX_NORM: what
  * Siconos 4.4 reports), recomputed from the returned r independently of the
  * solver's own stopping test.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_SOLVE_H
 #define FL_SOLVE_H

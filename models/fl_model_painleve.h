@@ -9,6 +9,11 @@
  * l cos theta0]; the friction set C* is built by 001 §6.1
  * (reference/friction_set_build.c) from the Coulomb cone of axis (0, 1),
  * coordinate r_x (E = (1, 0)).  Closed forms: proofs/p4_law.md §5.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_MODEL_PAINLEVE_H
 #define FL_MODEL_PAINLEVE_H

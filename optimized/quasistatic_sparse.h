@@ -1,6 +1,10 @@
 /* quasistatic_sparse.h — sparse twin of reference/quasistatic.h: one
- * increment of the quasistatic frictional contact problem of 004 §5.3
- * (115)-(117) (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)) with K in CHOLMOD CSC storage.
+ * increment of the quasistatic frictional contact problem of
+ * J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa, "Dynamic
+ * stability of finite dimensional linearly elastic systems with unilateral
+ * contact and Coulomb friction", Comput. Methods Appl. Mech. Engrg. 177
+ * (3-4), 289-328, 1999 (paper 004), §5.3
+ * eqs. (112)-(117), with K in CHOLMOD CSC storage.
  *
  * Same algorithm, options, result struct (fl_quasistatic_options, fl_quasistatic_result),
  * stopping rules and sign convention (004's: u_N <= 0 admissible, r_N <= 0

@@ -17,6 +17,11 @@
  * Ownership: fl_stability_system_sparse borrows K and M (CSC, symmetric or
  * unsymmetric storage, owned by the caller's fl_sparse_ctx);
  * fl_stability_tangent_sparse owns its matrices (free with _free and the same ctx).
+ *
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
  */
 #ifndef FL_STABILITY_SPARSE_H
 #define FL_STABILITY_SPARSE_H

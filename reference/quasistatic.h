@@ -1,5 +1,9 @@
 /* quasistatic.h — one increment of the quasistatic frictional contact
- * problem of 004 §5.3 (115)-(117) (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)):
+ * problem of J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa, "Dynamic
+ * stability of finite dimensional linearly elastic systems with unilateral
+ * contact and Coulomb friction", Comput. Methods Appl. Mech. Engrg. 177
+ * (3-4), 289-328, 1999 (paper 004),
+ * §5.3 eqs. (112)-(117):
  *   find u^{k+1} in K_u minimising, for fixed Tresca thresholds g,
  *     J(v) = 1/2 K v.v - f^{k+1}.v + sum_p g_p |v_Tp - u^k_Tp|      (116)
  *   by projected over-relaxation (SORP), then the fixed point

@@ -1,6 +1,10 @@
 /* stability.h — dynamic stability of an equilibrium (or of steady sliding)
  * of a discrete elastic system with unilateral contact and Coulomb friction
- * (004 §2.3, §3.3, §4, §5.4, §5.7; 004 §2.1–2.3; 004 (51), (66), (79)–(86); 004 §5.4, §5.7; 004 §3.3 (i)–(iii), §5.4).
+ * in J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa, "Dynamic
+ * stability of finite dimensional linearly elastic systems with unilateral
+ * contact and Coulomb friction", Comput. Methods Appl. Mech. Engrg. 177
+ * (3-4), 289-328, 1999 (paper 004):
+ * §2.1-2.3, §3.3 (i)-(iii), §4, §5.4, §5.7, eqs. (51), (66), (79)-(86).
  *
  * Sign convention: 004's OWN, since every quantity here is defined there —
  * u_Np <= 0 is admissible (the normal axis points into the obstacle) and

@@ -10,6 +10,10 @@
  * e in {n, t1, t2} (003 §3: U = H u, W = H M^-1 H^T).  W = H H^T (sparse,
  * banded by the neighbour structure), q = H u_free with u_free Gaussian,
  * mu uniform in [0.1, 1].  p->Ws on ctx and the dense p->W are both set.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_FCLIB_DISCLIKE_H
 #define FL_FCLIB_DISCLIKE_H
