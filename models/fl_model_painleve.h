@@ -66,11 +66,11 @@ fl_p4_system fl_model_painleve_system(fl_model_painleve *b);
  * touches the x-axis at theta = theta0 (-pi/2 < theta0 < 0).  Gap
  * l (sin theta - sin theta0); H = [0, l cos theta; 1, -l sin theta] (normal
  * row, tangent row), which at theta0 is 001 (6.1).  f = (fx, ftheta) constant. */
-typedef struct fl_painleve_bar {
+typedef struct fl_model_painleve_bar {
     double m, J, l, theta0, mu, fx, ftheta;
-} fl_painleve_bar;
+} fl_model_painleve_bar;
 
 /* Fill sys with the bar's callbacks (sys->data = bar; the bar must outlive sys). */
-fl_status fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
+fl_status fl_model_painleve_stewart_system(const fl_model_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
 
 #endif

@@ -281,7 +281,7 @@ static fl_status triangle(void *data)
     (void)data;
     double sols[32];
     size_t ns = 0;
-    return fl_midpoint_triangle_002(1.0, 1.0, 1.0, 1.0, 0.1, 0.5, 0.3, -1.0, 0.2, 8, sols, &ns,
+    return fl_model_triangle_002(1.0, 1.0, 1.0, 1.0, 0.1, 0.5, 0.3, -1.0, 0.2, 8, sols, &ns,
                                     NULL);
 }
 
@@ -914,7 +914,7 @@ Test(alloc_failure, dense_kernels)
     fail_each_allocation("fl_spd_alloc + splits", spd_splits, NULL);
     fail_each_allocation("fl_lemke_solve", lemke, NULL);
     fail_each_allocation("fl_stability_gen_eig + sym_min", eigen, NULL);
-    fail_each_allocation("fl_midpoint_triangle_002", triangle, NULL);
+    fail_each_allocation("fl_model_triangle_002", triangle, NULL);
     fail_each_allocation("fl_moreau_law", moreau, NULL);
     fail_each_allocation("LCP enumeration, principal minors", lcp_all, NULL);
 }
