@@ -7,11 +7,12 @@
  *   for (const fl_p4_type *t = fl_p4_types; t->name; t++) t->step(...);
  *
  * One contract per law: every entry of a table has the same signature and
- * takes the same options type.  Where the public twins differ (Delassus,
- * quasistatic, stability, midpoint), the entry adapts them: the problem is
- * given in both storages (dense fields for the reference, sparse for the
- * optimized twin, as fl_local_problem does), and twin-specific tuning sits
- * in the options' sub-struct `sparse`.  NULL options mean the documented
+ * takes the same options type; the entries are the public twins themselves
+ * (Delassus, quasistatic and stability take the problem in both storages,
+ * dense fields for the reference and sparse for the optimized twin, as
+ * fl_local_problem does, and twin-specific tuning sits in the options'
+ * sub-struct `sparse`), but midpoint's, whose steppers are typed handles,
+ * are adapted behind an opaque one.  NULL options mean the documented
  * defaults (fl_<law>_options_default) for every law.
  *
  * Laws (paper, section): nsgs and delassus 003 §3, 004 (18)-(21); newton
