@@ -23,6 +23,7 @@
 #include "fl_clock.h"
 #include "fl_data.h"
 #include "fl_dense.h"
+#include "fl_file.h"
 #include "fl_friction_set.h"
 #include "fl_isolate.h"
 #include "fl_problem.h"

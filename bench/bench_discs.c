@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "checks/fl_check.h"
+#include "drivers/fl_types.h"
 #include "testkit/fclib_discpacking.h"
 #include "fl_rng.h"
 #include "drivers/discs_step.h"
@@ -188,8 +189,7 @@ int fl_bench_discs(fl_check_ctx *ctx)
             if (s == FL_OK && p) {
                 gsl_vector *r = gsl_vector_calloc(p->m), *U = gsl_vector_calloc(p->m);
                 fl_nsgs_result nr;
-                if (impl) fl_nsgs_solve_sparse(p, &o.nsgs, r, U, &nr, NULL);
-                else fl_nsgs_solve(p, &o.nsgs, r, U, &nr, NULL);
+                fl_nsgs_types[impl].solve(p, &o.nsgs, r, U, &nr, NULL);
                 sweep = nr.sweep_seconds / (nr.iterations > 0 ? nr.iterations : 1);
                 nnz = impl ? (size_t)cholmod_nnz(p->Ws, &work.ctx.cm) : p->m * p->m;
                 bound = (12.0 * (double)nnz + 24.0 * (double)p->m) / bw;

@@ -50,6 +50,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "FrictionContactProblem.h"
+#include "drivers/fl_types.h"
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
 #include "NumericsMatrix.h"
@@ -133,8 +134,7 @@ static double run(int solver, const fl_local_problem *p, FrictionContactProblem 
         gsl_vector_view rv = gsl_vector_view_array(r, p->m), Uv = gsl_vector_view_array(U, p->m);
         fl_nsgs_result res;
         double t0 = fl_clock_now();
-        fl_status s = solver ? fl_nsgs_solve_sparse(p, &opt, &rv.vector, &Uv.vector, &res, NULL)
-                             : fl_nsgs_solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL);
+        fl_status s = fl_nsgs_types[solver].solve(p, &opt, &rv.vector, &Uv.vector, &res, NULL);
         t = fl_clock_now() - t0;
         ok = s == FL_OK;
         *iters = res.iterations;

@@ -230,10 +230,10 @@ int fl_bench_nsgs(fl_check_ctx *ctx)
         cholmod_factor *L = NULL;
         fl_local_problem *p = NULL, *pt = NULL;
         double t0 = fl_clock_now();
-        fl_status s = fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, NULL);
+        fl_status s = fl_delassus_sparse(g, NULL, &L, &p, NULL);
         double t_solves = fl_clock_now() - t0;
         t0 = fl_clock_now();
-        fl_status s2 = fl_delassus_sparse(g, FL_DELASSUS_TRAILING, &L, &pt, NULL);
+        fl_status s2 = fl_delassus_sparse(g, &(fl_delassus_options){.sparse.method = FL_DELASSUS_TRAILING}, &L, &pt, NULL);
         double t_trail = fl_clock_now() - t0;
         fl_local_problem_free(pt);
         if (s != FL_OK) {
@@ -260,7 +260,7 @@ int fl_bench_nsgs(fl_check_ctx *ctx)
         }
         if (dense) {
             fl_local_problem *pd = NULL;
-            if (fl_delassus_dense(g, &pd, NULL) == FL_OK) {
+            if (fl_delassus_dense(g, NULL, NULL, &pd, NULL) == FL_OK) {
                 sweep_ref = INFINITY;
                 for (int k2 = 0; k2 < (nc >= 1000 ? 5 : reps); k2++) {
                     o.start = k2 ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;

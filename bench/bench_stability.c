@@ -80,11 +80,12 @@ int fl_bench_stability(fl_check_ctx *ctx)
         fl_stability_system_sparse ss = {.n = n, .K = K, .M = M, .prescribed = pres, .np = np, .iT = iT, .iN = iN, .mu = mu};
         fl_stability_options o = fl_stability_options_default();
         o.sparse.nev = 0;                                   /* methods 2-3 alone, then the modes */
+        o.sparse.max_iter = 20000;
         double t0 = fl_clock_now();
         fl_stability_tangent_sparse *ts = NULL;
         fl_stability_result rs = {0};
         fl_status st = fl_stability_tangent_alloc_sparse(&sc, &ss, lab, r, &ts, &err);
-        if (st == FL_OK) st = fl_stability_analyse_sparse(&sc, ts, &o, 20000, &rs, &err);
+        if (st == FL_OK) st = fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &sc, .sparse = ts}, &o, &rs, &err);
         double tsp = fl_clock_now() - t0;
         o.sparse.nev = 20;
         t0 = fl_clock_now();

@@ -74,7 +74,7 @@ static void triangle_branch_check(fl_check_ctx *ctx, gsl_rng *r, long samples, c
         tested++;
         double sols[32];
         size_t ns;
-        if (fl_midpoint_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols, &ns, NULL) != FL_OK
+        if (fl_model_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols, &ns, NULL) != FL_OK
             || (int)ns != nexp) {
             bad++;
             continue;
@@ -379,7 +379,7 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
                 double fn = lo + wid * i / (G - 1) + 1e-7, ft = lo + wid * j / (G - 1) + 1.3e-7;
                 double sols[32];
                 size_t ns = 0;
-                fl_midpoint_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols, &ns, NULL);
+                fl_model_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols, &ns, NULL);
                 int nexp = 0, skip = 0;
                 for (int k = 1; k <= 4; k++) {
                     int m = fl_model_triangle_region(&t, k, fn, ft, 1e-9);
@@ -427,7 +427,7 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
         u.F = u.c / u.b;
         double fn = 1.1, ft = -u.c * fn / u.b, sols[32], S1[4], S2[4];
         size_t ns = 0;
-        fl_midpoint_triangle_002(u.lam, u.mu, u.m1, u.m2, u.dt, u.F, u.utk, fn, ft, 8, sols, &ns, NULL);
+        fl_model_triangle_002(u.lam, u.mu, u.m1, u.m2, u.dt, u.F, u.utk, fn, ft, 8, sols, &ns, NULL);
         fl_model_triangle_branch(&u, 1, fn, ft, S1);
         fl_model_triangle_branch(&u, 2, fn, ft, S2);
         double d1 = INFINITY, d2 = INFINITY;
@@ -455,7 +455,7 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
                 fl_model_triangle_constants(&v);
                 double sc = v.c + v.b, sols[32];
                 size_t ns;
-                fl_midpoint_triangle_002(lam, mu, 0, m2, v.dt, F, v.utk, sc * (2 * gsl_rng_uniform(r) - 1),
+                fl_model_triangle_002(lam, mu, 0, m2, v.dt, F, v.utk, sc * (2 * gsl_rng_uniform(r) - 1),
                                          sc * (2 * gsl_rng_uniform(r) - 1), 8, sols, &ns, NULL);
                 if (ns != 1) bad++;
                 worst_margin = fmin(worst_margin, v.c / v.b - F);
@@ -464,7 +464,7 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
             fl_model_triangle_constants(&w);
             double sols[32];
             size_t ns;
-            fl_midpoint_triangle_002(lam, mu, 0, m2, w.dt, F, 0, 1.0, -0.5 * (F + w.c / w.b), 8, sols, &ns, NULL);
+            fl_model_triangle_002(lam, mu, 0, m2, w.dt, F, 0, 1.0, -0.5 * (F + w.c / w.b), 8, sols, &ns, NULL);
             if (ns != 3) bad++;
         }
         fl_check_value(ctx, bad == 0 && worst_margin > 0, "triangle_002.normal_redistribution_dt_bound", (double)bad, 0.0,
@@ -481,7 +481,7 @@ int fl_midpoint_reproduce_triangle(fl_check_ctx *ctx)
             for (int k = 0; k < 5; k++) {
                 double sols[32];
                 size_t ns;
-                fl_midpoint_triangle_002(1, 1, both ? 0 : 0.7, 0, dts[k], 2.5, 0, 1.0, -2.25, 8, sols, &ns, NULL);
+                fl_model_triangle_002(1, 1, both ? 0 : 0.7, 0, dts[k], 2.5, 0, 1.0, -2.25, 8, sols, &ns, NULL);
                 bad += ns != 3;
             }
         fl_check_value(ctx, bad == 0, "triangle_002.tangential_redistribution_never_unique", (double)bad, 0.0, 0.0,

@@ -4,6 +4,9 @@
  * models/fl_model_theorem1_rod.h.  Used by
  * `frictionlab crosscheck --law moreau`, `frictionlab reproduce theorem1`
  * and the Criterion tests (tests/test_moreau_law.c, tests/test_asymptotics.c).
+ *
+ * Paper 000: "Asymptotic properties of Moreau's discrete contact law"
+ * (the copy worked from carries neither authors nor journal).
  */
 #ifndef FL_MOREAU_CHECKS_H
 #define FL_MOREAU_CHECKS_H

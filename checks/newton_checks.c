@@ -33,6 +33,7 @@
 #include "reference/newton.h"
 #include "reference/nsgs.h"
 #include "reference/delassus.h"
+#include "drivers/fl_types.h"
 #include "optimized/nsgs_sparse.h"
 
 enum { NSOLV = FL_NEWTON_XSOLVERS };   /* ref GS, opt GS, ref Newton, opt Newton */
@@ -54,13 +55,11 @@ static fl_status run_solver(int k, const fl_local_problem *p, double tol, gsl_ve
         fl_nsgs_options o = fl_nsgs_options_default();
         o.tol = tol;
         o.max_sweeps = 20000;
-        return k ? fl_nsgs_solve_sparse(p, &o, r, NULL, NULL, NULL)
-                 : fl_nsgs_solve(p, &o, r, NULL, NULL, NULL);
+        return fl_nsgs_types[k].solve(p, &o, r, NULL, NULL, NULL);
     }
     fl_newton_options o = fl_newton_options_default();
     o.tol = tol;
-    return k == 3 ? fl_newton_solve_sparse(p, &o, r, NULL, NULL, NULL)
-                  : fl_newton_solve(p, &o, r, NULL, NULL, NULL);
+    return fl_newton_types[k - 2].solve(p, &o, r, NULL, NULL, NULL);
 }
 
 /* Same accept/refuse for both Newton twins on one corrupted copy. */
@@ -73,8 +72,8 @@ static void refuse_case(const fl_local_problem *p, const fl_newton_options *o, n
         if (r1) gsl_vector_free(r1);
         return;
     }
-    fl_status a = fl_newton_solve(p, o, r0, NULL, NULL, NULL);
-    fl_status b = fl_newton_solve_sparse(p, o, r1, NULL, NULL, NULL);
+    fl_status a = fl_newton_types[FL_IMPL_REFERENCE].solve(p, o, r0, NULL, NULL, NULL);
+    fl_status b = fl_newton_types[FL_IMPL_OPTIMIZED].solve(p, o, r1, NULL, NULL, NULL);
     st->refuse_cases++;
     if ((a < 0) != (b < 0) || (a < 0 && a != b)) st->refuse_mismatch++;
     gsl_vector_free(r0);
@@ -92,7 +91,7 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
     fl_local_problem *p = NULL;
     st->systems++;
     if (fl_global_problem_random(rng, n, nc, dim, 0.1, 1.0, &g, NULL) != FL_OK ||
-        fl_delassus_dense(g, &p, NULL) != FL_OK) {
+        fl_delassus_dense(g, NULL, NULL, &p, NULL) != FL_OK) {
         st->errors++;
         goto out;
     }
@@ -149,8 +148,7 @@ static void one_system(unsigned long seed, fl_sparse_ctx *ctx, newton_stats *st)
             gsl_vector *v = gsl_vector_alloc(n), *rg = gsl_vector_calloc(p->m),
                        *Ug = gsl_vector_alloc(p->m), *res = gsl_vector_alloc(n);
             fl_status sg = !v || !rg || !Ug || !res ? FL_ENOMEM
-                           : k ? fl_newton_global_solve_sparse(g, &o, v, rg, Ug, NULL, NULL)
-                               : fl_newton_global_solve(g, &o, v, rg, Ug, NULL, NULL);
+                           : fl_newton_types[k].global_solve(g, &o, v, rg, Ug, NULL, NULL);
             if (sg < 0) st->errors++;
             if (sg == FL_OK) {
                 st->global_conv[k]++;

@@ -21,6 +21,7 @@
 #include "checks/fl_tasks.h"
 #include "optimized/delassus_sparse.h"
 #include "reference/delassus.h"
+#include "drivers/fl_types.h"
 #include "optimized/nsgs_sparse.h"
 #include "fl_scalar.h"
 #include "models/fl_model_wedged_rod.h"
@@ -131,7 +132,7 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
     gsl_vector *r[2] = {NULL, NULL}, *U[2] = {NULL, NULL};
     int rc = 0;
     if (fl_global_problem_random(rng, n, nc, dim, 0.01, mu_hi, &g, NULL) != FL_OK ||
-        fl_delassus_dense(g, &p, NULL) != FL_OK) {
+        fl_delassus_dense(g, NULL, NULL, &p, NULL) != FL_OK) {
         st->errors++;
         rc = -1;
         goto done;
@@ -149,8 +150,9 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
         cholmod_factor *L = NULL;
         gsl_matrix *Wd = NULL;
         double wmax = gsl_matrix_max(p->W), diff = INFINITY;
-        if (fl_delassus_sparse(g, meth ? FL_DELASSUS_TRAILING : FL_DELASSUS_SOLVES, &L, &ps,
-                               NULL) == FL_OK &&
+        fl_delassus_options dopt = fl_delassus_options_default();
+        dopt.sparse.method = meth ? FL_DELASSUS_TRAILING : FL_DELASSUS_SOLVES;
+        if (fl_delassus_types[FL_IMPL_OPTIMIZED].delassus(g, &dopt, &L, &ps, NULL) == FL_OK &&
             fl_sparse_to_dense(ctx, ps->Ws, &Wd, NULL) == FL_OK) {
             diff = 0;
             for (size_t i = 0; i < p->m; i++) {
@@ -180,8 +182,7 @@ int fl_nsgs_check_system(unsigned long seed, fl_sparse_ctx *ctx, fl_nsgs_stats *
             rc = -1;
             goto done;
         }
-        fl_status s = k ? fl_nsgs_solve_sparse(p, &o, r[k], U[k], &res[k], NULL)
-                        : fl_nsgs_solve(p, &o, r[k], U[k], &res[k], NULL);
+        fl_status s = fl_nsgs_types[k].solve(p, &o, r[k], U[k], &res[k], NULL);
         if (s < 0) st->errors++;
         if (s == FL_OK) {
             st->converged[k]++;
@@ -429,7 +430,7 @@ static int wedge_check_wedged(fl_check_ctx *ctx, const wedge_params *w, const ch
     fl_global_problem *g = wedge_problem(w, ui, 0.0);
     fl_local_problem *p = NULL;
     fl_error perr;
-    if (!g || fl_delassus_dense(g, &p, &perr) != FL_OK) {
+    if (!g || fl_delassus_dense(g, NULL, NULL, &p, &perr) != FL_OK) {
         /* nothing below can be checked without the one-step problem */
         fl_check_message(ctx, "wedged_rod: the one-step problem of %s cannot be built%s%s", src,
                          g ? ": " : "", g ? perr.message : "");

@@ -3,7 +3,16 @@
  * struct, the clouds of 003 §3 against the enumerated solution set, 004
  * Lemma 2.4 on one impact, and the PASS/FAIL lines from the stats (so a
  * test can feed the report corrupted statistics and see it fail).
- * Ownership: the stats struct is plain values. */
+ * Ownership: the stats struct is plain values.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
+ */
 #ifndef FL_NSGS_CHECKS_H
 #define FL_NSGS_CHECKS_H
 

@@ -1054,9 +1054,9 @@ int fl_p4_reproduce_painleve_p5_vs_p3(fl_check_ctx *ctx)
     fl_status st3 = fl_p4_simulate(&sys, 0.0, h, steps, q, v, NULL, p3_observe, &r3, &sr, &e);
     if (r3.csv) fclose(r3.csv);
     /* P5: Stewart–Trinkle (reference/stewart_law.c) on the same bar */
-    fl_painleve_bar pb = {b.m, b.J, b.l, b.theta0, b.mu, 0.0, C0};
+    fl_model_painleve_bar pb = {b.m, b.J, b.l, b.theta0, b.mu, 0.0, C0};
     fl_stewart_system ss;
-    fl_status st5 = fl_painleve_system(&pb, &ss, &e);
+    fl_status st5 = fl_model_painleve_stewart_system(&pb, &ss, &e);
     r5.csv = open_out(ctx, "painleve_p5.csv", path, sizeof path);
     if (r5.csv) fprintf(r5.csv, "t,x,xdot\n");
     fl_stewart_options so = fl_stewart_options_default();

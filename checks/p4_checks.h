@@ -1,5 +1,11 @@
 /* p4_checks.h — crosscheck and reproduce tasks of the generalized friction
- * law P'4 (paper 001 §3–§6); see checks/p4_checks.c. */
+ * law P'4 (paper 001 §3–§6); see checks/p4_checks.c.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
+ */
 #ifndef FL_P4_CHECKS_H
 #define FL_P4_CHECKS_H
 

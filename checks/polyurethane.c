@@ -202,7 +202,7 @@ static void table1_row(fl_check_ctx *ctx, poly_run *run, table1_state *t1, doubl
     if (s2 == FL_OK) s2 = fl_stability_tangent_alloc(&run->b.sf, run->lab, run->b.rfull, &t, &err);
     fl_stability_options so = fl_stability_options_default();
     so.max_enum = 0;
-    if (s2 == FL_OK) s2 = fl_stability_analyse(t, &so, &res, &err);
+    if (s2 == FL_OK) s2 = fl_stability_analyse(&(fl_stability_tangents){.dense = t}, &so, &res, &err);
     if (s2 != FL_OK) {
         fl_check_report(ctx, 0, "polyurethane.row", "U_T = %.2f: %s", UT, err.message);
     } else {
@@ -211,7 +211,7 @@ static void table1_row(fl_check_ctx *ctx, poly_run *run, table1_state *t1, doubl
         fl_error e2;
         t1->twin_n++;
         if (fl_stability_tangent_alloc_sparse(&run->ps.ctx, &run->ps.s, run->lab, run->b.rfull->data, &ts, &e2) != FL_OK ||
-            fl_stability_analyse_sparse(&run->ps.ctx, ts, &so, 5000, &rs, &e2) != FL_OK || !fl_stability_twin_agrees(t, &res, &rs))
+            fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &run->ps.ctx, .sparse = ts}, &so, &rs, &e2) != FL_OK || !fl_stability_twin_agrees(t, &res, &rs))
             t1->twin_bad++;
         t1->twin_s_ref += res.seconds;
         t1->twin_s_opt += rs.seconds;

@@ -77,7 +77,7 @@ int fl_stability_reproduce_example_3_15(fl_check_ctx *ctx)
         fl_stability_result res = {0};
         if (fl_stability_partition(&s, u, r, 1e-12, &lab, &err) != FL_OK ||
             fl_stability_tangent_alloc(&s, &lab, r, &t, &err) != FL_OK ||
-            fl_stability_analyse(t, NULL, &res, &err) != FL_OK) {
+            fl_stability_analyse(&(fl_stability_tangents){.dense = t}, NULL, &res, &err) != FL_OK) {
             fl_check_report(ctx, 0, "example_3_15.analyse", "mu=%g: %s", mu, err.message);
             fl_stability_tangent_free(t);
             fl_stability_result_free(&res);

@@ -364,7 +364,7 @@ typedef fl_stewart_check_bar bar_step;   /* checks/stewart_checks.h */
 
 /* The bar's one step set up in b and its physical solutions (count), or -1
  * when it cannot be set up (b is then empty). */
-static int bar_solutions(bar_step *b, const fl_painleve_bar *bar, double V0, double h, double sol[4][4])
+static int bar_solutions(bar_step *b, const fl_model_painleve_bar *bar, double V0, double h, double sol[4][4])
 {
     if (fl_stewart_check_bar_init(b, bar, V0, h) != 0) return -1;
     return fl_stewart_check_physical_solutions(&b->p, sol, NULL);
@@ -381,12 +381,12 @@ static double step_dist(fl_status s, const fl_stewart_result *r, const double *x
     return dist4(y, x);
 }
 
-int fl_stewart_check_bar_init(fl_stewart_check_bar *b, const fl_painleve_bar *bar, double V0, double h)
+int fl_stewart_check_bar_init(fl_stewart_check_bar *b, const fl_model_painleve_bar *bar, double V0, double h)
 {
     b->bar = *bar;
     b->M = b->H = NULL;
     b->q = b->v = b->f = b->gap = NULL;
-    if (fl_painleve_system(&b->bar, &b->sys, NULL) != FL_OK) return -1;
+    if (fl_model_painleve_stewart_system(&b->bar, &b->sys, NULL) != FL_OK) return -1;
     b->M = fl_dense_matrix_alloc(2, 2);
     b->H = fl_dense_matrix_alloc(2, 2);
     b->q = fl_dense_vector_alloc(2);
@@ -481,18 +481,18 @@ static void check_painleve(fl_check_ctx *ctx, const p5_params *P)
 {
     const double t0 = P->theta0, h = P->h, V0 = P->V0, C0 = P->C0;
     const double thr = -1.0 / tan(t0);
-    fl_painleve_bar bar = {P->m, P->J, P->l, t0, P->mu_small, 0.0, 0.0};
+    fl_model_painleve_bar bar = {P->m, P->J, P->l, t0, P->mu_small, 0.0, 0.0};
     double sol[4][4];
     bar_step b;
     /* the bars below differ from these two only in V0, h and forces: a
      * refused bar (theta0 outside (-pi/2, 0), mu < 0 in the data file) is
      * one FAIL, not four steps of an unset system */
     {
-        fl_painleve_bar big = bar;
+        fl_model_painleve_bar big = bar;
         big.mu = P->mu_large;
         fl_stewart_system sys;
         fl_error e;
-        if (fl_painleve_system(&bar, &sys, &e) != FL_OK || fl_painleve_system(&big, &sys, &e) != FL_OK) {
+        if (fl_model_painleve_stewart_system(&bar, &sys, &e) != FL_OK || fl_model_painleve_stewart_system(&big, &sys, &e) != FL_OK) {
             fl_check_report(ctx, 0, "painleve.bar", "the Painleve bar of data/001/painleve_p5.json is refused: %s",
                             e.message);
             return;
@@ -661,10 +661,10 @@ static int p5_record(void *data, size_t step, double t, const gsl_vector *q,
 static int p5_run(fl_check_ctx *ctx, const p5_params *P, double mu, double C0, const char *label,
                   FILE *csv, double *xdot, long steps, double *theta_end, fl_stewart_run *run)
 {
-    fl_painleve_bar bar = {P->m, P->J, P->l, P->theta0, mu, 0.0, C0};
+    fl_model_painleve_bar bar = {P->m, P->J, P->l, P->theta0, mu, 0.0, C0};
     fl_stewart_system sys;
     fl_error err;
-    if (fl_painleve_system(&bar, &sys, &err) != FL_OK) {
+    if (fl_model_painleve_stewart_system(&bar, &sys, &err) != FL_OK) {
         fl_check_message(ctx, "painleve_p5: %s", err.message);
         return -1;
     }
@@ -763,7 +763,7 @@ int fl_stewart_reproduce_painleve(fl_check_ctx *ctx)
         int ok = 1;
         for (long k = 0; k < steps; k++)
             ok &= fabs(xd[k] - P.V0) <= 1e-12 || fabs(xd[k]) <= 1e-12;
-        fl_painleve_bar bar = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, 0.0};
+        fl_model_painleve_bar bar = {P.m, P.J, P.l, P.theta0, P.mu_large, 0.0, 0.0};
         bar_step b;
         double sol[4][4];
         int c = -1;   /* the bar refused: no count (p5_run above accepted it) */

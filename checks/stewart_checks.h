@@ -1,6 +1,12 @@
 /* stewart_checks.h — independent oracles of Stewart's P5 step (001 §6.2;
  * proofs/stewart_lcp.md), used by `frictionlab crosscheck --law stewart`
- * (checks/stewart_checks.c) and by tests/test_stewart_law.c. */
+ * (checks/stewart_checks.c) and by tests/test_stewart_law.c.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
+ */
 #ifndef FL_STEWART_CHECKS_H
 #define FL_STEWART_CHECKS_H
 
@@ -30,18 +36,18 @@ fl_status fl_stewart_check_enumeration(const fl_stewart_problem *p, const fl_ste
                                        fl_error *err);
 
 /* One step of the Painlevé bar (001 §6.2) from theta0 with xdot = V0,
- * thetadot = 0: the P5 problem p of fl_painleve_system at that state. */
+ * thetadot = 0: the P5 problem p of fl_model_painleve_stewart_system at that state. */
 typedef struct fl_stewart_check_bar {
-    fl_painleve_bar bar;
+    fl_model_painleve_bar bar;
     fl_stewart_system sys;
     gsl_matrix *M, *H;
     gsl_vector *q, *v, *f, *gap;
     fl_stewart_problem p;
 } fl_stewart_check_bar;
 
-/* 0, or -1 when fl_painleve_system refuses the bar.  Release with
+/* 0, or -1 when fl_model_painleve_stewart_system refuses the bar.  Release with
  * fl_stewart_check_bar_free. */
-int fl_stewart_check_bar_init(fl_stewart_check_bar *b, const fl_painleve_bar *bar, double V0, double h);
+int fl_stewart_check_bar_init(fl_stewart_check_bar *b, const fl_model_painleve_bar *bar, double V0, double h);
 void fl_stewart_check_bar_free(fl_stewart_check_bar *b);
 
 /* The distinct physical solutions (xdot+, thetadot+, P~_n, P~_t) of a

@@ -554,7 +554,7 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
         } else if (s == FL_OK) {
             cholmod_factor *L = NULL;
             s = fl_fclib_read_global(path, 0, ctx, &c->g, &e);
-            if (s == FL_OK) s = fl_delassus_sparse(c->g, FL_DELASSUS_SOLVES, &L, &p, &e);
+            if (s == FL_OK) s = fl_delassus_sparse(c->g, NULL, &L, &p, &e);
             fl_sparse_free_factor(ctx, &L);
         }
     } else {
@@ -565,7 +565,7 @@ static void corpus_read(const char *path, fl_sparse_ctx *ctx, fl_xval_case *c)
         } else if (s == FL_OK) {
             cholmod_factor *L = NULL;
             s = fl_siconos_text_read_global(path, 0, ctx, NULL, &c->g, &e);
-            if (s == FL_OK) s = fl_delassus_sparse(c->g, FL_DELASSUS_SOLVES, &L, &p, &e);
+            if (s == FL_OK) s = fl_delassus_sparse(c->g, NULL, &L, &p, &e);
             fl_sparse_free_factor(ctx, &L);
         }
     }

@@ -18,6 +18,11 @@
  * on its own handler between our calls.  The rare workspaces (eigen
  * solvers, complex objects) are allocated between fl_gsl_handler_off() and
  * fl_gsl_handler_restore() at their call sites.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_DENSE_H
 #define FL_DENSE_H

@@ -35,6 +35,15 @@
  *
  * Ownership: a polygon owns copies of its vertex and ray arrays;
  * fl_friction_set_release frees them (safe on any set, and on a zeroed one).
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
  */
 #ifndef FL_FRICTION_SET_H
 #define FL_FRICTION_SET_H

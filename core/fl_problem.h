@@ -1,5 +1,8 @@
 /* fl_problem.h — frictional contact problems in FCLIB's two forms
- * (README.md, Vocabulary; 003 §3; 003 §3–5).
+ * (README.md, Vocabulary), with the contact law of §3 of
+ * J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12 (paper 003).
  *
  * Library sign convention (README.md): per contact the local velocity is
  * U = (U_N, U_T) with U_N >= 0 admissible (separating), the local reaction

@@ -21,7 +21,7 @@ static fl_status delassus_dense(const fl_discs *d, const fl_global_problem *g,
                                 fl_local_problem **out, fl_error *err)
 {
     (void)d;
-    return fl_delassus_dense(g, out, err);
+    return fl_delassus_dense(g, NULL, NULL, out, err);
 }
 
 static const fl_discs_impl discs_reference = {

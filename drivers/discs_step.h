@@ -6,6 +6,10 @@
  * fl_nsgs_solve) and fl_discs_optimized (cell lists fl_discs_detect_cells,
  * CHOLMOD H and W = fl_discs_delassus_diag, fl_nsgs_solve_sparse).  Both
  * use the same contact order, so their results agree up to rounding.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_DISCS_STEP_H
 #define FL_DISCS_STEP_H

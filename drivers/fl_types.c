@@ -27,45 +27,13 @@ fl_status fl_impl_parse(const char *name, fl_impl *out, fl_error *err)
 
 /* ---- Delassus ---- */
 
-fl_delassus_options fl_delassus_options_default(void)
-{
-    fl_delassus_options o;
-    memset(&o, 0, sizeof o);
-    o.sparse.method = FL_DELASSUS_SOLVES;
-    return o;
-}
-
-static fl_status delassus_reference(const fl_global_problem *g, const fl_delassus_options *opt,
-                                    cholmod_factor **L, fl_local_problem **out, fl_error *err)
-{
-    (void)opt;
-    (void)L;
-    return fl_delassus_dense(g, out, err);
-}
-
-static fl_status delassus_optimized(const fl_global_problem *g, const fl_delassus_options *opt,
-                                    cholmod_factor **L, fl_local_problem **out, fl_error *err)
-{
-    fl_delassus_options o = opt ? *opt : fl_delassus_options_default();
-    cholmod_factor *own = NULL;
-    fl_status s = fl_delassus_sparse(g, o.sparse.method, L ? L : &own, out, err);
-    if (own) fl_sparse_free_factor(g->ctx, &own);
-    return s;
-}
-
 const fl_delassus_type fl_delassus_types[] = {
-    {"reference", delassus_reference},
-    {"optimized", delassus_optimized},
+    {"reference", fl_delassus_dense},
+    {"optimized", fl_delassus_sparse},
     {NULL, NULL}
 };
 
 /* ---- Gauss-Seidel ---- */
-
-static fl_status nsgs_delassus_reference(const fl_global_problem *g, cholmod_factor **L,
-                                         fl_local_problem **out, fl_error *err)
-{
-    return delassus_reference(g, NULL, L, out, err);
-}
 
 static fl_status mass_solve_reference(const fl_global_problem *g, cholmod_factor **L,
                                       const gsl_vector *b, gsl_vector *u, fl_error *err)
@@ -78,12 +46,6 @@ static fl_status mass_solve_reference(const fl_global_problem *g, cholmod_factor
     return s;
 }
 
-static fl_status nsgs_delassus_optimized(const fl_global_problem *g, cholmod_factor **L,
-                                         fl_local_problem **out, fl_error *err)
-{
-    return fl_delassus_sparse(g, FL_DELASSUS_SOLVES, L, out, err);
-}
-
 static fl_status mass_solve_optimized(const fl_global_problem *g, cholmod_factor **L,
                                       const gsl_vector *b, gsl_vector *u, fl_error *err)
 {
@@ -92,9 +54,8 @@ static fl_status mass_solve_optimized(const fl_global_problem *g, cholmod_factor
 }
 
 const fl_nsgs_type fl_nsgs_types[] = {
-    {"reference", nsgs_delassus_reference, fl_nsgs_solve, mass_solve_reference,
-     fl_nsgs_check_blocks},
-    {"optimized", nsgs_delassus_optimized, fl_nsgs_solve_sparse, mass_solve_optimized,
+    {"reference", fl_delassus_dense, fl_nsgs_solve, mass_solve_reference, fl_nsgs_check_blocks},
+    {"optimized", fl_delassus_sparse, fl_nsgs_solve_sparse, mass_solve_optimized,
      fl_nsgs_check_blocks_sparse},
     {NULL, NULL, NULL, NULL, NULL}
 };
@@ -132,48 +93,17 @@ const fl_stewart_type fl_stewart_types[] = {
 
 /* ---- quasistatic ---- */
 
-static fl_status quasistatic_reference(const fl_quasistatic_system *s, const gsl_vector *f,
-                                       const gsl_vector *uk, gsl_vector *g, gsl_vector *u, gsl_vector *r,
-                                       const fl_quasistatic_options *opt, fl_quasistatic_result *res,
-                                       fl_error *err)
-{
-    return fl_quasistatic_step(s ? s->dense : NULL, f, uk, g, u, r, opt, res, err);
-}
-
-static fl_status quasistatic_optimized(const fl_quasistatic_system *s, const gsl_vector *f,
-                                       const gsl_vector *uk, gsl_vector *g, gsl_vector *u, gsl_vector *r,
-                                       const fl_quasistatic_options *opt, fl_quasistatic_result *res,
-                                       fl_error *err)
-{
-    return fl_quasistatic_step_sparse(s ? s->ctx : NULL, s ? s->sparse : NULL, f, uk, g, u, r, opt, res,
-                                      err);
-}
-
 const fl_quasistatic_type fl_quasistatic_types[] = {
-    {"reference", quasistatic_reference},
-    {"optimized", quasistatic_optimized},
+    {"reference", fl_quasistatic_step},
+    {"optimized", fl_quasistatic_step_sparse},
     {NULL, NULL}
 };
 
 /* ---- stability ---- */
 
-static fl_status stability_reference(const fl_stability_tangents *t, const fl_stability_options *opt,
-                                     fl_stability_result *res, fl_error *err)
-{
-    return fl_stability_analyse(t ? t->dense : NULL, opt, res, err);
-}
-
-static fl_status stability_optimized(const fl_stability_tangents *t, const fl_stability_options *opt,
-                                     fl_stability_result *res, fl_error *err)
-{
-    fl_stability_options o = opt ? *opt : fl_stability_options_default();
-    return fl_stability_analyse_sparse(t ? t->ctx : NULL, t ? t->sparse : NULL, &o, o.sparse.max_iter, res,
-                                       err);
-}
-
 const fl_stability_type fl_stability_types[] = {
-    {"reference", stability_reference},
-    {"optimized", stability_optimized},
+    {"reference", fl_stability_analyse},
+    {"optimized", fl_stability_analyse_sparse},
     {NULL, NULL}
 };
 

@@ -7,17 +7,35 @@
  *   for (const fl_p4_type *t = fl_p4_types; t->name; t++) t->step(...);
  *
  * One contract per law: every entry of a table has the same signature and
- * takes the same options type.  Where the public twins differ (Delassus,
- * quasistatic, stability, midpoint), the entry adapts them: the problem is
- * given in both storages (dense fields for the reference, sparse for the
- * optimized twin, as fl_local_problem does), and twin-specific tuning sits
- * in the options' sub-struct `sparse`.  NULL options mean the documented
+ * takes the same options type; the entries are the public twins themselves
+ * (Delassus, quasistatic and stability take the problem in both storages,
+ * dense fields for the reference and sparse for the optimized twin, as
+ * fl_local_problem does, and twin-specific tuning sits in the options'
+ * sub-struct `sparse`), but midpoint's, whose steppers are typed handles,
+ * are adapted behind an opaque one.  NULL options mean the documented
  * defaults (fl_<law>_options_default) for every law.
  *
  * Laws (paper, section): nsgs and delassus 003 §3, 004 (18)-(21); newton
  * Alart & Curnier 1991; moreau 000 §2; p4 001 §5; stewart 001 §6.2;
  * quasistatic 004 §5.3 (112)-(117); stability 004 §5.4, §5.7; midpoint
  * 002 (20)-(23).
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
+ * Paper 000: "Asymptotic properties of Moreau's discrete contact law"
+ * (the copy worked from carries neither authors nor journal).
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
+ * Paper 002: T. Ligursky, Y. Renard, "A well-posed semi-discretization of
+ * elastodynamic contact problems with friction", Quart. J. Mech. Appl.
+ * Math. 64 (2), 215-238, 2011, doi:10.1093/qjmam/hbr004.
  */
 #ifndef FL_TYPES_H
 #define FL_TYPES_H
@@ -44,16 +62,8 @@ const char *fl_impl_name(fl_impl impl);
 fl_status fl_impl_parse(const char *name, fl_impl *out, fl_error *err);
 
 /* ---- Delassus W = H M^-1 H^T, q = H M^-1 f + w (003 §3) ---------------- */
-typedef struct fl_delassus_options {
-    struct {
-        fl_delassus_method method;   /* default FL_DELASSUS_SOLVES */
-    } sparse;
-} fl_delassus_options;
-fl_delassus_options fl_delassus_options_default(void);
-
-/* W and q of g as a new local problem *out.  L (may be NULL for the
- * reference) caches the factor of M between calls of the optimized twin
- * (FL_DELASSUS_SOLVES); free it with fl_sparse_free_factor. */
+/* The contract of fl_delassus_dense and fl_delassus_sparse
+ * (reference/delassus.h): the entries are the public twins themselves. */
 typedef fl_status (*fl_delassus_fn)(const fl_global_problem *g, const fl_delassus_options *opt,
                                     cholmod_factor **L, fl_local_problem **out, fl_error *err);
 typedef struct fl_delassus_type {
@@ -66,15 +76,12 @@ extern const fl_delassus_type fl_delassus_types[];
 typedef fl_status (*fl_nsgs_solve_fn)(const fl_local_problem *p, const fl_nsgs_options *opt,
                                       gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                       fl_error *err);
-/* W, q of g (the law's Delassus type with default options; L as above). */
-typedef fl_status (*fl_nsgs_delassus_fn)(const fl_global_problem *g, cholmod_factor **L,
-                                         fl_local_problem **out, fl_error *err);
-/* u = M^-1 b with the M of g; *L as above (filled by delassus). */
+/* u = M^-1 b with the M of g; *L the factor cache filled by delassus. */
 typedef fl_status (*fl_nsgs_mass_solve_fn)(const fl_global_problem *g, cholmod_factor **L,
                                            const gsl_vector *b, gsl_vector *u, fl_error *err);
 typedef struct fl_nsgs_type {
     const char *name;
-    fl_nsgs_delassus_fn delassus;
+    fl_delassus_fn delassus;     /* the law's Delassus twin (fl_delassus_types) */
     fl_nsgs_solve_fn solve;
     fl_nsgs_mass_solve_fn mass_solve;
     /* degenerate problems refused, naming the contact (fl_nsgs_check_blocks) */
@@ -128,13 +135,7 @@ typedef struct fl_stewart_type {
 extern const fl_stewart_type fl_stewart_types[];
 
 /* ---- quasistatic increment (004 §5.3) --------------------------------- */
-/* One system in both storages: dense for the reference, sparse (on ctx)
- * for the optimized twin; an entry reads only its own. */
-typedef struct fl_quasistatic_system {
-    const fl_stability_system *dense;
-    fl_sparse_ctx *ctx;
-    const fl_stability_system_sparse *sparse;
-} fl_quasistatic_system;
+/* The contract of fl_quasistatic_step and fl_quasistatic_step_sparse. */
 typedef fl_status (*fl_quasistatic_step_fn)(const fl_quasistatic_system *s, const gsl_vector *f,
                                             const gsl_vector *uk, gsl_vector *g, gsl_vector *u,
                                             gsl_vector *r, const fl_quasistatic_options *opt,
@@ -146,11 +147,7 @@ typedef struct fl_quasistatic_type {
 extern const fl_quasistatic_type fl_quasistatic_types[];
 
 /* ---- stability analysis of one state (004 §5.4) ----------------------- */
-typedef struct fl_stability_tangents {
-    const fl_stability_tangent *dense;
-    fl_sparse_ctx *ctx;
-    const fl_stability_tangent_sparse *sparse;
-} fl_stability_tangents;
+/* The contract of fl_stability_analyse and fl_stability_analyse_sparse. */
 typedef fl_status (*fl_stability_analyse_fn)(const fl_stability_tangents *t,
                                              const fl_stability_options *opt,
                                              fl_stability_result *res, fl_error *err);

@@ -64,7 +64,7 @@ fl_status fl_moreau_jean_local(const fl_global_problem *g, const gsl_vector *u_m
     fl_status s;
     const fl_nsgs_type *im = fl_nsgs_type_get(impl);
     if (!im) return FL_FAIL(err, FL_EINVAL, "moreau_jean: unknown implementation %d", (int)impl);
-    s = im->delassus(g, L ? L : &Lpriv, &p, err);
+    s = im->delassus(g, NULL, L ? L : &Lpriv, &p, err);
     if (Lpriv) fl_sparse_free_factor(g->ctx, &Lpriv);
     if (s != FL_OK) return s;
     double a = 0.5 * (1.0 + delta), c = 0.5 * (1.0 - delta);

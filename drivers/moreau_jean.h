@@ -1,5 +1,11 @@
 /* moreau_jean.h — one Contact Dynamics step with the Moreau–Jean impact
- * rule (003 §3; 004 eqs. (18)–(21), Lemma 2.4; 004 (18)–(21), 003 §3).
+ * rule of J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12 (paper 003), §3, in the form of
+ * J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa, "Dynamic
+ * stability of finite dimensional linearly elastic systems with unilateral
+ * contact and Coulomb friction", Comput. Methods Appl. Mech. Engrg. 177
+ * (3-4), 289-328, 1999 (paper 004), eqs. (18)-(21) and Lemma 2.4.
  *
  * Global data g (fl_problem.h): M u+ = f + H^T s, where in a time step
  * f = M u- + h F (free momentum) and for a pure impact f = M u-.  The local

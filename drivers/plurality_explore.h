@@ -8,6 +8,10 @@
  * ordering of the cyclic review of contacts." (003 §3)  Each converged run
  * gives one dot; the dots form the cloud, and the distinct ones (within
  * dedup_tol) are collected with their multiplicities.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_PLURALITY_H
 #define FL_PLURALITY_H

@@ -5,41 +5,30 @@
  * optimized twin, on a local (W, q, mu) or a global (M, H, f, w, mu)
  * problem.
  *
- * FL_SOLVER_AUTO is what gives a certified answer fastest on the problems
- * measured by bench/bench_solvers.c:
+ * FL_SOLVER_AUTO:
  *   local problem:  Gauss–Seidel in chunks of auto_gs_sweeps sweeps (warm
  *                   started), kept while the error's rate over the last chunk
  *                   predicts the tolerance within 4 more chunks in 3D, 20 in
- *                   2D (cheap sweeps, fast convergence: small and
- *                   well-conditioned problems; a 2D sweep costs far less
- *                   than a Newton step's factorisation: with 4 chunks in 2D,
- *                   auto took 2.5 ms on FC2D_SliderCrank where 367 sweeps
- *                   take 0.09 ms, and polished 00237 with Newton after 40
- *                   sweeps, slower than the 344 sweeps that finish it);
- *                   otherwise Newton, with its own Gauss–Seidel fallback on
- *                   failed steps: in 2D from the Gauss–Seidel iterate (sweeps
- *                   are cheap and Newton only polishes; plain steps,
- *                   without the regularisation of newton.h (N6), given up
- *                   after 5 failed steps in a row: on the disc packings of
- *                   bench_solvers the regularised steps are accepted but
- *                   crawl, 200 steps and 46 s for 2,967 contacts, where the
- *                   plain ones fail at once and Gauss–Seidel finishes in
- *                   3 s), in 3D from zero (measured on the
- *                   corpus: from the Gauss–Seidel iterate Newton took 160
- *                   steps on Capsules-i122 and failed on Capsules-i125, from
- *                   zero 29 and 13: the iterate sits where most contacts
- *                   stick and the regularisation of newton.h (N6), small
- *                   there, does not yet help); at most 200 steps (on the
- *                   corpus it takes <= 46); if Newton does not reach the
- *                   tolerance either, Gauss–Seidel resumes from the better
- *                   of the two iterates for the rest of max_sweeps.
+ *                   2D; otherwise Newton, with its own Gauss–Seidel fallback
+ *                   on failed steps: in 2D from the Gauss–Seidel iterate
+ *                   (plain steps, without the regularisation of newton.h
+ *                   (N6), given up after 5 failed steps in a row), in 3D
+ *                   from zero; at most 200 steps; if Newton does not reach
+ *                   the tolerance either, Gauss–Seidel resumes from the
+ *                   better of the two iterates for the rest of max_sweeps.
  *   global problem: Newton on (v, r) without forming W.
- * FL_SOLVER_GS on a global problem forms W = H M^-1 H^T (fl_delassus_dense
- * or fl_delassus_sparse) and recovers v = M^-1 (f + H^T r).
+ * The measurements behind these choices (bench/bench_solvers.c) are in
+ * doc/solvers-and-benchmarks.md, "How auto chooses".
+ * FL_SOLVER_GS on a global problem forms W = H M^-1 H^T (fl_delassus_types)
+ * and recovers v = M^-1 (f + H^T r).
  * The result says which solver finished, why it stopped, and the error in
  * both normalisations of core/fl_residual.h (NORM_Q: FCLIB; MAX_NORM: what
  * Siconos 4.4 reports), recomputed from the returned r independently of the
  * solver's own stopping test.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_SOLVE_H
 #define FL_SOLVE_H

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
         fl_error_clear(&gerr);
         if (fl_fclib_read_global(argv[1], 1, NULL, &g, &gerr) == FL_OK) {
             form = "global";
-            s = fl_delassus_dense(g, &p, &err);
+            s = fl_delassus_dense(g, NULL, NULL, &p, &err);
             fl_global_problem_free(g);
         }
     }

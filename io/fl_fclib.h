@@ -1,5 +1,8 @@
 /* fl_fclib.h — FCLIB files (HDF5) for frictional contact problems
- * (README.md, Vocabulary; 003 §3; 003 §3–5).
+ * (README.md, Vocabulary), the problems of §3 of
+ * J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12 (paper 003).
  *
  * FCLIB (fclib.gforge.inria.fr, Debian libfclib-dev) stores
  *   local problems   W (m x m), q (m), mu (nc), spacedim  under /fclib_local,

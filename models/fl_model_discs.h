@@ -15,6 +15,10 @@
  * The counts (N, seed, steps, runs, sweeps) are whole numbers held as
  * doubles, as read.  Ownership: plain values; fl_discs built are the
  * caller's (fl_discs_free).
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_MODEL_DISCS_H
 #define FL_MODEL_DISCS_H

@@ -8,6 +8,11 @@
  * f = (-2P, 2P, mu P, 0) (proofs/stability.md §4).
  *
  * Ownership: a system owns its matrices and vectors; s points into them.
+ *
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
  */
 #ifndef FL_MODEL_EXAMPLE_3_15_H
 #define FL_MODEL_EXAMPLE_3_15_H

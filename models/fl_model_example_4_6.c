@@ -140,7 +140,7 @@ fl_status fl_model_example_4_6_analyse(const fl_model_example_4_6_system *e, dou
     fl_stability_tangent *t = NULL;
     fl_status st = fl_stability_partition(&e->s, u, r, 1e-12, &lab, err);
     if (st == FL_OK) st = fl_stability_tangent_alloc(&e->s, &lab, r, &t, err);
-    if (st == FL_OK) st = fl_stability_analyse(t, NULL, res, err);
+    if (st == FL_OK) st = fl_stability_analyse(&(fl_stability_tangents){.dense = t}, NULL, res, err);
     fl_stability_tangent_free(t);
     gsl_vector_free(u);
     gsl_vector_free(r);

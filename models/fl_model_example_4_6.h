@@ -10,6 +10,11 @@
  * with rb = R_B/L, hb = H_B/L, rm = R_M/L, hm = H_M/L (004 §4, Fig. 8).
  *
  * Ownership: a system owns its matrices; s points into them.
+ *
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
  */
 #ifndef FL_MODEL_EXAMPLE_4_6_H
 #define FL_MODEL_EXAMPLE_4_6_H

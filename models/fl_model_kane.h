@@ -11,6 +11,11 @@
  * (normal (0, 1)); u = (u_t, u_n) = Jc qdot with
  *   Jc = [[-L1 sin t1, -L2 sin t2], [L1 cos t1, L2 cos t2]],
  * and a real-world impulse P~ maps to r = Jc^T P~ (proofs/p4_law.md §6).
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_MODEL_KANE_H
 #define FL_MODEL_KANE_H

@@ -139,7 +139,7 @@ fl_p4_system fl_model_painleve_system(fl_model_painleve *b)
 
 static fl_status p5_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl_error *err)
 {
-    const fl_painleve_bar *b = data;
+    const fl_model_painleve_bar *b = data;
     (void)q;
     (void)err;
     gsl_matrix_set_zero(M);
@@ -151,7 +151,7 @@ static fl_status p5_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl_erro
 static fl_status p5_force(void *data, double t, const gsl_vector *q, const gsl_vector *v,
                            gsl_vector *f, fl_error *err)
 {
-    const fl_painleve_bar *b = data;
+    const fl_model_painleve_bar *b = data;
     (void)t;
     (void)q;
     (void)v;
@@ -168,7 +168,7 @@ static fl_status p5_force(void *data, double t, const gsl_vector *q, const gsl_v
 static fl_status p5_contacts(void *data, const gsl_vector *q, gsl_vector *gap, gsl_matrix *H,
                               fl_error *err)
 {
-    const fl_painleve_bar *b = data;
+    const fl_model_painleve_bar *b = data;
     (void)err;
     double th = gsl_vector_get(q, 1);
     gsl_vector_set(gap, 0, b->l * (sin(th) - sin(b->theta0)));
@@ -179,7 +179,7 @@ static fl_status p5_contacts(void *data, const gsl_vector *q, gsl_vector *gap, g
     return FL_OK;
 }
 
-fl_status fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err)
+fl_status fl_model_painleve_stewart_system(const fl_model_painleve_bar *bar, fl_stewart_system *sys, fl_error *err)
 {
     if (!bar || !sys) return FL_FAIL(err, FL_EINVAL, "Painlevé bar or system is NULL");
     if (!(bar->m > 0.0) || !(bar->J > 0.0) || !(bar->l > 0.0) || !(bar->mu >= 0.0) ||

@@ -9,6 +9,11 @@
  * l cos theta0]; the friction set C* is built by 001 §6.1
  * (reference/friction_set_build.c) from the Coulomb cone of axis (0, 1),
  * coordinate r_x (E = (1, 0)).  Closed forms: proofs/p4_law.md §5.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_MODEL_PAINLEVE_H
 #define FL_MODEL_PAINLEVE_H
@@ -61,11 +66,11 @@ fl_p4_system fl_model_painleve_system(fl_model_painleve *b);
  * touches the x-axis at theta = theta0 (-pi/2 < theta0 < 0).  Gap
  * l (sin theta - sin theta0); H = [0, l cos theta; 1, -l sin theta] (normal
  * row, tangent row), which at theta0 is 001 (6.1).  f = (fx, ftheta) constant. */
-typedef struct fl_painleve_bar {
+typedef struct fl_model_painleve_bar {
     double m, J, l, theta0, mu, fx, ftheta;
-} fl_painleve_bar;
+} fl_model_painleve_bar;
 
 /* Fill sys with the bar's callbacks (sys->data = bar; the bar must outlive sys). */
-fl_status fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
+fl_status fl_model_painleve_stewart_system(const fl_model_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
 
 #endif

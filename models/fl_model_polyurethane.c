@@ -330,7 +330,7 @@ fl_status fl_model_polyurethane_block_init(const fl_model_polyurethane *par, fl_
     b->qo.tol = 1e-13;
     block_load(b, 0.0);
     fl_quasistatic_result qr;
-    FL_TRY(fl_quasistatic_step(&b->sc, b->f, b->uk, b->g, b->u, b->r, &b->qo, &qr, err));
+    FL_TRY(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &b->sc}, b->f, b->uk, b->g, b->u, b->r, &b->qo, &qr, err));
     double FN1 = 0;
     for (size_t k = 0; k < nc; k++) FN1 += gsl_vector_get(b->r, b->iN[k]);
     if (!(FN1 < 0)) return FL_FAIL(err, FL_EINVAL, "pressing gave no compressive normal force (%g)", FN1);
@@ -342,7 +342,7 @@ fl_status fl_model_polyurethane_advance(fl_model_polyurethane_block *b, double U
 {
     gsl_vector_memcpy(b->uk, b->u);
     block_load(b, UT);
-    return fl_quasistatic_step(&b->sc, b->f, b->uk, b->g, b->u, b->r, &b->qo, qr, err);
+    return fl_quasistatic_step(&(fl_quasistatic_system){.dense = &b->sc}, b->f, b->uk, b->g, b->u, b->r, &b->qo, qr, err);
 }
 
 /* u_i = -K_ii^-1 (K_ic u_c + K_ip u_p), r = K u with the interior residue

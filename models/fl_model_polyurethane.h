@@ -14,6 +14,11 @@
  * Ownership: the block owns every matrix, vector and index array it holds;
  * sc and sf point into them; the sparse twin owns its CHOLMOD context and
  * matrices.
+ *
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
  */
 #ifndef FL_MODEL_POLYURETHANE_H
 #define FL_MODEL_POLYURETHANE_H

@@ -8,6 +8,11 @@
  * tangent space is {0}), so the P'4 system has no friction callback.  The
  * real-world reaction maps to r_theta = l (r~_t cos theta~0 + r~_n sin
  * theta~0) (001 §6.3 with the lever arm l, data/001/README.md).
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_MODEL_SYSTEM1_H
 #define FL_MODEL_SYSTEM1_H

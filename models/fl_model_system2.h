@@ -10,6 +10,11 @@
  * a point P = G + s l e(theta) maps a real-world force r~ to r = tl r~,
  * tl = [1 0; 0 1; -(P - G)_y (P - G)_x]; constant upward pull F.  The
  * friction set of each constraint is built by 001 §6.1 at the current q.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_MODEL_SYSTEM2_H
 #define FL_MODEL_SYSTEM2_H

@@ -12,6 +12,9 @@
  *
  * Ownership: plain values; fl_model_theorem1_rod_system stores a pointer to
  * the rod in sys->data (the rod must outlive sys).
+ *
+ * Paper 000: "Asymptotic properties of Moreau's discrete contact law"
+ * (the copy worked from carries neither authors nor journal).
  */
 #ifndef FL_MODEL_THEOREM1_ROD_H
 #define FL_MODEL_THEOREM1_ROD_H

@@ -103,7 +103,7 @@ fl_status fl_model_triangle_load(const char *path, fl_model_triangle *m, fl_erro
 }
 
 /* 002 §6, problem (23) through the general stepper. */
-fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt,
+fl_status fl_model_triangle_002(double lam, double mu_lame, double m1, double m2, double dt,
                                    double F, double utk, double fhat_nu, double fhat_tau,
                                    size_t max, double *sols, size_t *nsol, fl_error *err)
 {

@@ -57,7 +57,7 @@ fl_status fl_model_triangle_load(const char *path, fl_model_triangle *m, fl_erro
  * as rows (u_nu, u_tau, lambda_nu, lambda_tau) at k+1/2 of sols (max rows;
  * *nsol counts all).  The constants of 002 §6 are
  *   a = 4 m1/dt^2 + (lam+3mu)/2, b = (lam+mu)/2, c = 4 m2/dt^2 + (lam+3mu)/2. */
-fl_status fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt,
+fl_status fl_model_triangle_002(double lam, double mu_lame, double m1, double m2, double dt,
                                    double F, double utk, double fhat_nu, double fhat_tau,
                                    size_t max, double *sols, size_t *nsol, fl_error *err);
 

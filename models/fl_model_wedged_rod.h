@@ -13,6 +13,10 @@
  * (derivation: proofs/contact_dynamics.md, "wedged rod").
  *
  * Ownership: plain values; the problem returned is the caller's.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_MODEL_WEDGED_ROD_H
 #define FL_MODEL_WEDGED_ROD_H

@@ -286,9 +286,9 @@ static cholmod_sparse *solve_columns(cholmod_factor *L, cholmod_sparse *B, cholm
     return X;
 }
 
-/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w, with CHOLMOD. */
-fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
-                             cholmod_factor **L, fl_local_problem **out, fl_error *err)
+/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w, with CHOLMOD; L non-NULL. */
+static fl_status delassus_sparse(const fl_global_problem *g, fl_delassus_method method,
+                                 cholmod_factor **L, fl_local_problem **out, fl_error *err)
 {
     if (!out) return FL_FAIL(err, FL_EINVAL, "delassus_sparse: NULL output");
     *out = NULL;
@@ -385,4 +385,18 @@ fl_status fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method meth
     }
     *out = p;
     return FL_OK;
+}
+
+/* The contract of fl_delassus_dense (003 §3); L NULL: a private factor. */
+fl_status fl_delassus_sparse(const fl_global_problem *g, const fl_delassus_options *opt,
+                             cholmod_factor **L, fl_local_problem **out, fl_error *err)
+{
+    if (!out) return FL_FAIL(err, FL_EINVAL, "delassus_sparse: NULL output");
+    *out = NULL;
+    FL_TRY(fl_delassus_options_check(opt, err));
+    fl_delassus_method method = opt ? opt->sparse.method : FL_DELASSUS_SOLVES;
+    cholmod_factor *own = NULL;
+    fl_status s = delassus_sparse(g, method, L ? L : &own, out, err);
+    if (own) fl_sparse_free_factor(g->ctx, &own);
+    return s;
 }

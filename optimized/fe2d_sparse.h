@@ -8,6 +8,10 @@
  * and are freed on the same fl_sparse_ctx (fl_sparse_free); the block owns
  * everything it points to and is freed by fl_midpoint_block_free_sparse
  * (with the context it was built on).
+ *
+ * Paper 002: T. Ligursky, Y. Renard, "A well-posed semi-discretization of
+ * elastodynamic contact problems with friction", Quart. J. Mech. Appl.
+ * Math. 64 (2), 215-238, 2011, doi:10.1093/qjmam/hbr004.
  */
 #ifndef FL_FE2D_SPARSE_H
 #define FL_FE2D_SPARSE_H

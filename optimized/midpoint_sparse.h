@@ -12,6 +12,10 @@
  *
  * Ownership: the stepper owns its CHOLMOD context, factor and workspaces;
  * it keeps pointers to the problem's matrices (the caller keeps them alive).
+ *
+ * Paper 002: T. Ligursky, Y. Renard, "A well-posed semi-discretization of
+ * elastodynamic contact problems with friction", Quart. J. Mech. Appl.
+ * Math. 64 (2), 215-238, 2011, doi:10.1093/qjmam/hbr004.
  */
 #ifndef FL_MIDPOINT_SPARSE_H
 #define FL_MIDPOINT_SPARSE_H

@@ -83,10 +83,10 @@ static void from_array(const double *b, gsl_vector *a)
 
 /* 004 (115)-(117): the fixed point g <- mu |r_N(u(g))| around (116), with
  * the stopping rules of fl_quasistatic_step. */
-fl_status fl_quasistatic_step_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s,
-                            const gsl_vector *f, const gsl_vector *uk, gsl_vector *g,
-                            gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
-                            fl_quasistatic_result *res, fl_error *err)
+static fl_status quasistatic_step_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s,
+                                         const gsl_vector *f, const gsl_vector *uk, gsl_vector *g,
+                                         gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
+                                         fl_quasistatic_result *res, fl_error *err)
 {
     fl_quasistatic_options o;
     fl_quasistatic_result dummy;
@@ -175,4 +175,13 @@ done:
     free(part);
     res->seconds = fl_clock_now() - t0;
     return res->status = st;
+}
+
+/* 004 (115)-(117): the contract of fl_quasistatic_step on s->ctx, s->sparse. */
+fl_status fl_quasistatic_step_sparse(const fl_quasistatic_system *s, const gsl_vector *f,
+                                     const gsl_vector *uk, gsl_vector *g, gsl_vector *u, gsl_vector *r,
+                                     const fl_quasistatic_options *opt, fl_quasistatic_result *res,
+                                     fl_error *err)
+{
+    return quasistatic_step_sparse(s ? s->ctx : NULL, s ? s->sparse : NULL, f, uk, g, u, r, opt, res, err);
 }

@@ -1,6 +1,10 @@
 /* quasistatic_sparse.h — sparse twin of reference/quasistatic.h: one
- * increment of the quasistatic frictional contact problem of 004 §5.3
- * (115)-(117) (004 §5.3 (112)–(117); 004 §5.3 (116)–(117)) with K in CHOLMOD CSC storage.
+ * increment of the quasistatic frictional contact problem of
+ * J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa, "Dynamic
+ * stability of finite dimensional linearly elastic systems with unilateral
+ * contact and Coulomb friction", Comput. Methods Appl. Mech. Engrg. 177
+ * (3-4), 289-328, 1999 (paper 004), §5.3
+ * eqs. (112)-(117), with K in CHOLMOD CSC storage.
  *
  * Same algorithm, options, result struct (fl_quasistatic_options, fl_quasistatic_result),
  * stopping rules and sign convention (004's: u_N <= 0 admissible, r_N <= 0
@@ -27,16 +31,17 @@
 #include "optimized/stability_sparse.h"
 #include "reference/quasistatic.h"
 
-/* One increment, arguments as fl_quasistatic_step: f = f^{k+1}, uk = u^k (length n);
+/* One increment, the contract of fl_quasistatic_step (it reads s->ctx and
+ * s->sparse): f = f^{k+1}, uk = u^k (length n);
  * g (length np): g^k in, g^{k+1} out; u: warm start in (prescribed entries
  * kept), u^{k+1} out; r (may be NULL): K u - f.  Errors: FL_EINVAL (NULL
  * ctx/system/K, bad options, mu, contact indices; K not REAL/int indices:
  * FL_EUNSUPPORTED), FL_EDIM (K not n x n, vector lengths), FL_ENONFINITE (K,
  * f, u^k, u, g), FL_ENOTSPD (K_ii <= 0 on a non-prescribed dof), FL_ENOMEM;
  * FL_WMAXITER as the reference. */
-fl_status fl_quasistatic_step_sparse(fl_sparse_ctx *ctx, const fl_stability_system_sparse *s,
-                            const gsl_vector *f, const gsl_vector *uk, gsl_vector *g,
-                            gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
-                            fl_quasistatic_result *res, fl_error *err);
+fl_status fl_quasistatic_step_sparse(const fl_quasistatic_system *s, const gsl_vector *f,
+                                     const gsl_vector *uk, gsl_vector *g, gsl_vector *u, gsl_vector *r,
+                                     const fl_quasistatic_options *opt, fl_quasistatic_result *res,
+                                     fl_error *err);
 
 #endif

@@ -171,14 +171,14 @@ static int try_factor(fl_sparse_ctx *ctx, cholmod_sparse *KS, double sigma, chol
 }
 
 /* 004 §5.4 methods 2 and 3 (004 §5.4). */
-fl_status fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t,
-                                 const fl_stability_options *opt, int max_iter,
-                                 fl_stability_result *res, fl_error *err)
+static fl_status analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t,
+                                const fl_stability_options *opt, int max_iter,
+                                fl_stability_result *res, fl_error *err)
 {
     fl_stability_options o = opt ? *opt : fl_stability_options_default();
     memset(res, 0, sizeof *res);
-    if (!t || t->nstar == 0 || !t->KS)
-        return res->status = FL_FAIL(err, FL_EINVAL, "sparse analyse: empty tangent system");
+    if (!t || t->nstar == 0 || !t->KS || !ctx)
+        return res->status = FL_FAIL(err, FL_EINVAL, "sparse analyse: empty tangent system or no context");
     double t0 = fl_clock_now();
     size_t n = t->nstar;
     res->nstar = n;
@@ -454,4 +454,13 @@ fl_status fl_stability_rayleigh_sparse(fl_sparse_ctx *ctx, const fl_stability_ta
     fl_sparse_lu_free(c.lu);
     free(nr); free(ni); free(c.w);
     return st;
+}
+
+/* 004 §5.4 methods 2 and 3: the contract of fl_stability_analyse on
+ * t->ctx, t->sparse, with opt->sparse.max_iter steps. */
+fl_status fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt,
+                                      fl_stability_result *res, fl_error *err)
+{
+    fl_stability_options o = opt ? *opt : fl_stability_options_default();
+    return analyse_sparse(t ? t->ctx : NULL, t ? t->sparse : NULL, &o, o.sparse.max_iter, res, err);
 }

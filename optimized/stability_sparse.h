@@ -17,6 +17,11 @@
  * Ownership: fl_stability_system_sparse borrows K and M (CSC, symmetric or
  * unsymmetric storage, owned by the caller's fl_sparse_ctx);
  * fl_stability_tangent_sparse owns its matrices (free with _free and the same ctx).
+ *
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
  */
 #ifndef FL_STABILITY_SPARSE_H
 #define FL_STABILITY_SPARSE_H
@@ -53,10 +58,10 @@ void fl_stability_tangent_free_sparse(fl_sparse_ctx *ctx, fl_stability_tangent_s
  * steps); ks_cone_min and ms_min are NaN.  Without modes: lambda_real_min,
  * min_re_lambda NaN, divergence = flutter = 0, lam_re = lam_im = NULL.
  * FL_WMAXITER if the residual |K*_S v - ks_min v| stays above
- * 1e-10 max|K*_S| after max_iter steps. */
-fl_status fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t,
-                                 const fl_stability_options *opt, int max_iter,
-                                 fl_stability_result *res, fl_error *err);
+ * 1e-10 max|K*_S| after opt->sparse.max_iter steps.  The contract of
+ * fl_stability_analyse (reference/stability.h); it reads t->ctx, t->sparse. */
+fl_status fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt,
+                                      fl_stability_result *res, fl_error *err);
 
 /* 004 §5.4 (ii)-(iii): the min(opt->sparse.nev, N* - 2) eigenvalues Lambda of
  * M*^-1 K* of smallest modulus (ARPACK on K*^-1 M*, UMFPACK LU of K*),

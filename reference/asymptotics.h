@@ -4,6 +4,9 @@
  * Dense reference only (d is small in these studies; README.md).
  *
  * Distances are Euclidean, as in 000 §3.  Point clouds are gsl_matrix rows.
+ *
+ * Paper 000: "Asymptotic properties of Moreau's discrete contact law"
+ * (the copy worked from carries neither authors nor journal).
  */
 #ifndef FL_ASYMPTOTICS_H
 #define FL_ASYMPTOTICS_H

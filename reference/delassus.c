@@ -9,11 +9,31 @@
 
 #include "fl_dense.h"
 
-/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w. */
-fl_status fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err)
+fl_delassus_options fl_delassus_options_default(void)
 {
+    fl_delassus_options o;
+    memset(&o, 0, sizeof o);
+    o.sparse.method = FL_DELASSUS_SOLVES;
+    return o;
+}
+
+fl_status fl_delassus_options_check(const fl_delassus_options *opt, fl_error *err)
+{
+    if (opt && opt->sparse.method != FL_DELASSUS_SOLVES && opt->sparse.method != FL_DELASSUS_TRAILING)
+        return FL_FAIL(err, FL_EINVAL, "delassus: unknown method %d (opt.sparse.method)",
+                       (int)opt->sparse.method);
+    return FL_OK;
+}
+
+/* 003 §3: W = H M^-1 H^T, q = H M^-1 f + w.  opt is checked only (its
+ * sparse.method is the sparse twin's), L is not used. */
+fl_status fl_delassus_dense(const fl_global_problem *g, const fl_delassus_options *opt,
+                            cholmod_factor **L, fl_local_problem **out, fl_error *err)
+{
+    (void)L;
     if (!out) return FL_FAIL(err, FL_EINVAL, "delassus: NULL output");
     *out = NULL;
+    FL_TRY(fl_delassus_options_check(opt, err));
     if (!g || !g->M || !g->H || !g->f || !g->w || (!g->mu && g->nc))
         return FL_FAIL(err, FL_EINVAL, "delassus: dense M, H, f, w and mu are required");
     if (g->M->size1 != g->n || g->M->size2 != g->n || g->H->size1 != g->m ||

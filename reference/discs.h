@@ -1,5 +1,8 @@
 /* discs.h — rigid discs in a vertical plane under gravity, with Contact
- * Dynamics time-stepping (003 §3–§5; 003 §3; 003 §2–5; 003 §3–5).
+ * Dynamics time-stepping, §2-§5 of
+ * J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12 (paper 003).
  *
  * Each disc i has centre (x_i, y_i), rotation theta_i, radius R_i, mass m_i
  * and moment of inertia I_i; its velocity is u_i = (vx_i, vy_i, w_i), so
@@ -20,7 +23,7 @@
  * these coefficients, and H^T r gives the generalised contact forces
  * (force r_N n + r_T t on i at its contact point, the opposite on j).
  *
- * One Contact Dynamics step (003 §3, 003 §3), length h, from
+ * One Contact Dynamics step (003 §3), length h, from
  * velocities u_i and positions q_i:
  *   M (u_f - u_i) = h F + H^T s,   F = gravity,
  *   Coulomb's law (impulse form, 003 §3) between s_alpha and

@@ -14,6 +14,10 @@
  * system is singular may carry a continuum of solutions (e.g. the wedged
  * rod, 003 §2): it is counted in `singular` and not listed; membership of
  * a point in such a continuum is tested by fl_enumerate_is_solution.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_ENUMERATE_H
 #define FL_ENUMERATE_H

@@ -27,6 +27,10 @@
  *
  * Ownership: every *_alloc returns an object owned by the caller, freed by
  * the matching *_free (which accepts NULL).
+ *
+ * Paper 002: T. Ligursky, Y. Renard, "A well-posed semi-discretization of
+ * elastodynamic contact problems with friction", Quart. J. Mech. Appl.
+ * Math. 64 (2), 215-238, 2011, doi:10.1093/qjmam/hbr004.
  */
 #ifndef FL_FE2D_H
 #define FL_FE2D_H

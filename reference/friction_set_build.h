@@ -27,6 +27,11 @@
  *
  * Ownership: the result owns set, E and gen; release with
  * fl_fset_result_release (safe on a zeroed result).
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_FRICTION_SET_BUILD_H
 #define FL_FRICTION_SET_BUILD_H

@@ -13,6 +13,15 @@
  * caller that a continuum of solutions may have been seen only through its
  * vertices.  Used to show non-uniqueness (001 §6.2, Painlevé) and as the
  * independent reference for Lemke (reference/lemke.c) on small n.
+ *
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_LCP_ENUMERATE_H
 #define FL_LCP_ENUMERATE_H

@@ -17,6 +17,15 @@
  * as M z + q and the natural-map residual (fl_lcp_residual) must be below
  * the tolerance; otherwise the status is FL_ENOCONV, never a wrong answer
  * reported as a solution.  Derivation and certificate: proofs/stewart_lcp.md.
+ *
+ * Paper 004: J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa,
+ * "Dynamic stability of finite dimensional linearly elastic systems with
+ * unilateral contact and Coulomb friction", Comput. Methods Appl. Mech.
+ * Engrg. 177 (3-4), 289-328, 1999.
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_LEMKE_H
 #define FL_LEMKE_H

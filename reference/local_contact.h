@@ -19,7 +19,12 @@
  * exact solve fl_local_contact_solve; the sparse twin
  * (optimized/nsgs_sparse.c) calls fl_local_contact_solve_fast.  Both Newton
  * twins (reference/newton.c, optimized/newton_sparse.c) build their
- * generalized Jacobian from fl_local_contact_alart_curnier. */
+ * generalized Jacobian from fl_local_contact_alart_curnier.
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
+ */
 #ifndef FL_LOCAL_CONTACT_H
 #define FL_LOCAL_CONTACT_H
 

@@ -34,6 +34,10 @@
  *
  * Ownership: the stepper keeps pointers to the problem's matrices (the
  * caller keeps them alive); states and steppers are freed by their _free.
+ *
+ * Paper 002: T. Ligursky, Y. Renard, "A well-posed semi-discretization of
+ * elastodynamic contact problems with friction", Quart. J. Mech. Appl.
+ * Math. 64 (2), 215-238, 2011, doi:10.1093/qjmam/hbr004.
  */
 #ifndef FL_MIDPOINT_H
 #define FL_MIDPOINT_H

@@ -23,6 +23,9 @@
  *
  * Ownership: a problem only borrows its matrices, vectors and set.  The
  * caller allocates u and r (length d).
+ *
+ * Paper 000: "Asymptotic properties of Moreau's discrete contact law"
+ * (the copy worked from carries neither authors nor journal).
  */
 #ifndef FL_MOREAU_LAW_H
 #define FL_MOREAU_LAW_H

@@ -1,5 +1,8 @@
 /* nsgs.h — nonlinear (block) Gauss–Seidel for the Contact Dynamics core
- * problem (003 §3; 003 §3–5), reference (dense W) and
+ * problem of J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12 (paper 003), §3-§5,
+ * reference (dense W) and
  * optimized (sparse W, optimized/nsgs_sparse.c) with one signature.  The
  * Delassus operator W = H M^-1 H^T that builds its problem from a global one
  * is reference/delassus.h (sparse: optimized/delassus_sparse.h).

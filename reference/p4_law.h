@@ -1,10 +1,14 @@
-/* p4_law.h — the generalized friction law P'4 of Charles & Ballard
- * (paper 001 §3–§5) at the level of one time step, with its two
+/* p4_law.h — the generalized friction law P'4 of
+ * A. Charles, P. Ballard, "The formulation of dynamical contact problems
+ * with friction in the case of systems of rigid bodies and general discrete
+ * mechanical systems - Painleve and Kane paradoxes revisited", Z. Angew.
+ * Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1 (paper 001),
+ * §3-§5, at the level of one time step, with its two
  * implementations: reference/p4_law.c (dense, fl_spd) and
  * optimized/p4_law_sparse.c (CHOLMOD).  Both take the same fl_p4_problem
  * and fill the same fl_p4_step_result, so one harness runs both.
  *
- * Notation (001 §3.1, §5; 001 §3–§5).  n degrees of freedom, m
+ * Notation (001 §3.1, §5).  n degrees of freedom, m
  * active constraints J(q); D is the m x n matrix whose rows are the
  * covectors dphi_alpha; W = M^-1.
  *   velocity split   v = v_n + v_t,  v_n in span{grad phi_alpha = W dphi_alpha},

@@ -104,10 +104,11 @@ fl_status fl_quasistatic_roles(size_t n, const unsigned char *prescribed, size_t
     return FL_OK;
 }
 
-/* 004 (115)-(117). */
-fl_status fl_quasistatic_step(const fl_stability_system *s, const gsl_vector *f, const gsl_vector *uk,
-                     gsl_vector *g, gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
-                     fl_quasistatic_result *res, fl_error *err)
+/* 004 (115)-(117) on the dense system s. */
+static fl_status quasistatic_step(const fl_stability_system *s, const gsl_vector *f, const gsl_vector *uk,
+                                  gsl_vector *g, gsl_vector *u, gsl_vector *r,
+                                  const fl_quasistatic_options *opt, fl_quasistatic_result *res,
+                                  fl_error *err)
 {
     fl_quasistatic_options o;
     fl_quasistatic_result dummy;
@@ -161,4 +162,12 @@ fl_status fl_quasistatic_step(const fl_stability_system *s, const gsl_vector *f,
     gsl_vector_free(rr);
     res->seconds = fl_clock_now() - t0;
     return res->status = st;
+}
+
+/* 004 (115)-(117): the contract of both twins; the reference reads s->dense. */
+fl_status fl_quasistatic_step(const fl_quasistatic_system *s, const gsl_vector *f, const gsl_vector *uk,
+                              gsl_vector *g, gsl_vector *u, gsl_vector *r, const fl_quasistatic_options *opt,
+                              fl_quasistatic_result *res, fl_error *err)
+{
+    return quasistatic_step(s ? s->dense : NULL, f, uk, g, u, r, opt, res, err);
 }

@@ -28,6 +28,10 @@
  * The low-rank form (P M P sparse when M is, plus U K U^T of rank k) is what
  * the sparse twin uses (optimized/fe2d_sparse.c).  Ownership: the struct
  * owns its matrices; free with fl_redistribution_free (NULL accepted).
+ *
+ * Paper 002: T. Ligursky, Y. Renard, "A well-posed semi-discretization of
+ * elastodynamic contact problems with friction", Quart. J. Mech. Appl.
+ * Math. 64 (2), 215-238, 2011, doi:10.1093/qjmam/hbr004.
  */
 #ifndef FL_REDISTRIBUTION_H
 #define FL_REDISTRIBUTION_H

@@ -1011,8 +1011,8 @@ void fl_stability_result_free(fl_stability_result *res)
 }
 
 /* 004 §5.4: (i) by methods 1-3, (ii) divergence, (iii) flutter. */
-fl_status fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt,
-                          fl_stability_result *res, fl_error *err)
+static fl_status analyse_dense(const fl_stability_tangent *t, const fl_stability_options *opt,
+                               fl_stability_result *res, fl_error *err)
 {
     fl_stability_options o = opt ? *opt : fl_stability_options_default();
     memset(res, 0, sizeof *res);
@@ -1066,4 +1066,11 @@ done:
     res->seconds = fl_clock_now() - t0;
     res->status = st;
     return st;
+}
+
+/* 004 §5.4: the contract of both twins; the reference reads t->dense. */
+fl_status fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt,
+                               fl_stability_result *res, fl_error *err)
+{
+    return analyse_dense(t ? t->dense : NULL, opt, res, err);
 }

@@ -1,6 +1,10 @@
 /* stability.h — dynamic stability of an equilibrium (or of steady sliding)
  * of a discrete elastic system with unilateral contact and Coulomb friction
- * (004 §2.3, §3.3, §4, §5.4, §5.7; 004 §2.1–2.3; 004 (51), (66), (79)–(86); 004 §5.4, §5.7; 004 §3.3 (i)–(iii), §5.4).
+ * in J. A. C. Martins, S. Barbarin, M. Raous, A. Pinto da Costa, "Dynamic
+ * stability of finite dimensional linearly elastic systems with unilateral
+ * contact and Coulomb friction", Comput. Methods Appl. Mech. Engrg. 177
+ * (3-4), 289-328, 1999 (paper 004):
+ * §2.1-2.3, §3.3 (i)-(iii), §4, §5.4, §5.7, eqs. (51), (66), (79)-(86).
  *
  * Sign convention: 004's OWN, since every quantity here is defined there —
  * u_Np <= 0 is admissible (the normal axis points into the obstacle) and
@@ -22,6 +26,7 @@
 #include <gsl/gsl_matrix.h>
 #include <gsl/gsl_vector.h>
 
+#include "fl_sparse.h"
 #include "fl_status.h"
 
 typedef struct fl_stability_system {
@@ -257,8 +262,22 @@ typedef struct fl_stability_result {
     double *lam_re, *lam_im; /* Lambda sorted by |Lambda| ascending (length nlam) */
 } fl_stability_result;
 
-fl_status fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt,
-                          fl_stability_result *res, fl_error *err);
+/* One tangent system in both storages: dense for the reference, sparse (on
+ * ctx, optimized/stability_sparse.h) for the sparse twin; a twin reads only
+ * its own fields (the others may be NULL). */
+struct fl_stability_tangent_sparse;
+typedef struct fl_stability_tangents {
+    const fl_stability_tangent *dense;
+    fl_sparse_ctx *ctx;
+    const struct fl_stability_tangent_sparse *sparse;
+} fl_stability_tangents;
+
+/* The one contract of the stability twins (004 §5.4): the analysis of the
+ * tangent system t (the reference reads t->dense and ignores opt->sparse);
+ * the sparse twin fl_stability_analyse_sparse has the same signature.
+ * opt NULL: fl_stability_options_default(). */
+fl_status fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt,
+                               fl_stability_result *res, fl_error *err);
 void fl_stability_result_free(fl_stability_result *res);
 
 /* 004 §5.4 (ii), (iii) from res->nlam eigenvalues res->lam_re/lam_im

@@ -22,6 +22,11 @@
  * k >= 3 unit directions at angles 2 pi j / k in the tangent plane (the
  * friction disc replaced by the inscribed regular k-gon).  lambda_c is the
  * sliding-speed multiplier: max_j (-d_j . v_t) when the contact slides.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_STEWART_LAW_H
 #define FL_STEWART_LAW_H

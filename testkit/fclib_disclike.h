@@ -11,6 +11,10 @@
  * banded by the neighbour structure), q = H u_free with u_free Gaussian,
  * mu uniform in [0.1, 1].  p->Ws on ctx, and the dense p->W when 3 nc <= 2000
  * (above, a dense W would not fit: 1e4 contacts make 7.2 GB).
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
  */
 #ifndef FL_FCLIB_DISCLIKE_H
 #define FL_FCLIB_DISCLIKE_H

@@ -4,7 +4,12 @@
  * bench/bench_discs.c (the lattice alone) and the crosscheck `discs` family
  * (checks/xval_families.c).  Header-only as testkit/fclib_feblock.h, static
  * inline so that a file may use one of the two functions.  Returns NULL on
- * failure (or when the packing has no contact). */
+ * failure (or when the packing has no contact).
+ *
+ * Paper 003: J. J. Moreau, "Facing the plurality of solutions in nonsmooth
+ * mechanics", Nonsmooth/Nonconvex Mechanics with Applications in
+ * Engineering, Thessaloniki, 2006, pp. 3-12.
+ */
 #ifndef FL_FCLIB_DISCPACKING_H
 #define FL_FCLIB_DISCPACKING_H
 

@@ -41,6 +41,10 @@
  * Returned: p->W (dense) and, if ctx != NULL, p->Ws (full storage, every
  * entry of W kept) on ctx.  NULL on failure (nc < 2, mu < 0, assembly or
  * factor error).
+ *
+ * Paper 002: T. Ligursky, Y. Renard, "A well-posed semi-discretization of
+ * elastodynamic contact problems with friction", Quart. J. Mech. Appl.
+ * Math. 64 (2), 215-238, 2011, doi:10.1093/qjmam/hbr004.
  */
 #ifndef FL_FCLIB_FEBLOCK_H
 #define FL_FCLIB_FEBLOCK_H

@@ -9,6 +9,11 @@
  *
  * Every set drawn contains 0 (the laws of 001 require 0 in C*).  Scales are
  * log-uniform in [1e-2, 10] like friction coefficients.
+ *
+ * Paper 001: A. Charles, P. Ballard, "The formulation of dynamical contact
+ * problems with friction in the case of systems of rigid bodies and general
+ * discrete mechanical systems - Painleve and Kane paradoxes revisited",
+ * Z. Angew. Math. Phys. 67 (4), 2016, doi:10.1007/s00033-016-0688-1.
  */
 #ifndef FL_SET_RANDOM_H
 #define FL_SET_RANDOM_H

@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "fl_dense.h"
+#include "drivers/fl_types.h"
 #include "fl_json.h"
 #include "fl_mm.h"
 #include "fl_random.h"
@@ -243,7 +244,7 @@ static fl_status delassus_all(void *data)
 {
     global_case *c = data;
     fl_local_problem *p = NULL;
-    fl_status s = fl_delassus_dense(c->g, &p, NULL);
+    fl_status s = fl_delassus_dense(c->g, NULL, NULL, &p, NULL);
     if (s < 0) {
         cr_assert_null(p);
         return s;
@@ -251,11 +252,11 @@ static fl_status delassus_all(void *data)
     fl_local_problem_free(p);
     p = NULL;
     cholmod_factor *L = NULL;
-    s = fl_delassus_sparse(c->g, FL_DELASSUS_SOLVES, &L, &p, NULL);
+    s = fl_delassus_sparse(c->g, NULL, &L, &p, NULL);
     if (s >= 0) {
         fl_local_problem_free(p);
         p = NULL;
-        s = fl_delassus_sparse(c->g, FL_DELASSUS_TRAILING, &L, &p, NULL);
+        s = fl_delassus_sparse(c->g, &(fl_delassus_options){.sparse.method = FL_DELASSUS_TRAILING}, &L, &p, NULL);
     }
     if (s < 0) cr_assert_null(p);
     fl_local_problem_free(p);
@@ -280,7 +281,7 @@ static fl_status triangle(void *data)
     (void)data;
     double sols[32];
     size_t ns = 0;
-    return fl_midpoint_triangle_002(1.0, 1.0, 1.0, 1.0, 0.1, 0.5, 0.3, -1.0, 0.2, 8, sols, &ns,
+    return fl_model_triangle_002(1.0, 1.0, 1.0, 1.0, 0.1, 0.5, 0.3, -1.0, 0.2, 8, sols, &ns,
                                     NULL);
 }
 
@@ -398,7 +399,7 @@ static fl_status fclib_all(void *data)
         fl_global_problem_free(b);
     }
     fl_local_problem *p = NULL;
-    if (s >= 0) s = fl_delassus_dense(g, &p, &scen_err);
+    if (s >= 0) s = fl_delassus_dense(g, NULL, NULL, &p, &scen_err);
     for (int form = 0; form < 3 && s >= 0; form++) {
         fl_fclib_storage st = form == 0 ? FL_FCLIB_CSC : form == 1 ? FL_FCLIB_CSR : FL_FCLIB_TRIPLET;
         s = fl_fclib_write_local_as(c->out, p, "alloc", st, &scen_err);
@@ -504,8 +505,7 @@ static fl_status p4_both(void *data)
         for (int impl = 0; impl < 2 && s >= 0; impl++) {
             fl_p4_step_result *r = fl_p4_step_result_alloc(3, 2);
             if (!r) return FL_ENOMEM;
-            s = (impl ? fl_p4_step_sparse : fl_p4_step)(&c->p, &v.vector, k ? &f.vector : NULL,
-                                                         &law, NULL, r, &scen_err);
+            s = fl_p4_types[impl].step(&c->p, &v.vector, k ? &f.vector : NULL, &law, NULL, r, &scen_err);
             fl_p4_step_result_free(r);
         }
     }
@@ -532,7 +532,7 @@ static fl_status stewart_both(void *data)
     for (int impl = 0; impl < 2 && s >= 0; impl++) {
         fl_stewart_result *r = fl_stewart_result_alloc(p->n, p->nc, p->dim, NULL);
         if (!r) return FL_ENOMEM;
-        s = (impl ? fl_stewart_step_sparse : fl_stewart_step)(p, NULL, r, &scen_err);
+        s = fl_stewart_types[impl].step(p, NULL, r, &scen_err);
         fl_stewart_result_free(r);
     }
     return s;
@@ -564,7 +564,7 @@ static fl_status stability_all(void *data)
     }
     if (s >= 0) {
         fl_stability_result res;
-        s = fl_stability_analyse(t, NULL, &res, &scen_err);
+        s = fl_stability_analyse(&(fl_stability_tangents){.dense = t}, NULL, &res, &scen_err);
         if (s >= 0) fl_stability_result_free(&res);
     }
     if (s >= 0) {
@@ -678,7 +678,7 @@ static fl_status stability_sparse_all(void *data)
     }
     if (s >= 0) {
         fl_stability_result res;
-        s = fl_stability_analyse_sparse(c->ctx, t, NULL, 3000, &res, &scen_err);
+        s = fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = c->ctx, .sparse = t}, NULL, &res, &scen_err);
         if (s >= 0) fl_stability_result_free(&res);
     }
     if (s >= 0) {
@@ -703,7 +703,7 @@ static fl_status quasistatic_both(void *data)
     fl_stability_system sd = {.n = 6, .K = &Kd.matrix, .M = &Md.matrix, .prescribed = c->pres,
                          .np = 1, .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
     fl_quasistatic_result res;
-    fl_status s = fl_quasistatic_step(&sd, &f.vector, &uk.vector, &g.vector, &u.vector, &r.vector, NULL,
+    fl_status s = fl_quasistatic_step(&(fl_quasistatic_system){.dense = &sd}, &f.vector, &uk.vector, &g.vector, &u.vector, &r.vector, NULL,
                              &res, &scen_err);
     cholmod_sparse *K = NULL;
     if (s >= 0) s = fl_sparse_from_dense(c->ctx, &Kd.matrix, 0, 0.0, &K, &scen_err);
@@ -712,7 +712,7 @@ static fl_status quasistatic_both(void *data)
                                     .iT = &c->iT, .iN = &c->iN, .mu = 0.3};
         gd[0] = 0.3;
         memset(ud, 0, sizeof ud);
-        s = fl_quasistatic_step_sparse(c->ctx, &ss, &f.vector, &uk.vector, &g.vector, &u.vector,
+        s = fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = c->ctx, .sparse = &ss}, &f.vector, &uk.vector, &g.vector, &u.vector,
                               &r.vector, NULL, &res, &scen_err);
     }
     fl_sparse_free(c->ctx, &K);
@@ -914,7 +914,7 @@ Test(alloc_failure, dense_kernels)
     fail_each_allocation("fl_spd_alloc + splits", spd_splits, NULL);
     fail_each_allocation("fl_lemke_solve", lemke, NULL);
     fail_each_allocation("fl_stability_gen_eig + sym_min", eigen, NULL);
-    fail_each_allocation("fl_midpoint_triangle_002", triangle, NULL);
+    fail_each_allocation("fl_model_triangle_002", triangle, NULL);
     fail_each_allocation("fl_moreau_law", moreau, NULL);
     fail_each_allocation("LCP enumeration, principal minors", lcp_all, NULL);
 }

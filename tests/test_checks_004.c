@@ -196,7 +196,7 @@ Test(checks_004, twin_agreement_refuses_a_perturbed_answer)
     fl_stability_result rd = {0}, rs = {0};
     cr_assert_eq(fl_stability_partition(&e->s, u, r, 1e-12, &lab, NULL), FL_OK);
     cr_assert_eq(fl_stability_tangent_alloc(&e->s, &lab, r, &t, NULL), FL_OK);
-    cr_assert_eq(fl_stability_analyse(t, NULL, &rd, NULL), FL_OK);
+    cr_assert_eq(fl_stability_analyse(&(fl_stability_tangents){.dense = t}, NULL, &rd, NULL), FL_OK);
     fl_sparse_ctx ctx = {0};
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     cholmod_sparse *K = NULL, *M = NULL;
@@ -206,7 +206,7 @@ Test(checks_004, twin_agreement_refuses_a_perturbed_answer)
                                 .mu = 2.2};
     fl_stability_tangent_sparse *ts = NULL;
     cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &ss, &lab, r->data, &ts, NULL), FL_OK);
-    cr_assert_eq(fl_stability_analyse_sparse(&ctx, ts, NULL, 1000, &rs, NULL), FL_OK);
+    cr_assert_eq(fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = ts}, NULL, &rs, NULL), FL_OK);
     cr_assert(fl_stability_twin_agrees(t, &rd, &rs), "the twins agree on the Fig. 9 state");
     double keep = rs.ks_min;
     rs.ks_min += 1e-4;                                  /* a wrong min eig K*_S */

@@ -209,15 +209,18 @@ fl_status __wrap_fl_global_problem_random(gsl_rng *r, size_t n, size_t nc, int d
     return __real_fl_global_problem_random(r, n, nc, dim, mu_lo, mu_hi, out, err);
 }
 
-fl_status __real_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, fl_local_problem **out, fl_error *err)
+fl_status __real_fl_delassus_dense(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
+                                   fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
+                                   fl_local_problem **out, fl_error *err);
+fl_status __wrap_fl_delassus_dense(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
+                                   fl_local_problem **out, fl_error *err)
 {
     if (fault("fl_delassus_dense") == FAULT_ERROR) {
         *out = NULL;
         return injected(err, "fl_delassus_dense");
     }
-    return __real_fl_delassus_dense(g, out, err);
+    return __real_fl_delassus_dense(g, opt, L, out, err);
 }
 
 fl_status __real_fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, int stype, double droptol,
@@ -234,11 +237,11 @@ fl_status __wrap_fl_sparse_from_dense(fl_sparse_ctx *ctx, const gsl_matrix *A, i
     return __real_fl_sparse_from_dense(ctx, A, stype, droptol, out, err);
 }
 
-fl_status __real_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+fl_status __real_fl_delassus_sparse(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
                                     fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
                                     fl_local_problem **out, fl_error *err);
-fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_method method, cholmod_factor **L,
+fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, const fl_delassus_options *opt, cholmod_factor **L,
                                     fl_local_problem **out, fl_error *err)
 {
     int f = fault("fl_delassus_sparse");
@@ -246,7 +249,7 @@ fl_status __wrap_fl_delassus_sparse(const fl_global_problem *g, fl_delassus_meth
         *out = NULL;
         return injected(err, "fl_delassus_sparse");
     }
-    fl_status s = __real_fl_delassus_sparse(g, method, L, out, err);
+    fl_status s = __real_fl_delassus_sparse(g, opt, L, out, err);
     if (f == FAULT_PERTURB && s == FL_OK) nudge((*out)->q);
     return s;
 }
@@ -461,12 +464,12 @@ fl_status __wrap_fl_stewart_coulomb_violation(const fl_stewart_problem *p, const
     return s;
 }
 
-fl_status __real_fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
-fl_status __wrap_fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
-fl_status __wrap_fl_painleve_system(const fl_painleve_bar *bar, fl_stewart_system *sys, fl_error *err)
+fl_status __real_fl_model_painleve_stewart_system(const fl_model_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
+fl_status __wrap_fl_model_painleve_stewart_system(const fl_model_painleve_bar *bar, fl_stewart_system *sys, fl_error *err);
+fl_status __wrap_fl_model_painleve_stewart_system(const fl_model_painleve_bar *bar, fl_stewart_system *sys, fl_error *err)
 {
-    if (fault("fl_painleve_system") == FAULT_ERROR) return injected(err, "fl_painleve_system");
-    return __real_fl_painleve_system(bar, sys, err);
+    if (fault("fl_model_painleve_stewart_system") == FAULT_ERROR) return injected(err, "fl_model_painleve_stewart_system");
+    return __real_fl_model_painleve_stewart_system(bar, sys, err);
 }
 
 #define P4_STEP_WRAP(NAME)                                                                                  \
@@ -740,7 +743,7 @@ fl_status __wrap_fl_midpoint_step(fl_midpoint *mp, fl_midpoint_state *st, fl_mid
         return injected(err, "fl_midpoint_step");
     }
     fl_status s = __real_fl_midpoint_step(mp, st, res, err);
-    if (f == FAULT_PERTURB && res) {   /* fl_midpoint_triangle_002 passes no result */
+    if (f == FAULT_PERTURB && res) {   /* fl_model_triangle_002 passes no result */
         res->energy += 0.1 * (1 + fabs(res->energy));   /* energy created */
         res->work_friction = fabs(res->work_friction) + 1.0;
         res->residual = 1e-3;
@@ -807,9 +810,9 @@ fl_status __wrap_fl_stability_tangent_alloc(const fl_stability_system *s_, const
     return s;
 }
 
-fl_status __real_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse(const fl_stability_tangent *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err)
+fl_status __real_fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err)
 {
     int f = fault("fl_stability_analyse");
     if (f == FAULT_ERROR) {
@@ -851,16 +854,16 @@ fl_status __wrap_fl_stability_tangent_alloc_sparse(fl_sparse_ctx *ctx, const fl_
     return s;
 }
 
-fl_status __real_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err);
-fl_status __wrap_fl_stability_analyse_sparse(fl_sparse_ctx *ctx, const fl_stability_tangent_sparse *t, const fl_stability_options *opt, int max_iter, fl_stability_result *res, fl_error *err)
+fl_status __real_fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err);
+fl_status __wrap_fl_stability_analyse_sparse(const fl_stability_tangents *t, const fl_stability_options *opt, fl_stability_result *res, fl_error *err)
 {
     int f = fault("fl_stability_analyse_sparse");
     if (f == FAULT_ERROR) {
         memset(res, 0, sizeof *res);
         return injected(err, "fl_stability_analyse_sparse");
     }
-    fl_status s = __real_fl_stability_analyse_sparse(ctx, t, opt, max_iter, res, err);
+    fl_status s = __real_fl_stability_analyse_sparse(t, opt, res, err);
     if (f == FAULT_PERTURB) {
         res->ks_min += 1.0 + fabs(res->ks_min);
     }
@@ -1038,16 +1041,16 @@ fl_status __wrap_fl_model_wedged_rod_problem(const fl_model_wedged_rod *w, const
     return __real_fl_model_wedged_rod_problem(w, ui, P, out, err);
 }
 
-fl_status __real_fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err);
-fl_status __wrap_fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err);
-fl_status __wrap_fl_midpoint_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err)
+fl_status __real_fl_model_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_model_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err);
+fl_status __wrap_fl_model_triangle_002(double lam, double mu_lame, double m1, double m2, double dt, double F, double utk, double fhat_nu, double fhat_tau, size_t max, double *sols, size_t *nsol, fl_error *err)
 {
-    if (fault("fl_midpoint_triangle_002") == FAULT_ERROR) {
+    if (fault("fl_model_triangle_002") == FAULT_ERROR) {
         *nsol = 0;
-        return injected(err, "fl_midpoint_triangle_002");
+        return injected(err, "fl_model_triangle_002");
     }
-    fl_status s = __real_fl_midpoint_triangle_002(lam, mu_lame, m1, m2, dt, F, utk, fhat_nu, fhat_tau, max, sols, nsol, err);
-    if (fault("fl_midpoint_triangle_002") == FAULT_PERTURB && *nsol > 0) sols[0] += 1.0 + fabs(sols[0]);
+    fl_status s = __real_fl_model_triangle_002(lam, mu_lame, m1, m2, dt, F, utk, fhat_nu, fhat_tau, max, sols, nsol, err);
+    if (fault("fl_model_triangle_002") == FAULT_PERTURB && *nsol > 0) sols[0] += 1.0 + fabs(sols[0]);
     return s;
 }
 
@@ -1236,7 +1239,7 @@ Test(checks_faults, stewart_catches_each_broken_step)
     caught(t, 12, "fl_stewart_coulomb_violation", FAULT_ERROR, NAMES("stewart.lemke_vs_enumeration"));
     caught(t, 12, "fl_stewart_coulomb_violation", FAULT_PERTURB, NAMES("stewart.lemke_vs_enumeration"));
     /* a refused bar is one FAIL, not steps of an unset system */
-    caught(t, 12, "fl_painleve_system", FAULT_ERROR, NAMES("painleve.bar"));
+    caught(t, 12, "fl_model_painleve_stewart_system", FAULT_ERROR, NAMES("painleve.bar"));
 }
 
 Test(checks_faults, p4_catches_each_broken_step)
@@ -1350,7 +1353,7 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
         {fl_p4_reproduce_systems_1_2, "fl_p4_simulate"},
         {fl_p4_reproduce_kane, "fl_fset_build"},
         {fl_p4_reproduce_kane, "fl_p4_step"},
-        {fl_stewart_reproduce_painleve, "fl_painleve_system"},
+        {fl_stewart_reproduce_painleve, "fl_model_painleve_stewart_system"},
         {fl_stewart_reproduce_painleve, "fl_stewart_integrate"},
         {fl_stability_reproduce_example_3_15, "fl_model_example_3_15_system_alloc"},
         {fl_stability_reproduce_example_3_15, "fl_stability_partition"},
@@ -1365,7 +1368,7 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
         {fl_nsgs_reproduce_wedged_rod, "fl_enumerate_solutions"},
         {fl_nsgs_reproduce_wedged_rod, "fl_nsgs_solve"},
         {fl_nsgs_reproduce_wedged_rod, "fl_moreau_jean_step"},
-        {fl_midpoint_reproduce_triangle, "fl_midpoint_triangle_002"},
+        {fl_midpoint_reproduce_triangle, "fl_model_triangle_002"},
         /* the square block stops at its first step: cheap */
         {fl_midpoint_reproduce_square_block, "fl_midpoint_block_alloc_sparse"},
         {fl_midpoint_reproduce_square_block, "fl_midpoint_alloc_sparse"},
@@ -1395,6 +1398,6 @@ Test(checks_faults, reproduce_tasks_report_each_failing_call, .timeout = 120)
     caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_enumerate_solutions", FAULT_PERTURB, NAMES("wedged_rod.enumeration"));
     caught(fl_nsgs_reproduce_wedged_rod, 0, "fl_plurality_explore", FAULT_PERTURB, NAMES("wedged_rod.both_outcomes"));
     /* a wrong solution of the single triangle (002 §6) */
-    caught(fl_midpoint_reproduce_triangle, 0, "fl_midpoint_triangle_002", FAULT_PERTURB,
+    caught(fl_midpoint_reproduce_triangle, 0, "fl_model_triangle_002", FAULT_PERTURB,
            NAMES("triangle_002.S5_ends", "triangle_002.branches_random"));
 }

@@ -60,7 +60,7 @@ Test(enumerate, solutions_are_gauss_seidel_fixed_points)
         fl_random_vector(rng, 1.0, g->f);
         for (size_t a = 0; a < nc; a++) g->mu[a] = 10.0 * fl_random_mu(rng);  /* large mu: plurality */
         fl_local_problem *p = NULL;
-        cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+        cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
         p->ctx = &ctx;
         cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
         fl_enumerate_result *e = NULL;

@@ -338,11 +338,11 @@ Test(fl_problem, delassus_twins_without_contact)
     g->ctx = &ctx;
     fl_local_problem *p = NULL;
     fl_error err;
-    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, &err), FL_OK, "%s", err.message);
     cr_assert(p->nc == 0 && p->m == 0 && p->W);
     fl_local_problem_free(p);
     cholmod_factor *L = NULL;
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &p, &err), FL_OK, "%s", err.message);
     cr_assert(p->nc == 0 && p->m == 0 && p->Ws);
     cr_assert_eq(fl_local_problem_check(p, NULL), FL_OK);
     fl_local_problem_free(p);

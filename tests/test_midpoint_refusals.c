@@ -396,11 +396,11 @@ Test(cov_midpoint, local_solvers_lemma41_and_triangle_refuse_bad_arguments)
         memcpy(a, good, sizeof a);
         a[k] = k < 4 ? -1.0 : NAN;
         if (k == 1) a[k] = 0.0;           /* mu_lame > 0 */
-        cr_assert_eq(fl_midpoint_triangle_002(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], 4,
+        cr_assert_eq(fl_model_triangle_002(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], 4,
                                               tsol, &nsol, &err), FL_EINVAL, "parameter %d", k);
         cr_assert(strstr(err.message, "triangle of 002"));
         a[k] = INFINITY;
-        cr_assert_eq(fl_midpoint_triangle_002(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], 4,
+        cr_assert_eq(fl_model_triangle_002(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], 4,
                                               tsol, &nsol, &err), FL_EINVAL, "parameter %d inf", k);
     }
     gsl_matrix_free(A);

@@ -202,7 +202,7 @@ Test(moreau_jean, wedged_rod_both_outcomes_from_data)
                   gsl_blas_dnrm2(up));
     for (int i = 0; i < 4; i++) cr_assert_float_eq(s->data[i], ws[i], 1e-12 * h * RN);
     fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
     cr_assert(fl_enumerate_is_solution(p, ws, 1e-10));
     double zero[4] = {0, 0, 0, 0};
     cr_assert(fl_enumerate_is_solution(p, zero, 1e-10));

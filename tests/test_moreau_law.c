@@ -13,6 +13,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "fl_dense.h"
+#include "drivers/fl_types.h"
 #include "testkit/fl_random.h"
 #include "fl_sparse.h"
 #include "checks/moreau_checks.h"
@@ -462,7 +463,7 @@ Test(moreau_law, bad_input_is_rejected_with_a_status)
     fl_error e;
     fl_moreau_result res;
     for (int impl = 0; impl < 2; impl++) {
-        fl_moreau_law_fn law = impl ? fl_moreau_law_sparse : fl_moreau_law;
+        fl_moreau_law_fn law = fl_moreau_types[impl].law;
         cr_assert_eq(law(NULL, NULL, u, r, &res, &e), FL_EINVAL);
         fl_moreau_problem p = {.d = 2, .M = M, .gap = 0, .dgap = dgap,
                                .friction = FL_MOREAU_ISOTROPIC, .mu = 1, .v = v};

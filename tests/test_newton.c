@@ -94,7 +94,7 @@ static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim)
     fl_random_vector(rng, 1.0, g->f);
     for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(rng);
     fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
     fl_global_problem_free(g);
     p->ctx = &ctx;
     cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
@@ -157,7 +157,7 @@ Test(newton, global_without_W_both_twins, .init = setup, .fini = teardown)
         cr_assert_eq(fl_sparse_from_dense(&ctx, g->M, 1, 0.0, &g->Ms, NULL), FL_OK);
         cr_assert_eq(fl_sparse_from_dense(&ctx, g->H, 0, 0.0, &g->Hs, NULL), FL_OK);
         fl_local_problem *p = NULL;
-        cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+        cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
         for (int k = 0; k < 2; k++) {
             fl_newton_options o = fl_newton_options_default();
             o.tol = 1e-12;

@@ -41,7 +41,7 @@ static fl_global_problem *random_global(gsl_rng *r, size_t n, size_t nc, int dim
 static fl_local_problem *both_forms(fl_global_problem *g, fl_sparse_ctx *ctx)
 {
     fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
     p->ctx = ctx;
     cr_assert_eq(fl_sparse_from_dense(ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
     return p;
@@ -266,15 +266,15 @@ Test(nsgs, delassus_sparse_matches_dense_both_methods_and_reuse)
     for (int t = 0; t < 20; t++) {
         fl_global_problem *g = random_global(rng, 10 + t % 5, 3, 2 + t % 2, &ctx);
         fl_local_problem *pd = NULL, *ps = NULL, *pt = NULL;
-        cr_assert_eq(fl_delassus_dense(g, &pd, NULL), FL_OK);
+        cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &pd, NULL), FL_OK);
         cholmod_factor *L = NULL;
-        cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, NULL), FL_OK);
+        cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &ps, NULL), FL_OK);
         fl_local_problem_free(ps);
         ps = NULL;
         /* second call reuses the factor */
-        cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, NULL), FL_OK);
+        cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &ps, NULL), FL_OK);
         fl_error err;
-        fl_status st = fl_delassus_sparse(g, FL_DELASSUS_TRAILING, &L, &pt, &err);
+        fl_status st = fl_delassus_sparse(g, &(fl_delassus_options){.sparse.method = FL_DELASSUS_TRAILING}, &L, &pt, &err);
         cr_assert_eq(st, FL_OK, "%s", err.message);
         gsl_matrix *Ws = NULL, *Wt = NULL;
         cr_assert_eq(fl_sparse_to_dense(&ctx, ps->Ws, &Ws, NULL), FL_OK);
@@ -358,40 +358,42 @@ Test(nsgs, bad_input)
     cr_assert_eq(fl_global_problem_alloc(3, 1, 2, 1, &g, &err), FL_OK);
     gsl_matrix_set_identity(g->M);
     gsl_matrix_set(g->M, 2, 2, -1.0);
-    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_ENOTSPD);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, &err), FL_ENOTSPD);
     gsl_matrix_set(g->M, 2, 2, 1.0);
     g->mu[0] = NAN;
-    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, &err), FL_EINVAL);
     cholmod_factor *L = NULL;
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_EINVAL); /* no ctx */
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &p, &err), FL_EINVAL); /* no ctx */
     fl_sparse_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
     g->ctx = &ctx;
     g->mu[0] = 0.5;
-    cr_assert_eq(fl_delassus_sparse(g, (fl_delassus_method)5, &L, &p, &err), FL_EINVAL);
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, NULL, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, &(fl_delassus_options){.sparse.method = (fl_delassus_method)5}, &L, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, NULL, &p, &err), FL_OK, "%s", err.message); /* private factor */
+    fl_local_problem_free(p);
+    p = NULL;
     gsl_matrix *M = g->M;
     g->M = NULL;                                   /* neither dense nor sparse M */
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &p, &err), FL_EINVAL);
     g->M = M;
     gsl_matrix_set(g->M, 2, 2, -1.0);              /* CHOLMOD: not positive definite */
-    cr_assert_lt(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), 0);
+    cr_assert_lt(fl_delassus_sparse(g, NULL, &L, &p, &err), 0);
     fl_sparse_free_factor(&ctx, &L);
-    cr_assert_lt(fl_delassus_sparse(g, FL_DELASSUS_TRAILING, &L, &p, &err), 0);
+    cr_assert_lt(fl_delassus_sparse(g, &(fl_delassus_options){.sparse.method = FL_DELASSUS_TRAILING}, &L, &p, &err), 0);
     fl_sparse_free_factor(&ctx, &L);
     gsl_matrix_set(g->M, 2, 2, 1.0);
     gsl_vector_set(g->f, 0, NAN);
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &p, &err), FL_ENONFINITE);
     gsl_vector_set(g->f, 0, 0.0);
     g->mu[0] = -1;
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &p, &err), FL_EINVAL);
     g->mu[0] = 0.5;
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, NULL, &err), FL_EINVAL);
     /* a valid sparse problem: U of the wrong length */
     gsl_matrix_set(g->H, 0, 0, 1.0);
     gsl_matrix_set(g->H, 1, 1, 1.0);
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &p, &err), FL_OK);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &p, &err), FL_OK);
     gsl_vector *r2 = gsl_vector_alloc(2), *U3 = gsl_vector_alloc(3);
     fl_nsgs_options o2 = fl_nsgs_options_default();
     cr_assert_eq(fl_nsgs_solve_sparse(p, &o2, r2, U3, NULL, &err), FL_EDIM);
@@ -633,9 +635,9 @@ Test(nsgs, delassus_closed_form_with_w)
         fl_error err;
         gsl_matrix *Wd = NULL;
         if (k == 0) {
-            cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+            cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, &err), FL_OK, "%s", err.message);
         } else {
-            cr_assert_eq(fl_delassus_sparse(g, k == 1 ? FL_DELASSUS_SOLVES : FL_DELASSUS_TRAILING,
+            cr_assert_eq(fl_delassus_sparse(g, &(fl_delassus_options){.sparse.method = k == 1 ? FL_DELASSUS_SOLVES : FL_DELASSUS_TRAILING},
                                             &L, &p, &err), FL_OK, "%s", err.message);
             cr_assert_eq(fl_sparse_to_dense(&ctx, p->Ws, &Wd, NULL), FL_OK);
         }

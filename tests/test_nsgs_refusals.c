@@ -184,8 +184,8 @@ static void both_delassus(const fl_global_problem *g, fl_status s[2], fl_error e
 {
     fl_local_problem *p = NULL, *ps = NULL;
     cholmod_factor *L = NULL;
-    s[0] = fl_delassus_dense(g, &p, &err[0]);
-    s[1] = fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, &err[1]);
+    s[0] = fl_delassus_dense(g, NULL, NULL, &p, &err[0]);
+    s[1] = fl_delassus_sparse(g, NULL, &L, &ps, &err[1]);
     if (s[0] != FL_OK) cr_assert_null(p);
     if (s[1] != FL_OK) cr_assert_null(ps);
     fl_local_problem_free(p);
@@ -270,30 +270,37 @@ Test(cov_nsgs, delassus_twins_refuse_alike, .init = setup, .fini = teardown)
     cr_assert_eq(s[0], FL_ENOTSPD, "%s", err[0].message);
     cr_assert_eq(s[1], FL_ENOTSPD, "%s", err[1].message);
     gsl_matrix_set(g->M, 1, 1, 1);
-    /* the sparse twin's own arguments: output, factor cache, method, ctx */
+    /* the contract's arguments: output, factor cache (NULL: a private
+     * factor), method (refused by both twins), ctx */
     fl_local_problem *ps = NULL;
     cholmod_factor *L = NULL;
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, NULL, &err[1]), FL_EINVAL);
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, NULL, &ps, &err[1]), FL_EINVAL);
-    cr_assert_eq(fl_delassus_sparse(g, (fl_delassus_method)7, &L, &ps, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, NULL, &ps, &err[1]), FL_OK, "%s", err[1].message);
+    fl_local_problem_free(ps);
+    ps = NULL;
+    const fl_delassus_options bad = {.sparse.method = (fl_delassus_method)7};
+    cr_assert_eq(fl_delassus_sparse(g, &bad, &L, &ps, &err[1]), FL_EINVAL);
     cr_assert(strstr(err[1].message, "unknown method 7"));
+    cr_assert_eq(fl_delassus_dense(g, &bad, NULL, &ps, &err[0]), FL_EINVAL);
+    cr_assert(strstr(err[0].message, "unknown method 7"));
     g->ctx = NULL;
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &ps, &err[1]), FL_EINVAL);
     g->ctx = &ctx;
-    cr_assert_eq(fl_delassus_sparse(NULL, FL_DELASSUS_SOLVES, &L, &ps, &err[1]), FL_EINVAL);
-    cr_assert_eq(fl_delassus_dense(g, NULL, &err[0]), FL_EINVAL);
-    cr_assert_eq(fl_delassus_dense(NULL, &ps, &err[0]), FL_EINVAL);
+    cr_assert_eq(fl_delassus_sparse(NULL, NULL, &L, &ps, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, NULL, &err[0]), FL_EINVAL);
+    cr_assert_eq(fl_delassus_dense(NULL, NULL, NULL, &ps, &err[0]), FL_EINVAL);
     /* sparse M in unsymmetric storage */
     cholmod_sparse *Mfull = NULL;
     cr_assert_eq(fl_sparse_from_dense(&ctx, g->M, 0, 0.0, &Mfull, NULL), FL_OK);
     g->Ms = Mfull;
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &ps, &err[1]), FL_EDIM);
     cr_assert(strstr(err[1].message, "symmetric"), "%s", err[1].message);
     g->Ms = NULL;
     cholmod_free_sparse(&Mfull, &ctx.cm);
     /* both methods give W = I, q = f */
     for (int method = 0; method < 2; method++) {
-        cr_assert_eq(fl_delassus_sparse(g, (fl_delassus_method)method, &L, &ps, &err[1]), FL_OK,
+        cr_assert_eq(fl_delassus_sparse(g, &(fl_delassus_options){.sparse.method = (fl_delassus_method)method}, &L, &ps,
+                                        &err[1]), FL_OK,
                      "%s", err[1].message);
         gsl_matrix *W = NULL;
         cr_assert_eq(fl_sparse_to_dense(&ctx, ps->Ws, &W, NULL), FL_OK);
@@ -322,9 +329,9 @@ Test(cov_nsgs, delassus_without_contacts_and_dense_shapes, .init = setup, .fini 
     fl_local_problem *p = NULL, *ps = NULL;
     cholmod_factor *L = NULL;
     fl_error err;
-    cr_assert_eq(fl_delassus_dense(g0, &p, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_delassus_dense(g0, NULL, NULL, &p, &err), FL_OK, "%s", err.message);
     cr_assert_eq(p->nc, 0);
-    cr_assert_eq(fl_delassus_sparse(g0, FL_DELASSUS_SOLVES, &L, &ps, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_delassus_sparse(g0, NULL, &L, &ps, &err), FL_OK, "%s", err.message);
     cr_assert_eq(ps->nc, 0);
     /* and NSGS on it: nothing to do */
     fl_nsgs_options o = fl_nsgs_options_default();
@@ -341,7 +348,7 @@ Test(cov_nsgs, delassus_without_contacts_and_dense_shapes, .init = setup, .fini 
     fl_error e2[2];
     gsl_matrix *A32 = gsl_matrix_calloc(3, 2), *A23 = gsl_matrix_calloc(2, 3), *Mk = g->M, *Hk = g->H;
     g->M = A32;
-    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_EDIM);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, &err), FL_EDIM);
     g->M = Mk;
     g->H = A23;
     both_delassus(g, s, e2);
@@ -370,8 +377,8 @@ Test(cov_nsgs, delassus_without_contacts_and_dense_shapes, .init = setup, .fini 
     gsl_vector *fk = g->f, *wk = g->w;
     g->f = &fv.vector;
     g->w = &wv.vector;
-    cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
-    cr_assert_eq(fl_delassus_sparse(g, FL_DELASSUS_SOLVES, &L, &ps, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, &err), FL_OK, "%s", err.message);
+    cr_assert_eq(fl_delassus_sparse(g, NULL, &L, &ps, &err), FL_OK, "%s", err.message);
     for (size_t i = 0; i < 3; i++) {
         cr_assert(fabs(gsl_vector_get(p->q, i) - gsl_vector_get(fk, i)) <= 1e-15);
         cr_assert(fabs(gsl_vector_get(ps->q, i) - gsl_vector_get(fk, i)) <= 1e-15);

@@ -974,9 +974,9 @@ Test(p4_law, example_painleve_p3_equals_p5_below_threshold, .timeout = 60)
     gsl_vector *q = vec2(0.0, t0), *v = vec2(V0, 0.0);
     fl_p4_sim_result sr;
     cr_assert_eq(fl_p4_simulate(&sys, 0.0, h, N, q, v, NULL, rec3, &r3, &sr, NULL), FL_OK);
-    fl_painleve_bar pb = {m, J, l, t0, mu, 0.0, C0};
+    fl_model_painleve_bar pb = {m, J, l, t0, mu, 0.0, C0};
     fl_stewart_system ss;
-    cr_assert_eq(fl_painleve_system(&pb, &ss, NULL), FL_OK);
+    cr_assert_eq(fl_model_painleve_stewart_system(&pb, &ss, NULL), FL_OK);
     fl_stewart_options so = fl_stewart_options_default();
     fl_stewart_run run;
     gsl_vector_set(q, 0, 0.0);

@@ -33,7 +33,7 @@ Test(plurality, clouds_lie_in_the_enumerated_solution_set)
         fl_random_vector(rng, 1.0, g->f);
         for (size_t a = 0; a < nc; a++) g->mu[a] = 3.0 * fl_random_mu(rng);
         fl_local_problem *p = NULL;
-        cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+        cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
         p->ctx = &ctx;
         cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
         fl_enumerate_result *e = NULL;
@@ -149,7 +149,7 @@ Test(plurality, clouds_3d_satisfy_coulomb)
         fl_random_vector(rng, 1.0, g->f);
         for (size_t a = 0; a < nc; a++) g->mu[a] = 3.0 * fl_random_mu(rng);
         fl_local_problem *p = NULL;
-        cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+        cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
         p->ctx = &ctx;
         cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
         double us = fmax(gsl_blas_dnrm2(p->q), 1e-300), wmax = 0;

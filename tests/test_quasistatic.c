@@ -25,7 +25,7 @@ static void one_particle(double kT, double kN, double fT, double fN, double c, d
     gsl_vector_set(f, 1, fN);
     gsl_vector_set(uk, 0, c);
     fl_quasistatic_result res;
-    cr_assert_eq(fl_quasistatic_step(&s, f, uk, g, u, r, NULL, &res, NULL), FL_OK);
+    cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g, u, r, NULL, &res, NULL), FL_OK);
     cr_assert(res.g_iterations <= 8, "%d g-iterations", res.g_iterations);
     *uT = gsl_vector_get(u, 0);
     *uN = gsl_vector_get(u, 1);
@@ -78,7 +78,7 @@ Test(quasistatic, incremental_coulomb_certificate_on_random_systems)
             gsl_vector_set(uk, iT[p], 0.3 * (2 * gsl_rng_uniform(rg) - 1));
         }
         fl_quasistatic_result res;
-        fl_status st = fl_quasistatic_step(&s, f, uk, g, u, r, NULL, &res, NULL);
+        fl_status st = fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g, u, r, NULL, &res, NULL);
         cr_assert_eq(st, FL_OK, "status %d (trial %d, %d sweeps, %d g-iterations, change %g, mu %g) %s", st, trial, res.iterations, res.g_iterations, res.residual, mu, fl_test_seed_note());
         double tol = 1e-8;
         for (size_t i = 2 * np; i < n; i++)
@@ -120,22 +120,22 @@ Test(quasistatic, bad_input)
     gsl_vector *u = gsl_vector_calloc(2), *g2 = gsl_vector_calloc(2);
     fl_error err;
     fl_quasistatic_result res;
-    cr_assert_eq(fl_quasistatic_step(&s, f, uk, g, u, NULL, NULL, &res, &err), FL_ENOTSPD);   /* K_NN = 0 */
+    cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g, u, NULL, NULL, &res, &err), FL_ENOTSPD);   /* K_NN = 0 */
     gsl_matrix_set(K, 1, 1, 1.0);
-    cr_assert_eq(fl_quasistatic_step(&s, f, uk, g2, u, NULL, NULL, &res, &err), FL_EDIM);
+    cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g2, u, NULL, NULL, &res, &err), FL_EDIM);
     fl_quasistatic_options o = fl_quasistatic_options_default();
     o.omega = 2.0;
-    cr_assert_eq(fl_quasistatic_step(&s, f, uk, g, u, NULL, &o, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g, u, NULL, &o, &res, &err), FL_EINVAL);
     gsl_vector_set(f, 0, NAN);
-    cr_assert_eq(fl_quasistatic_step(&s, f, uk, g, u, NULL, NULL, &res, &err), FL_ENONFINITE);
+    cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g, u, NULL, NULL, &res, &err), FL_ENONFINITE);
     gsl_vector_set(f, 0, 1.0);
     gsl_vector_set(f, 1, 1.0);
     o = fl_quasistatic_options_default();
     o.max_g_iter = 1;
     o.max_sweeps = 1;
-    cr_assert_eq(fl_quasistatic_step(&s, f, uk, g, u, NULL, &o, NULL, &err), FL_WMAXITER);
+    cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g, u, NULL, &o, NULL, &err), FL_WMAXITER);
     s.mu = -1.0;
-    cr_assert_eq(fl_quasistatic_step(&s, f, uk, g, u, NULL, NULL, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &s}, f, uk, g, u, NULL, NULL, &res, &err), FL_EINVAL);
     gsl_matrix_free(K);
     gsl_matrix_free(M);
     gsl_vector_free(f);

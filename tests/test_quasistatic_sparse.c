@@ -127,8 +127,8 @@ Test(quasistatic_sparse, matches_the_dense_reference_over_increments)
             gsl_vector_memcpy(ukd, ud);
             gsl_vector_memcpy(uks, us);
             fl_quasistatic_result resd, ress;
-            fl_status a = fl_quasistatic_step(&sd, f, ukd, gd, ud, rd, NULL, &resd, NULL);
-            fl_status b = fl_quasistatic_step_sparse(&ctx, &ss, f, uks, gs, us, rs, NULL, &ress, NULL);
+            fl_status a = fl_quasistatic_step(&(fl_quasistatic_system){.dense = &sd}, f, ukd, gd, ud, rd, NULL, &resd, NULL);
+            fl_status b = fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &ss}, f, uks, gs, us, rs, NULL, &ress, NULL);
             cr_assert_eq(a, FL_OK, "reference status %d (trial %d inc %d) %s", a, trial, inc, fl_test_seed_note());
             cr_assert_eq(b, FL_OK, "sparse status %d (trial %d inc %d) %s", b, trial, inc, fl_test_seed_note());
             cr_assert_eq(ress.status, FL_OK);
@@ -207,7 +207,7 @@ static void chain_case(int stype)
         gsl_vector_set(u, 3, a[k]);          /* the driver: prescribed value */
         gsl_vector_set(f, 1, fN[k]);
         fl_quasistatic_result res;
-        cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, r, NULL, &res, NULL), FL_OK, "increment %d", k);
+        cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &s}, f, uk, g, u, r, NULL, &res, NULL), FL_OK, "increment %d", k);
         double uN = fN[k] > 0 ? 0.0 : fN[k] / kN, rN = fN[k] > 0 ? -fN[k] : 0.0;
         double w = (k1 * a[k] + k2 * uT[k]) / (k1 + k2);
         cr_assert(fabs(gsl_vector_get(u, 0) - uT[k]) < 1e-10, "inc %d: u_T = %.15g, expected %g", k, gsl_vector_get(u, 0), uT[k]);
@@ -258,8 +258,8 @@ Test(quasistatic_sparse, nonsymmetric_K_rows_as_the_reference)
         gsl_vector_set(f, 4, gsl_vector_get(f, 4) + 1.0);
         fl_quasistatic_options o = fl_quasistatic_options_default();
         o.omega = 1.0;
-        cr_assert_eq(fl_quasistatic_step(&sd, f, uk, gd, ud, rd, &o, NULL, NULL), FL_OK);
-        cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &ss, f, uk, gs, us, rs, &o, NULL, NULL), FL_OK);
+        cr_assert_eq(fl_quasistatic_step(&(fl_quasistatic_system){.dense = &sd}, f, uk, gd, ud, rd, &o, NULL, NULL), FL_OK);
+        cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &ss}, f, uk, gs, us, rs, &o, NULL, NULL), FL_OK);
         cr_assert(rel_diff(ud, us) <= 1e-9 && rel_diff(rd, rs) <= 1e-9 && rel_diff(gd, gs) <= 1e-9, "%s", fl_test_seed_note());
         gsl_matrix_free(Kd);
         cholmod_free_sparse(&Ks, &ctx.cm);
@@ -314,8 +314,8 @@ static void both(bad *b, const gsl_vector *g, const fl_quasistatic_options *o, f
 {
     fl_error e1, e2;
     fl_quasistatic_result r1, r2;
-    fl_status s1 = fl_quasistatic_step(&b->sd, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r1, &e1);
-    fl_status s2 = fl_quasistatic_step_sparse(&b->ctx, &b->ss, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r2, &e2);
+    fl_status s1 = fl_quasistatic_step(&(fl_quasistatic_system){.dense = &b->sd}, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r1, &e1);
+    fl_status s2 = fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &b->ctx, .sparse = &b->ss}, b->f, b->uk, (gsl_vector *)g, b->u, NULL, o, &r2, &e2);
     cr_assert_eq(s2, want, "%s: sparse status %d (%s), expected %d", what, s2, e2.message, want);
     cr_assert_eq(r2.status, want, "%s: res.status", what);
     cr_assert_eq(s1, want, "%s: reference status %d, expected %d", what, s1, want);
@@ -335,11 +335,11 @@ Test(quasistatic_sparse, bad_input)
     gsl_vector_free(g2);
     b.ss.n = b.sd.n = 2;
     fl_error e;
-    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x3, n = 2");
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &b.ctx, .sparse = &b.ss}, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x3, n = 2");
     b.ss.n = b.sd.n = 3;
     cholmod_sparse *Kr = cholmod_allocate_sparse(3, 2, 0, 1, 1, 0, CHOLMOD_REAL, &b.ctx.cm);
     b.ss.K = Kr;
-    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x2");
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &b.ctx, .sparse = &b.ss}, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EDIM, "K 3x2");
     cholmod_free_sparse(&Kr, &b.ctx.cm);
     b.ss.K = b.Ks;
     /* non-finite data */
@@ -350,7 +350,7 @@ Test(quasistatic_sparse, bad_input)
     both(&b, b.g, NULL, FL_ENONFINITE, "inf in u^k");
     gsl_vector_set(b.uk, 0, 0.0);
     ((double *)b.Ks->x)[1] = NAN;      /* an off-diagonal entry of the upper triangle */
-    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_ENONFINITE, "NaN in K");
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &b.ctx, .sparse = &b.ss}, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_ENONFINITE, "NaN in K");
     ((double *)b.Ks->x)[1] = 0.5;
     both(&b, b.g, NULL, FL_OK, "good again");
     /* options, mu, indices */
@@ -371,8 +371,8 @@ Test(quasistatic_sparse, bad_input)
     b.pres[1] = 1;
     both(&b, b.g, NULL, FL_EINVAL, "prescribed contact dof");
     b.pres[1] = 0;
-    cr_assert_eq(fl_quasistatic_step_sparse(NULL, &b.ss, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no context");
-    cr_assert_eq(fl_quasistatic_step_sparse(&b.ctx, NULL, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no system");
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = NULL, .sparse = &b.ss}, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no context");
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &b.ctx, .sparse = NULL}, b.f, b.uk, b.g, b.u, NULL, NULL, NULL, &e), FL_EINVAL, "no system");
     /* iteration limits: a warning, the result usable */
     o = fl_quasistatic_options_default();
     o.max_g_iter = 1;

@@ -30,6 +30,7 @@
 #include <gsl/gsl_blas.h>
 
 #include "FrictionContactProblem.h"
+#include "drivers/fl_types.h"
 #include "GlobalFrictionContactProblem.h"
 #include "Friction_cst.h"
 #include "NonSmoothDrivers.h"
@@ -129,8 +130,8 @@ static void cross_validate(const fl_local_problem *p, double tol, xv_stats *st, 
     for (int impl = 0; impl < 2; impl++) {
         r[impl] = gsl_vector_calloc(m);
         fl_nsgs_result res;
-        fl_status s = impl ? fl_nsgs_solve_sparse(&q, &opt, r[impl], U, &res, NULL)
-                           : fl_nsgs_solve(p, &opt, r[impl], U, &res, NULL);
+        const fl_local_problem *pk = impl == FL_IMPL_OPTIMIZED ? &q : p;   /* W sparse, dense */
+        fl_status s = fl_nsgs_types[impl].solve(pk, &opt, r[impl], U, &res, NULL);
         cr_assert_geq(s, 0, "%s: our nsgs failed (%d), %s", what, s, fl_test_seed_note());
         if (s != FL_OK) {   /* counted; the caller bounds the share */
             conv[impl] = 0;
@@ -222,7 +223,7 @@ static fl_local_problem *random_problem(gsl_rng *rng, int dim, size_t nc)
     fl_global_problem *g = NULL;
     fl_local_problem *p = NULL;
     cr_assert_eq(fl_global_problem_random(rng, n, nc, dim, 0.01, mu_hi, &g, NULL), FL_OK);
-    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
     fl_global_problem_free(g);
     return p;
 }
@@ -432,7 +433,7 @@ Test(siconos_fc, siconos_reads_our_global_text_and_reformulates_alike)
         for (size_t i = 0; i < g->m; i++) cr_assert_eq(sg->b[i], gsl_vector_get(g->w, i));
         for (size_t a = 0; a < g->nc; a++) cr_assert_eq(sg->mu[a], g->mu[a]);
         fl_local_problem *p = NULL;
-        cr_assert_eq(fl_delassus_dense(g, &p, &err), FL_OK, "%s", err.message);
+        cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, &err), FL_OK, "%s", err.message);
         /* Siconos 4.4 prints the reformulated problem on stdout: silence it */
         fflush(stdout);
         int saved = dup(1), devnull = open("/dev/null", O_WRONLY);

@@ -293,8 +293,8 @@ Test(cov_quasistatic, both_twins_refuse_the_same_arguments, .init = setup, .fini
     fl_error err[2];
 #define BOTH(F, UK, G, U, R, O)                                                               \
     do {                                                                                      \
-        st[0] = fl_quasistatic_step(&d, F, UK, G, U, R, O, NULL, &err[0]);                             \
-        st[1] = fl_quasistatic_step_sparse(&ctx, &s, F, UK, G, U, R, O, NULL, &err[1]);                \
+        st[0] = fl_quasistatic_step(&(fl_quasistatic_system){.dense = &d}, F, UK, G, U, R, O, NULL, &err[0]);                             \
+        st[1] = fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &s}, F, UK, G, U, R, O, NULL, &err[1]);                \
     } while (0)
 #define SAME(want, needle) TWIN_SAME(st, err, want, needle)
 /* the usual call of this file on both twins, then SAME */
@@ -340,18 +340,18 @@ Test(cov_quasistatic, both_twins_refuse_the_same_arguments, .init = setup, .fini
     cr_assert_eq(st[1], FL_EINVAL);
     d.iT = s.iT = &iT;
     /* the sparse twin's own checks */
-    cr_assert_eq(fl_quasistatic_step_sparse(NULL, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
-    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, NULL, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = NULL, .sparse = &s}, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = NULL}, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EINVAL);
     s.n = 3;
-    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &s}, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
     cr_assert(strstr(err[1].message, "K is 2x2, must be 3x3"));
     s.n = 0;
-    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &s}, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EDIM);
     s.n = 2;
     cholmod_sparse *P = cholmod_copy_sparse(Ks, &ctx.cm);
     cr_assert(P && cholmod_sparse_xtype(CHOLMOD_PATTERN, P, &ctx.cm));
     s.K = P;
-    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EUNSUPPORTED);
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &s}, f, uk, g, u, NULL, &o, NULL, &err[1]), FL_EUNSUPPORTED);
     s.K = Ks;
     cholmod_free_sparse(&P, &ctx.cm);
     /* no contact: K u = f, u = (1, -1/2), r = K u - f = 0 */
@@ -597,10 +597,10 @@ Test(cov_quasistatic, sparse_context_and_matrix_checks, .init = setup, .fini = t
     gsl_vector *f = gsl_vector_calloc(2), *uk = gsl_vector_calloc(2), *u = gsl_vector_calloc(2);
     gsl_vector g0 = {0, 1, NULL, NULL, 0};
     fl_error err;
-    cr_assert_eq(fl_quasistatic_step_sparse(&idle, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &idle, .sparse = &s}, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "missing context, system or K"));
     s.K = NULL;
-    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &s}, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_EINVAL);
     s.K = Ks;
     /* K in unpacked storage (same values): the step reads it; K = I, f = 0:
      * u = 0 */
@@ -615,7 +615,7 @@ Test(cov_quasistatic, sparse_context_and_matrix_checks, .init = setup, .fini = t
     ((int *)U->p)[2] = 2;
     s.K = U;
     gsl_vector_set(f, 0, 3.0);
-    cr_assert_eq(fl_quasistatic_step_sparse(&ctx, &s, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_OK, "%s",
+    cr_assert_eq(fl_quasistatic_step_sparse(&(fl_quasistatic_system){.ctx = &ctx, .sparse = &s}, f, uk, &g0, u, NULL, NULL, NULL, &err), FL_OK, "%s",
                  err.message);
     cr_assert(fabs(u->data[0] - 3) <= 1e-11 && fabs(u->data[1]) <= 1e-11);
     cholmod_free_sparse(&U, &ctx.cm);

@@ -32,7 +32,7 @@ static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim)
     fl_random_vector(rng, 1.0, g->f);
     for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(rng);
     fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
     fl_global_problem_free(g);
     p->ctx = &ctx;
     cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
@@ -289,7 +289,7 @@ Test(auto_rule, hands_a_slow_gauss_seidel_to_newton_after_the_predicted_sweeps, 
     fl_random_vector(rng, 1.0, g->f);
     for (size_t a = 0; a < nc; a++) g->mu[a] = 0.8;
     fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, &p, NULL), FL_OK);
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
     fl_global_problem_free(g);
     p->ctx = &ctx;
     cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);

@@ -45,7 +45,7 @@ Test(stability, example_3_15_closed_forms)
                 cr_assert(fabs(gsl_matrix_get(t->Kstar, a, b) - Ks * ex[a][b]) < 1e-14,
                           "K*[%zu][%zu] mu=%g", a, b, mu);
         fl_stability_result res;
-        cr_assert_eq(fl_stability_analyse(t, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(fl_stability_analyse(&(fl_stability_tangents){.dense = t}, NULL, &res, NULL), FL_OK);
         double lmin = (3.0 - sqrt(1.0 + mu * mu)) * Ks / 2.0;
         cr_assert(fabs(res.ks_min - lmin) < 1e-12 * Ks, "mu=%g: %.15g vs %.15g", mu, res.ks_min, lmin);
         /* eigenvector (-beta, 1)/norm, beta = mu / (1 + sqrt(1+mu^2)), admissible (v_T >= 0) */
@@ -244,7 +244,7 @@ Test(stability, random_partition_identity_84_and_orderings)
         /* §3.3 (ii): lambda_min(K*_S) <= min Re eig(K*); (iii) <= any real
          * eigenvalue with an admissible real eigenvector */
         fl_stability_result res;
-        cr_assert_eq(fl_stability_analyse(t, NULL, &res, NULL), FL_OK, "%s", fl_test_seed_note());
+        cr_assert_eq(fl_stability_analyse(&(fl_stability_tangents){.dense = t}, NULL, &res, NULL), FL_OK, "%s", fl_test_seed_note());
         double *re = malloc(ns * sizeof *re), *im = malloc(ns * sizeof *im);
         gsl_matrix *E = gsl_matrix_alloc(ns, ns);
         cr_assert_eq(fl_stability_gen_eig(t->Kstar, NULL, re, im, E, NULL), FL_OK);
@@ -429,7 +429,7 @@ Test(stability, bad_input)
     cr_assert_eq(fl_stability_cone_min(R, cz, 4, re, NULL, NULL, &err), FL_EDIM);
     gsl_matrix_set(Z, 0, 0, INFINITY);
     cr_assert_eq(fl_stability_sym_min(Z, re, NULL, &err), FL_ENONFINITE);
-    cr_assert_eq(fl_stability_analyse(NULL, NULL, &(fl_stability_result){0}, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse(&(fl_stability_tangents){.dense = NULL}, NULL, &(fl_stability_result){0}, &err), FL_EINVAL);
     fl_stability_result_free(NULL);
     fl_stability_tangent_free(NULL);
     gsl_matrix_free(R);

@@ -168,7 +168,7 @@ Test(cov_stability, diagonal_system_closed_forms_both_twins, .init = setup, .fin
     cr_assert_eq(fl_stability_tangent_alloc(&T.d, &lab, T.r, &t, NULL), FL_OK);
     cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &T.s, &lab, T.r->data, &ts, NULL), FL_OK);
     fl_stability_result res;
-    cr_assert_eq(fl_stability_analyse(t, NULL, &res, NULL), FL_OK);
+    cr_assert_eq(fl_stability_analyse(&(fl_stability_tangents){.dense = t}, NULL, &res, NULL), FL_OK);
     cr_assert(fabs(res.ks_min - 2) <= 1e-14, "%g", res.ks_min);
     cr_assert(res.ks_cholesky_pd);
     cr_assert(fabs(res.lam_re[0] - 2) <= 1e-13 && fabs(res.lam_re[1] - 3) <= 1e-13);
@@ -176,18 +176,18 @@ Test(cov_stability, diagonal_system_closed_forms_both_twins, .init = setup, .fin
     cr_assert_eq(res.flutter, 0);
     fl_stability_result_free(&res);
     fl_stability_options o = fl_stability_options_default();
-    cr_assert_eq(fl_stability_analyse_sparse(&ctx, ts, &o, 1000, &res, NULL), FL_OK);
+    cr_assert_eq(fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = ts}, &o, &res, NULL), FL_OK);
     cr_assert(fabs(res.ks_min - 2) <= 1e-10, "%g", res.ks_min);
     fl_stability_result_free(&res);
     /* the sparse analyse of an empty or incomplete tangent is refused */
     fl_error err;
     fl_stability_tangent_sparse empty = *ts;
     empty.KS = NULL;
-    cr_assert_eq(fl_stability_analyse_sparse(&ctx, &empty, NULL, 10, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = &empty}, NULL, &res, &err), FL_EINVAL);
     empty = *ts;
     empty.nstar = 0;
-    cr_assert_eq(fl_stability_analyse_sparse(&ctx, &empty, NULL, 10, &res, &err), FL_EINVAL);
-    cr_assert_eq(fl_stability_analyse(NULL, NULL, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = &empty}, NULL, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse(&(fl_stability_tangents){.dense = NULL}, NULL, &res, &err), FL_EINVAL);
     /* the modes: N* = 2 < 3 leaves no mode to ARPACK: refused */
     cr_assert_eq(fl_stability_modes_sparse(&ctx, ts, NULL, 100, &res, &err), FL_EDIM);
     cr_assert_eq(fl_stability_modes_sparse(&ctx, NULL, NULL, 100, &res, &err), FL_EDIM);
@@ -417,7 +417,7 @@ Test(cov_stability, more_shapes_refused_alike_and_sparse_modes, .init = setup, .
     cr_assert_eq(res.flutter, 0);
     fl_stability_result_free(&res);
     fl_stability_options o = fl_stability_options_default();
-    cr_assert_eq(fl_stability_analyse_sparse(&ctx, ts, &o, 1000, &res, &err[1]), FL_OK, "%s", err[1].message);
+    cr_assert_eq(fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = ts}, &o, &res, &err[1]), FL_OK, "%s", err[1].message);
     cr_assert(fabs(res.ks_min - 2) <= 1e-9);
     cr_assert(fabs(res.lambda_real_min - 2) <= 1e-9, "%g", res.lambda_real_min);
     fl_stability_result_free(&res);

@@ -135,8 +135,8 @@ Test(stability_sparse, matches_the_dense_reference_on_random_systems)
             cr_assert(max_diff(Ms, td->Mstar) < 1e-12 * 1e3, "M* %s", fl_test_seed_note());
             cr_assert(max_diff(KSs, td->KS) < 1e-12 * 1e3, "K*_S %s", fl_test_seed_note());
             fl_stability_result rd, rs;
-            cr_assert_eq(fl_stability_analyse(td, NULL, &rd, NULL), FL_OK);
-            fl_status st = fl_stability_analyse_sparse(&ctx, ts, NULL, 5000, &rs, NULL);
+            cr_assert_eq(fl_stability_analyse(&(fl_stability_tangents){.dense = td}, NULL, &rd, NULL), FL_OK);
+            fl_status st = fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = ts}, NULL, &rs, NULL);
             cr_assert_eq(st, FL_OK, "status %d %s", st, fl_test_seed_note());
             double scale = 0;
             for (size_t i = 0; i < td->nstar; i++)
@@ -229,7 +229,7 @@ Test(stability_sparse, example_3_15_closed_form)
         fl_stability_tangent_sparse *t;
         cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &s, &lab, r, &t, NULL), FL_OK);
         fl_stability_result res;
-        cr_assert_eq(fl_stability_analyse_sparse(&ctx, t, NULL, 1000, &res, NULL), FL_OK);
+        cr_assert_eq(fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = t}, NULL, &res, NULL), FL_OK);
         double cf = (3 - sqrt(1 + mu * mu)) / 2;
         cr_assert(fabs(res.ks_min - cf) < 1e-10, "mu=%g %.15g vs %.15g", mu, res.ks_min, cf);
         cr_assert_eq(res.ks_cholesky_pd, mu < 2 * sqrt(2.0));
@@ -254,7 +254,7 @@ Test(stability_sparse, example_3_15_closed_form)
     bad.prescribed = allp;
     cr_assert_eq(fl_stability_tangent_alloc_sparse(&ctx, &bad, &stuck, r, &t, &err), FL_EINVAL);
     fl_stability_result res;
-    cr_assert_eq(fl_stability_analyse_sparse(&ctx, NULL, NULL, 10, &res, &err), FL_EINVAL);
+    cr_assert_eq(fl_stability_analyse_sparse(&(fl_stability_tangents){.ctx = &ctx, .sparse = NULL}, NULL, &res, &err), FL_EINVAL);
     fl_stability_tangent_free_sparse(&ctx, NULL);
     fl_sparse_free(&ctx, &K);
     fl_sparse_free(&ctx, &M);

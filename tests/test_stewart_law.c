@@ -32,7 +32,7 @@ typedef fl_stewart_check_bar bar_case;
 
 static void bar_setup(bar_case *b, double mu, double C0, double V0, double h)
 {
-    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, mu, 0.0, C0};
+    fl_model_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, mu, 0.0, C0};
     cr_assert_eq(fl_stewart_check_bar_init(b, &bar, V0, h), 0);
 }
 
@@ -323,9 +323,9 @@ Test(stewart_law, painleve_time_stepping_closed_forms)
     /* mu = 0.5 < sqrt 3, C0 < 0: every step keeps contact with the same
      * impulse P~_n = -h C0/(l (cos theta0 + mu sin theta0)), so xdot_k =
      * V0 - k mu P~_n / m until it reaches 0 (then sticking: xdot = 0). */
-    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, 0.5, 0.0, -1.0};
+    fl_model_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, 0.5, 0.0, -1.0};
     fl_stewart_system sys;
-    cr_assert_eq(fl_painleve_system(&bar, &sys, NULL), FL_OK);
+    cr_assert_eq(fl_model_painleve_stewart_system(&bar, &sys, NULL), FL_OK);
     gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2);
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, bar.theta0);
@@ -380,9 +380,9 @@ static fl_status failing_mass(void *data, const gsl_vector *q, gsl_matrix *M, fl
 
 Test(stewart_law, integrate_observer_stop_and_errors)
 {
-    fl_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, 0.5, 0.0, 0.0};
+    fl_model_painleve_bar bar = {1.0, 1.0 / 3.0, 1.0, -FL_PI / 6, 0.5, 0.0, 0.0};
     fl_stewart_system sys;
-    cr_assert_eq(fl_painleve_system(&bar, &sys, NULL), FL_OK);
+    cr_assert_eq(fl_model_painleve_stewart_system(&bar, &sys, NULL), FL_OK);
     gsl_vector *q = gsl_vector_alloc(2), *v = gsl_vector_alloc(2), *q3 = gsl_vector_alloc(3);
     gsl_vector_set(q, 0, 0.0);
     gsl_vector_set(q, 1, 0.2);                  /* free flight above the floor */
@@ -405,13 +405,13 @@ Test(stewart_law, integrate_observer_stop_and_errors)
     bad.dim = 4;
     cr_assert_eq(fl_stewart_integrate(&bad, NULL, 0.0, 0.01, 10, q, v, NULL, NULL, &run, &e), FL_EINVAL);
     /* bad bars */
-    fl_painleve_bar bb = bar;
+    fl_model_painleve_bar bb = bar;
     bb.theta0 = 0.3;
-    cr_assert_eq(fl_painleve_system(&bb, &sys, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_painleve_stewart_system(&bb, &sys, &e), FL_EINVAL);
     bb = bar;
     bb.m = -1;
-    cr_assert_eq(fl_painleve_system(&bb, &sys, &e), FL_EINVAL);
-    cr_assert_eq(fl_painleve_system(NULL, &sys, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_painleve_stewart_system(&bb, &sys, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_painleve_stewart_system(NULL, &sys, &e), FL_EINVAL);
     gsl_vector_free(q);
     gsl_vector_free(v);
     gsl_vector_free(q3);

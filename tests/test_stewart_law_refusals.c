@@ -349,27 +349,27 @@ Test(cov_stewart, integrator_and_painleve_bar_arguments)
     cr_assert(strstr(err.message, "mass table unreadable"));
     cr_assert_eq(run.status, FL_EIO);
     /* the Painlevé bar */
-    fl_painleve_bar good = {.m = 1, .J = 0.1, .l = 1, .theta0 = -0.5, .mu = 0.3, .fx = 0,
+    fl_model_painleve_bar good = {.m = 1, .J = 0.1, .l = 1, .theta0 = -0.5, .mu = 0.3, .fx = 0,
                             .ftheta = 0};
     fl_stewart_system ps;
-    cr_assert_eq(fl_painleve_system(&good, &ps, &err), FL_OK);
-    cr_assert_eq(fl_painleve_system(NULL, &ps, &err), FL_EINVAL);
-    cr_assert_eq(fl_painleve_system(&good, NULL, &err), FL_EINVAL);
+    cr_assert_eq(fl_model_painleve_stewart_system(&good, &ps, &err), FL_OK);
+    cr_assert_eq(fl_model_painleve_stewart_system(NULL, &ps, &err), FL_EINVAL);
+    cr_assert_eq(fl_model_painleve_stewart_system(&good, NULL, &err), FL_EINVAL);
     double *fields[7] = {&good.m, &good.J, &good.l, &good.mu, &good.fx, &good.ftheta, &good.theta0};
     const double badv[7] = {0, -1, NAN, -0.1, INFINITY, NAN, 0.0};
     for (int k = 0; k < 7; k++) {
         double keep = *fields[k];
         *fields[k] = badv[k];
-        cr_assert_eq(fl_painleve_system(&good, &ps, &err), FL_EINVAL, "field %d", k);
+        cr_assert_eq(fl_model_painleve_stewart_system(&good, &ps, &err), FL_EINVAL, "field %d", k);
         cr_assert(strstr(err.message, "Painlevé bar needs"));
         if (k < 3) {
             *fields[k] = INFINITY;
-            cr_assert_eq(fl_painleve_system(&good, &ps, &err), FL_EINVAL, "field %d inf", k);
+            cr_assert_eq(fl_model_painleve_stewart_system(&good, &ps, &err), FL_EINVAL, "field %d inf", k);
         }
         *fields[k] = keep;
     }
     good.theta0 = -2.0;
-    cr_assert_eq(fl_painleve_system(&good, &ps, &err), FL_EINVAL);
+    cr_assert_eq(fl_model_painleve_stewart_system(&good, &ps, &err), FL_EINVAL);
     cr_assert(strstr(err.message, "theta0"));
     gsl_vector_free(q);
     gsl_vector_free(v);

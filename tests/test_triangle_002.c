@@ -1,5 +1,5 @@
 /* test_triangle_002.c — the single linear triangle of 002 §6 through the
- * general midpoint stepper (fl_midpoint_triangle_002, models/fl_model_triangle.c):
+ * general midpoint stepper (fl_model_triangle_002, models/fl_model_triangle.c):
  * every solution found by enumeration equals one of the closed-form
  * branches S1-S4 of models/fl_model_triangle.c (002 §6, with the transcription fixes of
  * proofs/README.md), their number matches the regions sigma1-sigma4, F < c/b
@@ -61,7 +61,7 @@ Test(triangle_002, enumeration_equals_the_branches_S1_to_S4)
         double sols[4 * 8];
         size_t ns;
         fl_error e;
-        cr_assert_eq(fl_midpoint_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8,
+        cr_assert_eq(fl_model_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8,
                                               sols, &ns, &e), FL_OK, "%s", e.message);
         cr_assert_eq((int)ns, nexp, "trial %d: %zu solutions found, regions give %d "
                      "(F=%g c/b=%g fhat=(%g,%g) utk=%g) %s", trial, ns, nexp, t.F, t.c / t.b, fn,
@@ -101,7 +101,7 @@ Test(triangle_002, catalogue_trial_run)
             double fn = 6 * gsl_rng_uniform(r) - 3, ft = 6 * gsl_rng_uniform(r) - 3;
             double sols[32];
             size_t ns;
-            cr_assert_eq(fl_midpoint_triangle_002(lam, mu, m1, m2, dt, F, 0.3, fn, ft, 8, sols, &ns, NULL),
+            cr_assert_eq(fl_model_triangle_002(lam, mu, m1, m2, dt, F, 0.3, fn, ft, 8, sols, &ns, NULL),
                          FL_OK);
             if (pass == 0) cr_assert_eq(ns, 1u, "F=1.5 < c/b = 2: unique");
             else cr_assert(ns == 1 || ns == 3 || ns == 2);
@@ -123,7 +123,7 @@ Test(triangle_002, continuum_S5_at_F_equal_c_over_b)
     double fn = 1.1, ft = -t.c * fn / t.b;   /* on sigma5: c fn + b ft = 0, fn > -b utk */
     double sols[32];
     size_t ns;
-    cr_assert_eq(fl_midpoint_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols,
+    cr_assert_eq(fl_model_triangle_002(t.lam, t.mu, t.m1, t.m2, t.dt, t.F, t.utk, fn, ft, 8, sols,
                                           &ns, NULL), FL_OK);
     double S1[4], S2[4];
     fl_model_triangle_branch(&t, 1, fn, ft, S1);
@@ -165,7 +165,7 @@ Test(triangle_002, normal_redistribution_is_unique_below_the_dt_bound)
             double fn = sc * (2 * gsl_rng_uniform(r) - 1), ft = sc * (2 * gsl_rng_uniform(r) - 1);
             double sols[32];
             size_t ns;
-            cr_assert_eq(fl_midpoint_triangle_002(lam, mu, 0.0, m2, t.dt, F, t.utk, fn, ft, 8, sols, &ns,
+            cr_assert_eq(fl_model_triangle_002(lam, mu, 0.0, m2, t.dt, F, t.utk, fn, ft, 8, sols, &ns,
                                                   NULL), FL_OK);
             cr_assert_eq(ns, 1u, "dt < dt0: unique (trial %d) %s", trial, fl_test_seed_note());
         }
@@ -177,7 +177,7 @@ Test(triangle_002, normal_redistribution_is_unique_below_the_dt_bound)
         double fn = 1.0, ft = -0.5 * (F + u.c / u.b) * fn;   /* utk = 0: Int sigma4 */
         double sols[32];
         size_t ns;
-        cr_assert_eq(fl_midpoint_triangle_002(lam, mu, 0.0, m2, u.dt, F, 0.0, fn, ft, 8, sols, &ns, NULL),
+        cr_assert_eq(fl_model_triangle_002(lam, mu, 0.0, m2, u.dt, F, 0.0, fn, ft, 8, sols, &ns, NULL),
                      FL_OK);
         cr_assert_eq(ns, 3u, "dt > dt0: three solutions %s", fl_test_seed_note());
     }
@@ -197,7 +197,7 @@ Test(triangle_002, tangential_redistribution_is_never_unique_for_large_F)
             double fn = 1.0, ft = -0.5 * (F + 2.0) * fn;
             double sols[32];
             size_t ns;
-            cr_assert_eq(fl_midpoint_triangle_002(lam, mu, m1, 0.0, dts[k], F, 0.0, fn, ft, 8, sols, &ns,
+            cr_assert_eq(fl_model_triangle_002(lam, mu, m1, 0.0, dts[k], F, 0.0, fn, ft, 8, sols, &ns,
                                                   NULL), FL_OK);
             cr_assert_eq(ns, 3u, "m1=%g m2=0 dt=%g: three solutions", m1, dts[k]);
         }
@@ -208,9 +208,9 @@ Test(triangle_002, bad_input)
     double sols[4];
     size_t ns;
     fl_error e;
-    cr_assert_eq(fl_midpoint_triangle_002(1, 0, 1, 1, 1, 1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
-    cr_assert_eq(fl_midpoint_triangle_002(1, 1, -1, 1, 1, 1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
-    cr_assert_eq(fl_midpoint_triangle_002(1, 1, 1, 1, 1, 1, 0, NAN, 0, 1, sols, &ns, &e), FL_EINVAL);
-    cr_assert_eq(fl_midpoint_triangle_002(1, 1, 1, 1, 0.0, 1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
-    cr_assert_eq(fl_midpoint_triangle_002(1, 1, 1, 1, 1, -1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_triangle_002(1, 0, 1, 1, 1, 1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_triangle_002(1, 1, -1, 1, 1, 1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_triangle_002(1, 1, 1, 1, 1, 1, 0, NAN, 0, 1, sols, &ns, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_triangle_002(1, 1, 1, 1, 0.0, 1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
+    cr_assert_eq(fl_model_triangle_002(1, 1, 1, 1, 1, -1, 0, 0, 0, 1, sols, &ns, &e), FL_EINVAL);
 }
