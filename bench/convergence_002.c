@@ -28,6 +28,7 @@
 #include "optimized/midpoint_sparse.h"
 #include "optimized/fe2d_sparse.h"
 #include "models/fl_model_square_block.h"
+#include "checks/midpoint_checks.h"
 
 #define SAMPLE_DT 8e-5
 
@@ -50,27 +51,6 @@ static void run_free(run *r)
     for (size_t k = 0; r->u && k < r->ns; k++) free(r->u[k]);
     free(r->u);
     r->u = NULL;
-}
-
-/* the check's initial state: one step of length 1e6 s from rest (static
- * contact, friction off unless --steady) */
-static int initial_state(const fl_midpoint_problem *p, const fl_midpoint_options *o, int steady, double *u, size_t *open,
-                         fl_error *e)
-{
-    fl_midpoint_problem ps = *p;
-    if (!steady) ps.mu = ps.v_found = 0.0;
-    fl_midpoint_options os = *o;
-    os.dt = 1e6;
-    os.tol = 1e-14;
-    fl_midpoint_sparse *m0 = NULL;
-    fl_midpoint_state *s0 = NULL;
-    int ok = fl_midpoint_alloc_sparse(&ps, &os, &m0, e) == FL_OK && fl_midpoint_state_alloc(ps.n, ps.nc, &s0, e) == FL_OK
-             && fl_midpoint_step_sparse(m0, s0, NULL, e) >= 0;
-    if (ok) memcpy(u, m0->uh, ps.n * sizeof(double));
-    for (size_t i = 0; ok && i < ps.nc; i++) *open += s0->y->data[2 * i] == 0;
-    fl_midpoint_state_free(s0);
-    fl_midpoint_free_sparse(m0);
-    return ok ? 0 : -1;
 }
 
 /* the contact statistics once a step has set the forces (stepped), and
@@ -112,7 +92,7 @@ static int do_run(fl_midpoint_block_params bp, size_t nx, double dt, const opts 
     o.tol = 1e-10;
     if (fl_sparse_start(&sctx, &e) || fl_midpoint_block_alloc_sparse(&sctx, &bp, 0, &b, &e)
         || fl_midpoint_alloc_sparse(&b->prob, &o, &ms, &e) || fl_midpoint_state_alloc(b->prob.n, b->prob.nc, &st, &e)
-        || initial_state(&b->prob, &o, op->steady, st->u->data, &R->open0, &e)) {
+        || fl_midpoint_block_static_start(&b->prob, &o, op->steady, st->u->data, &R->open0, &e)) {
         fprintf(stderr, "convergence_002: nx = %zu: %s\n", nx, e.message);
         goto done;
     }

@@ -518,11 +518,11 @@ static void series_free(series *s)
  * with F = 0 and dt = 1e6 s from rest, so that S = (4/dt^2) M_r + A = A up
  * to 4e-12 M_r: u^{1/2} is the static solution with the contact conditions
  * imposed; u0 = u^{1/2} (n entries). */
-static int block_static_start(const fl_midpoint_problem *p, const fl_midpoint_options *o, double *u0, fl_error *e)
+int fl_midpoint_block_static_start(const fl_midpoint_problem *p, const fl_midpoint_options *o, int steady,
+                                   double *u0, size_t *open, fl_error *e)
 {
     fl_midpoint_problem ps = *p;
-    ps.mu = 0.0;
-    ps.v_found = 0.0;
+    if (!steady) ps.mu = ps.v_found = 0.0;
     fl_midpoint_options os = *o;
     os.dt = 1e6;
     os.tol = 1e-14;
@@ -531,6 +531,7 @@ static int block_static_start(const fl_midpoint_problem *p, const fl_midpoint_op
     int ok = fl_midpoint_alloc_sparse(&ps, &os, &m0, e) == FL_OK && fl_midpoint_state_alloc(ps.n, ps.nc, &s0, e) == FL_OK
              && fl_midpoint_step_sparse(m0, s0, NULL, e) >= 0;
     if (ok) memcpy(u0, m0->uh, ps.n * sizeof(double));
+    for (size_t i = 0; ok && open && i < ps.nc; i++) *open += s0->y->data[2 * i] == 0;
     fl_midpoint_state_free(s0);
     fl_midpoint_free_sparse(m0);
     return ok ? 0 : -1;
@@ -565,7 +566,7 @@ static int run_block(const fl_midpoint_block_params *bp, double dt, double T, fl
         fl_check_message(ctx, "square_block_002: %s", e.message);
         goto done;
     }
-    if (block_static_start(&b->prob, &o, st->u->data, &e)) {   /* no static state: the run would start elsewhere */
+    if (fl_midpoint_block_static_start(&b->prob, &o, 0, st->u->data, NULL, &e)) {   /* no static state: the run would start elsewhere */
         fl_check_message(ctx, "square_block_002: initial state: %s", e.message);
         goto done;
     }

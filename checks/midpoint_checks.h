@@ -6,6 +6,7 @@
 #define FL_MIDPOINT_CHECKS_H
 
 #include "checks/fl_check.h"
+#include "reference/midpoint.h"
 
 typedef struct fl_midpoint_xstats {
     long nblocks, failures, steps;      /* random FE blocks, those that failed, steps taken */
@@ -35,5 +36,13 @@ void fl_midpoint_crosscheck_report(fl_check_ctx *ctx, const fl_midpoint_xstats *
 #define FL_MIDPOINT_FIG9_ORDER_MAX 1.25
 double fl_midpoint_fitted_order(size_t n, const double *h, const double *e);
 int fl_midpoint_order_matches_fig9(size_t n, const double *eL2, const double *eH1, double pL2, double pH1);
+
+/* The square block's initial state (002 §7; the initial state is [MISSING]
+ * in 002): one sparse step of 1e6 s from rest, frictionless unless steady,
+ * so u0 (n entries) is the static contact solution.  *open (may be NULL)
+ * is increased by the number of open contacts.  0, or -1 with e filled.
+ * The reproduction and bench/convergence_002.c start from it. */
+int fl_midpoint_block_static_start(const fl_midpoint_problem *p, const fl_midpoint_options *o, int steady,
+                                   double *u0, size_t *open, fl_error *e);
 
 #endif
