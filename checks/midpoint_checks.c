@@ -1122,14 +1122,19 @@ static void energy_checks(fl_check_ctx *ctx, int rc, const double *dts, series S
     for (int s = 1; s <= 2; s++) {
         char name[96];
         snprintf(name, sizeof name, "square_block_002.%s_stable_and_converging", square_sit[s]);
-        int ok = !S[s][0].blew_up && !S[s][2].blew_up && fabs(S[s][2].final_drift) < fabs(S[s][0].final_drift)
+        /* 002 Fig. 8 claims a limit (conservation as dt -> 0) with no
+         * rate: checked as a decrease at each of the three dt, the
+         * observed order reported */
+        double d0 = fabs(S[s][0].final_drift), d1 = fabs(S[s][1].final_drift), d2 = fabs(S[s][2].final_drift);
+        int ok = !S[s][0].blew_up && !S[s][1].blew_up && !S[s][2].blew_up && d1 < d0 && d2 < d1
                  && S[s][2].max_drift < S[0][2].max_drift;
-        double ratio = fabs(S[s][2].final_drift) / fmax(fabs(S[s][0].final_drift), 1e-300);
+        double ratio = d2 / fmax(d0, 1e-300);
         fl_check_value(ctx, ok, name, ratio, 1.0, NAN,
                        "002 §7 Fig. 8 (stable; value: |E - xi - E0| at T for the smallest dt over the largest dt's, "
-                       "below 1)",
-                       "|E - xi - E0| at T: %.3g (dt = %g) -> %.3g (dt = %g): energy conservation approached as "
-                       "dt -> 0 (002 §7, Fig. 8)", fabs(S[s][0].final_drift), dts[0], fabs(S[s][2].final_drift), dts[2]);
+                       "below 1, decreasing at each dt)",
+                       "|E - xi - E0| at T: %.3g (dt = %g) -> %.3g (dt = %g) -> %.3g (dt = %g), decreasing at each dt "
+                       "(observed order %.2f): energy conservation approached as dt -> 0 (002 §7, Fig. 8)",
+                       d0, dts[0], d1, dts[1], d2, dts[2], log(d2 / d0) / log(dts[2] / dts[0]));
     }
     /* implicit contact forces: stable and dissipative at every dt; the
      * paper's trend (more dissipation for smaller dt) is checked at the

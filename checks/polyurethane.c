@@ -111,8 +111,9 @@ typedef struct {
     FILE *csv;                   /* Table 1, ours beside the paper's */
     FILE *fcsv;                  /* 004 Fig. 15: total tangential force along the loading */
     int row, maxg, qs_ok, done_rows;
+    long incr, incr_under8, sorp_total;  /* increments; those with < 8 g-iterations; SORP sweeps */
     int mono_bad, prev_free, div_any, fl_bad, nec_before2, twin_bad, twin_n;
-    int states_bad, mode_bad, ks_bad, lam_bad, first_nec_row, first_low_row, stick_last;
+    int states_bad, mode_bad, ks_bad, lam_bad, lam_note, lam_doc, first_nec_row, first_low_row, stick_last;
     double ks_worst, lam_worst, ks_last, twin_s_ref, twin_s_opt;
     char lam_off[256];
 } table1_state;
@@ -132,6 +133,43 @@ static int table1_start(fl_check_ctx *ctx, poly_run *run, void *state)
     if (fl_check_out_path(ctx, "polyurethane_fig15.csv", t1->fpath, sizeof t1->fpath) == 0) t1->fcsv = fopen(t1->fpath, "w");
     if (t1->fcsv) fprintf(t1->fcsv, "U_T,F_T_N,F_N_N\n");
     return 0;
+}
+
+/* One row of 004 Table 1's Lambda column.  The paper prints it with
+ * par->lambda_digits significant digits, so its precision is half a unit of
+ * the last one: within it, a PASS; beyond it but within tol_lambda_rel, a
+ * NOTE (a discrepancy at the printed precision: the block's dimensions are
+ * reconstructed, data file params.chosen.reason); beyond that, a FAIL unless
+ * the data file documents the row. */
+static void table1_lambda_row(fl_check_ctx *ctx, const fl_model_polyurethane *par, const fl_model_polyurethane_row *r,
+                              table1_state *t1, double UT, double lam, const char *ref)
+{
+    double lrel = fabs(lam / r->lambda - 1);
+    double half_unit = 0.5 * pow(10.0, floor(log10(fabs(r->lambda))) + 1 - par->lambda_digits);
+    double units = fabs(lam - r->lambda) / (2 * half_unit);
+    char nm[96];
+    snprintf(nm, sizeof nm, "polyurethane.table1_Lambda.UT%.2f", r->UT);
+    if (r->discrepancy) {
+        t1->lam_doc++;
+        fl_check_discrepancy(ctx, nm, lam, r->lambda, ref, r->discrepancy,
+                             "min real Lambda of M*^-1 K* %.3g, paper %.3g (%.0f%% off)", lam, r->lambda, 100 * lrel);
+    } else if (fabs(lam - r->lambda) <= half_unit || lrel > par->tol_lambda_rel) {
+        fl_check_value(ctx, fabs(lam - r->lambda) <= half_unit, nm, lam, r->lambda, half_unit, ref,
+                       "min real Lambda of M*^-1 K* %.5g, paper %.3g (%.2f units of its last printed digit, tol 0.5)",
+                       lam, r->lambda, units);
+    } else {
+        t1->lam_note++;
+        fl_check_discrepancy(ctx, nm, lam, r->lambda, ref,
+                             "beyond the paper's printed precision but within the data file's table_1_tolerance_Lambda_relative; "
+                             "the block's length and thickness are reconstructed from 004's H/L, U_N0 and F_N0",
+                             "min real Lambda of M*^-1 K* %.5g, paper %.3g: %.2f units of its last printed digit (%.2g%% off)",
+                             lam, r->lambda, units, 100 * lrel);
+    }
+    if (r->discrepancy || fabs(lam - r->lambda) > half_unit) {
+        if (!r->discrepancy && lrel > par->tol_lambda_rel) t1->lam_bad++;
+        size_t len = strlen(t1->lam_off);
+        snprintf(t1->lam_off + len, sizeof t1->lam_off - len, "%s%.2f (%.4g vs %.3g)", len ? ", " : "", UT, lam, r->lambda);
+    } else t1->lam_worst = fmax(t1->lam_worst, units);
 }
 
 /* One row of Table 1 beside the paper's: print it, check its K*_S and
@@ -158,24 +196,7 @@ static void table1_compare(fl_check_ctx *ctx, const poly_run *run, table1_state 
     fl_check_value(ctx, fabs(res->ks_min - r->ks) <= par->tol_ks, nm, res->ks_min, r->ks,
                    par->tol_ks, ref, "min eig K*_S per unit thickness %.4f, paper %.3f (tol %g)", res->ks_min,
                    r->ks, par->tol_ks);
-    double lrel = fabs(res->lambda_real_min / r->lambda - 1);
-    snprintf(nm, sizeof nm, "polyurethane.table1_Lambda.UT%.2f", r->UT);
-    if (r->discrepancy) {
-        fl_check_discrepancy(ctx, nm, res->lambda_real_min, r->lambda, ref, r->discrepancy,
-                             "min real Lambda of M*^-1 K* %.3g, paper %.3g (%.0f%% off)", res->lambda_real_min,
-                             r->lambda, 100 * lrel);
-    } else {
-        fl_check_value(ctx, lrel <= par->tol_lambda_rel, nm, res->lambda_real_min, r->lambda,
-                       par->tol_lambda_rel * fabs(r->lambda),
-                       ref, "min real Lambda of M*^-1 K* %.4g, paper %.3g (%.2g%% off, tol 1%%)", res->lambda_real_min,
-                       r->lambda, 100 * lrel);
-    }
-    if (lrel > par->tol_lambda_rel) {
-        if (!r->discrepancy) t1->lam_bad++;
-        size_t len = strlen(t1->lam_off);
-        snprintf(t1->lam_off + len, sizeof t1->lam_off - len, "%s%.2f (%.3g vs %.3g)", len ? ", " : "", UT,
-                 res->lambda_real_min, r->lambda);
-    } else t1->lam_worst = fmax(t1->lam_worst, lrel);
+    table1_lambda_row(ctx, par, r, t1, UT, res->lambda_real_min, ref);
     if (t1->first_nec_row < 0 && res->ks_min <= 0) t1->first_nec_row = t1->row;
     if (t1->first_low_row < 0 && res->flutter && res->flutter_mode <= (size_t)par->low_mode) t1->first_low_row = t1->row;
     if (t1->prev_free >= 0 && nsl + nfr < t1->prev_free) t1->mono_bad++;
@@ -231,6 +252,9 @@ static int table1_step(fl_check_ctx *ctx, poly_run *run, void *state, long s, do
     fl_error err;
     if (advanced != FL_OK) t1->qs_ok = 0;
     t1->maxg = qr->g_iterations > t1->maxg ? qr->g_iterations : t1->maxg;
+    t1->incr++;
+    t1->incr_under8 += qr->g_iterations < 8;
+    t1->sorp_total += qr->iterations;
     if (t1->fcsv) {
         double ft, fn;
         if (fl_model_polyurethane_state(&run->b, UT, NULL, NULL, NULL, NULL, &ft, &fn, &err) == FL_OK)
@@ -250,9 +274,20 @@ static void table1_check_loading(fl_check_ctx *ctx, const poly_run *run, const t
     const fl_model_polyurethane *par = &run->par;
     const fl_model_polyurethane_row *rows = par->rows;
     int nrows = par->nrows;
-    fl_check_value(ctx, t1->qs_ok && t1->maxg <= 60, "polyurethane.quasistatic", (double)t1->maxg, NAN, 60.0,
-                   "004 §5.3 (115)-(117) (value: most g-iterations of an increment, at most the tolerance)",
-                   "%ld increments of %.2f mm by SORP + fixed point on g: all converged, at most %d g-iterations (004: usually < 8)", run->steps, par->dU, t1->maxg);
+    fl_check_value(ctx, t1->qs_ok, "polyurethane.quasistatic", (double)!t1->qs_ok, 0.0, 0.0,
+                   "004 §5.3 (115)-(117) (value: 1 if an increment did not converge)",
+                   "%ld increments of %.2f mm by SORP + fixed point on g: all converged", run->steps, par->dU);
+    /* 004 §5.3 counts its iterations with a diagonal process (coarse SORP
+     * resolutions for the first values of g), which fl_quasistatic_step does
+     * not use: the counts are reported beside the paper's, not checked */
+    double share8 = t1->incr ? (double)t1->incr_under8 / (double)t1->incr : NAN;
+    fl_check_discrepancy(ctx, "polyurethane.quasistatic_iterations", share8, NAN, "004 §5.3: \"usually less than 8\" iterates on g",
+                         "004 uses a diagonal process (coarse resolutions for the first values of g); ours solves every g "
+                         "to the SORP tolerance, so the counts of the two algorithms differ",
+                         "%.0f%% of %ld increments took fewer than 8 g-iterations (most %d; 004: usually fewer than 8); "
+                         "%.0f SORP sweeps per increment on average (004: the total number of SORP iterates is 1 to 2 times the %zu degrees of freedom)",
+                         100 * share8, t1->incr, t1->maxg, t1->incr ? (double)t1->sorp_total / (double)t1->incr : NAN,
+                         run->b.n);
     fl_check_value(ctx, t1->mono_bad == 0 && t1->done_rows > 0, "polyurethane.slip_zone_grows", (double)t1->mono_bad, 0.0, 0.0,
                    "004 §5.6 (value: rows where slip + no-contact decreases)",
                    "slip + no-contact count never decreases along the rows (004 §5.6: the slip zone grows, nodes lose contact)");
@@ -314,10 +349,12 @@ static void table1_check(fl_check_ctx *ctx, poly_run *run, void *state)
             if (rows[r].discrepancy && !rows[r].quick)
                 fl_check_note(ctx, "polyurethane.table1_Lambda", "U_T = %.2f (a documented discrepancy with 004 Table 1, paper %.3g) is a row of the full run only",
                               rows[r].UT, rows[r].lambda);
-    fl_check_value(ctx, t1->lam_bad == 0 && done_rows > 0, "polyurethane.table1_Lambda", t1->lam_worst, 0.0, par->tol_lambda_rel,
-                   "004 Table 1 min real Lambda column (value: largest relative difference, documented rows excluded)",
-                   "min real Lambda of M*^-1 K* within 1%% of 004 Table 1 at every row but the documented discrepancies of the data file: %d rows, largest %.2g%%; off: %s",
-                 done_rows, 100 * t1->lam_worst, t1->lam_off[0] ? t1->lam_off : "none");
+    fl_check_value(ctx, t1->lam_bad == 0 && done_rows > t1->lam_note + t1->lam_doc, "polyurethane.table1_Lambda", t1->lam_worst, 0.0, 0.5,
+                   "004 Table 1 min real Lambda column (value: largest difference of a PASS row, in units of the last printed digit)",
+                   "min real Lambda of M*^-1 K* within half a unit of 004 Table 1's last printed digit at %d of %d rows "
+                   "(largest %.2f units); beyond it: %s (%d NOTEs within %g%%, the rest documented discrepancies of the data file)",
+                   done_rows - t1->lam_note - t1->lam_bad - t1->lam_doc, done_rows, t1->lam_worst,
+                   t1->lam_off[0] ? t1->lam_off : "none", t1->lam_note, 100 * par->tol_lambda_rel);
     fl_check_value(ctx, t1->twin_bad == 0 && t1->twin_n > 0, "polyurethane.ref_vs_sparse", (double)t1->twin_bad, 0.0, 0.0,
                    "004 §5.4; sparse twin vs dense reference (value: disagreements)",
                    "sparse twin (CHOLMOD inverse power, ARPACK + UMFPACK lowest 20 modes) vs dense reference at %d rows: %d disagreements in min eig K*_S, Cholesky, Lambda, flutter mode; analysis time %.3g s dense vs %.3g s sparse",
@@ -462,8 +499,9 @@ static int damping_start(fl_check_ctx *ctx, poly_run *run, void *state)
     if (isnan(xi_1) || isnan(xi_18)) dxi = INFINITY;
     fl_check_value(ctx, fabs(xi_1 - want) < 1e-6 && fabs(xi_18 - want18) < 1e-6, "polyurethane_damping.rayleigh", dxi, 0.0, 1e-6,
                    "004 §5.7 xi = -Re/|Im|; proofs/stability.md §3 (value: largest difference from the targets)",
-                 "xi = -Re/|Im| of the damped all-stuck roots: mode 1 %.8f (target %.4f), mode %d %.8f (target %.4f) (004 §5.7 definition, proportional-damping closed form)",
-                 xi_1, want, LM, xi_18, want18);
+                 "the damped root solver against a closed form (not a paper result): xi = -Re/|Im| of the quadratic eigenproblem's all-stuck roots, "
+                 "mode 1 %.8f, mode %d %.8f; the modal closed form xi_k = alpha/(2 w_k) + beta w_k/2 of the alpha, beta chosen for them gives %.4f, %.4f",
+                 xi_1, LM, xi_18, want, want18);
     fl_stability_result_free(&rs);
     fl_stability_tangent_free_sparse(&ps->ctx, ts);
     /* the loading path: analyse each new signature */

@@ -168,6 +168,9 @@ static fl_status load_doc(const fl_json_doc *doc, void *vout, fl_error *err)
     FL_TRY(mark_rows(doc, ex, "table_1_Lambda_discrepancies", 0, o, err));
     FL_TRY(fl_model_file_number_in(doc, ex, "expected", "table_1_tolerance_KS", tiny, big, &o->tol_ks, err));
     FL_TRY(fl_model_file_number_in(doc, ex, "expected", "table_1_tolerance_Lambda_relative", tiny, big, &o->tol_lambda_rel, err));
+    FL_TRY(fl_model_file_number_in(doc, ex, "expected", "table_1_Lambda_significant_digits", 1, 17, &v, err));
+    FL_TRY(whole(doc, ex, "expected", "table_1_Lambda_significant_digits", 1, 17, v, err));
+    o->lambda_digits = (int)v;
     FL_TRY(fl_model_file_number_in(doc, ex, "expected", "necessary_condition_U_T_mm", -big, 0, &o->nec_UT, err));
     FL_TRY(fl_model_file_number_in(doc, ex, "expected", "damping_onset_strongest_U_T_mm", -big, 0, &o->onset_strongest, err));
     FL_TRY(fl_model_file_number_in(doc, ex, "expected", "damping_onset_tolerance_mm", tiny, big, &o->onset_tol, err));

@@ -56,6 +56,7 @@ typedef struct fl_model_polyurethane {
     fl_model_polyurethane_row rows[FL_MODEL_POLYURETHANE_MAX_ROWS];
     int nrows;
     double tol_ks, tol_lambda_rel, nec_UT;
+    int lambda_digits;           /* significant digits of Table 1's Lambda column */
     /* §5.7 damping */
     double xi[FL_MODEL_POLYURETHANE_MAX_LEVELS];
     int nlevels;

@@ -44,7 +44,7 @@ static void on_line(void *d, fl_check_kind k, const char *name, const char *deta
 }
 
 /* FL_CHECK_FAIL if any result of that name failed, FL_CHECK_PASS if all
- * passed, -1 if there is none. */
+ * passed (notes aside), FL_CHECK_NOTE if all are notes, -1 if there is none. */
 static int verdict(const rec *r, const char *name)
 {
     int v = -1;
@@ -52,6 +52,7 @@ static int verdict(const rec *r, const char *name)
         if (strcmp(r->name[i], name) == 0) {
             if (r->kind[i] == FL_CHECK_FAIL) return FL_CHECK_FAIL;
             if (r->kind[i] == FL_CHECK_PASS) v = FL_CHECK_PASS;
+            if (r->kind[i] == FL_CHECK_NOTE && v < 0) v = FL_CHECK_NOTE;
         }
     return v;
 }
@@ -175,6 +176,10 @@ Test(checks_004, theorem1_fails_on_wrong_closed_forms)
     const char *f = "000/theorem1_rod.json";
     expect_fails(fl_moreau_reproduce_theorem1, f, "cases[0].expected.gamma", -0.4, "theorem1.gamma_negative.gamma");
     expect_fails(fl_moreau_reproduce_theorem1, f, "cases[0].expected.u_tilde[2]", 0.54, "theorem1.gamma_negative.set_A");
+    /* the quick eps sequence 0.1, 1e-4, 1e-3: the distances at the last eps
+     * are small (the old criterion passed), but they do not decrease at
+     * every step of the sequence, which a limit as eps -> 0 requires */
+    expect_fails(fl_moreau_reproduce_theorem1, f, "sampling.eps[1]", 1e-4, "theorem1.gamma_negative.consistency");
     expect_fails(fl_moreau_reproduce_theorem1, f, "cases[2].expected.dH_limit", 0.2,
                  "theorem1.gamma_zero_nonpositive_nearby.dH_bounded_away");
     /* a perturbed system: mu0 = 1.5 < 5/3 makes gamma(pi/4) > 0, not the case the file states */
@@ -259,23 +264,22 @@ static void poly_row(int stick, int slip, int nc, double ks, double lambda, int 
     dump_tmp(root, out, len);
 }
 
-static void poly_first_row(double ks, char *out, size_t len)
-{
-    poly_row(20, 1, 0, ks, 8.19e6, 57, out, len);
-}
-
 Test(checks_004, polyurethane_table1_fails_on_a_wrong_row, .timeout = 300)
 {
     static rec r;
     char p[64];
-    /* min eig K*_S of the row off by 0.01 (tolerance 0.002); the other
-     * columns as printed still pass on the same run */
-    poly_first_row(0.086, p, sizeof p);
+    /* min eig K*_S of the row off by 0.0019 (we compute 0.0756): within the
+     * old tolerance 0.002, beyond the paper's printed precision 0.0005.
+     * Lambda printed as 8.20e6 instead of 8.19e6 (we compute 8.1866e6):
+     * within 1%, but 1.3 units of the last printed digit, so a NOTE, not a
+     * PASS; the other columns as printed still pass on the same run */
+    poly_row(20, 1, 0, 0.0775, 8.20e6, 57, p, sizeof p);
     run_task(fl_stability_reproduce_polyurethane, p, &r);
     unlink(p);
     cr_assert_eq(verdict(&r, "polyurethane.table1_KS.UT-0.87"), FL_CHECK_FAIL);
     cr_assert_eq(verdict(&r, "polyurethane.table1_KS"), FL_CHECK_FAIL);
-    cr_assert_eq(verdict(&r, "polyurethane.table1_Lambda.UT-0.87"), FL_CHECK_PASS);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_Lambda.UT-0.87"), FL_CHECK_NOTE);
+    cr_assert_eq(verdict(&r, "polyurethane.table1_Lambda"), FL_CHECK_FAIL, "no row within the printed precision");
     cr_assert_eq(verdict(&r, "polyurethane.table1_states"), FL_CHECK_PASS);
     cr_assert_eq(verdict(&r, "polyurethane.table1_flutter_mode"), FL_CHECK_PASS);
     cr_assert_eq(verdict(&r, "polyurethane.ref_vs_sparse"), FL_CHECK_PASS);

@@ -314,6 +314,7 @@ Test(cov_models, polyurethane_refuses_each_broken_member)
         {"expected.table_1_Lambda_discrepancies.1.reason", DEL, "expected.table_1_Lambda_discrepancies[1].reason"},
         {"expected.table_1_tolerance_KS", DEL, "expected.table_1_tolerance_KS"},
         {"expected.table_1_tolerance_Lambda_relative", NUM(0.0), "expected.table_1_tolerance_Lambda_relative"},
+        {"expected.table_1_Lambda_significant_digits", NUM(2.5), "expected.table_1_Lambda_significant_digits"},
         {"expected.necessary_condition_U_T_mm", NUM(1.35), "expected.necessary_condition_U_T_mm"},
         {"expected.damping_onset_strongest_U_T_mm", DEL, "expected.damping_onset_strongest_U_T_mm"},
         {"expected.damping_onset_tolerance_mm", DEL, "expected.damping_onset_tolerance_mm"},
