@@ -500,7 +500,7 @@ def write(problem, path, solution=None):
         _raise(s, &err, "write")
 
 
-cdef fl_solve_options _options(str solver, double tol, max_iter, str impl) except *:
+cdef fl_solve_options _options(str solver, double tol, max_iter, str impl, time_limit) except *:
     cdef fl_solve_options o = fl_solve_options_default()
     cdef fl_error err
     cdef bytes bs = solver.encode()
@@ -519,6 +519,10 @@ cdef fl_solve_options _options(str solver, double tol, max_iter, str impl) excep
             raise Error("EINVAL", f"solve: max_iter must be at least 1, not {max_iter!r}")
         o.max_sweeps = int(max_iter)
         o.max_newton = int(max_iter)
+    if time_limit is not None:
+        if not (float(time_limit) > 0 and float(time_limit) < float("inf")):
+            raise Error("EINVAL", f"solve: time_limit must be a positive number of seconds, not {time_limit!r}")
+        o.time_limit = float(time_limit)
     return o
 
 
@@ -556,21 +560,23 @@ cdef _ctx_give(_Ctx c):
         _ctx_pool.append(c)
 
 
-def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
+def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized", time_limit=None):
     """    Solve a LocalProblem or GlobalProblem with the library's dispatcher
     (drivers/solve.h): solver "gs" (nonlinear Gauss-Seidel),
     "newton" (semismooth Newton on the Alart-Curnier function) or "auto"
     (Gauss-Seidel, then Newton when it converges slowly); impl "optimized"
     (sparse twins) or "reference" (dense twins, W copied to a dense array).
     tol: the natural-map error /||q|| to reach.  max_iter: caps Gauss-Seidel
-    sweeps and Newton steps alike (defaults 10000 and 500).
+    sweeps and Newton steps alike (defaults 10000 and 500).  time_limit:
+    seconds of wall time for the whole solve (None: no limit); when it runs
+    out, Result.status is "time limit" and r, u are the best iterate found.
 
     The optimized path reads W, q, mu in place (no copy) and writes r and u
     into the returned arrays; the GIL is released during the solve.  An
     unreached tolerance is not an error: Result.status says so.  A library
     error raises frictionlab.Error.
     """
-    cdef fl_solve_options o = _options(solver, tol, max_iter, impl)
+    cdef fl_solve_options o = _options(solver, tol, max_iter, impl, time_limit)
     cdef fl_solve_result res
     cdef fl_error err
     cdef _Ctx pc = _ctx_take()
@@ -630,7 +636,8 @@ def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized"):
         status, solver_name = "converged", "none"
     else:
         status = {FL_SOLVE_STOP_TOL: "converged", FL_SOLVE_STOP_MAXITER: "iteration limit",
-                  FL_SOLVE_STOP_STALLED: "stalled"}.get(res.stop, "error")
+                  FL_SOLVE_STOP_STALLED: "stalled",
+                  FL_SOLVE_STOP_TIMEOUT: "time limit"}.get(res.stop, "error")
         if res.status == FL_OK:
             status = "converged"
         solver_name = fl_solve_solver_name(res.finished_by).decode()

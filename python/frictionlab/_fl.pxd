@@ -154,6 +154,7 @@ cdef extern from "drivers/solve.h" nogil:
         FL_SOLVE_STOP_MAXITER
         FL_SOLVE_STOP_STALLED
         FL_SOLVE_STOP_ERROR
+        FL_SOLVE_STOP_TIMEOUT
     ctypedef struct fl_solve_options:
         fl_solver_kind solver
         fl_impl impl
@@ -163,6 +164,7 @@ cdef extern from "drivers/solve.h" nogil:
         int max_newton
         int auto_gs_sweeps
         int warm
+        double time_limit
     ctypedef struct fl_solve_result:
         fl_status status
         fl_solver_kind finished_by

@@ -199,6 +199,19 @@ def test_solve_max_iter_and_bad_arguments():
         fl.solve("not a problem")
 
 
+def test_solve_time_limit_returns_the_best_iterate():
+    # tol 1e-30 is out of reach: without the limit this runs 10^6 sweeps
+    p = fl.read(os.path.join(CORPUS, "Capsules-i122-1617.dat"))
+    res = fl.solve(p, solver="gs", tol=1e-30, max_iter=1000000, time_limit=0.05)
+    assert res.status == "time limit" and not res.converged
+    assert 0 < res.iterations < 1000000
+    assert res.error == pytest.approx(fl.error(p, res.r), rel=1e-6)
+    for bad in (0, -1.0, float("nan"), float("inf")):
+        with pytest.raises(fl.Error) as e:
+            fl.solve(p, time_limit=bad)
+        assert "time_limit" in e.value.message
+
+
 def test_solve_nonsymmetric_w_newton_refuses_or_solves():
     # A library error must come out as fl.Error with a status name.
     p = fl.read(os.path.join(CORPUS, "Rover1039.dat"))
