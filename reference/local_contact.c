@@ -301,6 +301,23 @@ static void mv3(const double *A, const double *x, const double *b, double *y)
     for (int i = 0; i < 3; i++) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2] + b[i];
 }
 
+/* The acceptance test of the Newton slide below at (x, U = W x + b): -1
+ * while the local natural-map error exceeds 1e-10 (|x_N| + |x_T| + |U_N| +
+ * |U_T|); else 1 (r = P_K(x)) if x slides (x_N > 0, U_N = 0 and |x_T| =
+ * mu x_N within 1e3 times that), 0 if not (open or stick, which the exact
+ * cases tried before would have found). */
+static int slide_verdict(double mu, const double *x, const double *U, double *r)
+{
+    double sc = 1e-10 * (fabs(x[0]) + hypot(x[1], x[2]) + fabs(U[0]) + hypot(U[1], U[2]));
+    if (!(fl_residual_contact_sq(3, mu, x, U) <= sc * sc)) return -1;
+    double nt = hypot(x[1], x[2]);
+    if (x[0] > 0 && fabs(U[0]) <= sc * 1e3 && fabs(nt - mu * x[0]) <= sc * 1e3) {
+        fl_coulomb_cone_project(3, mu, x, r);
+        return 1;
+    }
+    return 0;
+}
+
 /* Sliding contact, dim 3: semismooth Newton on the local Alart–Curnier
  * equation (Alart & Curnier 1991 §3; proofs/newton.md (N1)-(N3) with
  * W = Waa), damped by halving on the merit |Phi|^2.  Returns 1 and r when
@@ -318,6 +335,10 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
     mv3(W, x, b, U);
     fl_local_contact_alart_curnier(3, mu, rho, x, U, phi, D);
     double psi = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
+    /* the start itself may be the answer (a Gauss–Seidel sweep near its
+     * fixed point): judged before any step, where no step can decrease psi */
+    int verdict = slide_verdict(mu, x, U, r);
+    if (verdict >= 0) return verdict;
     for (int it = 0; it < 30; it++) {
         double J[9], Ji[9], d[3];
         for (int i = 0; i < 3; i++)
@@ -342,16 +363,8 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
         memcpy(phi, pt, sizeof phi);
         memcpy(D, Dt, sizeof D);
         psi = psit;
-        double sc = 1e-10 * (fabs(x[0]) + hypot(x[1], x[2]) + fabs(U[0]) + hypot(U[1], U[2]));
-        if (fl_residual_contact_sq(3, mu, x, U) <= sc * sc) {
-            /* sliding: U_N = 0, |r_T| = mu r_N, r_N > 0 (else open/stick were exact) */
-            double nt = hypot(x[1], x[2]);
-            if (x[0] > 0 && fabs(U[0]) <= sc * 1e3 && fabs(nt - mu * x[0]) <= sc * 1e3) {
-                fl_coulomb_cone_project(3, mu, x, r);
-                return 1;
-            }
-            return 0;
-        }
+        verdict = slide_verdict(mu, x, U, r);
+        if (verdict >= 0) return verdict;
     }
     return 0;
 }

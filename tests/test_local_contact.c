@@ -225,6 +225,28 @@ Test(local_contact, slide_newton_alone)
     cr_assert(s[0] == 0 && s[1] == 0 && s[2] == 0);
 }
 
+/* Started at its answer, the Newton slide accepts it.  The block is one of
+ * Confeti-ex03-Fc3D-SBM.dat (tests/data/siconos) at the sweep where
+ * Gauss–Seidel has converged; the r given is the answer of the exact
+ * enumeration, and at it |Phi|^2 is at rounding level, so no Newton step
+ * decreases it: before the start itself was judged, the slide returned 0
+ * and the solve fell back to the 360-interval enumeration on every
+ * revisited sliding contact (79% of that file's solve time). */
+Test(local_contact, slide_newton_accepts_its_start)
+{
+    const double W[9] = {3.9788739999999997e-05, 0, 0, 0, 0.0001387933, 0, 0, 0, 0.0001387933};
+    const double b[3] = {-0.19619999999987803, -0.53599526481261162, 0.36776473578400637};
+    const double want[3] = {4931.0433052134358, 1626.3908006710142, -1115.9225134188919};
+    double r[3] = {want[0], want[1], want[2]}, e[3] = {0, 0, 0};
+    cr_assert_eq(fl_local_contact_solve(3, 0.4, W, b, e), 1);   /* the enumeration agrees */
+    assert_r(3, e, want, 1e-9 * want[0]);
+    cr_assert_eq(fl_local_contact_slide_newton(0.4, W, b, r), 1);
+    assert_r(3, r, want, 1e-9 * want[0]);
+    double s[3] = {R3[1][0], R3[1][1], R3[1][2]};   /* at a stick answer: not a slide */
+    cr_assert_eq(fl_local_contact_slide_newton(0.5, W3, B3[1], s), 0);
+    assert_r(3, s, R3[1], 0.0);
+}
+
 Test(local_contact, invert3_closed_form_and_singular)
 {
     double X[9];
