@@ -221,14 +221,16 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
         s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, t0, r, res, err);
-        if (s == FL_WTIMEOUT && !(res->residual <= eg)) {   /* the better of the two */
+        if ((s == FL_WTIMEOUT || s == FL_WMAXITER) && !(res->residual <= eg)) {
+            /* Newton short of tol and worse: the better of the two iterates
+             * is kept, returned or resumed (also when no sweep is left) */
             gsl_vector_memcpy(r, rg);
             res->residual = eg;
+            res->finished_by = FL_SOLVER_GS;
+            res->stop = stop_of(s);
         }
-        if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
-            if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
+        if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps)
             s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, r, res, err);
-        }
         gsl_vector_free(rg);
         break;
     }
