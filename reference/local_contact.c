@@ -335,10 +335,6 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
     mv3(W, x, b, U);
     fl_local_contact_alart_curnier(3, mu, rho, x, U, phi, D);
     double psi = phi[0] * phi[0] + phi[1] * phi[1] + phi[2] * phi[2];
-    /* the start itself may be the answer (a Gauss–Seidel sweep near its
-     * fixed point): judged before any step, where no step can decrease psi */
-    int verdict = slide_verdict(mu, x, U, r);
-    if (verdict >= 0) return verdict;
     for (int it = 0; it < 30; it++) {
         double J[9], Ji[9], d[3];
         for (int i = 0; i < 3; i++)
@@ -357,13 +353,18 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
             psit = pt[0] * pt[0] + pt[1] * pt[1] + pt[2] * pt[2];
             if (psit <= (1.0 - 1e-4 * t) * psi) break;
         }
-        if (!(psit < psi)) break;
+        if (!(psit < psi)) {
+            /* no step decreases psi: x (the start itself, at a Gauss–Seidel
+             * sweep's fixed point) is judged as it stands */
+            int verdict = slide_verdict(mu, x, U, r);
+            return verdict > 0 ? verdict : 0;
+        }
         memcpy(x, xt, sizeof x);
         memcpy(U, Ut, sizeof U);
         memcpy(phi, pt, sizeof phi);
         memcpy(D, Dt, sizeof D);
         psi = psit;
-        verdict = slide_verdict(mu, x, U, r);
+        int verdict = slide_verdict(mu, x, U, r);
         if (verdict >= 0) return verdict;
     }
     return 0;
