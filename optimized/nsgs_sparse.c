@@ -25,8 +25,9 @@
  * reference's rule of stopping at the first sweep below tol, which the
  * solution-set explorations of drivers/plurality_explore.c use so that both twins
  * sample the same set), or at the last allowed sweep, or at every sweep
- * when opt->callback is set; the iteration stops when that full error
- * is <= tol.  So a returned FL_OK always carries a full error <= tol.
+ * when opt->callback is set (unless opt->callback_at_checks: then the
+ * callback is called at these checks only); the iteration stops when that
+ * full error is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
 #include "optimized/nsgs_sparse.h"
 #include "reference/nsgs_internal.h"
@@ -222,7 +223,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int timeout = fl_nsgs_timed_out(opt, t0);
-        int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
+        int full = (opt->callback && !opt->callback_at_checks) ||
+                   dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
                    sweep % opt->sparse.check_every == 0 ||
                    sweep == opt->max_sweeps || !isfinite(dr2) || timeout;
         if (!full) continue;
