@@ -585,7 +585,8 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
-                   sweep % opt->sparse.check_every == 0 || sweep == opt->max_sweeps || !isfinite(dr2);
+                   sweep == 1 || sweep % opt->sparse.check_every == 0 || sweep == opt->max_sweeps ||
+                   !isfinite(dr2);
         if (!full) continue;
         e = colored_error(&L, opt, normq, threads);
         if (!isfinite(e)) {

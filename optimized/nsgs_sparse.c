@@ -21,7 +21,10 @@
  *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
  * (the second term, the problem's impulse scale, for r near 0).  The full natural-map error of core/fl_residual.h
  * (opt->norm, one product W r, O(nnz)) is computed only when the cheap test
- * passes, or every opt->sparse.check_every-th sweep (default 10; 1 restores the
+ * passes, or after the first sweep (from a zero start the cheap test cannot
+ * pass there, as r_new - r_old = r_new: a problem one sweep solves, e.g. a
+ * contact-free one, would otherwise sweep check_every times), or every
+ * opt->sparse.check_every-th sweep (default 10; 1 restores the
  * reference's rule of stopping at the first sweep below tol, which the
  * solution-set explorations of drivers/plurality_explore.c use so that both twins
  * sample the same set), or at the last allowed sweep, or at every sweep
@@ -227,7 +230,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         int timeout = fl_nsgs_timed_out(opt, t0);
         int full = (opt->callback && !opt->callback_at_checks) ||
                    dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
-                   sweep % opt->sparse.check_every == 0 ||
+                   sweep == 1 || sweep % opt->sparse.check_every == 0 ||
                    sweep == opt->max_sweeps || !isfinite(dr2) || timeout;
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);

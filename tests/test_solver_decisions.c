@@ -232,6 +232,38 @@ Test(degenerate, singular_nonzero_diagonal_block_is_accepted, .init = setup, .fi
     fl_local_problem_free(p);
 }
 
+Test(check_cadence, a_problem_one_sweep_solves_stops_after_one_sweep, .init = setup,
+     .fini = teardown)
+{
+    /* optimized/nsgs_sparse.c: the full error is also checked after the
+     * first sweep, where from a zero start the cheap test (the sweep's
+     * change against |r|) cannot pass.  W = I: one sweep gives the answer
+     * r_a = (1, 0, 0) exactly; both twins, gs and auto stop there (before,
+     * the sparse twin swept twice, and a contact-free corpus problem,
+     * fc2d_granularflowonwall_00667_00000.dat, ten times). */
+    fl_local_problem *p = blocks_problem(10, 99, 99, -1.0);
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++) {
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.tol = 1e-8;
+        fl_nsgs_result res;
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(res.iterations, 1, "%s: %d sweeps", fl_nsgs_types[k].name, res.iterations);
+        for (size_t a = 0; a < p->nc; a++) cr_assert_eq(gsl_vector_get(r, 3 * a), 1.0);
+        for (int sv = 0; sv < 3; sv += 2) {   /* gs, auto */
+            fl_solve_options so = fl_solve_options_default();
+            so.impl = (fl_impl)k;
+            so.solver = (fl_solver_kind)sv;
+            fl_solve_result sr;
+            cr_assert_eq(fl_solve_local(p, &so, r, NULL, &sr, NULL), FL_OK);
+            cr_assert_eq(sr.gs_sweeps, 1, "impl %d solver %d: %d sweeps", k, sv, sr.gs_sweeps);
+            cr_assert_eq(sr.newton_steps, 0);
+        }
+    }
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
+}
+
 Test(reported_error, is_the_error_of_the_returned_iterate_for_every_max_sweeps, .init = setup,
      .fini = teardown)
 {
