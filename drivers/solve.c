@@ -190,12 +190,15 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
     return s;
 }
 
-/* Both normalisations of the error at the returned r, recomputed here. */
+/* Both normalisations of the error at the returned r, recomputed here
+ * (one product U = W r + q). */
 static fl_status local_errors(const fl_local_problem *p, const gsl_vector *r, gsl_vector *U,
                               fl_solve_result *res, fl_error *err)
 {
     FL_TRY(fl_residual_local(p, r, U, FL_RESIDUAL_NORM_Q, &res->residual_norm_q, err));
-    return fl_residual_local(p, r, U, FL_RESIDUAL_MAX_NORM, &res->residual_max_norm, err);
+    res->residual_max_norm = fl_residual_natural_map(p->dim, p->nc, p->mu, r->data, U->data,
+                                                     gsl_blas_dnrm2(p->q), FL_RESIDUAL_MAX_NORM);
+    return FL_OK;
 }
 
 fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
@@ -214,8 +217,12 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
                                      "length %zu", p->m);
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "solve: U must have length %zu", p->m);
-    res->status = fl_nsgs_types[opt->impl].check_blocks(p, err);   /* degenerate: refused */
-    if (res->status != FL_OK) return res->status;
+    /* degenerate: refused before any iteration; Gauss–Seidel (gs, and auto's
+     * first stage) refuses them itself with the same verdicts, in its own setup */
+    if (opt->solver == FL_SOLVER_NEWTON) {
+        res->status = fl_nsgs_types[opt->impl].check_blocks(p, err);
+        if (res->status != FL_OK) return res->status;
+    }
     gsl_vector *Uw = gsl_vector_alloc(p->m);
     if (!Uw) return res->status = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     fl_status s;
