@@ -580,8 +580,10 @@ static int print_outliers(int nprob, const int *fam, const int *dimof, char (*pn
             double ts = siconos_best(O[k], 1), tw = siconos_best(O[k], 0);
             if (fmax(a->cpu, isfinite(ts) ? ts : 0.0) < min_seconds) continue;
             if (!isfinite(ts)) {
-                printf("  %dD  %-40s no Siconos solver converges: no ratio (ours %s, %.4g s)\n",
-                       dim, pname[k], a->converged ? "converged" : "NOT conv", a->cpu);
+                int ran = O[k][S_SIC_NSGS].run || O[k][S_SIC_NSN].run;
+                printf("  %dD  %-40s %s: no ratio (ours %s, %.4g s)\n", dim, pname[k],
+                       ran ? "no Siconos solver converges" : "Siconos did not run (no reader)",
+                       a->converged ? "converged" : "NOT conv", a->cpu);
                 continue;
             }
             rr[n] = a->converged ? a->cpu / ts : INFINITY;
