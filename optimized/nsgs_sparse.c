@@ -218,8 +218,11 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
             int nfound = fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd, has_inv[a],
                                                      b, rl);
             if (nfound == 0) res->local_fallbacks++;
-            if (opt->omega == 1.0) memcpy(ra, rl, (size_t)dim * sizeof *ra);   /* no relaxation */
-            else fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
+            if (opt->omega == 1.0) {   /* no relaxation: the local answer */
+                for (int l = 0; l < dim; l++) ra[l] = rl[l];
+            } else {
+                fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
+            }
             for (int l = 0; l < dim; l++) {
                 dr2 += (ra[l] - old[l]) * (ra[l] - old[l]);
                 r2 += ra[l] * ra[l];
