@@ -248,7 +248,8 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         }
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
-        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, t0, r, res, err);
+        /* 2D: plain steps, given up at the 2nd failed one in a row (solve.h) */
+        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 1 : 0, 200, t0, r, res, err);
         if ((s == FL_WTIMEOUT || s == FL_WMAXITER) && !(res->residual <= eg)) {
             /* Newton short of tol and worse: the better of the two iterates
              * is kept, returned or resumed (also when no sweep is left) */
