@@ -101,8 +101,30 @@ static fl_solve_stop stop_of(fl_status s)
          : s == FL_WTIMEOUT ? FL_SOLVE_STOP_TIMEOUT : FL_SOLVE_STOP_MAXITER;
 }
 
+/* AUTO's watch on its Gauss–Seidel (drivers/solve.h): at the end of each
+ * chunk of `chunk` sweeps from the second on, the linear rate per chunk
+ * e_k / e_{k-1}; the sweeps stop (hand-over to Newton) when it does not
+ * predict the tolerance within `more` chunks. */
+typedef struct auto_watch {
+    int chunk;
+    double tol, more, e_prev;
+} auto_watch;
+
+static int auto_watch_cb(void *data, int sweep, double e, const gsl_vector *r)
+{
+    (void)r;
+    auto_watch *w = data;
+    if (sweep % w->chunk != 0) return 0;
+    double rate = e / w->e_prev;
+    int first = sweep == w->chunk;
+    w->e_prev = e;
+    if (first || e <= w->tol) return 0;
+    return !(rate < 1) || log(w->tol / e) / log(rate) > w->more;
+}
+
 static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, int sweeps,
-                        int warm, double t0, gsl_vector *r, fl_solve_result *res, fl_error *err)
+                        int warm, double t0, auto_watch *watch, gsl_vector *r,
+                        fl_solve_result *res, fl_error *err)
 {
     fl_nsgs_options g = fl_nsgs_options_default();
     g.time_limit = time_left(o, t0);
@@ -110,6 +132,12 @@ static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, in
     g.norm = o->norm;
     g.max_sweeps = sweeps;
     g.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
+    if (watch) {   /* the chunks' ends must be checked sweeps of the sparse twin */
+        g.callback = auto_watch_cb;
+        g.callback_data = watch;
+        g.callback_at_checks = 1;
+        if (watch->chunk % g.sparse.check_every != 0) g.sparse.check_every = watch->chunk;
+    }
     fl_nsgs_result gr;
     fl_status s = fl_nsgs_types[o->impl].solve(p, &g, r, NULL, &gr, err);
     res->gs_sweeps += gr.iterations;
@@ -162,12 +190,15 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
     return s;
 }
 
-/* Both normalisations of the error at the returned r, recomputed here. */
+/* Both normalisations of the error at the returned r, recomputed here
+ * (one product U = W r + q). */
 static fl_status local_errors(const fl_local_problem *p, const gsl_vector *r, gsl_vector *U,
                               fl_solve_result *res, fl_error *err)
 {
     FL_TRY(fl_residual_local(p, r, U, FL_RESIDUAL_NORM_Q, &res->residual_norm_q, err));
-    return fl_residual_local(p, r, U, FL_RESIDUAL_MAX_NORM, &res->residual_max_norm, err);
+    res->residual_max_norm = fl_residual_natural_map(p->dim, p->nc, p->mu, r->data, U->data,
+                                                     gsl_blas_dnrm2(p->q), FL_RESIDUAL_MAX_NORM);
+    return FL_OK;
 }
 
 fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
@@ -186,32 +217,29 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
                                      "length %zu", p->m);
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "solve: U must have length %zu", p->m);
-    res->status = fl_nsgs_types[opt->impl].check_blocks(p, err);   /* degenerate: refused */
-    if (res->status != FL_OK) return res->status;
+    /* degenerate: refused before any iteration; Gauss–Seidel (gs, and auto's
+     * first stage) refuses them itself with the same verdicts, in its own setup */
+    if (opt->solver == FL_SOLVER_NEWTON) {
+        res->status = fl_nsgs_types[opt->impl].check_blocks(p, err);
+        if (res->status != FL_OK) return res->status;
+    }
     gsl_vector *Uw = gsl_vector_alloc(p->m);
     if (!Uw) return res->status = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     fl_status s;
     switch (opt->solver) {
     case FL_SOLVER_GS:
-        s = run_gs(p, opt, opt->max_sweeps, opt->warm, t0, r, res, err);
+        s = run_gs(p, opt, opt->max_sweeps, opt->warm, t0, NULL, r, res, err);
         break;
     case FL_SOLVER_NEWTON:
         s = run_newton(p, opt, opt->warm, 0, 0, t0, r, res, err);
         break;
     default: {   /* AUTO: drivers/solve.h */
+        /* whole chunks in one Gauss–Seidel run, watched at each chunk's end:
+         * the twin's setup (W^T, the diagonal blocks) is paid once */
         int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
-        s = run_gs(p, opt, chunk, opt->warm, t0, r, res, err);
-        double e_prev = res->residual;
-        while (s == FL_WMAXITER && res->gs_sweeps + chunk <= opt->max_sweeps) {
-            s = run_gs(p, opt, chunk, 1, t0, r, res, err);
-            if (s != FL_WMAXITER) break;
-            /* linear rate per chunk; keep sweeping if the tolerance is
-             * predicted within AUTO_MORE_CHUNKS_2D (2D) or _3D more chunks */
-            double rate = res->residual / e_prev;
-            e_prev = res->residual;
-            double more = p->dim == 2 ? AUTO_MORE_CHUNKS_2D : AUTO_MORE_CHUNKS_3D;
-            if (!(rate < 1) || log(opt->tol / res->residual) / log(rate) > more) break;
-        }
+        auto_watch w = {chunk, opt->tol, p->dim == 2 ? AUTO_MORE_CHUNKS_2D : AUTO_MORE_CHUNKS_3D,
+                        INFINITY};
+        s = run_gs(p, opt, opt->max_sweeps / chunk * chunk, opt->warm, t0, &w, r, res, err);
         if (s != FL_WMAXITER) break;
         gsl_vector *rg = gsl_vector_alloc(p->m);
         if (!rg) {
@@ -220,15 +248,18 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
         }
         gsl_vector_memcpy(rg, r);
         double eg = res->residual;
-        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, t0, r, res, err);
-        if (s == FL_WTIMEOUT && !(res->residual <= eg)) {   /* the better of the two */
+        /* 2D: plain steps, given up at the 2nd failed one in a row (solve.h) */
+        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 1 : 0, 200, t0, r, res, err);
+        if ((s == FL_WTIMEOUT || s == FL_WMAXITER) && !(res->residual <= eg)) {
+            /* Newton short of tol and worse: the better of the two iterates
+             * is kept, returned or resumed (also when no sweep is left) */
             gsl_vector_memcpy(r, rg);
             res->residual = eg;
+            res->finished_by = FL_SOLVER_GS;
+            res->stop = stop_of(s);
         }
-        if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
-            if (!(res->residual <= eg)) gsl_vector_memcpy(r, rg);
-            s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, r, res, err);
-        }
+        if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps)
+            s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, NULL, r, res, err);
         gsl_vector_free(rg);
         break;
     }
@@ -304,7 +335,7 @@ static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o
     cholmod_factor *L = NULL;
     int optimized = o->impl == FL_IMPL_OPTIMIZED;
     fl_status s = fl_delassus_types[o->impl].delassus(g, NULL, &L, &p, err);
-    if (s == FL_OK) s = run_gs(p, o, o->max_sweeps, o->warm, t0, r, res, err);
+    if (s == FL_OK) s = run_gs(p, o, o->max_sweeps, o->warm, t0, NULL, r, res, err);
     gsl_vector *y = s >= 0 ? gsl_vector_alloc(g->n) : NULL;
     if (s >= 0 && !y) s = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     if (s >= 0) {

@@ -12,10 +12,12 @@
  *                   2D; otherwise Newton, with its own Gauss–Seidel fallback
  *                   on failed steps: in 2D from the Gauss–Seidel iterate
  *                   (plain steps, without the regularisation of newton.h
- *                   (N6), given up after 5 failed steps in a row), in 3D
+ *                   (N6), given up at the 2nd failed step in a row), in 3D
  *                   from zero; at most 200 steps; if Newton does not reach
- *                   the tolerance either, Gauss–Seidel resumes from the
- *                   better of the two iterates for the rest of max_sweeps.
+ *                   the tolerance either, the better (smaller error) of the
+ *                   Gauss–Seidel iterate at the hand-over and Newton's last
+ *                   iterate is kept, and Gauss–Seidel resumes from it for
+ *                   the rest of max_sweeps (none left: it is returned).
  *   global problem: Newton on (v, r) without forming W.
  * The measurements behind these choices (bench/bench_solvers.c) are in
  * doc/solvers-and-benchmarks.md, "How auto chooses".

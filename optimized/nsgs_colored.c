@@ -490,7 +490,7 @@ static void unpermute(const layout *L, const fl_nsgs_coloring *col, const double
             v[(size_t)L->dim * col->order[k] + (size_t)i] = w[(size_t)L->dim * k + (size_t)i];
 }
 
-/* The diagonal blocks W_aa and (dim 3) their inverses, as nsgs_sparse.c forms them. */
+/* The diagonal blocks W_aa and their inverses, as nsgs_sparse.c forms them. */
 static void diagonal_blocks(const cholmod_sparse *Wt, int dim, size_t nc, double *Wd, double *Wi,
                             unsigned char *has_inv)
 {
@@ -507,7 +507,8 @@ static void diagonal_blocks(const cholmod_sparse *Wt, int dim, size_t nc, double
                     Wd[a * dd + i * ud + (row - ud * a)] += ((const double *)Wt->x)[k];
             }
         }
-        has_inv[a] = dim == 3 && fl_local_contact_invert3(Wd + a * dd, Wi + a * dd);
+        has_inv[a] = dim == 3 ? fl_local_contact_invert3(Wd + a * dd, Wi + a * dd)
+                              : fl_local_contact_invert2(Wd + a * dd, Wi + a * dd);
     }
 }
 
@@ -584,7 +585,8 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
-                   sweep % opt->sparse.check_every == 0 || sweep == opt->max_sweeps || !isfinite(dr2);
+                   sweep == 1 || sweep % opt->sparse.check_every == 0 || sweep == opt->max_sweeps ||
+                   !isfinite(dr2);
         if (!full) continue;
         e = colored_error(&L, opt, normq, threads);
         if (!isfinite(e)) {

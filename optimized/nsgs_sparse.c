@@ -11,22 +11,26 @@
  *
  * Local solver: fl_local_contact_solve_fast (reference/local_contact.h),
  * with the inverses W_aa^-1 of the diagonal blocks computed once per solve
- * (fl_local_contact_invert3).  dim 3: open and stick first, the valid one
- * nearer the current r as in the reference's enumeration; else a verified
- * semismooth Newton slide (Alart & Curnier 1991 §3); else the reference's
- * exact enumeration fl_local_contact_solve, the certified fallback.  dim 2:
- * the reference's closed-form cases.
+ * (fl_local_contact_invert2 / _invert3).  Open and stick first, the valid
+ * one nearer the current r as in the reference's enumeration; else dim 3:
+ * a verified semismooth Newton slide (Alart & Curnier 1991 §3), else the
+ * reference's exact enumeration fl_local_contact_solve, the certified
+ * fallback; dim 2: the reference's closed-form cases.
  *
  * Stopping rule (per sweep).  Cheap test, O(m): the sweep's change
  *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
  * (the second term, the problem's impulse scale, for r near 0).  The full natural-map error of core/fl_residual.h
  * (opt->norm, one product W r, O(nnz)) is computed only when the cheap test
- * passes, or every opt->sparse.check_every-th sweep (default 10; 1 restores the
+ * passes, or after the first sweep (from a zero start the cheap test cannot
+ * pass there, as r_new - r_old = r_new: a problem one sweep solves, e.g. a
+ * contact-free one, would otherwise sweep check_every times), or every
+ * opt->sparse.check_every-th sweep (default 10; 1 restores the
  * reference's rule of stopping at the first sweep below tol, which the
  * solution-set explorations of drivers/plurality_explore.c use so that both twins
  * sample the same set), or at the last allowed sweep, or at every sweep
- * when opt->callback is set; the iteration stops when that full error
- * is <= tol.  So a returned FL_OK always carries a full error <= tol.
+ * when opt->callback is set (unless opt->callback_at_checks: then the
+ * callback is called at these checks only); the iteration stops when that
+ * full error is <= tol.  So a returned FL_OK always carries a full error <= tol.
  */
 #include "optimized/nsgs_sparse.h"
 #include "reference/nsgs_internal.h"
@@ -185,7 +189,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     fl_status s = fl_nsgs_prepare(p, opt, r, perm, err);
     if (s == FL_OK) s = blocks_extract_check(&v, p, Wd, err);
     for (size_t a = 0; a < nc && s == FL_OK; a++)
-        has_inv[a] = dim == 3 && fl_local_contact_invert3(Wd + a * dd, Wi + a * dd);
+        has_inv[a] = dim == 3 ? fl_local_contact_invert3(Wd + a * dd, Wi + a * dd)
+                              : fl_local_contact_invert2(Wd + a * dd, Wi + a * dd);
     double ebest = INFINITY;
     double e = INFINITY, normq = gsl_blas_dnrm2(p->q), wmax = 0;
     for (size_t a = 0; a < nc && s == FL_OK; a++)
@@ -213,7 +218,11 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
             int nfound = fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd, has_inv[a],
                                                      b, rl);
             if (nfound == 0) res->local_fallbacks++;
-            fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
+            if (opt->omega == 1.0) {   /* no relaxation: the local answer */
+                for (int l = 0; l < dim; l++) ra[l] = rl[l];
+            } else {
+                fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
+            }
             for (int l = 0; l < dim; l++) {
                 dr2 += (ra[l] - old[l]) * (ra[l] - old[l]);
                 r2 += ra[l] * ra[l];
@@ -222,8 +231,9 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int timeout = fl_nsgs_timed_out(opt, t0);
-        int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
-                   sweep % opt->sparse.check_every == 0 ||
+        int full = (opt->callback && !opt->callback_at_checks) ||
+                   dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
+                   sweep == 1 || sweep % opt->sparse.check_every == 0 ||
                    sweep == opt->max_sweeps || !isfinite(dr2) || timeout;
         if (!full) continue;
         gsl_vector_memcpy(Ut, p->q);

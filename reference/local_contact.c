@@ -301,6 +301,23 @@ static void mv3(const double *A, const double *x, const double *b, double *y)
     for (int i = 0; i < 3; i++) y[i] = A[3 * i] * x[0] + A[3 * i + 1] * x[1] + A[3 * i + 2] * x[2] + b[i];
 }
 
+/* The acceptance test of the Newton slide below at (x, U = W x + b): -1
+ * while the local natural-map error exceeds 1e-10 (|x_N| + |x_T| + |U_N| +
+ * |U_T|); else 1 (r = P_K(x)) if x slides (x_N > 0, U_N = 0 and |x_T| =
+ * mu x_N within 1e3 times that), 0 if not (open or stick, which the exact
+ * cases tried before would have found). */
+static int slide_verdict(double mu, const double *x, const double *U, double *r)
+{
+    double sc = 1e-10 * (fabs(x[0]) + hypot(x[1], x[2]) + fabs(U[0]) + hypot(U[1], U[2]));
+    if (!(fl_residual_contact_sq(3, mu, x, U) <= sc * sc)) return -1;
+    double nt = hypot(x[1], x[2]);
+    if (x[0] > 0 && fabs(U[0]) <= sc * 1e3 && fabs(nt - mu * x[0]) <= sc * 1e3) {
+        fl_coulomb_cone_project(3, mu, x, r);
+        return 1;
+    }
+    return 0;
+}
+
 /* Sliding contact, dim 3: semismooth Newton on the local Alart–Curnier
  * equation (Alart & Curnier 1991 §3; proofs/newton.md (N1)-(N3) with
  * W = Waa), damped by halving on the merit |Phi|^2.  Returns 1 and r when
@@ -336,24 +353,72 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
             psit = pt[0] * pt[0] + pt[1] * pt[1] + pt[2] * pt[2];
             if (psit <= (1.0 - 1e-4 * t) * psi) break;
         }
-        if (!(psit < psi)) break;
+        if (!(psit < psi)) {
+            /* no step decreases psi: x (the start itself, at a Gauss–Seidel
+             * sweep's fixed point) is judged as it stands */
+            int verdict = slide_verdict(mu, x, U, r);
+            return verdict > 0 ? verdict : 0;
+        }
         memcpy(x, xt, sizeof x);
         memcpy(U, Ut, sizeof U);
         memcpy(phi, pt, sizeof phi);
         memcpy(D, Dt, sizeof D);
         psi = psit;
-        double sc = 1e-10 * (fabs(x[0]) + hypot(x[1], x[2]) + fabs(U[0]) + hypot(U[1], U[2]));
-        if (fl_residual_contact_sq(3, mu, x, U) <= sc * sc) {
-            /* sliding: U_N = 0, |r_T| = mu r_N, r_N > 0 (else open/stick were exact) */
-            double nt = hypot(x[1], x[2]);
-            if (x[0] > 0 && fabs(U[0]) <= sc * 1e3 && fabs(nt - mu * x[0]) <= sc * 1e3) {
-                fl_coulomb_cone_project(3, mu, x, r);
-                return 1;
-            }
-            return 0;
-        }
+        int verdict = slide_verdict(mu, x, U, r);
+        if (verdict >= 0) return verdict;
     }
     return 0;
+}
+
+/* Inverse of a 2 x 2 row-major matrix; 0 under local2's stick threshold
+ * (|det| <= 1e-14 max|W_ij|^2, or W = 0). */
+int fl_local_contact_invert2(const double *A, double *X)
+{
+    double big = fmax(fmax(fabs(A[0]), fabs(A[1])), fmax(fabs(A[2]), fabs(A[3])));
+    double det = A[0] * A[3] - A[1] * A[2];
+    if (!(big > 0) || !(fabs(det) > 1e-14 * big * big)) return 0;
+    double id = 1.0 / det;
+    X[0] = A[3] * id;
+    X[1] = -A[1] * id;
+    X[2] = -A[2] * id;
+    X[3] = A[0] * id;
+    return 1;
+}
+
+/* The fast solve in dim 2 (header): open, then stick r = -Winv b, the
+ * valid one nearer r; else local2 (both slides, exact).  No division on
+ * the open/stick path; the projection only for a candidate outside K. */
+static int local2_fast(double mu, const double *W, const double *Wi, int has_inv, const double *b,
+                       double *r)
+{
+    double x[2][2];
+    int n = 0;
+    if (b[0] >= 0) {
+        x[0][0] = x[0][1] = 0.0;
+        n = 1;
+    }
+    if (has_inv) {
+        double s0 = -(Wi[0] * b[0] + Wi[1] * b[1]), s1 = -(Wi[2] * b[0] + Wi[3] * b[1]);
+        double nt = fabs(s1), slack = 1e-12 * (fabs(s0) + nt);
+        if (s0 >= -slack && nt <= mu * s0 + slack) {
+            x[n][0] = s0;
+            x[n][1] = s1;
+            n++;
+        }
+    }
+    if (n == 0) return local2(mu, W, b, r);
+    int best = 0;
+    if (n == 2) {
+        double d0 = x[0][0] - r[0], d1 = x[0][1] - r[1], e0 = x[1][0] - r[0], e1 = x[1][1] - r[1];
+        best = e0 * e0 + e1 * e1 < d0 * d0 + d1 * d1;
+    }
+    if (x[best][0] >= 0 && fabs(x[best][1]) <= mu * x[best][0]) {
+        r[0] = x[best][0];
+        r[1] = x[best][1];
+    } else {
+        fl_coulomb_cone_project(2, mu, x[best], r);   /* removes rounding outside K */
+    }
+    return n;
 }
 
 /* The sparse twin's single-contact solve (003 §3 cases, header): 1 or 2 if
@@ -362,6 +427,7 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
 int fl_local_contact_solve_fast(int dim, double mu, const double *Waa, const double *Winv,
                                 int has_inv, const double *b, double *r)
 {
+    if (dim == 2) return local2_fast(mu, Waa, Winv, has_inv, b, r);
     if (dim != 3) return fl_local_contact_solve(dim, mu, Waa, b, r);
     double cand[2][3];
     int n = 0;

@@ -46,7 +46,8 @@ typedef enum fl_nsgs_start {
     FL_NSGS_START_RANDOM = 2
 } fl_nsgs_start;
 
-/* Called after every sweep with the sweep number (1-based), the error and
+/* Called after every sweep (callback_at_checks: after the checked ones)
+ * with the sweep number (1-based), the error and
  * the current impulses; a nonzero return stops the iteration (status FL_OK
  * if the error is below tol, FL_WMAXITER otherwise). */
 typedef int (*fl_nsgs_callback)(void *data, int sweep, double residual,
@@ -79,6 +80,13 @@ typedef struct fl_nsgs_options {
     } sparse;
     fl_nsgs_callback callback; /* may be NULL */
     void *callback_data;
+    int callback_at_checks;    /* 0 (default): the callback after every sweep, whose
+                                  error is then computed; 1: only after the sweeps
+                                  whose error the twin computes anyway (the reference:
+                                  every sweep; the sparse twin: its stopping rule, at
+                                  least every sparse.check_every-th sweep and at the
+                                  last; the coloured sweep: every sweep), so that
+                                  watching costs no product W r */
 } fl_nsgs_options;
 
 typedef struct fl_nsgs_result {

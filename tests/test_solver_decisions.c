@@ -9,6 +9,7 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <string.h>
+#include <gsl/gsl_blas.h>
 
 #include "fl_clock.h"
 #include "fl_random.h"
@@ -231,6 +232,38 @@ Test(degenerate, singular_nonzero_diagonal_block_is_accepted, .init = setup, .fi
     fl_local_problem_free(p);
 }
 
+Test(check_cadence, a_problem_one_sweep_solves_stops_after_one_sweep, .init = setup,
+     .fini = teardown)
+{
+    /* optimized/nsgs_sparse.c: the full error is also checked after the
+     * first sweep, where from a zero start the cheap test (the sweep's
+     * change against |r|) cannot pass.  W = I: one sweep gives the answer
+     * r_a = (1, 0, 0) exactly; both twins, gs and auto stop there (before,
+     * the sparse twin swept twice, and a contact-free corpus problem,
+     * fc2d_granularflowonwall_00667_00000.dat, ten times). */
+    fl_local_problem *p = blocks_problem(10, 99, 99, -1.0);
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++) {
+        fl_nsgs_options o = fl_nsgs_options_default();
+        o.tol = 1e-8;
+        fl_nsgs_result res;
+        cr_assert_eq(fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL), FL_OK);
+        cr_assert_eq(res.iterations, 1, "%s: %d sweeps", fl_nsgs_types[k].name, res.iterations);
+        for (size_t a = 0; a < p->nc; a++) cr_assert_eq(gsl_vector_get(r, 3 * a), 1.0);
+        for (int sv = 0; sv < 3; sv += 2) {   /* gs, auto */
+            fl_solve_options so = fl_solve_options_default();
+            so.impl = (fl_impl)k;
+            so.solver = (fl_solver_kind)sv;
+            fl_solve_result sr;
+            cr_assert_eq(fl_solve_local(p, &so, r, NULL, &sr, NULL), FL_OK);
+            cr_assert_eq(sr.gs_sweeps, 1, "impl %d solver %d: %d sweeps", k, sv, sr.gs_sweeps);
+            cr_assert_eq(sr.newton_steps, 0);
+        }
+    }
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
+}
+
 Test(reported_error, is_the_error_of_the_returned_iterate_for_every_max_sweeps, .init = setup,
      .fini = teardown)
 {
@@ -263,6 +296,26 @@ Test(reported_error, is_the_error_of_the_returned_iterate_for_every_max_sweeps, 
     gsl_rng_free(rng);
 }
 
+/* A slow 3D problem for the auto tests (ill-conditioned M: slow sweeps; mu 0.8). */
+static fl_local_problem *slow_problem(unsigned long seed)
+{
+    gsl_rng *rng = fl_rng_alloc(seed);
+    size_t nc = 30, n = 3 * nc + 2;
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(n, nc, 3, 1, &g, NULL), FL_OK);
+    cr_assert_eq(fl_random_spd(rng, 1e4, 1.0, g->M), FL_OK);
+    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
+    fl_random_vector(rng, 1.0, g->f);
+    for (size_t a = 0; a < nc; a++) g->mu[a] = 0.8;
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
+    fl_global_problem_free(g);
+    gsl_rng_free(rng);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    return p;
+}
+
 static int record_cb(void *data, int sweep, double e, const gsl_vector *r)
 {
     (void)r;
@@ -279,20 +332,7 @@ Test(auto_rule, hands_a_slow_gauss_seidel_to_newton_after_the_predicted_sweeps, 
      * within 4 more chunks (3D), else Newton.  The errors at every sweep of
      * one continuous reference Gauss–Seidel run (the chunks are warm-started
      * continuations of it, natural order) give the sweep of the hand-over. */
-    gsl_rng *rng = fl_rng_alloc(4242UL);
-    size_t nc = 30;
-    size_t n = 3 * nc + 2;
-    fl_global_problem *g = NULL;
-    cr_assert_eq(fl_global_problem_alloc(n, nc, 3, 1, &g, NULL), FL_OK);
-    cr_assert_eq(fl_random_spd(rng, 1e4, 1.0, g->M), FL_OK);   /* ill-conditioned: slow sweeps */
-    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
-    fl_random_vector(rng, 1.0, g->f);
-    for (size_t a = 0; a < nc; a++) g->mu[a] = 0.8;
-    fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
-    fl_global_problem_free(g);
-    p->ctx = &ctx;
-    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    fl_local_problem *p = slow_problem(4242UL);
     const double tol = 1e-12;
     static double es[2001];
     gsl_vector *r = gsl_vector_alloc(p->m);
@@ -325,7 +365,107 @@ Test(auto_rule, hands_a_slow_gauss_seidel_to_newton_after_the_predicted_sweeps, 
                 sr.gs_sweeps, handover, sr.newton_steps);
     gsl_vector_free(r);
     fl_local_problem_free(p);
-    gsl_rng_free(rng);
+}
+
+/* Twin k's Gauss–Seidel from r (warm) or zero, `sweeps` sweeps; its error. */
+static double gs_run(int k, const fl_local_problem *p, double tol, int warm, int sweeps,
+                     gsl_vector *r)
+{
+    fl_nsgs_options o = fl_nsgs_options_default();
+    o.tol = tol;
+    o.max_sweeps = sweeps;
+    o.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
+    fl_nsgs_result res;
+    fl_status s = fl_nsgs_types[k].solve(p, &o, r, NULL, &res, NULL);
+    cr_assert_eq(s, FL_WMAXITER, "%s: %d sweeps reached tol", fl_nsgs_types[k].name, sweeps);
+    cr_assert_eq(res.iterations, sweeps);
+    return res.residual;
+}
+
+static double max_abs_diff(const gsl_vector *a, const gsl_vector *b)
+{
+    double d = 0;
+    for (size_t i = 0; i < a->size; i++) d = fmax(d, fabs(gsl_vector_get(a, i) - gsl_vector_get(b, i)));
+    return d;
+}
+
+Test(auto_rule, resumes_from_the_better_of_the_two_iterates, .init = setup, .fini = teardown)
+{
+    /* drivers/solve.h: when Newton (3D: from zero, at most max_newton
+     * steps) stops short of tol, auto keeps the iterate of smaller error
+     * among the Gauss–Seidel one at the hand-over and Newton's last one,
+     * and resumes Gauss–Seidel from it for the sweeps left (none left: it
+     * returns it).  With max_sweeps = 40 or 41 the chunks (20 sweeps) hand
+     * over at sweep 40 (this problem's rate predicts no convergence within
+     * 4 chunks: the test above); Newton is cut after j steps, j counted up
+     * until its iterate has been once worse and once better than
+     * Gauss–Seidel's (max_sweeps then adds Newton's fallback sweeps, which
+     * auto counts in gs_sweeps).  Each
+     * candidate is computed apart, by the twin's own Gauss–Seidel and
+     * Newton: auto's r must be (a) the better one, no sweep left, (b) one
+     * sweep from the better one, and differ from the worse one's. */
+    fl_local_problem *p = slow_problem(4242UL);
+    const double tol = 1e-12;
+    const int h = 40;
+    gsl_vector *r = gsl_vector_alloc(p->m), *rg = gsl_vector_alloc(p->m),
+               *rn = gsl_vector_alloc(p->m), *want = gsl_vector_alloc(p->m),
+               *other = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++) {
+        const char *twin = fl_impl_name((fl_impl)k);
+        double eg = gs_run(k, p, tol, 0, h, rg);   /* Gauss–Seidel at the hand-over */
+        int cases[2] = {0, 0};                     /* [0]: Newton worse, [1]: Newton better */
+        for (int j = 1; j <= 60 && !(cases[0] && cases[1]); j++) {
+            fl_newton_options no = fl_newton_options_default();
+            no.tol = tol;
+            no.max_iterations = j;
+            fl_newton_result nr;
+            if (fl_newton_types[k].solve(p, &no, rn, NULL, &nr, NULL) != FL_WMAXITER) break;
+            double en = nr.residual;
+            int better_newton = en < eg;
+            if (cases[better_newton]) continue;
+            int g = nr.gs_sweeps;   /* Newton's fallback sweeps: counted in auto's gs_sweeps */
+            cases[better_newton] = 1;
+            gsl_vector_memcpy(want, better_newton ? rn : rg);
+            gsl_vector_memcpy(other, better_newton ? rg : rn);
+            double scale = gsl_blas_dnrm2(want);
+            fl_solve_options so = fl_solve_options_default();
+            so.impl = (fl_impl)k;
+            so.tol = tol;
+            so.max_newton = j;
+            so.max_sweeps = h + g;   /* (a) no sweep left after Newton */
+            fl_solve_result sr;
+            cr_assert_eq(fl_solve_local(p, &so, r, NULL, &sr, NULL), FL_WMAXITER);
+            cr_assert_eq(sr.gs_sweeps, h + g, "%s: %d sweeps, want %d + %d", twin, sr.gs_sweeps, h, g);
+            cr_assert_eq(sr.newton_steps, j);
+            cr_assert_leq(max_abs_diff(r, want), 1e-12 * scale,
+                          "%s, Newton %d steps (error %.3g) vs Gauss-Seidel %d sweeps (%.3g), no "
+                          "sweep left: r is not the better iterate (off by %.3g; the worse: %.3g)",
+                          twin, j, en, h, eg, max_abs_diff(r, want), max_abs_diff(r, other));
+            cr_assert(same(sr.residual, fmin(en, eg)), "%s: reported %.17g, better %.17g", twin,
+                      sr.residual, fmin(en, eg));
+            cr_assert_eq(sr.finished_by, better_newton ? FL_SOLVER_NEWTON : FL_SOLVER_GS);
+            so.max_sweeps = h + g + 1;   /* (b) one sweep left */
+            cr_assert_eq(fl_solve_local(p, &so, r, NULL, &sr, NULL), FL_WMAXITER);
+            cr_assert_eq(sr.gs_sweeps, h + g + 1);
+            gs_run(k, p, tol, 1, 1, want);
+            gs_run(k, p, tol, 1, 1, other);
+            cr_assert_gt(max_abs_diff(want, other), 1e-6 * scale, "the two resumptions must differ");
+            cr_assert_leq(max_abs_diff(r, want), 1e-12 * scale,
+                          "%s, Newton %s: r is not one sweep from the better iterate (off by %.3g, "
+                          "from the worse: %.3g)", twin, better_newton ? "better" : "worse",
+                          max_abs_diff(r, want), max_abs_diff(r, other));
+            cr_log_info("%s: Gauss-Seidel %d sweeps (error %.3g), Newton cut at %d steps (%.3g): "
+                        "resumed from %s", twin, h, eg, j, en, better_newton ? "Newton" : "Gauss-Seidel");
+        }
+        cr_assert(cases[0] && cases[1], "%s: the test needs Newton once worse (%d) and once better "
+                  "(%d) than Gauss-Seidel", twin, cases[0], cases[1]);
+    }
+    gsl_vector_free(r);
+    gsl_vector_free(rg);
+    gsl_vector_free(rn);
+    gsl_vector_free(want);
+    gsl_vector_free(other);
+    fl_local_problem_free(p);
 }
 
 typedef struct trials {
