@@ -9,8 +9,10 @@
 #
 #   cli_baseline.sh FRICTIONLAB WORKDIR      (FL_SOURCE_ROOT: the source tree)
 set -u
-fl=$1
+fl=$(command -v "$1") || { echo "cli_baseline: no program $1" >&2; exit 1; }
+case $fl in /*) ;; *) fl=$PWD/$fl ;; esac
 work=$2
+case $work in /*) ;; *) work=$PWD/$work ;; esac
 rm -rf "$work"
 mkdir -p "$work" || exit 1
 fail() {
