@@ -211,7 +211,8 @@ typedef struct fl_result_comparison {
     size_t nvalues;     /* numbers compared (value, expected, tolerance) */
     size_t nwarnings;   /* FL_DRIFT_PARAMS items, plus 1 when the modes differ */
     int mode_differs;   /* one run is --quick and the other full */
-    int baseline_quick, current_quick;  /* fl_results.quick of each side */
+    int baseline_quick, current_quick;  /* fl_results.quick of each side (when -1, read
+                                         * from its command line if that is a reproduce) */
     size_t cap;         /* internal */
 } fl_result_comparison;
 

@@ -186,6 +186,16 @@ static fl_status compare_task(fl_result_comparison *c, const fl_result_task *bt,
     return FL_OK;
 }
 
+/* 1 for a --quick run, 0 for a full one, -1 unknown: a results.json from
+ * before "quick" was recorded says it in its command line. */
+static int run_mode(const fl_results *r)
+{
+    if (r->quick >= 0) return r->quick;
+    if (!r->command || !strstr(r->command, " reproduce")) return -1;
+    const char *q = strstr(r->command, " --quick");
+    return q && (q[8] == ' ' || q[8] == '\0');
+}
+
 fl_status fl_results_compare(const fl_results *baseline, const fl_results *current,
                              const fl_result_compare_options *opts,
                              fl_result_comparison **out, fl_error *err)
@@ -196,9 +206,10 @@ fl_status fl_results_compare(const fl_results *baseline, const fl_results *curre
         return FL_FAIL(err, FL_EINVAL, "rtol must be in [0, 1)");
     fl_result_comparison *c = calloc(1, sizeof *c);
     if (!c) return FL_FAIL(err, FL_ENOMEM, "out of memory comparing results");
-    c->baseline_quick = baseline->quick;
-    c->current_quick = current->quick;
-    c->mode_differs = baseline->quick >= 0 && current->quick >= 0 && baseline->quick != current->quick;
+    c->baseline_quick = run_mode(baseline);
+    c->current_quick = run_mode(current);
+    c->mode_differs = c->baseline_quick >= 0 && c->current_quick >= 0 &&
+                      c->baseline_quick != c->current_quick;
     if (c->mode_differs) c->nwarnings++;
     for (size_t i = 0; i < current->ntasks; i++) {
         const fl_result_task *ct = current->tasks[i];

@@ -478,7 +478,19 @@ Test(fl_results, quick_and_params_differences_are_named)
     cr_assert_eq(c->nwarnings, 1);
     cr_assert_eq(c->ndrift, 0);
     fl_result_comparison_free(c);
+    /* a results.json that predates "quick": its command line says it */
+    base->quick = -1;
+    c = compare(base, cur);
+    cr_assert_eq(c->mode_differs, 1);   /* "frictionlab reproduce --all": full */
+    cr_assert_eq(c->baseline_quick, 0);
+    fl_result_comparison_free(c);
+    cr_assert_eq(fl_results_set_command(base, "frictionlab reproduce --all --quick"), FL_OK);
     cur->quick = 0;
+    c = compare(base, cur);
+    cr_assert_eq(c->mode_differs, 1);
+    cr_assert_eq(c->baseline_quick, 1);
+    fl_result_comparison_free(c);
+    base->quick = 0;
     write_file("params2.json", "abd");
     char p2[256];
     snprintf(p2, sizeof p2, "%s/params2.json", dir);
