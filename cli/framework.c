@@ -53,10 +53,14 @@ static void emit(fl_cli_ctx *ctx, fl_result_status st, const char *name, const c
     c.status = st;
     c.detail = (char *)detail;
     fl_status s = fl_result_task_check_add(ctx->task, &c);
-    if (s == FL_EINVAL)   /* a noise tolerance without its reason, or not in [0, 1) */
-        fprintf(stderr, "frictionlab: check %s declares a bad noise tolerance (%g, reason %s); "
-                "not recorded\n", name, c.noise_rtol, c.noise_reason ? c.noise_reason : "none");
-    else if (s != FL_OK)
+    if (s == FL_EINVAL) {   /* a noise tolerance without its reason, or not in [0, 1) */
+        fprintf(stderr, "frictionlab: check %s declares a noise tolerance %g without a reason "
+                "or outside [0, 1); recorded without it (1e-9 relative)\n", name, c.noise_rtol);
+        c.has_noise_rtol = 0;
+        c.noise_reason = NULL;
+        s = fl_result_task_check_add(ctx->task, &c);
+    }
+    if (s != FL_OK)
         fprintf(stderr, "frictionlab: out of memory recording check %s\n", name);
 }
 
