@@ -49,23 +49,42 @@ void fl_check_note(fl_check_ctx *ctx, const char *name, const char *fmt, ...)
     ctx->noted++;
 }
 
+static int value_report(fl_check_ctx *ctx, int ok, fl_check_value_info *info,
+                        const char *fmt, va_list ap)
+{
+    char detail[2048];
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    info->kind = ok ? FL_CHECK_PASS : FL_CHECK_FAIL;
+    info->detail = detail;
+    if (ctx->io.value) ctx->io.value(ctx->io.data, info);
+    else if (ctx->io.line) ctx->io.line(ctx->io.data, info->kind, info->name, detail);
+    if (ok) ctx->passed++;
+    else ctx->failed++;
+    return ok;
+}
+
 int fl_check_value(fl_check_ctx *ctx, int ok, const char *name, double value, double expected,
                    double tol, const char *reference, const char *fmt, ...)
 {
-    char detail[2048];
+    fl_check_value_info info = {FL_CHECK_PASS, 0, name, NULL, value, expected, tol, reference,
+                                NULL, NAN, NULL};
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
+    ok = value_report(ctx, ok, &info, fmt, ap);
     va_end(ap);
-    fl_check_kind kind = ok ? FL_CHECK_PASS : FL_CHECK_FAIL;
-    if (ctx->io.value) {
-        fl_check_value_info info = {kind, 0, name, detail, value, expected, tol, reference, NULL};
-        ctx->io.value(ctx->io.data, &info);
-    } else if (ctx->io.line) {
-        ctx->io.line(ctx->io.data, kind, name, detail);
-    }
-    if (ok) ctx->passed++;
-    else ctx->failed++;
+    return ok;
+}
+
+int fl_check_value_noise(fl_check_ctx *ctx, int ok, const char *name, double value,
+                         double expected, double tol, double noise_rtol,
+                         const char *noise_reason, const char *reference, const char *fmt, ...)
+{
+    fl_check_value_info info = {FL_CHECK_PASS, 0, name, NULL, value, expected, tol, reference,
+                                NULL, noise_rtol, noise_reason};
+    va_list ap;
+    va_start(ap, fmt);
+    ok = value_report(ctx, ok, &info, fmt, ap);
+    va_end(ap);
     return ok;
 }
 
@@ -79,7 +98,8 @@ void fl_check_discrepancy(fl_check_ctx *ctx, const char *name, double value, dou
     va_end(ap);
     if (ctx->io.value) {
         fl_check_value_info info = {FL_CHECK_NOTE, 1,         name,      detail, value,
-                                    paper_value,   NAN,       reference, reason ? reason : ""};
+                                    paper_value,   NAN,       reference, reason ? reason : "",
+                                    NAN,           NULL};
         ctx->io.value(ctx->io.data, &info);
     } else if (ctx->io.line) {
         char line[2600];

@@ -37,6 +37,10 @@ typedef struct fl_check_value_info {
     double tol;              /* the tolerance of the check (NAN: none) */
     const char *reference;   /* paper equation, table row, proofs/ row; may be NULL */
     const char *reason;      /* a discrepancy's reason; NULL for a check */
+    /* the check's run-to-run noise tolerance (fl_check_value_noise): relative,
+     * with its reason; noise_reason NULL when the check declares none */
+    double noise_rtol;
+    const char *noise_reason;
 } fl_check_value_info;
 
 typedef struct fl_check_io {
@@ -101,6 +105,20 @@ int fl_check_value(fl_check_ctx *ctx, int ok, const char *name, double value, do
                    double tol, const char *reference, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 8, 9)))
+#endif
+    ;
+
+/* fl_check_value for a number that is not reproducible to the last digits
+ * from run to run (an iterative or random computation whose result depends
+ * on thread scheduling or timing): noise_rtol is the relative tolerance a
+ * baseline comparison (`reproduce --baseline`) holds its numbers to instead
+ * of the default 1e-9, and noise_reason says why (required).  Not the
+ * paper's tolerance `tol`. */
+int fl_check_value_noise(fl_check_ctx *ctx, int ok, const char *name, double value,
+                         double expected, double tol, double noise_rtol,
+                         const char *noise_reason, const char *reference, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 10, 11)))
 #endif
     ;
 

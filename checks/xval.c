@@ -334,44 +334,58 @@ fl_status fl_xval_parts_check(const fl_local_problem *p, const fl_global_problem
     return FL_OK;
 }
 
+/* Bytes of the escaped form of ch (\xHH for a non-printable byte). */
+static size_t escaped_len(unsigned char ch)
+{
+    return ch >= 0x20 && ch < 0x7f ? 1 : 4;
+}
+
 void fl_xval_last_line(const char *path, char *buf, size_t len)
 {
     if (!buf || len == 0) return;
     buf[0] = '\0';
     FILE *f = path ? fopen(path, "rb") : NULL;
     if (!f) return;
-    char tail[1024];
+    char tail[2048];
     size_t got = 0;
+    long from = 0;
     if (fseek(f, 0, SEEK_END) == 0) {
         long size = ftell(f);
-        long from = size > (long)sizeof tail ? size - (long)sizeof tail : 0;
+        from = size > (long)sizeof tail ? size - (long)sizeof tail : 0;
         if (size > 0 && fseek(f, from, SEEK_SET) == 0) got = fread(tail, 1, sizeof tail, f);
     }
     fclose(f);
     while (got > 0 && (tail[got - 1] == '\n' || tail[got - 1] == '\r')) got--;
     size_t start = got;
     while (start > 0 && tail[start - 1] != '\n') start--;
-    /* keep the end of a long line: the message is usually there */
-    size_t at = 0;
+    /* the line began before the bytes read: it is cut whatever len is */
+    int cut = start == 0 && from > 0;
+    size_t need = 0;
+    for (size_t i = start; i < got; i++) need += escaped_len((unsigned char)tail[i]);
+    if (cut || need > len - 1) {
+        /* keep the end (the message is usually there), from a word start,
+         * after "...": the cut is visible and no word loses its front */
+        size_t budget = len - 1 > 3 ? len - 1 - 3 : 0, at = got, used = 0;
+        while (at > start && used + escaped_len((unsigned char)tail[at - 1]) <= budget)
+            used += escaped_len((unsigned char)tail[--at]);
+        if (!(at > start && tail[at - 1] == ' ')) {   /* at may be inside a word */
+            size_t w = at;
+            while (w < got && tail[w] != ' ') w++;
+            if (w + 1 < got) at = w + 1;   /* the next word (none: keep the cut) */
+        }
+        start = at;
+        snprintf(buf, len, "...");
+    }
+    size_t n = strlen(buf);
     for (size_t i = start; i < got; i++) {
         unsigned char ch = (unsigned char)tail[i];
         char one[5];
-        if (ch >= 0x20 && ch < 0x7f) {
-            one[0] = (char)ch;
-            one[1] = '\0';
-        } else {
-            snprintf(one, sizeof one, "\\x%02x", ch);
-        }
+        if (escaped_len(ch) == 1) snprintf(one, sizeof one, "%c", ch);
+        else snprintf(one, sizeof one, "\\x%02x", ch);
         size_t k = strlen(one);
-        if (at + k + 1 > len) {   /* drop the front: shift left */
-            size_t drop = at + k + 1 - len;
-            if (drop > at) break;
-            memmove(buf, buf + drop, at - drop);
-            at -= drop;
-        }
-        memcpy(buf + at, one, k);
-        at += k;
-        buf[at] = '\0';
+        if (n + k + 1 > len) break;
+        memcpy(buf + n, one, k + 1);
+        n += k;
     }
 }
 

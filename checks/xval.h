@@ -198,9 +198,11 @@ fl_status fl_xval_spawn_split(const char *cmd, double timeout, const char *log_p
  * async-signal-safe (a signal handler kills it before the program dies). */
 int fl_xval_spawn_running(void);
 
-/* The last non-empty line of the text file path (at most len - 1 bytes of
- * its end kept, non-printable bytes written as \xHH), "" when the file is
- * missing or empty.  For the FAIL line: the solver's own last word. */
+/* The last non-empty line of the text file path, non-printable bytes
+ * written as \xHH, "" when the file is missing or empty.  A line longer
+ * than len - 1 bytes keeps its end, from the start of a word, after "..."
+ * (never a word cut in its middle).  For the FAIL line: the solver's own
+ * last word. */
 void fl_xval_last_line(const char *path, char *buf, size_t len);
 
 /* Whether the parts of an answer agree (proofs/xval.md §6): u (length
@@ -219,13 +221,13 @@ typedef struct fl_xval_result {
     fl_xval_run run;
     int have_solution;      /* /solution read with the right size */
     int parts_agree;        /* u (and v) agree with r (fl_xval_parts_check), or not given */
-    char solver_said[200];  /* last line of the command's stderr, escaped ("" if none) */
+    char solver_said[512];  /* last line of the command's stderr, escaped ("" if none) */
     fl_xval_law law;        /* of the command's r (if have_solution) */
     double dist;            /* to the certified answer (NAN if not unique) */
     double ours_seconds;    /* fl_xval_our_solve to opt->tol */
     int ours_solved;
     int pass;
-    char reason[1024];      /* why it failed (with the solver's stderr), or what passed */
+    char reason[1536];      /* why it failed (with the solver's stderr), or what passed */
 } fl_xval_result;
 
 /* Run solver_cmd on the problem c (written to in_path, solution expected

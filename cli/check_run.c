@@ -10,6 +10,8 @@ static const char *cli_params;
 
 const char *fl_cli_data_dir(void) { return cli_data_dir; }
 
+const char *fl_cli_params(void) { return cli_params; }
+
 int fl_cli_global_options(int *argc, char **argv)
 {
     int out = 1;
@@ -51,8 +53,13 @@ static void on_value(void *data, const fl_check_value_info *v)
                            v->detail);
         return;
     }
-    fl_cli_check_value(cli, v->kind == FL_CHECK_PASS, v->name, v->value, v->expected, v->tol,
-                       v->reference, "%s", v->detail);
+    if (v->noise_reason)
+        fl_cli_check_value_noise(cli, v->kind == FL_CHECK_PASS, v->name, v->value, v->expected,
+                                 v->tol, v->noise_rtol, v->noise_reason, v->reference, "%s",
+                                 v->detail);
+    else
+        fl_cli_check_value(cli, v->kind == FL_CHECK_PASS, v->name, v->value, v->expected, v->tol,
+                           v->reference, "%s", v->detail);
 }
 
 static void on_progress(void *data, const char *label, long done, long total)

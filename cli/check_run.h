@@ -24,4 +24,7 @@ int fl_cli_global_options(int *argc, char **argv);
 /* The --data DIR of this run, or NULL (core/fl_data.h then decides). */
 const char *fl_cli_data_dir(void);
 
+/* The --params FILE of this run, or NULL. */
+const char *fl_cli_params(void);
+
 #endif

@@ -83,6 +83,18 @@ int fl_cli_check_value(fl_cli_ctx *ctx, int ok, const char *name, double value,
 #endif
     ;
 
+/* fl_cli_check_value with the check's run-to-run noise tolerance (relative)
+ * and its reason, recorded for `reproduce --baseline` (checks/fl_check.h,
+ * fl_check_value_noise). */
+int fl_cli_check_value_noise(fl_cli_ctx *ctx, int ok, const char *name, double value,
+                             double expected, double tol, double noise_rtol,
+                             const char *noise_reason, const char *reference,
+                             const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 10, 11)))
+#endif
+    ;
+
 /* "NOTE <name> <detail>": information, counted neither passed nor failed. */
 void fl_cli_note(fl_cli_ctx *ctx, const char *name, const char *fmt, ...)
 #if defined(__GNUC__)

@@ -52,7 +52,15 @@ static void emit(fl_cli_ctx *ctx, fl_result_status st, const char *name, const c
     c.name = (char *)name;
     c.status = st;
     c.detail = (char *)detail;
-    if (fl_result_task_check_add(ctx->task, &c) != FL_OK)
+    fl_status s = fl_result_task_check_add(ctx->task, &c);
+    if (s == FL_EINVAL) {   /* a noise tolerance without its reason, or not in [0, 1) */
+        fprintf(stderr, "frictionlab: check %s declares a noise tolerance %g without a reason "
+                "or outside [0, 1); recorded without it (1e-9 relative)\n", name, c.noise_rtol);
+        c.has_noise_rtol = 0;
+        c.noise_reason = NULL;
+        s = fl_result_task_check_add(ctx->task, &c);
+    }
+    if (s != FL_OK)
         fprintf(stderr, "frictionlab: out of memory recording check %s\n", name);
 }
 
@@ -103,6 +111,26 @@ int fl_cli_check_value(fl_cli_ctx *ctx, int ok, const char *name, double value,
     va_end(ap);
     fl_result_status st = ok ? FL_RESULT_PASS : FL_RESULT_FAIL;
     fl_result_check c = numbers(value, expected, tol, reference);
+    emit(ctx, st, name, detail, &c, NULL);
+    free(detail);
+    count(ctx, st);
+    return ok;
+}
+
+int fl_cli_check_value_noise(fl_cli_ctx *ctx, int ok, const char *name, double value,
+                             double expected, double tol, double noise_rtol,
+                             const char *noise_reason, const char *reference,
+                             const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *detail = vformat(fmt, ap);
+    va_end(ap);
+    fl_result_status st = ok ? FL_RESULT_PASS : FL_RESULT_FAIL;
+    fl_result_check c = numbers(value, expected, tol, reference);
+    c.has_noise_rtol = 1;
+    c.noise_rtol = noise_rtol;
+    c.noise_reason = (char *)noise_reason;
     emit(ctx, st, name, detail, &c, NULL);
     free(detail);
     count(ctx, st);
@@ -210,7 +238,14 @@ void fl_cli_task_begin(fl_cli_ctx *ctx, const char *name, const char *summary,
         size_t n = strcspn(paper, " ");
         snprintf(ctx->task_dir, sizeof ctx->task_dir, "%.*s/%s", (int)n, paper, name);
     }
-    if (info && info->params) {
+    if (info && info->params && fl_cli_params()) {
+        /* --params FILE: the task reads the user's file; its hash is recorded,
+         * so a baseline comparison names the difference */
+        fl_error err;
+        if (fl_result_task_set_params(ctx->task, fl_cli_params(), fl_cli_params(), &err) != FL_OK)
+            fprintf(stderr, "frictionlab: %s: cannot read parameter file %s to record its hash\n",
+                    name, fl_cli_params());
+    } else if (info && info->params) {
         char path[4096];
         fl_error err;
         if (find_params(info->params, path, sizeof path) != 0 ||

@@ -59,7 +59,7 @@ static const char man_files[] =
     ".IB DIR /results.json\n"
     "The same content for machines (format\n"
     ".BR frictionlab\\-results/1 ):\n"
-    ".BR version \", \" commit \", \" started \", \" seconds ,\n"
+    ".BR version \", \" commit \", \" started \", \" seconds \", \" quick ,\n"
     "and\n"
     ".BR tasks ,\n"
     "each with\n"
@@ -68,7 +68,13 @@ static const char man_files[] =
     "each check with\n"
     ".BR name \", \" status \" (\" PASS \", \" FAIL \", \" NOTE \", \" \"NOT RUN\" ),\n"
     "and where it has them\n"
-    ".BR value \", \" expected \", \" tolerance \", \" reference \", \" detail \", \" discrepancy .\n"
+    ".BR value \", \" expected \", \" tolerance \", \" reference \", \" detail \", \" discrepancy ,\n"
+    "and for a number that is not reproducible to the last digits,\n"
+    ".B noise_rtol\n"
+    "(the relative tolerance\n"
+    ".B \\-\\-baseline\n"
+    "holds it to instead of 1e\\-9) and\n"
+    ".BR noise_reason .\n"
     "Non-finite numbers are the strings \"nan\", \"inf\", \"\\-inf\".\n";
 
 static const char man_environment[] =
@@ -98,7 +104,8 @@ static const char man_exit_status[] =
     ".TP\n"
     ".B 3\n"
     ".B reproduce \\-\\-baseline\n"
-    "found a value or a status that moved.\n";
+    "found a status that changed or a number that moved beyond its\n"
+    "reproducibility tolerance.\n";
 
 static const char man_see_also[] =
     ".BR gnuplot (1),\n"

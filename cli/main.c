@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -219,6 +220,49 @@ static char *join_args(int argc, char **argv)
     return s;
 }
 
+/* One DRIFT line: the check, which number, both values, the move and the
+ * tolerance it broke, with where that tolerance comes from. */
+static void print_drift(const fl_result_drift *d)
+{
+    if (d->kind == FL_DRIFT_STATUS) {
+        printf("DRIFT %s status %s -> %s [%s]\n", d->check, fl_result_status_name(d->old_status),
+               fl_result_status_name(d->new_status), d->task);
+        return;
+    }
+    printf("DRIFT %s %s ", d->check, d->field);
+    if (d->has_old) printf("%.17g", d->old_value);
+    else printf("(none)");
+    printf(" -> ");
+    if (d->has_new) printf("%.17g", d->new_value);
+    else printf("(none)");
+    if (d->has_old && d->has_new) {
+        printf(" (moved %.3g, tolerance %.3g: ", d->new_value - d->old_value, d->tolerance);
+        if (d->noise_reason) printf("the check's noise tolerance %.3g relative, %s)", d->rtol,
+                                    d->noise_reason);
+        else printf("reproducibility %.3g relative)", d->rtol);
+    }
+    printf(" [%s]\n", d->task);
+}
+
+/* WARNING lines: the runs differ by design (--quick against full, another
+ * parameter file), so their numbers are not expected to agree. */
+static void print_warnings(const fl_result_comparison *c, const char *baseline_path)
+{
+    if (c->mode_differs)
+        printf("WARNING baseline %s is a %s run, this run is %s: their numbers differ by design\n",
+               baseline_path, c->baseline_quick ? "--quick" : "full",
+               c->current_quick ? "--quick" : "full");
+    for (size_t i = 0; i < c->nitems; i++) {
+        const fl_result_drift *d = &c->items[i];
+        if (d->kind != FL_DRIFT_PARAMS) continue;
+        printf("WARNING %s parameter file: baseline %s (sha256 %s), this run %s (sha256 %s)\n",
+               d->task, d->old_params ? d->old_params : "(none)",
+               d->old_sha256 ? d->old_sha256 : "not recorded",
+               d->new_params ? d->new_params : "(none)",
+               d->new_sha256 ? d->new_sha256 : "not recorded");
+    }
+}
+
 /* Write results.json and report.html into the output directory; compare
  * with the baseline.  Returns 0, 1 (could not write) or EXIT_DRIFT. */
 static int write_results(fl_cli_ctx *ctx, const fl_results *baseline, const char *baseline_path)
@@ -241,35 +285,31 @@ static int write_results(fl_cli_ctx *ctx, const fl_results *baseline, const char
         fprintf(stderr, "frictionlab reproduce: %s\n", err.message);
         return 1;
     }
+    print_warnings(c, baseline_path);
     size_t nnew = 0;
     for (size_t i = 0; i < c->nitems; i++) {
-        const fl_result_drift *d = &c->items[i];
-        switch (d->kind) {
-        case FL_DRIFT_VALUE:
-            printf("DRIFT %s value ", d->check);
-            if (d->has_old) printf("%.17g", d->old_value);
-            else printf("(none)");
-            printf(" -> ");
-            if (d->has_new) printf("%.17g", d->new_value);
-            else printf("(none)");
-            if (d->has_old && d->has_new)
-                printf(" (moved %.3g, tolerance %.3g)", d->new_value - d->old_value, d->tolerance);
-            printf(" [%s]\n", d->task);
-            break;
-        case FL_DRIFT_STATUS:
-            printf("DRIFT %s status %s -> %s [%s]\n", d->check, fl_result_status_name(d->old_status),
-                   fl_result_status_name(d->new_status), d->task);
-            break;
-        case FL_DRIFT_NEW:
-            nnew++;
-            break;
-        }
+        if (c->items[i].kind == FL_DRIFT_VALUE || c->items[i].kind == FL_DRIFT_STATUS)
+            print_drift(&c->items[i]);
+        nnew += c->items[i].kind == FL_DRIFT_NEW;
     }
-    printf("baseline %s: %zu checks compared, %zu drifted, %zu new\n", baseline_path,
-           c->ncompared, c->ndrift, nnew);
+    printf("baseline %s: %zu checks compared (%zu numbers), %zu drifted, %zu new", baseline_path,
+           c->ncompared, c->nvalues, c->ndrift, nnew);
+    if (c->nwarnings) printf(", %zu warning%s", c->nwarnings, c->nwarnings > 1 ? "s" : "");
+    putchar('\n');
     int rc = c->ndrift > 0 ? EXIT_DRIFT : 0;
     fl_result_comparison_free(c);
     return rc;
+}
+
+/* Whether writing DIR/results.json would overwrite the baseline file (the
+ * same file: device and inode, whatever the spelling of either path). */
+static int overwrites_baseline(const char *out_dir, const char *baseline_path)
+{
+    char json[4096];
+    struct stat a, b;
+    if ((size_t)snprintf(json, sizeof json, "%s/results.json", out_dir) >= sizeof json) return 0;
+    if (stat(baseline_path, &a) != 0 || stat(json, &b) != 0) return 0;
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 
 static int by_seconds_desc(const void *a, const void *b)
@@ -331,6 +371,15 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
             cmd_short(stderr, sub);
             return EXIT_USAGE;
         }
+    if (baseline_path && overwrites_baseline(ctx->out_dir, baseline_path)) {
+        /* before any work: the run would replace the file it compares with
+         * (and the report beside it) by its own results */
+        fprintf(stderr, "frictionlab %s: --out %s would overwrite the baseline %s (%s/results.json "
+                "is that file); write this run elsewhere (--out DIR) or copy the baseline first\n",
+                cmd, ctx->out_dir, baseline_path, ctx->out_dir);
+        cmd_short(stderr, sub);
+        return EXIT_USAGE;
+    }
     fl_results *baseline = NULL;
     if (baseline_path) {
         fl_error err;
@@ -343,6 +392,7 @@ static int run_named_parsed(fl_cli_ctx *ctx, const fl_cli_task *table, int repro
         ctx->results = fl_results_alloc(FL_VERSION, FL_COMMIT);
         char started[32];
         utc_now(started, sizeof started);
+        if (ctx->results) ctx->results->quick = ctx->quick;
         if (!ctx->results || fl_results_set_started(ctx->results, started) != FL_OK ||
             fl_results_set_command(ctx->results, line) != FL_OK) {
             fprintf(stderr, "frictionlab %s: out of memory\n", cmd);

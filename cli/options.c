@@ -14,9 +14,12 @@ static const fl_cli_opt reproduce_opts[] = {
     {"all", 'a', NULL, "run every registered example [only the NAMEs given]", NULL},
     {"quick", 'q', NULL, "the short variants the test suite runs [full runs]", NULL},
     {"out", 'o', "DIR", "output directory [out]", "dir"},
-    {"baseline", 'b', "FILE", "compare with the results.json of an earlier run: every value\n"
-     "that moved beyond its check's tolerance and every status that\n"
-     "changed is listed (DRIFT lines), exit status 3 [none]", "file"},
+    {"baseline", 'b', "FILE", "compare with the results.json of an earlier run: every status\n"
+     "that changed and every number (value, expected, tolerance) that\n"
+     "moved beyond 1e-9 relative, or the noise tolerance its check\n"
+     "declares, is listed (DRIFT lines), exit status 3; --quick against\n"
+     "full and another parameter file are named (WARNING lines); refused\n"
+     "(exit 2) when --out would overwrite FILE [none]", "file"},
     {"params", 'P', "FILE", "the examples' parameters from FILE instead of data/ (its\n"
      "SHA-256 in the report); a task that does not read it says so [data/]", "file"},
     {"data", 'D', "DIR", "a directory standing for data/ (as FL_DATA_DIR) [data/ of the\n"

@@ -82,6 +82,7 @@ fl_results *fl_results_alloc(const char *version, const char *commit)
 {
     fl_results *r = calloc(1, sizeof *r);
     if (!r) return NULL;
+    r->quick = -1;
     if (fl_results_set_str(&r->version, version) != FL_OK || fl_results_set_str(&r->commit, commit) != FL_OK) {
         fl_results_free(r);
         return NULL;
@@ -95,6 +96,7 @@ void fl_result_check_clear(fl_result_check *c)
     free(c->reference);
     free(c->detail);
     free(c->discrepancy);
+    free(c->noise_reason);
 }
 
 static void task_free(fl_result_task *t)
@@ -284,14 +286,20 @@ void fl_result_task_drop_missing(fl_result_task *t, const char *base_dir)
 fl_status fl_result_task_check_add(fl_result_task *t, const fl_result_check *c)
 {
     if (!c || !c->name) return FL_EINVAL;
+    /* a noise tolerance comes with its reason, and is a relative tolerance */
+    if (c->has_noise_rtol && (!(c->noise_rtol >= 0.0 && c->noise_rtol < 1.0) ||
+                              !c->noise_reason || !c->noise_reason[0]))
+        return FL_EINVAL;
     FL_TRY(fl_results_grow((void **)&t->checks, &t->cap_checks, t->nchecks, sizeof *t->checks));
     fl_result_check d = *c;
     d.name = fl_results_strdup(c->name);
     d.reference = fl_results_strdup(c->reference);
     d.detail = fl_results_strdup(c->detail);
     d.discrepancy = fl_results_strdup(c->discrepancy);
+    d.noise_reason = c->has_noise_rtol ? fl_results_strdup(c->noise_reason) : NULL;
+    if (!d.has_noise_rtol) d.noise_rtol = 0.0;
     if (!d.name || (c->reference && !d.reference) || (c->detail && !d.detail) ||
-        (c->discrepancy && !d.discrepancy)) {
+        (c->discrepancy && !d.discrepancy) || (c->has_noise_rtol && !d.noise_reason)) {
         fl_result_check_clear(&d);
         return FL_ENOMEM;
     }

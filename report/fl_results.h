@@ -48,6 +48,14 @@ typedef struct fl_result_check {
     char *reference;    /* paper equation / table row / proofs/ row, or NULL */
     char *detail;       /* the free text of the PASS/FAIL line, or NULL */
     char *discrepancy;  /* reason of a documented discrepancy with the paper, or NULL */
+    /* Reproducibility: a baseline comparison (fl_results_compare) holds every
+     * number of the check (value, expected, tolerance) to 1e-9 relative,
+     * unless the check declares a run-to-run noise tolerance here, with its
+     * reason (an iterative or random computation whose last digits move
+     * between runs).  Separate from `tolerance`, the paper's. */
+    int has_noise_rtol;
+    double noise_rtol;  /* relative: |a - b| <= noise_rtol * max(|a|, |b|) */
+    char *noise_reason; /* why the check's numbers are noisy (required with noise_rtol) */
 } fl_result_check;
 
 /* A check to add: the same fields, borrowed (copied by fl_results_check_add).
@@ -86,6 +94,7 @@ typedef struct fl_results {
     char *started;    /* UTC, ISO 8601 ("2026-11-25T12:00:00Z") */
     char *command;    /* the command line, for the reader */
     double seconds;   /* wall-clock time of the run */
+    int quick;        /* 1: a --quick run, 0: full, -1: not recorded (older results.json) */
     fl_result_paper *papers;
     size_t npapers;
     fl_result_task **tasks;   /* each task allocated once: pointers stay valid */
@@ -93,7 +102,8 @@ typedef struct fl_results {
     size_t cap_papers, cap_tasks; /* internal */
 } fl_results;
 
-/* A new, empty run (version, commit may be NULL).  NULL when out of memory. */
+/* A new, empty run (version, commit may be NULL; quick -1).  NULL when out
+ * of memory. */
 fl_results *fl_results_alloc(const char *version, const char *commit);
 void fl_results_free(fl_results *r);
 
@@ -150,27 +160,45 @@ fl_status fl_results_read_json(const char *path, fl_results **out, fl_error *err
 fl_status fl_results_write_html(const fl_results *r, const char *path, const char *base_dir,
                                 fl_error *err);
 
-/* Baseline comparison. */
+/* Baseline comparison: does this run repeat the baseline's numbers?
+ *
+ * Every number of every check (value, expected, tolerance) is held to a
+ * reproducibility tolerance, |a - b| <= rtol * max(|a|, |b|): opts->rtol
+ * (default 1e-9: the same build on the same machine repeats its numbers),
+ * or the noise tolerance the check declares with its reason (noise_rtol,
+ * the current run's declaration, else the baseline's).  This is not the
+ * paper's tolerance: a value may move well inside the paper's tolerance and
+ * still be a drift. */
 typedef enum fl_result_drift_kind {
-    FL_DRIFT_VALUE = 0,   /* |value - baseline value| > tolerance */
+    FL_DRIFT_VALUE = 0,   /* a number moved beyond the reproducibility tolerance,
+                           * or is present on one side only */
     FL_DRIFT_STATUS = 1,  /* status differs (a check absent from a compared task is NOT RUN) */
-    FL_DRIFT_NEW = 2      /* check not in the baseline: listed, not a drift */
+    FL_DRIFT_NEW = 2,     /* check not in the baseline: listed, not a drift */
+    FL_DRIFT_PARAMS = 3   /* the task read a different parameter file (name or SHA-256):
+                           * a warning, not a drift by itself */
 } fl_result_drift_kind;
 
 typedef struct fl_result_drift {
     fl_result_drift_kind kind;
     char *task;
-    char *check;
+    char *check;                  /* NULL for FL_DRIFT_PARAMS */
+    const char *field;            /* VALUE: "value", "expected" or "tolerance" */
     fl_result_status old_status, new_status;
-    int has_old, has_new;         /* whether each side has a value */
+    int has_old, has_new;         /* whether each side has the number */
     double old_value, new_value;
-    double tolerance;             /* the tolerance used for a value */
+    double tolerance;             /* VALUE: the absolute tolerance used */
+    double rtol;                  /* VALUE: the relative tolerance it came from */
+    const char *noise_reason;     /* VALUE: the check's noise reason (NULL: default rtol);
+                                   * points into current or baseline */
+    /* PARAMS: the parameter file and SHA-256 of each side (NULL: not recorded);
+     * pointers into baseline and current */
+    const char *old_params, *new_params, *old_sha256, *new_sha256;
 } fl_result_drift;
 
 typedef struct fl_result_compare_options {
-    /* Tolerance for a value whose check has none: |a - b| <= rtol * max(|a|, |b|)
-     * (default 1e-9: the same build on the same machine repeats its numbers). */
-    double rtol_untoleranced;
+    /* The reproducibility tolerance of a check that declares no noise
+     * tolerance, relative (default 1e-9). */
+    double rtol;
 } fl_result_compare_options;
 
 fl_result_compare_options fl_result_compare_options_default(void);
@@ -180,14 +208,21 @@ typedef struct fl_result_comparison {
     size_t nitems;
     size_t ndrift;      /* items that are drifts (VALUE or STATUS) */
     size_t ncompared;   /* checks found in both runs */
+    size_t nvalues;     /* numbers compared (value, expected, tolerance) */
+    size_t nwarnings;   /* FL_DRIFT_PARAMS items, plus 1 when the modes differ */
+    int mode_differs;   /* one run is --quick and the other full */
+    int baseline_quick, current_quick;  /* fl_results.quick of each side (when -1, read
+                                         * from its command line if that is a reproduce) */
     size_t cap;         /* internal */
 } fl_result_comparison;
 
 /* Compare `current` with `baseline`, task by task for the tasks of the
- * current run (a baseline task the current run did not run is skipped).  A
- * value compares with the check's own tolerance (the baseline's, else the
- * current's, else opts->rtol_untoleranced); a value present on one side
- * only is a VALUE drift; non-finite values compare equal when identical.
+ * current run (a baseline task the current run did not run is skipped).
+ * Numbers compare as above; a number present on one side only is a VALUE
+ * drift; non-finite numbers compare equal when identical.  A --quick run
+ * against a full one (or the reverse) sets mode_differs; a task whose
+ * parameter file differs (name or SHA-256) gives an FL_DRIFT_PARAMS item.
+ * The result points into both runs: free it before them.
  * *out is allocated (free with fl_result_comparison_free). */
 fl_status fl_results_compare(const fl_results *baseline, const fl_results *current,
                              const fl_result_compare_options *opts,

@@ -118,6 +118,13 @@ static fl_status read_check(const reader *rd, const json_t *co, const char *w, f
     if (s == FL_OK) s = rstr(rd, co, w, "reference", 0, &c.reference);
     if (s == FL_OK) s = rstr(rd, co, w, "detail", 0, &c.detail);
     if (s == FL_OK) s = rstr(rd, co, w, "discrepancy", 0, &c.discrepancy);
+    if (s == FL_OK) s = rnum(rd, co, w, "noise_rtol", &c.has_noise_rtol, &c.noise_rtol);
+    if (s == FL_OK) s = rstr(rd, co, w, "noise_reason", 0, &c.noise_reason);
+    if (s == FL_OK && c.has_noise_rtol &&
+        (!(c.noise_rtol >= 0.0 && c.noise_rtol < 1.0) || !c.noise_reason || !c.noise_reason[0])) {
+        snprintf(sw, sizeof sw, "%s.noise_rtol", w);
+        s = rfail(rd, sw, "expected a number in [0, 1) with a non-empty \"noise_reason\"");
+    }
     if (s == FL_OK && fl_result_task_check_add(t, &c) != FL_OK)
         s = FL_FAIL(rd->err, FL_ENOMEM, "out of memory reading %s", rd->path);
     free(status);
@@ -171,6 +178,11 @@ static fl_status read_root(const reader *rd, const json_t *root, fl_results *r)
     FL_TRY(rstr(rd, root, "", "started", 0, &r->started));
     FL_TRY(rstr(rd, root, "", "command", 0, &r->command));
     FL_TRY(rnum(rd, root, "", "seconds", NULL, &r->seconds));
+    const json_t *q = json_object_get(root, "quick");
+    if (q && !json_is_null(q)) {
+        if (!json_is_boolean(q)) return rfail(rd, "quick", "expected true or false");
+        r->quick = json_is_true(q);
+    }
     fl_status s = FL_OK;
     const json_t *papers = rarr(rd, root, "", "papers", &s);
     if (s != FL_OK) return s;

@@ -90,6 +90,10 @@ static json_t *task_json(const fl_result_task *t, int *bad)
         if (c->reference) put(co, "reference", jstr(c->reference), bad);
         if (c->detail) put(co, "detail", jstr(c->detail), bad);
         if (c->discrepancy) put(co, "discrepancy", jstr(c->discrepancy), bad);
+        if (c->has_noise_rtol) {
+            put(co, "noise_rtol", jnum(c->noise_rtol), bad);
+            put(co, "noise_reason", jstr(c->noise_reason), bad);
+        }
         append(checks, co, bad);
     }
     put(o, "checks", checks, bad);
@@ -107,6 +111,7 @@ fl_status fl_results_write_json(const fl_results *r, const char *path, fl_error 
     put(root, "started", jstr(r->started), &bad);
     put(root, "command", jstr(r->command), &bad);
     put(root, "seconds", jnum(r->seconds), &bad);
+    if (r->quick >= 0) put(root, "quick", json_boolean(r->quick), &bad);
     json_t *papers = json_array();
     if (!papers) bad = 1;
     for (size_t i = 0; papers && i < r->npapers; i++) {

@@ -287,6 +287,16 @@ static fl_result_comparison *compare(const fl_results *base, const fl_results *c
     return c;
 }
 
+/* A baseline and a current run, each with one task "t" (*tb, *tc). */
+static void two_runs(fl_results **base, fl_results **cur, fl_result_task **tb, fl_result_task **tc)
+{
+    *base = fl_results_alloc("v", NULL);
+    *cur = fl_results_alloc("v", NULL);
+    cr_assert(*base && *cur);
+    cr_assert_eq(fl_results_task_add(*base, "t", NULL, NULL, tb), FL_OK);
+    cr_assert_eq(fl_results_task_add(*cur, "t", NULL, NULL, tc), FL_OK);
+}
+
 Test(fl_results, baseline_identical_has_no_drift)
 {
     fl_results *r = sample();
@@ -308,27 +318,45 @@ Test(fl_results, edited_value_is_a_drift_naming_the_check)
 {
     fl_results *base = sample(), *cur = sample();
     fl_result_check *c0 = &cur->tasks[0]->checks[0];
-    /* within the check's own tolerance (1e-12): no drift */
-    c0->value += 5e-13;
+    const double v0 = base->tasks[0]->checks[0].value;
+    /* within the reproducibility tolerance (1e-9 relative): no drift */
+    c0->value = v0 * (1 + 2e-10);
     fl_result_comparison *c = compare(base, cur);
     cr_assert_eq(c->ndrift, 0);
+    cr_assert_eq(c->nvalues, 5);   /* min_eig: value, expected, tolerance; 2 more values */
     fl_result_comparison_free(c);
-    /* beyond it: one VALUE drift with both values */
-    c0->value = base->tasks[0]->checks[0].value + 3e-12;
+    /* beyond it: one VALUE drift with both values and the tolerance used */
+    c0->value = v0 * (1 + 1e-6);
     c = compare(base, cur);
     cr_assert_eq(c->ndrift, 1);
     cr_assert_eq(c->items[0].kind, FL_DRIFT_VALUE);
     cr_assert_str_eq(c->items[0].check, "example_3_15.min_eig");
+    cr_assert_str_eq(c->items[0].field, "value");
     cr_assert_str_eq(c->items[0].task, "example_3_15");
-    cr_assert_eq(c->items[0].old_value, base->tasks[0]->checks[0].value);
+    cr_assert_eq(c->items[0].old_value, v0);
     cr_assert_eq(c->items[0].new_value, c0->value);
-    cr_assert_eq(c->items[0].tolerance, 1e-12);
+    cr_assert_float_eq(c->items[0].tolerance, 1e-9 * fabs(c0->value), 1e-25);
+    cr_assert_eq(c->items[0].rtol, 1e-9);
+    cr_assert_null(c->items[0].noise_reason);
     fl_result_comparison_free(c);
-    /* a value without a tolerance compares to 1e-9 relative; inf vs finite drifts */
-    cur->tasks[0]->checks[1].value = 1e300;
+    c0->value = v0;
+    /* the expected value and the tolerance are numbers of the check too */
+    c0->expected *= 1 + 1e-6;
+    c0->tolerance = 2e-12;
     c = compare(base, cur);
     cr_assert_eq(c->ndrift, 2);
-    cr_assert_str_eq(c->items[1].check, "example_3_15.threshold");
+    cr_assert_str_eq(c->items[0].field, "expected");
+    cr_assert_str_eq(c->items[1].field, "tolerance");
+    cr_assert_eq(c->items[1].old_value, 1e-12);
+    cr_assert_eq(c->items[1].new_value, 2e-12);
+    fl_result_comparison_free(c);
+    c0->expected = base->tasks[0]->checks[0].expected;
+    c0->tolerance = 1e-12;
+    /* inf vs finite drifts */
+    cur->tasks[0]->checks[1].value = 1e300;
+    c = compare(base, cur);
+    cr_assert_eq(c->ndrift, 1);
+    cr_assert_str_eq(c->items[0].check, "example_3_15.threshold");
     fl_result_comparison_free(c);
     /* a value that disappears is a drift */
     cur->tasks[0]->checks[1].value = INFINITY;
@@ -337,6 +365,147 @@ Test(fl_results, edited_value_is_a_drift_naming_the_check)
     cr_assert_eq(c->ndrift, 1);
     cr_assert_eq(c->items[0].has_old, 1);
     cr_assert_eq(c->items[0].has_new, 0);
+    fl_result_comparison_free(c);
+    fl_results_free(base);
+    fl_results_free(cur);
+}
+
+/* The paper's tolerance is not the reproducibility tolerance: 004 Theorem
+ * 1's consistency measure 1.63e-4 is checked against 0.0566, and a 10%
+ * move (or one of 1e-6 relative) of it must still be a drift.  (Before the
+ * comparison held every number to 1e-9 relative, both moves passed.) */
+Test(fl_results, a_move_inside_the_paper_tolerance_is_a_drift)
+{
+    fl_results *base, *cur;
+    fl_result_task *tb, *tc;
+    two_runs(&base, &cur, &tb, &tc);
+    fl_result_check c = fl_result_check_default();
+    c.name = "theorem1.gamma_negative.consistency";
+    c.has_value = c.has_expected = c.has_tolerance = 1;
+    c.value = 1.63e-4;
+    c.expected = 0.0;
+    c.tolerance = 0.0566;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+    cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    const double moves[2] = {0.1, 1e-6};
+    for (int i = 0; i < 2; i++) {
+        tc->checks[0].value = 1.63e-4 * (1 + moves[i]);
+        fl_result_comparison *d = compare(base, cur);
+        cr_assert_eq(d->ndrift, 1, "a relative move of %g was not a drift", moves[i]);
+        cr_assert_str_eq(d->items[0].check, "theorem1.gamma_negative.consistency");
+        cr_assert_lt(d->items[0].tolerance, 1e-12);
+        fl_result_comparison_free(d);
+    }
+    fl_results_free(base);
+    fl_results_free(cur);
+}
+
+/* A check that declares a noise tolerance is held to it (with its reason in
+ * the drift), not to 1e-9; a declaration without a reason is refused, and
+ * both fields survive results.json. */
+Test(fl_results, declared_noise_tolerance)
+{
+    fl_results *base, *cur;
+    fl_result_task *tb, *tc;
+    two_runs(&base, &cur, &tb, &tc);
+    fl_result_check c = fl_result_check_default();
+    c.name = "t.iterative";
+    c.has_value = 1;
+    c.value = 2.0;
+    c.has_noise_rtol = 1;
+    c.noise_rtol = 1e-6;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_EINVAL);   /* no reason */
+    c.noise_reason = "";
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_EINVAL);
+    c.noise_reason = "OpenMP reduction order";
+    c.noise_rtol = 1.0;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_EINVAL);
+    c.noise_rtol = NAN;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_EINVAL);
+    c.noise_rtol = 1e-6;
+    cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
+    cr_assert_eq(fl_result_task_check_add(tc, &c), FL_OK);
+    char path[256];
+    snprintf(path, sizeof path, "%s/noise.json", dir);
+    cr_assert_eq(fl_results_write_json(base, path, NULL), FL_OK);
+    fl_results *back = NULL;
+    cr_assert_eq(fl_results_read_json(path, &back, NULL), FL_OK);
+    cr_assert_eq(back->tasks[0]->checks[0].has_noise_rtol, 1);
+    cr_assert_eq(back->tasks[0]->checks[0].noise_rtol, 1e-6);
+    cr_assert_str_eq(back->tasks[0]->checks[0].noise_reason, "OpenMP reduction order");
+    tc->checks[0].value = 2.0 * (1 + 5e-7);   /* inside the declared noise */
+    fl_result_comparison *d = compare(back, cur);
+    cr_assert_eq(d->ndrift, 0);
+    fl_result_comparison_free(d);
+    tc->checks[0].value = 2.0 * (1 + 5e-6);   /* beyond it */
+    d = compare(back, cur);
+    cr_assert_eq(d->ndrift, 1);
+    cr_assert_eq(d->items[0].rtol, 1e-6);
+    cr_assert_str_eq(d->items[0].noise_reason, "OpenMP reduction order");
+    fl_result_comparison_free(d);
+    fl_results_free(back);
+    /* a declaration with no reason in a file is refused, naming the field */
+    write_file("noise_bad.json",
+               "{\"format\": \"frictionlab-results/1\", \"tasks\": [{\"name\": \"t\", "
+               "\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"noise_rtol\": 1e-6}]}]}");
+    snprintf(path, sizeof path, "%s/noise_bad.json", dir);
+    fl_error err;
+    cr_assert_eq(fl_results_read_json(path, &back, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "tasks[0].checks[0].noise_rtol") != NULL, "%s", err.message);
+    fl_results_free(base);
+    fl_results_free(cur);
+}
+
+/* --quick against full, and another parameter file, are warnings that name
+ * both sides (not drifts by themselves); "quick" survives results.json. */
+Test(fl_results, quick_and_params_differences_are_named)
+{
+    fl_results *base = sample(), *cur = sample();
+    cr_assert_eq(base->quick, -1);
+    base->quick = 0;
+    cur->quick = 1;
+    char path[256];
+    snprintf(path, sizeof path, "%s/quick.json", dir);
+    cr_assert_eq(fl_results_write_json(cur, path, NULL), FL_OK);
+    fl_results *back = NULL;
+    cr_assert_eq(fl_results_read_json(path, &back, NULL), FL_OK);
+    cr_assert_eq(back->quick, 1);
+    fl_results_free(back);
+    fl_result_comparison *c = compare(base, cur);
+    cr_assert_eq(c->mode_differs, 1);
+    cr_assert_eq(c->baseline_quick, 0);
+    cr_assert_eq(c->current_quick, 1);
+    cr_assert_eq(c->nwarnings, 1);
+    cr_assert_eq(c->ndrift, 0);
+    fl_result_comparison_free(c);
+    /* a results.json that predates "quick": its command line says it */
+    base->quick = -1;
+    c = compare(base, cur);
+    cr_assert_eq(c->mode_differs, 1);   /* "frictionlab reproduce --all": full */
+    cr_assert_eq(c->baseline_quick, 0);
+    fl_result_comparison_free(c);
+    cr_assert_eq(fl_results_set_command(base, "frictionlab reproduce --all --quick"), FL_OK);
+    cur->quick = 0;
+    c = compare(base, cur);
+    cr_assert_eq(c->mode_differs, 1);
+    cr_assert_eq(c->baseline_quick, 1);
+    fl_result_comparison_free(c);
+    base->quick = 0;
+    write_file("params2.json", "abd");
+    char p2[256];
+    snprintf(p2, sizeof p2, "%s/params2.json", dir);
+    cr_assert_eq(fl_result_task_set_params(cur->tasks[0], "mine.json", p2, NULL), FL_OK);
+    c = compare(base, cur);
+    cr_assert_eq(c->mode_differs, 0);
+    cr_assert_eq(c->nwarnings, 1);
+    cr_assert_eq(c->ndrift, 0);
+    cr_assert_eq(c->nitems, 1);
+    cr_assert_eq(c->items[0].kind, FL_DRIFT_PARAMS);
+    cr_assert_str_eq(c->items[0].task, "example_3_15");
+    cr_assert_str_eq(c->items[0].old_params, "data/004/example_3_15.json");
+    cr_assert_str_eq(c->items[0].new_params, "mine.json");
+    cr_assert_str_eq(c->items[0].old_sha256, base->tasks[0]->params_sha256);
+    cr_assert_str_neq(c->items[0].old_sha256, c->items[0].new_sha256);
     fl_result_comparison_free(c);
     fl_results_free(base);
     fl_results_free(cur);
@@ -387,16 +556,6 @@ Test(fl_results, status_change_missing_and_new_checks)
     fl_results_free(one);
     fl_results_free(base);
     fl_results_free(cur);
-}
-
-/* A baseline and a current run, each with one task "t" (*tb, *tc). */
-static void two_runs(fl_results **base, fl_results **cur, fl_result_task **tb, fl_result_task **tc)
-{
-    *base = fl_results_alloc("v", NULL);
-    *cur = fl_results_alloc("v", NULL);
-    cr_assert(*base && *cur);
-    cr_assert_eq(fl_results_task_add(*base, "t", NULL, NULL, tb), FL_OK);
-    cr_assert_eq(fl_results_task_add(*cur, "t", NULL, NULL, tc), FL_OK);
 }
 
 Test(fl_results, namesakes_are_matched_by_rank)
@@ -501,6 +660,15 @@ Test(fl_results, reader_names_file_and_field)
          FL_EPARSE, "field 'tasks[0].checks[0].detail'"},
         {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"discrepancy\": 2}]"),
          FL_EPARSE, "field 'tasks[0].checks[0].discrepancy'"},
+        {RJ("\"quick\": 1, \"tasks\": []"), FL_EPARSE, "field 'quick'"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"noise_rtol\": \"x\"}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].noise_rtol'"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"noise_rtol\": 1e-6, "
+            "\"noise_reason\": 3}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].noise_reason'"},
+        {RT("\"checks\": [{\"name\": \"c\", \"status\": \"PASS\", \"noise_rtol\": 2, "
+            "\"noise_reason\": \"r\"}]"),
+         FL_EPARSE, "field 'tasks[0].checks[0].noise_rtol'"},
     };
 #undef RT
 #undef RJ
@@ -702,20 +870,28 @@ Test(fl_results, compare_options_and_nonfinite_values)
     c.status = FL_RESULT_NOT_RUN;
     cr_assert_eq(fl_result_task_check_add(tb, &c), FL_OK);
     fl_result_compare_options o = fl_result_compare_options_default();
-    o.rtol_untoleranced = -1.0;
+    o.rtol = -1.0;
     fl_result_comparison *cmp = (void *)1;
     fl_error err;
     cr_assert_eq(fl_results_compare(base, cur, &o, &cmp, &err), FL_EINVAL);
     cr_assert_null(cmp);
-    o.rtol_untoleranced = NAN;
+    o.rtol = NAN;
     cr_assert_eq(fl_results_compare(base, cur, &o, &cmp, &err), FL_EINVAL);
-    o.rtol_untoleranced = 1e-9;
+    o.rtol = 1.0;
+    cr_assert_eq(fl_results_compare(base, cur, &o, &cmp, &err), FL_EINVAL);
+    o.rtol = 1e-9;
     cr_assert_eq(fl_results_compare(base, cur, &o, &cmp, &err), FL_OK, "%s", err.message);
     cr_assert_eq(cmp->ncompared, 4);
-    cr_assert_eq(cmp->ndrift, 2);
-    cr_assert_eq(cmp->nitems, 2);
+    /* t.tol: its value moved 5% (inside the paper tolerance 0.1 it gained:
+     * still a drift), and the tolerance exists on one side only */
+    cr_assert_eq(cmp->ndrift, 4);
+    cr_assert_eq(cmp->nitems, 4);
     cr_assert_str_eq(cmp->items[0].check, "t.inf");
     cr_assert_str_eq(cmp->items[1].check, "t.toinf");
+    cr_assert_str_eq(cmp->items[2].check, "t.tol");
+    cr_assert_str_eq(cmp->items[2].field, "value");
+    cr_assert_str_eq(cmp->items[3].field, "tolerance");
+    cr_assert_eq(cmp->items[3].has_old, 0);
     fl_result_comparison_free(cmp);
     fl_result_comparison_free(NULL);
     fl_results_free(base);

@@ -204,6 +204,8 @@ static int numeric_task(fl_check_ctx *c)
     fl_check_value(c, 0, "n.bad", 2.0, 1.0, 0.1, NULL, "off by %g", 1.0);
     fl_check_discrepancy(c, "n.doc", 4.05e6, 5.37e6, "004 Table 1 row 4", "a reason",
                          "ours %.3g", 4.05e6);
+    fl_check_value_noise(c, 1, "n.noisy", 0.25, 0.0, 0.5, 1e-6, "random start", NULL, "noisy");
+    fl_check_value_noise(c, 1, "n.noreason", 0.25, 0.0, 0.5, 1e-6, "", NULL, "no reason");
     return 0;
 }
 
@@ -215,15 +217,28 @@ Test(framework, check_values_reach_the_results, .init = cr_redirect_stdout)
     fl_cli_task_begin(&ctx, "t", "a claim", NULL);
     cr_assert_eq(fl_cli_run_check(&ctx, numeric_task), 0);
     fl_cli_task_end(&ctx, 0.5);
-    cr_assert_eq(ctx.passed, 1);
+    cr_assert_eq(ctx.passed, 3);
     cr_assert_eq(ctx.failed, 1);
     cr_assert_eq(ctx.notes, 1);
     fflush(stdout);
     cr_assert_stdout_eq_str("PASS n.ok Lambda = 4.83e+06\n"
                             "FAIL n.bad off by 1\n"
-                            "NOTE n.doc ours 4.05e+06 (documented discrepancy: a reason)\n");
+                            "NOTE n.doc ours 4.05e+06 (documented discrepancy: a reason)\n"
+                            "PASS n.noisy noisy\n"
+                            "PASS n.noreason no reason\n");
     const fl_result_task *t = ctx.results->tasks[0];
-    cr_assert_eq(t->nchecks, 3);
+    /* a noise tolerance reaches the results with its reason; one without a
+     * reason is refused (said on stderr), the check recorded without it */
+    cr_assert_eq(t->nchecks, 5);
+    cr_assert_str_eq(t->checks[4].name, "n.noreason");
+    cr_assert_eq(t->checks[4].has_noise_rtol, 0);
+    cr_assert_null(t->checks[4].noise_reason);
+    cr_assert_eq(t->checks[4].value, 0.25);
+    cr_assert_str_eq(t->checks[3].name, "n.noisy");
+    cr_assert_eq(t->checks[3].has_noise_rtol, 1);
+    cr_assert_eq(t->checks[3].noise_rtol, 1e-6);
+    cr_assert_str_eq(t->checks[3].noise_reason, "random start");
+    cr_assert_eq(t->checks[0].has_noise_rtol, 0);
     cr_assert_eq(t->checks[0].status, FL_RESULT_PASS);
     cr_assert(t->checks[0].has_value && t->checks[0].has_expected && t->checks[0].has_tolerance);
     cr_assert_eq(t->checks[0].value, 4.83e6);
@@ -256,15 +271,17 @@ Test(framework, check_values_without_value_callback)
     fallback_lines[0] = '\0';
     c.io.line = fallback_line;
     cr_assert_eq(numeric_task(&c), 0);
-    cr_assert_eq(c.passed, 1);
+    cr_assert_eq(c.passed, 3);
     cr_assert_eq(c.failed, 1);
     cr_assert_eq(c.noted, 1);
     cr_assert_str_eq(fallback_lines, "1 n.ok Lambda = 4.83e+06\n"
                                      "0 n.bad off by 1\n"
-                                     "2 n.doc ours 4.05e+06 (documented discrepancy: a reason)\n");
+                                     "2 n.doc ours 4.05e+06 (documented discrepancy: a reason)\n"
+                                     "1 n.noisy noisy\n"
+                                     "1 n.noreason no reason\n");
     fl_check_ctx quiet = fl_check_ctx_default();
     cr_assert_eq(numeric_task(&quiet), 0);
-    cr_assert_eq(quiet.passed, 1);
+    cr_assert_eq(quiet.passed, 3);
     cr_assert_eq(quiet.failed, 1);
     cr_assert_eq(quiet.noted, 1);
 }

@@ -892,7 +892,8 @@ Test(xval, last_line_of_the_solver_stderr)
     fputs("Traceback (most recent call last):\n  ...\nModuleNotFoundError: No module named 'h5'\n\n", f);
     fclose(f);
     fl_xval_last_line(path, buf, sizeof buf);
-    cr_assert_str_eq(buf, "duleNotFoundError: No module named 'h5'");   /* the last 39 bytes */
+    /* too long for 39 bytes: the end from a word start, the cut shown */
+    cr_assert_str_eq(buf, "...No module named 'h5'");
     char big[200];
     fl_xval_last_line(path, big, sizeof big);
     cr_assert_str_eq(big, "ModuleNotFoundError: No module named 'h5'");
@@ -928,4 +929,50 @@ Test(xval, last_line_of_the_solver_stderr)
     cr_assert_eq(system(rm), 0);
     fl_xval_certificate_clear(&cert);
     fl_xval_case_clear(&c);
+}
+
+/* The example Python solver's complaint, with its path in front, is quoted
+ * whole on the FAIL line (it used to be cut to its last 199 bytes, which
+ * began "he frictionlab module ..."); a line longer than the room keeps its
+ * end from a word start after "...", also when it is longer than the bytes
+ * read from the end of the file. */
+Test(xval, last_line_keeps_whole_words)
+{
+    char dir[] = "/tmp/test_xval_XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    char path[128];
+    snprintf(path, sizeof path, "%s/err", dir);
+    const char *said =
+        "/home/user/src/frictionlab/examples/solver_python/pgs_solver.py: the frictionlab module "
+        "cannot be imported (No module named 'frictionlab'): build it (ninja -C build) and set "
+        "PYTHONPATH=build/python, or meson install it (doc/python.md); run Debian's "
+        "/usr/bin/python3";
+    FILE *f = fopen(path, "w");
+    cr_assert_not_null(f);
+    fprintf(f, "%s\n", said);
+    fclose(f);
+    fl_xval_result res;
+    fl_xval_last_line(path, res.solver_said, sizeof res.solver_said);
+    cr_assert_str_eq(res.solver_said, said);
+
+    /* 400 words of 8 bytes ("w000000 "): 3200 bytes, more than is read */
+    f = fopen(path, "w");
+    cr_assert_not_null(f);
+    for (int i = 0; i < 400; i++) fprintf(f, "w%06d ", i);
+    fprintf(f, "end\n");
+    fclose(f);
+    char small[64];
+    const size_t sizes[2] = {sizeof small, sizeof res.solver_said};
+    for (int k = 0; k < 2; k++) {
+        char *b = k ? res.solver_said : small;
+        fl_xval_last_line(path, b, sizes[k]);
+        size_t n = strlen(b);
+        cr_assert(n < sizes[k] && n > sizes[k] - 12, "kept %zu of %zu bytes: %s", n, sizes[k], b);
+        cr_assert(strncmp(b, "...w", 4) == 0, "cut not shown, or inside a word: %s", b);
+        for (int d = 4; d < 10; d++) cr_assert(b[d] >= '0' && b[d] <= '9', "%s", b);
+        cr_assert_eq(b[10], ' ', "%s", b);
+        cr_assert(strcmp(b + n - 4, " end") == 0, "%s", b);
+    }
+    remove(path);
+    rmdir(dir);
 }
