@@ -52,7 +52,7 @@ Test(cov_io_solve, names_and_option_refusals)
     cr_assert_eq(fl_solve_parse_solver(NULL, &k, &err), FL_ENOTFOUND);
     cr_assert(strstr(err.message, "solver '(null)' unknown"), "%s", err.message);
     cr_assert_eq(fl_solve_parse_solver("lemke", &k, &err), FL_ENOTFOUND);
-    cr_assert(strstr(err.message, "'lemke' unknown (expected gs, newton or auto)"), "%s", err.message);
+    cr_assert(strstr(err.message, "'lemke' unknown (expected gs, newton, auto or ppa)"), "%s", err.message);
     cr_assert_eq(k, FL_SOLVER_GS, "unchanged on a refused name");
     cr_assert_eq(fl_solve_parse_solver("newton", &k, NULL), FL_OK);
     cr_assert_eq(k, FL_SOLVER_NEWTON);
