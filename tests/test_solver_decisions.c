@@ -1,7 +1,8 @@
 /* test_solver_decisions.c — the decisions of the iterative solvers, not
  * only their answers (issue 28): the time limit (fl_nsgs_options,
  * fl_newton_options, fl_solve_options .time_limit: status FL_WTIMEOUT, the
- * best iterate returned with its error), degenerate problems refused before
+ * best iterate returned with its error; every solver of the dispatcher,
+ * the proximal-point method included), degenerate problems refused before
  * any sweep naming the contact (fl_nsgs_check_blocks,
  * proofs/degenerate-problems.md), and the reported error and status being
  * those of the returned iterate for every max_sweeps 1..20, recomputed
@@ -134,7 +135,7 @@ Test(time_limit, newton_twins_and_the_driver_stop_with_the_best_iterate, .init =
         cr_assert(same(e_ret, res.residual), "%s: error of r %.17g, reported %.17g",
                   fl_newton_types[k].name, e_ret, res.residual);
         /* the dispatcher, every solver */
-        for (int sv = 0; sv < 3; sv++) {
+        for (int sv = 0; sv < FL_SOLVER_COUNT; sv++) {
             fl_solve_options so = fl_solve_options_default();
             so.impl = (fl_impl)k;
             so.solver = (fl_solver_kind)sv;
@@ -190,14 +191,14 @@ static void refused(fl_local_problem *p, fl_status want, const char *contact)
         cr_assert_eq(gr.iterations, 0, "%s swept %d times", fl_nsgs_types[k].name, gr.iterations);
         cr_assert(strstr(err.message, contact), "%s: '%s' does not name %s",
                   fl_nsgs_types[k].name, err.message, contact);
-        for (int sv = 0; sv < 3; sv++) {
+        for (int sv = 0; sv < FL_SOLVER_COUNT; sv++) {
             fl_solve_options so = fl_solve_options_default();
             so.impl = (fl_impl)k;
             so.solver = (fl_solver_kind)sv;
             fl_solve_result sr;
             s = fl_solve_local(p, &so, r, NULL, &sr, &err);
             cr_assert_eq(s, want, "impl %d solver %d status %d", k, sv, s);
-            cr_assert_eq(sr.gs_sweeps + sr.newton_steps, 0);
+            cr_assert_eq(sr.gs_sweeps + sr.newton_steps + sr.ppa_outer, 0);
             cr_assert(strstr(err.message, contact), "'%s' does not name %s", err.message, contact);
         }
     }
@@ -326,6 +327,72 @@ Test(auto_rule, hands_a_slow_gauss_seidel_to_newton_after_the_predicted_sweeps, 
     gsl_vector_free(r);
     fl_local_problem_free(p);
     gsl_rng_free(rng);
+}
+
+/* The slow problem of auto_rule above (Gauss–Seidel hands over). */
+static fl_local_problem *slow_problem(void)
+{
+    gsl_rng *rng = fl_rng_alloc(4242UL);
+    size_t nc = 30, n = 3 * nc + 2;
+    fl_global_problem *g = NULL;
+    cr_assert_eq(fl_global_problem_alloc(n, nc, 3, 1, &g, NULL), FL_OK);
+    cr_assert_eq(fl_random_spd(rng, 1e4, 1.0, g->M), FL_OK);
+    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
+    fl_random_vector(rng, 1.0, g->f);
+    for (size_t a = 0; a < nc; a++) g->mu[a] = 0.8;
+    fl_local_problem *p = NULL;
+    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
+    fl_global_problem_free(g);
+    gsl_rng_free(rng);
+    p->ctx = &ctx;
+    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
+    return p;
+}
+
+Test(auto_rule, hands_over_to_ppa_only_when_gauss_seidel_and_newton_both_stall, .init = setup,
+     .fini = teardown)
+{
+    /* drivers/solve.h: after the Gauss–Seidel chunks and a Newton phase
+     * that stops short of the tolerance (here: max_newton = 1 step), the
+     * proximal-point method runs; when Newton reaches the tolerance it does
+     * not; with max_ppa = 1 exactly one outer iteration runs and Gauss–Seidel
+     * resumes for the sweeps left. */
+    fl_local_problem *p = slow_problem();
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++) {
+        fl_solve_options so = fl_solve_options_default();
+        so.impl = (fl_impl)k;
+        so.tol = 1e-10;
+        fl_solve_result sr;
+        fl_status s = fl_solve_local(p, &so, r, NULL, &sr, NULL);   /* Newton suffices */
+        cr_assert_eq(s, FL_OK);
+        cr_assert_gt(sr.newton_steps, 0, "impl %d: the problem must reach Newton", k);
+        cr_assert_eq(sr.finished_by, FL_SOLVER_NEWTON, "impl %d finished by %d", k, sr.finished_by);
+        cr_assert_eq(sr.ppa_outer, 0, "impl %d: ppa ran after a converged Newton", k);
+        int sweeps_before = sr.gs_sweeps;
+
+        so.max_newton = 1;                                          /* Newton stalls */
+        s = fl_solve_local(p, &so, r, NULL, &sr, NULL);
+        cr_assert_eq(s, FL_OK, "impl %d status %d", k, s);
+        cr_assert_eq(sr.finished_by, FL_SOLVER_PPA, "impl %d finished by %d", k, sr.finished_by);
+        cr_assert_gt(sr.ppa_outer, 0);
+        cr_assert_gt(sr.newton_steps, 1, "the proximal steps' inner Newton steps are counted");
+        cr_assert_leq(sr.residual_norm_q, 1e-10);
+        cr_log_info("impl %d: %d sweeps, 1 Newton step, then %d ppa outer iterations (%d "
+                    "Newton steps in all)", k, sr.gs_sweeps, sr.ppa_outer, sr.newton_steps);
+
+        so.max_ppa = 1;                                             /* ppa stops short too */
+        so.max_sweeps = sweeps_before + 7;
+        s = fl_solve_local(p, &so, r, NULL, &sr, NULL);
+        cr_assert_eq(sr.ppa_outer, 1, "impl %d: %d outer iterations", k, sr.ppa_outer);
+        if (s == FL_WMAXITER) {
+            cr_assert_eq(sr.finished_by, FL_SOLVER_GS, "impl %d: Gauss-Seidel resumes", k);
+            cr_assert_eq(sr.gs_sweeps, so.max_sweeps, "impl %d: %d sweeps of %d", k, sr.gs_sweeps,
+                         so.max_sweeps);
+        }
+    }
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
 }
 
 typedef struct trials {
