@@ -32,8 +32,9 @@ fl_ppa_options fl_ppa_options_default(void)
     o.nu = 1.0;
     o.eta_fixed = 0.0;
     o.fail_factor = 10.0;
+    o.shrink = 10.0;
     o.inner_ratio = 10.0;
-    o.inner_max_iterations = 100;
+    o.inner_max_iterations = 50;
     o.time_limit = 0.0;
     return o;
 }
@@ -57,6 +58,8 @@ fl_status fl_ppa_check_options(const fl_ppa_options *opt, fl_error *err)
                        opt->eta_fixed);
     if (!(opt->fail_factor > 1) || !isfinite(opt->fail_factor))
         return FL_FAIL(err, FL_EINVAL, "ppa: fail_factor = %g must be > 1", opt->fail_factor);
+    if (!(opt->shrink >= 1) || !isfinite(opt->shrink))
+        return FL_FAIL(err, FL_EINVAL, "ppa: shrink = %g must be >= 1", opt->shrink);
     if (!(opt->inner_ratio >= 1) || !isfinite(opt->inner_ratio))
         return FL_FAIL(err, FL_EINVAL, "ppa: inner_ratio = %g must be >= 1", opt->inner_ratio);
     if (!(opt->time_limit >= 0) || !isfinite(opt->time_limit))
@@ -186,7 +189,9 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
         double e1 = INFINITY, eabs1 = INFINITY;
         if (si == FL_ENOCONV || errors(p, opt, r, Uv, &e1, &eabs1, err) != FL_OK) e1 = INFINITY;
         if (si == FL_OK && isfinite(e1)) {
-            eta = fl_ppa_eta(opt, tw->s_W, e1);             /* (P3) */
+            double next = fl_ppa_eta(opt, tw->s_W, e1);      /* (P3) */
+            if (opt->eta_fixed == 0 && eta / opt->shrink < next) next = eta / opt->shrink;
+            eta = next;
         } else {                                           /* unsolved subproblem */
             res->inner_failures++;
             if (!(e1 < e)) {                               /* keep r^k */

@@ -21,11 +21,14 @@
  * (e_k the error of r^k in opt->norm, e_abs,k the same unnormalised: the
  * inner tolerance follows the outer error down to the outer tolerance).
  *
- * Proximal weight (P3): eta_k = s_W sigma e_k^nu, s_W = the mean diagonal
- * entry of W (so that the rule is invariant under W -> c W, q -> c q), at
- * the start and after each subproblem solved to tol_in; multiplied by
- * fail_factor after a subproblem the Newton twin did not solve (and the
- * outer iterate is then kept unless its error decreased).  eta_fixed > 0:
+ * Proximal weight (P3): eta_0 = s_W sigma e_0^nu, s_W = the mean diagonal
+ * entry of W (so that the rule is invariant under W -> c W, q -> c q);
+ * after a subproblem solved to tol_in, eta_{k+1} = min(s_W sigma
+ * e_{k+1}^nu, eta_k / shrink); after a subproblem the Newton twin did not
+ * solve, eta_{k+1} = fail_factor eta_k (and the outer iterate is kept
+ * unless its error decreased).  The first term is Siconos FC3D_PROX's
+ * rule, the shrink and growth factors those of its regularisation
+ * strategy.  eta_fixed > 0:
  * eta_k = s_W eta_fixed throughout (the classical proximal-point method
  * with a constant weight, the monotone-case theorem of proofs/ppa.md).
  *
@@ -64,8 +67,11 @@ typedef struct fl_ppa_options {
     double nu;              /* default 1 (Siconos FC3D_PROX) */
     double eta_fixed;       /* > 0: eta = s_W eta_fixed always; 0 (default): adaptive */
     double fail_factor;     /* eta x this after an unsolved subproblem, default 10, > 1 */
+    double shrink;          /* after a solved subproblem eta is also at most the
+                               previous eta / shrink (P3), default 10, >= 1 (1: the
+                               rule s_W sigma e^nu alone) */
     double inner_ratio;     /* tol_in = e_abs / inner_ratio (P4), default 10, >= 1 */
-    int inner_max_iterations;   /* Newton steps per subproblem, default 100 */
+    int inner_max_iterations;   /* Newton steps per subproblem, default 50 */
     double time_limit;      /* seconds of wall time from the call, checked before
                                every outer iteration and handed (what is left) to
                                the inner solver; 0 (default): none.  When it runs
