@@ -21,7 +21,8 @@
  *                       high mu.
  *
  *   hard_problems OUTDIR [--quick]
- * writes OUTDIR/<name>.hdf5 and OUTDIR/sizes.tsv, then measure with
+ * writes OUTDIR/<name>.hdf5 and the list OUTDIR/problems.tsv (not named
+ * sizes.tsv: bench suite would read that as a corpus manifest), then measure with
  *   frictionlab bench suite --set OUTDIR --ours gs,newton,ppa,auto \
  *       --peer siconos:nsgs,nsn-ac,prox --tol 1e-8 --time-limit 60 --out DIR
  * (doc/solvers-and-benchmarks.md, "Hard problems").
@@ -151,7 +152,7 @@ int main(int argc, char **argv)
         return 2;
     }
     char path[1024];
-    snprintf(path, sizeof path, "%s/sizes.tsv", dir);
+    snprintf(path, sizeof path, "%s/problems.tsv", dir);
     FILE *tsv = fopen(path, "w");
     if (!tsv) {
         fprintf(stderr, "hard_problems: cannot write %s\n", path);
