@@ -9,7 +9,7 @@
  *   - the decisions, not only the answer: the first subproblem's weight is
  *     s_W sigma e_0^nu (P3), and its answer solves the regularised problem
  *     (P1) to the inner tolerance e_abs,0 / inner_ratio (P4), both
- *     recomputed here;
+ *     recomputed here, and the original error obeys the bound (P2);
  *   - the twins agree on random problems with a positive definite W;
  *   - the time limit (FL_WTIMEOUT, the best iterate returned with its error);
  *   - bad input refused alike by both twins, naming the field. */
@@ -225,6 +225,14 @@ Test(ppa, first_subproblem_weight_and_tolerance_are_the_documented_ones, .init =
         cr_assert_leq(ereg, tol_in, "%s: the subproblem's error %.3g above tol_in %.3g",
                       fl_ppa_types[k].name, ereg, tol_in);
         cr_assert_gt(ereg, 0.0, "an exact subproblem answer would not test (P4)");
+        /* (P2): e_abs(original) <= e_abs(subproblem) + (1 + max mu) eta |r1 - r0| */
+        double mumax = 0, dr = 0;
+        for (size_t a = 0; a < p->nc; a++) mumax = fmax(mumax, p->mu[a]);
+        for (size_t i = 0; i < p->m; i++) dr += (r->data[i] - r0->data[i]) * (r->data[i] - r0->data[i]);
+        double eorig = error_of(p, r, FL_RESIDUAL_ABSOLUTE);
+        cr_assert_leq(eorig, ereg + (1 + mumax) * eta * sqrt(dr) * (1 + 1e-12),
+                      "%s: (P2) bound: original %.17g > %.17g + %.17g", fl_ppa_types[k].name, eorig,
+                      ereg, (1 + mumax) * eta * sqrt(dr));
         cr_log_info("%s: eta %.3g, subproblem error %.3g <= %.3g, %d Newton steps",
                     fl_ppa_types[k].name, res.eta, ereg, tol_in, res.inner);
         gsl_vector_free(r);
