@@ -199,8 +199,8 @@ static fl_status run_ppa(const fl_local_problem *p, const fl_solve_options *o, i
 }
 
 /* AUTO on a local problem (solve.h): Gauss–Seidel chunks while their rate
- * predicts the tolerance soon, then Newton, then (both stalled) the
- * proximal-point method, then Gauss–Seidel for the sweeps left. */
+ * predicts the tolerance soon, then Newton, then Gauss–Seidel for the
+ * sweeps left, then (both stalled) the proximal-point method. */
 static fl_status run_auto(const fl_local_problem *p, const fl_solve_options *opt, double t0,
                           gsl_vector *r, fl_solve_result *res, fl_error *err)
 {
@@ -223,21 +223,30 @@ static fl_status run_auto(const fl_local_problem *p, const fl_solve_options *opt
     gsl_vector_memcpy(rg, r);
     double eg = res->residual;
     s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 5 : 0, 200, t0, r, res, err);
-    if (s == FL_WMAXITER) {   /* Gauss–Seidel and Newton both stalled: PPA */
+    if (s == FL_WMAXITER || s == FL_WTIMEOUT) {   /* keep the better of the two */
         if (res->residual <= eg) {
             gsl_vector_memcpy(rg, r);
             eg = res->residual;
         } else {
             gsl_vector_memcpy(r, rg);
+            res->residual = eg;
         }
+    }
+    if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
+        s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, r, res, err);
+        if ((s == FL_WMAXITER || s == FL_WTIMEOUT) && res->residual <= eg) {
+            gsl_vector_memcpy(rg, r);
+            eg = res->residual;
+        }
+    }
+    if (s == FL_WMAXITER) {   /* Gauss–Seidel and Newton both stalled: ppa from the best */
+        gsl_vector_memcpy(r, rg);
         s = run_ppa(p, opt, 1, t0, r, res, err);
     }
     if ((s == FL_WTIMEOUT || s == FL_WMAXITER) && !(res->residual <= eg)) {   /* the best */
         gsl_vector_memcpy(r, rg);
         res->residual = eg;
     }
-    if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps)
-        s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, r, res, err);
     gsl_vector_free(rg);
     return s;
 }

@@ -16,12 +16,10 @@
  *                   from zero; at most 200 steps; if Newton does not reach
  *                   the tolerance either, Gauss–Seidel resumes from the
  *                   better of the two iterates for the rest of max_sweeps.
- *                   Before that last Gauss–Seidel, when Newton stopped short
- *                   of the tolerance (Gauss–Seidel and Newton both stalled),
- *                   the proximal-point method (FL_SOLVER_PPA) runs from the
- *                   better of the two iterates, at most max_ppa outer
- *                   iterations; the final Gauss–Seidel, if it still has
- *                   sweeps, resumes from the best iterate met.
+ *                   When that Gauss–Seidel also stops short (the sweeps
+ *                   are spent: Gauss–Seidel and Newton both stalled), the
+ *                   proximal-point method (FL_SOLVER_PPA) runs from the
+ *                   best iterate met, at most max_ppa outer iterations.
  *   global problem: Newton on (v, r) without forming W.
  * The measurements behind these choices (bench/bench_solvers.c) are in
  * doc/solvers-and-benchmarks.md, "How auto chooses".
