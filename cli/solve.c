@@ -327,7 +327,7 @@ static void solve_print_problem(solve_run *S)
            : o->solver == FL_SOLVER_PPA ? "proximal point with a Newton inner solver, "
                                           "Acary, Bremond & Huber 2018"
                                         : "Gauss-Seidel, then Newton if it converges slowly, "
-                                          "then proximal point",
+                                          "then proximal point if both stall",
            o->impl == FL_IMPL_OPTIMIZED ? "optimized (sparse)" : "reference (dense)", o->tol, o->max_sweeps,
            o->max_newton);
     if (g && g->m > 0)
