@@ -132,8 +132,8 @@ typedef struct adder {
 static int add_ours(void *u, const char *w)
 {
     adder *a = u;
-    if (strcmp(w, "gs") && strcmp(w, "newton") && strcmp(w, "auto")) {
-        fprintf(stderr, "frictionlab bench suite: --ours: unknown solver '%s' (gs, newton, auto)\n", w);
+    if (strcmp(w, "gs") && strcmp(w, "newton") && strcmp(w, "auto") && strcmp(w, "ppa")) {
+        fprintf(stderr, "frictionlab bench suite: --ours: unknown solver '%s' (gs, newton, auto, ppa)\n", w);
         return -1;
     }
     char cmd[8300], name[64];

@@ -58,7 +58,7 @@ static const fl_cli_opt crosscheck_opts[] = {
     {NULL, 0, NULL, NULL, NULL}};
 
 static const fl_cli_opt solve_opts_table[] = {
-    {"solver", 'S', "S", "gs, newton or auto [auto]", "words gs newton auto"},
+    {"solver", 'S', "S", "gs, newton, auto or ppa [auto]", "words gs newton auto ppa"},
     {"impl", 'i', "I", "optimized (sparse W, CHOLMOD) or reference (dense W) [optimized]",
      "words optimized reference"},
     {"tol", 't', "T", "natural-map error target, normalised by ||q|| [1e-8]", NULL},
@@ -90,8 +90,8 @@ static const fl_cli_opt suite_opts_table[] = {
     {"solver", 'S', "NAME=CMD", "an outside solver in the FCLIB protocol of crosscheck\n"
      "--solver-cmd: {in} problem, {out} answer, {tol} tolerance; the\n"
      "directory of this program comes first on its PATH", NULL},
-    {"ours", 'O', "LIST", "our solvers gs, newton, auto, run as `frictionlab solve`\n"
-     "processes (like with like: every solver is a process)", "words gs newton auto"},
+    {"ours", 'O', "LIST", "our solvers gs, newton, auto, ppa, run as `frictionlab solve`\n"
+     "processes (like with like: every solver is a process)", "words gs newton auto ppa"},
     {"peer", 'P', "siconos:LIST", "Siconos numerics' nsgs, nsn-ac, nsn-fb, prox, admm through\n"
      "frictionlab-peer-siconos (env FL_PEER_SICONOS: its path)",
      "words siconos:nsgs siconos:nsn-ac siconos:nsn-fb siconos:prox siconos:admm"},
@@ -173,17 +173,20 @@ const fl_cli_cmd fl_cli_cmds[] = {
     {"bench merge", "bench merge DIR... --out DIR",
      "Join the suite.json of the shards of `bench suite --shard K/N` into one report.",
      merge_opts, "0 the report is written, 2 usage error.", NULL, "dir"},
-    {"solve", "solve FILE [--solver gs|newton|auto] [--impl optimized|reference] [--tol T]\n"
+    {"solve", "solve FILE [--solver gs|newton|auto|ppa] [--impl optimized|reference] [--tol T]\n"
      "       [--max-sweeps N] [--max-newton N] [--guess K] [--max-memory BYTES]\n"
      "       [--time-limit S] [--out FILE.hdf5|FILE.dat] [--print|--no-print]",
      "Solve a frictional contact problem file: FCLIB (.hdf5, local or global) or\n"
      "Siconos numerics text (.dat, local or global, dense, sparse-block or CSparse\n"
      "storage).  Solvers: nonlinear Gauss-Seidel (gs, 003 §3), semismooth Newton on\n"
      "the Alart-Curnier function with line search and Gauss-Seidel fallback (newton,\n"
-     "Alart & Curnier 1991), or auto: Gauss-Seidel while it converges fast, then\n"
-     "Newton from its iterate, then Gauss-Seidel again from the better iterate.\n"
+     "Alart & Curnier 1991), the proximal-point method with that Newton method as\n"
+     "its inner solver (ppa, Acary, Bremond & Huber 2018), or auto: Gauss-Seidel\n"
+     "while it converges fast, then Newton from its iterate, then Gauss-Seidel\n"
+     "again from the better iterate, then ppa if both stall.\n"
      "A global problem is solved as a global problem (newton, auto: on (v, r)\n"
-     "without forming W); gs goes through the Delassus operator W = H M^-1 H^T.\n"
+     "without forming W); gs and ppa go through the Delassus operator\n"
+     "W = H M^-1 H^T.\n"
      "With no contact the answer is v = M^-1 f.\n"
      "Output: the file and its sizes (nc, dim, m, n), the solver asked for and the\n"
      "implementation, the solver that finished and why it stopped, iterations\n"

@@ -133,7 +133,7 @@ static int solve_option(int c, const char *arg, solve_opts *o)
     case 'S': {
         fl_error e;
         if (fl_solve_parse_solver(arg, &o->solver, &e) != FL_OK) {
-            fprintf(stderr, "frictionlab solve: --solver must be gs, newton or auto, not "
+            fprintf(stderr, "frictionlab solve: --solver must be gs, newton, auto or ppa, not "
                             "'%s'\n", arg);
             return -1;
         }
@@ -324,11 +324,14 @@ static void solve_print_problem(solve_run *S)
            fl_solve_solver_name(o->solver),
            o->solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
            : o->solver == FL_SOLVER_NEWTON ? "semismooth Newton, Alart & Curnier 1991"
-                                           : "Gauss-Seidel, then Newton if it converges slowly",
+           : o->solver == FL_SOLVER_PPA ? "proximal point with a Newton inner solver, "
+                                          "Acary, Bremond & Huber 2018"
+                                        : "Gauss-Seidel, then Newton if it converges slowly, "
+                                          "then proximal point if both stall",
            o->impl == FL_IMPL_OPTIMIZED ? "optimized (sparse)" : "reference (dense)", o->tol, o->max_sweeps,
            o->max_newton);
     if (g && g->m > 0)
-        printf("global problem solved %s\n", o->solver == FL_SOLVER_GS
+        printf("global problem solved %s\n", o->solver == FL_SOLVER_GS || o->solver == FL_SOLVER_PPA
                ? "through the Delassus operator W = H M^-1 H^T" : "on (v, r), W not formed");
 }
 
@@ -384,6 +387,9 @@ static void solve_print_result(const solve_run *S, size_t m, const fl_solve_resu
 {
     printf("iterations %d (Gauss-Seidel sweeps %d, Newton steps %d)\n",
            res->gs_sweeps + res->newton_steps, res->gs_sweeps, res->newton_steps);
+    if (res->ppa_outer > 0)
+        printf("proximal-point outer iterations %d (their Newton steps counted above)\n",
+               res->ppa_outer);
     printf("error %.6e (natural map sqrt(sum_a |r_a - P_K(r_a - U_a - mu|U_T| e_N)|^2) / "
            "||q||_2, or / 1 if ||q|| ~ 0)\n", res->residual_norm_q);
     printf("error_siconos %.6e (the same / max(||r||, ||U||, ||q||): Siconos 4.4 "

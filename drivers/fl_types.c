@@ -73,6 +73,12 @@ const fl_newton_type fl_newton_types[] = {
     {NULL, NULL, NULL}
 };
 
+const fl_ppa_type fl_ppa_types[] = {
+    {"reference", fl_ppa_solve},
+    {"optimized", fl_ppa_solve_sparse},
+    {NULL, NULL}
+};
+
 const fl_moreau_type fl_moreau_types[] = {
     {"reference", fl_moreau_law},
     {"optimized", fl_moreau_law_sparse},

@@ -16,7 +16,7 @@
  * defaults (fl_<law>_options_default) for every law.
  *
  * Laws (paper, section): nsgs and delassus 003 §3, 004 (18)-(21); newton
- * Alart & Curnier 1991; moreau 000 §2; p4 001 §5; stewart 001 §6.2;
+ * Alart & Curnier 1991; ppa Acary, Brémond & Huber 2018 (ppa.h); moreau 000 §2; p4 001 §5; stewart 001 §6.2;
  * quasistatic 004 §5.3 (112)-(117); stability 004 §5.4, §5.7; midpoint
  * 002 (20)-(23).
  *
@@ -46,6 +46,7 @@
 #include "optimized/newton_sparse.h"
 #include "optimized/nsgs_sparse.h"
 #include "optimized/p4_law_sparse.h"
+#include "optimized/ppa_sparse.h"
 #include "optimized/quasistatic_sparse.h"
 #include "optimized/stability_sparse.h"
 #include "optimized/stewart_law_sparse.h"
@@ -104,6 +105,17 @@ typedef struct fl_newton_type {
     fl_newton_global_fn global_solve;
 } fl_newton_type;
 extern const fl_newton_type fl_newton_types[];
+
+/* ---- proximal point with the Newton inner solver (reference/ppa.h) --- */
+/* The contract of fl_ppa_solve and fl_ppa_solve_sparse. */
+typedef fl_status (*fl_ppa_solve_fn)(const fl_local_problem *p, const fl_ppa_options *opt,
+                                     gsl_vector *r, gsl_vector *U, fl_ppa_result *res,
+                                     fl_error *err);
+typedef struct fl_ppa_type {
+    const char *name;
+    fl_ppa_solve_fn solve;
+} fl_ppa_type;
+extern const fl_ppa_type fl_ppa_types[];
 
 /* ---- Moreau's contact law S(q, v) (000 §2) ---------------------------- */
 typedef fl_status (*fl_moreau_law_fn)(const fl_moreau_problem *p, const fl_moreau_options *opt,

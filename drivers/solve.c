@@ -28,19 +28,20 @@ fl_solve_options fl_solve_options_default(void)
     o.max_sweeps = 10000;
     o.max_newton = 500;
     o.auto_gs_sweeps = 20;
+    o.max_ppa = 100;
     o.warm = 0;
     return o;
 }
 
 fl_status fl_solve_parse_solver(const char *name, fl_solver_kind *out, fl_error *err)
 {
-    static const char *names[] = {"gs", "newton", "auto"};
-    for (int k = 0; k < 3; k++)
+    static const char *names[] = {"gs", "newton", "auto", "ppa"};
+    for (int k = 0; k < FL_SOLVER_COUNT; k++)
         if (name && strcmp(name, names[k]) == 0) {
             *out = (fl_solver_kind)k;
             return FL_OK;
         }
-    return FL_FAIL(err, FL_ENOTFOUND, "solver '%s' unknown (expected gs, newton or auto)",
+    return FL_FAIL(err, FL_ENOTFOUND, "solver '%s' unknown (expected gs, newton, auto or ppa)",
                    name ? name : "(null)");
 }
 
@@ -50,6 +51,7 @@ const char *fl_solve_solver_name(fl_solver_kind k)
     case FL_SOLVER_GS: return "gs";
     case FL_SOLVER_NEWTON: return "newton";
     case FL_SOLVER_AUTO: return "auto";
+    case FL_SOLVER_PPA: return "ppa";
     }
     return "?";
 }
@@ -69,16 +71,18 @@ const char *fl_solve_stop_name(fl_solve_stop s)
 static fl_status check_options(const fl_solve_options *o, fl_error *err)
 {
     if (!o) return FL_FAIL(err, FL_EINVAL, "solve: NULL options");
-    if (o->solver != FL_SOLVER_GS && o->solver != FL_SOLVER_NEWTON && o->solver != FL_SOLVER_AUTO)
+    if (o->solver != FL_SOLVER_GS && o->solver != FL_SOLVER_NEWTON && o->solver != FL_SOLVER_AUTO &&
+        o->solver != FL_SOLVER_PPA)
         return FL_FAIL(err, FL_EINVAL, "solve: unknown solver %d", (int)o->solver);
     if (!fl_impl_name(o->impl))
         return FL_FAIL(err, FL_EINVAL, "solve: unknown implementation %d", (int)o->impl);
     if (!(o->tol > 0) || !isfinite(o->tol))
         return FL_FAIL(err, FL_EINVAL, "solve: tol = %g must be positive", o->tol);
-    if (o->max_sweeps < 1 || o->max_newton < 1 || o->auto_gs_sweeps < 1)
+    if (o->max_sweeps < 1 || o->max_newton < 1 || o->auto_gs_sweeps < 1 || o->max_ppa < 0
+        || (o->max_ppa < 1 && o->solver == FL_SOLVER_PPA))
         return FL_FAIL(err, FL_EINVAL, "solve: max_sweeps = %d, max_newton = %d, "
-                       "auto_gs_sweeps = %d must be >= 1", o->max_sweeps, o->max_newton,
-                       o->auto_gs_sweeps);
+                       "auto_gs_sweeps = %d must be >= 1, max_ppa = %d >= 1 (>= 0 for auto)", o->max_sweeps,
+                       o->max_newton, o->auto_gs_sweeps, o->max_ppa);
     if (!(o->time_limit >= 0) || !isfinite(o->time_limit))
         return FL_FAIL(err, FL_EINVAL, "solve: time_limit = %g must be >= 0 seconds (0: none)",
                        o->time_limit);
@@ -190,8 +194,89 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
     return s;
 }
 
-/* Both normalisations of the error at the returned r, recomputed here
- * (one product U = W r + q). */
+static fl_solve_stop ppa_stop(fl_ppa_stop s)
+{
+    switch (s) {
+    case FL_PPA_STOP_TOL: return FL_SOLVE_STOP_TOL;
+    case FL_PPA_STOP_MAXITER: return FL_SOLVE_STOP_MAXITER;
+    case FL_PPA_STOP_ERROR: return FL_SOLVE_STOP_ERROR;
+    case FL_PPA_STOP_TIMEOUT: return FL_SOLVE_STOP_TIMEOUT;
+    }
+    return FL_SOLVE_STOP_ERROR;
+}
+
+/* The proximal-point method (reference/ppa.h) from r (warm) or zero. */
+static fl_status run_ppa(const fl_local_problem *p, const fl_solve_options *o, int warm,
+                         double t0, gsl_vector *r, fl_solve_result *res, fl_error *err)
+{
+    fl_ppa_options a = fl_ppa_options_default();
+    a.tol = o->tol;
+    a.norm = o->norm;
+    a.max_outer = o->max_ppa;
+    a.start = warm ? FL_PPA_START_WARM : FL_PPA_START_ZERO;
+    a.time_limit = time_left(o, t0);
+    fl_ppa_result pr;
+    memset(&pr, 0, sizeof pr);
+    fl_status s = fl_ppa_types[o->impl].solve(p, &a, r, NULL, &pr, err);
+    res->ppa_outer += pr.outer;
+    res->newton_steps += pr.inner;
+    res->gs_sweeps += pr.gs_sweeps;
+    res->finished_by = FL_SOLVER_PPA;
+    res->stop = ppa_stop(pr.stop);
+    res->residual = pr.residual;
+    return s;
+}
+
+/* AUTO on a local problem (solve.h): Gauss–Seidel in whole chunks, one
+ * run watched at each chunk's end (the twin's setup, W^T and the diagonal
+ * blocks, is paid once) while their rate predicts the tolerance soon; then
+ * Newton; then Gauss–Seidel for the sweeps left from the better of the two
+ * iterates; then (both stalled) the proximal-point method from the best. */
+static fl_status run_auto(const fl_local_problem *p, const fl_solve_options *opt, double t0,
+                          gsl_vector *r, fl_solve_result *res, fl_error *err)
+{
+    int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
+    auto_watch w = {chunk, opt->tol, p->dim == 2 ? AUTO_MORE_CHUNKS_2D : AUTO_MORE_CHUNKS_3D, INFINITY};
+    fl_status s = run_gs(p, opt, opt->max_sweeps / chunk * chunk, opt->warm, t0, &w, r, res, err);
+    if (s != FL_WMAXITER) return s;
+    gsl_vector *rg = gsl_vector_alloc(p->m);   /* the best iterate met so far */
+    if (!rg) return FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
+    gsl_vector_memcpy(rg, r);
+    double eg = res->residual;
+    /* 2D: plain steps, given up at the 2nd failed one in a row (solve.h) */
+    s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 1 : 0, 200, t0, r, res, err);
+    if (s == FL_WTIMEOUT || s == FL_WMAXITER) {
+        if (res->residual <= eg) {
+            gsl_vector_memcpy(rg, r);
+            eg = res->residual;
+        } else {   /* Newton short of tol and worse: the Gauss–Seidel iterate is
+                    * kept, returned or resumed (also when no sweep is left) */
+            gsl_vector_memcpy(r, rg);
+            res->residual = eg;
+            res->finished_by = FL_SOLVER_GS;
+            res->stop = stop_of(s);
+        }
+    }
+    if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps) {
+        s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, NULL, r, res, err);
+        if ((s == FL_WMAXITER || s == FL_WTIMEOUT) && res->residual <= eg) {
+            gsl_vector_memcpy(rg, r);
+            eg = res->residual;
+        }
+    }
+    if (s == FL_WMAXITER && opt->max_ppa > 0) {   /* both stalled: ppa from the best */
+        gsl_vector_memcpy(r, rg);
+        s = run_ppa(p, opt, 1, t0, r, res, err);
+    }
+    if ((s == FL_WTIMEOUT || s == FL_WMAXITER) && !(res->residual <= eg)) {   /* the best */
+        gsl_vector_memcpy(r, rg);
+        res->residual = eg;
+    }
+    gsl_vector_free(rg);
+    return s;
+}
+
+/* Both normalisations of the error at the returned r, recomputed here. */
 static fl_status local_errors(const fl_local_problem *p, const gsl_vector *r, gsl_vector *U,
                               fl_solve_result *res, fl_error *err)
 {
@@ -218,8 +303,9 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "solve: U must have length %zu", p->m);
     /* degenerate: refused before any iteration; Gauss–Seidel (gs, and auto's
-     * first stage) refuses them itself with the same verdicts, in its own setup */
-    if (opt->solver == FL_SOLVER_NEWTON) {
+     * first stage) refuses them itself with the same verdicts, in its own
+     * setup; Newton and ppa (whose W + eta I hides a zero block) do not */
+    if (opt->solver == FL_SOLVER_NEWTON || opt->solver == FL_SOLVER_PPA) {
         res->status = fl_nsgs_types[opt->impl].check_blocks(p, err);
         if (res->status != FL_OK) return res->status;
     }
@@ -233,36 +319,12 @@ fl_status fl_solve_local(const fl_local_problem *p, const fl_solve_options *opt,
     case FL_SOLVER_NEWTON:
         s = run_newton(p, opt, opt->warm, 0, 0, t0, r, res, err);
         break;
-    default: {   /* AUTO: drivers/solve.h */
-        /* whole chunks in one Gauss–Seidel run, watched at each chunk's end:
-         * the twin's setup (W^T, the diagonal blocks) is paid once */
-        int chunk = opt->auto_gs_sweeps < opt->max_sweeps ? opt->auto_gs_sweeps : opt->max_sweeps;
-        auto_watch w = {chunk, opt->tol, p->dim == 2 ? AUTO_MORE_CHUNKS_2D : AUTO_MORE_CHUNKS_3D,
-                        INFINITY};
-        s = run_gs(p, opt, opt->max_sweeps / chunk * chunk, opt->warm, t0, &w, r, res, err);
-        if (s != FL_WMAXITER) break;
-        gsl_vector *rg = gsl_vector_alloc(p->m);
-        if (!rg) {
-            s = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
-            break;
-        }
-        gsl_vector_memcpy(rg, r);
-        double eg = res->residual;
-        /* 2D: plain steps, given up at the 2nd failed one in a row (solve.h) */
-        s = run_newton(p, opt, p->dim == 2, p->dim == 2 ? 1 : 0, 200, t0, r, res, err);
-        if ((s == FL_WTIMEOUT || s == FL_WMAXITER) && !(res->residual <= eg)) {
-            /* Newton short of tol and worse: the better of the two iterates
-             * is kept, returned or resumed (also when no sweep is left) */
-            gsl_vector_memcpy(r, rg);
-            res->residual = eg;
-            res->finished_by = FL_SOLVER_GS;
-            res->stop = stop_of(s);
-        }
-        if (s == FL_WMAXITER && res->gs_sweeps < opt->max_sweeps)
-            s = run_gs(p, opt, opt->max_sweeps - res->gs_sweeps, 1, t0, NULL, r, res, err);
-        gsl_vector_free(rg);
+    case FL_SOLVER_PPA:
+        s = run_ppa(p, opt, opt->warm, t0, r, res, err);
         break;
-    }
+    default:   /* AUTO: drivers/solve.h */
+        s = run_auto(p, opt, t0, r, res, err);
+        break;
     }
     if (s >= 0) {
         fl_status s2 = local_errors(p, r, Uw, res, err);
@@ -326,7 +388,7 @@ static fl_status global_check_required(const fl_global_problem *g, int optimized
     return FL_OK;
 }
 
-/* Gauss–Seidel on the Delassus problem of g, then v = M^-1 (f + H^T r). */
+/* Gauss–Seidel or the proximal-point method on the Delassus problem of g, then v = M^-1 (f + H^T r). */
 static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o, double t0,
                            gsl_vector *v, gsl_vector *r, gsl_vector *U, fl_solve_result *res,
                            fl_error *err)
@@ -335,7 +397,9 @@ static fl_status global_gs(const fl_global_problem *g, const fl_solve_options *o
     cholmod_factor *L = NULL;
     int optimized = o->impl == FL_IMPL_OPTIMIZED;
     fl_status s = fl_delassus_types[o->impl].delassus(g, NULL, &L, &p, err);
-    if (s == FL_OK) s = run_gs(p, o, o->max_sweeps, o->warm, t0, NULL, r, res, err);
+    if (s == FL_OK)
+        s = o->solver == FL_SOLVER_PPA ? run_ppa(p, o, o->warm, t0, r, res, err)
+                                       : run_gs(p, o, o->max_sweeps, o->warm, t0, NULL, r, res, err);
     gsl_vector *y = s >= 0 ? gsl_vector_alloc(g->n) : NULL;
     if (s >= 0 && !y) s = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     if (s >= 0) {
@@ -389,7 +453,7 @@ fl_status fl_solve_global(const fl_global_problem *g, const fl_solve_options *op
         return res->status = FL_FAIL(err, FL_ENOMEM, "solve: out of memory");
     }
     fl_status s;
-    if (opt->solver == FL_SOLVER_GS) {
+    if (opt->solver == FL_SOLVER_GS || opt->solver == FL_SOLVER_PPA) {
         s = global_check_required(g, opt->impl == FL_IMPL_OPTIMIZED, err);
         if (s == FL_OK) s = global_gs(g, opt, t0, vw, r, Uw, res, err);
     } else {

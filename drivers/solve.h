@@ -17,11 +17,17 @@
  *                   the tolerance either, the better (smaller error) of the
  *                   Gauss–Seidel iterate at the hand-over and Newton's last
  *                   iterate is kept, and Gauss–Seidel resumes from it for
- *                   the rest of max_sweeps (none left: it is returned).
+ *                   the rest of max_sweeps.  When that Gauss–Seidel also
+ *                   stops short (the sweeps are spent: Gauss–Seidel and
+ *                   Newton both stalled), the proximal-point method
+ *                   (FL_SOLVER_PPA) runs from the best iterate met, at most
+ *                   max_ppa outer iterations.
  *   global problem: Newton on (v, r) without forming W.
  * The measurements behind these choices (bench/bench_solvers.c) are in
  * doc/solvers-and-benchmarks.md, "How auto chooses".
- * FL_SOLVER_GS on a global problem forms W = H M^-1 H^T (fl_delassus_types)
+ * FL_SOLVER_PPA: the proximal-point method with the Newton inner solver
+ * (reference/ppa.h; Acary, Brémond & Huber 2018), max_ppa outer iterations.
+ * FL_SOLVER_GS and FL_SOLVER_PPA on a global problem forms W = H M^-1 H^T (fl_delassus_types)
  * and recovers v = M^-1 (f + H^T r).
  * The result says which solver finished, why it stopped, and the error in
  * both normalisations of core/fl_residual.h (NORM_Q: FCLIB; MAX_NORM: what
@@ -45,8 +51,10 @@
 typedef enum fl_solver_kind {
     FL_SOLVER_GS = 0,
     FL_SOLVER_NEWTON = 1,
-    FL_SOLVER_AUTO = 2
+    FL_SOLVER_AUTO = 2,
+    FL_SOLVER_PPA = 3
 } fl_solver_kind;
+#define FL_SOLVER_COUNT 4
 
 typedef enum fl_solve_stop {
     FL_SOLVE_STOP_TOL = 0,        /* error <= tol */
@@ -65,6 +73,9 @@ typedef struct fl_solve_options {
     int max_sweeps;           /* Gauss–Seidel sweeps, default 10000 */
     int max_newton;           /* Newton steps, default 500 */
     int auto_gs_sweeps;       /* AUTO: Gauss–Seidel chunk, default 20 */
+    int max_ppa;              /* proximal-point outer iterations (PPA, and AUTO's
+                                 hand-over), default 100; 0: AUTO never hands over
+                                 (PPA itself needs >= 1) */
     int warm;                 /* 1: r on input is the starting point */
     double time_limit;        /* seconds of wall time for the whole solve, 0 (default):
                                  none.  Each stage (AUTO's Gauss–Seidel chunks, Newton,
@@ -76,10 +87,12 @@ typedef struct fl_solve_options {
 
 typedef struct fl_solve_result {
     fl_status status;             /* FL_OK, FL_WMAXITER, FL_WTIMEOUT, or an error */
-    fl_solver_kind finished_by;   /* GS or NEWTON */
+    fl_solver_kind finished_by;   /* GS, NEWTON or PPA */
     fl_solve_stop stop;
     int gs_sweeps;                /* total Gauss–Seidel sweeps (incl. Newton fallback) */
-    int newton_steps;             /* total Newton steps */
+    int newton_steps;             /* total Newton steps (incl. the proximal-point
+                                     method's inner steps) */
+    int ppa_outer;                /* proximal-point outer iterations */
     double residual;              /* error in opt->norm */
     double residual_norm_q;       /* FL_RESIDUAL_NORM_Q */
     double residual_max_norm;     /* FL_RESIDUAL_MAX_NORM */
@@ -88,7 +101,7 @@ typedef struct fl_solve_result {
 
 fl_solve_options fl_solve_options_default(void);
 
-/* "gs", "newton", "auto"; *out unchanged and FL_ENOTFOUND on another name. */
+/* "gs", "newton", "auto", "ppa"; *out unchanged and FL_ENOTFOUND on another name. */
 fl_status fl_solve_parse_solver(const char *name, fl_solver_kind *out, fl_error *err);
 const char *fl_solve_solver_name(fl_solver_kind k);
 const char *fl_solve_stop_name(fl_solve_stop s);

@@ -12,7 +12,7 @@ work=$(mktemp -d) || exit 1
 fail=0
 printf '3\n1\n0\n3\n3\n3 3\n1 0 0 0 -1 0 0 0 1\n0\n3\n3\n3 3\n1 0 0 0 1 0 0 0 1\n-1 2 0\n0 0 0\n0.5\n' \
     > "$work/indefinite.dat"
-for solver in gs newton auto; do
+for solver in gs newton auto ppa; do
     for impl in reference optimized; do
         out=$("$exe" solve "$work/indefinite.dat" --solver $solver --impl $impl 2>&1)
         st=$?
@@ -41,7 +41,7 @@ infeasible() {
 }
 infeasible 500
 infeasible 10000
-for solver in gs newton auto; do
+for solver in gs newton auto ppa; do
     for impl in reference optimized; do
         for n in 500 10000; do
             [ $n = 10000 ] && [ $impl = reference ] && continue   # dense W of 7.2 GB: refused for its size

@@ -32,7 +32,8 @@
  *     W.  There two different r that both satisfy the law are both right:
  *     each twin's answer is judged (above), the difference is logged.
  * The independent error is allowed 10% over the solvers' 1e-8 for rounding
- * (U recomputed from another storage, another summation order). */
+ * (U recomputed from another storage, another summation order).
+ * The proximal-point method (reference/ppa.h) is judged the same way. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <float.h>
@@ -304,6 +305,31 @@ Test(newton_corpus, optimized_converges_on_every_file, .timeout = 120)
 Test(newton_corpus, reference_converges_on_every_file, .timeout = 120)
 {
     every_file(1);
+}
+
+/* The proximal-point method (reference/ppa.h, --solver ppa) at 1e-8,
+ * judged as above: the optimized twin on every file with contacts, the
+ * reference on the files of at most 60 contacts (a quick subset: its dense
+ * LU makes the larger ones take seconds each: Capsules-i122 16 s). */
+Test(newton_corpus, ppa_converges_on_every_file, .timeout = 180)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK);
+    corpus_file files[32];
+    size_t nf = corpus_list(files, 32);
+    int solved = 0;
+    for (size_t k = 0; k < nf; k++) {
+        if (files[k].nc == 0) continue;
+        for (int dense = 0; dense <= (files[k].nc <= 60); dense++) {
+            gsl_vector *r;
+            solve_and_judge(&files[k], dense, FL_SOLVER_PPA, &ctx, &r, NULL);
+            gsl_vector_free(r);
+            solved++;
+        }
+    }
+    cr_assert_geq(solved, 24, "solved %d runs", solved);
+    fl_sparse_finish(&ctx);
 }
 
 Test(newton_corpus, twins_agree, .timeout = 60)

@@ -1,7 +1,8 @@
 /* test_solver_decisions.c — the decisions of the iterative solvers, not
  * only their answers (issue 28): the time limit (fl_nsgs_options,
  * fl_newton_options, fl_solve_options .time_limit: status FL_WTIMEOUT, the
- * best iterate returned with its error), degenerate problems refused before
+ * best iterate returned with its error; every solver of the dispatcher,
+ * the proximal-point method included), degenerate problems refused before
  * any sweep naming the contact (fl_nsgs_check_blocks,
  * proofs/degenerate-problems.md), and the reported error and status being
  * those of the returned iterate for every max_sweeps 1..20, recomputed
@@ -135,7 +136,7 @@ Test(time_limit, newton_twins_and_the_driver_stop_with_the_best_iterate, .init =
         cr_assert(same(e_ret, res.residual), "%s: error of r %.17g, reported %.17g",
                   fl_newton_types[k].name, e_ret, res.residual);
         /* the dispatcher, every solver */
-        for (int sv = 0; sv < 3; sv++) {
+        for (int sv = 0; sv < FL_SOLVER_COUNT; sv++) {
             fl_solve_options so = fl_solve_options_default();
             so.impl = (fl_impl)k;
             so.solver = (fl_solver_kind)sv;
@@ -191,14 +192,14 @@ static void refused(fl_local_problem *p, fl_status want, const char *contact)
         cr_assert_eq(gr.iterations, 0, "%s swept %d times", fl_nsgs_types[k].name, gr.iterations);
         cr_assert(strstr(err.message, contact), "%s: '%s' does not name %s",
                   fl_nsgs_types[k].name, err.message, contact);
-        for (int sv = 0; sv < 3; sv++) {
+        for (int sv = 0; sv < FL_SOLVER_COUNT; sv++) {
             fl_solve_options so = fl_solve_options_default();
             so.impl = (fl_impl)k;
             so.solver = (fl_solver_kind)sv;
             fl_solve_result sr;
             s = fl_solve_local(p, &so, r, NULL, &sr, &err);
             cr_assert_eq(s, want, "impl %d solver %d status %d", k, sv, s);
-            cr_assert_eq(sr.gs_sweeps + sr.newton_steps, 0);
+            cr_assert_eq(sr.gs_sweeps + sr.newton_steps + sr.ppa_outer, 0);
             cr_assert(strstr(err.message, contact), "'%s' does not name %s", err.message, contact);
         }
     }
@@ -403,7 +404,9 @@ Test(auto_rule, resumes_from_the_better_of_the_two_iterates, .init = setup, .fin
      * auto counts in gs_sweeps).  Each
      * candidate is computed apart, by the twin's own Gauss–Seidel and
      * Newton: auto's r must be (a) the better one, no sweep left, (b) one
-     * sweep from the better one, and differ from the worse one's. */
+     * sweep from the better one (or the better one itself when that sweep
+     * made the error larger: auto returns the best iterate it met), and
+     * differ from the worse one's. */
     fl_local_problem *p = slow_problem(4242UL);
     const double tol = 1e-12;
     const int h = 40;
@@ -432,6 +435,7 @@ Test(auto_rule, resumes_from_the_better_of_the_two_iterates, .init = setup, .fin
             so.impl = (fl_impl)k;
             so.tol = tol;
             so.max_newton = j;
+            so.max_ppa = 0;          /* the rule under test, without ppa's hand-over after it */
             so.max_sweeps = h + g;   /* (a) no sweep left after Newton */
             fl_solve_result sr;
             cr_assert_eq(fl_solve_local(p, &so, r, NULL, &sr, NULL), FL_WMAXITER);
@@ -447,13 +451,19 @@ Test(auto_rule, resumes_from_the_better_of_the_two_iterates, .init = setup, .fin
             so.max_sweeps = h + g + 1;   /* (b) one sweep left */
             cr_assert_eq(fl_solve_local(p, &so, r, NULL, &sr, NULL), FL_WMAXITER);
             cr_assert_eq(sr.gs_sweeps, h + g + 1);
-            gs_run(k, p, tol, 1, 1, want);
+            double eb = fmin(en, eg);
             gs_run(k, p, tol, 1, 1, other);
+            double e1 = gs_run(k, p, tol, 1, 1, want);
             cr_assert_gt(max_abs_diff(want, other), 1e-6 * scale, "the two resumptions must differ");
+            /* the resumed sweep's iterate, or the better one if that sweep
+             * made it worse: auto returns the best iterate it met */
+            if (!(e1 <= eb)) gsl_vector_memcpy(want, better_newton ? rn : rg);
             cr_assert_leq(max_abs_diff(r, want), 1e-12 * scale,
-                          "%s, Newton %s: r is not one sweep from the better iterate (off by %.3g, "
-                          "from the worse: %.3g)", twin, better_newton ? "better" : "worse",
-                          max_abs_diff(r, want), max_abs_diff(r, other));
+                          "%s, Newton %s: r is not the best of the better iterate and one sweep from it "
+                          "(off by %.3g, from one sweep after the worse: %.3g)", twin,
+                          better_newton ? "better" : "worse", max_abs_diff(r, want), max_abs_diff(r, other));
+            cr_assert(same(sr.residual, fmin(e1, eb)), "%s: reported %.17g, want %.17g", twin, sr.residual,
+                      fmin(e1, eb));
             cr_log_info("%s: Gauss-Seidel %d sweeps (error %.3g), Newton cut at %d steps (%.3g): "
                         "resumed from %s", twin, h, eg, j, en, better_newton ? "Newton" : "Gauss-Seidel");
         }
@@ -465,6 +475,50 @@ Test(auto_rule, resumes_from_the_better_of_the_two_iterates, .init = setup, .fin
     gsl_vector_free(rn);
     gsl_vector_free(want);
     gsl_vector_free(other);
+    fl_local_problem_free(p);
+}
+
+Test(auto_rule, hands_over_to_ppa_only_when_gauss_seidel_and_newton_both_stall, .init = setup,
+     .fini = teardown)
+{
+    /* drivers/solve.h: Gauss–Seidel chunks, Newton, Gauss–Seidel for the
+     * sweeps left, and only when that stops short too the proximal-point
+     * method.  Counted: no ppa after a converged Newton; ppa when both
+     * stall (max_newton = 1 and 7 sweeps left), after every sweep was
+     * spent; exactly max_ppa = 1 outer iteration when asked.  (A last
+     * Gauss–Seidel that finishes, with no ppa: cov_io_solve::auto_strategy_branches.) */
+    fl_local_problem *p = slow_problem(4242UL);
+    gsl_vector *r = gsl_vector_alloc(p->m);
+    for (int k = 0; k < 2; k++) {
+        fl_solve_options so = fl_solve_options_default();
+        so.impl = (fl_impl)k;
+        so.tol = 1e-10;
+        fl_solve_result sr;
+        fl_status s = fl_solve_local(p, &so, r, NULL, &sr, NULL);   /* Newton suffices */
+        cr_assert_eq(s, FL_OK);
+        cr_assert_gt(sr.newton_steps, 0, "impl %d: the problem must reach Newton", k);
+        cr_assert_eq(sr.finished_by, FL_SOLVER_NEWTON, "impl %d finished by %d", k, sr.finished_by);
+        cr_assert_eq(sr.ppa_outer, 0, "impl %d: ppa ran after a converged Newton", k);
+        int sweeps_before = sr.gs_sweeps;
+
+        so.max_newton = 1;                              /* Newton stalls, */
+        so.max_sweeps = sweeps_before + 7;              /* and Gauss–Seidel: ppa */
+        s = fl_solve_local(p, &so, r, NULL, &sr, NULL);
+        cr_assert_eq(s, FL_OK, "impl %d status %d", k, s);
+        cr_assert_eq(sr.finished_by, FL_SOLVER_PPA, "impl %d finished by %d", k, sr.finished_by);
+        cr_assert_gt(sr.ppa_outer, 0);
+        cr_assert_gt(sr.newton_steps, 1, "the proximal steps' inner Newton steps are counted");
+        cr_assert_geq(sr.gs_sweeps, so.max_sweeps, "impl %d: ppa before the sweeps were spent", k);
+        cr_assert_leq(sr.residual_norm_q, 1e-10);
+        cr_log_info("impl %d: %d sweeps, 1 Newton step, then %d ppa outer iterations (%d "
+                    "Newton steps in all)", k, sr.gs_sweeps, sr.ppa_outer, sr.newton_steps);
+
+        so.max_ppa = 1;                                 /* exactly one outer iteration */
+        s = fl_solve_local(p, &so, r, NULL, &sr, NULL);
+        cr_assert_eq(sr.ppa_outer, 1, "impl %d: %d outer iterations", k, sr.ppa_outer);
+        cr_assert(s == FL_OK || s == FL_WMAXITER, "impl %d status %d", k, s);
+    }
+    gsl_vector_free(r);
     fl_local_problem_free(p);
 }
 

@@ -133,6 +133,16 @@ Test(twins, nonsymmetric_blocks_every_local_case_2d_and_3d, .init = setup, .fini
                                   fl_newton_types[k].name, dim, c, trial, e, fl_test_seed_note());
                     gsl_vector_free(r);
                 }
+                for (int k = 0; fl_ppa_types[k].name; k++) {
+                    gsl_vector *r = gsl_vector_calloc(p->m);
+                    fl_status s = fl_ppa_types[k].solve(p, NULL, r, NULL, NULL, NULL);
+                    cr_assert_eq(s, FL_OK, "ppa %s dim %d case %d trial %d %s", fl_ppa_types[k].name, dim, c,
+                                 trial, fl_test_seed_note());
+                    double e = true_error(p, r);
+                    cr_assert_leq(e, 1e-9, "ppa %s dim %d case %d trial %d: error %g %s",
+                                  fl_ppa_types[k].name, dim, c, trial, e, fl_test_seed_note());
+                    gsl_vector_free(r);
+                }
                 fl_local_problem_free(p);
             }
     gsl_rng_free(g);
