@@ -347,56 +347,79 @@ static int layout_blocks(layout *L, const fl_nsgs_coloring *col)
     return 1;
 }
 
-/* 1 when every row pair of every contact of Wt (dim 2) lists the same full
- * 2 x 2 blocks and holds its diagonal block: the blocked layout applies. */
-static int blocks_full(const cholmod_sparse *Wt, size_t nc)
+/* Walk the 2 x 2 blocks of contact a's two rows of Wt (dim 2): the union of
+ * the column contacts of rows 2a and 2a + 1, by increasing contact; for
+ * each, fn gets the block's contact and the positions in Wt of its four
+ * entries (SIZE_MAX where W stores none: the blocked layout holds a zero). */
+typedef void (*block_fn)(void *data, size_t c, const size_t kk[4]);
+static size_t walk_blocks(const cholmod_sparse *Wt, size_t a, block_fn fn, void *data)
 {
-    for (size_t a = 0; a < nc; a++) {
-        size_t b0, e0, b1, e1, seen = 0;
-        col_range(Wt, 2 * a, &b0, &e0);
-        col_range(Wt, 2 * a + 1, &b1, &e1);
-        if (e0 - b0 != e1 - b1 || (e0 - b0) % 2) return 0;
-        for (size_t u = 0; u < e0 - b0; u += 2) {
-            size_t j = row_at(Wt, b0 + u);
-            if (j % 2 || row_at(Wt, b0 + u + 1) != j + 1 || row_at(Wt, b1 + u) != j ||
-                row_at(Wt, b1 + u + 1) != j + 1)
-                return 0;
-            if (j / 2 == a) seen = 1;
-        }
-        if (!seen) return 0;
+    size_t b[2], e[2], n = 0;
+    col_range(Wt, 2 * a, &b[0], &e[0]);
+    col_range(Wt, 2 * a + 1, &b[1], &e[1]);
+    while (b[0] < e[0] || b[1] < e[1]) {
+        size_t c = SIZE_MAX, kk[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+        for (int i = 0; i < 2; i++)
+            if (b[i] < e[i] && row_at(Wt, b[i]) / 2 < c) c = row_at(Wt, b[i]) / 2;
+        for (int i = 0; i < 2; i++)
+            while (b[i] < e[i] && row_at(Wt, b[i]) / 2 == c) {
+                kk[2 * i + row_at(Wt, b[i]) % 2] = b[i];
+                b[i]++;
+            }
+        if (fn) fn(data, c, kk);
+        n++;
     }
-    return 1;
+    return n;
 }
 
-/* Index arrays of the blocked layout (dim 2): block row k lists the blocks
- * of contact order[k] by increasing original column, as the rows of W^T. */
+typedef struct block_fill {
+    layout *L;
+    const size_t *tsrc;
+    size_t a, k, t;
+    int has_diag;
+} block_fill;
+
+static void fill_block(void *data, size_t c, const size_t kk[4])
+{
+    block_fill *f = data;
+    size_t t = f->t++;
+    if (c == f->a) {
+        f->L->diag[f->k] = (uint32_t)t;
+        f->has_diag = 1;
+    }
+    f->L->ri[t] = (uint32_t)f->L->pos[c];
+    for (int i = 0; i < 4; i++)
+        f->L->src[4 * t + (size_t)i] = kk[i] == SIZE_MAX ? UINT32_MAX : (uint32_t)f->tsrc[kk[i]];
+}
+
+/* Index arrays of the blocked layout (dim 2): block row k lists the 2 x 2
+ * blocks of contact order[k] by increasing original column (zeros where W
+ * stores no entry of a block).  0 when out of memory, too large, or a
+ * contact without a stored diagonal block (the scalar layout then). */
 static int structure_blocked(layout *L, const cholmod_sparse *Wt, const size_t *tsrc,
                              const fl_nsgs_coloring *col)
 {
     const size_t nc = L->nc;
-    L->nidx = L->nval / 4;
+    size_t nb = 0;
+    for (size_t a = 0; a < nc; a++) nb += walk_blocks(Wt, a, NULL, NULL);
+    if (4 * nb >= UINT32_MAX) return 0;
+    L->nidx = nb;
+    L->nval = 4 * nb;
     L->rp = malloc((nc + 1) * sizeof *L->rp);
-    L->ri = malloc((L->nidx ? L->nidx : 1) * sizeof *L->ri);
+    L->ri = malloc((nb ? nb : 1) * sizeof *L->ri);
     L->diag = malloc(nc * sizeof *L->diag);
     L->src = malloc((L->nval ? L->nval : 1) * sizeof *L->src);
     if (!L->rp || !L->ri || !L->diag || !L->src) return 0;
-    size_t t = 0;
+    block_fill f = {L, tsrc, 0, 0, 0, 0};
     for (size_t k = 0; k < nc; k++) {
-        size_t a = col->order[k], b0, e0, b1, e1;
-        col_range(Wt, 2 * a, &b0, &e0);
-        col_range(Wt, 2 * a + 1, &b1, &e1);
-        L->rp[k] = (uint32_t)t;
-        for (size_t u = 0; u < e0 - b0; u += 2, t++) {
-            size_t c = row_at(Wt, b0 + u) / 2;
-            if (c == a) L->diag[k] = (uint32_t)t;
-            L->ri[t] = (uint32_t)L->pos[c];
-            L->src[4 * t] = (uint32_t)tsrc[b0 + u];
-            L->src[4 * t + 1] = (uint32_t)tsrc[b0 + u + 1];
-            L->src[4 * t + 2] = (uint32_t)tsrc[b1 + u];
-            L->src[4 * t + 3] = (uint32_t)tsrc[b1 + u + 1];
-        }
+        f.a = col->order[k];
+        f.k = k;
+        f.has_diag = 0;
+        L->rp[k] = (uint32_t)f.t;
+        walk_blocks(Wt, f.a, fill_block, &f);
+        if (!f.has_diag) return 0;
     }
-    L->rp[nc] = (uint32_t)t;
+    L->rp[nc] = (uint32_t)f.t;
     return 1;
 }
 
@@ -441,9 +464,16 @@ static int layout_structure(layout *L, const fl_local_problem *p, const cholmod_
     L->pos = malloc(nc * sizeof *L->pos);
     if (!L->pos || !layout_blocks(L, col)) return 0;
     for (size_t k = 0; k < nc; k++) L->pos[col->order[k]] = k;
-    L->blocked = p->dim == 2 && blocks_full(Wt, nc);
-    if (!(L->blocked ? structure_blocked(L, Wt, tsrc, col) : structure_scalar(L, Wt, tsrc, col)))
-        return 0;
+    L->blocked = p->dim == 2 && structure_blocked(L, Wt, tsrc, col);
+    if (!L->blocked) {   /* dim 3, or no stored diagonal block somewhere */
+        free(L->rp);
+        free(L->ri);
+        free(L->diag);
+        free(L->src);
+        L->rp = L->ri = L->diag = L->src = NULL;
+        L->nval = Wt->nzmax;
+        if (!structure_scalar(L, Wt, tsrc, col)) return 0;
+    }
     L->x = malloc((L->nval ? L->nval : 1) * sizeof *L->x);
     L->q = malloc(m * sizeof *L->q);
     L->mu = malloc(nc * sizeof *L->mu);
@@ -474,7 +504,8 @@ static void layout_gather(layout *L, const fl_local_problem *p, const fl_nsgs_co
                 size_t a = col->order[k];
                 size_t v0 = L->blocked ? 4 * (size_t)L->rp[k] : L->rp[dim * k];
                 size_t v1 = L->blocked ? 4 * (size_t)L->rp[k + 1] : L->rp[dim * k + dim];
-                for (size_t t = v0; t < v1; t++) L->x[t] = wx[L->src[t]];
+                for (size_t t = v0; t < v1; t++)
+                    L->x[t] = L->src[t] == UINT32_MAX ? 0.0 : wx[L->src[t]];
                 for (size_t i = 0; i < dim; i++) {
                     L->q[dim * k + i] = p->q->data[(dim * a + i) * qs];
                     L->r[dim * k + i] = r[dim * a + i];
@@ -548,10 +579,10 @@ static inline double row_dot(const double *x, const uint32_t *ri, size_t b, size
     return (s0 + s1) + (s2 + s3);
 }
 
-/* The two row sums of contact k in the blocked layout (dim 2).  Row i of
- * the contact lists, block by block, W[i][0] r_2c and W[i][1] r_2c+1: two
- * blocks fill the four partial sums of row_dot, an odd last block goes to
- * s0, so both sums are row_dot's, term for term, with one index per block. */
+/* The two row sums of contact k in the blocked layout (dim 2): two blocks
+ * per step into four partial sums per row (row_dot's grouping, with one
+ * index per block and the zeros of the padded blocks; so the sums agree with
+ * the scalar layout's up to rounding, not bit for bit). */
 static inline void block_row_dot(const layout *L, size_t k, const double *r, double *d0,
                                  double *d1)
 {
