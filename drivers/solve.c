@@ -110,6 +110,7 @@ static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, in
     g.norm = o->norm;
     g.max_sweeps = sweeps;
     g.start = warm ? FL_NSGS_START_WARM : FL_NSGS_START_ZERO;
+    g.sparse.threads = o->threads;
     fl_nsgs_result gr;
     fl_status s = fl_nsgs_types[o->impl].solve(p, &g, r, NULL, &gr, err);
     res->gs_sweeps += gr.iterations;
