@@ -385,3 +385,33 @@ Test(nsgs_colored, refuses_a_zero_diagonal_block_like_the_serial_twin)
     gsl_vector_free(r);
     packing_free(&k);
 }
+
+/* The time limit of the options bounds the coloured path too (the old
+ * coloured path ignored it and ran all max_sweeps): a spent budget stops
+ * after the first sweep with FL_WTIMEOUT, the iterate's own error. */
+Test(nsgs_colored, time_limit_stops_the_coloured_sweep)
+{
+    packing k;
+    packing_make(&k, 19, 300, 0.05);
+    gsl_vector *r = gsl_vector_calloc(k.p->m), *V = gsl_vector_calloc(k.p->m);
+    for (int threads = 0; threads <= 2; threads++) {
+        fl_nsgs_colored_cache cache;
+        fl_nsgs_colored_cache_init(&cache);
+        fl_nsgs_options o = fixed_sweeps(500);
+        o.sparse.threads = threads;
+        o.sparse.cache = threads == 0 ? &cache : NULL;
+        o.time_limit = 1e-12;
+        fl_nsgs_result res;
+        gsl_vector_set_zero(r);
+        cr_assert_eq(fl_nsgs_solve_sparse(k.p, &o, r, NULL, &res, NULL), FL_WTIMEOUT, "threads %d",
+                     threads);
+        cr_assert_eq(res.iterations, 1);
+        double e;
+        cr_assert_eq(fl_residual_local(k.p, r, V, o.norm, &e, NULL), FL_OK);
+        cr_assert_float_eq(res.residual, e, 1e-12 * e);
+        fl_nsgs_colored_cache_clear(&cache);
+    }
+    gsl_vector_free(r);
+    gsl_vector_free(V);
+    packing_free(&k);
+}
