@@ -2,17 +2,24 @@
  * every core; see nsgs_colored.h and proofs/parallel_sweep.md.
  *
  * Layout.  The rows of W (columns of W^T, as in nsgs_sparse.c) are copied
- * once per solve in the coloured order, with 32-bit row indices renumbered
- * to that order, and q, mu, r, the diagonal blocks and their inverses are
- * permuted alike: a sweep streams its data once, front to back, and the
- * impulses it reads lie in the few colour blocks that progress together.
- * The entries of each row keep their order and the arithmetic of
- * nsgs_sparse.c's sweep (b = q_a + sum_k W_ak r_k - W_aa r_a, then
- * fl_local_contact_solve_fast and fl_nsgs_relax), hence the same iterates.
+ * in the coloured order with 32-bit indices renumbered to that order, and
+ * q, mu and r are permuted alike: a sweep streams its data once, front to
+ * back, and the impulses it reads lie in the few colour blocks that
+ * progress together.  dim 2: 2x2 blocks, one index per block, zeros where W
+ * stores no entry of a stored block, the diagonal block read from the row
+ * (no separate copy); else (or when a contact has no stored diagonal block)
+ * one index per stored entry, the entries in W's order, with the diagonal
+ * blocks and (dim 3) their inverses beside.  The arithmetic is
+ * nsgs_sparse.c's (b = q_a + sum_k W_ak r_k - W_aa r_a in four partial sums,
+ * then fl_local_contact_solve_fast and fl_nsgs_relax).  The index arrays
+ * and, per value, its position in p->Ws->x are kept in a cache
+ * (fl_nsgs_colored_cache) while the pattern of W and the order stay; each
+ * solve only gathers the values.
  *
  * Parallel sweep.  One OpenMP team per sweep; colour by colour, the
  * colour's units (or, single-contact colouring, runs of BLK contacts) are
- * shared out by `omp for` (implicit barrier at the end of a colour); a unit
+ * shared out by `omp for` (dynamic, one block at a time; implicit barrier
+ * at the end of a colour); a unit
  * keeps the review order's locality (the discs' canonical order follows
  * space), so a thread streams its units as the serial sweep does.  Each block writes
  * its sums |r_new - r_old|^2, |r_new|^2 and its count of local fallbacks
@@ -673,7 +680,9 @@ static void sweep_colored(layout *L, const fl_nsgs_coloring *col, double omega, 
     } else {
 #pragma omp parallel num_threads(threads)
         for (size_t c = 0; c < col->ncolors; c++) {
-#pragma omp for schedule(static)
+            /* dynamic: on a shared machine a thread that is descheduled leaves its
+             * blocks to the others (the result does not depend on who sweeps a block) */
+#pragma omp for schedule(dynamic, 1)
             for (size_t blk = L->cb[c]; blk < L->cb[c + 1]; blk++) sweep_block(L, omega, blk);
         }
     }
