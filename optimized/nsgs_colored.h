@@ -42,19 +42,21 @@ fl_status fl_nsgs_colored_color(const fl_local_problem *p, const size_t *perm,
 void fl_nsgs_colored_clear(fl_nsgs_coloring *c);
 
 /* fl_nsgs_solve_sparse's contract (and its local solver, stopping rule,
- * time limit and refusals) with the coloured sweep: the contacts are coloured in the order
- * opt->order gives, and each sweep reviews them in the coloured order on
- * opt->sparse.threads threads (-1 or 0: all cores, omp_get_max_threads(), but
- * at most one per 8192 contacts: each colour ends with a barrier, which a
- * small problem does not repay, least of all on a loaded machine).  After
- * k sweeps the impulses equal, bit for bit, those of fl_nsgs_solve_sparse
- * with FL_NSGS_ORDER_GIVEN and the coloured order, for every thread count
- * (the sums of the stopping tests are taken in fixed blocks, so the
- * decisions do not depend on the thread count either).
+ * time limit and refusals) with the coloured sweep: the contacts are
+ * coloured in the order opt->order gives, and each sweep reviews them in the
+ * coloured order on opt->sparse.threads threads (k >= 1: k threads; -1: all
+ * cores, omp_get_max_threads(), but at most one per 8192 contacts: each
+ * colour ends with a barrier, which a small problem does not repay, least
+ * of all on a loaded machine).  After k sweeps the impulses equal, bit for
+ * bit, those of the serial sweep on the same layout (fl_nsgs_solve_sparse
+ * with threads 0, a cache, FL_NSGS_ORDER_GIVEN and the coloured order), for
+ * every thread count (the sums of the stopping tests are taken in fixed
+ * blocks, so the decisions do not depend on the thread count either); the
+ * CSC sweep (threads 0, no cache) in that order agrees to rounding.
  * fl_nsgs_solve_sparse calls it when opt->sparse.threads != 0, and also
  * when threads == 0 and opt->sparse.cache is set: then the layout is built
  * in the review order itself (one colour, one unit) and swept on one
- * thread, which is the serial sweep, the same iterates bit for bit. */
+ * thread.  opt->sparse.cache NULL: a setup of this call only. */
 fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                                 gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                 fl_error *err);
