@@ -69,6 +69,10 @@ static const fl_cli_opt solve_opts_table[] = {
      "(suffix K, M, G allowed) [4G]", NULL},
     {"time-limit", 'T', "S", "stop after S seconds of solving with the best iterate found\n"
      "(status: not converged (time limit ...), exit 1) [0: none]", NULL},
+    {"threads", 'j', "N", "Gauss-Seidel sweeps (gs, auto) of the optimized implementation on\n"
+     "N threads: the graph-coloured sweep, the same answer for every\n"
+     "N >= 1 (doc/parallel.md); 0: all cores, at most one thread per\n"
+     "8192 contacts [the serial sweep in the natural order]", NULL},
     {"out", 'o', "FILE", "write the problem and its solution, the format chosen by the\n"
      "extension: .hdf5 or .h5 FCLIB with the solution (r, u, and v if\n"
      "global); .dat Siconos text, which has no place for a solution, and\n"
@@ -175,7 +179,7 @@ const fl_cli_cmd fl_cli_cmds[] = {
      merge_opts, "0 the report is written, 2 usage error.", NULL, "dir"},
     {"solve", "solve FILE [--solver gs|newton|auto|ppa] [--impl optimized|reference] [--tol T]\n"
      "       [--max-sweeps N] [--max-newton N] [--guess K] [--max-memory BYTES]\n"
-     "       [--time-limit S] [--out FILE.hdf5|FILE.dat] [--print|--no-print]",
+     "       [--time-limit S] [--threads N] [--out FILE.hdf5|FILE.dat] [--print|--no-print]",
      "Solve a frictional contact problem file: FCLIB (.hdf5, local or global) or\n"
      "Siconos numerics text (.dat, local or global, dense, sparse-block or CSparse\n"
      "storage).  Solvers: nonlinear Gauss-Seidel (gs, 003 §3), semismooth Newton on\n"

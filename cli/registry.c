@@ -81,7 +81,7 @@ const fl_cli_task fl_crosscheck_tasks[] = {
 
 const fl_cli_task fl_bench_tasks[] = {
     {"midpoint", "midpoint scheme (002): time per step, dense vs CHOLMOD, 1e2..1e5 dofs (dense stops at 1e4)", cli_fl_bench_midpoint},
-    {"nsgs", "NSGS (003 §3): time per step and per sweep, dense vs CHOLMOD, 1e2..1e4 contacts, bandwidth bound", cli_fl_bench_nsgs},
+    {"nsgs", "NSGS (003 §3): time per step and per sweep, dense vs CHOLMOD, 1e2..1e5 contacts, bandwidth bound, coloured sweep speed-up", cli_fl_bench_nsgs},
     {"discs", "rigid discs (003 §5): time per step and per sweep vs N = 1e2..1e5, reference vs optimized, bandwidth bound", cli_fl_bench_discs},
     {"moreau", "Moreau's law S(q,v): dense reference vs CHOLMOD, d = 1e2..1e5", cli_fl_bench_moreau},
     {"stability", "004 §5.4 methods 2-3 (Cholesky, min eig K*_S): dense reference vs CHOLMOD, n = 1e2..4e4", cli_fl_bench_stability},

@@ -79,6 +79,7 @@ typedef struct solve_opts {
     int out_fclib;           /* --out: 1 FCLIB (.hdf5, .h5), 0 Siconos text (.dat) */
     int print;               /* -1: r, u printed for up to FL_SOLVE_PRINT_MAX contacts; 0 no; 1 yes */
     double time_limit;       /* --time-limit, seconds, 0: none */
+    int threads;             /* fl_solve_options.threads: 0 serial (no --threads), -1 all, k */
 } solve_opts;
 
 /* `solve` prints r and u by default for problems of up to this many contacts */
@@ -147,6 +148,16 @@ static int solve_option(int c, const char *arg, solve_opts *o)
             return -1;
         }
         return 0;
+    case 'j': {
+        long v = strtol(arg, &end, 10);
+        if (end == arg || *end != '\0' || v < 0 || v > 1024) {
+            fprintf(stderr, "frictionlab solve: --threads %s is not in [0, 1024] (0: all "
+                            "cores)\n", arg);
+            return -1;
+        }
+        o->threads = v == 0 ? -1 : (int)v;
+        return 0;
+    }
     case 'n': {
         long v = strtol(arg, &end, 10);
         if (*end != '\0' || v <= 0 || v > 100000000) {
@@ -320,6 +331,13 @@ static void solve_print_problem(solve_run *S)
                S->p->m);
     }
     if (o->time_limit > 0) printf("time limit %g s\n", o->time_limit);
+    if (o->threads != 0 && o->impl == FL_IMPL_OPTIMIZED && o->solver != FL_SOLVER_NEWTON)
+    {
+        if (o->threads < 0)
+            printf("Gauss-Seidel: graph-coloured sweep on all cores (at most one thread per "
+                   "8192 contacts)\n");
+        else printf("Gauss-Seidel: graph-coloured sweep on %d thread(s)\n", o->threads);
+    }
     printf("solver %s (%s), implementation %s, tol %.3g, max sweeps %d, max Newton steps %d\n",
            fl_solve_solver_name(o->solver),
            o->solver == FL_SOLVER_GS ? "nonlinear Gauss-Seidel, 003 §3"
@@ -362,6 +380,7 @@ static fl_status solve_contacts(solve_run *S, size_t m, fl_solve_result *res)
     so.max_newton = o->max_newton;
     so.warm = o->guess != 0;
     so.time_limit = o->time_limit;
+    so.threads = o->threads;
     if (g) {
         gsl_vector_view vv = gsl_vector_view_array(S->v, g->n);
         s = fl_solve_global(g, &so, g->n ? &vv.vector : NULL, S->r, S->U, res, &S->err);
@@ -489,7 +508,7 @@ int fl_cli_solve(int argc, char **argv)
 {
     solve_run S;
     memset(&S, 0, sizeof S);
-    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL, 1, -1, 0.0};
+    solve_opts o0 = {FL_SOLVER_AUTO, FL_IMPL_OPTIMIZED, 1e-8, 10000, 500, 0, fl_read_options_default(), NULL, 1, -1, 0.0, 0};
     S.o = o0;
     /* argv[-1] is the word "solve": getopt_long wants the program name first */
     int pr = parse_solve(argc + 1, argv - 1, &S.o, &S.file);

@@ -63,6 +63,7 @@ void fl_discs_work_clear(fl_discs_work *w)
     if (!w) return;
     free(w->c);
     free(w->s);
+    fl_nsgs_colored_cache_clear(&w->cache);
     if (w->started) {
         fl_sparse_free_factor(&w->ctx, &w->L);
         fl_sparse_finish(&w->ctx);
@@ -139,6 +140,7 @@ fl_status fl_discs_step(fl_discs *d, const fl_discs_step_options *opt, fl_discs_
                 }
             }
         }
+        if (!fl_discs_impl_get(opt->impl)->dense && !o.sparse.cache) o.sparse.cache = &work->cache;
         fl_nsgs_result nr;
         solve_s = fl_discs_impl_get(opt->impl)->solve(p, &o, r, U, &nr, err);
         res->iterations = nr.iterations;

@@ -18,6 +18,7 @@
 
 #include "drivers/fl_types.h"
 #include "reference/discs.h"
+#include "optimized/nsgs_colored.h"
 
 typedef struct fl_discs_impl {
     const char *name;        /* "reference" or "optimized" */
@@ -63,6 +64,9 @@ typedef struct fl_discs_work {
     fl_sparse_ctx ctx;
     cholmod_factor *L;
     int started;
+    fl_nsgs_colored_cache cache;   /* optimized steps: the Gauss–Seidel setup (transpose,
+                                      colouring, layout) kept while the contact set and
+                                      so the pattern of W stay (optimized/nsgs_colored.h) */
 } fl_discs_work;
 
 fl_status fl_discs_work_init(fl_discs_work *w, fl_error *err);

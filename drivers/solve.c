@@ -142,6 +142,7 @@ static fl_status run_gs(const fl_local_problem *p, const fl_solve_options *o, in
         g.callback_at_checks = 1;
         if (watch->chunk % g.sparse.check_every != 0) g.sparse.check_every = watch->chunk;
     }
+    g.sparse.threads = o->threads;
     fl_nsgs_result gr;
     fl_status s = fl_nsgs_types[o->impl].solve(p, &g, r, NULL, &gr, err);
     res->gs_sweeps += gr.iterations;

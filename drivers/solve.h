@@ -83,6 +83,11 @@ typedef struct fl_solve_options {
                                  runs out the status is FL_WTIMEOUT and r is the best
                                  iterate found (AUTO: the better of the Gauss–Seidel and
                                  the Newton iterates), residual its error */
+    int threads;              /* Gauss–Seidel sweeps of the optimized twin (GS, AUTO's
+                                 chunks): fl_nsgs_options.sparse.threads; 0 (default) the
+                                 serial sweep, k >= 1 the graph-coloured sweep on k
+                                 threads, -1 on all cores, at most one per 8192 contacts
+                                 (doc/parallel.md); the reference ignores it */
 } fl_solve_options;
 
 typedef struct fl_solve_result {

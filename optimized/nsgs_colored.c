@@ -2,17 +2,24 @@
  * every core; see nsgs_colored.h and proofs/parallel_sweep.md.
  *
  * Layout.  The rows of W (columns of W^T, as in nsgs_sparse.c) are copied
- * once per solve in the coloured order, with 32-bit row indices renumbered
- * to that order, and q, mu, r, the diagonal blocks and their inverses are
- * permuted alike: a sweep streams its data once, front to back, and the
- * impulses it reads lie in the few colour blocks that progress together.
- * The entries of each row keep their order and the arithmetic of
- * nsgs_sparse.c's sweep (b = q_a + sum_k W_ak r_k - W_aa r_a, then
- * fl_local_contact_solve_fast and fl_nsgs_relax), hence the same iterates.
+ * in the coloured order with 32-bit indices renumbered to that order, and
+ * q, mu and r are permuted alike: a sweep streams its data once, front to
+ * back, and the impulses it reads lie in the few colour blocks that
+ * progress together.  dim 2: 2x2 blocks, one index per block, zeros where W
+ * stores no entry of a stored block, the diagonal block read from the row
+ * (no separate copy); else (or when a contact has no stored diagonal block)
+ * one index per stored entry, the entries in W's order, with the diagonal
+ * blocks and (dim 3) their inverses beside.  The arithmetic is
+ * nsgs_sparse.c's (b = q_a + sum_k W_ak r_k - W_aa r_a in four partial sums,
+ * then fl_local_contact_solve_fast and fl_nsgs_relax).  The index arrays
+ * and, per value, its position in p->Ws->x are kept in a cache
+ * (fl_nsgs_colored_cache) while the pattern of W and the order stay; each
+ * solve only gathers the values.
  *
  * Parallel sweep.  One OpenMP team per sweep; colour by colour, the
  * colour's units (or, single-contact colouring, runs of BLK contacts) are
- * shared out by `omp for` (implicit barrier at the end of a colour); a unit
+ * shared out by `omp for` (dynamic, one block at a time; implicit barrier
+ * at the end of a colour); a unit
  * keeps the review order's locality (the discs' canonical order follows
  * space), so a thread streams its units as the serial sweep does.  Each block writes
  * its sums |r_new - r_old|^2, |r_new|^2 and its count of local fallbacks
@@ -72,11 +79,12 @@ static size_t row_at(const cholmod_sparse *A, size_t k)
                                     : (size_t)((const int *)A->i)[k];
 }
 
-/* W^T of a real CSC matrix into T (a header over malloc'ed long index
- * arrays and values): counts per row, then the columns of A scattered in
- * increasing order, so each column of T lists its entries by increasing row,
- * as cholmod_transpose does.  0 when out of memory. */
-static int transpose_into(const cholmod_sparse *A, cholmod_sparse *T)
+/* The pattern of W^T of a CSC matrix into T (a header over malloc'ed long
+ * index arrays, no values) and, in *src (when src is not NULL), the
+ * position in A->x of each entry of T: counts per row, then the columns of
+ * A scattered in increasing order, so each column of T lists its entries by
+ * increasing row, as cholmod_transpose does.  0 when out of memory. */
+static int transpose_into(const cholmod_sparse *A, cholmod_sparse *T, size_t **src)
 {
     const size_t nr = A->nrow, nc = A->ncol;
     size_t b, e, nnz = 0;
@@ -85,16 +93,15 @@ static int transpose_into(const cholmod_sparse *A, cholmod_sparse *T)
         nnz += e - b;
     }
     SuiteSparse_long *tp = calloc(nr + 1, sizeof *tp), *ti = malloc((nnz ? nnz : 1) * sizeof *ti);
-    double *tx = malloc((nnz ? nnz : 1) * sizeof *tx);
+    size_t *ts = src ? malloc((nnz ? nnz : 1) * sizeof *ts) : NULL;
     size_t *fill = malloc((nr ? nr : 1) * sizeof *fill);
-    if (!tp || !ti || !tx || !fill) {
+    if (!tp || !ti || (src && !ts) || !fill) {
         free(tp);
         free(ti);
-        free(tx);
+        free(ts);
         free(fill);
         return 0;
     }
-    const double *ax = A->x;
     for (size_t j = 0; j < nc; j++) {
         col_range(A, j, &b, &e);
         for (size_t k = b; k < e; k++) tp[row_at(A, k) + 1]++;
@@ -108,7 +115,7 @@ static int transpose_into(const cholmod_sparse *A, cholmod_sparse *T)
         for (size_t k = b; k < e; k++) {
             size_t t = fill[row_at(A, k)]++;
             ti[t] = (SuiteSparse_long)j;
-            tx[t] = ax[k];
+            if (ts) ts[t] = k;
         }
     }
     free(fill);
@@ -118,13 +125,13 @@ static int transpose_into(const cholmod_sparse *A, cholmod_sparse *T)
     T->nzmax = nnz;
     T->p = tp;
     T->i = ti;
-    T->x = tx;
     T->stype = 0;
     T->itype = CHOLMOD_LONG;
-    T->xtype = CHOLMOD_REAL;
+    T->xtype = CHOLMOD_PATTERN;
     T->dtype = CHOLMOD_DOUBLE;
     T->sorted = 1;
     T->packed = 1;
+    if (src) *src = ts;
     return 1;
 }
 
@@ -254,141 +261,312 @@ fl_status fl_nsgs_colored_color(const fl_local_problem *p, const size_t *perm,
     if (p->nc == 0) return FL_OK;
     if (p->Ws->xtype != CHOLMOD_REAL) return FL_FAIL(err, FL_EINVAL, "nsgs_colored: needs a real W");
     cholmod_sparse Wt;
-    if (!transpose_into(p->Ws, &Wt))
+    if (!transpose_into(p->Ws, &Wt, NULL))
         return FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory transposing W");
     fl_status s = color_from(p->Ws, &Wt, p->dim, p->nc, perm, out, err);
     transpose_free(&Wt);
     return s;
 }
 
-/* The problem in the coloured order (file comment). */
-typedef struct layout {
-    int dim, dd;
-    size_t nc, m, nblocks;
-    size_t *cp;              /* m + 1 row starts */
-    uint32_t *ri;            /* renumbered column indices of W's rows */
-    double *x;
-    double *q, *mu, *Wd, *Wi, *r, *U;
+/* The serial mode's "colouring": one colour, one unit, the review order itself. */
+static fl_status color_trivial(size_t nc, const size_t *perm, fl_nsgs_coloring *out,
+                               fl_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->order = malloc(nc * sizeof *out->order);
+    out->color = calloc(nc, sizeof *out->color);
+    out->start = malloc(2 * sizeof *out->start);
+    out->ustart = malloc(2 * sizeof *out->ustart);
+    if (!out->order || !out->color || !out->start || !out->ustart) {
+        fl_nsgs_colored_clear(out);
+        return FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory ordering %zu contacts", nc);
+    }
+    memcpy(out->order, perm, nc * sizeof *perm);
+    out->start[0] = out->ustart[0] = 0;
+    out->start[1] = out->ustart[1] = nc;
+    out->nc = nc;
+    out->ncolors = out->nunits = 1;
+    out->unit = nc;
+    return FL_OK;
+}
+
+/* The problem in the coloured order (file comment).  Structure (kept in
+ * the cache): rp, ri, diag, src, pos, the sweep blocks.  Values (gathered
+ * at every solve): x, q, mu, r, and Wd, Wi, has_inv. */
+typedef struct fl_nsgs_layout {
+    int dim, dd, blocked;
+    size_t nc, m, nval, nidx;  /* stored values; indices (blocks or entries) */
+    uint32_t *rp;              /* blocked: nc + 1 block-row starts; scalar: m + 1 row starts */
+    uint32_t *ri;              /* blocked: block column (a coloured position); scalar: column */
+    uint32_t *diag;            /* blocked: the diagonal block of each contact */
+    uint32_t *src;             /* nval: position in p->Ws->x of each value */
+    size_t *pos;               /* nc: coloured position of contact a */
+    double *x, *q, *mu, *Wd, *Wi, *r, *U, *rbest;
     unsigned char *has_inv;
-    size_t *bstart;          /* nblocks + 1: contact ranges of the blocks */
-    double *bd2, *br2;       /* per-block sums */
-    long *bfb;               /* per-block local fallbacks */
-} layout;
+    size_t nblocks;            /* blocks of the sweep (units, or runs of BLK contacts) */
+    size_t *bstart, *cb;       /* nblocks + 1 contact ranges; ncolors + 1 block ranges */
+    double *bd2, *br2;         /* per-block sums */
+    long *bfb;                 /* per-block local fallbacks */
+} fl_nsgs_layout;
+
+typedef fl_nsgs_layout layout;
 
 static void layout_free(layout *L)
 {
-    free(L->cp);
-    free(L->ri);
-    free(L->x);
-    free(L->q);
-    free(L->mu);
-    free(L->Wd);
-    free(L->Wi);
-    free(L->r);
-    free(L->U);
-    free(L->has_inv);
-    free(L->bstart);
-    free(L->bd2);
-    free(L->br2);
-    free(L->bfb);
+    if (!L) return;
+    void *v[] = {L->rp, L->ri, L->diag, L->src, L->pos, L->x, L->q, L->mu, L->Wd, L->Wi,
+                 L->r, L->U, L->rbest, L->has_inv, L->bstart, L->cb, L->bd2, L->br2, L->bfb};
+    for (size_t k = 0; k < sizeof v / sizeof v[0]; k++) free(v[k]);
+    free(L);
 }
 
 /* The blocks of the sweep: the units, or (single-contact colouring) runs of
- * at most BLK contacts, none across a colour boundary. */
+ * at most BLK contacts, none across a colour boundary; cb[c] the first block
+ * of colour c. */
 static int layout_blocks(layout *L, const fl_nsgs_coloring *col)
 {
-    if (col->unit > 1) {   /* the units */
-        L->nblocks = col->nunits;
-        L->bstart = malloc((col->nunits + 1) * sizeof *L->bstart);
-        L->bd2 = malloc((col->nunits + 1) * sizeof *L->bd2);
-        L->br2 = malloc((col->nunits + 1) * sizeof *L->br2);
-        L->bfb = malloc((col->nunits + 1) * sizeof *L->bfb);
-        if (!L->bstart || !L->bd2 || !L->br2 || !L->bfb) return 0;
-        memcpy(L->bstart, col->ustart, (col->nunits + 1) * sizeof *L->bstart);
-        return 1;
-    }
     size_t nb = 0;
-    for (size_t c = 0; c < col->ncolors; c++)
-        nb += (col->start[c + 1] - col->start[c] + BLK - 1) / BLK;
+    if (col->unit > 1) nb = col->nunits;
+    else
+        for (size_t c = 0; c < col->ncolors; c++)
+            nb += (col->start[c + 1] - col->start[c] + BLK - 1) / BLK;
     L->nblocks = nb;
     L->bstart = malloc((nb + 1) * sizeof *L->bstart);
+    L->cb = malloc((col->ncolors + 1) * sizeof *L->cb);
     L->bd2 = malloc((nb + 1) * sizeof *L->bd2);
     L->br2 = malloc((nb + 1) * sizeof *L->br2);
     L->bfb = malloc((nb + 1) * sizeof *L->bfb);
-    if (!L->bstart || !L->bd2 || !L->br2 || !L->bfb) return 0;
-    nb = 0;
-    for (size_t c = 0; c < col->ncolors; c++)
-        for (size_t k = col->start[c]; k < col->start[c + 1]; k += BLK) L->bstart[nb++] = k;
-    L->bstart[nb] = col->nc;
+    if (!L->bstart || !L->cb || !L->bd2 || !L->br2 || !L->bfb) return 0;
+    if (col->unit > 1) {
+        memcpy(L->bstart, col->ustart, (nb + 1) * sizeof *L->bstart);
+    } else {
+        nb = 0;
+        for (size_t c = 0; c < col->ncolors; c++)
+            for (size_t k = col->start[c]; k < col->start[c + 1]; k += BLK) L->bstart[nb++] = k;
+        L->bstart[nb] = col->nc;
+    }
+    size_t b = 0;
+    for (size_t c = 0; c < col->ncolors; c++) {
+        while (b < L->nblocks && L->bstart[b] < col->start[c]) b++;
+        L->cb[c] = b;
+    }
+    L->cb[col->ncolors] = L->nblocks;
     return 1;
 }
 
-/* Copy W^T's columns, q, mu, the diagonal blocks and r into the coloured order. */
-static fl_status layout_build(layout *L, const fl_local_problem *p, const cholmod_sparse *Wt,
-                              const double *Wd, const double *Wi, const unsigned char *has_inv,
-                              const fl_nsgs_coloring *col, const double *r, int threads,
-                              fl_error *err)
+/* Walk the 2 x 2 blocks of contact a's two rows of Wt (dim 2): the union of
+ * the column contacts of rows 2a and 2a + 1, by increasing contact; for
+ * each, fn gets the block's contact and the positions in Wt of its four
+ * entries (SIZE_MAX where W stores none: the blocked layout holds a zero). */
+typedef void (*block_fn)(void *data, size_t c, const size_t kk[4]);
+static size_t walk_blocks(const cholmod_sparse *Wt, size_t a, block_fn fn, void *data)
 {
-    const int dim = p->dim, dd = dim * dim;
-    const size_t nc = p->nc, m = p->m;
-    size_t nnz0, nnz;
-    col_range(Wt, 0, &nnz0, &nnz);
-    col_range(Wt, Wt->ncol - 1, &nnz0, &nnz);   /* packed: the last column's end */
-    memset(L, 0, sizeof *L);
-    L->dim = dim;
-    L->dd = dd;
+    size_t b[2], e[2], n = 0;
+    col_range(Wt, 2 * a, &b[0], &e[0]);
+    col_range(Wt, 2 * a + 1, &b[1], &e[1]);
+    while (b[0] < e[0] || b[1] < e[1]) {
+        size_t c = SIZE_MAX, kk[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX};
+        for (int i = 0; i < 2; i++)
+            if (b[i] < e[i] && row_at(Wt, b[i]) / 2 < c) c = row_at(Wt, b[i]) / 2;
+        for (int i = 0; i < 2; i++)
+            while (b[i] < e[i] && row_at(Wt, b[i]) / 2 == c) {
+                kk[2 * i + row_at(Wt, b[i]) % 2] = b[i];
+                b[i]++;
+            }
+        if (fn) fn(data, c, kk);
+        n++;
+    }
+    return n;
+}
+
+typedef struct block_fill {
+    layout *L;
+    const size_t *tsrc;
+    size_t a, k, t;
+    int has_diag;
+} block_fill;
+
+static void fill_block(void *data, size_t c, const size_t kk[4])
+{
+    block_fill *f = data;
+    size_t t = f->t++;
+    if (c == f->a) {
+        f->L->diag[f->k] = (uint32_t)t;
+        f->has_diag = 1;
+    }
+    f->L->ri[t] = (uint32_t)f->L->pos[c];
+    for (int i = 0; i < 4; i++)
+        f->L->src[4 * t + (size_t)i] = kk[i] == SIZE_MAX ? UINT32_MAX : (uint32_t)f->tsrc[kk[i]];
+}
+
+/* Index arrays of the blocked layout (dim 2): block row k lists the 2 x 2
+ * blocks of contact order[k] by increasing original column (zeros where W
+ * stores no entry of a block).  0 when out of memory, too large, or a
+ * contact without a stored diagonal block (the scalar layout then). */
+static int structure_blocked(layout *L, const cholmod_sparse *Wt, const size_t *tsrc,
+                             const fl_nsgs_coloring *col)
+{
+    const size_t nc = L->nc;
+    size_t nb = 0;
+    for (size_t a = 0; a < nc; a++) nb += walk_blocks(Wt, a, NULL, NULL);
+    if (4 * nb >= UINT32_MAX) return 0;
+    L->nidx = nb;
+    L->nval = 4 * nb;
+    L->rp = malloc((nc + 1) * sizeof *L->rp);
+    L->ri = malloc((nb ? nb : 1) * sizeof *L->ri);
+    L->diag = malloc(nc * sizeof *L->diag);
+    L->src = malloc((L->nval ? L->nval : 1) * sizeof *L->src);
+    if (!L->rp || !L->ri || !L->diag || !L->src) return 0;
+    block_fill f = {L, tsrc, 0, 0, 0, 0};
+    for (size_t k = 0; k < nc; k++) {
+        f.a = col->order[k];
+        f.k = k;
+        f.has_diag = 0;
+        L->rp[k] = (uint32_t)f.t;
+        walk_blocks(Wt, f.a, fill_block, &f);
+        if (!f.has_diag) return 0;
+    }
+    L->rp[nc] = (uint32_t)f.t;
+    return 1;
+}
+
+/* Index arrays of the scalar layout: the rows of W (columns of W^T) in
+ * the coloured order, entries in their order, columns renumbered. */
+static int structure_scalar(layout *L, const cholmod_sparse *Wt, const size_t *tsrc,
+                            const fl_nsgs_coloring *col)
+{
+    const size_t dim = (size_t)L->dim;
+    L->nidx = L->nval;
+    L->rp = malloc((L->m + 1) * sizeof *L->rp);
+    L->ri = malloc((L->nval ? L->nval : 1) * sizeof *L->ri);
+    L->src = malloc((L->nval ? L->nval : 1) * sizeof *L->src);
+    if (!L->rp || !L->ri || !L->src) return 0;
+    size_t t = 0;
+    for (size_t k = 0; k < L->nc; k++)
+        for (size_t i = 0; i < dim; i++) {
+            size_t b, e;
+            L->rp[dim * k + i] = (uint32_t)t;
+            col_range(Wt, dim * col->order[k] + i, &b, &e);
+            for (size_t kk = b; kk < e; kk++, t++) {
+                size_t j = row_at(Wt, kk);
+                L->ri[t] = (uint32_t)(dim * L->pos[j / dim] + j % dim);
+                L->src[t] = (uint32_t)tsrc[kk];
+            }
+        }
+    L->rp[L->m] = (uint32_t)t;
+    return 1;
+}
+
+/* The structure of the layout of p in the colouring col (allocates the
+ * value arrays too; they are filled by layout_gather).  0 when out of memory. */
+static int layout_structure(layout *L, const fl_local_problem *p, const cholmod_sparse *Wt,
+                            const size_t *tsrc, const fl_nsgs_coloring *col)
+{
+    const size_t nc = p->nc, m = p->m, dd = (size_t)p->dim * (size_t)p->dim;
+    L->dim = p->dim;
+    L->dd = (int)dd;
     L->nc = nc;
     L->m = m;
-    size_t *pos = malloc(nc * sizeof *pos);
-    L->cp = malloc((m + 1) * sizeof *L->cp);
-    L->ri = malloc((nnz ? nnz : 1) * sizeof *L->ri);
-    L->x = malloc((nnz ? nnz : 1) * sizeof *L->x);
+    L->nval = Wt->nzmax;
+    L->pos = malloc(nc * sizeof *L->pos);
+    if (!L->pos || !layout_blocks(L, col)) return 0;
+    for (size_t k = 0; k < nc; k++) L->pos[col->order[k]] = k;
+    L->blocked = p->dim == 2 && structure_blocked(L, Wt, tsrc, col);
+    if (!L->blocked) {   /* dim 3, or no stored diagonal block somewhere */
+        free(L->rp);
+        free(L->ri);
+        free(L->diag);
+        free(L->src);
+        L->rp = L->ri = L->diag = L->src = NULL;
+        L->nval = Wt->nzmax;
+        if (!structure_scalar(L, Wt, tsrc, col)) return 0;
+    }
+    L->x = malloc((L->nval ? L->nval : 1) * sizeof *L->x);
     L->q = malloc(m * sizeof *L->q);
     L->mu = malloc(nc * sizeof *L->mu);
-    L->Wd = malloc(nc * (size_t)dd * sizeof *L->Wd);
-    L->Wi = malloc(nc * (size_t)dd * sizeof *L->Wi);
     L->r = malloc(m * sizeof *L->r);
     L->U = malloc(m * sizeof *L->U);
     L->has_inv = malloc(nc);
-    if (!pos || !L->cp || !L->ri || !L->x || !L->q || !L->mu || !L->Wd || !L->Wi || !L->r ||
-        !L->U || !L->has_inv || !layout_blocks(L, col)) {
-        free(pos);
-        return FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory for %zu stored entries", nnz);
+    if (!L->blocked) {
+        L->Wd = malloc(nc * dd * sizeof *L->Wd);
+        L->Wi = malloc(nc * dd * sizeof *L->Wi);
     }
-    for (size_t k = 0; k < nc; k++) pos[col->order[k]] = k;
-    const size_t qs = p->q->stride;
-    size_t t = 0, b, e;
-    for (size_t k = 0; k < nc; k++)   /* row starts in the coloured order */
-        for (int i = 0; i < dim; i++) {
-            L->cp[(size_t)dim * k + (size_t)i] = t;
-            col_range(Wt, (size_t)dim * col->order[k] + (size_t)i, &b, &e);
-            t += e - b;
-        }
-    L->cp[m] = t;
-    (void)b;
-    (void)e;
+    return L->x && L->q && L->mu && L->r && L->U && L->has_inv &&
+           (L->blocked || (L->Wd && L->Wi));
+}
+
+/* Gather the values of W, q, mu and r into the layout, the blocks of each
+ * colour on the threads that sweep them (first touch). */
+static void layout_gather(layout *L, const fl_local_problem *p, const fl_nsgs_coloring *col,
+                          const double *r, int threads)
+{
+    const size_t dim = (size_t)L->dim, qs = p->q->stride;
+    const double *wx = p->Ws->x;
     (void)threads;
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t k = 0; k < nc; k++) {
-        size_t a = col->order[k];
-        for (int i = 0; i < dim; i++) {
-            size_t b2, e2, row = (size_t)dim * k + (size_t)i, src = (size_t)dim * a + (size_t)i;
-            size_t t2 = L->cp[row];
-            col_range(Wt, src, &b2, &e2);
-            for (size_t kk = b2; kk < e2; kk++, t2++) {
-                size_t j = row_at(Wt, kk);
-                L->ri[t2] = (uint32_t)((size_t)dim * pos[j / (size_t)dim] + j % (size_t)dim);
-                L->x[t2] = ((const double *)Wt->x)[kk];
+#pragma omp parallel num_threads(threads)
+    for (size_t c = 0; c < col->ncolors; c++) {
+#pragma omp for schedule(static)
+        for (size_t blk = L->cb[c]; blk < L->cb[c + 1]; blk++)
+            for (size_t k = L->bstart[blk]; k < L->bstart[blk + 1]; k++) {
+                size_t a = col->order[k];
+                size_t v0 = L->blocked ? 4 * (size_t)L->rp[k] : L->rp[dim * k];
+                size_t v1 = L->blocked ? 4 * (size_t)L->rp[k + 1] : L->rp[dim * k + dim];
+                for (size_t t = v0; t < v1; t++)
+                    L->x[t] = L->src[t] == UINT32_MAX ? 0.0 : wx[L->src[t]];
+                for (size_t i = 0; i < dim; i++) {
+                    L->q[dim * k + i] = p->q->data[(dim * a + i) * qs];
+                    L->r[dim * k + i] = r[dim * a + i];
+                }
+                L->mu[k] = p->mu[a];
             }
-            L->q[row] = p->q->data[src * qs];
-            L->r[row] = r[src];
-        }
-        L->mu[k] = p->mu[a];
-        memcpy(L->Wd + k * (size_t)dd, Wd + a * (size_t)dd, (size_t)dd * sizeof *Wd);
-        memcpy(L->Wi + k * (size_t)dd, Wi + a * (size_t)dd, (size_t)dd * sizeof *Wi);
-        L->has_inv[k] = has_inv[a];
     }
-    free(pos);
+}
+
+/* The diagonal block W_aa of the contact at position k (row-major), as
+ * nsgs_sparse.c forms it (zero, then the stored entries added), and whether
+ * its normal row of W holds a nonzero value. */
+static void layout_diag(const layout *L, size_t k, double *Waa, int *normal_row_zero)
+{
+    const size_t dim = (size_t)L->dim;
+    *normal_row_zero = 1;
+    for (size_t i = 0; i < dim * dim; i++) Waa[i] = 0.0;
+    if (L->blocked) {
+        const double *D = L->x + 4 * (size_t)L->diag[k];
+        for (int i = 0; i < 4; i++) Waa[i] += D[i];
+        for (size_t t = L->rp[k]; t < L->rp[k + 1]; t++)
+            if (L->x[4 * t] != 0 || L->x[4 * t + 1] != 0) *normal_row_zero = 0;
+        return;
+    }
+    for (size_t i = 0; i < dim; i++)
+        for (size_t t = L->rp[dim * k + i]; t < L->rp[dim * k + i + 1]; t++) {
+            size_t j = L->ri[t];
+            if (i == 0 && L->x[t] != 0) *normal_row_zero = 0;
+            if (j >= dim * k && j < dim * (k + 1)) Waa[i * dim + (j - dim * k)] += L->x[t];
+        }
+}
+
+/* Diagonal blocks, their inverses (CSC layout), the verdicts of
+ * fl_nsgs_block_verdict in the natural contact order (nsgs_sparse.c's
+ * refusals, the same contact named), and max |W_ii|. */
+static fl_status layout_check(layout *L, const fl_local_problem *p, double *wmax, fl_error *err)
+{
+    const size_t dim = (size_t)L->dim, dd = dim * dim;
+    *wmax = 0;
+    for (size_t a = 0; a < L->nc; a++) {
+        size_t k = L->pos[a];
+        double Waa[9];
+        int zero;
+        layout_diag(L, k, Waa, &zero);
+        FL_TRY(fl_nsgs_block_verdict(L->dim, a, Waa, zero, gsl_vector_get(p->q, dim * a), err));
+        for (size_t i = 0; i < dim; i++) *wmax = fmax(*wmax, fabs(Waa[i * (dim + 1)]));
+        L->has_inv[k] = 0;
+        if (!L->blocked) {
+            memcpy(L->Wd + k * dd, Waa, dd * sizeof *Waa);
+            memset(L->Wi + k * dd, 0, dd * sizeof *L->Wi);
+            L->has_inv[k] = dim == 3 ? fl_local_contact_invert3(Waa, L->Wi + k * dd)
+                                     : fl_local_contact_invert2(Waa, L->Wi + k * dd);
+        }
+    }
     return FL_OK;
 }
 
@@ -409,29 +587,80 @@ static inline double row_dot(const double *x, const uint32_t *ri, size_t b, size
     return (s0 + s1) + (s2 + s3);
 }
 
+/* The two row sums of contact k in the blocked layout (dim 2): two blocks
+ * per step into four partial sums per row (row_dot's grouping, with one
+ * index per block and the zeros of the padded blocks; so the sums agree with
+ * the scalar layout's up to rounding, not bit for bit). */
+static inline void block_row_dot(const layout *L, size_t k, const double *r, double *d0,
+                                 double *d1)
+{
+    const double *x = L->x;
+    const uint32_t *ri = L->ri;
+    double a0 = 0, a1 = 0, a2 = 0, a3 = 0, c0 = 0, c1 = 0, c2 = 0, c3 = 0;
+    size_t t = L->rp[k], e = L->rp[k + 1];
+    for (; t + 2 <= e; t += 2) {
+        const double *X = x + 4 * t, *r0 = r + 2 * (size_t)ri[t], *r1 = r + 2 * (size_t)ri[t + 1];
+        a0 += X[0] * r0[0];
+        a1 += X[1] * r0[1];
+        a2 += X[4] * r1[0];
+        a3 += X[5] * r1[1];
+        c0 += X[2] * r0[0];
+        c1 += X[3] * r0[1];
+        c2 += X[6] * r1[0];
+        c3 += X[7] * r1[1];
+    }
+    if (t < e) {
+        const double *X = x + 4 * t, *r0 = r + 2 * (size_t)ri[t];
+        a0 += X[0] * r0[0];
+        a0 += X[1] * r0[1];
+        c0 += X[2] * r0[0];
+        c0 += X[3] * r0[1];
+    }
+    *d0 = (a0 + a1) + (a2 + a3);
+    *d1 = (c0 + c1) + (c2 + c3);
+}
+
+/* b = q_a + sum_k W_ak r_k - W_aa r_a for the contact at position k, and
+ * its diagonal block (nsgs_sparse.c's arithmetic); returns W_aa. */
+static inline const double *local_rhs(const layout *L, size_t k, double *b, double *Wbuf)
+{
+    const int dim = L->dim;
+    const double *rr = L->r, *ra = rr + (size_t)dim * k, *Waa;
+    double dot[3];
+    if (L->blocked) {
+        block_row_dot(L, k, rr, &dot[0], &dot[1]);
+        const double *D = L->x + 4 * (size_t)L->diag[k];
+        for (int i = 0; i < 4; i++) Wbuf[i] = 0.0 + D[i];
+        Waa = Wbuf;
+    } else {
+        for (int i = 0; i < dim; i++) {
+            size_t row = (size_t)dim * k + (size_t)i;
+            dot[i] = row_dot(L->x, L->ri, L->rp[row], L->rp[row + 1], rr);
+        }
+        Waa = L->Wd + k * (size_t)L->dd;
+    }
+    for (int i = 0; i < dim; i++) {
+        double acc = L->q[(size_t)dim * k + (size_t)i] + dot[i];
+        for (int l = 0; l < dim; l++) acc -= Waa[i * dim + l] * ra[l];
+        b[i] = acc;
+    }
+    return Waa;
+}
+
 /* One block of the sweep: the contacts [k0, k1) of one colour (nsgs_sparse.c's arithmetic). */
 static void sweep_block(layout *L, double omega, size_t blk)
 {
     const int dim = L->dim, dd = L->dd;
-    const size_t *cp = L->cp;
-    const uint32_t *ri = L->ri;
-    const double *x = L->x;
-    double *rr = L->r, d2 = 0, r2 = 0;
+    static const double zero9[9];
+    double d2 = 0, r2 = 0;
     long fb = 0;
     for (size_t k = L->bstart[blk]; k < L->bstart[blk + 1]; k++) {
-        double b[3], rl[3], old[3];
-        double *ra = rr + (size_t)dim * k;
-        const double *Waa = L->Wd + k * (size_t)dd;
-        for (int i = 0; i < dim; i++) {
-            size_t row = (size_t)dim * k + (size_t)i;
-            double acc = L->q[row] + row_dot(x, ri, cp[row], cp[row + 1], rr);
-            for (int l = 0; l < dim; l++) acc -= Waa[i * dim + l] * ra[l];
-            b[i] = acc;
-        }
+        double b[3], rl[3], old[3], Wbuf[4];
+        double *ra = L->r + (size_t)dim * k;
+        const double *Waa = local_rhs(L, k, b, Wbuf);
+        const double *Wi = L->blocked ? zero9 : L->Wi + k * (size_t)dd;
         for (int l = 0; l < dim; l++) rl[l] = old[l] = ra[l];
-        if (fl_local_contact_solve_fast(dim, L->mu[k], Waa, L->Wi + k * (size_t)dd,
-                                       L->has_inv[k], b, rl) == 0)
-            fb++;
+        if (fl_local_contact_solve_fast(dim, L->mu[k], Waa, Wi, L->has_inv[k], b, rl) == 0) fb++;
         fl_nsgs_relax(dim, L->mu[k], omega, rl, ra);
         for (int l = 0; l < dim; l++) {
             d2 += (ra[l] - old[l]) * (ra[l] - old[l]);
@@ -447,15 +676,16 @@ static void sweep_block(layout *L, double omega, size_t blk)
 static void sweep_colored(layout *L, const fl_nsgs_coloring *col, double omega, int threads,
                           double *dr2, double *r2, long *fallbacks)
 {
-    size_t b0 = 0;
-    (void)threads;
-#pragma omp parallel num_threads(threads) firstprivate(b0)
-    for (size_t c = 0; c < col->ncolors; c++) {
-        size_t b1 = b0;
-        while (b1 < L->nblocks && L->bstart[b1] < col->start[c + 1]) b1++;
-#pragma omp for schedule(static)
-        for (size_t blk = b0; blk < b1; blk++) sweep_block(L, omega, blk);
-        b0 = b1;
+    if (threads <= 1) {
+        for (size_t blk = 0; blk < L->nblocks; blk++) sweep_block(L, omega, blk);
+    } else {
+#pragma omp parallel num_threads(threads)
+        for (size_t c = 0; c < col->ncolors; c++) {
+            /* dynamic: on a shared machine a thread that is descheduled leaves its
+             * blocks to the others (the result does not depend on who sweeps a block) */
+#pragma omp for schedule(dynamic, 1)
+            for (size_t blk = L->cb[c]; blk < L->cb[c + 1]; blk++) sweep_block(L, omega, blk);
+        }
     }
     double d = 0, s = 0;
     long f = 0;
@@ -469,17 +699,24 @@ static void sweep_colored(layout *L, const fl_nsgs_coloring *col, double omega, 
     *fallbacks += f;
 }
 
-/* U = W r + q in the coloured order, rows in parallel. */
+/* U = W r + q in the coloured order, contacts in parallel (each row summed in order). */
 static void velocity_colored(layout *L, int threads)
 {
-    const size_t m = L->m;
+    const size_t nc = L->nc, dim = (size_t)L->dim;
     (void)threads;
 #pragma omp parallel for num_threads(threads) schedule(static)
-    for (size_t row = 0; row < m; row++) {
-        double acc = L->q[row];
-        for (size_t kk = L->cp[row]; kk < L->cp[row + 1]; kk++) acc += L->x[kk] * L->r[L->ri[kk]];
-        L->U[row] = acc;
-    }
+    for (size_t k = 0; k < nc; k++)
+        for (size_t i = 0; i < dim; i++) {
+            double acc = L->q[dim * k + i];
+            if (L->blocked)
+                for (size_t t = L->rp[k]; t < L->rp[k + 1]; t++)
+                    for (size_t l = 0; l < 2; l++)
+                        acc += L->x[4 * t + 2 * i + l] * L->r[2 * (size_t)L->ri[t] + l];
+            else
+                for (size_t t = L->rp[dim * k + i]; t < L->rp[dim * k + i + 1]; t++)
+                    acc += L->x[t] * L->r[L->ri[t]];
+            L->U[dim * k + i] = acc;
+        }
 }
 
 /* v (original order) <- w (coloured order) */
@@ -490,57 +727,97 @@ static void unpermute(const layout *L, const fl_nsgs_coloring *col, const double
             v[(size_t)L->dim * col->order[k] + (size_t)i] = w[(size_t)L->dim * k + (size_t)i];
 }
 
-/* The diagonal blocks W_aa and their inverses, as nsgs_sparse.c forms them. */
-static void diagonal_blocks(const cholmod_sparse *Wt, int dim, size_t nc, double *Wd, double *Wi,
-                            unsigned char *has_inv)
+void fl_nsgs_colored_cache_init(fl_nsgs_colored_cache *c)
 {
-    const size_t dd = (size_t)dim * (size_t)dim, ud = (size_t)dim;
-    memset(Wd, 0, nc * dd * sizeof *Wd);
-    memset(Wi, 0, nc * dd * sizeof *Wi);
-    for (size_t a = 0; a < nc; a++) {
-        for (size_t i = 0; i < ud; i++) {
-            size_t b, e;
-            col_range(Wt, ud * a + i, &b, &e);
-            for (size_t k = b; k < e; k++) {
-                size_t row = row_at(Wt, k);
-                if (row >= ud * a && row < ud * (a + 1))
-                    Wd[a * dd + i * ud + (row - ud * a)] += ((const double *)Wt->x)[k];
-            }
-        }
-        has_inv[a] = dim == 3 ? fl_local_contact_invert3(Wd + a * dd, Wi + a * dd)
-                              : fl_local_contact_invert2(Wd + a * dd, Wi + a * dd);
-    }
+    if (c) memset(c, 0, sizeof *c);
 }
 
-/* Transpose, diagonal blocks, colouring and layout of p for the sweeps. */
-static fl_status colored_setup(const fl_local_problem *p, const fl_nsgs_options *opt,
-                               gsl_vector *r, int threads, layout *L, fl_nsgs_coloring *col,
-                               double *wmax, fl_error *err)
+void fl_nsgs_colored_cache_clear(fl_nsgs_colored_cache *c)
 {
-    const size_t nc = p->nc, dd = (size_t)p->dim * (size_t)p->dim;
-    memset(L, 0, sizeof *L);
-    memset(col, 0, sizeof *col);
-    cholmod_sparse WtT, *Wt = transpose_into(p->Ws, &WtT) ? &WtT : NULL;
-    size_t *perm = malloc(nc * sizeof *perm);
-    double *Wd = malloc(nc * dd * sizeof *Wd), *Wi = malloc(nc * dd * sizeof *Wi);
-    unsigned char *has_inv = malloc(nc);
-    fl_status s = Wt && perm && Wd && Wi && has_inv
-                      ? FL_OK : FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory");
-    if (s == FL_OK) s = fl_nsgs_prepare(p, opt, r, perm, err);
+    if (!c) return;
+    free(c->kp);
+    free(c->ki);
+    free(c->perm);
+    fl_nsgs_colored_clear(&c->col);
+    layout_free(c->layout);
+    long builds = c->builds, reuses = c->reuses;
+    memset(c, 0, sizeof *c);
+    c->builds = builds;
+    c->reuses = reuses;
+}
+
+int fl_nsgs_colored_blocked(const fl_nsgs_colored_cache *c)
+{
+    return c && c->valid && c->layout && c->layout->blocked;
+}
+
+double fl_nsgs_colored_sweep_bytes(const fl_nsgs_colored_cache *c)
+{
+    if (!c || !c->valid || !c->layout) return 0;
+    const layout *L = c->layout;
+    double nc = (double)L->nc, m = (double)L->m, dd = (double)L->dd;
+    double b = 8.0 * (double)L->nval + 4.0 * (double)L->nidx + 8.0 * m + 8.0 * nc + 16.0 * m;
+    if (L->blocked) return b + 4.0 * (nc + 1);
+    b += 4.0 * (m + 1) + 8.0 * dd * nc;   /* row starts, diagonal blocks */
+    if (L->dim == 3) b += 8.0 * dd * nc + nc;   /* inverses and their flags */
+    return b;
+}
+
+/* 1 when the cache holds the setup of p with the review order perm in this mode. */
+static int cache_matches(const fl_nsgs_colored_cache *c, const fl_local_problem *p,
+                         const size_t *perm, int colored)
+{
+    const cholmod_sparse *W = p->Ws;
+    if (!c->valid || !W->packed || c->dim != p->dim || c->colored != colored ||
+        c->itype != W->itype || c->nrow != W->nrow || c->ncol != W->ncol)
+        return 0;
+    size_t isz = W->itype == CHOLMOD_LONG ? sizeof(SuiteSparse_long) : sizeof(int);
+    size_t b, e;
+    col_range(W, W->ncol - 1, &b, &e);
+    return e == c->nnz && memcmp(c->kp, W->p, (W->ncol + 1) * isz) == 0 &&
+           memcmp(c->ki, W->i, e * isz) == 0 && memcmp(c->perm, perm, p->nc * sizeof *perm) == 0;
+}
+
+/* Build the cache's setup for p, perm and the mode: transpose, colouring,
+ * layout structure, key.  The old content is freed first. */
+static fl_status cache_build(fl_nsgs_colored_cache *c, const fl_local_problem *p,
+                             const size_t *perm, int colored, fl_error *err)
+{
+    const cholmod_sparse *W = p->Ws;
+    fl_nsgs_colored_cache_clear(c);
+    cholmod_sparse Wt;
+    size_t *tsrc = NULL;
+    if (!transpose_into(W, &Wt, &tsrc))
+        return FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory transposing W");
+    fl_status s = colored ? color_from(W, &Wt, p->dim, p->nc, perm, &c->col, err)
+                          : color_trivial(p->nc, perm, &c->col, err);
+    size_t isz = W->itype == CHOLMOD_LONG ? sizeof(SuiteSparse_long) : sizeof(int);
     if (s == FL_OK) {
-        diagonal_blocks(Wt, p->dim, nc, Wd, Wi, has_inv);
-        *wmax = 0;
-        for (size_t a = 0; a < nc; a++)
-            for (int i = 0; i < p->dim; i++)
-                *wmax = fmax(*wmax, fabs(Wd[a * dd + (size_t)i * (size_t)(p->dim + 1)]));
-        s = color_from(p->Ws, Wt, p->dim, nc, perm, col, err);
+        c->layout = calloc(1, sizeof *c->layout);
+        c->kp = malloc((W->ncol + 1) * isz);
+        c->ki = malloc((Wt.nzmax ? Wt.nzmax : 1) * isz);
+        c->perm = malloc(p->nc * sizeof *c->perm);
+        if (!c->layout || !c->kp || !c->ki || !c->perm ||
+            !layout_structure(c->layout, p, &Wt, tsrc, &c->col))
+            s = FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory for the layout of %zu "
+                        "stored entries", (size_t)Wt.nzmax);
     }
-    if (s == FL_OK) s = layout_build(L, p, Wt, Wd, Wi, has_inv, col, r->data, threads, err);
-    if (Wt) transpose_free(Wt);
-    free(perm);
-    free(Wd);
-    free(Wi);
-    free(has_inv);
+    if (s == FL_OK) {
+        memcpy(c->kp, W->p, (W->ncol + 1) * isz);
+        memcpy(c->ki, W->i, Wt.nzmax * isz);
+        memcpy(c->perm, perm, p->nc * sizeof *perm);
+        c->nnz = Wt.nzmax;
+        c->nrow = W->nrow;
+        c->ncol = W->ncol;
+        c->itype = W->itype;
+        c->dim = p->dim;
+        c->colored = colored;
+        c->valid = W->packed;   /* an unpacked W is set up again at every solve */
+        c->builds++;
+    }
+    free(tsrc);
+    transpose_free(&Wt);
+    if (s != FL_OK) fl_nsgs_colored_cache_clear(c);
     return s;
 }
 
@@ -549,6 +826,57 @@ static double colored_error(layout *L, const fl_nsgs_options *opt, double normq,
 {
     velocity_colored(L, threads);
     return fl_residual_natural_map(L->dim, L->nc, L->mu, L->r, L->U, normq, opt->norm);
+}
+
+/* The sweeps (nsgs_sparse.c's loop and stopping rule) on the gathered layout. */
+static fl_status colored_iterate(layout *L, const fl_nsgs_coloring *col,
+                                 const fl_nsgs_options *opt, int threads, double wmax,
+                                 double normq, double t0, gsl_vector *r, fl_nsgs_result *res,
+                                 fl_error *err)
+{
+    const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
+    double e = INFINITY, ebest = INFINITY;
+    fl_status s = FL_OK;
+    int sweep = 0;
+    while (sweep < opt->max_sweeps) {
+        double ts = fl_clock_now(), dr2, r2;
+        sweep_colored(L, col, opt->omega, threads, &dr2, &r2, &res->local_fallbacks);
+        res->sweep_seconds += fl_clock_now() - ts;
+        sweep++;
+        int timeout = fl_nsgs_timed_out(opt, t0);
+        int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
+                   sweep == 1 || sweep % opt->sparse.check_every == 0 || sweep == opt->max_sweeps ||
+                   !isfinite(dr2) || timeout;
+        if (!full) continue;
+        e = colored_error(L, opt, normq, threads);
+        if (!isfinite(e)) {
+            s = FL_FAIL(err, FL_ENOCONV, "nsgs_sparse: iterates became non-finite at sweep %d",
+                        sweep);
+            break;
+        }
+        if (L->rbest && e < ebest) {
+            memcpy(L->rbest, L->r, L->m * sizeof *L->r);
+            ebest = e;
+        }
+        int stop = e <= opt->tol;
+        if (opt->callback) {
+            unpermute(L, col, L->r, r->data);
+            if (opt->callback(opt->callback_data, sweep, e, r)) stop = 1;
+        }
+        if (stop) break;
+        if (timeout) {
+            s = FL_WTIMEOUT;
+            break;
+        }
+    }
+    if (s == FL_WTIMEOUT && ebest < e) {   /* the best checked iterate, its error */
+        memcpy(L->r, L->rbest, L->m * sizeof *L->r);
+        e = colored_error(L, opt, normq, threads);
+    }
+    if (s == FL_OK && !(e <= opt->tol)) s = FL_WMAXITER;
+    res->iterations = sweep;
+    res->residual = e;
+    return s;
 }
 
 /* 003 §3 (nonlinear Gauss–Seidel) in the coloured order; nsgs_colored.h. */
@@ -562,55 +890,49 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
     memset(res, 0, sizeof *res);
     res->status = fl_local_problem_check(p, err);
     if (res->status < 0) return res->status;
+    if (!opt) return res->status = FL_FAIL(err, FL_EINVAL, "nsgs: NULL options");
     if (p->m == 0) return res->status = FL_OK;
     if (!p->Ws || p->Ws->xtype != CHOLMOD_REAL)
         return res->status = FL_FAIL(err, FL_EINVAL, "nsgs_sparse: needs a real sparse W");
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs_sparse: U must have length %zu", p->m);
-    if (p->m > UINT32_MAX && opt) {   /* 32-bit indices of the layout: the serial sweep */
+    size_t b, e;
+    col_range(p->Ws, p->Ws->ncol - 1, &b, &e);
+    if (p->m >= UINT32_MAX || e >= UINT32_MAX || !p->Ws->packed) {
+        /* 32-bit indices of the layout, packed W: else the serial sweep */
         fl_nsgs_options o = *opt;
         o.sparse.threads = 0;
+        o.sparse.cache = NULL;
         return fl_nsgs_solve_sparse(p, &o, r, U, res, err);
     }
-    layout L;
-    fl_nsgs_coloring col;
-    double wmax = 0, e = INFINITY, normq = gsl_blas_dnrm2(p->q);
-    const int threads = opt ? fl_nsgs_colored_threads(opt->sparse.threads, p->nc) : 1;
-    fl_status s = colored_setup(p, opt, r, threads, &L, &col, &wmax, err);
-    const double rscale2 = wmax > 0 ? (normq / wmax) * (normq / wmax) : 0.0;
-    int sweep = 0;
-    while (s == FL_OK && sweep < opt->max_sweeps) {
-        double ts = fl_clock_now(), dr2, r2;
-        sweep_colored(&L, &col, opt->omega, threads, &dr2, &r2, &res->local_fallbacks);
-        res->sweep_seconds += fl_clock_now() - ts;
-        sweep++;
-        int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
-                   sweep == 1 || sweep % opt->sparse.check_every == 0 || sweep == opt->max_sweeps ||
-                   !isfinite(dr2);
-        if (!full) continue;
-        e = colored_error(&L, opt, normq, threads);
-        if (!isfinite(e)) {
-            s = FL_FAIL(err, FL_ENOCONV, "nsgs_sparse: iterates became non-finite at sweep %d",
-                        sweep);
-            break;
-        }
-        int stop = e <= opt->tol;
-        if (opt->callback) {
-            unpermute(&L, &col, L.r, r->data);
-            if (opt->callback(opt->callback_data, sweep, e, r)) stop = 1;
-        }
-        if (stop) break;
+    const int colored = opt->sparse.threads != 0;
+    const int threads = colored ? fl_nsgs_colored_threads(opt->sparse.threads, p->nc) : 1;
+    fl_nsgs_colored_cache own, *c = opt->sparse.cache ? opt->sparse.cache : &own;
+    if (c == &own) fl_nsgs_colored_cache_init(&own);
+    size_t *perm = malloc(p->nc * sizeof *perm);
+    fl_status s = perm ? FL_OK : FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory");
+    if (s == FL_OK) s = fl_nsgs_prepare(p, opt, r, perm, err);
+    if (s == FL_OK && cache_matches(c, p, perm, colored)) c->reuses++;
+    else if (s == FL_OK) s = cache_build(c, p, perm, colored, err);
+    free(perm);
+    layout *L = s == FL_OK ? c->layout : NULL;
+    double wmax = 0, normq = gsl_blas_dnrm2(p->q);
+    if (L) {
+        layout_gather(L, p, &c->col, r->data, threads);
+        s = layout_check(L, p, &wmax, err);
     }
-    if (s == FL_OK && !(e <= opt->tol)) s = FL_WMAXITER;
-    if (s >= 0 || s == FL_ENOCONV) {
-        if (L.r) unpermute(&L, &col, L.r, r->data);
-        if (U && s >= 0) unpermute(&L, &col, L.U, U->data);
+    if (L && s == FL_OK && opt->time_limit > 0 && !L->rbest) {
+        L->rbest = malloc(L->m * sizeof *L->rbest);
+        if (!L->rbest) s = FL_FAIL(err, FL_ENOMEM, "nsgs_colored: out of memory");
     }
-    res->iterations = sweep;
-    res->residual = e;
+    if (L && s == FL_OK)
+        s = colored_iterate(L, &c->col, opt, threads, wmax, normq, t0, r, res, err);
+    if (L && (s >= 0 || s == FL_ENOCONV)) {
+        unpermute(L, &c->col, L->r, r->data);
+        if (U && s >= 0) unpermute(L, &c->col, L->U, U->data);
+    }
+    if (c == &own) fl_nsgs_colored_cache_clear(&own);
     res->status = s;
     res->seconds = fl_clock_now() - t0;
-    layout_free(&L);
-    fl_nsgs_colored_clear(&col);
     return s;
 }

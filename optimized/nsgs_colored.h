@@ -41,22 +41,65 @@ fl_status fl_nsgs_colored_color(const fl_local_problem *p, const size_t *perm,
                                 fl_nsgs_coloring *out, fl_error *err);
 void fl_nsgs_colored_clear(fl_nsgs_coloring *c);
 
-/* fl_nsgs_solve_sparse's contract (and its local solver, stopping rule and
- * refusals) with the coloured sweep: the contacts are coloured in the order
- * opt->order gives, and each sweep reviews them in the coloured order on
- * opt->sparse.threads threads (-1 or 0: all cores, omp_get_max_threads(), but
- * at most one per 8192 contacts: each colour ends with a barrier, which a
- * small problem does not repay, least of all on a loaded machine).  After
- * k sweeps the impulses equal, bit for bit, those of fl_nsgs_solve_sparse
- * with FL_NSGS_ORDER_GIVEN and the coloured order, for every thread count
- * (the sums of the stopping tests are taken in fixed blocks, so the
- * decisions do not depend on the thread count either).
- * fl_nsgs_solve_sparse calls it when opt->sparse.threads != 0. */
+/* fl_nsgs_solve_sparse's contract (and its local solver, stopping rule,
+ * time limit and refusals) with the coloured sweep: the contacts are
+ * coloured in the order opt->order gives, and each sweep reviews them in the
+ * coloured order on opt->sparse.threads threads (k >= 1: k threads; -1: all
+ * cores, omp_get_max_threads(), but at most one per 8192 contacts: each
+ * colour ends with a barrier, which a small problem does not repay, least
+ * of all on a loaded machine).  After k sweeps the impulses equal, bit for
+ * bit, those of the serial sweep on the same layout (fl_nsgs_solve_sparse
+ * with threads 0, a cache, FL_NSGS_ORDER_GIVEN and the coloured order), for
+ * every thread count (the sums of the stopping tests are taken in fixed
+ * blocks, so the decisions do not depend on the thread count either); the
+ * CSC sweep (threads 0, no cache) in that order agrees to rounding.
+ * fl_nsgs_solve_sparse calls it when opt->sparse.threads != 0, and also
+ * when threads == 0 and opt->sparse.cache is set: then the layout is built
+ * in the review order itself (one colour, one unit) and swept on one
+ * thread.  opt->sparse.cache NULL: a setup of this call only. */
 fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                                 gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                 fl_error *err);
 
 /* Threads the coloured sweep uses for opt_threads on nc contacts (above). */
 int fl_nsgs_colored_threads(int opt_threads, size_t nc);
+
+/* What a solve sets up before its sweeps, kept for the next solve with the
+ * same sparsity (opt->sparse.cache; a time stepper whose contact set does
+ * not change, repeated solves of one problem): the transpose of W, the
+ * colouring, the sweep's layout (its index arrays and, for each stored
+ * value of the layout, its position in p->Ws->x).  A solve compares p->Ws's
+ * pattern (dimensions, column pointers, row indices), the dimension, the
+ * review order and the mode (coloured or serial) with the cached ones; when
+ * all are equal it only gathers the values of W, q, mu and r into the
+ * layout, else it rebuilds and replaces the cache.  The answers are the same
+ * with and without a cache (tests/test_nsgs_colored.c).  One cache serves
+ * one solve at a time.  Zero-initialise it (fl_nsgs_colored_cache_init), free
+ * it with fl_nsgs_colored_cache_clear.  Fields are read-only for callers. */
+typedef struct fl_nsgs_colored_cache {
+    int valid;
+    int dim, itype, colored;         /* colored: units coloured (threads != 0) */
+    size_t nrow, ncol, nnz;
+    void *kp, *ki;                   /* copies of W's column pointers, row indices */
+    size_t *perm;                    /* the review order that was coloured */
+    fl_nsgs_coloring col;
+    struct fl_nsgs_layout *layout;   /* private (nsgs_colored.c) */
+    long builds, reuses;             /* solves that built the setup / reused it */
+} fl_nsgs_colored_cache;
+
+void fl_nsgs_colored_cache_init(fl_nsgs_colored_cache *c);
+void fl_nsgs_colored_cache_clear(fl_nsgs_colored_cache *c);
+
+/* Bytes one sweep of the cached layout must move at least: every stored
+ * value of W (8), every index of the layout (4 per stored 2 x 2 block in
+ * the blocked layout, 4 per entry in the scalar one), the row or block-row
+ * starts (4 each), q and mu read once, r read and written once, and (scalar
+ * layout) the diagonal blocks and (dim 3) their inverses and flags.  0 when
+ * the cache holds nothing.  doc/parallel.md. */
+double fl_nsgs_colored_sweep_bytes(const fl_nsgs_colored_cache *c);
+
+/* 1 when the cached layout is the 2 x 2 block one (dim 2, every stored
+ * block of W full, every diagonal block stored), 0 when scalar. */
+int fl_nsgs_colored_blocked(const fl_nsgs_colored_cache *c);
 
 #endif

@@ -77,6 +77,10 @@ typedef struct fl_nsgs_options {
                                       the graph-coloured sweep on k OpenMP threads, -1 = on all
                                       cores, at most one per 8192 contacts
                                       (optimized/nsgs_colored.c); the reference ignores it */
+        struct fl_nsgs_colored_cache *cache;   /* optimized twin: NULL (default), or the
+                                      setup (transpose, colouring, layout) kept for the next
+                                      solve with the same pattern of W and order
+                                      (optimized/nsgs_colored.h); the reference ignores it */
     } sparse;
     fl_nsgs_callback callback; /* may be NULL */
     void *callback_data;

@@ -58,6 +58,15 @@ echo "== consumer program built with pkg-config only"
 "$cc" -std=c11 -Wall -Wextra -Wpedantic -Werror -D_POSIX_C_SOURCE=200809L \
     "$src/examples/fclib_solve.c" $(pkg-config --cflags --libs frictionlab) \
     -o "$stage/fclib_solve"
+# A static consumer must link the OpenMP runtime of the coloured Gauss-Seidel
+# sweep (optimized/nsgs_colored.c): when the archive calls libgomp (GOMP_*
+# undefined), `pkg-config --libs --static` must carry -fopenmp (meson puts
+# the openmp dependency's link flag in Libs.private).
+if nm -u "$libdir/libfrictionlab.a" 2>/dev/null | grep GOMP_ > /dev/null; then
+    pkg-config --libs --static frictionlab | grep -- -fopenmp > /dev/null ||
+        { echo "FAIL install: libfrictionlab.a calls libgomp, but 'pkg-config --libs --static frictionlab' has no -fopenmp"; exit 1; }
+    echo "static consumer: libfrictionlab.a uses OpenMP and Libs.private carries -fopenmp"
+fi
 # the same program against the static library (a coverage build's archive
 # needs the gcov runtime, which the shared library carries itself; grep
 # without -q reads all of nm's output, so pipefail sees no SIGPIPE)

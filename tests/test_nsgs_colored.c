@@ -157,7 +157,11 @@ Test(nsgs_colored, one_thread_is_the_serial_sweep_in_coloured_order)
     o.sparse.threads = 1;
     fl_nsgs_result res1, res2;
     cr_assert_eq(fl_nsgs_colored_solve(k.p, &o, r1, NULL, &res1, NULL), FL_WMAXITER);
+    /* the serial sweep in the coloured order on the same (cached) layout */
+    fl_nsgs_colored_cache cache;
+    fl_nsgs_colored_cache_init(&cache);
     o.sparse.threads = 0;
+    o.sparse.cache = &cache;
     o.order = FL_NSGS_ORDER_GIVEN;
     o.ordering = col.order;
     cr_assert_eq(fl_nsgs_solve_sparse(k.p, &o, r2, NULL, &res2, NULL), FL_WMAXITER);
@@ -165,6 +169,15 @@ Test(nsgs_colored, one_thread_is_the_serial_sweep_in_coloured_order)
     cr_assert_eq(res2.iterations, 6);
     cr_assert_gt(gsl_blas_dnrm2(r1), 0);
     cr_assert_eq(memcmp(r1->data, r2->data, k.p->m * sizeof(double)), 0);
+    /* the CSC serial sweep (no cache) in that order: the same up to rounding */
+    o.sparse.cache = NULL;
+    cr_assert_eq(fl_nsgs_solve_sparse(k.p, &o, r2, NULL, &res2, NULL), FL_WMAXITER);
+    double rmax = 0;
+    for (size_t i = 0; i < k.p->m; i++) rmax = fmax(rmax, fabs(r1->data[i]));
+    for (size_t i = 0; i < k.p->m; i++)
+        cr_assert(fabs(r1->data[i] - r2->data[i]) <= 1e-12 * rmax, "entry %zu: %.17g %.17g", i,
+                  r1->data[i], r2->data[i]);
+    fl_nsgs_colored_cache_clear(&cache);
     /* and differs from the natural order's sweep (else the test could not fail) */
     o.order = FL_NSGS_ORDER_NATURAL;
     cr_assert_eq(fl_nsgs_solve_sparse(k.p, &o, r2, NULL, &res2, NULL), FL_WMAXITER);
@@ -258,5 +271,147 @@ Test(nsgs_colored, refuses_what_the_serial_twin_refuses)
     cr_assert_eq(fl_nsgs_solve_sparse(k.p, &o, rs, NULL, NULL, NULL), FL_EDIM);
     gsl_vector_free(r);
     gsl_vector_free(rs);
+    packing_free(&k);
+}
+
+/* r and U of a solve with options o (threads, cache as set), fresh vectors. */
+static fl_status solve_into(const fl_local_problem *p, fl_nsgs_options o, gsl_vector *r,
+                            gsl_vector *U, fl_nsgs_result *res)
+{
+    gsl_vector_set_zero(r);
+    return fl_nsgs_solve_sparse(p, &o, r, U, res, NULL);
+}
+
+Test(nsgs_colored, cache_reused_while_the_pattern_stays_and_answers_unchanged)
+{
+    packing k;
+    packing_make(&k, 13, 1000, 0.05);
+    const size_t m = k.p->m;
+    gsl_vector *r0 = gsl_vector_calloc(m), *r1 = gsl_vector_calloc(m);
+    gsl_vector *U0 = gsl_vector_calloc(m), *U1 = gsl_vector_calloc(m);
+    for (int threads = 0; threads <= 2; threads += 2) {
+        fl_nsgs_colored_cache cache;
+        fl_nsgs_colored_cache_init(&cache);
+        fl_nsgs_options o = fixed_sweeps(7);
+        o.sparse.threads = threads;
+        fl_nsgs_result a, b;
+        /* a fresh setup (no cache) against a reused one, bit for bit */
+        cr_assert_eq(solve_into(k.p, o, r0, U0, &a), FL_WMAXITER);
+        o.sparse.cache = &cache;
+        for (int rep = 0; rep < 2; rep++) {
+            cr_assert_eq(solve_into(k.p, o, r1, U1, &b), FL_WMAXITER);
+            if (threads == 0) {   /* no cache: the CSC sweep; to rounding */
+                double rmax = 0;
+                for (size_t i = 0; i < m; i++) rmax = fmax(rmax, fabs(r0->data[i]));
+                for (size_t i = 0; i < m; i++)
+                    cr_assert(fabs(r0->data[i] - r1->data[i]) <= 1e-12 * rmax);
+                continue;
+            }
+            cr_assert_eq(memcmp(r0->data, r1->data, m * sizeof(double)), 0, "threads %d", threads);
+            cr_assert_eq(memcmp(U0->data, U1->data, m * sizeof(double)), 0, "threads %d", threads);
+        }
+        cr_assert_eq(cache.builds, 1);
+        cr_assert_eq(cache.reuses, 1);
+        cr_assert(fl_nsgs_colored_blocked(&cache), "discs: full 2x2 blocks");
+        /* new values on the same pattern (another step of the same contacts):
+         * the cache is reused and the answer is that of the new values */
+        double *x = k.p->Ws->x;
+        for (size_t t = 0; t < k.p->Ws->nzmax; t++) x[t] *= 1.0 + 0.01 * (double)(t % 7);
+        for (size_t i = 0; i < m; i++) k.p->q->data[i] *= 1.5;
+        fl_nsgs_colored_cache fresh;
+        fl_nsgs_colored_cache_init(&fresh);
+        o.sparse.cache = &fresh;
+        cr_assert_eq(solve_into(k.p, o, r0, NULL, &a), FL_WMAXITER);
+        fl_nsgs_colored_cache_clear(&fresh);
+        o.sparse.cache = &cache;
+        cr_assert_eq(solve_into(k.p, o, r1, NULL, &b), FL_WMAXITER);
+        cr_assert_eq(cache.reuses, 2);
+        cr_assert_eq(memcmp(r0->data, r1->data, m * sizeof(double)), 0);
+        /* another order: built again */
+        size_t *perm = malloc(k.nc * sizeof *perm);
+        for (size_t a2 = 0; a2 < k.nc; a2++) perm[a2] = k.nc - 1 - a2;
+        o.order = FL_NSGS_ORDER_GIVEN;
+        o.ordering = perm;
+        cr_assert_eq(solve_into(k.p, o, r1, NULL, &b), FL_WMAXITER);
+        cr_assert_eq(cache.builds, 2);
+        o.sparse.cache = &fresh;
+        cr_assert_eq(solve_into(k.p, o, r0, NULL, &a), FL_WMAXITER);
+        fl_nsgs_colored_cache_clear(&fresh);
+        cr_assert_eq(memcmp(r0->data, r1->data, m * sizeof(double)), 0);
+        free(perm);
+        fl_nsgs_colored_cache_clear(&cache);
+        for (size_t t = 0; t < k.p->Ws->nzmax; t++) x[t] /= 1.0 + 0.01 * (double)(t % 7);
+        for (size_t i = 0; i < m; i++) k.p->q->data[i] /= 1.5;
+    }
+    gsl_vector_free(r0);
+    gsl_vector_free(r1);
+    gsl_vector_free(U0);
+    gsl_vector_free(U1);
+    packing_free(&k);
+}
+
+/* The coloured path refuses, naming the same contact, what the serial twin
+ * refuses (a zero diagonal block: proofs/degenerate-problems.md); before,
+ * it iterated such a problem. */
+Test(nsgs_colored, refuses_a_zero_diagonal_block_like_the_serial_twin)
+{
+    packing k;
+    packing_make(&k, 17, 400, 0.05);
+    const size_t bad = 37, dim = 2;
+    /* zero every stored entry in the rows and columns of contact `bad` (same pattern) */
+    const cholmod_sparse *W = k.p->Ws;
+    const int *cp = W->p, *ri = W->i;
+    double *x = W->x;
+    for (size_t j = 0; j < W->ncol; j++)
+        for (int t = cp[j]; t < cp[j + 1]; t++)
+            if (j / dim == bad || (size_t)ri[t] / dim == bad) x[t] = 0;
+    gsl_vector_set(k.p->q, dim * bad, 1.0);   /* q_N > 0: a zero block, not infeasibility */
+    gsl_vector *r = gsl_vector_calloc(k.p->m);
+    fl_nsgs_colored_cache cache;
+    fl_nsgs_colored_cache_init(&cache);
+    char msg[3][512];
+    for (int v = 0; v < 3; v++) {
+        fl_nsgs_options o = fixed_sweeps(5);
+        o.sparse.threads = v == 0 ? 0 : 2;
+        o.sparse.cache = v == 2 ? &cache : NULL;
+        fl_error err;
+        cr_assert_eq(fl_nsgs_solve_sparse(k.p, &o, r, NULL, NULL, &err), FL_ESINGULAR, "variant %d", v);
+        snprintf(msg[v], sizeof msg[v], "%s", err.message);
+    }
+    cr_assert(strstr(msg[0], "37") != NULL, "%s", msg[0]);
+    cr_assert_str_eq(msg[1], msg[0]);
+    cr_assert_str_eq(msg[2], msg[0]);
+    fl_nsgs_colored_cache_clear(&cache);
+    gsl_vector_free(r);
+    packing_free(&k);
+}
+
+/* The time limit of the options bounds the coloured path too (the old
+ * coloured path ignored it and ran all max_sweeps): a spent budget stops
+ * after the first sweep with FL_WTIMEOUT, the iterate's own error. */
+Test(nsgs_colored, time_limit_stops_the_coloured_sweep)
+{
+    packing k;
+    packing_make(&k, 19, 300, 0.05);
+    gsl_vector *r = gsl_vector_calloc(k.p->m), *V = gsl_vector_calloc(k.p->m);
+    for (int threads = 0; threads <= 2; threads++) {
+        fl_nsgs_colored_cache cache;
+        fl_nsgs_colored_cache_init(&cache);
+        fl_nsgs_options o = fixed_sweeps(500);
+        o.sparse.threads = threads;
+        o.sparse.cache = threads == 0 ? &cache : NULL;
+        o.time_limit = 1e-12;
+        fl_nsgs_result res;
+        gsl_vector_set_zero(r);
+        cr_assert_eq(fl_nsgs_solve_sparse(k.p, &o, r, NULL, &res, NULL), FL_WTIMEOUT, "threads %d",
+                     threads);
+        cr_assert_eq(res.iterations, 1);
+        double e;
+        cr_assert_eq(fl_residual_local(k.p, r, V, o.norm, &e, NULL), FL_OK);
+        cr_assert_float_eq(res.residual, e, 1e-12 * e);
+        fl_nsgs_colored_cache_clear(&cache);
+    }
+    gsl_vector_free(r);
+    gsl_vector_free(V);
     packing_free(&k);
 }
