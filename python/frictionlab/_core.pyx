@@ -563,8 +563,9 @@ cdef _ctx_give(_Ctx c):
 def solve(problem, solver="auto", tol=1e-8, max_iter=None, impl="optimized", time_limit=None):
     """    Solve a LocalProblem or GlobalProblem with the library's dispatcher
     (drivers/solve.h): solver "gs" (nonlinear Gauss-Seidel),
-    "newton" (semismooth Newton on the Alart-Curnier function) or "auto"
-    (Gauss-Seidel, then Newton when it converges slowly); impl "optimized"
+    "newton" (semismooth Newton on the Alart-Curnier function), "ppa"
+    (proximal point with a Newton inner solver) or "auto" (Gauss-Seidel,
+    then Newton when it converges slowly, then ppa when both stall); impl "optimized"
     (sparse twins) or "reference" (dense twins, W copied to a dense array).
     tol: the natural-map error /||q|| to reach.  max_iter: caps Gauss-Seidel
     sweeps and Newton steps alike (defaults 10000 and 500).  time_limit:

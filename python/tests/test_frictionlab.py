@@ -199,6 +199,16 @@ def test_solve_max_iter_and_bad_arguments():
         fl.solve("not a problem")
 
 
+def test_solve_ppa_closed_form_one_contact():
+    # one 2D contact, W = I, q = (-1, 0.3), mu 0.5: sticking is r = -q with
+    # |r_T| = 0.3 <= 0.5 r_N = 0.5, so r = (1, -0.3), u = 0
+    p = fl.LocalProblem(sp.csc_matrix(np.eye(2)), [-1.0, 0.3], [0.5], 2)
+    for impl in ("optimized", "reference"):
+        res = fl.solve(p, solver="ppa", impl=impl)
+        assert res.converged and res.solver == "ppa"
+        assert np.allclose(res.r, [1.0, -0.3], atol=1e-10) and np.allclose(res.u, 0, atol=1e-10)
+
+
 def test_solve_time_limit_returns_the_best_iterate():
     # tol 1e-30 is out of reach: without the limit this runs 10^6 sweeps
     p = fl.read(os.path.join(CORPUS, "Capsules-i122-1617.dat"))
