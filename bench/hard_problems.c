@@ -44,30 +44,6 @@
 #include "testkit/fclib_discpacking.h"
 #include "testkit/fclib_feblock.h"
 
-/* The lattice of fl_discpacking_lattice with `cols` columns (tall when
- * N / cols is large), the same slope, friction and tolerances. */
-static fl_discs *stack_lattice(gsl_rng *rng, size_t N, size_t cols)
-{
-    fl_discs *d = NULL;
-    if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
-    d->periodic = 1;
-    d->a = (double)cols;
-    d->ground = 1;
-    d->margin = 0.1;
-    d->touch_tol = 0.05;
-    d->mu_grain = 0.3;
-    d->mu_wall = 0.5;
-    d->gx = 9.81 * sin(24 * FL_PI / 180);
-    d->gy = -9.81 * cos(24 * FL_PI / 180);
-    for (size_t i = 0; i < N; i++) {
-        size_t row = i / cols, col = i % cols;
-        double x = -d->a + 1 + 2.0 * (double)col + (row % 2 ? 1.0 : 0.0);
-        if (x >= d->a) x -= 2 * d->a;
-        fl_discs_set(d, i, x, 1 + sqrt(3.0) * (double)row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
-    }
-    return d;
-}
-
 /* One step's local problem of the discs d (h = 1e-3, sparse W). */
 static fl_local_problem *discs_problem(fl_discs *d, fl_discs_work *work, fl_disc_contact **c)
 {
@@ -106,7 +82,7 @@ static int discs(const char *dir, gsl_rng *rng, size_t N, size_t cols, double mu
 {
     fl_discs_work work;
     if (fl_discs_work_init(&work, NULL) != FL_OK) return 1;
-    fl_discs *d = cols ? stack_lattice(rng, N, cols) : fl_discpacking_lattice(rng, N);
+    fl_discs *d = fl_discpacking_lattice_cols(rng, N, cols);
     fl_disc_contact *c = NULL;
     fl_local_problem *p = d ? discs_problem(d, &work, &c) : NULL;
     char name[128];

@@ -21,14 +21,15 @@
 #include "fl_scalar.h"
 
 /* N discs of radius in [0.98, 1] on a triangular lattice of spacing 2 in a
- * periodic band on the ground under gravity (slope 24 degrees, mu 0.3
+ * periodic band of `cols` columns (0: ceil(sqrt(N)); at least 8; tall when
+ * N / cols is large) on the ground under gravity (slope 24 degrees, mu 0.3
  * grain-grain, 0.5 ground); NULL when the allocation fails.  Also the
- * packings of bench/bench_discs.c. */
-static inline fl_discs *fl_discpacking_lattice(gsl_rng *rng, size_t N)
+ * packings of bench/bench_discs.c and the stacks of bench/hard_problems.c. */
+static inline fl_discs *fl_discpacking_lattice_cols(gsl_rng *rng, size_t N, size_t cols)
 {
     fl_discs *d = NULL;
     if (fl_discs_alloc(N, &d, NULL) != FL_OK) return NULL;
-    size_t cols = (size_t)ceil(sqrt((double)N));
+    if (cols == 0) cols = (size_t)ceil(sqrt((double)N));
     if (cols < 8) cols = 8;
     d->periodic = 1;
     d->a = (double)cols;   /* band 2a = 2 cols: spacing 2 */
@@ -46,6 +47,12 @@ static inline fl_discs *fl_discpacking_lattice(gsl_rng *rng, size_t N)
         fl_discs_set(d, i, x, 1 + sqrt(3.0) * (double)row, 0.98 + 0.02 * gsl_rng_uniform(rng), 1);
     }
     return d;
+}
+
+/* fl_discpacking_lattice_cols with its default band, ceil(sqrt(N)) columns. */
+static inline fl_discs *fl_discpacking_lattice(gsl_rng *rng, size_t N)
+{
+    return fl_discpacking_lattice_cols(rng, N, 0);
 }
 
 /* The local problem of one Contact Dynamics step (fl_discs_local, h = 1e-3,
