@@ -545,7 +545,7 @@ static void layout_diag(const layout *L, size_t k, double *Waa, int *normal_row_
         }
 }
 
-/* Diagonal blocks, their inverses (CSC layout), the verdicts of
+/* Diagonal blocks, their inverses (dim 3), the verdicts of
  * fl_nsgs_block_verdict in the natural contact order (nsgs_sparse.c's
  * refusals, the same contact named), and max |W_ii|. */
 static fl_status layout_check(layout *L, const fl_local_problem *p, double *wmax, fl_error *err)
@@ -563,8 +563,7 @@ static fl_status layout_check(layout *L, const fl_local_problem *p, double *wmax
         if (!L->blocked) {
             memcpy(L->Wd + k * dd, Waa, dd * sizeof *Waa);
             memset(L->Wi + k * dd, 0, dd * sizeof *L->Wi);
-            L->has_inv[k] = dim == 3 ? fl_local_contact_invert3(Waa, L->Wi + k * dd)
-                                     : fl_local_contact_invert2(Waa, L->Wi + k * dd);
+            L->has_inv[k] = dim == 3 && fl_local_contact_invert3(Waa, L->Wi + k * dd);
         }
     }
     return FL_OK;

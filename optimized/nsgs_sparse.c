@@ -9,13 +9,13 @@
  * visit: one sweep touches each stored entry of W once, O(nnz) per sweep.
  * The dim x dim diagonal blocks are extracted once per solve.
  *
- * Local solver: fl_local_contact_solve_fast (reference/local_contact.h),
- * with the inverses W_aa^-1 of the diagonal blocks computed once per solve
- * (fl_local_contact_invert2 / _invert3).  Open and stick first, the valid
- * one nearer the current r as in the reference's enumeration; else dim 3:
- * a verified semismooth Newton slide (Alart & Curnier 1991 §3), else the
- * reference's exact enumeration fl_local_contact_solve, the certified
- * fallback; dim 2: the reference's closed-form cases.
+ * Local solver: fl_local_contact_solve_fast (reference/local_contact.h).
+ * dim 3: with the inverses W_aa^-1 of the diagonal blocks computed once per
+ * solve (fl_local_contact_invert3), open and stick first, the valid one
+ * nearer the current r as in the reference's enumeration; else a verified
+ * semismooth Newton slide (Alart & Curnier 1991 §3), else the reference's
+ * exact enumeration fl_local_contact_solve, the certified fallback.  dim 2:
+ * the reference's closed-form cases, the valid one nearest r.
  *
  * Stopping rule (per sweep).  Cheap test, O(m): the sweep's change
  *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
@@ -189,8 +189,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     fl_status s = fl_nsgs_prepare(p, opt, r, perm, err);
     if (s == FL_OK) s = blocks_extract_check(&v, p, Wd, err);
     for (size_t a = 0; a < nc && s == FL_OK; a++)
-        has_inv[a] = dim == 3 ? fl_local_contact_invert3(Wd + a * dd, Wi + a * dd)
-                              : fl_local_contact_invert2(Wd + a * dd, Wi + a * dd);
+        has_inv[a] = dim == 3 && fl_local_contact_invert3(Wd + a * dd, Wi + a * dd);
     double ebest = INFINITY;
     double e = INFINITY, normq = gsl_blas_dnrm2(p->q), wmax = 0;
     for (size_t a = 0; a < nc && s == FL_OK; a++)

@@ -385,71 +385,13 @@ int fl_local_contact_invert2(const double *A, double *X)
     return 1;
 }
 
-/* 1 when r is already a solution of the 2D local problem (u = W r + b:
- * open r = 0, u_N >= 0; or u_N = 0 and stick |r_T| <= mu r_N, u_T = 0, or
- * slide r_T = -mu r_N sign(u_T)), each equality within 1e-13 of its
- * terms' scale.  The exact solve keeps the valid case nearest r, which is
- * then r itself: the fast solve must too, or a solution where several
- * cases hold (large mu: 003 §3's plurality) is not a fixed point of the
- * sweep (test enumerate::solutions_are_gauss_seidel_fixed_points). */
-static int local2_is_solution(double mu, const double *W, const double *b, const double *r)
-{
-    double uN = W[0] * r[0] + W[1] * r[1] + b[0], uT = W[2] * r[0] + W[3] * r[1] + b[1];
-    double su = 1e-13 * (fabs(W[0] * r[0]) + fabs(W[1] * r[1]) + fabs(b[0]) + fabs(W[2] * r[0]) +
-                         fabs(W[3] * r[1]) + fabs(b[1]));
-    double sr = 1e-13 * (fabs(r[0]) + fabs(r[1]));
-    if (r[0] == 0 && r[1] == 0) return uN >= 0;
-    if (!(r[0] > 0) || !(fabs(uN) <= su)) return 0;
-    if (fabs(uT) <= su) return fabs(r[1]) <= mu * r[0] + sr;
-    return fabs(r[1] + copysign(mu * r[0], uT)) <= sr;
-}
-
-/* The fast solve in dim 2 (header): r itself when it already solves the
- * local problem (the exact solve's nearest case); open, then stick
- * r = -Winv b, the valid one nearer r; else local2 (both slides, exact).
- * No division on the open/stick path; the projection only for a candidate
- * outside K. */
-static int local2_fast(double mu, const double *W, const double *Wi, int has_inv, const double *b,
-                       double *r)
-{
-    if (local2_is_solution(mu, W, b, r)) return 1;
-    double x[2][2];
-    int n = 0;
-    if (b[0] >= 0) {
-        x[0][0] = x[0][1] = 0.0;
-        n = 1;
-    }
-    if (has_inv) {
-        double s0 = -(Wi[0] * b[0] + Wi[1] * b[1]), s1 = -(Wi[2] * b[0] + Wi[3] * b[1]);
-        double nt = fabs(s1), slack = 1e-12 * (fabs(s0) + nt);
-        if (s0 >= -slack && nt <= mu * s0 + slack) {
-            x[n][0] = s0;
-            x[n][1] = s1;
-            n++;
-        }
-    }
-    if (n == 0) return local2(mu, W, b, r);
-    int best = 0;
-    if (n == 2) {
-        double d0 = x[0][0] - r[0], d1 = x[0][1] - r[1], e0 = x[1][0] - r[0], e1 = x[1][1] - r[1];
-        best = e0 * e0 + e1 * e1 < d0 * d0 + d1 * d1;
-    }
-    if (x[best][0] >= 0 && fabs(x[best][1]) <= mu * x[best][0]) {
-        r[0] = x[best][0];
-        r[1] = x[best][1];
-    } else {
-        fl_coulomb_cone_project(2, mu, x[best], r);   /* removes rounding outside K */
-    }
-    return n;
-}
-
 /* The sparse twin's single-contact solve (003 §3 cases, header): 1 or 2 if
  * an exact open/stick case, 1 if a verified Newton slide was found, else the
  * exact solve's return value. */
 int fl_local_contact_solve_fast(int dim, double mu, const double *Waa, const double *Winv,
                                 int has_inv, const double *b, double *r)
 {
-    if (dim == 2) return local2_fast(mu, Waa, Winv, has_inv, b, r);
+    if (dim == 2) return local2(mu, Waa, b, r);   /* exact: keeps the valid case nearest r */
     if (dim != 3) return fl_local_contact_solve(dim, mu, Waa, b, r);
     double cand[2][3];
     int n = 0;

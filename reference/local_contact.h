@@ -56,17 +56,20 @@ int fl_local_contact_invert3(const double *W, double *Winv);
  * U_N = 0 and |r_T| = mu r_N within 1e3 times that); else 0, r untouched. */
 int fl_local_contact_slide_newton(double mu, const double *W, const double *b, double *r);
 
-/* Inverse of the 2 x 2 row-major W into Winv (the fast solve's stick case
- * in dim 2); 0 when W is (nearly) singular: |det| <= 1e-14 max|W_ij|^2,
+/* Inverse of the 2 x 2 row-major W into Winv; 0 when W is (nearly) singular: |det| <= 1e-14 max|W_ij|^2,
  * the exact solve's own test, or W = 0. */
 int fl_local_contact_invert2(const double *W, double *Winv);
 
-/* The sparse Gauss–Seidel twin's solve.  Open and stick (r = -Winv b, used
- * when has_inv; Winv from fl_local_contact_invert2 / _invert3) are tested
- * first and the valid one nearer r is taken (return 1 or 2); else
- * dim 2: the exact solve fl_local_contact_solve (its return value);
- * dim 3: when b_N < 0, fl_local_contact_slide_newton (return 1); else the
- * exact solve (its return value). */
+/* The sparse Gauss–Seidel twin's solve.  dim 2: the exact solve
+ * fl_local_contact_solve (its return value; Winv unused): it keeps the
+ * valid case nearest r, so that every solution, also where several cases
+ * hold, is a fixed point of the sweep (an open/stick shortcut was tried and
+ * broke that: tests enumerate::solutions_are_gauss_seidel_fixed_points,
+ * moreau_jean::lemma_2_4_energy_jump_both_implementations).  dim 3: open
+ * and stick (r = -Winv b, used when has_inv; Winv from
+ * fl_local_contact_invert3) are tested first and the valid one nearer r is
+ * taken (return 1 or 2); else, when b_N < 0, fl_local_contact_slide_newton
+ * (return 1); else the exact solve (its return value). */
 int fl_local_contact_solve_fast(int dim, double mu, const double *W, const double *Winv,
                                 int has_inv, const double *b, double *r);
 
