@@ -370,21 +370,6 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
     return 0;
 }
 
-/* Inverse of a 2 x 2 row-major matrix; 0 under local2's stick threshold
- * (|det| <= 1e-14 max|W_ij|^2, or W = 0). */
-int fl_local_contact_invert2(const double *A, double *X)
-{
-    double big = fmax(fmax(fabs(A[0]), fabs(A[1])), fmax(fabs(A[2]), fabs(A[3])));
-    double det = A[0] * A[3] - A[1] * A[2];
-    if (!(big > 0) || !(fabs(det) > 1e-14 * big * big)) return 0;
-    double id = 1.0 / det;
-    X[0] = A[3] * id;
-    X[1] = -A[1] * id;
-    X[2] = -A[2] * id;
-    X[3] = A[0] * id;
-    return 1;
-}
-
 /* The sparse twin's single-contact solve (003 §3 cases, header): 1 or 2 if
  * an exact open/stick case, 1 if a verified Newton slide was found, else the
  * exact solve's return value. */

@@ -56,10 +56,6 @@ int fl_local_contact_invert3(const double *W, double *Winv);
  * U_N = 0 and |r_T| = mu r_N within 1e3 times that); else 0, r untouched. */
 int fl_local_contact_slide_newton(double mu, const double *W, const double *b, double *r);
 
-/* Inverse of the 2 x 2 row-major W into Winv; 0 when W is (nearly) singular: |det| <= 1e-14 max|W_ij|^2,
- * the exact solve's own test, or W = 0. */
-int fl_local_contact_invert2(const double *W, double *Winv);
-
 /* The sparse Gauss–Seidel twin's solve.  dim 2: the exact solve
  * fl_local_contact_solve (its return value; Winv unused): it keeps the
  * valid case nearest r, so that every solution, also where several cases

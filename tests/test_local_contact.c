@@ -177,7 +177,7 @@ static void closed_form(int dim, double mu, const double *W, const double *b,
     cr_assert_eq(fl_local_contact_solve(dim, mu, W, b, r), want_n);
     assert_r(dim, r, want, 1e-12);
     cr_assert(law_holds(dim, mu, W, b, r, 1e-12));
-    int inv = dim == 3 ? fl_local_contact_invert3(W, Wi) : fl_local_contact_invert2(W, Wi);
+    int inv = dim == 3 && fl_local_contact_invert3(W, Wi);   /* dim 2: the exact solve, Winv unused */
     memset(r, 0, sizeof r);
     cr_assert_geq(fl_local_contact_solve_fast(dim, mu, W, inv ? Wi : NULL, inv, b, r), 1);
     assert_r(dim, r, want, 1e-9);
@@ -247,18 +247,6 @@ Test(local_contact, slide_newton_accepts_its_start)
     assert_r(3, s, R3[1], 0.0);
 }
 
-Test(local_contact, invert2_closed_form_and_singular)
-{
-    /* proofs/local_contact.md §2: W^-1 = (1/2.15) [1 -0.5; 0.3 2] */
-    double X[4];
-    cr_assert_eq(fl_local_contact_invert2(W2, X), 1);
-    const double want[4] = {1 / 2.15, -0.5 / 2.15, 0.3 / 2.15, 2 / 2.15};
-    for (int k = 0; k < 4; k++) cr_assert_float_eq(X[k], want[k], 1e-15);
-    const double S[4] = {1, 2, 2, 4}, Z[4] = {0};
-    cr_assert_eq(fl_local_contact_invert2(S, X), 0);
-    cr_assert_eq(fl_local_contact_invert2(Z, X), 0);
-}
-
 Test(local_contact, invert3_closed_form_and_singular)
 {
     double X[9];
@@ -319,7 +307,7 @@ Test(local_contact, zero_normal_row_without_solution_returns_zero)
         cr_assert_eq(fl_local_contact_solve(dim, 0.3, W, b, r), 0);
         for (int k = 0; k < dim; k++) cr_assert(isfinite(r[k]));
         cr_assert_leq(tnorm(dim, r), 0.3 * r[0] + 1e-15);
-        int inv = dim == 3 ? fl_local_contact_invert3(W, Wi) : fl_local_contact_invert2(W, Wi);
+        int inv = dim == 3 && fl_local_contact_invert3(W, Wi);   /* dim 2: the exact solve, Winv unused */
         cr_assert_eq(inv, 0);
         double s[3] = {0.5, 0.1, 0.1};
         cr_assert_eq(fl_local_contact_solve_fast(dim, 0.3, W, Wi, inv, b, s), 0);
@@ -387,7 +375,7 @@ static void random_against_enumeration(int dim, int n)
             fl_local_contact_solve(dim, mu, W, b, x);
             cr_assert_leq(dist(dim, x, S.r[i]), 1e-8, "dim %d case %d sol %d", dim, it, i);
         }
-        int inv = dim == 3 ? fl_local_contact_invert3(W, Wi) : fl_local_contact_invert2(W, Wi);
+        int inv = dim == 3 && fl_local_contact_invert3(W, Wi);   /* dim 2: the exact solve, Winv unused */
         double f[3] = {0, 0, 0};
         cr_assert_geq(fl_local_contact_solve_fast(dim, mu, W, Wi, inv, b, f), 1);
         int found = 0;
