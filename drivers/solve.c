@@ -195,17 +195,6 @@ static fl_status run_newton(const fl_local_problem *p, const fl_solve_options *o
     return s;
 }
 
-static fl_solve_stop ppa_stop(fl_ppa_stop s)
-{
-    switch (s) {
-    case FL_PPA_STOP_TOL: return FL_SOLVE_STOP_TOL;
-    case FL_PPA_STOP_MAXITER: return FL_SOLVE_STOP_MAXITER;
-    case FL_PPA_STOP_ERROR: return FL_SOLVE_STOP_ERROR;
-    case FL_PPA_STOP_TIMEOUT: return FL_SOLVE_STOP_TIMEOUT;
-    }
-    return FL_SOLVE_STOP_ERROR;
-}
-
 /* The proximal-point method (reference/ppa.h) from r (warm) or zero. */
 static fl_status run_ppa(const fl_local_problem *p, const fl_solve_options *o, int warm,
                          double t0, gsl_vector *r, fl_solve_result *res, fl_error *err)
@@ -223,7 +212,7 @@ static fl_status run_ppa(const fl_local_problem *p, const fl_solve_options *o, i
     res->newton_steps += pr.inner;
     res->gs_sweeps += pr.gs_sweeps;
     res->finished_by = FL_SOLVER_PPA;
-    res->stop = ppa_stop(pr.stop);
+    res->stop = stop_of(s);   /* ppa's stop follows its status (reference/ppa.c finish) */
     res->residual = pr.residual;
     return s;
 }
