@@ -2,10 +2,13 @@
  * on one FCLIB local problem file, with its options on the command line:
  *     bench_admm FILE [--dense] [--tol T] [--time-limit S] [--max-iter N]
  *                [--rho R] [--no-adapt] [--no-accel] [--tau T] [--phi P]
+ *                [--mu-scale C]
  *     bench_admm FILE --check SOLUTION.hdf5
  * prints one line "iterations .. factorizations .. restarts .. rho ..
  * error .. seconds .. status .." (error: the natural-map error / ||q|| of
- * the returned iterate).  The sparse twin unless --dense.  --check prints
+ * the returned iterate).  The sparse twin unless --dense.  --mu-scale C
+ * multiplies every mu by C >= 0 (C = 0: the frictionless problem, a convex
+ * QP where ADMM's convergence is proved, proofs/admm.md).  --check prints
  * the error (/||q||, and Siconos 4.4's max-norm form) of the /solution r of
  * another file (an outside solver's answer to FILE) instead.  Exit 0, or 2
  * on an error. */
@@ -16,6 +19,7 @@
 #include "frictionlab.h"
 
 static const char *check_path;
+static double mu_scale = 1.0;
 
 /* The errors of the /solution r of check_path on p. */
 static fl_status check(const fl_local_problem *p, gsl_vector *U, fl_error *err)
@@ -45,6 +49,7 @@ static int parse(int argc, char **argv, fl_admm_options *o, int *dense)
         else if (!strcmp(a, "--no-accel")) o->accelerate = 0;
         else if (!v) return -1;
         else if (!strcmp(a, "--check")) check_path = argv[++i];
+        else if (!strcmp(a, "--mu-scale")) mu_scale = atof(argv[++i]);
         else if (!strcmp(a, "--tol")) o->tol = atof(argv[++i]);
         else if (!strcmp(a, "--time-limit")) o->time_limit = atof(argv[++i]);
         else if (!strcmp(a, "--max-iter")) o->max_iterations = atoi(argv[++i]);
@@ -63,7 +68,8 @@ int main(int argc, char **argv)
     int dense = 0;
     if (argc < 2 || parse(argc, argv, &o, &dense) != 0) {
         fprintf(stderr, "usage: bench_admm FILE [--dense] [--tol T] [--time-limit S] "
-                        "[--max-iter N] [--rho R] [--no-adapt] [--no-accel] [--tau T] [--phi P]\n");
+                        "[--max-iter N] [--rho R] [--no-adapt] [--no-accel] [--tau T] [--phi P] "
+                        "[--mu-scale C] | --check SOLUTION.hdf5\n");
         return 2;
     }
     fl_error err;
@@ -81,15 +87,17 @@ int main(int argc, char **argv)
         U = gsl_vector_alloc(p->m ? p->m : 1);
         if (!r || !U) s = FL_ENOMEM;
     }
+    for (size_t a = 0; s == FL_OK && a < p->nc; a++) p->mu[a] *= mu_scale;
+    int checked = 0;
     if (s == FL_OK && check_path) {
         s = check(p, U, &err);
-        if (s == FL_OK) s = -1000;   /* printed: skip the solve */
+        checked = s == FL_OK;
     }
-    if (s == FL_OK)
+    if (s == FL_OK && !checked)
         s = dense ? fl_admm_solve(p, &o, r, U, &res, &err)
                   : fl_admm_solve_sparse(p, &o, r, U, &res, &err);
     int rc = 2;
-    if (s == -1000) {
+    if (checked) {
         rc = 0;
     } else if (s >= 0) {
         printf("iterations %d factorizations %d restarts %d rho %.3e error %.3e seconds %.3f "
