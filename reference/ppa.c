@@ -35,7 +35,7 @@ fl_ppa_options fl_ppa_options_default(void)
     o.shrink = 10.0;
     o.inner_ratio = 10.0;
     o.inner_max_iterations = 50;
-    o.inner_stall_steps = 10;
+    o.inner_stall_steps = 0;
     o.inner_gs_sweeps = 300;
     o.time_limit = 0.0;
     return o;

@@ -91,8 +91,10 @@ typedef struct fl_ppa_options {
     int inner_max_iterations;   /* Newton steps per subproblem, default 50 */
     int inner_stall_steps;  /* the subproblem fails as soon as its Newton error has
                                not fallen by the factor 0.8 in this many steps
-                               (fl_newton_options.stall_steps), default 10;
-                               0: only inner_max_iterations ends it */
+                               (fl_newton_options.stall_steps); 0 (default):
+                               only inner_max_iterations ends it (measured: the
+                               test cut the long Newton runs that made the
+                               progress; doc/solvers-and-benchmarks.md) */
     int inner_gs_sweeps;    /* a subproblem Newton did not solve gets up to this
                                many Gauss–Seidel sweeps on W + eta I (from Newton's
                                iterate, to the same tolerance) before it counts as
