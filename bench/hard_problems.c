@@ -24,7 +24,8 @@
  *   hard_problems --trace FILE [SECONDS [NAME=VALUE ...]]
  *                       the sparse ppa twin from zero, one line per outer
  *                       iteration; NAME: sigma shrink fail_factor
- *                       inner_ratio inner_max stall gs eta_fixed (fl_ppa_options),
+ *                       inner_ratio inner_max stall gs polish_after eta_fixed
+ *                       (fl_ppa_options),
  *                       then_newton (seconds of the Newton twin from ppa's
  *                       answer: a second method's verdict)
  * writes OUTDIR/<name>.hdf5 and the list OUTDIR/problems.tsv (not named
@@ -206,6 +207,7 @@ static int trace(const char *file, double limit, char **set, int nset)
         else if (!strncmp(kv, "inner_max=", 10)) o.inner_max_iterations = (int)x;
         else if (!strncmp(kv, "stall=", 6)) o.inner_stall_steps = (int)x;
         else if (!strncmp(kv, "gs=", 3)) o.inner_gs_sweeps = (int)x;
+        else if (!strncmp(kv, "polish_after=", 13)) o.polish_after = (int)x;
         else if (!strncmp(kv, "eta_fixed=", 10)) o.eta_fixed = x;
         else if (!strncmp(kv, "then_newton=", 12)) newton_s = x;
         else fprintf(stderr, "hard_problems: unknown option %s ignored\n", kv);
@@ -213,9 +215,9 @@ static int trace(const char *file, double limit, char **set, int nset)
     gsl_vector *r = gsl_vector_calloc(p->m);
     fl_ppa_result res;
     fl_status s = fl_ppa_solve_sparse(p, &o, r, NULL, &res, &err);
-    printf("%s: status %d, error %.3e, %d outer, %d Newton steps, %d sweeps, %d failures, %.1f s\n",
-           file, (int)s, res.residual, res.outer, res.inner, res.gs_sweeps, res.inner_failures,
-           res.seconds);
+    printf("%s: status %d, error %.3e, %d outer (%d polishing), %d Newton steps, %d sweeps, "
+           "%d failures, %.1f s\n", file, (int)s, res.residual, res.outer, res.polishes, res.inner,
+           res.gs_sweeps, res.inner_failures, res.seconds);
     if (s >= 0) error_spread(p, r);
     if (s >= 0 && newton_s > 0) {   /* a second method from ppa's answer */
         fl_newton_options no = fl_newton_options_default();

@@ -20,6 +20,10 @@
  * fail_factor (an unsolved subproblem), so that W + eta I stays finite. */
 #define PPA_ETA_MAX 1e12
 
+/* (P7): a polishing Newton run stops when its error has not fallen by
+ * Newton's stall_ratio (0.8) in this many steps. */
+#define PPA_POLISH_STALL 20
+
 fl_ppa_options fl_ppa_options_default(void)
 {
     fl_ppa_options o;
@@ -36,7 +40,9 @@ fl_ppa_options fl_ppa_options_default(void)
     o.inner_ratio = 10.0;
     o.inner_max_iterations = 50;
     o.inner_stall_steps = 0;
-    o.inner_gs_sweeps = 300;
+    o.inner_gs_sweeps = 3000;
+    o.polish_after = 5;
+    o.polish_steps = 200;
     o.time_limit = 0.0;
     return o;
 }
@@ -57,6 +63,9 @@ fl_status fl_ppa_check_options(const fl_ppa_options *opt, fl_error *err)
     if (opt->inner_gs_sweeps < 0)
         return FL_FAIL(err, FL_EINVAL, "ppa: inner_gs_sweeps = %d must be >= 0 (0: none)",
                        opt->inner_gs_sweeps);
+    if (opt->polish_after < 0 || opt->polish_steps < 1)
+        return FL_FAIL(err, FL_EINVAL, "ppa: polish_after = %d must be >= 0 (0: never) and "
+                       "polish_steps = %d >= 1", opt->polish_after, opt->polish_steps);
     if (!(opt->sigma > 0) || !isfinite(opt->sigma))
         return FL_FAIL(err, FL_EINVAL, "ppa: sigma = %g must be positive", opt->sigma);
     if (!(opt->nu >= 0) || !isfinite(opt->nu))
@@ -180,6 +189,35 @@ static fl_status subproblem(const fl_local_problem *p, const fl_ppa_options *opt
     return si;
 }
 
+/* (P7): the limit eta = 0 of (P1), the original problem itself, by the
+ * Newton twin from r, to the outer tolerance, with Newton's stall test
+ * (a run that does not progress stops early).  Returns Newton's status. */
+static fl_status polish(const fl_local_problem *p, const fl_ppa_options *opt, fl_ppa_twin *tw,
+                        double tol_abs, double t0, gsl_vector *r, fl_ppa_result *res,
+                        fl_ppa_step *st, fl_error *err)
+{
+    fl_newton_options no = fl_newton_options_default();
+    no.start = FL_NEWTON_START_WARM;
+    no.norm = opt->norm;
+    no.tol = opt->tol;
+    no.max_iterations = opt->polish_steps;
+    no.stall_steps = PPA_POLISH_STALL;
+    no.time_limit = time_left(opt, t0);
+    fl_newton_result nr;
+    memset(&nr, 0, sizeof nr);
+    fl_status si = tw->inner(p, &no, r, NULL, &nr, err);
+    res->inner += nr.iterations;
+    res->gs_sweeps += nr.gs_sweeps;
+    res->outer++;
+    res->polishes++;
+    st->eta = 0.0;
+    st->tol_in = tol_abs;
+    st->inner_status = si;
+    st->inner_steps = nr.iterations;
+    st->inner_sweeps = nr.gs_sweeps;
+    return si;
+}
+
 static void finish(fl_ppa_result *res, fl_status s, double e, double t0, const fl_ppa_options *opt)
 {
     if (s == FL_OK && !(e <= opt->tol)) s = FL_WMAXITER;
@@ -201,6 +239,8 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
     if (!rk || !rbest || !Uv) s = FL_FAIL(err, FL_ENOMEM, "ppa: out of memory");
     if (s == FL_OK) s = errors(p, opt, r, Uv, &e, &eabs, err);
     double eta = fl_ppa_eta(opt, tw->s_W, e);
+    double e_ref = e;   /* (P7): the error at the last halving, and when */
+    int k_ref = 0;
     while (s == FL_OK && !(e <= opt->tol) && res->outer < opt->max_outer) {
         if (e < ebest) {
             gsl_vector_memcpy(rbest, r);
@@ -212,8 +252,11 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
         }
         gsl_vector_memcpy(rk, r);
         fl_ppa_step st = {.k = res->outer, .e_before = e, .seconds = fl_clock_now()};
-        fl_status si = subproblem(p, opt, tw, eta, inner_tol(opt, e, eabs), t0, r, res, &st,
-                                  err);
+        int pol = opt->polish_after > 0 && res->outer - k_ref >= opt->polish_after;
+        fl_status si = pol ? polish(p, opt, tw, e > 0 ? opt->tol * eabs / e : opt->tol, t0, r,
+                                    res, &st, err)
+                           : subproblem(p, opt, tw, eta, inner_tol(opt, e, eabs), t0, r, res,
+                                        &st, err);
         if (si < 0 && si != FL_ENOCONV) {
             s = si;
             break;
@@ -221,7 +264,14 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
         double e1 = INFINITY, eabs1 = INFINITY;
         if (si == FL_ENOCONV || errors(p, opt, r, Uv, &e1, &eabs1, err) != FL_OK) e1 = INFINITY;
         st.solved = si == FL_OK && isfinite(e1);
-        if (st.solved) {
+        if (pol) {                                         /* (P7): eta unchanged */
+            if (!(e1 < e)) {
+                gsl_vector_memcpy(r, rk);
+                e1 = e;
+                eabs1 = eabs;
+            }
+            k_ref = res->outer;
+        } else if (st.solved) {
             double next = fl_ppa_eta(opt, tw->s_W, e1);      /* (P3) */
             if (opt->eta_fixed == 0 && eta / opt->shrink < next) next = eta / opt->shrink;
             eta = next;
@@ -237,6 +287,10 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
         }
         e = e1;
         eabs = eabs1;
+        if (e < 0.5 * e_ref) {
+            e_ref = e;
+            k_ref = res->outer;
+        }
         if (opt->on_outer) {
             st.e_after = e;
             st.seconds = fl_clock_now() - st.seconds;

@@ -61,7 +61,8 @@ typedef enum fl_ppa_stop {
 /* What one outer iteration did (fl_ppa_options.on_outer). */
 typedef struct fl_ppa_step {
     int k;                  /* outer iteration, from 0 */
-    double eta;             /* the weight of this subproblem */
+    double eta;             /* the weight of this subproblem; 0: a polishing
+                               Newton run on the original problem (P7) */
     double tol_in;          /* its absolute inner tolerance (P4) */
     fl_status inner_status; /* the inner status: Newton's, or that of the
                                Gauss–Seidel run after it (inner_gs_sweeps) */
@@ -98,7 +99,15 @@ typedef struct fl_ppa_options {
     int inner_gs_sweeps;    /* a subproblem Newton did not solve gets up to this
                                many Gauss–Seidel sweeps on W + eta I (from Newton's
                                iterate, to the same tolerance) before it counts as
-                               unsolved (P5), default 300; 0: none */
+                               unsolved (P5), default 3000; 0: none */
+    int polish_after;       /* (P7): after this many outer iterations without the
+                               outer error halving (since the last halving, the
+                               start or the last polish), the next outer iteration
+                               is the limit eta = 0: Newton on the original problem
+                               from r^k, to tol, at most polish_steps steps, stopped
+                               by Newton's stall test (20 steps); its iterate is
+                               kept if better, eta is unchanged.  Default 5; 0: never */
+    int polish_steps;       /* default 200 */
     double time_limit;      /* seconds of wall time from the call, checked before
                                every outer iteration and handed (what is left) to
                                the inner solver; 0 (default): none.  When it runs
@@ -119,6 +128,8 @@ typedef struct fl_ppa_result {
     int inner;                  /* Newton steps, all subproblems */
     int gs_sweeps;              /* Gauss–Seidel sweeps of the Newton fallback */
     int inner_failures;         /* subproblems the Newton twin did not solve */
+    int polishes;               /* outer iterations that were Newton on the
+                                   original problem (P7), counted in outer */
     double eta;                 /* the last proximal weight used */
     double residual;            /* final natural-map error (opt->norm) */
     double seconds;             /* wall time */

@@ -8,6 +8,8 @@
  *     outcome, recomputed here from what fl_ppa_options.on_outer reports;
  *   - a failed subproblem never makes the outer error worse (the iterate is
  *     kept unless its error decreased);
+ *   - (P7): the polishing Newton runs on the original problem come exactly
+ *     where the rule puts them, and leave the weight as it was;
  *   - (P5): a subproblem Newton does not solve goes to Gauss–Seidel on
  *     W + eta I, and counts as solved only when its error, recomputed here,
  *     is within the inner tolerance. */
@@ -120,7 +122,10 @@ Test(ppa_rule, every_weight_follows_from_the_previous_outcome, .init = setup, .f
     /* (P3): after a solved subproblem eta' = min(s_W sigma e'^nu, eta / shrink);
      * after an unsolved one eta' = fail_factor eta (at most 1e12 s_W), and the
      * outer error does not grow (r^k kept unless the new iterate is better).
-     * Few Newton steps per subproblem, so that both outcomes occur. */
+     * (P7): outer iteration k is a polishing Newton run (eta = 0) exactly when
+     * polish_after iterations passed since the last halving of the error, the
+     * start or the last polish; it leaves the weight as it was.  Few Newton
+     * steps per subproblem, so that every outcome occurs. */
     gsl_rng *rng = fl_test_rng(2831);
     fl_local_problem *p = random_local(rng, 30, 3, 40, 1.5);
     double tr = 0;
@@ -135,7 +140,9 @@ Test(ppa_rule, every_weight_follows_from_the_previous_outcome, .init = setup, .f
         o.tol = 1e-10;
         o.max_outer = 200;
         o.inner_max_iterations = 2;
-        o.inner_gs_sweeps = 0;   /* Newton alone decides (the fallback: below) */
+        o.inner_gs_sweeps = 0;   /* Newton alone decides (the takeover: below) */
+        o.polish_after = 3;
+        o.polish_steps = 1;
         o.on_outer = record;
         o.on_outer_data = &S;
         fl_ppa_result res;
@@ -143,33 +150,43 @@ Test(ppa_rule, every_weight_follows_from_the_previous_outcome, .init = setup, .f
         cr_assert(s == FL_OK || s == FL_WMAXITER, "%s: status %d", name, s);
         cr_assert_eq(S.n, res.outer, "%s: %d reports for %d outer iterations", name, S.n,
                      res.outer);
-        int solved = 0, failed = 0;
+        int solved = 0, failed = 0, polished = 0, k_ref = 0;
+        double pending = S.s[0].eta, e_ref = S.s[0].e_before;
         for (int i = 0; i < S.n; i++) {
             const fl_ppa_step *a = &S.s[i];
             cr_assert_eq(a->k, i);
-            cr_assert_leq(a->inner_steps, o.inner_max_iterations, "%s: step %d", name, i);
-            if (!a->solved)
-                cr_assert_leq(a->e_after, a->e_before, "%s: step %d failed and the error grew "
-                              "from %.17g to %.17g", name, i, a->e_before, a->e_after);
-            if (i == 0) continue;
-            const fl_ppa_step *b = &S.s[i - 1];
-            cr_assert_eq(a->e_before, b->e_after, "%s: step %d", name, i);
-            double want;
-            if (b->solved) {
-                want = fmin(s_W * o.sigma * pow(b->e_after, o.nu), b->eta / o.shrink);
-                solved++;
+            if (i > 0) cr_assert_eq(a->e_before, S.s[i - 1].e_after, "%s: step %d", name, i);
+            int pol = i - k_ref >= o.polish_after;   /* (P7), rewritten here */
+            cr_assert_eq(a->eta == 0.0, pol, "%s: step %d: eta %g, the rule says %s", name, i,
+                         a->eta, pol ? "polish" : "a subproblem");
+            if (!a->solved || pol)
+                cr_assert_leq(a->e_after, a->e_before, "%s: step %d raised the error from "
+                              "%.17g to %.17g", name, i, a->e_before, a->e_after);
+            if (pol) {
+                polished++;
+                k_ref = i + 1;
             } else {
-                want = fmin(o.fail_factor * b->eta, 1e12 * s_W);
-                failed++;
+                cr_assert_leq(fabs(a->eta - pending), 1e-12 * pending, "%s: step %d: eta %.17g, "
+                              "(P3) gives %.17g", name, i, a->eta, pending);
+                cr_assert_leq(a->inner_steps, o.inner_max_iterations, "%s: step %d", name, i);
+                if (a->solved) {
+                    pending = fmin(s_W * o.sigma * pow(a->e_after, o.nu), a->eta / o.shrink);
+                    solved++;
+                } else {
+                    pending = fmin(o.fail_factor * a->eta, 1e12 * s_W);
+                    failed++;
+                }
             }
-            cr_assert_leq(fabs(a->eta - want), 1e-12 * want, "%s: step %d (after a %s one): eta "
-                          "%.17g, (P3) gives %.17g", name, i, b->solved ? "solved" : "failed",
-                          a->eta, want);
+            if (a->e_after < 0.5 * e_ref) {
+                e_ref = a->e_after;
+                k_ref = i + 1;
+            }
         }
-        cr_assert(solved > 0 && failed > 0, "%s: %d solved, %d failed: both outcomes needed",
-                  name, solved, failed);
-        cr_log_info("%s: %d outer iterations, %d after a solved one, %d after a failed one, "
-                    "error %.3g", name, S.n, solved, failed, res.residual);
+        cr_assert(solved > 1 && failed > 1 && polished > 0, "%s: %d solved, %d failed, %d "
+                  "polishing: every outcome needed", name, solved, failed, polished);
+        cr_assert_eq(res.polishes, polished, "%s", name);
+        cr_log_info("%s: %d outer iterations: %d solved, %d failed, %d polishing; error %.3g",
+                    name, S.n, solved, failed, polished, res.residual);
     }
     gsl_vector_free(r);
     fl_local_problem_free(p);
@@ -211,6 +228,7 @@ Test(ppa_rule, gauss_seidel_takes_over_a_subproblem_newton_left_unsolved, .init 
             o.inner_max_iterations = 1;
             o.inner_stall_steps = 0;
             o.inner_gs_sweeps = gs ? 5000 : 0;
+            o.polish_after = 0;
             o.sigma = 0.05;   /* a small first weight: one Newton step is not enough */
             o.on_outer = record;
             o.on_outer_data = &S;
