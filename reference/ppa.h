@@ -104,9 +104,9 @@ typedef struct fl_ppa_options {
                                outer error halving (since the last halving, the
                                start or the last polish), the next outer iteration
                                is the limit eta = 0: Newton on the original problem
-                               from r^k, to tol, at most polish_steps steps, stopped
-                               by Newton's stall test (20 steps); its iterate is
-                               kept if better, eta is unchanged.  Default 5; 0: never */
+                               from r^k, to tol, at most polish_steps steps; its
+                               iterate is kept if better, eta is unchanged.
+                               Default 5; 0: never */
     int polish_steps;       /* default 200 */
     double time_limit;      /* seconds of wall time from the call, checked before
                                every outer iteration and handed (what is left) to
