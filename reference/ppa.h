@@ -20,6 +20,12 @@
  *   tol_in = max(e_abs,k / inner_ratio, tol e_abs,k / e_k)           (P4)
  * (e_k the error of r^k in opt->norm, e_abs,k the same unnormalised: the
  * inner tolerance follows the outer error down to the outer tolerance).
+ * A subproblem Newton leaves above tol_in goes to the Gauss–Seidel twin of
+ * the same storage on W_k, from Newton's iterate, to the same tol_in (P5);
+ * only if that fails too is it unsolved.  After polish_after outer
+ * iterations without the outer error halving, one outer iteration is the
+ * limit eta = 0: Newton on the original problem from r^k, kept if better
+ * (P7).
  *
  * Proximal weight (P3): eta_0 = s_W sigma e_0^nu, s_W = the mean diagonal
  * entry of W (so that the rule is invariant under W -> c W, q -> c q);
