@@ -21,6 +21,13 @@
  *                       high mu.
  *
  *   hard_problems OUTDIR [--quick]
+ *   hard_problems --trace FILE [SECONDS [NAME=VALUE ...]]
+ *                       the sparse ppa twin from zero, one line per outer
+ *                       iteration; NAME: sigma shrink fail_factor
+ *                       inner_ratio inner_max stall gs polish_after eta_fixed
+ *                       (fl_ppa_options),
+ *                       then_newton (seconds of the Newton twin from ppa's
+ *                       answer: a second method's verdict)
  * writes OUTDIR/<name>.hdf5 and the list OUTDIR/problems.tsv (not named
  * sizes.tsv: bench suite would read that as a corpus manifest), then measure with
  *   frictionlab bench suite --set OUTDIR --ours gs,newton,ppa,auto \
@@ -41,6 +48,8 @@
 #include "fl_scalar.h"
 #include "drivers/discs_step.h"
 #include "reference/delassus.h"
+#include "optimized/newton_sparse.h"
+#include "optimized/ppa_sparse.h"
 #include "testkit/fclib_discpacking.h"
 #include "testkit/fclib_feblock.h"
 
@@ -115,10 +124,127 @@ static int singular3d(const char *dir, gsl_rng *rng, size_t nc, size_t n, FILE *
     return rc;
 }
 
+static int cmp_desc(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x < y) - (x > y);
+}
+
+static void print_step(void *data, const fl_ppa_step *st)
+{
+    (void)data;
+    printf("%4d eta %9.3e tol_in %9.3e inner %2d %3d steps %4d sweeps e %9.3e -> %9.3e %s %6.2f s\n",
+           st->k, st->eta, st->tol_in, (int)st->inner_status, st->inner_steps, st->inner_sweeps,
+           st->e_before, st->e_after, st->gs_solved ? "GS-solved" : st->solved ? "solved" : "FAILED", st->seconds);
+    fflush(stdout);
+}
+
+/* Where the error of r sits: the share of e^2 held by the k contacts of
+ * largest error, for k = 1, 10, 100, and the largest one's index and mu. */
+static void error_spread(const fl_local_problem *p, const gsl_vector *r)
+{
+    gsl_vector *U = gsl_vector_alloc(p->m);
+    double *ea = malloc(p->nc * sizeof *ea), tot = 0, top = -1;
+    size_t atop = 0;
+    if (!U || !ea || fl_residual_local(p, r, U, FL_RESIDUAL_ABSOLUTE, &tot, NULL) != FL_OK) {
+        if (U) gsl_vector_free(U);
+        free(ea);
+        return;
+    }
+    tot = 0;
+    for (size_t a = 0; a < p->nc; a++) {
+        ea[a] = fl_residual_contact_sq(p->dim, p->mu[a], r->data + p->dim * a, U->data + p->dim * a);
+        tot += ea[a];
+        if (ea[a] > top) top = ea[a], atop = a;
+    }
+    qsort(ea, p->nc, sizeof *ea, cmp_desc);
+    double acc = 0;
+    printf("error spread:");
+    for (size_t a = 0; a < p->nc; a++) {
+        acc += ea[a];
+        if (a == 0 || a == 9 || a == 99) printf(" top %zu %.1f%%", a + 1, 100 * acc / tot);
+    }
+    printf("; largest at contact %zu (mu %g)\n", atop, p->mu[atop]);
+    const double *ra = r->data + p->dim * atop, *Ua = U->data + p->dim * atop;
+    double rt = 0, ut = 0, rmax = 0;
+    for (int k = 1; k < p->dim; k++) rt += ra[k] * ra[k], ut += Ua[k] * Ua[k];
+    for (size_t a = 0; a < p->nc; a++) rmax = fmax(rmax, fabs(r->data[p->dim * a]));
+    printf("  that contact: r_N %.3e |r_T|/(mu r_N) %.6f U_N %.3e |U_T| %.3e error %.3e; "
+           "max r_N %.3e, |r| %.3e, |q| %.3e\n", ra[0], sqrt(rt) / (p->mu[atop] * ra[0]), Ua[0],
+           sqrt(ut), sqrt(top), rmax, gsl_blas_dnrm2(r), gsl_blas_dnrm2(p->q));
+    free(ea);
+    gsl_vector_free(U);
+}
+
+/* --trace FILE [SECONDS]: the sparse ppa twin from zero, tol 1e-8, one
+ * line per outer iteration (fl_ppa_options.on_outer). */
+static int trace(const char *file, double limit, char **set, int nset)
+{
+    fl_sparse_ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    fl_error err;
+    fl_local_problem *p = NULL;
+    if (fl_sparse_start(&ctx, &err) != FL_OK
+        || fl_fclib_read_local(file, 0, &ctx, &p, &err) != FL_OK) {
+        fprintf(stderr, "hard_problems: %s: %s\n", file, err.message);
+        fl_sparse_finish(&ctx);
+        return 1;
+    }
+    fl_ppa_options o = fl_ppa_options_default();
+    o.tol = 1e-8;
+    o.max_outer = 1000;
+    o.time_limit = limit;
+    o.on_outer = print_step;
+    double newton_s = 0;   /* > 0: Newton from ppa's answer for that long */
+    for (int i = 0; i < nset; i++) {   /* NAME=VALUE overrides of the options */
+        const char *kv = set[i], *v = strchr(kv, '=');
+        if (!v) continue;
+        double x = atof(v + 1);
+        if (!strncmp(kv, "sigma=", 6)) o.sigma = x;
+        else if (!strncmp(kv, "shrink=", 7)) o.shrink = x;
+        else if (!strncmp(kv, "fail_factor=", 12)) o.fail_factor = x;
+        else if (!strncmp(kv, "inner_ratio=", 12)) o.inner_ratio = x;
+        else if (!strncmp(kv, "inner_max=", 10)) o.inner_max_iterations = (int)x;
+        else if (!strncmp(kv, "stall=", 6)) o.inner_stall_steps = (int)x;
+        else if (!strncmp(kv, "gs=", 3)) o.inner_gs_sweeps = (int)x;
+        else if (!strncmp(kv, "polish_after=", 13)) o.polish_after = (int)x;
+        else if (!strncmp(kv, "eta_fixed=", 10)) o.eta_fixed = x;
+        else if (!strncmp(kv, "then_newton=", 12)) newton_s = x;
+        else fprintf(stderr, "hard_problems: unknown option %s ignored\n", kv);
+    }
+    gsl_vector *r = gsl_vector_calloc(p->m);
+    fl_ppa_result res;
+    fl_status s = fl_ppa_solve_sparse(p, &o, r, NULL, &res, &err);
+    printf("%s: status %d, error %.3e, %d outer (%d polishing), %d Newton steps, %d sweeps, "
+           "%d failures, %.1f s\n", file, (int)s, res.residual, res.outer, res.polishes, res.inner,
+           res.gs_sweeps, res.inner_failures, res.seconds);
+    if (s >= 0) error_spread(p, r);
+    if (s >= 0 && newton_s > 0) {   /* a second method from ppa's answer */
+        fl_newton_options no = fl_newton_options_default();
+        no.start = FL_NEWTON_START_WARM;
+        no.tol = o.tol;
+        no.max_iterations = 100000;
+        no.time_limit = newton_s;
+        fl_newton_result nr;
+        s = fl_newton_solve_sparse(p, &no, r, NULL, &nr, &err);
+        if (s >= 0) error_spread(p, r);
+        printf("then Newton: status %d, error %.3e, %d steps, %d sweeps, %d failed steps, %.1f s\n",
+               (int)s, nr.residual, nr.iterations, nr.gs_sweeps, nr.line_search_failures,
+               nr.seconds);
+    }
+    gsl_vector_free(r);
+    fl_local_problem_free(p);
+    fl_sparse_finish(&ctx);
+    return s < 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc >= 3 && !strcmp(argv[1], "--trace"))
+        return trace(argv[2], argc > 3 ? atof(argv[3]) : 0.0, argv + 4, argc > 4 ? argc - 4 : 0);
     if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "--quick"))) {
-        fprintf(stderr, "usage: hard_problems OUTDIR [--quick]\n");
+        fprintf(stderr, "usage: hard_problems OUTDIR [--quick]\n"
+                "       hard_problems --trace FILE [SECONDS [NAME=VALUE ...]]\n");
         return 2;
     }
     const char *dir = argv[1];

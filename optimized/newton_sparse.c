@@ -273,6 +273,7 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
     csc_gaxpy(S->G, 1.0, z, Uv);
     double e = fl_residual_natural_map(dim, nc, L->mu, r, Uv, L->normq, opt->norm);
     int it = 0, fails_in_row = 0;
+    fl_newton_stall stall = {e, 0};
     double nu = 1.0;   /* regularisation multiplier (N6) */
     double ebest = INFINITY;   /* the best iterate met (zb, Ub), for time_limit */
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
@@ -370,6 +371,10 @@ static fl_status newton_loop(loop_data *L, const fl_newton_options *opt, double 
         if (!isfinite(e))
             s = FL_FAIL(err, FL_ENOCONV, "newton_sparse: iterates became non-finite at step %d",
                         it);
+        else if (fl_newton_stalled(opt, &stall, it, e)) {
+            res->stop = FL_NEWTON_STOP_STALLED;
+            break;
+        }
     }
     if (s == FL_WTIMEOUT && ebest < e) {   /* the best iterate met, its error */
         memcpy(z, zb, (size_t)N * sizeof *z);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "optimized/newton_sparse.h"
+#include "optimized/nsgs_sparse.h"
 
 /* W + eta I: the CSC matrix Wk (pattern of W and the diagonal), the index
  * of each diagonal entry in Wk->x and the diagonal of W itself. */
@@ -83,7 +84,8 @@ fl_status fl_ppa_solve_sparse(const fl_local_problem *p, const fl_ppa_options *o
               : FL_FAIL(err, FL_ENOMEM, "ppa_sparse: out of memory");
     if (s == FL_OK) {
         reg.Ws = d.Wk;
-        fl_ppa_twin tw = {&reg, s_W, sparse_set_eta, &d, fl_newton_solve_sparse};
+        fl_ppa_twin tw = {&reg, s_W, sparse_set_eta, &d, fl_newton_solve_sparse,
+                          fl_nsgs_solve_sparse};
         s = fl_ppa_outer(p, opt, &tw, r, U, res, t0, err);
     }
     if (d.Wk) cholmod_free_sparse(&d.Wk, &p->ctx->cm);

@@ -30,6 +30,8 @@ fl_newton_options fl_newton_options_default(void)
     o.ls_max = 20;
     o.gs_sweeps = 20;
     o.max_fallbacks = 50;
+    o.stall_steps = 0;
+    o.stall_ratio = 0.8;
     o.reg_max = 0.1;
     return o;
 }
@@ -51,6 +53,12 @@ fl_status fl_newton_check_options(const fl_newton_options *opt, fl_error *err)
     if (opt->max_fallbacks < 1)
         return FL_FAIL(err, FL_EINVAL, "newton: max_fallbacks = %d must be >= 1",
                        opt->max_fallbacks);
+    if (opt->stall_steps < 0)
+        return FL_FAIL(err, FL_EINVAL, "newton: stall_steps = %d must be >= 0 (0: never)",
+                       opt->stall_steps);
+    if (!(opt->stall_ratio > 0 && opt->stall_ratio < 1))
+        return FL_FAIL(err, FL_EINVAL, "newton: stall_ratio = %g not in (0, 1)",
+                       opt->stall_ratio);
     if (!(opt->rho >= 0) || !isfinite(opt->rho))
         return FL_FAIL(err, FL_EINVAL, "newton: rho = %g must be >= 0 (0: automatic)", opt->rho);
     if (!(opt->reg_max >= 0) || !isfinite(opt->reg_max))
@@ -83,6 +91,20 @@ double fl_newton_next_nu(double nu, int ok, double t)
     if (!ok) return nu * 10.0 < 1e6 ? nu * 10.0 : 1e6;
     if (t == 1.0) return nu / 10.0 > 1.0 ? nu / 10.0 : 1.0;
     return nu;
+}
+
+/* The stall test of newton.h (stall_steps, stall_ratio): the error e of
+ * step it against the reference (e_ref, it_ref), which moves to (e, it)
+ * on every fall below stall_ratio e_ref. */
+int fl_newton_stalled(const fl_newton_options *opt, fl_newton_stall *st, int it, double e)
+{
+    if (opt->stall_steps <= 0 || e <= opt->tol) return 0;
+    if (e < opt->stall_ratio * st->e_ref) {
+        st->e_ref = e;
+        st->it_ref = it;
+        return 0;
+    }
+    return it - st->it_ref >= opt->stall_steps;
 }
 
 double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho, const double *r,
@@ -258,6 +280,7 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
     int it = 0, fails_in_row = 0;
     gsl_error_handler_t *old = gsl_set_error_handler_off();
     s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
+    fl_newton_stall stall = {e, 0};
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
         if (e < ebest) {
             gsl_vector_memcpy(rbest, r);
@@ -306,6 +329,10 @@ fl_status fl_newton_solve(const fl_local_problem *p, const fl_newton_options *op
         s = fl_residual_local(p, r, Uv, opt->norm, &e, err);
         if (s == FL_OK && !isfinite(e))
             s = FL_FAIL(err, FL_ENOCONV, "newton: iterates became non-finite at step %d", it);
+        if (s == FL_OK && fl_newton_stalled(opt, &stall, it, e)) {
+            res->stop = FL_NEWTON_STOP_STALLED;
+            break;
+        }
     }
     gsl_set_error_handler(old);
     if (s == FL_WTIMEOUT && ebest < e) {   /* the best iterate met, its error */
@@ -560,6 +587,7 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
     gsl_vector *bv = n ? gsl_vector_alloc(n) : NULL, *br = gsl_vector_alloc(g->m);
     gsl_vector *bU = gsl_vector_alloc(g->m);
     double ebest = INFINITY;
+    fl_newton_stall stall = {e, 0};
     if (s == FL_OK && ((n && !bv) || !br || !bU))
         s = FL_FAIL(err, FL_ENOMEM, "newton global: out of memory");
     while (s == FL_OK && !(e <= opt->tol) && it < opt->max_iterations) {
@@ -602,6 +630,10 @@ fl_status fl_newton_global_solve(const fl_global_problem *g, const fl_newton_opt
         if (!isfinite(e))
             s = FL_FAIL(err, FL_ENOCONV, "newton global: iterates became non-finite at step %d",
                         it);
+        else if (fl_newton_stalled(opt, &stall, it, e)) {
+            res->stop = FL_NEWTON_STOP_STALLED;
+            break;
+        }
     }
     gsl_set_error_handler(old);
     if (s == FL_WTIMEOUT && ebest < e) {   /* the best iterate met, its error */

@@ -67,7 +67,8 @@ typedef enum fl_newton_start {
 typedef enum fl_newton_stop {
     FL_NEWTON_STOP_TOL = 0,         /* natural-map error <= tol */
     FL_NEWTON_STOP_MAXITER = 1,     /* max_iterations Newton steps done */
-    FL_NEWTON_STOP_STALLED = 2,     /* max_fallbacks failed steps in a row */
+    FL_NEWTON_STOP_STALLED = 2,     /* max_fallbacks failed steps in a row, or the
+                                       error stalled (stall_steps) */
     FL_NEWTON_STOP_ERROR = 3,       /* an error status was returned */
     FL_NEWTON_STOP_TIMEOUT = 4      /* time_limit ran out (FL_WTIMEOUT) */
 } fl_newton_stop;
@@ -81,6 +82,13 @@ typedef struct fl_newton_options {
     int ls_max;             /* halvings of t before the step fails, default 20 */
     int gs_sweeps;          /* Gauss–Seidel sweeps per failed step, default 20 */
     int max_fallbacks;      /* failed steps in a row before giving up, default 50 */
+    int stall_steps;        /* > 0: stop (FL_NEWTON_STOP_STALLED, FL_WMAXITER) when
+                               stall_steps steps pass without the error falling
+                               below stall_ratio times its value at the last such
+                               fall (the start counts as one); 0 (default): never.
+                               The cheap failure test of a proximal subproblem
+                               (reference/ppa.h) */
+    double stall_ratio;     /* default 0.8, in (0, 1) */
     double rho;             /* > 0: the same rho for every contact; 0 (default):
                                rho_a = dim / trace(W_aa) (see above) */
     double reg_max;         /* cap of the regularisation lambda_k (N6), default

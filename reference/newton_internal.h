@@ -25,6 +25,14 @@ double fl_newton_regularization(const fl_newton_options *opt, double nu, double 
  * the line search failed (ok = 0), /10 (>= 1) after a full step t = 1. */
 double fl_newton_next_nu(double nu, int ok, double t);
 
+/* The stall test (newton.h stall_steps): the reference error and its step,
+ * {e0, 0} at the start; fl_newton_stalled is 1 when the solve must stop. */
+typedef struct fl_newton_stall {
+    double e_ref;
+    int it_ref;
+} fl_newton_stall;
+int fl_newton_stalled(const fl_newton_options *opt, fl_newton_stall *st, int it, double e);
+
 /* psi = |Phi|^2 / 2 over all contacts (phi may be NULL). */
 double fl_newton_merit(int dim, size_t nc, const double *mu, const double *rho,
                        const double *r, const double *U, double *phi);

@@ -20,6 +20,11 @@
  * fail_factor (an unsolved subproblem), so that W + eta I stays finite. */
 #define PPA_ETA_MAX 1e12
 
+/* (P7): Newton's stall test in a polishing run: none (0).  With 20 steps
+ * it stopped the runs on singular3d_200_150 after 20-35 steps; the one
+ * that solved it took 186 (doc/solvers-and-benchmarks.md). */
+#define PPA_POLISH_STALL 0
+
 fl_ppa_options fl_ppa_options_default(void)
 {
     fl_ppa_options o;
@@ -35,6 +40,10 @@ fl_ppa_options fl_ppa_options_default(void)
     o.shrink = 10.0;
     o.inner_ratio = 10.0;
     o.inner_max_iterations = 50;
+    o.inner_stall_steps = 0;
+    o.inner_gs_sweeps = 3000;
+    o.polish_after = 5;
+    o.polish_steps = 200;
     o.time_limit = 0.0;
     return o;
 }
@@ -49,6 +58,15 @@ fl_status fl_ppa_check_options(const fl_ppa_options *opt, fl_error *err)
     if (opt->inner_max_iterations < 1)
         return FL_FAIL(err, FL_EINVAL, "ppa: inner_max_iterations = %d must be >= 1",
                        opt->inner_max_iterations);
+    if (opt->inner_stall_steps < 0)
+        return FL_FAIL(err, FL_EINVAL, "ppa: inner_stall_steps = %d must be >= 0 (0: none)",
+                       opt->inner_stall_steps);
+    if (opt->inner_gs_sweeps < 0)
+        return FL_FAIL(err, FL_EINVAL, "ppa: inner_gs_sweeps = %d must be >= 0 (0: none)",
+                       opt->inner_gs_sweeps);
+    if (opt->polish_after < 0 || opt->polish_steps < 1)
+        return FL_FAIL(err, FL_EINVAL, "ppa: polish_after = %d must be >= 0 (0: never) and "
+                       "polish_steps = %d >= 1", opt->polish_after, opt->polish_steps);
     if (!(opt->sigma > 0) || !isfinite(opt->sigma))
         return FL_FAIL(err, FL_EINVAL, "ppa: sigma = %g must be positive", opt->sigma);
     if (!(opt->nu >= 0) || !isfinite(opt->nu))
@@ -129,7 +147,7 @@ static double time_left(const fl_ppa_options *opt, double t0)
  * W_k = W + eta I, Newton warm-started at r^k.  Returns the inner status. */
 static fl_status subproblem(const fl_local_problem *p, const fl_ppa_options *opt,
                             fl_ppa_twin *tw, double eta, double tol_in, double t0,
-                            gsl_vector *r, fl_ppa_result *res, fl_error *err)
+                            gsl_vector *r, fl_ppa_result *res, fl_ppa_step *st, fl_error *err)
 {
     tw->set_eta(tw->data, eta);
     gsl_vector_memcpy(tw->reg->q, p->q);
@@ -139,14 +157,65 @@ static fl_status subproblem(const fl_local_problem *p, const fl_ppa_options *opt
     no.norm = FL_RESIDUAL_ABSOLUTE;
     no.tol = tol_in;
     no.max_iterations = opt->inner_max_iterations;
+    no.stall_steps = opt->inner_stall_steps;
     no.time_limit = time_left(opt, t0);
     fl_newton_result nr;
     memset(&nr, 0, sizeof nr);
     fl_status si = tw->inner(tw->reg, &no, r, NULL, &nr, err);
     res->inner += nr.iterations;
     res->gs_sweeps += nr.gs_sweeps;
+    st->inner_sweeps = nr.gs_sweeps;
+    if (si == FL_WMAXITER && opt->inner_gs_sweeps > 0) {
+        /* Newton did not solve it: Gauss–Seidel on W + eta I from Newton's
+         * iterate, to the same tolerance (P5) */
+        fl_nsgs_options go = fl_nsgs_options_default();
+        go.start = FL_NSGS_START_WARM;
+        go.max_sweeps = opt->inner_gs_sweeps;
+        go.tol = tol_in;
+        go.norm = FL_RESIDUAL_ABSOLUTE;
+        go.time_limit = time_left(opt, t0);
+        fl_nsgs_result gr;
+        memset(&gr, 0, sizeof gr);
+        si = tw->gs(tw->reg, &go, r, NULL, &gr, err);
+        res->gs_sweeps += gr.iterations;
+        st->inner_sweeps += gr.iterations;
+        st->gs_solved = si == FL_OK;
+    }
     res->eta = eta;
     res->outer++;
+    st->eta = eta;
+    st->tol_in = tol_in;
+    st->inner_status = si;
+    st->inner_steps = nr.iterations;
+    return si;
+}
+
+/* (P7): the limit eta = 0 of (P1), the original problem itself, by the
+ * Newton twin from r, to the outer tolerance, at most polish_steps steps.
+ * Returns Newton's status. */
+static fl_status polish(const fl_local_problem *p, const fl_ppa_options *opt, fl_ppa_twin *tw,
+                        double tol_abs, double t0, gsl_vector *r, fl_ppa_result *res,
+                        fl_ppa_step *st, fl_error *err)
+{
+    fl_newton_options no = fl_newton_options_default();
+    no.start = FL_NEWTON_START_WARM;
+    no.norm = opt->norm;
+    no.tol = opt->tol;
+    no.max_iterations = opt->polish_steps;
+    no.stall_steps = PPA_POLISH_STALL;
+    no.time_limit = time_left(opt, t0);
+    fl_newton_result nr;
+    memset(&nr, 0, sizeof nr);
+    fl_status si = tw->inner(p, &no, r, NULL, &nr, err);
+    res->inner += nr.iterations;
+    res->gs_sweeps += nr.gs_sweeps;
+    res->outer++;
+    res->polishes++;
+    st->eta = 0.0;
+    st->tol_in = tol_abs;
+    st->inner_status = si;
+    st->inner_steps = nr.iterations;
+    st->inner_sweeps = nr.gs_sweeps;
     return si;
 }
 
@@ -171,6 +240,8 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
     if (!rk || !rbest || !Uv) s = FL_FAIL(err, FL_ENOMEM, "ppa: out of memory");
     if (s == FL_OK) s = errors(p, opt, r, Uv, &e, &eabs, err);
     double eta = fl_ppa_eta(opt, tw->s_W, e);
+    double e_ref = e;   /* (P7): the error at the last halving, and when */
+    int k_ref = 0;
     while (s == FL_OK && !(e <= opt->tol) && res->outer < opt->max_outer) {
         if (e < ebest) {
             gsl_vector_memcpy(rbest, r);
@@ -181,14 +252,27 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
             break;
         }
         gsl_vector_memcpy(rk, r);
-        fl_status si = subproblem(p, opt, tw, eta, inner_tol(opt, e, eabs), t0, r, res, err);
+        fl_ppa_step st = {.k = res->outer, .e_before = e, .seconds = fl_clock_now()};
+        int pol = opt->polish_after > 0 && res->outer - k_ref >= opt->polish_after;
+        fl_status si = pol ? polish(p, opt, tw, e > 0 ? opt->tol * eabs / e : opt->tol, t0, r,
+                                    res, &st, err)
+                           : subproblem(p, opt, tw, eta, inner_tol(opt, e, eabs), t0, r, res,
+                                        &st, err);
         if (si < 0 && si != FL_ENOCONV) {
             s = si;
             break;
         }
         double e1 = INFINITY, eabs1 = INFINITY;
         if (si == FL_ENOCONV || errors(p, opt, r, Uv, &e1, &eabs1, err) != FL_OK) e1 = INFINITY;
-        if (si == FL_OK && isfinite(e1)) {
+        st.solved = si == FL_OK && isfinite(e1);
+        if (pol) {                                         /* (P7): eta unchanged */
+            if (!(e1 < e)) {
+                gsl_vector_memcpy(r, rk);
+                e1 = e;
+                eabs1 = eabs;
+            }
+            k_ref = res->outer;
+        } else if (st.solved) {
             double next = fl_ppa_eta(opt, tw->s_W, e1);      /* (P3) */
             if (opt->eta_fixed == 0 && eta / opt->shrink < next) next = eta / opt->shrink;
             eta = next;
@@ -204,6 +288,15 @@ fl_status fl_ppa_outer(const fl_local_problem *p, const fl_ppa_options *opt, fl_
         }
         e = e1;
         eabs = eabs1;
+        if (e < 0.5 * e_ref) {
+            e_ref = e;
+            k_ref = res->outer;
+        }
+        if (opt->on_outer) {
+            st.e_after = e;
+            st.seconds = fl_clock_now() - st.seconds;
+            opt->on_outer(opt->on_outer_data, &st);
+        }
         if (si == FL_WTIMEOUT) s = FL_WTIMEOUT;
     }
     if (s == FL_WTIMEOUT && ebest < e) {   /* the best iterate met, its error */
@@ -265,7 +358,7 @@ fl_status fl_ppa_solve(const fl_local_problem *p, const fl_ppa_options *opt, gsl
         for (size_t i = 0; i < p->m; i++) tr += gsl_matrix_get(p->W, i, i);
         dense_reg d = {p->W, reg.W};
         fl_ppa_twin tw = {&reg, tr > 0 ? tr / (double)p->m : 1.0, dense_set_eta, &d,
-                          fl_newton_solve};
+                          fl_newton_solve, fl_nsgs_solve};
         s = fl_ppa_outer(p, opt, &tw, r, U, res, t0, err);
     }
     if (reg.W) gsl_matrix_free(reg.W);

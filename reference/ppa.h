@@ -20,6 +20,12 @@
  *   tol_in = max(e_abs,k / inner_ratio, tol e_abs,k / e_k)           (P4)
  * (e_k the error of r^k in opt->norm, e_abs,k the same unnormalised: the
  * inner tolerance follows the outer error down to the outer tolerance).
+ * A subproblem Newton leaves above tol_in goes to the Gauss–Seidel twin of
+ * the same storage on W_k, from Newton's iterate, to the same tol_in (P5);
+ * only if that fails too is it unsolved.  After polish_after outer
+ * iterations without the outer error halving, one outer iteration is the
+ * limit eta = 0: Newton on the original problem from r^k, kept if better
+ * (P7).
  *
  * Proximal weight (P3): eta_0 = s_W sigma e_0^nu, s_W = the mean diagonal
  * entry of W (so that the rule is invariant under W -> c W, q -> c q);
@@ -58,6 +64,24 @@ typedef enum fl_ppa_stop {
     FL_PPA_STOP_TIMEOUT = 3     /* time_limit ran out (FL_WTIMEOUT) */
 } fl_ppa_stop;
 
+/* What one outer iteration did (fl_ppa_options.on_outer). */
+typedef struct fl_ppa_step {
+    int k;                  /* outer iteration, from 0 */
+    double eta;             /* the weight of this subproblem; 0: a polishing
+                               Newton run on the original problem (P7) */
+    double tol_in;          /* its absolute inner tolerance (P4) */
+    fl_status inner_status; /* the inner status: Newton's, or that of the
+                               Gauss–Seidel run after it (inner_gs_sweeps) */
+    int inner_steps;        /* its Newton steps */
+    int inner_sweeps;       /* its Gauss–Seidel sweeps (Newton's fallback and
+                               inner_gs_sweeps) */
+    int gs_solved;          /* Gauss–Seidel solved it after Newton did not */
+    double e_before, e_after;   /* outer error (opt->norm) of r^k and of the
+                                   iterate kept (INFINITY if none) */
+    int solved;             /* the subproblem counted as solved (P3) */
+    double seconds;         /* wall time of this outer iteration */
+} fl_ppa_step;
+
 typedef struct fl_ppa_options {
     int max_outer;          /* outer (proximal) iterations, default 100 */
     double tol;             /* natural-map error target, default 1e-10 */
@@ -72,12 +96,35 @@ typedef struct fl_ppa_options {
                                rule s_W sigma e^nu alone) */
     double inner_ratio;     /* tol_in = e_abs / inner_ratio (P4), default 10, >= 1 */
     int inner_max_iterations;   /* Newton steps per subproblem, default 50 */
+    int inner_stall_steps;  /* the subproblem fails as soon as its Newton error has
+                               not fallen by the factor 0.8 in this many steps
+                               (fl_newton_options.stall_steps); 0 (default):
+                               only inner_max_iterations ends it (measured: the
+                               test cut the long Newton runs that made the
+                               progress; doc/solvers-and-benchmarks.md) */
+    int inner_gs_sweeps;    /* a subproblem Newton did not solve gets up to this
+                               many Gauss–Seidel sweeps on W + eta I (from Newton's
+                               iterate, to the same tolerance) before it counts as
+                               unsolved (P5), default 3000; 0: none */
+    int polish_after;       /* (P7): after this many outer iterations without the
+                               outer error halving (since the last halving, the
+                               start or the last polish), the next outer iteration
+                               is the limit eta = 0: Newton on the original problem
+                               from r^k, to tol, at most polish_steps steps; its
+                               iterate is kept if better, eta is unchanged.
+                               Default 5; 0: never */
+    int polish_steps;       /* default 200 */
     double time_limit;      /* seconds of wall time from the call, checked before
                                every outer iteration and handed (what is left) to
                                the inner solver; 0 (default): none.  When it runs
                                out the solve stops with FL_WTIMEOUT and returns
                                the iterate of smallest error met (the start
                                included), with that error */
+    /* may be NULL: called after every outer iteration with what it decided
+     * (a test hook, as fl_newton_options.ls_trial: the decisions, not only
+     * the answer; bench/hard_problems --trace prints them) */
+    void (*on_outer)(void *data, const fl_ppa_step *step);
+    void *on_outer_data;
 } fl_ppa_options;
 
 typedef struct fl_ppa_result {
@@ -87,6 +134,8 @@ typedef struct fl_ppa_result {
     int inner;                  /* Newton steps, all subproblems */
     int gs_sweeps;              /* Gauss–Seidel sweeps of the Newton fallback */
     int inner_failures;         /* subproblems the Newton twin did not solve */
+    int polishes;               /* outer iterations that were Newton on the
+                                   original problem (P7), counted in outer */
     double eta;                 /* the last proximal weight used */
     double residual;            /* final natural-map error (opt->norm) */
     double seconds;             /* wall time */

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "reference/newton.h"
+#include "reference/nsgs.h"
 #include "reference/ppa.h"
 
 /* Check options; FL_EINVAL with a message naming the field. */
@@ -33,6 +34,10 @@ typedef struct fl_ppa_twin {
     void *data;
     fl_status (*inner)(const fl_local_problem *p, const fl_newton_options *opt, gsl_vector *r,
                        gsl_vector *U, fl_newton_result *res, fl_error *err);
+    /* the Gauss–Seidel twin of the same storage: the subproblem's second
+     * solver when Newton fails (opt->inner_gs_sweeps) */
+    fl_status (*gs)(const fl_local_problem *p, const fl_nsgs_options *opt, gsl_vector *r,
+                    gsl_vector *U, fl_nsgs_result *res, fl_error *err);
 } fl_ppa_twin;
 
 /* The outer loop of ppa.h from the checked start r: fills res (status,

@@ -330,7 +330,7 @@ Test(ppa_refusals, bad_options_vectors_and_problem_alike_in_both_twins, .init = 
     gsl_vector *r = gsl_vector_calloc(3), *r2 = gsl_vector_calloc(2), *U2 = gsl_vector_calloc(2);
     static const char *cases[] = {"max_outer", "tol", "sigma", "nu", "eta_fixed", "fail_factor",
                                   "inner_ratio", "inner_max_iterations", "time_limit", "start",
-                                  "norm", "shrink"};
+                                  "norm", "shrink", "inner_stall_steps", "inner_gs_sweeps"};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         fl_ppa_options o = fl_ppa_options_default();
         switch (c) {
@@ -345,7 +345,9 @@ Test(ppa_refusals, bad_options_vectors_and_problem_alike_in_both_twins, .init = 
         case 8: o.time_limit = INFINITY; break;
         case 9: o.start = (fl_ppa_start)7; break;
         case 10: o.norm = (fl_residual_norm)9; break;
-        default: o.shrink = 0.5; break;
+        case 11: o.shrink = 0.5; break;
+        case 12: o.inner_stall_steps = -1; break;
+        default: o.inner_gs_sweeps = -1; break;
         }
         both(p, &o, r, NULL, FL_EINVAL, cases[c]);
     }
