@@ -187,6 +187,43 @@ static int local2(double mu, const double *W, const double *b, double *r)
     return n;
 }
 
+/* dim 2 where the single-contact problem has exactly one solution
+ * (proofs/local_contact.md §6): W_NN - mu |W_NT| > 1e-8 W_NN (both slide
+ * denominators positive) and det W > 1e-8 max|W_ij|^2.  Then b_N >= 0 gives
+ * r = 0; else the one solution is the stick r = -W^-1 b when it lies in
+ * K_mu, and otherwise the slide on the side of its tangential component
+ * (r_T < 0: sigma = +1).  The same formulas and slack tests as local2, so
+ * the answer is the case local2 finds valid; but local2's other cases are
+ * not tried (they can only pass its slacks on a case boundary, where they
+ * coincide with this one up to rounding).  Returns 1 with r written, or 0
+ * (condition not met, or the chosen slide fails local2's test): r untouched,
+ * the caller runs local2. */
+int fl_local_contact_solve_unique2(double mu, const double *W, const double *b, double *r)
+{
+    const double a = W[0], c = W[1], c2 = W[2], d = W[3];
+    const double det = a * d - c * c2;
+    const double big = fmax(fmax(fabs(a), fabs(c)), fmax(fabs(c2), fabs(d)));
+    if (!(a - mu * fabs(c) > 1e-8 * a) || !(det > 1e-8 * big * big)) return 0;
+    if (b[0] >= 0) {                                                  /* open */
+        r[0] = r[1] = 0.0;
+        return 1;
+    }
+    const double x0 = (-b[0] * d + c * b[1]) / det, x1 = (-a * b[1] + c2 * b[0]) / det;
+    const double nt = fabs(x1), slack = 1e-12 * (fabs(x0) + nt);
+    if (x0 >= -slack && nt <= mu * x0 + slack) {                      /* stick */
+        double x[2] = {x0, x1};
+        fl_coulomb_cone_project(2, mu, x, r);
+        return 1;
+    }
+    const double s = x1 < 0 ? 1.0 : -1.0;                             /* slide */
+    const double rn = -b[0] / (a - s * mu * c), rt = -s * mu * rn;
+    const double ut = c2 * rn + d * rt + b[1];
+    if (!(s * ut >= -1e-12 * (fabs(b[1]) + fabs(c2 * rn) + fabs(d * rt)))) return 0;
+    r[0] = rn;   /* in K_mu: |r_T| = mu r_N, r_N > 0 */
+    r[1] = rt;
+    return 1;
+}
+
 /* 003 §3 (single-contact problem of the Gauss–Seidel review); cases of
  * 003 §3–5 steps 2-4, extended to dim 3 (proofs/contact_dynamics.md §4). */
 int fl_local_contact_solve(int dim, double mu, const double *Waa, const double *b, double *r)
@@ -376,7 +413,7 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
 int fl_local_contact_solve_fast(int dim, double mu, const double *Waa, const double *Winv,
                                 int has_inv, const double *b, double *r)
 {
-    if (dim == 2) return local2(mu, Waa, b, r);   /* exact: keeps the valid case nearest r */
+    if (dim == 2) return fl_local_contact_solve_unique2(mu, Waa, b, r) ? 1 : local2(mu, Waa, b, r);
     if (dim != 3) return fl_local_contact_solve(dim, mu, Waa, b, r);
     double cand[2][3];
     int n = 0;

@@ -56,11 +56,23 @@ int fl_local_contact_invert3(const double *W, double *Winv);
  * U_N = 0 and |r_T| = mu r_N within 1e3 times that); else 0, r untouched. */
 int fl_local_contact_slide_newton(double mu, const double *W, const double *b, double *r);
 
-/* The sparse Gauss–Seidel twin's solve.  dim 2: the exact solve
- * fl_local_contact_solve (its return value; Winv unused): it keeps the
- * valid case nearest r, so that every solution, also where several cases
- * hold, is a fixed point of the sweep (an open/stick shortcut was tried and
- * broke that: tests enumerate::solutions_are_gauss_seidel_fixed_points,
+/* dim 2 where the single-contact problem has exactly one solution
+ * (proofs/local_contact.md §6): when W_NN - mu |W_NT| > 1e-8 W_NN and
+ * det W > 1e-8 max|W_ij|^2, the one solution is r = 0 if b_N >= 0, else the
+ * stick r = -W^-1 b if it lies in K_mu, else the slide on the side of that
+ * stick's r_T, computed with the exact solve's formulas and slack tests.
+ * Returns 1 with r written; 0 (r untouched) when the condition fails or the
+ * chosen slide fails the exact solve's velocity test. */
+int fl_local_contact_solve_unique2(double mu, const double *W, const double *b, double *r);
+
+/* The sparse Gauss–Seidel twin's solve.  dim 2:
+ * fl_local_contact_solve_unique2 (return 1) where the local problem has
+ * exactly one solution, else the exact solve fl_local_contact_solve (its
+ * return value; Winv unused).  Either way the valid case nearest r is
+ * returned, so that every solution, also where several cases hold, is a
+ * fixed point of the sweep (a shortcut without the uniqueness condition
+ * was tried and broke that: tests
+ * enumerate::solutions_are_gauss_seidel_fixed_points,
  * moreau_jean::lemma_2_4_energy_jump_both_implementations).  dim 3: open
  * and stick (r = -Winv b, used when has_inv; Winv from
  * fl_local_contact_invert3) are tested first and the valid one nearer r is
