@@ -202,23 +202,36 @@ int fl_local_contact_solve_unique2(double mu, const double *W, const double *b, 
 {
     const double a = W[0], c = W[1], c2 = W[2], d = W[3];
     const double det = a * d - c * c2;
-    const double big = fmax(fmax(fabs(a), fabs(c)), fmax(fabs(c2), fabs(d)));
+    const double m0 = fabs(a) > fabs(c) ? fabs(a) : fabs(c), m1 = fabs(c2) > fabs(d) ? fabs(c2) : fabs(d);
+    const double big = m0 > m1 ? m0 : m1;   /* not fmax: a libm call at -O2 */
     if (!(a - mu * fabs(c) > 1e-8 * a) || !(det > 1e-8 * big * big)) return 0;
     if (b[0] >= 0) {                                                  /* open */
         r[0] = r[1] = 0.0;
         return 1;
     }
-    const double x0 = (-b[0] * d + c * b[1]) / det, x1 = (-a * b[1] + c2 * b[0]) / det;
+    /* local2's stick test on x = n / det, and the same test on n (det > 0):
+     * the branch is taken on n, before the divisions end; the two tests can
+     * differ only within rounding of the slack, and then local2 decides */
+    const double n0 = -b[0] * d + c * b[1], n1 = -a * b[1] + c2 * b[0];
+    const double ns = 1e-12 * (fabs(n0) + fabs(n1));
+    const double x0 = n0 / det, x1 = n1 / det;
     const double nt = fabs(x1), slack = 1e-12 * (fabs(x0) + nt);
-    if (x0 >= -slack && nt <= mu * x0 + slack) {                      /* stick */
-        double x[2] = {x0, x1};
-        fl_coulomb_cone_project(2, mu, x, r);
+    const int stick = x0 >= -slack && nt <= mu * x0 + slack;
+    if (n0 >= -ns && fabs(n1) <= mu * n0 + ns) {                     /* stick */
+        if (!stick) return 0;
+        if (x0 >= 0 && nt <= mu * x0) {   /* in K: fl_coulomb_cone_project's identity */
+            r[0] = x0;
+            r[1] = x1;
+        } else {
+            double x[2] = {x0, x1};
+            fl_coulomb_cone_project(2, mu, x, r);
+        }
         return 1;
     }
-    const double s = x1 < 0 ? 1.0 : -1.0;                             /* slide */
+    const double s = n1 < 0 ? 1.0 : -1.0;                             /* slide */
     const double rn = -b[0] / (a - s * mu * c), rt = -s * mu * rn;
     const double ut = c2 * rn + d * rt + b[1];
-    if (!(s * ut >= -1e-12 * (fabs(b[1]) + fabs(c2 * rn) + fabs(d * rt)))) return 0;
+    if (stick || !(s * ut >= -1e-12 * (fabs(b[1]) + fabs(c2 * rn) + fabs(d * rt)))) return 0;
     r[0] = rn;   /* in K_mu: |r_T| = mu r_N, r_N > 0 */
     r[1] = rt;
     return 1;
