@@ -4,6 +4,7 @@
 #include "local_contact.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 /* ---- the exact solve: the single-contact problem (003 §3–5, local solver) ---- */
@@ -198,42 +199,50 @@ static int local2(double mu, const double *W, const double *b, double *r)
  * coincide with this one up to rounding).  Returns 1 with r written, or 0
  * (condition not met, or the chosen slide fails local2's test): r untouched,
  * the caller runs local2. */
+/* c ? u : v without a branch (the case of a contact is not predictable). */
+static inline double pick(int c, double u, double v)
+{
+    uint64_t a, b, m = (uint64_t)0 - (uint64_t)(c != 0);
+    memcpy(&a, &u, sizeof a);
+    memcpy(&b, &v, sizeof b);
+    a = (a & m) | (b & ~m);
+    memcpy(&u, &a, sizeof u);
+    return u;
+}
+
 int fl_local_contact_solve_unique2(double mu, const double *W, const double *b, double *r)
 {
-    const double a = W[0], c = W[1], c2 = W[2], d = W[3];
+    const double a = W[0], c = W[1], c2 = W[2], d = W[3], bn = b[0], bt = b[1];
     const double det = a * d - c * c2;
     const double m0 = fabs(a) > fabs(c) ? fabs(a) : fabs(c), m1 = fabs(c2) > fabs(d) ? fabs(c2) : fabs(d);
     const double big = m0 > m1 ? m0 : m1;   /* not fmax: a libm call at -O2 */
     if (!(a - mu * fabs(c) > 1e-8 * a) || !(det > 1e-8 * big * big)) return 0;
-    if (b[0] >= 0) {                                                  /* open */
-        r[0] = r[1] = 0.0;
-        return 1;
-    }
-    /* local2's stick test on x = n / det, and the same test on n (det > 0):
-     * the branch is taken on n, before the divisions end; the two tests can
-     * differ only within rounding of the slack, and then local2 decides */
-    const double n0 = -b[0] * d + c * b[1], n1 = -a * b[1] + c2 * b[0];
+    /* All three cases are computed and one is picked, without branches on
+     * the case.  Stick: local2's test on x = n / det, and the same test on n
+     * (det > 0), which picks the case; they can differ only within rounding
+     * of the slack, and then local2 decides (return 0), as it does when the
+     * picked slide fails local2's velocity test. */
+    const double n0 = -bn * d + c * bt, n1 = -a * bt + c2 * bn;
     const double ns = 1e-12 * (fabs(n0) + fabs(n1));
     const double x0 = n0 / det, x1 = n1 / det;
     const double nt = fabs(x1), slack = 1e-12 * (fabs(x0) + nt);
-    const int stick = x0 >= -slack && nt <= mu * x0 + slack;
-    if (n0 >= -ns && fabs(n1) <= mu * n0 + ns) {                     /* stick */
-        if (!stick) return 0;
-        if (x0 >= 0 && nt <= mu * x0) {   /* in K: fl_coulomb_cone_project's identity */
-            r[0] = x0;
-            r[1] = x1;
-        } else {
-            double x[2] = {x0, x1};
-            fl_coulomb_cone_project(2, mu, x, r);
-        }
+    const int open = bn >= 0;
+    const int guess = (n0 >= -ns) & (fabs(n1) <= mu * n0 + ns);
+    const int stick = (x0 >= -slack) & (nt <= mu * x0 + slack);
+    const double s = pick(n1 < 0, 1.0, -1.0);                        /* slide */
+    const double rn = -bn / (a - s * mu * c), rt = -s * mu * rn;
+    const double ut = c2 * rn + d * rt + bt;
+    const int slide_ok = s * ut >= -1e-12 * (fabs(bt) + fabs(c2 * rn) + fabs(d * rt));
+    const int inside = (x0 >= 0) & (nt <= mu * x0);   /* fl_coulomb_cone_project's identity */
+    const int odd = (guess != stick) | ((!guess) & (!slide_ok)) | (guess & (!inside));
+    if ((!open) & odd) {
+        if (guess != stick || !guess) return 0;
+        double x[2] = {x0, x1};   /* a stick within the slack outside K */
+        fl_coulomb_cone_project(2, mu, x, r);
         return 1;
     }
-    const double s = n1 < 0 ? 1.0 : -1.0;                             /* slide */
-    const double rn = -b[0] / (a - s * mu * c), rt = -s * mu * rn;
-    const double ut = c2 * rn + d * rt + b[1];
-    if (stick || !(s * ut >= -1e-12 * (fabs(b[1]) + fabs(c2 * rn) + fabs(d * rt)))) return 0;
-    r[0] = rn;   /* in K_mu: |r_T| = mu r_N, r_N > 0 */
-    r[1] = rt;
+    r[0] = pick(open, 0.0, pick(guess, x0, rn));   /* the slide is in K_mu: |r_T| = mu r_N */
+    r[1] = pick(open, 0.0, pick(guess, x1, rt));
     return 1;
 }
 
