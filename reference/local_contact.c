@@ -4,7 +4,6 @@
 #include "local_contact.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
 /* ---- the exact solve: the single-contact problem (003 §3–5, local solver) ---- */
@@ -186,64 +185,6 @@ static int local2(double mu, const double *W, const double *b, double *r)
     double x[2] = {bx, by};
     fl_coulomb_cone_project(2, mu, x, r);
     return n;
-}
-
-/* dim 2 where the single-contact problem has exactly one solution
- * (proofs/local_contact.md §6): W_NN - mu |W_NT| > 1e-8 W_NN (both slide
- * denominators positive) and det W > 1e-8 max|W_ij|^2.  Then b_N >= 0 gives
- * r = 0; else the one solution is the stick r = -W^-1 b when it lies in
- * K_mu, and otherwise the slide on the side of its tangential component
- * (r_T < 0: sigma = +1).  The same formulas and slack tests as local2, so
- * the answer is the case local2 finds valid; but local2's other cases are
- * not tried (they can only pass its slacks on a case boundary, where they
- * coincide with this one up to rounding).  Returns 1 with r written, or 0
- * (condition not met, or the chosen slide fails local2's test): r untouched,
- * the caller runs local2. */
-/* c ? u : v without a branch (the case of a contact is not predictable). */
-static inline double pick(int c, double u, double v)
-{
-    uint64_t a, b, m = (uint64_t)0 - (uint64_t)(c != 0);
-    memcpy(&a, &u, sizeof a);
-    memcpy(&b, &v, sizeof b);
-    a = (a & m) | (b & ~m);
-    memcpy(&u, &a, sizeof u);
-    return u;
-}
-
-int fl_local_contact_solve_unique2(double mu, const double *W, const double *b, double *r)
-{
-    const double a = W[0], c = W[1], c2 = W[2], d = W[3], bn = b[0], bt = b[1];
-    const double det = a * d - c * c2;
-    const double m0 = fabs(a) > fabs(c) ? fabs(a) : fabs(c), m1 = fabs(c2) > fabs(d) ? fabs(c2) : fabs(d);
-    const double big = m0 > m1 ? m0 : m1;   /* not fmax: a libm call at -O2 */
-    if (!(a - mu * fabs(c) > 1e-8 * a) || !(det > 1e-8 * big * big)) return 0;
-    /* All three cases are computed and one is picked, without branches on
-     * the case.  Stick: local2's test on x = n / det, and the same test on n
-     * (det > 0), which picks the case; they can differ only within rounding
-     * of the slack, and then local2 decides (return 0), as it does when the
-     * picked slide fails local2's velocity test. */
-    const double n0 = -bn * d + c * bt, n1 = -a * bt + c2 * bn;
-    const double ns = 1e-12 * (fabs(n0) + fabs(n1));
-    const double x0 = n0 / det, x1 = n1 / det;
-    const double nt = fabs(x1), slack = 1e-12 * (fabs(x0) + nt);
-    const int open = bn >= 0;
-    const int guess = (n0 >= -ns) & (fabs(n1) <= mu * n0 + ns);
-    const int stick = (x0 >= -slack) & (nt <= mu * x0 + slack);
-    const double s = pick(n1 < 0, 1.0, -1.0);                        /* slide */
-    const double rn = -bn / (a - s * mu * c), rt = -s * mu * rn;
-    const double ut = c2 * rn + d * rt + bt;
-    const int slide_ok = s * ut >= -1e-12 * (fabs(bt) + fabs(c2 * rn) + fabs(d * rt));
-    const int inside = (x0 >= 0) & (nt <= mu * x0);   /* fl_coulomb_cone_project's identity */
-    const int odd = (guess != stick) | ((!guess) & (!slide_ok)) | (guess & (!inside));
-    if ((!open) & odd) {
-        if (guess != stick || !guess) return 0;
-        double x[2] = {x0, x1};   /* a stick within the slack outside K */
-        fl_coulomb_cone_project(2, mu, x, r);
-        return 1;
-    }
-    r[0] = pick(open, 0.0, pick(guess, x0, rn));   /* the slide is in K_mu: |r_T| = mu r_N */
-    r[1] = pick(open, 0.0, pick(guess, x1, rt));
-    return 1;
 }
 
 /* 003 §3 (single-contact problem of the Gauss–Seidel review); cases of
