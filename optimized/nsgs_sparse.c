@@ -15,7 +15,9 @@
  * nearer the current r as in the reference's enumeration; else a verified
  * semismooth Newton slide (Alart & Curnier 1991 §3), else the reference's
  * exact enumeration fl_local_contact_solve, the certified fallback.  dim 2:
- * the reference's closed-form cases, the valid one nearest r.
+ * the reference's closed-form cases, the valid one nearest r; where the
+ * contact's problem has exactly one solution (proofs/local_contact.md §6)
+ * only that case, by the inline fl_local_contact_solve_unique2.
  *
  * Stopping rule (per sweep).  Cheap test, O(m): the sweep's change
  *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
@@ -214,8 +216,10 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
                 b[i] = acc;
             }
             for (int l = 0; l < dim; l++) rl[l] = old[l] = ra[l];
-            int nfound = fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd, has_inv[a],
-                                                     b, rl);
+            int nfound = dim == 2 && fl_local_contact_solve_unique2(p->mu[a], Waa, b, rl)
+                             ? 1   /* the inline early exit of the fast solve */
+                             : fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd,
+                                                           has_inv[a], b, rl);
             if (nfound == 0) res->local_fallbacks++;
             if (opt->omega == 1.0) {   /* no relaxation: the local answer */
                 for (int l = 0; l < dim; l++) ra[l] = rl[l];
