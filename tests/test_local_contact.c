@@ -411,14 +411,16 @@ static int cond_unique(double mu, const double *W)
 }
 
 /* Random nonsymmetric 2x2 blocks, entries in [-2, 2] plus [0, 3] on the
- * diagonal, mu in [0, 3], b in [-1, 1]^2 (b_N = 0 exactly one time in 20),
- * and a random start r: where (U) holds the independent enumeration finds
- * exactly one solution and the fast solve returns it from any start (the
- * exact solve too); where (U) fails, several solutions occur. */
+ * diagonal, mu in [0, 3], b in [-1, 1]^2 (b_N = 0 exactly one time in 20;
+ * one time in 5, b = -W x with x on the cone's edge within a few 1e-12, the
+ * stick and slide cases' common boundary), and a random start r: where (U)
+ * holds the independent enumeration finds exactly one solution, and the
+ * fast solve returns it from any start, bit for bit the exact solve's answer
+ * off the edge; where (U) fails, several solutions occur. */
 Test(local_contact, unique_2d_condition_matches_enumeration)
 {
     unsigned long long seed = 424242ULL;
-    int inside = 0, outside_plural = 0, same_bits = 0;
+    int inside = 0, outside_plural = 0, edges = 0, edge_same = 0;
     for (int it = 0; it < 20000; it++) {
         double W[4], b[2], r[2], mu = 3.0 * unif(&seed);
         for (int k = 0; k < 4; k++) W[k] = 4.0 * unif(&seed) - 2.0;
@@ -426,6 +428,14 @@ Test(local_contact, unique_2d_condition_matches_enumeration)
         W[3] += 3.0 * unif(&seed);
         for (int k = 0; k < 2; k++) b[k] = 2.0 * unif(&seed) - 1.0;
         if (unif(&seed) < 0.05) b[0] = 0.0;
+        const int edge = unif(&seed) < 0.2;
+        if (edge) {   /* b = -W x, x on the cone's edge within a few 1e-12 */
+            double x[2] = {1.0, 0.0}, z[2] = {0, 0};
+            x[1] = (unif(&seed) < 0.5 ? -mu : mu) * (1.0 + 4e-12 * (2.0 * unif(&seed) - 1.0));
+            velocity(2, W, z, x, b);
+            b[0] = -b[0];
+            b[1] = -b[1];
+        }
         r[0] = 2.0 * unif(&seed);
         r[1] = mu * r[0] * (2.0 * unif(&seed) - 1.0);
         sols S;
@@ -441,18 +451,26 @@ Test(local_contact, unique_2d_condition_matches_enumeration)
         cr_assert_eq(fl_local_contact_solve_unique2(mu, W, b, g), 1, "case %d", it);
         cr_assert_eq(fl_local_contact_solve_fast(2, mu, W, NULL, 0, b, f), 1, "case %d", it);
         cr_assert(memcmp(f, g, sizeof f) == 0, "case %d", it);
-        int ne = fl_local_contact_solve(2, mu, W, b, e);   /* b_N = 0: r = 0 thrice */
-        cr_assert(ne == 1 || (b[0] == 0.0 && ne >= 1), "case %d: %d cases", it, ne);
+        /* several cases only on a boundary: b_N = 0 (r = 0 thrice), the edge */
+        cr_assert_geq(fl_local_contact_solve(2, mu, W, b, e), 1, "case %d", it);
         cr_assert(law_holds(2, mu, W, b, f, 1e-9), "case %d", it);
         double sc = 1e-9 * (1.0 + fabs(S.r[0][0]));
         cr_assert_leq(dist(2, f, S.r[0]), sc, "case %d: fast (%g, %g), enumeration (%g, %g)", it,
                       f[0], f[1], S.r[0][0], S.r[0][1]);
-        cr_assert_leq(dist(2, f, e), 1e-12 * (1.0 + fabs(e[0])), "case %d", it);
-        same_bits += memcmp(f, e, sizeof f) == 0;
+        /* on the edge the exact solve may keep the other of two cases valid
+         * within its slack (1e-12 relative, amplified by a small slide
+         * denominator: 3e-11 seen); elsewhere the same bits */
+        cr_assert_leq(dist(2, f, e), 1e-9 * (1.0 + fabs(e[0])), "case %d", it);
+        edges += edge;
+        edge_same += edge && memcmp(f, e, sizeof f) == 0;
+        cr_assert(edge || memcmp(f, e, sizeof f) == 0,
+                  "case %d: fast (%.17g, %.17g), exact (%.17g, %.17g)", it, f[0], f[1], e[0], e[1]);
     }
-    cr_log_info("(U) held in %d of 20000 blocks (fast = exact bit for bit in %d); several "
-                "solutions in %d of the others", inside, same_bits, outside_plural);
+    cr_log_info("(U) held in %d of 20000 blocks (%d drawn on the cone's edge, fast = exact bit "
+                "for bit in %d of these); several solutions in %d of the others", inside, edges,
+                edge_same, outside_plural);
     cr_assert_geq(inside, 5000);
+    cr_assert_geq(edges, 1000);
     cr_assert_geq(outside_plural, 500);
 }
 
