@@ -709,6 +709,15 @@ static void sweep_block2(layout *L, double omega, size_t blk)
     for (size_t k = L->bstart[blk]; k < L->bstart[blk + 1]; k++) {
         double dot0, dot1, W[4], b[2];
         double *ra = rr + 2 * k;
+        /* software prefetch PF bytes ahead in the values and the indices:
+         * the local solves between the rows leave the hardware prefetcher
+         * behind (at 1e5 discs, best sweep 12.4 -> 12.0 ms) */
+        enum { PF = 4096 };   /* (addresses as integers: they may pass the arrays' ends) */
+        for (uintptr_t xb = (uintptr_t)(L->x + 4 * (size_t)L->rp[k]) + PF,
+                       xe = (uintptr_t)(L->x + 4 * (size_t)L->rp[k + 1]) + PF;
+             xb < xe; xb += 64)
+            __builtin_prefetch((const void *)xb);
+        __builtin_prefetch((const void *)((uintptr_t)(L->ri + L->rp[k]) + PF / 8));
         block_row_dot(L, k, rr, &dot0, &dot1);
         const double *D = L->x + 4 * (size_t)L->diag[k];
         for (int i = 0; i < 4; i++) W[i] = 0.0 + D[i];
