@@ -11,7 +11,10 @@
  * one index per stored entry, the entries in W's order, with the diagonal
  * blocks and (dim 3) their inverses beside.  The arithmetic is
  * nsgs_sparse.c's (b = q_a + sum_k W_ak r_k - W_aa r_a in four partial sums,
- * then fl_local_contact_solve_fast and fl_nsgs_relax).  The index arrays
+ * then fl_local_contact_solve_fast and fl_nsgs_relax); the 2x2 block
+ * layout has its own sweep (sweep_block2: dim 2 written out, the row sums
+ * two lanes at a time, the inline early exit of the local solve, a
+ * software prefetch), with the same bits.  The index arrays
  * and, per value, its position in p->Ws->x are kept in a cache
  * (fl_nsgs_colored_cache) while the pattern of W and the order stay; each
  * solve only gathers the values.
