@@ -15,7 +15,9 @@
  * nearer the current r as in the reference's enumeration; else a verified
  * semismooth Newton slide (Alart & Curnier 1991 §3), else the reference's
  * exact enumeration fl_local_contact_solve, the certified fallback.  dim 2:
- * the reference's closed-form cases, the valid one nearest r.
+ * the reference's closed-form cases, the valid one nearest r; where the
+ * contact's problem has exactly one solution (proofs/local_contact.md §6)
+ * only that case, by the inline fl_local_contact_solve_unique2.
  *
  * Stopping rule (per sweep).  Cheap test, O(m): the sweep's change
  *   ||r_new - r_old||_2 <= tol * max(||r_new||_2, ||q||_2 / max_i W_ii)
@@ -141,6 +143,40 @@ fl_status fl_nsgs_check_blocks_sparse(const fl_local_problem *p, fl_error *err)
     return s;
 }
 
+/* One contact's visit of the sweep (003 §3): b, the local solve, the
+ * relaxation, the sums of the stopping test. */
+static inline void visit(const int dim, const csc_view *v, const fl_local_problem *p,
+                         const fl_nsgs_options *opt, const double *q, size_t qs,
+                         const double *Wd, const double *Wi, const unsigned char *has_inv,
+                         size_t a, double *rr, double *dr2, double *r2, fl_nsgs_result *res)
+{
+    const int dd = dim * dim;
+    double b[3], rl[3], old[3];
+    double *ra = rr + dim * a;
+    const double *Waa = Wd + a * dd;
+    for (int i = 0; i < dim; i++) {
+        size_t col = dim * a + i;
+        double acc = q[col * qs] + row_dot(v, col, rr);
+        for (int l = 0; l < dim; l++) acc -= Waa[i * dim + l] * ra[l];
+        b[i] = acc;
+    }
+    for (int l = 0; l < dim; l++) rl[l] = old[l] = ra[l];
+    int nfound = dim == 2 && fl_local_contact_solve_unique2(p->mu[a], Waa, b, rl)
+                     ? 1   /* the inline early exit of the fast solve */
+                     : fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd, has_inv[a],
+                                                   b, rl);
+    if (nfound == 0) res->local_fallbacks++;
+    if (opt->omega == 1.0) {   /* no relaxation: the local answer */
+        for (int l = 0; l < dim; l++) ra[l] = rl[l];
+    } else {
+        fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
+    }
+    for (int l = 0; l < dim; l++) {
+        *dr2 += (ra[l] - old[l]) * (ra[l] - old[l]);
+        *r2 += ra[l] * ra[l];
+    }
+}
+
 /* 003 §3 (nonlinear Gauss–Seidel) on sparse W; see the header for the
  * local solver and the stopping rule. */
 fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options *opt,
@@ -203,29 +239,10 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     while (s == FL_OK && sweep < opt->max_sweeps) {
         double ts = fl_clock_now(), dr2 = 0, r2 = 0;
         for (size_t k = 0; k < nc; k++) {
-            size_t a = perm[k];
-            double b[3], rl[3], old[3];
-            double *ra = rr + dim * a;
-            const double *Waa = Wd + a * dd;
-            for (int i = 0; i < dim; i++) {
-                size_t col = dim * a + i;
-                double acc = q[col * qs] + row_dot(&v, col, rr);
-                for (int l = 0; l < dim; l++) acc -= Waa[i * dim + l] * ra[l];
-                b[i] = acc;
-            }
-            for (int l = 0; l < dim; l++) rl[l] = old[l] = ra[l];
-            int nfound = fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd, has_inv[a],
-                                                     b, rl);
-            if (nfound == 0) res->local_fallbacks++;
-            if (opt->omega == 1.0) {   /* no relaxation: the local answer */
-                for (int l = 0; l < dim; l++) ra[l] = rl[l];
-            } else {
-                fl_nsgs_relax(dim, p->mu[a], opt->omega, rl, ra);
-            }
-            for (int l = 0; l < dim; l++) {
-                dr2 += (ra[l] - old[l]) * (ra[l] - old[l]);
-                r2 += ra[l] * ra[l];
-            }
+            if (dim == 2)   /* dim a constant: the loops over it unrolled */
+                visit(2, &v, p, opt, q, qs, Wd, Wi, has_inv, perm[k], rr, &dr2, &r2, res);
+            else
+                visit(dim, &v, p, opt, q, qs, Wd, Wi, has_inv, perm[k], rr, &dr2, &r2, res);
         }
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;

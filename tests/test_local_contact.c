@@ -400,6 +400,108 @@ Test(local_contact, random_3d_blocks_match_enumeration, .timeout = 120)
 
 /* ---- the Alart–Curnier function (proofs/local_contact.md §5) ---- */
 
+/* ---- §6: the 2D condition (U) for exactly one solution ---- */
+
+/* (U) of proofs/local_contact.md §6, with the code's margins: both slide
+ * denominators W_NN -+ mu W_NT positive and det W > 0. */
+static int cond_unique(double mu, const double *W)
+{
+    double big = fmax(fmax(fabs(W[0]), fabs(W[1])), fmax(fabs(W[2]), fabs(W[3])));
+    return W[0] - mu * fabs(W[1]) > 1e-8 * W[0] && W[0] * W[3] - W[1] * W[2] > 1e-8 * big * big;
+}
+
+/* Random nonsymmetric 2x2 blocks, entries in [-2, 2] plus [0, 3] on the
+ * diagonal, mu in [0, 3], b in [-1, 1]^2 (b_N = 0 exactly one time in 20;
+ * one time in 5, b = -W x with x on the cone's edge within a few 1e-12, the
+ * stick and slide cases' common boundary), and a random start r: where (U)
+ * holds the independent enumeration finds exactly one solution, and the
+ * fast solve returns it from any start, bit for bit the exact solve's answer
+ * off the edge; where (U) fails, several solutions occur. */
+Test(local_contact, unique_2d_condition_matches_enumeration)
+{
+    unsigned long long seed = 424242ULL;
+    int inside = 0, outside_plural = 0, edges = 0, edge_same = 0;
+    for (int it = 0; it < 20000; it++) {
+        double W[4], b[2], r[2], mu = 3.0 * unif(&seed);
+        for (int k = 0; k < 4; k++) W[k] = 4.0 * unif(&seed) - 2.0;
+        W[0] += 3.0 * unif(&seed);
+        W[3] += 3.0 * unif(&seed);
+        for (int k = 0; k < 2; k++) b[k] = 2.0 * unif(&seed) - 1.0;
+        if (unif(&seed) < 0.05) b[0] = 0.0;
+        const int edge = unif(&seed) < 0.2;
+        if (edge) {   /* b = -W x, x on the cone's edge within a few 1e-12 */
+            double x[2] = {1.0, 0.0}, z[2] = {0, 0};
+            x[1] = (unif(&seed) < 0.5 ? -mu : mu) * (1.0 + 4e-12 * (2.0 * unif(&seed) - 1.0));
+            velocity(2, W, z, x, b);
+            b[0] = -b[0];
+            b[1] = -b[1];
+        }
+        r[0] = 2.0 * unif(&seed);
+        r[1] = mu * r[0] * (2.0 * unif(&seed) - 1.0);
+        sols S;
+        brute_all(2, mu, W, b, &S);
+        if (!cond_unique(mu, W)) {
+            outside_plural += S.n > 1;
+            continue;
+        }
+        inside++;
+        cr_assert_eq(S.n, 1, "case %d: (U) holds but %d solutions", it, S.n);
+        double f[2] = {r[0], r[1]}, e[2] = {r[0], r[1]};
+        double g[2] = {r[0], r[1]};   /* (U): the early exit answers, never defers */
+        cr_assert_eq(fl_local_contact_solve_unique2(mu, W, b, g), 1, "case %d", it);
+        cr_assert_eq(fl_local_contact_solve_fast(2, mu, W, NULL, 0, b, f), 1, "case %d", it);
+        cr_assert(memcmp(f, g, sizeof f) == 0, "case %d", it);
+        /* several cases only on a boundary: b_N = 0 (r = 0 thrice), the edge */
+        cr_assert_geq(fl_local_contact_solve(2, mu, W, b, e), 1, "case %d", it);
+        cr_assert(law_holds(2, mu, W, b, f, 1e-9), "case %d", it);
+        double sc = 1e-9 * (1.0 + fabs(S.r[0][0]));
+        cr_assert_leq(dist(2, f, S.r[0]), sc, "case %d: fast (%g, %g), enumeration (%g, %g)", it,
+                      f[0], f[1], S.r[0][0], S.r[0][1]);
+        /* on the edge the exact solve may keep the other of two cases valid
+         * within its slack (1e-12 relative, amplified by a small slide
+         * denominator: 3e-11 seen); elsewhere the same bits */
+        cr_assert_leq(dist(2, f, e), 1e-9 * (1.0 + fabs(e[0])), "case %d", it);
+        edges += edge;
+        edge_same += edge && memcmp(f, e, sizeof f) == 0;
+        cr_assert(edge || memcmp(f, e, sizeof f) == 0,
+                  "case %d: fast (%.17g, %.17g), exact (%.17g, %.17g)", it, f[0], f[1], e[0], e[1]);
+    }
+    cr_log_info("(U) held in %d of 20000 blocks (%d drawn on the cone's edge, fast = exact bit "
+                "for bit in %d of these); several solutions in %d of the others", inside, edges,
+                edge_same, outside_plural);
+    cr_assert_geq(inside, 5000);
+    cr_assert_geq(edges, 1000);
+    cr_assert_geq(outside_plural, 500);
+}
+
+/* On the case boundaries (U) still gives one answer: the stick on the
+ * cone's edge (= a slide) and b_N = 0; the fast solve agrees with the exact
+ * one from starts on either side. */
+Test(local_contact, unique_2d_on_case_boundaries)
+{
+    const double mu = 0.4;
+    const double rs[3][2] = {{1, -0.4}, {1, 0.4}, {0, 0}};
+    for (int c = 0; c < 3; c++) {
+        double U[2] = {0, 0}, b[2];
+        if (c == 2) {   /* b_N = 0: r = 0 */
+            b[0] = 0.0;
+            b[1] = 0.3;
+        } else {        /* U = 0 with r on the edge: b = -W r */
+            velocity(2, W2, U, rs[c], b);
+            b[0] = -b[0];
+            b[1] = -b[1];
+        }
+        const double starts[3][2] = {{0, 0}, {2, 0.8}, {2, -0.8}};
+        for (int st = 0; st < 3; st++) {
+            double f[2] = {starts[st][0], starts[st][1]}, e[2] = {starts[st][0], starts[st][1]};
+            cr_assert_geq(fl_local_contact_solve_fast(2, mu, W2, NULL, 0, b, f), 1);
+            cr_assert_geq(fl_local_contact_solve(2, mu, W2, b, e), 1);
+            assert_r(2, f, rs[c], 1e-12);
+            assert_r(2, f, e, 1e-12);
+        }
+    }
+}
+
 Test(local_contact, alart_curnier_vanishes_at_the_closed_forms)
 {
     for (int c = 0; c < 3; c++)
