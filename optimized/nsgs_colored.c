@@ -924,7 +924,8 @@ static fl_status colored_iterate(layout *L, const fl_nsgs_coloring *col,
         res->sweep_seconds += fl_clock_now() - ts;
         sweep++;
         int timeout = fl_nsgs_timed_out(opt, t0);
-        int full = opt->callback || dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
+        int full = (opt->callback && !opt->callback_at_checks) ||
+                   dr2 <= opt->tol * opt->tol * fmax(r2, rscale2) ||
                    sweep == 1 || sweep % opt->sparse.check_every == 0 || sweep == opt->max_sweeps ||
                    !isfinite(dr2) || timeout;
         if (!full) continue;
@@ -960,6 +961,13 @@ static fl_status colored_iterate(layout *L, const fl_nsgs_coloring *col,
 }
 
 /* 003 §3 (nonlinear Gauss–Seidel) in the coloured order; nsgs_colored.h. */
+int fl_nsgs_colored_fits(const fl_local_problem *p)
+{
+    size_t b, e;
+    col_range(p->Ws, p->Ws->ncol - 1, &b, &e);
+    return p->m < UINT32_MAX && e < UINT32_MAX && p->Ws->packed;
+}
+
 fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                                 gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                 fl_error *err)
@@ -976,9 +984,7 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
         return res->status = FL_FAIL(err, FL_EINVAL, "nsgs_sparse: needs a real sparse W");
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs_sparse: U must have length %zu", p->m);
-    size_t b, e;
-    col_range(p->Ws, p->Ws->ncol - 1, &b, &e);
-    if (p->m >= UINT32_MAX || e >= UINT32_MAX || !p->Ws->packed) {
+    if (!fl_nsgs_colored_fits(p)) {
         /* 32-bit indices of the layout, packed W: else the serial sweep */
         fl_nsgs_options o = *opt;
         o.sparse.threads = 0;

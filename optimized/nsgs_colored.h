@@ -54,12 +54,18 @@ void fl_nsgs_colored_clear(fl_nsgs_coloring *c);
  * blocks, so the decisions do not depend on the thread count either); the
  * CSC sweep (threads 0, no cache) in that order agrees to rounding.
  * fl_nsgs_solve_sparse calls it when opt->sparse.threads != 0, and also
- * when threads == 0 and opt->sparse.cache is set: then the layout is built
- * in the review order itself (one colour, one unit) and swept on one
- * thread.  opt->sparse.cache NULL: a setup of this call only. */
+ * when threads == 0 and either opt->sparse.cache is set or the problem is
+ * 2D (the 2x2 block layout's sweep is the faster, doc/parallel.md): then
+ * the layout is built in the review order itself (one colour, one unit) and
+ * swept on one thread.  opt->sparse.cache NULL: a setup of this call only. */
 fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                                 gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                 fl_error *err);
+
+/* 1 if p's W fits the layout (32-bit indices, packed W), else 0: then
+ * fl_nsgs_colored_solve hands the problem to the CSC sweep of
+ * fl_nsgs_solve_sparse.  p->Ws real, p->m > 0. */
+int fl_nsgs_colored_fits(const fl_local_problem *p);
 
 /* Threads the coloured sweep uses for opt_threads on nc contacts (above). */
 int fl_nsgs_colored_threads(int opt_threads, size_t nc);
