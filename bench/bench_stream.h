@@ -102,6 +102,7 @@ static inline double bench_one_sweep(const fl_local_problem *p, int threads,
                                      fl_nsgs_colored_cache *c, gsl_vector *r)
 {
     fl_nsgs_options o = fl_nsgs_options_default();
+    o.sparse.csc = !c && threads == 0;   /* the CSC variant: never the 2D block layout */
     o.tol = 1e-300;
     o.max_sweeps = 1;
     o.sparse.threads = threads;

@@ -989,6 +989,7 @@ fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options
         fl_nsgs_options o = *opt;
         o.sparse.threads = 0;
         o.sparse.cache = NULL;
+        o.sparse.csc = 1;
         return fl_nsgs_solve_sparse(p, &o, r, U, res, err);
     }
     const int colored = opt->sparse.threads != 0;

@@ -200,7 +200,7 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs_sparse: U must have length %zu", p->m);
     /* coloured sweep, cached layout, or 2D (the 2x2 block sweep is faster) */
-    if (opt->sparse.threads != 0 || opt->sparse.cache || (p->dim == 2 && fl_nsgs_colored_fits(p)))
+    if (opt->sparse.threads != 0 || opt->sparse.cache || (p->dim == 2 && !opt->sparse.csc && fl_nsgs_colored_fits(p)))
         return fl_nsgs_colored_solve(p, opt, r, U, res, err);
     const int dim = p->dim, dd = dim * dim;
     const size_t m = p->m, nc = p->nc;

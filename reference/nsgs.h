@@ -73,6 +73,10 @@ typedef struct fl_nsgs_options {
                                   check_every sweeps when the cheap test fails (default
                                   10; 1 = every sweep, the reference's rule: stop at the
                                   first sweep below tol).  optimized/nsgs_sparse.c. */
+        int csc;                   /* optimized twin: 1 = the serial sweep on the CSC rows of W
+                                      even in 2D, where threads 0 without a cache otherwise
+                                      sweeps the 2x2 block layout (default 0; the benches
+                                      time both) */
         int threads;               /* optimized twin: 0 = the serial sweep (default); k >= 1 =
                                       the graph-coloured sweep on k OpenMP threads, -1 = on all
                                       cores, at most one per 8192 contacts
