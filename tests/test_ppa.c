@@ -25,28 +25,8 @@
 #include "reference/delassus.h"
 #include "reference/lcp_enumerate.h"
 #include "twin_check.h"
+#include "ppa_problems.h"
 
-/* A random local problem W = H M^-1 H^T (dense and sparse), q from f;
- * mu_all >= 0 for every contact, or < 0 for fl_random_mu. */
-static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim, size_t n, double mu_all)
-{
-    fl_global_problem *g = NULL;
-    cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
-    cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, g->M), FL_OK);
-    if (n >= (size_t)dim * nc) cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
-    else {   /* rank n < m: a Gaussian H */
-        gsl_vector_view h = gsl_vector_view_array(g->H->data, g->H->size1 * n);
-        fl_random_vector(rng, 1.0, &h.vector);
-    }
-    fl_random_vector(rng, 1.0, g->f);
-    for (size_t a = 0; a < nc; a++) g->mu[a] = mu_all >= 0 ? mu_all : fl_random_mu(rng);
-    fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
-    fl_global_problem_free(g);
-    p->ctx = &ctx;
-    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
-    return p;
-}
 
 static double error_of(const fl_local_problem *p, const gsl_vector *r, fl_residual_norm kind)
 {
@@ -179,21 +159,6 @@ Test(ppa, frictionless_singular_w_fixed_weight_converges, .init = setup, .fini =
     gsl_rng_free(rng);
 }
 
-/* |F(r, U)| of the law with the velocity U_k = W r + q + eta (r - r0)
- * (the regularised problem (P1)), unnormalised, recomputed here. */
-static double regularised_error(const fl_local_problem *p, const gsl_vector *r,
-                                const gsl_vector *r0, double eta)
-{
-    gsl_vector *U = gsl_vector_alloc(p->m);
-    gsl_vector_memcpy(U, p->q);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, r, 1.0, U);
-    gsl_blas_daxpy(eta, r, U);
-    gsl_blas_daxpy(-eta, r0, U);
-    double e = fl_residual_natural_map(p->dim, p->nc, p->mu, r->data, U->data, 1.0,
-                                       FL_RESIDUAL_ABSOLUTE);
-    gsl_vector_free(U);
-    return e;
-}
 
 Test(ppa, first_subproblem_weight_and_tolerance_are_the_documented_ones, .init = setup,
      .fini = teardown)

@@ -23,25 +23,7 @@
 #include "drivers/fl_types.h"
 #include "reference/delassus.h"
 #include "twin_check.h"
-
-/* W = H M^-1 H^T with n body velocities (rank n when n < dim nc), every
- * mu = mu_all (dense and sparse forms). */
-static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim, size_t n, double mu_all)
-{
-    fl_global_problem *g = NULL;
-    cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
-    cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, g->M), FL_OK);
-    gsl_vector_view h = gsl_vector_view_array(g->H->data, g->H->size1 * n);
-    fl_random_vector(rng, 1.0, &h.vector);
-    fl_random_vector(rng, 1.0, g->f);
-    for (size_t a = 0; a < nc; a++) g->mu[a] = mu_all;
-    fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
-    fl_global_problem_free(g);
-    p->ctx = &ctx;
-    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
-    return p;
-}
+#include "ppa_problems.h"
 
 /* The rule of newton.h, written again: the first step it at which
  * it - it_ref >= K without e_it < ratio e_ref (e_ref moving on every such
@@ -193,21 +175,6 @@ Test(ppa_rule, every_weight_follows_from_the_previous_outcome, .init = setup, .f
     gsl_rng_free(rng);
 }
 
-/* The natural-map error (absolute) of r for the subproblem (P1) of weight
- * eta at r0: U = (W + eta I) r + q - eta r0. */
-static double subproblem_error(const fl_local_problem *p, const gsl_vector *r,
-                               const gsl_vector *r0, double eta)
-{
-    gsl_vector *U = gsl_vector_alloc(p->m);
-    gsl_vector_memcpy(U, p->q);
-    gsl_blas_dgemv(CblasNoTrans, 1.0, p->W, r, 1.0, U);
-    gsl_blas_daxpy(eta, r, U);
-    gsl_blas_daxpy(-eta, r0, U);
-    double e = fl_residual_natural_map(p->dim, p->nc, p->mu, r->data, U->data, 1.0,
-                                       FL_RESIDUAL_ABSOLUTE);
-    gsl_vector_free(U);
-    return e;
-}
 
 Test(ppa_rule, gauss_seidel_takes_over_a_subproblem_newton_left_unsolved, .init = setup,
      .fini = teardown)
@@ -236,7 +203,7 @@ Test(ppa_rule, gauss_seidel_takes_over_a_subproblem_newton_left_unsolved, .init 
             fl_ppa_types[k].solve(p, &o, r, NULL, &res, NULL);
             cr_assert_eq(S.n, 1, "%s", name);
             cr_assert_eq(S.s[0].inner_steps, 1, "%s", name);
-            double ereg = subproblem_error(p, r, r0, S.s[0].eta);
+            double ereg = regularised_error(p, r, r0, S.s[0].eta);
             if (!gs) {
                 cr_assert(!S.s[0].solved && !S.s[0].gs_solved && S.s[0].inner_sweeps == 0,
                           "%s: one Newton step solved the subproblem: the test would not test",
