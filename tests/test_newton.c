@@ -25,6 +25,7 @@
 static fl_sparse_ctx ctx;
 static void setup(void) { cr_assert_eq(fl_sparse_start(&ctx, NULL), FL_OK); }
 static void teardown(void) { fl_sparse_finish(&ctx); }
+#include "random_local.h"   /* after ctx: its problems live there */
 
 /* One 3D contact, W = I (dense and sparse), q, mu. */
 static fl_local_problem *one_contact(double q0, double q1, double q2, double mu)
@@ -84,22 +85,6 @@ Test(newton, alart_curnier_function_vanishes_exactly_on_the_law)
     cr_assert(p2[0] == 0 && p2[1] == 0 && D2[0] == 0 && D2[3] == 0);
 }
 
-static fl_local_problem *random_local(gsl_rng *rng, size_t nc, int dim)
-{
-    size_t n = (size_t)dim * nc + 2;
-    fl_global_problem *g = NULL;
-    cr_assert_eq(fl_global_problem_alloc(n, nc, dim, 1, &g, NULL), FL_OK);
-    cr_assert_eq(fl_random_spd(rng, 100.0, 1.0, g->M), FL_OK);
-    cr_assert_eq(fl_random_full_rank_rows(rng, 10.0, g->H), FL_OK);
-    fl_random_vector(rng, 1.0, g->f);
-    for (size_t a = 0; a < nc; a++) g->mu[a] = fl_random_mu(rng);
-    fl_local_problem *p = NULL;
-    cr_assert_eq(fl_delassus_dense(g, NULL, NULL, &p, NULL), FL_OK);
-    fl_global_problem_free(g);
-    p->ctx = &ctx;
-    cr_assert_eq(fl_sparse_from_dense(&ctx, p->W, 0, 0.0, &p->Ws, NULL), FL_OK);
-    return p;
-}
 
 Test(newton, random_systems_both_twins_law_and_enumeration, .init = setup, .fini = teardown)
 {

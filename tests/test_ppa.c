@@ -125,7 +125,7 @@ Test(ppa, frictionless_lcp_against_enumeration_adaptive_and_fixed_weight, .init 
     for (int trial = 0; trial < 6; trial++) {
         int dim = trial % 2 ? 3 : 2;
         size_t nc = 4 + (size_t)trial;
-        fl_local_problem *p = random_local(rng, nc, dim, (size_t)dim * nc + 2, 0.0);
+        fl_local_problem *p = random_local_rank(rng, nc, dim, (size_t)dim * nc + 2, 0.0);
         frictionless_against_enumeration(p, 0.0);    /* adaptive (P3) */
         frictionless_against_enumeration(p, 1.0);    /* fixed: the monotone theorem */
         fl_local_problem_free(p);
@@ -140,7 +140,7 @@ Test(ppa, frictionless_singular_w_fixed_weight_converges, .init = setup, .fini =
 {
     gsl_rng *rng = fl_test_rng(2829);
     for (int trial = 0; trial < 4; trial++) {
-        fl_local_problem *p = random_local(rng, 10, 3, 12, 0.0);   /* rank 12 of 30 */
+        fl_local_problem *p = random_local_rank(rng, 10, 3, 12, 0.0);   /* rank 12 of 30 */
         for (int k = 0; fl_ppa_types[k].name; k++) {
             gsl_vector *r = gsl_vector_alloc(p->m);
             fl_ppa_options o = fl_ppa_options_default();
@@ -164,7 +164,7 @@ Test(ppa, first_subproblem_weight_and_tolerance_are_the_documented_ones, .init =
      .fini = teardown)
 {
     gsl_rng *rng = fl_test_rng(2830);
-    fl_local_problem *p = random_local(rng, 12, 3, 38, -1.0);
+    fl_local_problem *p = random_local_rank(rng, 12, 3, 38, -1.0);
     double tr = 0;
     for (size_t i = 0; i < p->m; i++) tr += gsl_matrix_get(p->W, i, i);
     double s_W = tr / (double)p->m;
@@ -213,7 +213,7 @@ Test(ppa, twins_agree_on_positive_definite_w_small_mu, .init = setup, .fini = te
     for (int trial = 0; trial < 8; trial++) {
         int dim = trial % 2 ? 3 : 2;
         size_t nc = 5 + (size_t)(3 * trial);
-        fl_local_problem *p = random_local(rng, nc, dim, (size_t)dim * nc + 3, 0.1);
+        fl_local_problem *p = random_local_rank(rng, nc, dim, (size_t)dim * nc + 3, 0.1);
         gsl_vector *r[2];
         for (int k = 0; k < 2; k++) {
             r[k] = gsl_vector_alloc(p->m);
@@ -242,7 +242,7 @@ Test(ppa, twins_agree_on_positive_definite_w_small_mu, .init = setup, .fini = te
 Test(ppa, time_limit_stops_with_the_best_iterate, .init = setup, .fini = teardown)
 {
     gsl_rng *rng = fl_test_rng(2832);
-    fl_local_problem *p = random_local(rng, 60, 3, 182, -1.0);
+    fl_local_problem *p = random_local_rank(rng, 60, 3, 182, -1.0);
     for (int k = 0; fl_ppa_types[k].name; k++) {
         gsl_vector *r = gsl_vector_alloc(p->m);
         fl_ppa_options o = fl_ppa_options_default();

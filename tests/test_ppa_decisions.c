@@ -48,7 +48,7 @@ Test(newton_stall, stops_at_the_step_the_rule_gives_on_the_error_trajectory, .in
      .fini = teardown)
 {
     gsl_rng *rng = fl_test_rng(2828);
-    fl_local_problem *p = random_local(rng, 30, 3, 40, 1.5);   /* rank 40 on 90 rows */
+    fl_local_problem *p = random_local_rank(rng, 30, 3, 40, 1.5);   /* rank 40 on 90 rows */
     enum { N = 40 };
     const int K = 4;
     const double ratio = 0.5;   /* on this trajectory the reference moves twice first */
@@ -109,7 +109,7 @@ Test(ppa_rule, every_weight_follows_from_the_previous_outcome, .init = setup, .f
      * start or the last polish; it leaves the weight as it was.  Few Newton
      * steps per subproblem, so that every outcome occurs. */
     gsl_rng *rng = fl_test_rng(2831);
-    fl_local_problem *p = random_local(rng, 30, 3, 40, 1.5);
+    fl_local_problem *p = random_local_rank(rng, 30, 3, 40, 1.5);
     double tr = 0;
     for (size_t i = 0; i < p->m; i++) tr += gsl_matrix_get(p->W, i, i);
     const double s_W = tr / (double)p->m;
@@ -183,7 +183,7 @@ Test(ppa_rule, gauss_seidel_takes_over_a_subproblem_newton_left_unsolved, .init 
      * subproblem fails; with it Gauss–Seidel on W + eta I finishes it, and its
      * answer solves (P1) to tol_in, recomputed here. */
     gsl_rng *rng = fl_test_rng(2832);
-    fl_local_problem *p = random_local(rng, 30, 3, 40, 1.0);   /* rank 40 on 90 rows */
+    fl_local_problem *p = random_local_rank(rng, 30, 3, 40, 1.0);   /* rank 40 on 90 rows */
     gsl_vector *r = gsl_vector_alloc(p->m), *r0 = gsl_vector_calloc(p->m);
     for (int k = 0; fl_ppa_types[k].name; k++) {
         const char *name = fl_ppa_types[k].name;
