@@ -700,12 +700,11 @@ static void sweep_block(layout *L, double omega, size_t blk)
 }
 
 /* sweep_block for the 2x2 block layout: the same arithmetic with dim = 2
- * written out, the local solve's early exit fl_local_contact_solve_unique2
- * called first (fl_local_contact_solve_fast does the same, and runs the
- * exact solve where it returns 0), no relaxation call at omega = 1. */
+ * written out, and fl_local_contact_solve_fast's dim-2 path written out
+ * too (its inline early exit fl_local_contact_solve_unique2, else the exact
+ * solve), no relaxation call at omega = 1. */
 static void sweep_block2(layout *L, double omega, size_t blk)
 {
-    static const double zero4[4];
     double *rr = L->r;
     double d2 = 0, r2 = 0;
     long fb = 0;
@@ -733,7 +732,7 @@ static void sweep_block2(layout *L, double omega, size_t blk)
         b[1] -= W[3] * o1;
         double rl[2] = {o0, o1};
         if (!fl_local_contact_solve_unique2(mu, W, b, rl) &&
-            fl_local_contact_solve_fast(2, mu, W, zero4, 0, b, rl) == 0)
+            fl_local_contact_solve(2, mu, W, b, rl) == 0)
             fb++;
         if (omega == 1.0) {
             ra[0] = rl[0];
@@ -756,7 +755,8 @@ static void sweep_colored(layout *L, const fl_nsgs_coloring *col, double omega, 
                           double *dr2, double *r2, long *fallbacks)
 {
     if (threads <= 1) {
-        for (size_t blk = 0; blk < L->nblocks; blk++) (L->blocked ? sweep_block2 : sweep_block)(L, omega, blk);
+        for (size_t blk = 0; blk < L->nblocks; blk++)
+            (L->blocked ? sweep_block2 : sweep_block)(L, omega, blk);
     } else {
 #pragma omp parallel num_threads(threads)
         for (size_t c = 0; c < col->ncolors; c++) {
@@ -960,7 +960,7 @@ static fl_status colored_iterate(layout *L, const fl_nsgs_coloring *col,
     return s;
 }
 
-/* 003 §3 (nonlinear Gauss–Seidel) in the coloured order; nsgs_colored.h. */
+/* Whether p fits the layout's 32-bit indices; nsgs_colored.h. */
 int fl_nsgs_colored_fits(const fl_local_problem *p)
 {
     size_t b, e;
@@ -968,6 +968,7 @@ int fl_nsgs_colored_fits(const fl_local_problem *p)
     return p->m < UINT32_MAX && e < UINT32_MAX && p->Ws->packed;
 }
 
+/* 003 §3 (nonlinear Gauss–Seidel) in the coloured order; nsgs_colored.h. */
 fl_status fl_nsgs_colored_solve(const fl_local_problem *p, const fl_nsgs_options *opt,
                                 gsl_vector *r, gsl_vector *U, fl_nsgs_result *res,
                                 fl_error *err)

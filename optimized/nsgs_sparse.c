@@ -161,10 +161,12 @@ static inline void visit(const int dim, const csc_view *v, const fl_local_proble
         b[i] = acc;
     }
     for (int l = 0; l < dim; l++) rl[l] = old[l] = ra[l];
-    int nfound = dim == 2 && fl_local_contact_solve_unique2(p->mu[a], Waa, b, rl)
-                     ? 1   /* the inline early exit of the fast solve */
-                     : fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd, has_inv[a],
-                                                   b, rl);
+    /* dim 2: the fast solve written out, its inline early exit, else the exact solve */
+    int nfound = dim != 2 ? fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd,
+                                                        has_inv[a], b, rl)
+               : fl_local_contact_solve_unique2(p->mu[a], Waa, b, rl)
+                   ? 1
+                   : fl_local_contact_solve(2, p->mu[a], Waa, b, rl);
     if (nfound == 0) res->local_fallbacks++;
     if (opt->omega == 1.0) {   /* no relaxation: the local answer */
         for (int l = 0; l < dim; l++) ra[l] = rl[l];
@@ -200,7 +202,8 @@ fl_status fl_nsgs_solve_sparse(const fl_local_problem *p, const fl_nsgs_options 
     if (U && (U->size != p->m || U->stride != 1))
         return res->status = FL_FAIL(err, FL_EDIM, "nsgs_sparse: U must have length %zu", p->m);
     /* coloured sweep, cached layout, or 2D (the 2x2 block sweep is faster) */
-    if (opt->sparse.threads != 0 || opt->sparse.cache || (p->dim == 2 && !opt->sparse.csc && fl_nsgs_colored_fits(p)))
+    if (opt->sparse.threads != 0 || opt->sparse.cache
+        || (p->dim == 2 && !opt->sparse.csc && fl_nsgs_colored_fits(p)))
         return fl_nsgs_colored_solve(p, opt, r, U, res, err);
     const int dim = p->dim, dd = dim * dim;
     const size_t m = p->m, nc = p->nc;

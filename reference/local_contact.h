@@ -122,7 +122,6 @@ static inline int fl_local_contact_solve_unique2(double mu, const double *W, con
     return 1;
 }
 
-
 /* The sparse Gauss–Seidel twin's solve.  dim 2:
  * fl_local_contact_solve_unique2 (return 1) where the local problem has
  * exactly one solution, else the exact solve fl_local_contact_solve (its
