@@ -198,7 +198,10 @@ static int trace(const char *file, double limit, char **set, int nset)
     double newton_s = 0;   /* > 0: Newton from ppa's answer for that long */
     for (int i = 0; i < nset; i++) {   /* NAME=VALUE overrides of the options */
         const char *kv = set[i], *v = strchr(kv, '=');
-        if (!v) continue;
+        if (!v) {
+            fprintf(stderr, "hard_problems: %s is not NAME=VALUE, ignored\n", kv);
+            continue;
+        }
         double x = atof(v + 1);
         if (!strncmp(kv, "sigma=", 6)) o.sigma = x;
         else if (!strncmp(kv, "shrink=", 7)) o.shrink = x;

@@ -143,6 +143,34 @@ static double time_left(const fl_ppa_options *opt, double t0)
     return left > 1e-9 ? left : 1e-9;
 }
 
+/* Newton warm-started at r on q (the subproblem's W_k, or the original
+ * problem) to tol in norm, at most max_iterations steps, with the stall
+ * test stall_steps; its steps and sweeps counted in res and st.  Returns
+ * Newton's status. */
+static fl_status run_newton(const fl_local_problem *q, const fl_ppa_options *opt, fl_ppa_twin *tw,
+                            fl_residual_norm norm, double tol, int max_iterations,
+                            int stall_steps, double t0, gsl_vector *r, fl_ppa_result *res,
+                            fl_ppa_step *st, fl_error *err)
+{
+    fl_newton_options no = fl_newton_options_default();
+    no.start = FL_NEWTON_START_WARM;
+    no.norm = norm;
+    no.tol = tol;
+    no.max_iterations = max_iterations;
+    no.stall_steps = stall_steps;
+    no.time_limit = time_left(opt, t0);
+    fl_newton_result nr;
+    memset(&nr, 0, sizeof nr);
+    fl_status si = tw->inner(q, &no, r, NULL, &nr, err);
+    res->inner += nr.iterations;
+    res->gs_sweeps += nr.gs_sweeps;
+    res->outer++;
+    st->inner_steps = nr.iterations;
+    st->inner_sweeps = nr.gs_sweeps;
+    st->inner_status = si;
+    return si;
+}
+
 /* One subproblem (P1) from r = r^k with weight eta: q_k = q - eta r^k,
  * W_k = W + eta I, Newton warm-started at r^k.  Returns the inner status. */
 static fl_status subproblem(const fl_local_problem *p, const fl_ppa_options *opt,
@@ -152,19 +180,9 @@ static fl_status subproblem(const fl_local_problem *p, const fl_ppa_options *opt
     tw->set_eta(tw->data, eta);
     gsl_vector_memcpy(tw->reg->q, p->q);
     gsl_blas_daxpy(-eta, r, tw->reg->q);                 /* q_k = q - eta r^k */
-    fl_newton_options no = fl_newton_options_default();
-    no.start = FL_NEWTON_START_WARM;
-    no.norm = FL_RESIDUAL_ABSOLUTE;
-    no.tol = tol_in;
-    no.max_iterations = opt->inner_max_iterations;
-    no.stall_steps = opt->inner_stall_steps;
-    no.time_limit = time_left(opt, t0);
-    fl_newton_result nr;
-    memset(&nr, 0, sizeof nr);
-    fl_status si = tw->inner(tw->reg, &no, r, NULL, &nr, err);
-    res->inner += nr.iterations;
-    res->gs_sweeps += nr.gs_sweeps;
-    st->inner_sweeps = nr.gs_sweeps;
+    fl_status si = run_newton(tw->reg, opt, tw, FL_RESIDUAL_ABSOLUTE, tol_in,
+                              opt->inner_max_iterations, opt->inner_stall_steps, t0, r, res,
+                              st, err);
     if (si == FL_WMAXITER && opt->inner_gs_sweeps > 0) {
         /* Newton did not solve it: Gauss–Seidel on W + eta I from Newton's
          * iterate, to the same tolerance (P5) */
@@ -180,13 +198,11 @@ static fl_status subproblem(const fl_local_problem *p, const fl_ppa_options *opt
         res->gs_sweeps += gr.iterations;
         st->inner_sweeps += gr.iterations;
         st->gs_solved = si == FL_OK;
+        st->inner_status = si;
     }
     res->eta = eta;
-    res->outer++;
     st->eta = eta;
     st->tol_in = tol_in;
-    st->inner_status = si;
-    st->inner_steps = nr.iterations;
     return si;
 }
 
@@ -197,25 +213,11 @@ static fl_status polish(const fl_local_problem *p, const fl_ppa_options *opt, fl
                         double tol_abs, double t0, gsl_vector *r, fl_ppa_result *res,
                         fl_ppa_step *st, fl_error *err)
 {
-    fl_newton_options no = fl_newton_options_default();
-    no.start = FL_NEWTON_START_WARM;
-    no.norm = opt->norm;
-    no.tol = opt->tol;
-    no.max_iterations = opt->polish_steps;
-    no.stall_steps = PPA_POLISH_STALL;
-    no.time_limit = time_left(opt, t0);
-    fl_newton_result nr;
-    memset(&nr, 0, sizeof nr);
-    fl_status si = tw->inner(p, &no, r, NULL, &nr, err);
-    res->inner += nr.iterations;
-    res->gs_sweeps += nr.gs_sweeps;
-    res->outer++;
+    fl_status si = run_newton(p, opt, tw, opt->norm, opt->tol, opt->polish_steps,
+                              PPA_POLISH_STALL, t0, r, res, st, err);
     res->polishes++;
     st->eta = 0.0;
     st->tol_in = tol_abs;
-    st->inner_status = si;
-    st->inner_steps = nr.iterations;
-    st->inner_sweeps = nr.gs_sweeps;
     return si;
 }
 
