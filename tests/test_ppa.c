@@ -27,7 +27,6 @@
 #include "twin_check.h"
 #include "ppa_problems.h"
 
-
 static double error_of(const fl_local_problem *p, const gsl_vector *r, fl_residual_norm kind)
 {
     double e = INFINITY;

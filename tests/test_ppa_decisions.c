@@ -175,7 +175,6 @@ Test(ppa_rule, every_weight_follows_from_the_previous_outcome, .init = setup, .f
     gsl_rng_free(rng);
 }
 
-
 Test(ppa_rule, gauss_seidel_takes_over_a_subproblem_newton_left_unsolved, .init = setup,
      .fini = teardown)
 {
