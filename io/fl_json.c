@@ -88,6 +88,39 @@ static json_t *decode_key(const char *p)
     return json_loadb(p, (size_t)(skip_string(p) - p), JSON_DECODE_ANY, NULL);
 }
 
+/* Whether the key token at p names `key`.  A token without a backslash is
+ * its own decoding (jansson has checked it is valid UTF-8), so the bytes
+ * compare directly; only escaped keys go through decode_key.  The direct
+ * path keeps a message's cost linear in the file: the finder visits every
+ * key before the one it looks for. */
+static int key_is(const char *p, const char *key)
+{
+    const char *body = p + 1;
+    size_t n = (size_t)(skip_string(p) - 1 - body);
+    if (!memchr(body, '\\', n)) return strlen(key) == n && memcmp(body, key, n) == 0;
+    json_t *name = decode_key(p);
+    int same = name && strcmp(json_string_value(name), key) == 0;
+    json_decref(name);
+    return same;
+}
+
+/* The member of object `node` whose key token is at p. */
+static const json_t *member_named(const json_t *node, const char *p)
+{
+    const char *body = p + 1;
+    size_t n = (size_t)(skip_string(p) - 1 - body);
+    char buf[128];
+    if (n < sizeof buf && !memchr(body, '\\', n)) {
+        memcpy(buf, body, n);
+        buf[n] = '\0';
+        return json_object_get(node, buf);
+    }
+    json_t *name = decode_key(p);
+    const json_t *child = name ? json_object_get(node, json_string_value(name)) : NULL;
+    json_decref(name);
+    return child;
+}
+
 /* Value of the member whose key token is at p. */
 static const char *member_value(const char *p)
 {
@@ -102,10 +135,7 @@ static const char *find_node(const char *p, const json_t *node, const json_t *ta
     if (node == target) return p;
     if (json_is_object(node)) {
         for (const char *k = first_item(p); k; k = next_item(member_value(k))) {
-            json_t *name = decode_key(k);
-            const json_t *child = json_object_get(node, json_string_value(name));
-            json_decref(name);
-            const char *r = find_node(member_value(k), child, target);
+            const char *r = find_node(member_value(k), member_named(node, k), target);
             if (r) return r;
         }
     } else if (json_is_array(node)) {
@@ -121,12 +151,8 @@ static const char *find_node(const char *p, const json_t *node, const json_t *ta
 /* Key token of member `key` in the object written at p, or NULL. */
 static const char *find_key(const char *p, const char *key)
 {
-    for (const char *k = first_item(p); k; k = next_item(member_value(k))) {
-        json_t *name = decode_key(k);
-        int same = strcmp(json_string_value(name), key) == 0;
-        json_decref(name);
-        if (same) return k;
-    }
+    for (const char *k = first_item(p); k; k = next_item(member_value(k)))
+        if (key_is(k, key)) return k;
     return NULL;
 }
 

@@ -546,7 +546,7 @@ static void walk(const fl_json_doc *doc, const json_t *v, const char *where, int
 Test(json, finder_points_at_every_key_and_value)
 {
     const char *files[] = {"good.json", "deep.json", "wrong_type.json", "nan_string.json",
-                           "dim_mismatch.json"};
+                           "dim_mismatch.json", "keys.json"};
     int checked = 0;
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         fl_json_doc *doc = load_ok(files[f]);
