@@ -470,6 +470,21 @@ static fl_status rd_extent(reader *rd, const char *name, size_t *len)
     return FL_OK;
 }
 
+/* Whether dataset ds is stored compact (its values inside its object header)
+ * with fewer bytes than its extent needs.  HDF5 1.10.8 reads such a corrupt
+ * dataset by copying from a null pointer (the fuzz finding
+ * fuzz/regression/fclib_global/compact_nz_no_data.hdf5), so it is refused
+ * before H5Dread.  Contiguous and chunked datasets may legitimately store
+ * less (never written: the fill value), compact ones may not. */
+static int compact_short(hid_t ds, double stored, double need)
+{
+    hid_t dcpl = H5Dget_create_plist(ds);
+    if (dcpl < 0) return 0;
+    H5D_layout_t layout = H5Pget_layout(dcpl);
+    H5Pclose(dcpl);
+    return layout == H5D_COMPACT && stored < need;
+}
+
 /* Read the 1-D dataset `name` (integers if ints, else doubles) into a new
  * array; *len gets its length; want > 0 requires exactly that length.
  * take > 0: the dataset must hold at least `take` values and only the
@@ -517,6 +532,12 @@ static fl_status rd_array_take(reader *rd, const char *name, int ints, size_t wa
     size_t n = take > 0 ? take : (size_t)dims[0];
     double stored = (double)H5Dget_storage_size(ds);
     double want_bytes = (double)n * (double)H5Tget_size(ty);
+    if (compact_short(ds, stored, (double)dims[0] * (double)H5Tget_size(ty))) {
+        s = rd_fail(rd, FL_EPARSE, name, "a compact dataset of %llu values whose header holds "
+                    "only %.0f bytes for them (corrupt file)", (unsigned long long)dims[0],
+                    stored);
+        goto done;
+    }
     if (want_bytes > 16777216.0 && stored * 1024.0 < want_bytes) {
         s = rd_fail(rd, FL_EPARSE, name, "declares %zu values but the file stores only %.0f bytes "
                     "for them", n, stored);

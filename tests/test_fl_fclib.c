@@ -811,6 +811,20 @@ Test(fl_fclib, regression_corrupt_layout_message_clean_error)
     assert_global_refused("hdf5_corrupt_layout_message.hdf5", "fclib_global/vectors/mu");
 }
 
+/* A fuzz finding: H/nz declared as one int stored compact (in the object
+ * header) with no bytes, which HDF5 1.10.8's H5Dread copies from a null
+ * pointer.  The reader checks a compact dataset's stored bytes first. */
+Test(fl_fclib, regression_compact_dataset_without_data_refused)
+{
+    assert_global_refused("hdf5_compact_dataset_without_data.hdf5", "fclib_global/H/nz");
+    const char *path = regression("fclib_global", "hdf5_compact_dataset_without_data.hdf5");
+    fl_global_problem *g = NULL;
+    fl_error err;
+    cr_assert_eq(fl_fclib_read_global(path, 1, NULL, &g, &err), FL_EPARSE);
+    cr_assert(strstr(err.message, "compact dataset of 1 values whose header holds only 0 bytes"),
+              "%s", err.message);
+}
+
 /* ---- every dataset of a good file, broken in turn, is refused by name ---- */
 
 typedef struct ds_list {
