@@ -33,10 +33,11 @@ rc=0
 # shellcheck disable=SC2086
 # The suite run of ./test.sh uses a fixed seed (FL_FUZZ_SEED, default 1) and
 # at most FL_FUZZ_RUNS inputs (default 3000) within FL_FUZZ_SECONDS.  That
-# does not make two runs mutate alike: the input's temporary file name is
-# random and reaches the comparisons libFuzzer learns from (of two fresh-clone
-# runs of 2026-11-27 on one commit, one found the compact-dataset crash of
-# fuzz/regression/fclib_global after 1848 inputs, the other not in 2132).
+# does not make two runs mutate alike (of two fresh-clone runs of 2026-11-27
+# on one commit, one found the compact-dataset crash of
+# fuzz/regression/fclib_global after 1848 inputs, the other not in 2132; the
+# cause is not traced: a fixed input file name instead of mkstemp's did not
+# remove it).
 # What is replayable is the finding: its input is kept in
 # BUILDDIR/artifacts and belongs in fuzz/regression once fixed.  A campaign
 # sets FL_FUZZ_SEED=0 (libFuzzer draws one) and FL_FUZZ_RUNS=-1 (no limit).
