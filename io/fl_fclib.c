@@ -473,9 +473,10 @@ static fl_status rd_extent(reader *rd, const char *name, size_t *len)
 /* Whether dataset ds is stored compact (its values inside its object header)
  * with fewer bytes than its extent needs.  HDF5 1.10.8 reads such a corrupt
  * dataset by copying from a null pointer (the fuzz finding
- * fuzz/regression/fclib_global/compact_nz_no_data.hdf5), so it is refused
- * before H5Dread.  Contiguous and chunked datasets may legitimately store
- * less (never written: the fill value), compact ones may not. */
+ * fuzz/regression/fclib_global/hdf5_compact_dataset_without_data.hdf5), so it
+ * is refused before H5Dread.  Contiguous and chunked datasets may
+ * legitimately store less (never written: the fill value), compact ones may
+ * not. */
 static int compact_short(hid_t ds, double stored, double need)
 {
     hid_t dcpl = H5Dget_create_plist(ds);
