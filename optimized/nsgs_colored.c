@@ -700,9 +700,8 @@ static void sweep_block(layout *L, double omega, size_t blk)
 }
 
 /* sweep_block for the 2x2 block layout: the same arithmetic with dim = 2
- * written out, and fl_local_contact_solve_fast's dim-2 path written out
- * too (its inline early exit fl_local_contact_solve_unique2, else the exact
- * solve), no relaxation call at omega = 1. */
+ * written out, fl_local_contact_solve_fast's dim-2 path in its inline form
+ * (fl_local_contact_solve_fast2), no relaxation call at omega = 1. */
 static void sweep_block2(layout *L, double omega, size_t blk)
 {
     double *rr = L->r;
@@ -731,9 +730,7 @@ static void sweep_block2(layout *L, double omega, size_t blk)
         b[1] -= W[2] * o0;
         b[1] -= W[3] * o1;
         double rl[2] = {o0, o1};
-        if (!fl_local_contact_solve_unique2(mu, W, b, rl) &&
-            fl_local_contact_solve(2, mu, W, b, rl) == 0)
-            fb++;
+        if (fl_local_contact_solve_fast2(mu, W, b, rl) == 0) fb++;
         if (omega == 1.0) {
             ra[0] = rl[0];
             ra[1] = rl[1];

@@ -161,12 +161,10 @@ static inline void visit(const int dim, const csc_view *v, const fl_local_proble
         b[i] = acc;
     }
     for (int l = 0; l < dim; l++) rl[l] = old[l] = ra[l];
-    /* dim 2: the fast solve written out, its inline early exit, else the exact solve */
-    int nfound = dim != 2 ? fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd,
-                                                        has_inv[a], b, rl)
-               : fl_local_contact_solve_unique2(p->mu[a], Waa, b, rl)
-                   ? 1
-                   : fl_local_contact_solve(2, p->mu[a], Waa, b, rl);
+    /* dim 2: the fast solve's inline form (its early exit inlined here) */
+    int nfound = dim == 2 ? fl_local_contact_solve_fast2(p->mu[a], Waa, b, rl)
+                          : fl_local_contact_solve_fast(dim, p->mu[a], Waa, Wi + a * dd,
+                                                        has_inv[a], b, rl);
     if (nfound == 0) res->local_fallbacks++;
     if (opt->omega == 1.0) {   /* no relaxation: the local answer */
         for (int l = 0; l < dim; l++) ra[l] = rl[l];

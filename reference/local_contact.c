@@ -376,7 +376,7 @@ int fl_local_contact_slide_newton(double mu, const double *W, const double *b, d
 int fl_local_contact_solve_fast(int dim, double mu, const double *Waa, const double *Winv,
                                 int has_inv, const double *b, double *r)
 {
-    if (dim == 2) return fl_local_contact_solve_unique2(mu, Waa, b, r) ? 1 : local2(mu, Waa, b, r);
+    if (dim == 2) return fl_local_contact_solve_fast2(mu, Waa, b, r);
     if (dim != 3) return fl_local_contact_solve(dim, mu, Waa, b, r);
     double cand[2][3];
     int n = 0;

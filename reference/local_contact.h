@@ -122,7 +122,17 @@ static inline int fl_local_contact_solve_unique2(double mu, const double *W, con
     return 1;
 }
 
-/* The sparse Gauss–Seidel twin's solve.  dim 2:
+/* fl_local_contact_solve_fast's dim-2 path, inline so that the sweeps
+ * (optimized/nsgs_sparse.c, the 2x2 block sweep of nsgs_colored.c) inline
+ * its early exit: fl_local_contact_solve_unique2 (return 1), else the exact
+ * solve fl_local_contact_solve (its return value). */
+static inline int fl_local_contact_solve_fast2(double mu, const double *W, const double *b,
+                                               double *r)
+{
+    return fl_local_contact_solve_unique2(mu, W, b, r) ? 1 : fl_local_contact_solve(2, mu, W, b, r);
+}
+
+/* The sparse Gauss–Seidel twin's solve.  dim 2 (fl_local_contact_solve_fast2):
  * fl_local_contact_solve_unique2 (return 1) where the local problem has
  * exactly one solution, else the exact solve fl_local_contact_solve (its
  * return value; Winv unused).  Either way the valid case nearest r is
