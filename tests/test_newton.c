@@ -85,7 +85,6 @@ Test(newton, alart_curnier_function_vanishes_exactly_on_the_law)
     cr_assert(p2[0] == 0 && p2[1] == 0 && D2[0] == 0 && D2[3] == 0);
 }
 
-
 Test(newton, random_systems_both_twins_law_and_enumeration, .init = setup, .fini = teardown)
 {
     gsl_rng *rng = fl_rng_alloc(20261125UL);
